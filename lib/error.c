@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/** Error names and messages, generated from FRD_ERRNO_MAP. */
+#include "internal.h"
+
+unsigned frd_version(void)
+{
+    return FRD_VERSION_HEX;
+}
+
+const char *frd_strerror(int code)
+{
+    switch (code) {
+#define FRD__STRERROR_CASE(name, value, message)                                               \
+    case FRD_##name:                                                                           \
+        return message;
+        FRD_ERRNO_MAP(FRD__STRERROR_CASE)
+#undef FRD__STRERROR_CASE
+    default:
+        return "unknown error";
+    }
+}
+
+const char *frd_err_name(int code)
+{
+    switch (code) {
+#define FRD__ERR_NAME_CASE(name, value, message)                                               \
+    case FRD_##name:                                                                           \
+        return #name;
+        FRD_ERRNO_MAP(FRD__ERR_NAME_CASE)
+#undef FRD__ERR_NAME_CASE
+    default:
+        return "EUNKNOWN";
+    }
+}

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * frd: list directories and walk directory trees as fast as the kernel allows.
+ *
+ * This is the one installed header. It declares:
+ *
+ *   - errors          negative codes, FRD_EXXX == -EXXX on POSIX, frd_strerror()
+ *   - allocator       frd_replace_allocator(), to count or redirect every allocation
+ *   - entries         struct frd_entry and the comparisons used for change detection
+ *   - entry lists     struct frd_list: reusable entries plus one name arena
+ *   - listers         struct frd_lister: one 64 KiB kernel buffer, reused per listing
+ *   - frd_read_dir()  the one-call convenience, sorted by name
+ *
+ * Module map (where each part lives):
+ *
+ *   lib/include/frd.h   this header
+ *   lib/alloc.c         the replaceable allocator
+ *   lib/error.c         frd_strerror(), frd_err_name()
+ *   lib/list.c          entry lists, the name arena, sorting and comparing
+ *   lib/lister.c        listers and frd_read_dir(), on top of the platform backend
+ *   platform/linux.c    getdents64 + statx (fstatat fallback)
+ *   platform/posix.c    readdir + fstatat, for other Unix systems
+ *   decode/dirent64.c   the pure, bounds-checked Linux dirent64 record decoder
+ *
+ * Thread safety: every function may be called from any thread. A lister and a list
+ * are not shared: use one of each per thread (they are cheap to keep and reuse).
+ */
+#ifndef FRD_H
+#define FRD_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The export macro and the OS handle type are the only platform tests outside platform/. */
+#if defined(_WIN32)
+#  if defined(FRD_BUILDING_SHARED)
+#    define FRD_EXTERN __declspec(dllexport)
+#  elif defined(FRD_USING_SHARED)
+#    define FRD_EXTERN __declspec(dllimport)
+#  else
+#    define FRD_EXTERN
+#  endif
+/** An open directory: a HANDLE on Windows. */
+typedef void *frd_os_fd;
+#  define FRD_INVALID_FD ((frd_os_fd)(intptr_t)-1)
+#else
+#  if defined(__GNUC__)
+#    define FRD_EXTERN __attribute__((visibility("default")))
+#  else
+#    define FRD_EXTERN
+#  endif
+/** An open directory: a file descriptor on POSIX systems. */
+typedef int frd_os_fd;
+#  define FRD_INVALID_FD (-1)
+#endif
+
+/** Version of this header, as MAJOR * 10000 + MINOR * 100 + PATCH. */
+#define FRD_VERSION_HEX 100
+/** Version of this header as a string. */
+#define FRD_VERSION_STRING "0.1.0"
+
+/**
+ * Returns the version of the library linked at run time, in the form of FRD_VERSION_HEX.
+ * Thread-safe.
+ */
+FRD_EXTERN unsigned frd_version(void);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Errors                                                                                   */
+/* ---------------------------------------------------------------------------------------- */
+
+/*
+ * Each code is the negated errno value where the C library defines that errno, and a fixed
+ * value in the -4000 range elsewhere (Windows has no ELOOP, for instance). frd's own codes
+ * sit below -5000 so they never collide with errno or with libuv's codes.
+ */
+#if defined(ELOOP)
+#  define FRD__ELOOP (-ELOOP)
+#else
+#  define FRD__ELOOP (-4001)
+#endif
+#if defined(ENOTSUP)
+#  define FRD__ENOTSUP (-ENOTSUP)
+#else
+#  define FRD__ENOTSUP (-4002)
+#endif
+#if defined(ESTALE)
+#  define FRD__ESTALE (-ESTALE)
+#else
+#  define FRD__ESTALE (-4003)
+#endif
+#if defined(ECANCELED)
+#  define FRD__ECANCELED (-ECANCELED)
+#else
+#  define FRD__ECANCELED (-4004)
+#endif
+#if defined(EOVERFLOW)
+#  define FRD__EOVERFLOW (-EOVERFLOW)
+#else
+#  define FRD__EOVERFLOW (-4005)
+#endif
+#if defined(ETIMEDOUT)
+#  define FRD__ETIMEDOUT (-ETIMEDOUT)
+#else
+#  define FRD__ETIMEDOUT (-4006)
+#endif
+
+/**
+ * Every error code: XX(name, value, message). The list only grows; values never change.
+ * It generates enum frd_errno, frd_strerror() and frd_err_name().
+ */
+#define FRD_ERRNO_MAP(XX)                                                                      \
+    XX(EPERM, -EPERM, "operation not permitted")                                               \
+    XX(ENOENT, -ENOENT, "no such file or directory")                                           \
+    XX(EINTR, -EINTR, "interrupted system call")                                               \
+    XX(EIO, -EIO, "i/o error")                                                                 \
+    XX(EBADF, -EBADF, "bad file descriptor")                                                   \
+    XX(EAGAIN, -EAGAIN, "resource temporarily unavailable")                                    \
+    XX(ENOMEM, -ENOMEM, "not enough memory")                                                   \
+    XX(EACCES, -EACCES, "permission denied")                                                   \
+    XX(EBUSY, -EBUSY, "resource busy or locked")                                               \
+    XX(EEXIST, -EEXIST, "file already exists")                                                 \
+    XX(EXDEV, -EXDEV, "cross-device link not permitted")                                       \
+    XX(ENODEV, -ENODEV, "no such device")                                                      \
+    XX(ENOTDIR, -ENOTDIR, "not a directory")                                                   \
+    XX(EISDIR, -EISDIR, "is a directory")                                                      \
+    XX(EINVAL, -EINVAL, "invalid argument")                                                    \
+    XX(ENFILE, -ENFILE, "file table overflow")                                                 \
+    XX(EMFILE, -EMFILE, "too many open files")                                                 \
+    XX(ENOSPC, -ENOSPC, "no space left on device")                                             \
+    XX(EROFS, -EROFS, "read-only file system")                                                 \
+    XX(ERANGE, -ERANGE, "result too large")                                                    \
+    XX(ENAMETOOLONG, -ENAMETOOLONG, "name too long")                                           \
+    XX(ENOSYS, -ENOSYS, "function not implemented")                                            \
+    XX(ELOOP, FRD__ELOOP, "too many symbolic links encountered")                               \
+    XX(ENOTSUP, FRD__ENOTSUP, "operation not supported")                                       \
+    XX(ESTALE, FRD__ESTALE, "stale file handle")                                               \
+    XX(ECANCELED, FRD__ECANCELED, "operation canceled")                                        \
+    XX(EOVERFLOW, FRD__EOVERFLOW, "value too large for defined data type")                     \
+    XX(ETIMEDOUT, FRD__ETIMEDOUT, "connection timed out")                                      \
+    XX(EUNKNOWN, -5000, "unknown error")                                                       \
+    XX(EMALFORMED, -5001, "kernel buffer malformed")                                           \
+    XX(ECHANGED, -5002, "file changed identity while in use")                                  \
+    XX(ESTOPPED, -5003, "stopped by the caller")
+
+/** Error codes: every function returns 0 (or a count) on success and one of these on failure. */
+enum frd_errno {
+#define FRD__ERRNO_ENUM(name, value, message) FRD_##name = (value),
+    FRD_ERRNO_MAP(FRD__ERRNO_ENUM)
+#undef FRD__ERRNO_ENUM
+};
+
+/**
+ * Describes an error code in words.
+ * @param code a negative code from enum frd_errno, or any negative errno value.
+ * @return a static string (never NULL); "unknown error" for a code frd does not know.
+ * Thread-safe.
+ */
+FRD_EXTERN const char *frd_strerror(int code);
+
+/**
+ * Names an error code.
+ * @param code a negative code.
+ * @return a static string such as "ENOENT" (never NULL); "EUNKNOWN" for an unknown code.
+ * Thread-safe.
+ */
+FRD_EXTERN const char *frd_err_name(int code);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Allocator                                                                                */
+/* ---------------------------------------------------------------------------------------- */
+
+/** malloc(3)-like function. */
+typedef void *frd_malloc_fn(size_t size);
+/** realloc(3)-like function. */
+typedef void *frd_realloc_fn(void *ptr, size_t size);
+/** free(3)-like function. */
+typedef void frd_free_fn(void *ptr);
+
+/**
+ * Replaces the functions frd allocates with (by default malloc, realloc and free).
+ * Call it before any other frd function, while no frd object exists: memory is always
+ * released by the functions that allocated it only if they are not swapped underneath it.
+ * @return 0, or FRD_EINVAL if any pointer is NULL.
+ * Not thread-safe: call it once, at start-up.
+ */
+FRD_EXTERN int frd_replace_allocator(frd_malloc_fn *malloc_fn, frd_realloc_fn *realloc_fn,
+                                     frd_free_fn *free_fn);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Entries                                                                                  */
+/* ---------------------------------------------------------------------------------------- */
+
+/** The type of an entry, as the listing saw it. A symlink is a link; it is never followed. */
+enum frd_type {
+    FRD_TYPE_UNKNOWN = 0, /**< the listing could not tell (see frd_entry.error) */
+    FRD_TYPE_REG,         /**< regular file */
+    FRD_TYPE_DIR,         /**< directory */
+    FRD_TYPE_LNK,         /**< symbolic link (on Windows: symlink or junction) */
+    FRD_TYPE_FIFO,        /**< named pipe */
+    FRD_TYPE_SOCK,        /**< socket */
+    FRD_TYPE_CHR,         /**< character device */
+    FRD_TYPE_BLK,         /**< block device */
+};
+
+/** Which fields of an entry hold data. Zero in a field whose bit is clear means unknown. */
+enum frd_field {
+    FRD_FIELD_TYPE = 1u << 0,       /**< type */
+    FRD_FIELD_SIZE = 1u << 1,       /**< size */
+    FRD_FIELD_MTIME = 1u << 2,      /**< mtime_ns */
+    FRD_FIELD_CTIME = 1u << 3,      /**< ctime_ns */
+    FRD_FIELD_FILE_ID = 1u << 4,    /**< file_id */
+    FRD_FIELD_DEV = 1u << 5,        /**< dev */
+    FRD_FIELD_NLINK = 1u << 6,      /**< nlink */
+    FRD_FIELD_MODE = 1u << 7,       /**< mode */
+    FRD_FIELD_ALLOC_SIZE = 1u << 8, /**< alloc_size */
+};
+
+/**
+ * One directory entry with its metadata, read in one pass.
+ *
+ * Which fields each platform fills: Linux and the POSIX fallback fill all of them for
+ * every type of entry in a full listing. A names-only listing fills name and type only.
+ * `fields` says which fields hold data.
+ */
+struct frd_entry {
+    /** The name, NUL-terminated, bytes exactly as the kernel gave them. Owned by the list:
+     *  valid until the list is next appended to, cleared or freed. */
+    const char *name;
+    size_t name_len;     /**< length of name in bytes, without the NUL */
+    uint64_t size;       /**< bytes (st_size) */
+    uint64_t alloc_size; /**< bytes allocated on disk (st_blocks * 512) */
+    int64_t mtime_ns;    /**< modification time, ns since the Unix epoch */
+    int64_t ctime_ns;    /**< status change time, ns since the Unix epoch */
+    uint64_t file_id;    /**< inode number (Windows: file id if it fits 64 bits, else 0) */
+    uint64_t dev;        /**< device of the file system holding the entry (st_dev) */
+    uint32_t nlink;      /**< hard link count */
+    uint32_t mode;       /**< permission bits (mode & 07777) */
+    enum frd_type type;  /**< type of the entry itself (links are not followed) */
+    unsigned fields;     /**< enum frd_field bits: which fields above hold data */
+    /** 0, or the negative code of the stat that failed for this entry (say FRD_EACCES in a
+     *  directory that can be read but not searched); then only name and type are known. */
+    int error;
+};
+
+/**
+ * Compares two entries by name in byte order (memcmp, a shorter prefix first), as
+ * `LC_ALL=C ls` sorts. @return <0, 0 or >0. Thread-safe.
+ */
+FRD_EXTERN int frd_entry_cmp_name(const struct frd_entry *a, const struct frd_entry *b);
+
+/**
+ * Says whether two entries are the same: the same name and equal type, size, mtime, ctime,
+ * file id, device, link count, mode, fields and error. alloc_size is left out on purpose:
+ * file systems with delayed allocation change it after a write without touching ctime, and
+ * a change detector must not report a file as changed when it was not.
+ * @return true if every compared field is equal. Thread-safe.
+ */
+FRD_EXTERN bool frd_entry_same(const struct frd_entry *a, const struct frd_entry *b);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Entry lists                                                                              */
+/* ---------------------------------------------------------------------------------------- */
+
+/** A growable array of entries plus one arena holding their names. Opaque. */
+struct frd_list;
+
+/**
+ * Makes an empty list.
+ * @param out receives the list.
+ * @return 0, FRD_EINVAL if out is NULL, or FRD_ENOMEM.
+ */
+FRD_EXTERN int frd_list_new(struct frd_list **out);
+
+/** Frees a list and every name it holds. NULL is allowed. */
+FRD_EXTERN void frd_list_free(struct frd_list *list);
+
+/**
+ * Empties a list but keeps its memory, so the next listing allocates nothing if it fits.
+ * Names of the entries it held become invalid.
+ */
+FRD_EXTERN void frd_list_clear(struct frd_list *list);
+
+/** @return the number of entries in the list. */
+FRD_EXTERN size_t frd_list_count(const struct frd_list *list);
+
+/**
+ * @return the entries, an array of frd_list_count() elements, valid until the list is next
+ * appended to, cleared or freed. NULL when the list is empty.
+ */
+FRD_EXTERN const struct frd_entry *frd_list_entries(const struct frd_list *list);
+
+/**
+ * Sorts a list by name in byte order (frd_entry_cmp_name). Stable: entries with equal
+ * names (possible when several listings were appended) keep their order. In place, with
+ * no allocation, O(n log n).
+ */
+FRD_EXTERN void frd_list_sort(struct frd_list *list);
+
+/**
+ * Appends a copy of an entry (its name is copied into the list's arena).
+ * @return 0, FRD_EINVAL for a NULL argument, or FRD_ENOMEM (the list is unchanged).
+ */
+FRD_EXTERN int frd_list_append(struct frd_list *list, const struct frd_entry *entry);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Listers                                                                                  */
+/* ---------------------------------------------------------------------------------------- */
+
+/** Lister options, a bit set. */
+enum frd_lister_flag {
+    /** Names and types only: no stat per entry (only an entry whose type the directory
+     *  record does not give costs one). */
+    FRD_LIST_NAMES_ONLY = 1u << 0,
+    /** List from the first entry, wherever the descriptor's position stands. Without it, a
+     *  descriptor is listed from where an earlier read left it. */
+    FRD_LIST_REWIND = 1u << 1,
+};
+
+/** Open options for frd_lister_list_at(). */
+enum frd_open_flag {
+    /** Fail with FRD_ELOOP if the name is a symlink, so a directory swapped for a link
+     *  never leads the listing elsewhere. */
+    FRD_OPEN_NOFOLLOW = 1u << 0,
+};
+
+/**
+ * A lister: the kernel buffer (64 KiB) and options for listing directories. Opaque. Reuse
+ * one per thread: a listing through a reused lister into a reused list allocates nothing
+ * once the list is large enough.
+ */
+struct frd_lister;
+
+/**
+ * Describes why the last listing failed.
+ */
+struct frd_list_error {
+    int code;         /**< the negative code the listing returned, 0 if it succeeded */
+    const char *op;   /**< the call that failed: "open", "getdents64", "readdir", ... */
+    const char *name; /**< the directory's path or name as given ("" for a bare descriptor) */
+};
+
+/**
+ * Makes a lister.
+ * @param out receives the lister.
+ * @param flags enum frd_lister_flag bits.
+ * @return 0, FRD_EINVAL (NULL out, unknown flag), or FRD_ENOMEM.
+ */
+FRD_EXTERN int frd_lister_new(struct frd_lister **out, unsigned flags);
+
+/** Frees a lister. NULL is allowed. */
+FRD_EXTERN void frd_lister_free(struct frd_lister *lister);
+
+/** Changes a lister's flags (enum frd_lister_flag). @return 0 or FRD_EINVAL. */
+FRD_EXTERN int frd_lister_set_flags(struct frd_lister *lister, unsigned flags);
+
+/** @return a lister's flags. */
+FRD_EXTERN unsigned frd_lister_flags(const struct frd_lister *lister);
+
+/**
+ * Appends the entries of the directory at `path` to `list` ("." and ".." never appear).
+ * Order is the file system's. A symlink among the entries is reported as a link and never
+ * followed; `path` itself is followed if it is a symlink. An entry removed between the read
+ * and its stat is left out; an entry whose stat fails otherwise is kept with `error` set.
+ * @return the number of entries appended (>= 0), or a negative code: FRD_ENOENT,
+ * FRD_ENOTDIR, FRD_EACCES, FRD_EMFILE, FRD_ENOMEM, FRD_EMALFORMED, ... On failure the
+ * entries read before it stay in the list, and frd_lister_error() says what failed.
+ */
+FRD_EXTERN int frd_lister_list_path(struct frd_lister *lister, struct frd_list *list,
+                                    const char *path);
+
+/**
+ * Like frd_lister_list_path(), for the directory `name` relative to the open directory
+ * `parent` (openat). `open_flags` are enum frd_open_flag bits.
+ */
+FRD_EXTERN int frd_lister_list_at(struct frd_lister *lister, struct frd_list *list,
+                                  frd_os_fd parent, const char *name, unsigned open_flags);
+
+/**
+ * Like frd_lister_list_path(), for a directory the caller has open. The descriptor stays
+ * the caller's: it is neither closed nor duplicated. Without FRD_LIST_REWIND it is read from
+ * its current position, and it is left at the end of the directory.
+ * @param name used only in frd_lister_error(); may be NULL.
+ */
+FRD_EXTERN int frd_lister_list_fd(struct frd_lister *lister, struct frd_list *list,
+                                  frd_os_fd fd, const char *name);
+
+/**
+ * Says what made the lister's last listing fail. The strings are owned by the lister and
+ * valid until its next listing.
+ */
+FRD_EXTERN struct frd_list_error frd_lister_error(const struct frd_lister *lister);
+
+/**
+ * The one-call convenience: lists the directory at `path` into `list` (which it clears
+ * first) and sorts it by name in byte order, as scandir() with a byte-order comparison
+ * would. It makes and frees a lister for the call; use a lister to list many directories.
+ * @param flags enum frd_lister_flag bits (FRD_LIST_NAMES_ONLY).
+ * @return the number of entries, or a negative code as frd_lister_list_path() returns.
+ */
+FRD_EXTERN int frd_read_dir(const char *path, unsigned flags, struct frd_list *list);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // FRD_H

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * Entry lists: an array of entries and one arena holding their names, both reused.
+ *
+ * Names live back to back in the arena, each followed by its NUL, in the order they were
+ * appended. When the arena has to grow, the names move to a block twice the size and every
+ * entry's name pointer is rebased; growth doubles, so that costs O(1) per entry amortized.
+ * Because names are laid out in append order, a name's address is also its sequence number,
+ * which is what makes the sort below stable without storing anything extra.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+struct frd_list {
+    struct frd_entry *entries;
+    size_t count;
+    size_t capacity;
+    char *arena;
+    size_t arena_used;
+    size_t arena_capacity;
+    size_t allocations;
+};
+
+int frd_list_new(struct frd_list **out)
+{
+    if (out == NULL) {
+        return FRD_EINVAL;
+    }
+    *out = frd__calloc(1, sizeof(**out));
+    return *out ? 0 : FRD_ENOMEM;
+}
+
+void frd_list_free(struct frd_list *list)
+{
+    if (list == NULL) {
+        return;
+    }
+    frd__free(list->entries);
+    frd__free(list->arena);
+    frd__free(list);
+}
+
+void frd_list_clear(struct frd_list *list)
+{
+    list->count = 0;
+    list->arena_used = 0;
+}
+
+size_t frd_list_count(const struct frd_list *list)
+{
+    return list->count;
+}
+
+const struct frd_entry *frd_list_entries(const struct frd_list *list)
+{
+    return list->count ? list->entries : NULL;
+}
+
+size_t frd__list_allocations(const struct frd_list *list)
+{
+    return list->allocations;
+}
+
+static int list_reserve_entries(struct frd_list *list)
+{
+    if (list->count < list->capacity) {
+        return 0;
+    }
+    size_t capacity = list->capacity ? list->capacity * 2 : 256;
+    size_t bytes;
+    if (frd__mul_size(capacity, sizeof(*list->entries), &bytes) < 0) {
+        return FRD_ENOMEM;
+    }
+    struct frd_entry *entries = frd__realloc(list->entries, bytes);
+    if (entries == NULL) {
+        return FRD_ENOMEM;
+    }
+    list->allocations++;
+    list->entries = entries;
+    list->capacity = capacity;
+    return 0;
+}
+
+static int list_reserve_arena(struct frd_list *list, size_t need)
+{
+    if (need <= list->arena_capacity - list->arena_used) {
+        return 0;
+    }
+    size_t capacity = list->arena_capacity ? list->arena_capacity : 16384;
+    while (capacity - list->arena_used < need) {
+        if (capacity > SIZE_MAX / 2) {
+            return FRD_ENOMEM;
+        }
+        capacity *= 2;
+    }
+    // A fresh block and a copy rather than realloc: rebasing the names needs the old block
+    // still valid (arithmetic on a pointer into freed memory is undefined).
+    char *arena = frd__malloc(capacity);
+    if (arena == NULL) {
+        return FRD_ENOMEM;
+    }
+    list->allocations++;
+    if (list->arena_used > 0) {
+        memcpy(arena, list->arena, list->arena_used);
+    }
+    for (size_t i = 0; i < list->count; i++) {
+        struct frd_entry *e = &list->entries[i];
+        e->name = arena + (e->name - list->arena);
+    }
+    frd__free(list->arena);
+    list->arena = arena;
+    list->arena_capacity = capacity;
+    return 0;
+}
+
+struct frd_entry *frd__list_push(struct frd_list *list, const char *name, size_t name_len)
+{
+    if (name_len == SIZE_MAX || list_reserve_entries(list) < 0 ||
+        list_reserve_arena(list, name_len + 1) < 0) {
+        return NULL;
+    }
+    char *copy = list->arena + list->arena_used;
+    memcpy(copy, name, name_len);
+    copy[name_len] = '\0';
+    list->arena_used += name_len + 1;
+
+    struct frd_entry *e = &list->entries[list->count++];
+    memset(e, 0, sizeof(*e));
+    e->name = copy;
+    e->name_len = name_len;
+    return e;
+}
+
+void frd__list_pop(struct frd_list *list)
+{
+    FRD_ASSERT(list->count > 0);
+    struct frd_entry *e = &list->entries[--list->count];
+    list->arena_used -= e->name_len + 1;
+}
+
+int frd_list_append(struct frd_list *list, const struct frd_entry *entry)
+{
+    if (list == NULL || entry == NULL || entry->name == NULL) {
+        return FRD_EINVAL;
+    }
+    struct frd_entry copy = *entry;
+    struct frd_entry *e = frd__list_push(list, entry->name, entry->name_len);
+    if (e == NULL) {
+        return FRD_ENOMEM;
+    }
+    copy.name = e->name;
+    *e = copy;
+    return 0;
+}
+
+int frd_entry_cmp_name(const struct frd_entry *a, const struct frd_entry *b)
+{
+    size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
+    int c = memcmp(a->name, b->name, n);
+    if (c != 0) {
+        return c;
+    }
+    return (a->name_len > b->name_len) - (a->name_len < b->name_len);
+}
+
+bool frd_entry_same(const struct frd_entry *a, const struct frd_entry *b)
+{
+    return frd_entry_cmp_name(a, b) == 0 && a->type == b->type && a->size == b->size &&
+           a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns &&
+           a->file_id == b->file_id && a->dev == b->dev && a->nlink == b->nlink &&
+           a->mode == b->mode && a->fields == b->fields && a->error == b->error;
+}
+
+// Sorting. The order is by name, then by position in the arena (append order), which is a
+// total order over the entries of one list: any correct sort under it is a stable sort by
+// name. An introsort (quicksort, heapsort past a depth limit, insertion sort for short
+// runs) does it in place with no allocation.
+
+static bool sort_less(const struct frd_entry *a, const struct frd_entry *b)
+{
+    int c = frd_entry_cmp_name(a, b);
+    if (c != 0) {
+        return c < 0;
+    }
+    return (uintptr_t)a->name < (uintptr_t)b->name;
+}
+
+static void sort_swap(struct frd_entry *a, struct frd_entry *b)
+{
+    struct frd_entry t = *a;
+    *a = *b;
+    *b = t;
+}
+
+static void sort_insertion(struct frd_entry *v, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        struct frd_entry t = v[i];
+        size_t j = i;
+        while (j > 0 && sort_less(&t, &v[j - 1])) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = t;
+    }
+}
+
+static void sort_sift_down(struct frd_entry *v, size_t root, size_t n)
+{
+    for (;;) {
+        size_t child = 2 * root + 1;
+        if (child >= n) {
+            return;
+        }
+        if (child + 1 < n && sort_less(&v[child], &v[child + 1])) {
+            child++;
+        }
+        if (!sort_less(&v[root], &v[child])) {
+            return;
+        }
+        sort_swap(&v[root], &v[child]);
+        root = child;
+    }
+}
+
+static void sort_heap(struct frd_entry *v, size_t n)
+{
+    for (size_t i = n / 2; i-- > 0;) {
+        sort_sift_down(v, i, n);
+    }
+    for (size_t end = n; end-- > 1;) {
+        sort_swap(&v[0], &v[end]);
+        sort_sift_down(v, 0, end);
+    }
+}
+
+static void sort_intro(struct frd_entry *v, size_t n, unsigned depth)
+{
+    while (n > 16) {
+        if (depth-- == 0) {
+            sort_heap(v, n);
+            return;
+        }
+        // Median of three to v[0], then Hoare partition around it.
+        size_t mid = n / 2;
+        if (sort_less(&v[mid], &v[0])) {
+            sort_swap(&v[mid], &v[0]);
+        }
+        if (sort_less(&v[n - 1], &v[0])) {
+            sort_swap(&v[n - 1], &v[0]);
+        }
+        if (sort_less(&v[n - 1], &v[mid])) {
+            sort_swap(&v[n - 1], &v[mid]);
+        }
+        sort_swap(&v[0], &v[mid]);
+        size_t i = 0;
+        size_t j = n;
+        for (;;) {
+            do {
+                i++;
+            } while (i < n && sort_less(&v[i], &v[0]));
+            do {
+                j--;
+            } while (sort_less(&v[0], &v[j]));
+            if (i >= j) {
+                break;
+            }
+            sort_swap(&v[i], &v[j]);
+        }
+        sort_swap(&v[0], &v[j]);
+        // Recurse into the smaller side, loop on the larger: stack depth stays O(log n).
+        size_t left = j;
+        size_t right = n - j - 1;
+        if (left < right) {
+            sort_intro(v, left, depth);
+            v += j + 1;
+            n = right;
+        } else {
+            sort_intro(v + j + 1, right, depth);
+            n = left;
+        }
+    }
+    sort_insertion(v, n);
+}
+
+void frd_list_sort(struct frd_list *list)
+{
+    unsigned depth = 0;
+    for (size_t n = list->count; n > 1; n >>= 1) {
+        depth += 2;
+    }
+    sort_intro(list->entries, list->count, depth);
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/** Listers and frd_read_dir(): the public front end over the platform backend. */
+#include "internal.h"
+#include "platform.h"
+
+#include <string.h>
+
+#define FRD__LISTER_FLAGS_ALL (FRD_LIST_NAMES_ONLY | FRD_LIST_REWIND)
+
+int frd_lister_new(struct frd_lister **out, unsigned flags)
+{
+    if (out == NULL || (flags & ~(unsigned)FRD__LISTER_FLAGS_ALL) != 0) {
+        return FRD_EINVAL;
+    }
+    struct frd_lister *lister = frd__calloc(1, sizeof(*lister));
+    if (lister == NULL) {
+        return FRD_ENOMEM;
+    }
+    lister->buffer = frd__malloc(FRD__LISTER_BUFFER_SIZE);
+    if (lister->buffer == NULL) {
+        frd__free(lister);
+        return FRD_ENOMEM;
+    }
+    lister->flags = flags;
+    lister->error_op = "";
+    *out = lister;
+    return 0;
+}
+
+void frd_lister_free(struct frd_lister *lister)
+{
+    if (lister == NULL) {
+        return;
+    }
+    frd__plat_lister_release(lister);
+    frd__free(lister->error_name);
+    frd__free(lister->buffer);
+    frd__free(lister);
+}
+
+int frd_lister_set_flags(struct frd_lister *lister, unsigned flags)
+{
+    if (lister == NULL || (flags & ~(unsigned)FRD__LISTER_FLAGS_ALL) != 0) {
+        return FRD_EINVAL;
+    }
+    lister->flags = flags;
+    return 0;
+}
+
+unsigned frd_lister_flags(const struct frd_lister *lister)
+{
+    return lister->flags;
+}
+
+struct frd_list_error frd_lister_error(const struct frd_lister *lister)
+{
+    struct frd_list_error err = {lister->error_code, lister->error_op, ""};
+    if (lister->error_code != 0 && lister->error_name != NULL) {
+        err.name = lister->error_name;
+    }
+    return err;
+}
+
+/** Records a failure; on a failure to copy the name, the name reads as "". */
+static int lister_fail(struct frd_lister *lister, int code, const char *op, const char *name)
+{
+    lister->error_code = code;
+    lister->error_op = op;
+    if (name == NULL) {
+        name = "";
+    }
+    size_t need = strlen(name) + 1;
+    if (need > lister->error_name_capacity) {
+        char *copy = frd__realloc(lister->error_name, need);
+        if (copy == NULL) {
+            if (lister->error_name != NULL) {
+                lister->error_name[0] = '\0';
+            }
+            return code;
+        }
+        lister->error_name = copy;
+        lister->error_name_capacity = need;
+    }
+    memcpy(lister->error_name, name, need);
+    return code;
+}
+
+static bool lister_ready(const struct frd_lister *lister, const struct frd_list *list)
+{
+    return lister != NULL && list != NULL;
+}
+
+int frd_lister_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
+                       const char *name)
+{
+    if (!lister_ready(lister, list)) {
+        return FRD_EINVAL;
+    }
+    lister->error_code = 0;
+    const char *op = "";
+    int rc = frd__plat_list_fd(lister, list, fd, &op);
+    if (rc < 0) {
+        return lister_fail(lister, rc, op, name);
+    }
+    return rc;
+}
+
+int frd_lister_list_at(struct frd_lister *lister, struct frd_list *list, frd_os_fd parent,
+                       const char *name, unsigned open_flags)
+{
+    if (!lister_ready(lister, list) || name == NULL || (open_flags & ~(unsigned)FRD_OPEN_NOFOLLOW)) {
+        return FRD_EINVAL;
+    }
+    lister->error_code = 0;
+    frd_os_fd fd;
+    int rc = frd__plat_open_dir(parent, name, open_flags, &fd);
+    if (rc < 0) {
+        return lister_fail(lister, rc, "open", name);
+    }
+    rc = frd_lister_list_fd(lister, list, fd, name);
+    frd__plat_close_dir(fd);
+    return rc;
+}
+
+int frd_lister_list_path(struct frd_lister *lister, struct frd_list *list, const char *path)
+{
+    return frd_lister_list_at(lister, list, FRD_INVALID_FD, path, 0);
+}
+
+int frd_read_dir(const char *path, unsigned flags, struct frd_list *list)
+{
+    if (path == NULL || list == NULL || (flags & ~(unsigned)FRD_LIST_NAMES_ONLY)) {
+        return FRD_EINVAL;
+    }
+    struct frd_lister *lister;
+    int rc = frd_lister_new(&lister, flags);
+    if (rc < 0) {
+        return rc;
+    }
+    frd_list_clear(list);
+    rc = frd_lister_list_path(lister, list, path);
+    frd_lister_free(lister);
+    if (rc >= 0) {
+        frd_list_sort(list);
+    }
+    return rc;
+}

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * Linux backend: openat + getdents64 into the lister's buffer, then one statx per entry.
+ *
+ * Per directory: openat(O_DIRECTORY), then getdents64 until it returns 0. Each record is
+ * decoded by decode/dirent64.c (the kernel's buffer is not trusted), "." and ".." are
+ * dropped, and the name is copied into the list's arena. A full listing then calls
+ * statx(dirfd, name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT, mask) for the entry, relative to
+ * the directory's descriptor, so no path is resolved and a link is never followed; a
+ * names-only listing calls it only for a DT_UNKNOWN record (XFS without ftype, some FUSE and
+ * NFS mounts), asking for the type alone.
+ *
+ * Kernels before 4.11 answer ENOSYS to statx, and some container seccomp profiles EPERM
+ * (runc#2151): the first such answer latches a process-wide flag and every later stat goes
+ * to fstatat, which gives the same fields.
+ */
+#include "platform.h"
+
+#include "decode.h"
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+_Static_assert(FRD__DECODE_EMALFORMED == FRD_EMALFORMED, "decode/ and frd.h disagree");
+
+/** Fields of a full listing; STATX_BLOCKS gives alloc_size at no extra cost. */
+#define LX_FULL_MASK                                                                           \
+    (STATX_TYPE | STATX_MODE | STATX_NLINK | STATX_INO | STATX_SIZE | STATX_BLOCKS |           \
+     STATX_MTIME | STATX_CTIME)
+
+/** Set once statx is known to be missing (ENOSYS) or forbidden (EPERM); relaxed is enough:
+ *  a thread that misses the store makes one more failing statx call and then stores it too. */
+static atomic_bool lx_no_statx;
+
+void (*frd__test_before_stat)(frd_os_fd dir, const char *name);
+
+static enum frd_type lx_type_from_dt(unsigned char dt)
+{
+    switch (dt) {
+    case FRD__DT_REG:
+        return FRD_TYPE_REG;
+    case FRD__DT_DIR:
+        return FRD_TYPE_DIR;
+    case FRD__DT_LNK:
+        return FRD_TYPE_LNK;
+    case FRD__DT_FIFO:
+        return FRD_TYPE_FIFO;
+    case FRD__DT_SOCK:
+        return FRD_TYPE_SOCK;
+    case FRD__DT_CHR:
+        return FRD_TYPE_CHR;
+    case FRD__DT_BLK:
+        return FRD_TYPE_BLK;
+    default:
+        return FRD_TYPE_UNKNOWN;
+    }
+}
+
+static enum frd_type lx_type_from_mode(unsigned mode)
+{
+    switch (mode & S_IFMT) {
+    case S_IFREG:
+        return FRD_TYPE_REG;
+    case S_IFDIR:
+        return FRD_TYPE_DIR;
+    case S_IFLNK:
+        return FRD_TYPE_LNK;
+    case S_IFIFO:
+        return FRD_TYPE_FIFO;
+    case S_IFSOCK:
+        return FRD_TYPE_SOCK;
+    case S_IFCHR:
+        return FRD_TYPE_CHR;
+    case S_IFBLK:
+        return FRD_TYPE_BLK;
+    default:
+        return FRD_TYPE_UNKNOWN;
+    }
+}
+
+static int64_t lx_ns(int64_t sec, int64_t nsec)
+{
+    return sec * 1000000000 + nsec;
+}
+
+static void lx_fill_from_statx(struct frd_entry *e, const struct statx *stx, bool names_only)
+{
+    e->type = lx_type_from_mode(stx->stx_mode);
+    e->fields |= FRD_FIELD_TYPE;
+    if (names_only) {
+        return;
+    }
+    e->dev = makedev(stx->stx_dev_major, stx->stx_dev_minor);
+    e->fields |= FRD_FIELD_DEV;
+    if (stx->stx_mask & STATX_MODE) {
+        e->mode = stx->stx_mode & 07777;
+        e->fields |= FRD_FIELD_MODE;
+    }
+    if (stx->stx_mask & STATX_NLINK) {
+        e->nlink = stx->stx_nlink;
+        e->fields |= FRD_FIELD_NLINK;
+    }
+    if (stx->stx_mask & STATX_INO) {
+        e->file_id = stx->stx_ino;
+        e->fields |= FRD_FIELD_FILE_ID;
+    }
+    if (stx->stx_mask & STATX_SIZE) {
+        e->size = stx->stx_size;
+        e->fields |= FRD_FIELD_SIZE;
+    }
+    if (stx->stx_mask & STATX_BLOCKS) {
+        e->alloc_size = stx->stx_blocks * 512;
+        e->fields |= FRD_FIELD_ALLOC_SIZE;
+    }
+    if (stx->stx_mask & STATX_MTIME) {
+        e->mtime_ns = lx_ns(stx->stx_mtime.tv_sec, stx->stx_mtime.tv_nsec);
+        e->fields |= FRD_FIELD_MTIME;
+    }
+    if (stx->stx_mask & STATX_CTIME) {
+        e->ctime_ns = lx_ns(stx->stx_ctime.tv_sec, stx->stx_ctime.tv_nsec);
+        e->fields |= FRD_FIELD_CTIME;
+    }
+}
+
+static void lx_fill_from_stat(struct frd_entry *e, const struct stat *st, bool names_only)
+{
+    e->type = lx_type_from_mode(st->st_mode);
+    e->fields |= FRD_FIELD_TYPE;
+    if (names_only) {
+        return;
+    }
+    e->dev = st->st_dev;
+    e->mode = st->st_mode & 07777;
+    e->nlink = (uint32_t)st->st_nlink;
+    e->file_id = st->st_ino;
+    e->size = (uint64_t)st->st_size;
+    e->alloc_size = (uint64_t)st->st_blocks * 512;
+    e->mtime_ns = lx_ns(st->st_mtim.tv_sec, st->st_mtim.tv_nsec);
+    e->ctime_ns = lx_ns(st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
+    e->fields |= FRD_FIELD_DEV | FRD_FIELD_MODE | FRD_FIELD_NLINK | FRD_FIELD_FILE_ID |
+                 FRD_FIELD_SIZE | FRD_FIELD_ALLOC_SIZE | FRD_FIELD_MTIME | FRD_FIELD_CTIME;
+}
+
+/** Stats one entry relative to its directory. @return 0 or a negative code. */
+static int lx_stat_entry(int dirfd, const char *name, bool names_only, struct frd_entry *e)
+{
+    const int flags = AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT;
+    if (!atomic_load_explicit(&lx_no_statx, memory_order_relaxed)) {
+        struct statx stx;
+        unsigned mask = names_only ? STATX_TYPE : LX_FULL_MASK;
+        if (statx(dirfd, name, flags, mask, &stx) == 0) {
+            lx_fill_from_statx(e, &stx, names_only);
+            return 0;
+        }
+        if (errno != ENOSYS && errno != EPERM) {
+            return -errno;
+        }
+        atomic_store_explicit(&lx_no_statx, true, memory_order_relaxed);
+    }
+    struct stat st;
+    if (fstatat(dirfd, name, &st, flags) != 0) {
+        return -errno;
+    }
+    lx_fill_from_stat(e, &st, names_only);
+    return 0;
+}
+
+bool frd__plat_force_fallback(bool on)
+{
+    atomic_store_explicit(&lx_no_statx, on, memory_order_relaxed);
+    return true;
+}
+
+int frd__plat_open_dir(frd_os_fd parent, const char *name, unsigned open_flags, frd_os_fd *out)
+{
+    int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+    if (open_flags & FRD_OPEN_NOFOLLOW) {
+        flags |= O_NOFOLLOW;
+    }
+    int fd;
+    do {
+        fd = openat(parent == FRD_INVALID_FD ? AT_FDCWD : parent, name, flags);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        int err = errno;
+        // With O_DIRECTORY, Linux answers ENOTDIR (not ELOOP) for a symlink: tell them apart
+        // here, on the error path only, so callers see one code for "a link, not followed".
+        struct stat st;
+        if (err == ENOTDIR && (open_flags & FRD_OPEN_NOFOLLOW) &&
+            fstatat(parent == FRD_INVALID_FD ? AT_FDCWD : parent, name, &st,
+                    AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISLNK(st.st_mode)) {
+            err = ELOOP;
+        }
+        return -err;
+    }
+    *out = fd;
+    return 0;
+}
+
+void frd__plat_close_dir(frd_os_fd fd)
+{
+    // Linux closes the descriptor even when close() reports EINTR: never retry.
+    close(fd);
+}
+
+void frd__plat_lister_release(struct frd_lister *lister)
+{
+    (void)lister;
+}
+
+/** Appends the records of one getdents64 batch. @return entries appended, or a code. */
+static int lx_append_batch(int fd, const uint8_t *buf, size_t len, bool names_only,
+                           struct frd_list *list, const char **op)
+{
+    int appended = 0;
+    size_t pos = 0;
+    struct frd__dirent64 rec;
+    int rc;
+    while ((rc = frd__decode_dirent64(buf, len, &pos, &rec)) > 0) {
+        const char *name = rec.name;
+        if (name[0] == '.' && (rec.name_len == 1 || (rec.name_len == 2 && name[1] == '.'))) {
+            continue;
+        }
+        struct frd_entry *e = frd__list_push(list, name, rec.name_len);
+        if (e == NULL) {
+            *op = "append";
+            return FRD_ENOMEM;
+        }
+        enum frd_type dtype = lx_type_from_dt(rec.type);
+        if (names_only && dtype != FRD_TYPE_UNKNOWN) {
+            e->type = dtype;
+            e->fields = FRD_FIELD_TYPE;
+            appended++;
+            continue;
+        }
+        if (frd__test_before_stat != NULL) {
+            frd__test_before_stat(fd, name);
+        }
+        int err = lx_stat_entry(fd, e->name, names_only, e);
+        if (err == -ENOENT) {
+            // Removed between the read and the stat: it is no longer there to report.
+            frd__list_pop(list);
+            continue;
+        }
+        if (err < 0) {
+            e->error = err;
+            e->type = dtype;
+            e->fields = dtype != FRD_TYPE_UNKNOWN ? FRD_FIELD_TYPE : 0;
+        }
+        appended++;
+    }
+    if (rc < 0) {
+        *op = "getdents64";
+        return rc;
+    }
+    return appended;
+}
+
+int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
+                      const char **op)
+{
+    bool names_only = (lister->flags & FRD_LIST_NAMES_ONLY) != 0;
+    if ((lister->flags & FRD_LIST_REWIND) && lseek(fd, 0, SEEK_SET) < 0) {
+        *op = "lseek";
+        return -errno;
+    }
+    int total = 0;
+    for (;;) {
+        long n = syscall(SYS_getdents64, fd, lister->buffer, FRD__LISTER_BUFFER_SIZE);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            *op = "getdents64";
+            return -errno;
+        }
+        if (n == 0) {
+            return total;
+        }
+        int got = lx_append_batch(fd, lister->buffer, (size_t)n, names_only, list, op);
+        if (got < 0) {
+            return got;
+        }
+        if (got > INT32_MAX - total) {
+            *op = "getdents64";
+            return FRD_EOVERFLOW;
+        }
+        total += got;
+    }
+}

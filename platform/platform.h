@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * The internal backend interface: what each platform file (linux.c, posix.c, darwin.c,
+ * win.c) provides to lib/ and walker/. CMake compiles exactly one backend.
+ */
+#ifndef FRD_PLATFORM_PLATFORM_H
+#define FRD_PLATFORM_PLATFORM_H
+
+#include "frd.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** Size of a lister's kernel buffer: large enough that one call lists most directories. */
+#define FRD__LISTER_BUFFER_SIZE (64 * 1024)
+
+/** A lister. Defined here so that the backend can use its buffer directly. */
+struct frd_lister {
+    unsigned flags;       /**< enum frd_lister_flag */
+    uint8_t *buffer;      /**< FRD__LISTER_BUFFER_SIZE bytes, 16-byte aligned (malloc) */
+    int error_code;       /**< the last listing's result if it failed, else 0 */
+    const char *error_op; /**< a static string naming the failed call */
+    char *error_name;     /**< copy of the directory's name, grown as needed */
+    size_t error_name_capacity;
+    void *backend;        /**< state a backend may keep per lister (NULL where unused) */
+};
+
+/**
+ * Opens a directory for listing.
+ * @param parent the directory `name` is relative to, or FRD_INVALID_FD for the current
+ * directory (and for absolute names).
+ * @param open_flags enum frd_open_flag bits.
+ * @return 0 with *out set, or a negative code (FRD_ENOENT, FRD_ENOTDIR, FRD_ELOOP for a
+ * symlink under FRD_OPEN_NOFOLLOW, FRD_EACCES, FRD_EMFILE, ...).
+ */
+int frd__plat_open_dir(frd_os_fd parent, const char *name, unsigned open_flags, frd_os_fd *out);
+
+/** Closes a directory opened by frd__plat_open_dir(). */
+void frd__plat_close_dir(frd_os_fd fd);
+
+/**
+ * Appends the entries of an open directory to `list`, honouring lister->flags.
+ * @param op on failure, receives a static string naming the call that failed.
+ * @return the number of entries appended, or a negative code (entries appended before the
+ * failure stay in the list).
+ */
+int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
+                      const char **op);
+
+/** Frees what a backend keeps in lister->backend (nothing on most platforms). */
+void frd__plat_lister_release(struct frd_lister *lister);
+
+/**
+ * Tests only: makes the backend take its fallback path for metadata (Linux: fstatat instead
+ * of statx) when `on`, and lets it probe again when not. Returns false where the backend has
+ * no fallback.
+ */
+bool frd__plat_force_fallback(bool on);
+
+/**
+ * Tests only: when set, called between reading a record and stat'ing its name, so a test
+ * can delete the entry in between. NULL in normal use (one predictable branch per entry).
+ */
+extern void (*frd__test_before_stat)(frd_os_fd dir, const char *name);
+
+#endif // FRD_PLATFORM_PLATFORM_H

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * Portable backend for Unix systems without a faster path: readdir + fstatat.
+ *
+ * The caller's descriptor is dup'ed for fdopendir, which takes ownership of what it is
+ * given; the duplicate shares the file position, so the caller's descriptor is read from
+ * where it stood (or from the start with FRD_LIST_REWIND) and left at the end, as on Linux.
+ * CMake can select this backend on Linux (-DFRD_BACKEND=posix) so its tests run here too.
+ */
+#include "platform.h"
+
+#include "internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void (*frd__test_before_stat)(frd_os_fd dir, const char *name);
+
+static enum frd_type px_type_from_mode(mode_t mode)
+{
+    if (S_ISREG(mode)) {
+        return FRD_TYPE_REG;
+    }
+    if (S_ISDIR(mode)) {
+        return FRD_TYPE_DIR;
+    }
+    if (S_ISLNK(mode)) {
+        return FRD_TYPE_LNK;
+    }
+    if (S_ISFIFO(mode)) {
+        return FRD_TYPE_FIFO;
+    }
+    if (S_ISSOCK(mode)) {
+        return FRD_TYPE_SOCK;
+    }
+    if (S_ISCHR(mode)) {
+        return FRD_TYPE_CHR;
+    }
+    if (S_ISBLK(mode)) {
+        return FRD_TYPE_BLK;
+    }
+    return FRD_TYPE_UNKNOWN;
+}
+
+#if FRD_HAS_DIRENT_D_TYPE
+static enum frd_type px_type_from_dirent(const struct dirent *d)
+{
+    switch (d->d_type) {
+    case DT_REG:
+        return FRD_TYPE_REG;
+    case DT_DIR:
+        return FRD_TYPE_DIR;
+    case DT_LNK:
+        return FRD_TYPE_LNK;
+    case DT_FIFO:
+        return FRD_TYPE_FIFO;
+    case DT_SOCK:
+        return FRD_TYPE_SOCK;
+    case DT_CHR:
+        return FRD_TYPE_CHR;
+    case DT_BLK:
+        return FRD_TYPE_BLK;
+    default:
+        return FRD_TYPE_UNKNOWN;
+    }
+}
+#else
+static enum frd_type px_type_from_dirent(const struct dirent *d)
+{
+    (void)d;
+    return FRD_TYPE_UNKNOWN;
+}
+#endif
+
+static int64_t px_ns(struct timespec ts)
+{
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int px_stat_entry(int dirfd, const char *name, bool names_only, struct frd_entry *e)
+{
+    struct stat st;
+    if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        return -errno;
+    }
+    e->type = px_type_from_mode(st.st_mode);
+    e->fields |= FRD_FIELD_TYPE;
+    if (names_only) {
+        return 0;
+    }
+    e->dev = (uint64_t)st.st_dev;
+    e->mode = (uint32_t)(st.st_mode & 07777);
+    e->nlink = (uint32_t)st.st_nlink;
+    e->file_id = (uint64_t)st.st_ino;
+    e->size = (uint64_t)st.st_size;
+    e->alloc_size = (uint64_t)st.st_blocks * 512;
+    e->mtime_ns = px_ns(st.st_mtim);
+    e->ctime_ns = px_ns(st.st_ctim);
+    e->fields |= FRD_FIELD_DEV | FRD_FIELD_MODE | FRD_FIELD_NLINK | FRD_FIELD_FILE_ID |
+                 FRD_FIELD_SIZE | FRD_FIELD_ALLOC_SIZE | FRD_FIELD_MTIME | FRD_FIELD_CTIME;
+    return 0;
+}
+
+bool frd__plat_force_fallback(bool on)
+{
+    (void)on;
+    return false;
+}
+
+int frd__plat_open_dir(frd_os_fd parent, const char *name, unsigned open_flags, frd_os_fd *out)
+{
+    int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+    if (open_flags & FRD_OPEN_NOFOLLOW) {
+        flags |= O_NOFOLLOW;
+    }
+    int fd;
+    do {
+        fd = openat(parent == FRD_INVALID_FD ? AT_FDCWD : parent, name, flags);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        int err = errno;
+        // With O_DIRECTORY, Linux answers ENOTDIR (not ELOOP) for a symlink: tell them apart
+        // here, on the error path only, so callers see one code for "a link, not followed".
+        struct stat st;
+        if (err == ENOTDIR && (open_flags & FRD_OPEN_NOFOLLOW) &&
+            fstatat(parent == FRD_INVALID_FD ? AT_FDCWD : parent, name, &st,
+                    AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISLNK(st.st_mode)) {
+            err = ELOOP;
+        }
+        return -err;
+    }
+    *out = fd;
+    return 0;
+}
+
+void frd__plat_close_dir(frd_os_fd fd)
+{
+    close(fd);
+}
+
+void frd__plat_lister_release(struct frd_lister *lister)
+{
+    (void)lister;
+}
+
+int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
+                      const char **op)
+{
+    bool names_only = (lister->flags & FRD_LIST_NAMES_ONLY) != 0;
+    int dupfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (dupfd < 0) {
+        *op = "dup";
+        return -errno;
+    }
+    DIR *dir = fdopendir(dupfd);
+    if (dir == NULL) {
+        int err = -errno;
+        close(dupfd);
+        *op = "fdopendir";
+        return err;
+    }
+    if (lister->flags & FRD_LIST_REWIND) {
+        rewinddir(dir);
+    }
+    int total = 0;
+    int rc = 0;
+    for (;;) {
+        errno = 0;
+        struct dirent *d = readdir(dir);
+        if (d == NULL) {
+            if (errno != 0) {
+                *op = "readdir";
+                rc = -errno;
+            }
+            break;
+        }
+        const char *name = d->d_name;
+        if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) {
+            continue;
+        }
+        struct frd_entry *e = frd__list_push(list, name, strlen(name));
+        if (e == NULL) {
+            *op = "append";
+            rc = FRD_ENOMEM;
+            break;
+        }
+        enum frd_type dtype = px_type_from_dirent(d);
+        if (names_only && dtype != FRD_TYPE_UNKNOWN) {
+            e->type = dtype;
+            e->fields = FRD_FIELD_TYPE;
+            total++;
+            continue;
+        }
+        if (frd__test_before_stat != NULL) {
+            frd__test_before_stat(dirfd(dir), name);
+        }
+        int err = px_stat_entry(dirfd(dir), e->name, names_only, e);
+        if (err == -ENOENT) {
+            frd__list_pop(list);
+            continue;
+        }
+        if (err < 0) {
+            e->error = err;
+            e->type = dtype;
+            e->fields = dtype != FRD_TYPE_UNKNOWN ? FRD_FIELD_TYPE : 0;
+        }
+        total++;
+    }
+    closedir(dir);
+    return rc < 0 ? rc : total;
+}

@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/** Tests of listers on real temporary trees: every type, every field against lstat. */
+#include "internal.h"
+#include "platform.h"
+#include "tree.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+// Allocation counting through frd_replace_allocator(), installed in main().
+static size_t allocations;
+
+static void *counting_malloc(size_t size)
+{
+    allocations++;
+    return malloc(size);
+}
+
+static void *counting_realloc(void *ptr, size_t size)
+{
+    allocations++;
+    return realloc(ptr, size);
+}
+
+static enum frd_type type_of_mode(mode_t mode)
+{
+    switch (mode & S_IFMT) {
+    case S_IFREG:
+        return FRD_TYPE_REG;
+    case S_IFDIR:
+        return FRD_TYPE_DIR;
+    case S_IFLNK:
+        return FRD_TYPE_LNK;
+    case S_IFIFO:
+        return FRD_TYPE_FIFO;
+    case S_IFSOCK:
+        return FRD_TYPE_SOCK;
+    case S_IFCHR:
+        return FRD_TYPE_CHR;
+    case S_IFBLK:
+        return FRD_TYPE_BLK;
+    default:
+        return FRD_TYPE_UNKNOWN;
+    }
+}
+
+/** Checks every field of an entry against lstat of the same name. */
+static void assert_entry_matches_lstat(const char *dir, const struct frd_entry *e)
+{
+    char *path = tree_path(dir, e->name);
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0);
+    assert_int_equal(e->error, 0);
+    assert_int_equal(e->type, type_of_mode(st.st_mode));
+    assert_int_equal(e->size, (uint64_t)st.st_size);
+    assert_int_equal(e->alloc_size, (uint64_t)st.st_blocks * 512);
+    assert_int_equal(e->mtime_ns, (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec);
+    assert_int_equal(e->ctime_ns, (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec);
+    assert_int_equal(e->file_id, st.st_ino);
+    assert_int_equal(e->dev, st.st_dev);
+    assert_int_equal(e->nlink, st.st_nlink);
+    assert_int_equal(e->mode, st.st_mode & 07777);
+    unsigned all = FRD_FIELD_TYPE | FRD_FIELD_SIZE | FRD_FIELD_MTIME | FRD_FIELD_CTIME |
+                   FRD_FIELD_FILE_ID | FRD_FIELD_DEV | FRD_FIELD_NLINK | FRD_FIELD_MODE |
+                   FRD_FIELD_ALLOC_SIZE;
+    assert_int_equal(e->fields, all);
+    assert_int_equal(strlen(e->name), e->name_len);
+    free(path);
+}
+
+static const struct frd_entry *find_entry(const struct frd_list *list, const char *name)
+{
+    const struct frd_entry *v = frd_list_entries(list);
+    for (size_t i = 0; i < frd_list_count(list); i++) {
+        if (strcmp(v[i].name, name) == 0) {
+            return &v[i];
+        }
+    }
+    return NULL;
+}
+
+/** Lists `dir` with a fresh lister and list; the caller frees the list. */
+static struct frd_list *list_dir(const char *dir, unsigned flags, int *rc)
+{
+    struct frd_list *list;
+    struct frd_lister *lister;
+    assert_int_equal(frd_list_new(&list), 0);
+    assert_int_equal(frd_lister_new(&lister, flags), 0);
+    *rc = frd_lister_list_path(lister, list, dir);
+    frd_lister_free(lister);
+    return list;
+}
+
+static char *make_every_type_tree(void)
+{
+    char *root = tree_make_root();
+    tree_file(root, "regular", 1234);
+    tree_file(root, "empty", 0);
+    tree_dir(root, "directory");
+    tree_symlink(root, "regular", "link");
+    tree_symlink(root, "/nonexistent/target", "dangling");
+    tree_symlink(root, "directory", "dirlink");
+    tree_fifo(root, "fifo");
+    tree_socket(root, "socket");
+    char *path = tree_path(root, "regular");
+    assert_int_equal(link(path, path), -1); // sanity: EEXIST
+    char *hard = tree_path(root, "hardlink");
+    assert_int_equal(link(path, hard), 0);
+    free(hard);
+    free(path);
+    return root;
+}
+
+static void test_lister_every_type_matches_lstat(void **state)
+{
+    (void)state;
+    char *root = make_every_type_tree();
+    int rc;
+    struct frd_list *list = list_dir(root, 0, &rc);
+    assert_int_equal(rc, 9);
+    assert_int_equal(frd_list_count(list), 9);
+    const struct frd_entry *v = frd_list_entries(list);
+    for (size_t i = 0; i < 9; i++) {
+        assert_string_not_equal(v[i].name, ".");
+        assert_string_not_equal(v[i].name, "..");
+        assert_entry_matches_lstat(root, &v[i]);
+    }
+    assert_int_equal(find_entry(list, "link")->type, FRD_TYPE_LNK);
+    assert_int_equal(find_entry(list, "dirlink")->type, FRD_TYPE_LNK);
+    assert_int_equal(find_entry(list, "fifo")->type, FRD_TYPE_FIFO);
+    assert_int_equal(find_entry(list, "socket")->type, FRD_TYPE_SOCK);
+    assert_int_equal(find_entry(list, "directory")->type, FRD_TYPE_DIR);
+    assert_int_equal(find_entry(list, "regular")->size, 1234);
+    assert_int_equal(find_entry(list, "regular")->nlink, 2);
+    frd_list_free(list);
+    tree_remove(root);
+}
+
+static void test_lister_device_files_match_lstat(void **state)
+{
+    (void)state;
+    int rc;
+    struct frd_list *list = list_dir("/dev", 0, &rc);
+    assert_true(rc > 0);
+    const struct frd_entry *null_dev = find_entry(list, "null");
+    assert_non_null(null_dev);
+    assert_int_equal(null_dev->type, FRD_TYPE_CHR);
+    assert_entry_matches_lstat("/dev", null_dev);
+    frd_list_free(list);
+}
+
+static void test_lister_empty_directory_is_empty_not_error(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    int rc;
+    struct frd_list *list = list_dir(root, 0, &rc);
+    assert_int_equal(rc, 0);
+    assert_int_equal(frd_list_count(list), 0);
+    frd_list_free(list);
+    tree_remove(root);
+}
+
+static void check_many(size_t n)
+{
+    char *root = tree_make_root();
+    char name[64];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(name, sizeof(name), "file-%06zu", i);
+        tree_file(root, name, i % 7);
+    }
+    int rc;
+    struct frd_list *list = list_dir(root, 0, &rc);
+    assert_int_equal(rc, (int)n);
+    frd_list_sort(list);
+    const struct frd_entry *v = frd_list_entries(list);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(name, sizeof(name), "file-%06zu", i);
+        assert_string_equal(v[i].name, name);
+        assert_int_equal(v[i].size, i % 7);
+        assert_int_equal(v[i].type, FRD_TYPE_REG);
+    }
+    assert_entry_matches_lstat(root, &v[n / 2]);
+    frd_list_free(list);
+    tree_remove(root);
+}
+
+static void test_lister_ten_entries(void **state)
+{
+    (void)state;
+    check_many(10);
+}
+
+static void test_lister_twenty_thousand_entries(void **state)
+{
+    (void)state;
+    check_many(20000);
+}
+
+static void test_lister_odd_names_come_back_as_bytes(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    const char *names[] = {"with\nnewline", "with space", "\xff\xfe invalid utf8 \xc3",
+                           "tab\there", "-dash", "\\backslash", "*star?", "\xe2\x82\xac"};
+    size_t n = sizeof(names) / sizeof(names[0]);
+    for (size_t i = 0; i < n; i++) {
+        tree_file(root, names[i], i);
+    }
+    int rc;
+    struct frd_list *list = list_dir(root, 0, &rc);
+    assert_int_equal(rc, (int)n);
+    for (size_t i = 0; i < n; i++) {
+        const struct frd_entry *e = find_entry(list, names[i]);
+        assert_non_null(e);
+        assert_int_equal(e->name_len, strlen(names[i]));
+        assert_int_equal(e->size, i);
+        assert_entry_matches_lstat(root, e);
+    }
+    frd_list_free(list);
+    tree_remove(root);
+}
+
+static int strcmp_ptr(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void test_read_dir_sorts_in_byte_order(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    const char *names[] = {"b", "B", "a", "\xc3\xa9", "_", "Z9", "aa", "a b", "10", "9", "~"};
+    size_t n = sizeof(names) / sizeof(names[0]);
+    for (size_t i = 0; i < n; i++) {
+        tree_file(root, names[i], 0);
+    }
+    char **ref = malloc(n * sizeof(*ref));
+    memcpy(ref, names, n * sizeof(*ref));
+    qsort(ref, n, sizeof(*ref), strcmp_ptr); // strcmp compares as unsigned char: byte order
+    struct frd_list *list;
+    assert_int_equal(frd_list_new(&list), 0);
+    assert_int_equal(frd_read_dir(root, 0, list), (int)n);
+    const struct frd_entry *v = frd_list_entries(list);
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(v[i].name, ref[i]);
+    }
+    // frd_read_dir clears the list first.
+    assert_int_equal(frd_read_dir(root, FRD_LIST_NAMES_ONLY, list), (int)n);
+    assert_int_equal(frd_list_count(list), n);
+    assert_int_equal(frd_read_dir(root, FRD_LIST_REWIND << 4, list), FRD_EINVAL);
+    free(ref);
+    frd_list_free(list);
+    tree_remove(root);
+}
+
+static void test_lister_names_only_equals_full_names_and_types(void **state)
+{
+    (void)state;
+    char *root = make_every_type_tree();
+    int rc;
+    struct frd_list *full = list_dir(root, 0, &rc);
+    assert_int_equal(rc, 9);
+    struct frd_list *names = list_dir(root, FRD_LIST_NAMES_ONLY, &rc);
+    assert_int_equal(rc, 9);
+    frd_list_sort(full);
+    frd_list_sort(names);
+    const struct frd_entry *a = frd_list_entries(full);
+    const struct frd_entry *b = frd_list_entries(names);
+    for (size_t i = 0; i < 9; i++) {
+        assert_string_equal(a[i].name, b[i].name);
+        assert_int_equal(a[i].type, b[i].type);
+        assert_int_equal(b[i].fields, FRD_FIELD_TYPE);
+        assert_int_equal(b[i].size, 0);
+    }
+    frd_list_free(full);
+    frd_list_free(names);
+    tree_remove(root);
+}
+
+static void test_lister_fstatat_fallback_gives_identical_results(void **state)
+{
+    (void)state;
+    if (!frd__plat_force_fallback(true)) {
+        skip();
+    }
+    char *root = make_every_type_tree();
+    int rc;
+    struct frd_list *fallback = list_dir(root, 0, &rc);
+    frd__plat_force_fallback(false);
+    assert_int_equal(rc, 9);
+    struct frd_list *normal = list_dir(root, 0, &rc);
+    assert_int_equal(rc, 9);
+    frd_list_sort(fallback);
+    frd_list_sort(normal);
+    for (size_t i = 0; i < 9; i++) {
+        assert_true(frd_entry_same(&frd_list_entries(fallback)[i], &frd_list_entries(normal)[i]));
+        assert_int_equal(frd_list_entries(fallback)[i].alloc_size,
+                         frd_list_entries(normal)[i].alloc_size);
+    }
+    frd_list_free(fallback);
+    frd_list_free(normal);
+    tree_remove(root);
+}
+
+static void test_lister_missing_path_is_enoent_with_op_and_name(void **state)
+{
+    (void)state;
+    struct frd_list *list;
+    struct frd_lister *lister;
+    assert_int_equal(frd_list_new(&list), 0);
+    assert_int_equal(frd_lister_new(&lister, 0), 0);
+    assert_int_equal(frd_lister_list_path(lister, list, "/nonexistent/frd/dir"), FRD_ENOENT);
+    struct frd_list_error err = frd_lister_error(lister);
+    assert_int_equal(err.code, FRD_ENOENT);
+    assert_string_equal(err.op, "open");
+    assert_string_equal(err.name, "/nonexistent/frd/dir");
+    assert_int_equal(frd_list_count(list), 0);
+    frd_lister_free(lister);
+    frd_list_free(list);
+}
+
+static void test_lister_file_path_is_enotdir(void **state)
+{
+    (void)state;
+    char *root = make_every_type_tree();
+    char *file = tree_path(root, "regular");
+    int rc;
+    struct frd_list *list = list_dir(file, 0, &rc);
+    assert_int_equal(rc, FRD_ENOTDIR);
+    frd_list_free(list);
+    free(file);
+    tree_remove(root);
+}
+
+static void test_lister_list_at_nofollow_refuses_symlink(void **state)
+{
+    (void)state;
+    char *root = make_every_type_tree();
+    frd_os_fd parent;
+    assert_int_equal(frd__plat_open_dir(FRD_INVALID_FD, root, 0, &parent), 0);
+    struct frd_list *list;
+    struct frd_lister *lister;
+    assert_int_equal(frd_list_new(&list), 0);
+    assert_int_equal(frd_lister_new(&lister, 0), 0);
+    assert_int_equal(frd_lister_list_at(lister, list, parent, "dirlink", FRD_OPEN_NOFOLLOW),
+                     FRD_ELOOP);
+    assert_string_equal(frd_lister_error(lister).name, "dirlink");
+    assert_int_equal(frd_lister_list_at(lister, list, parent, "dirlink", 0), 0);
+    assert_int_equal(frd_lister_list_at(lister, list, parent, "directory", FRD_OPEN_NOFOLLOW), 0);
+    assert_int_equal(frd_lister_list_at(lister, list, parent, "x", 99), FRD_EINVAL);
+    frd__plat_close_dir(parent);
+    frd_lister_free(lister);
+    frd_list_free(list);
+    tree_remove(root);
+}
+
+static char *deleted_root;
+static void delete_victim(frd_os_fd dir, const char *name)
+{
+    (void)dir;
+    if (strcmp(name, "victim") == 0) {
+        char *path = tree_path(deleted_root, "victim");
+        assert_int_equal(unlink(path), 0);
+        free(path);
+    }
+}
+
+static void test_lister_entry_deleted_before_stat_is_left_out(void **state)
+{
+    (void)state;
+    deleted_root = tree_make_root();
+    tree_file(deleted_root, "keep1", 1);
+    tree_file(deleted_root, "victim", 2);
+    tree_file(deleted_root, "keep2", 3);
+    frd__test_before_stat = delete_victim;
+    int rc;
+    struct frd_list *list = list_dir(deleted_root, 0, &rc);
+    frd__test_before_stat = NULL;
+    assert_int_equal(rc, 2);
+    assert_null(find_entry(list, "victim"));
+    assert_non_null(find_entry(list, "keep1"));
+    assert_non_null(find_entry(list, "keep2"));
+    frd_list_free(list);
+    tree_remove(deleted_root);
+}
+
+static void test_lister_rewind_lists_half_read_descriptor_from_start(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    char name[32];
+    for (int i = 0; i < 200; i++) {
+        snprintf(name, sizeof(name), "entry-%03d", i);
+        tree_file(root, name, 0);
+    }
+    frd_os_fd fd;
+    assert_int_equal(frd__plat_open_dir(FRD_INVALID_FD, root, 0, &fd), 0);
+    // Read part of the directory with a small buffer, as another reader would have.
+    char small[256];
+    assert_true(syscall(SYS_getdents64, fd, small, sizeof(small)) > 0);
+
+    struct frd_list *list;
+    struct frd_lister *lister;
+    assert_int_equal(frd_list_new(&list), 0);
+    assert_int_equal(frd_lister_new(&lister, 0), 0);
+    int partial = frd_lister_list_fd(lister, list, fd, "half-read");
+    assert_true(partial > 0 && partial < 200);
+    // Without rewind, a descriptor at its end lists nothing more.
+    frd_list_clear(list);
+    assert_int_equal(frd_lister_list_fd(lister, list, fd, NULL), 0);
+    assert_int_equal(frd_lister_set_flags(lister, FRD_LIST_REWIND), 0);
+    assert_int_equal(frd_lister_flags(lister), FRD_LIST_REWIND);
+    assert_int_equal(frd_lister_list_fd(lister, list, fd, NULL), 200);
+    assert_int_equal(frd_lister_set_flags(lister, 1u << 9), FRD_EINVAL);
+    frd__plat_close_dir(fd);
+    frd_lister_free(lister);
+    frd_list_free(list);
+    tree_remove(root);
+}
+
+static void test_lister_reuse_allocates_nothing_per_listing(void **state)
+{
+    (void)state;
+    char *root = make_every_type_tree();
+    struct frd_list *list;
+    struct frd_lister *lister;
+    assert_int_equal(frd_list_new(&list), 0);
+    assert_int_equal(frd_lister_new(&lister, 0), 0);
+    // The first listing sizes the list; every later one must reuse it.
+    assert_int_equal(frd_lister_list_path(lister, list, root), 9);
+    size_t before = allocations;
+    for (int i = 0; i < 1000; i++) {
+        frd_list_clear(list);
+        assert_int_equal(frd_lister_list_path(lister, list, root), 9);
+    }
+    assert_int_equal(allocations - before, 0);
+    assert_true(before > 0); // the counter does see frd's allocations
+    frd_lister_free(lister);
+    frd_list_free(list);
+    tree_remove(root);
+}
+
+/** Runs fn in a child process as user nobody (65534); returns its exit status. */
+static int as_nobody(void (*fn)(const char *), const char *arg)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (getuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) {
+            _exit(99);
+        }
+        fn(arg);
+        _exit(0);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 100;
+}
+
+static void child_expect_eacces(const char *dir)
+{
+    struct frd_list *list;
+    struct frd_lister *lister;
+    if (frd_list_new(&list) < 0 || frd_lister_new(&lister, 0) < 0) {
+        _exit(2);
+    }
+    int rc = frd_lister_list_path(lister, list, dir);
+    struct frd_list_error err = frd_lister_error(lister);
+    _exit(rc == FRD_EACCES && strcmp(err.op, "open") == 0 && strcmp(err.name, dir) == 0 ? 0 : 3);
+}
+
+static void child_expect_entry_errors(const char *dir)
+{
+    struct frd_list *list;
+    struct frd_lister *lister;
+    if (frd_list_new(&list) < 0 || frd_lister_new(&lister, 0) < 0) {
+        _exit(2);
+    }
+    int rc = frd_lister_list_path(lister, list, dir);
+    if (rc != 2) {
+        _exit(3);
+    }
+    const struct frd_entry *v = frd_list_entries(list);
+    for (int i = 0; i < 2; i++) {
+        if (v[i].error != FRD_EACCES || v[i].type != FRD_TYPE_REG ||
+            v[i].fields != FRD_FIELD_TYPE) {
+            _exit(4);
+        }
+    }
+    _exit(0);
+}
+
+static void test_lister_unreadable_directory_is_eacces(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    tree_dir(root, "locked");
+    char *locked = tree_path(root, "locked");
+    assert_int_equal(chmod(root, 0755), 0);
+    assert_int_equal(chmod(locked, 0), 0);
+    assert_int_equal(as_nobody(child_expect_eacces, locked), 0);
+    assert_int_equal(chmod(locked, 0755), 0);
+    free(locked);
+    tree_remove(root);
+}
+
+static void test_lister_unsearchable_directory_keeps_entries_with_errors(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    tree_dir(root, "readonly");
+    tree_file(root, "readonly/a", 1);
+    tree_file(root, "readonly/b", 2);
+    char *dir = tree_path(root, "readonly");
+    assert_int_equal(chmod(root, 0755), 0);
+    assert_int_equal(chmod(dir, 0444), 0); // readable, not searchable: stat fails per entry
+    assert_int_equal(as_nobody(child_expect_entry_errors, dir), 0);
+    assert_int_equal(chmod(dir, 0755), 0);
+    free(dir);
+    tree_remove(root);
+}
+
+static void test_lister_new_rejects_bad_arguments(void **state)
+{
+    (void)state;
+    struct frd_lister *lister;
+    assert_int_equal(frd_lister_new(NULL, 0), FRD_EINVAL);
+    assert_int_equal(frd_lister_new(&lister, 1u << 12), FRD_EINVAL);
+    assert_int_equal(frd_lister_list_path(NULL, NULL, "/"), FRD_EINVAL);
+}
+
+int main(void)
+{
+    frd_replace_allocator(counting_malloc, counting_realloc, free);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lister_every_type_matches_lstat),
+        cmocka_unit_test(test_lister_device_files_match_lstat),
+        cmocka_unit_test(test_lister_empty_directory_is_empty_not_error),
+        cmocka_unit_test(test_lister_ten_entries),
+        cmocka_unit_test(test_lister_twenty_thousand_entries),
+        cmocka_unit_test(test_lister_odd_names_come_back_as_bytes),
+        cmocka_unit_test(test_read_dir_sorts_in_byte_order),
+        cmocka_unit_test(test_lister_names_only_equals_full_names_and_types),
+        cmocka_unit_test(test_lister_fstatat_fallback_gives_identical_results),
+        cmocka_unit_test(test_lister_missing_path_is_enoent_with_op_and_name),
+        cmocka_unit_test(test_lister_file_path_is_enotdir),
+        cmocka_unit_test(test_lister_list_at_nofollow_refuses_symlink),
+        cmocka_unit_test(test_lister_entry_deleted_before_stat_is_left_out),
+        cmocka_unit_test(test_lister_rewind_lists_half_read_descriptor_from_start),
+        cmocka_unit_test(test_lister_reuse_allocates_nothing_per_listing),
+        cmocka_unit_test(test_lister_unreadable_directory_is_eacces),
+        cmocka_unit_test(test_lister_unsearchable_directory_keeps_entries_with_errors),
+        cmocka_unit_test(test_lister_new_rejects_bad_arguments),
+    };
+    return cmocka_run_group_tests_name("lister", tests, NULL, NULL);
+}
