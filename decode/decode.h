@@ -34,11 +34,11 @@ enum frd__dt {
 
 /** One Linux dirent64 record, decoded. */
 struct frd__dirent64 {
-    uint64_t ino;        /**< d_ino (not an identity: overlayfs may differ from st_ino) */
-    int64_t off;         /**< d_off, an opaque cookie */
-    const char *name;    /**< points into the buffer; NUL-terminated there */
-    size_t name_len;     /**< bytes before the NUL, at least 1 */
-    unsigned char type;  /**< d_type, one of enum frd__dt (or any other byte the kernel wrote) */
+    uint64_t ino;       /**< d_ino (not an identity: overlayfs may differ from st_ino) */
+    int64_t off;        /**< d_off, an opaque cookie */
+    const char *name;   /**< points into the buffer; NUL-terminated there */
+    size_t name_len;    /**< bytes before the NUL, at least 1 */
+    unsigned char type; /**< d_type, one of enum frd__dt (or any other byte the kernel wrote) */
 };
 
 /**

@@ -12,22 +12,20 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <frd.h>
-
-#include <unistd.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
-static const char *usage_text =
-    "usage: frdls [-n] [-s] [-c] [DIR]\n"
-    "List one directory (default: .), one entry per line:\n"
-    "  type<TAB>size<TAB>mtime_ns<TAB>ctime_ns<TAB>file_id<TAB>name\n"
-    "  -n  names only: print type<TAB>name, with no stat per entry\n"
-    "  -s  sort by name in byte order\n"
-    "  -c  print only a summary: entry count and time taken\n"
-    "  -h  show this help\n";
+static const char *usage_text = "usage: frdls [-n] [-s] [-c] [DIR]\n"
+                                "List one directory (default: .), one entry per line:\n"
+                                "  type<TAB>size<TAB>mtime_ns<TAB>ctime_ns<TAB>file_id<TAB>name\n"
+                                "  -n  names only: print type<TAB>name, with no stat per entry\n"
+                                "  -s  sort by name in byte order\n"
+                                "  -c  print only a summary: entry count and time taken\n"
+                                "  -h  show this help\n";
 
 static char type_letter(enum frd_type type)
 {

@@ -12,8 +12,8 @@ unsigned frd_version(void)
 const char *frd_strerror(int code)
 {
     switch (code) {
-#define FRD__STRERROR_CASE(name, value, message)                                               \
-    case FRD_##name:                                                                           \
+#define FRD__STRERROR_CASE(name, value, message) \
+    case FRD_##name:                             \
         return message;
         FRD_ERRNO_MAP(FRD__STRERROR_CASE)
 #undef FRD__STRERROR_CASE
@@ -25,8 +25,8 @@ const char *frd_strerror(int code)
 const char *frd_err_name(int code)
 {
     switch (code) {
-#define FRD__ERR_NAME_CASE(name, value, message)                                               \
-    case FRD_##name:                                                                           \
+#define FRD__ERR_NAME_CASE(name, value, message) \
+    case FRD_##name:                             \
         return #name;
         FRD_ERRNO_MAP(FRD__ERR_NAME_CASE)
 #undef FRD__ERR_NAME_CASE

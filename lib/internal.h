@@ -13,18 +13,18 @@
 #include <stdlib.h>
 
 /** Always-on check of an internal invariant (never of file system input). */
-#define FRD_VERIFY(cond)                                                                       \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            fprintf(stderr, "%s:%d: frd: invariant failed: %s\n", __FILE__, __LINE__, #cond);  \
-            abort();                                                                           \
-        }                                                                                      \
+#define FRD_VERIFY(cond)                                                                      \
+    do {                                                                                      \
+        if (!(cond)) {                                                                        \
+            fprintf(stderr, "%s:%d: frd: invariant failed: %s\n", __FILE__, __LINE__, #cond); \
+            abort();                                                                          \
+        }                                                                                     \
     } while (0)
 
 #if defined(NDEBUG)
-#  define FRD_ASSERT(cond) ((void)0)
+#    define FRD_ASSERT(cond) ((void)0)
 #else
-#  define FRD_ASSERT(cond) FRD_VERIFY(cond)
+#    define FRD_ASSERT(cond) FRD_VERIFY(cond)
 #endif
 
 /** Allocation through the replaceable allocator (lib/alloc.c). */

@@ -169,9 +169,9 @@ int frd_entry_cmp_name(const struct frd_entry *a, const struct frd_entry *b)
 bool frd_entry_same(const struct frd_entry *a, const struct frd_entry *b)
 {
     return frd_entry_cmp_name(a, b) == 0 && a->type == b->type && a->size == b->size &&
-           a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns &&
-           a->file_id == b->file_id && a->dev == b->dev && a->nlink == b->nlink &&
-           a->mode == b->mode && a->fields == b->fields && a->error == b->error;
+           a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns && a->file_id == b->file_id &&
+           a->dev == b->dev && a->nlink == b->nlink && a->mode == b->mode &&
+           a->fields == b->fields && a->error == b->error;
 }
 
 // Sorting. The order is by name, then by position in the arena (append order), which is a

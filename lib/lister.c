@@ -110,7 +110,8 @@ int frd_lister_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_
 int frd_lister_list_at(struct frd_lister *lister, struct frd_list *list, frd_os_fd parent,
                        const char *name, unsigned open_flags)
 {
-    if (!lister_ready(lister, list) || name == NULL || (open_flags & ~(unsigned)FRD_OPEN_NOFOLLOW)) {
+    if (!lister_ready(lister, list) || name == NULL ||
+        (open_flags & ~(unsigned)FRD_OPEN_NOFOLLOW)) {
         return FRD_EINVAL;
     }
     lister->error_code = 0;

@@ -16,10 +16,9 @@
  * (runc#2151): the first such answer latches a process-wide flag and every later stat goes
  * to fstatat, which gives the same fields.
  */
-#include "platform.h"
-
 #include "decode.h"
 #include "internal.h"
+#include "platform.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,9 +32,9 @@
 _Static_assert(FRD__DECODE_EMALFORMED == FRD_EMALFORMED, "decode/ and frd.h disagree");
 
 /** Fields of a full listing; STATX_BLOCKS gives alloc_size at no extra cost. */
-#define LX_FULL_MASK                                                                           \
-    (STATX_TYPE | STATX_MODE | STATX_NLINK | STATX_INO | STATX_SIZE | STATX_BLOCKS |           \
-     STATX_MTIME | STATX_CTIME)
+#define LX_FULL_MASK                                                                               \
+    (STATX_TYPE | STATX_MODE | STATX_NLINK | STATX_INO | STATX_SIZE | STATX_BLOCKS | STATX_MTIME | \
+     STATX_CTIME)
 
 /** Set once statx is known to be missing (ENOSYS) or forbidden (EPERM); relaxed is enough:
  *  a thread that misses the store makes one more failing statx call and then stores it too. */
@@ -196,8 +195,8 @@ int frd__plat_open_dir(frd_os_fd parent, const char *name, unsigned open_flags, 
         // here, on the error path only, so callers see one code for "a link, not followed".
         struct stat st;
         if (err == ENOTDIR && (open_flags & FRD_OPEN_NOFOLLOW) &&
-            fstatat(parent == FRD_INVALID_FD ? AT_FDCWD : parent, name, &st,
-                    AT_SYMLINK_NOFOLLOW) == 0 &&
+            fstatat(parent == FRD_INVALID_FD ? AT_FDCWD : parent, name, &st, AT_SYMLINK_NOFOLLOW) ==
+                0 &&
             S_ISLNK(st.st_mode)) {
             err = ELOOP;
         }

@@ -25,7 +25,7 @@ struct frd_lister {
     const char *error_op; /**< a static string naming the failed call */
     char *error_name;     /**< copy of the directory's name, grown as needed */
     size_t error_name_capacity;
-    void *backend;        /**< state a backend may keep per lister (NULL where unused) */
+    void *backend; /**< state a backend may keep per lister (NULL where unused) */
 };
 
 /**

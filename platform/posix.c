@@ -9,9 +9,8 @@
  * where it stood (or from the start with FRD_LIST_REWIND) and left at the end, as on Linux.
  * CMake can select this backend on Linux (-DFRD_BACKEND=posix) so its tests run here too.
  */
-#include "platform.h"
-
 #include "internal.h"
+#include "platform.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -129,8 +128,8 @@ int frd__plat_open_dir(frd_os_fd parent, const char *name, unsigned open_flags, 
         // here, on the error path only, so callers see one code for "a link, not followed".
         struct stat st;
         if (err == ENOTDIR && (open_flags & FRD_OPEN_NOFOLLOW) &&
-            fstatat(parent == FRD_INVALID_FD ? AT_FDCWD : parent, name, &st,
-                    AT_SYMLINK_NOFOLLOW) == 0 &&
+            fstatat(parent == FRD_INVALID_FD ? AT_FDCWD : parent, name, &st, AT_SYMLINK_NOFOLLOW) ==
+                0 &&
             S_ISLNK(st.st_mode)) {
             err = ELOOP;
         }

@@ -17,11 +17,11 @@
 static void test_dirent64_good_records_of_every_type_decode(void **state)
 {
     (void)state;
-    static const uint8_t types[] = {FRD__DT_UNKNOWN, FRD__DT_FIFO, FRD__DT_CHR, FRD__DT_DIR,
-                                    FRD__DT_BLK,     FRD__DT_REG,  FRD__DT_LNK, FRD__DT_SOCK,
-                                    FRD__DT_WHT};
-    static const char *names[] = {"u", "fifo", "chr", "a directory", "blk", "reg.txt",
-                                  "link\nwith newline", "sock", "wh"};
+    static const uint8_t types[] = {FRD__DT_UNKNOWN, FRD__DT_FIFO, FRD__DT_CHR,
+                                    FRD__DT_DIR,     FRD__DT_BLK,  FRD__DT_REG,
+                                    FRD__DT_LNK,     FRD__DT_SOCK, FRD__DT_WHT};
+    static const char *names[] = {
+        "u", "fifo", "chr", "a directory", "blk", "reg.txt", "link\nwith newline", "sock", "wh"};
     uint8_t buf[1024];
     size_t len = 0;
     for (size_t i = 0; i < 9; i++) {

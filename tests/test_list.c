@@ -101,7 +101,7 @@ static void test_list_sort_matches_reference_on_random_lists(void **state)
         frd_list_clear(list);
         size_t n = (size_t)(rand() % 3000);
         struct frd_entry *ref = calloc(n + 1, sizeof(*ref));
-        char (*names)[8] = calloc(n + 1, 8);
+        char(*names)[8] = calloc(n + 1, 8);
         for (size_t i = 0; i < n; i++) {
             size_t len = (size_t)(rand() % 4);
             for (size_t k = 0; k < len; k++) {
@@ -152,9 +152,9 @@ static void test_entry_same_compares_every_field(void **state)
     assert_true(frd_entry_same(&a, &b));
 
     struct frd_entry c;
-#define CHANGED(field, value)                                                                  \
-    c = a;                                                                                     \
-    c.field = value;                                                                           \
+#define CHANGED(field, value) \
+    c = a;                    \
+    c.field = value;          \
     assert_false(frd_entry_same(&a, &c));
     CHANGED(size, 11);
     CHANGED(mtime_ns, 9);

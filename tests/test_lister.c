@@ -217,8 +217,9 @@ static void test_lister_odd_names_come_back_as_bytes(void **state)
 {
     (void)state;
     char *root = tree_make_root();
-    const char *names[] = {"with\nnewline", "with space", "\xff\xfe invalid utf8 \xc3",
-                           "tab\there", "-dash", "\\backslash", "*star?", "\xe2\x82\xac"};
+    const char *names[] = {"with\nnewline", "with space",  "\xff\xfe invalid utf8 \xc3",
+                           "tab\there",     "-dash",       "\\backslash",
+                           "*star?",        "\xe2\x82\xac"};
     size_t n = sizeof(names) / sizeof(names[0]);
     for (size_t i = 0; i < n; i++) {
         tree_file(root, names[i], i);

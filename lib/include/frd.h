@@ -41,25 +41,25 @@ extern "C" {
 
 /* The export macro and the OS handle type are the only platform tests outside platform/. */
 #if defined(_WIN32)
-#  if defined(FRD_BUILDING_SHARED)
-#    define FRD_EXTERN __declspec(dllexport)
-#  elif defined(FRD_USING_SHARED)
-#    define FRD_EXTERN __declspec(dllimport)
-#  else
-#    define FRD_EXTERN
-#  endif
+#    if defined(FRD_BUILDING_SHARED)
+#        define FRD_EXTERN __declspec(dllexport)
+#    elif defined(FRD_USING_SHARED)
+#        define FRD_EXTERN __declspec(dllimport)
+#    else
+#        define FRD_EXTERN
+#    endif
 /** An open directory: a HANDLE on Windows. */
 typedef void *frd_os_fd;
-#  define FRD_INVALID_FD ((frd_os_fd)(intptr_t)-1)
+#    define FRD_INVALID_FD ((frd_os_fd)(intptr_t)-1)
 #else
-#  if defined(__GNUC__)
-#    define FRD_EXTERN __attribute__((visibility("default")))
-#  else
-#    define FRD_EXTERN
-#  endif
+#    if defined(__GNUC__)
+#        define FRD_EXTERN __attribute__((visibility("default")))
+#    else
+#        define FRD_EXTERN
+#    endif
 /** An open directory: a file descriptor on POSIX systems. */
 typedef int frd_os_fd;
-#  define FRD_INVALID_FD (-1)
+#    define FRD_INVALID_FD (-1)
 #endif
 
 /** Version of this header, as MAJOR * 10000 + MINOR * 100 + PATCH. */
@@ -83,72 +83,72 @@ FRD_EXTERN unsigned frd_version(void);
  * sit below -5000 so they never collide with errno or with libuv's codes.
  */
 #if defined(ELOOP)
-#  define FRD__ELOOP (-ELOOP)
+#    define FRD__ELOOP (-ELOOP)
 #else
-#  define FRD__ELOOP (-4001)
+#    define FRD__ELOOP (-4001)
 #endif
 #if defined(ENOTSUP)
-#  define FRD__ENOTSUP (-ENOTSUP)
+#    define FRD__ENOTSUP (-ENOTSUP)
 #else
-#  define FRD__ENOTSUP (-4002)
+#    define FRD__ENOTSUP (-4002)
 #endif
 #if defined(ESTALE)
-#  define FRD__ESTALE (-ESTALE)
+#    define FRD__ESTALE (-ESTALE)
 #else
-#  define FRD__ESTALE (-4003)
+#    define FRD__ESTALE (-4003)
 #endif
 #if defined(ECANCELED)
-#  define FRD__ECANCELED (-ECANCELED)
+#    define FRD__ECANCELED (-ECANCELED)
 #else
-#  define FRD__ECANCELED (-4004)
+#    define FRD__ECANCELED (-4004)
 #endif
 #if defined(EOVERFLOW)
-#  define FRD__EOVERFLOW (-EOVERFLOW)
+#    define FRD__EOVERFLOW (-EOVERFLOW)
 #else
-#  define FRD__EOVERFLOW (-4005)
+#    define FRD__EOVERFLOW (-4005)
 #endif
 #if defined(ETIMEDOUT)
-#  define FRD__ETIMEDOUT (-ETIMEDOUT)
+#    define FRD__ETIMEDOUT (-ETIMEDOUT)
 #else
-#  define FRD__ETIMEDOUT (-4006)
+#    define FRD__ETIMEDOUT (-4006)
 #endif
 
 /**
  * Every error code: XX(name, value, message). The list only grows; values never change.
  * It generates enum frd_errno, frd_strerror() and frd_err_name().
  */
-#define FRD_ERRNO_MAP(XX)                                                                      \
-    XX(EPERM, -EPERM, "operation not permitted")                                               \
-    XX(ENOENT, -ENOENT, "no such file or directory")                                           \
-    XX(EINTR, -EINTR, "interrupted system call")                                               \
-    XX(EIO, -EIO, "i/o error")                                                                 \
-    XX(EBADF, -EBADF, "bad file descriptor")                                                   \
-    XX(EAGAIN, -EAGAIN, "resource temporarily unavailable")                                    \
-    XX(ENOMEM, -ENOMEM, "not enough memory")                                                   \
-    XX(EACCES, -EACCES, "permission denied")                                                   \
-    XX(EBUSY, -EBUSY, "resource busy or locked")                                               \
-    XX(EEXIST, -EEXIST, "file already exists")                                                 \
-    XX(EXDEV, -EXDEV, "cross-device link not permitted")                                       \
-    XX(ENODEV, -ENODEV, "no such device")                                                      \
-    XX(ENOTDIR, -ENOTDIR, "not a directory")                                                   \
-    XX(EISDIR, -EISDIR, "is a directory")                                                      \
-    XX(EINVAL, -EINVAL, "invalid argument")                                                    \
-    XX(ENFILE, -ENFILE, "file table overflow")                                                 \
-    XX(EMFILE, -EMFILE, "too many open files")                                                 \
-    XX(ENOSPC, -ENOSPC, "no space left on device")                                             \
-    XX(EROFS, -EROFS, "read-only file system")                                                 \
-    XX(ERANGE, -ERANGE, "result too large")                                                    \
-    XX(ENAMETOOLONG, -ENAMETOOLONG, "name too long")                                           \
-    XX(ENOSYS, -ENOSYS, "function not implemented")                                            \
-    XX(ELOOP, FRD__ELOOP, "too many symbolic links encountered")                               \
-    XX(ENOTSUP, FRD__ENOTSUP, "operation not supported")                                       \
-    XX(ESTALE, FRD__ESTALE, "stale file handle")                                               \
-    XX(ECANCELED, FRD__ECANCELED, "operation canceled")                                        \
-    XX(EOVERFLOW, FRD__EOVERFLOW, "value too large for defined data type")                     \
-    XX(ETIMEDOUT, FRD__ETIMEDOUT, "connection timed out")                                      \
-    XX(EUNKNOWN, -5000, "unknown error")                                                       \
-    XX(EMALFORMED, -5001, "kernel buffer malformed")                                           \
-    XX(ECHANGED, -5002, "file changed identity while in use")                                  \
+#define FRD_ERRNO_MAP(XX)                                                  \
+    XX(EPERM, -EPERM, "operation not permitted")                           \
+    XX(ENOENT, -ENOENT, "no such file or directory")                       \
+    XX(EINTR, -EINTR, "interrupted system call")                           \
+    XX(EIO, -EIO, "i/o error")                                             \
+    XX(EBADF, -EBADF, "bad file descriptor")                               \
+    XX(EAGAIN, -EAGAIN, "resource temporarily unavailable")                \
+    XX(ENOMEM, -ENOMEM, "not enough memory")                               \
+    XX(EACCES, -EACCES, "permission denied")                               \
+    XX(EBUSY, -EBUSY, "resource busy or locked")                           \
+    XX(EEXIST, -EEXIST, "file already exists")                             \
+    XX(EXDEV, -EXDEV, "cross-device link not permitted")                   \
+    XX(ENODEV, -ENODEV, "no such device")                                  \
+    XX(ENOTDIR, -ENOTDIR, "not a directory")                               \
+    XX(EISDIR, -EISDIR, "is a directory")                                  \
+    XX(EINVAL, -EINVAL, "invalid argument")                                \
+    XX(ENFILE, -ENFILE, "file table overflow")                             \
+    XX(EMFILE, -EMFILE, "too many open files")                             \
+    XX(ENOSPC, -ENOSPC, "no space left on device")                         \
+    XX(EROFS, -EROFS, "read-only file system")                             \
+    XX(ERANGE, -ERANGE, "result too large")                                \
+    XX(ENAMETOOLONG, -ENAMETOOLONG, "name too long")                       \
+    XX(ENOSYS, -ENOSYS, "function not implemented")                        \
+    XX(ELOOP, FRD__ELOOP, "too many symbolic links encountered")           \
+    XX(ENOTSUP, FRD__ENOTSUP, "operation not supported")                   \
+    XX(ESTALE, FRD__ESTALE, "stale file handle")                           \
+    XX(ECANCELED, FRD__ECANCELED, "operation canceled")                    \
+    XX(EOVERFLOW, FRD__EOVERFLOW, "value too large for defined data type") \
+    XX(ETIMEDOUT, FRD__ETIMEDOUT, "connection timed out")                  \
+    XX(EUNKNOWN, -5000, "unknown error")                                   \
+    XX(EMALFORMED, -5001, "kernel buffer malformed")                       \
+    XX(ECHANGED, -5002, "file changed identity while in use")              \
     XX(ESTOPPED, -5003, "stopped by the caller")
 
 /** Error codes: every function returns 0 (or a count) on success and one of these on failure. */
@@ -390,8 +390,8 @@ FRD_EXTERN int frd_lister_list_at(struct frd_lister *lister, struct frd_list *li
  * its current position, and it is left at the end of the directory.
  * @param name used only in frd_lister_error(); may be NULL.
  */
-FRD_EXTERN int frd_lister_list_fd(struct frd_lister *lister, struct frd_list *list,
-                                  frd_os_fd fd, const char *name);
+FRD_EXTERN int frd_lister_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
+                                  const char *name);
 
 /**
  * Says what made the lister's last listing fail. The strings are owned by the lister and
