@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages frd needs to build, test and benchmark, if any is missing.
+# Safe to run again: it does nothing when everything is there. Needs root (or sudo).
+set -euo pipefail
+
+packages=(
+  cmake make gcc g++ pkg-config python3
+  clang libclang-rt-14-dev clang-format
+  libuv1-dev libcmocka-dev libbenchmark-dev
+  findutils util-linux
+)
+# Extra packages a caller may ask for, e.g. FRD_EXTRA_PACKAGES="bfs fd-find".
+if [ -n "${FRD_EXTRA_PACKAGES:-}" ]; then
+  read -r -a extra <<<"$FRD_EXTRA_PACKAGES"
+  packages+=("${extra[@]}")
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "frd: installing ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
