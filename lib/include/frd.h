@@ -408,6 +408,190 @@ FRD_EXTERN struct frd_list_error frd_lister_error(const struct frd_lister *liste
  */
 FRD_EXTERN int frd_read_dir(const char *path, unsigned flags, struct frd_list *list);
 
+/* ---------------------------------------------------------------------------------------- */
+/* The walker                                                                               */
+/* ---------------------------------------------------------------------------------------- */
+
+/** What a visit callback (or an error hook) tells the walker to do next. */
+enum frd_action {
+    FRD_ACTION_CONTINUE = 0, /**< go on (descend into this entry if it is a directory) */
+    FRD_ACTION_PRUNE = 1,    /**< do not descend into this directory; go on elsewhere */
+    FRD_ACTION_STOP = 2,     /**< end the walk: no callback starts after this one returns */
+};
+
+/** Which symlinks the walker follows (find's -P, -H and -L). */
+enum frd_follow {
+    FRD_FOLLOW_NEVER = 0, /**< report links as links (find -P) */
+    FRD_FOLLOW_ROOTS = 1, /**< follow a root given as a link, no other (find -H) */
+    FRD_FOLLOW_ALL = 2,   /**< follow every link; loops are reported as FRD_ELOOP (find -L) */
+};
+
+/** Walk options, a bit set. */
+enum frd_walk_flag {
+    FRD_WALK_NAMES_ONLY = 1u << 0,      /**< names and types only: no stat per entry */
+    FRD_WALK_ONE_FILE_SYSTEM = 1u << 1, /**< do not descend into other file systems (-xdev) */
+    FRD_WALK_UNIQUE_FILES = 1u << 2,    /**< visit a hard-linked file once (nlink > 1 only) */
+    FRD_WALK_UNIQUE_DIRS = 1u << 3,     /**< visit a directory once (bind mounts, links) */
+    FRD_WALK_SKIP_HIDDEN = 1u << 4,     /**< skip entries whose name starts with '.' */
+    FRD_WALK_ORDERED = 1u << 5,         /**< callbacks on one thread, depth-first, by name */
+};
+
+/** One entry as the walker hands it to the visit callback. */
+struct frd_walk_entry {
+    const char *path;              /**< full path: the root as given, then "/" and names */
+    size_t path_len;               /**< bytes in path */
+    const struct frd_entry *entry; /**< name, type and metadata (name and type only in
+                                        names-only mode); for a followed link, the target's */
+    unsigned depth;                /**< 0 for a root, 1 for its entries, ... */
+    /** The open directory holding this entry, for openat()/fstatat() without resolving the
+     *  path again; FRD_INVALID_FD for a root. Valid only during the callback. */
+    frd_os_fd parent_fd;
+    bool is_root;       /**< the entry is one of the roots passed to the walk */
+    bool followed_link; /**< reached through a symlink the walker followed */
+    /** The volume's file ids persist across mounts (ext4, xfs, btrfs, tmpfs, nfs, ...); false
+     *  on vfat, exfat, overlay without xino, fuse and unknown file systems. */
+    bool persistent_ids;
+};
+
+/** Totals of one directory, for the post-order hook. */
+struct frd_walk_dir_totals {
+    uint64_t entries; /**< entries listed in it (not counting its subdirectories' entries) */
+    uint64_t bytes;   /**< sum of the sizes of those entries */
+};
+
+/** An error met during a walk. */
+struct frd_walk_error {
+    const char *path; /**< the path the error is about (a directory or an entry) */
+    const char *op;   /**< the call that failed: "open", "getdents64", "statx", ... */
+    int code;         /**< negative code: FRD_EACCES, FRD_ELOOP, FRD_ENOENT, ... */
+    unsigned depth;   /**< depth of that path */
+};
+
+/** Progress figures, cumulative since the walk started. */
+struct frd_walk_progress {
+    uint64_t dirs;        /**< directories listed */
+    uint64_t entries;     /**< entries visited */
+    uint64_t bytes;       /**< sum of the sizes of entries visited */
+    uint64_t errors;      /**< errors reported */
+    uint64_t queued_dirs; /**< directories waiting to be listed */
+};
+
+/**
+ * Visit callback: called once for every entry, roots included. In the default concurrent
+ * mode it runs on the walker's worker threads, several at once, so it must be thread-safe;
+ * with FRD_WALK_ORDERED it runs on one thread (the one that called frd_walk()), in order.
+ * `we` and everything it points to are valid only during the call.
+ * @return FRD_ACTION_CONTINUE, FRD_ACTION_PRUNE or FRD_ACTION_STOP.
+ */
+typedef enum frd_action frd_visit_fn(const struct frd_walk_entry *we, void *udata);
+
+/**
+ * Error hook: called for each error (an unreadable directory, a failed stat, a symlink
+ * loop); runs on the same threads as the visit callback. @return FRD_ACTION_CONTINUE to go
+ * on or FRD_ACTION_STOP to end the walk, which then returns err->code.
+ */
+typedef enum frd_action frd_walk_error_fn(const struct frd_walk_error *err, void *udata);
+
+/**
+ * Post-order hook: called when a directory is finished, after every entry below it has been
+ * visited (what du and find -depth need). Not called for a pruned directory or after a stop.
+ */
+typedef void frd_walk_post_fn(const struct frd_walk_entry *dir,
+                              const struct frd_walk_dir_totals *totals, void *udata);
+
+/** Progress hook: called about every progress_interval_ms from one thread at a time. */
+typedef void frd_walk_progress_fn(const struct frd_walk_progress *progress, void *udata);
+
+/** Completion callback of an asynchronous walk: runs on the host's libuv loop. */
+typedef void frd_walk_done_fn(int result, void *udata);
+
+/** Options of a walk. Initialize with frd_walk_options_init(), then set what you need. */
+struct frd_walk_options {
+    unsigned flags;                    /**< enum frd_walk_flag bits */
+    enum frd_follow follow;            /**< which symlinks to follow */
+    unsigned workers;                  /**< worker threads; 0 for uv_available_parallelism() */
+    int min_depth;                     /**< visit nothing shallower; 0 by default */
+    int max_depth;                     /**< descend no deeper; -1 (the default) for no limit */
+    unsigned fd_budget;                /**< open descriptors the walk may hold; 0: from RLIMIT */
+    frd_walk_error_fn *on_error;       /**< NULL: continue after every error, silently */
+    frd_walk_post_fn *on_dir_done;     /**< NULL: no post-order visits */
+    frd_walk_progress_fn *on_progress; /**< NULL: no progress reports */
+    unsigned progress_interval_ms;     /**< how often on_progress runs; 0 means 1000 */
+};
+
+/** Sets every option to its default: concurrent, no links followed, all depths. */
+FRD_EXTERN void frd_walk_options_init(struct frd_walk_options *opts);
+
+/**
+ * A ready error policy: continue silently after permission errors (FRD_EACCES, FRD_EPERM)
+ * and stop at any other. Use it as opts.on_error.
+ */
+FRD_EXTERN enum frd_action frd_walk_ignore_permission_errors(const struct frd_walk_error *err,
+                                                             void *udata);
+
+/**
+ * Walks the tree below `root` and calls `visit` for the root and every entry below it.
+ * Blocks until the walk ends. Thread-safe; each call has its own workers.
+ * @return 0 when the walk finished (errors reported to on_error do not count unless it
+ * said stop), FRD_ESTOPPED when visit returned FRD_ACTION_STOP, FRD_ECANCELED after
+ * frd_walk_cancel(), the error's code when on_error said stop, or FRD_EINVAL,
+ * FRD_ENOMEM, or the root's own error (FRD_ENOENT, ...) if the walk could not start.
+ */
+FRD_EXTERN int frd_walk(const char *root, const struct frd_walk_options *opts, frd_visit_fn *visit,
+                        void *udata);
+
+/** Like frd_walk(), over several roots in the order given (find's PATH...). */
+FRD_EXTERN int frd_walk_roots(const char *const *roots, size_t nroots,
+                              const struct frd_walk_options *opts, frd_visit_fn *visit,
+                              void *udata);
+
+/** A walk started in the background. Opaque. */
+struct frd_walk;
+
+/**
+ * Starts a walk on the walker's own threads and returns at once. Callbacks run on the
+ * workers (also with FRD_WALK_ORDERED: then on one of them, in order). Finish it with
+ * frd_walk_join(). @return 0 with *out set, or a negative code.
+ */
+FRD_EXTERN int frd_walk_start(struct frd_walk **out, const char *const *roots, size_t nroots,
+                              const struct frd_walk_options *opts, frd_visit_fn *visit,
+                              void *udata);
+
+/** Waits for a walk started by frd_walk_start(), frees it, and returns what frd_walk() would. */
+FRD_EXTERN int frd_walk_join(struct frd_walk *walk);
+
+/**
+ * Cancels a walk from any thread: no callback starts after this returns, and the walk ends
+ * with FRD_ECANCELED. Safe to call more than once and after the walk has ended, until it is
+ * joined (or its done callback has run).
+ */
+FRD_EXTERN void frd_walk_cancel(struct frd_walk *walk);
+
+struct uv_loop_s;
+
+/**
+ * For programs that run a libuv loop: starts a walk on the walker's own threads (not
+ * libuv's shared pool, which a long walk would starve) and calls `done(result, udata)` on
+ * `loop`'s thread when it ends; the walk frees itself after done returns. frd.h does not
+ * include uv.h: pass your uv_loop_t *. The loop must keep running until done is called.
+ * @return 0 with *out set (usable with frd_walk_cancel() until done runs), or a code.
+ */
+FRD_EXTERN int frd_walk_start_async(struct frd_walk **out, struct uv_loop_s *loop,
+                                    const char *const *roots, size_t nroots,
+                                    const struct frd_walk_options *opts, frd_visit_fn *visit,
+                                    void *udata, frd_walk_done_fn *done);
+
+/**
+ * The one-call collector: every entry below `root` (not the root itself) with its path
+ * relative to the root, as Node's fs.readdir(path, {recursive: true, withFileTypes: true})
+ * returns them, but listed in parallel. Entries are in `out` in no set order (sort with
+ * frd_list_sort() for name order of the relative paths); each entry's name is its relative
+ * path. @param flags enum frd_walk_flag bits (FRD_WALK_NAMES_ONLY for names and types only).
+ * @return the number of entries, or a negative code; errors below the root are skipped
+ * (the entries that could be read are returned).
+ */
+FRD_EXTERN int frd_read_tree(const char *root, unsigned flags, struct frd_list *out);
+
 #ifdef __cplusplus
 }
 #endif
