@@ -22,14 +22,14 @@ extern "C" {
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <string>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <string>
-
-namespace {
+namespace
+{
 
 /** Makes (once per size) a directory of n empty-ish files under $TMPDIR. */
 const char *bench_dir(int n)
@@ -67,14 +67,16 @@ double cpu_us(const struct timeval &tv)
 
 /** Adds user/sys CPU per iteration counters around a benchmark loop. */
 struct CpuCounters {
-    struct rusage start {};
+    struct rusage start {
+    };
     CpuCounters()
     {
         getrusage(RUSAGE_THREAD, &start);
     }
     void report(benchmark::State &state, int entries) const
     {
-        struct rusage end {};
+        struct rusage end {
+        };
         getrusage(RUSAGE_THREAD, &end);
         double iters = (double)state.iterations();
         state.counters["user_us"] = (cpu_us(end.ru_utime) - cpu_us(start.ru_utime)) / iters;
@@ -111,8 +113,7 @@ int raw_list(const char *path, bool stat_each)
         for (long pos = 0; pos < n;) {
             const RawDirent *d = (const RawDirent *)(raw_buffer + pos);
             pos += d->reclen;
-            if (d->name[0] == '.' &&
-                (d->name[1] == 0 || (d->name[1] == '.' && d->name[2] == 0))) {
+            if (d->name[0] == '.' && (d->name[1] == 0 || (d->name[1] == '.' && d->name[2] == 0))) {
                 continue;
             }
             if (stat_each) {

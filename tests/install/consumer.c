@@ -3,7 +3,6 @@
 
 /** An embedding program built against an installed frd: lists "/" and checks the result. */
 #include <frd.h>
-
 #include <stdio.h>
 
 int main(void)
