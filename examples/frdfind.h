@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * frdfind's shared declarations: the expression tree, the options, and the four modules.
+ *
+ * Module map:
+ *
+ *   frdfind_parse.c   command line -> options + expression tree (GNU find's grammar)
+ *   frdfind_eval.c    evaluates the tree on one walk entry; which metadata it needs
+ *   frdfind_printf.c  compiles and renders -printf formats, GNU find's %-directives
+ *   frdfind_out.c     per-thread output buffers flushed under a lock, error messages
+ *   frdfind_main.c    main(): options -> frd_walk_roots(), the callbacks, exit status
+ *
+ * Only <frd.h> and libc are used, like any program that embeds frd.
+ */
+#ifndef FRD_EXAMPLES_FRDFIND_H
+#define FRD_EXAMPLES_FRDFIND_H
+
+#include <frd.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** Node kinds of the expression tree. */
+enum ff_kind {
+    FF_AND,    /**< lhs -a rhs */
+    FF_OR,     /**< lhs -o rhs */
+    FF_COMMA,  /**< lhs , rhs: both, the value of rhs */
+    FF_NOT,    /**< ! lhs */
+    FF_TRUE,   /**< -true, and the global options (-depth, -maxdepth...) in place */
+    FF_FALSE,  /**< -false */
+    FF_NAME,   /**< -name / -iname: fnmatch on the base name */
+    FF_PATH,   /**< -path / -ipath: fnmatch on the whole path */
+    FF_TYPE,   /**< -type: a set of type letters */
+    FF_SIZE,   /**< -size */
+    FF_TIME,   /**< -mtime / -mmin: mtime against a reference instant */
+    FF_NEWER,  /**< -newer: mtime after the reference file's */
+    FF_EMPTY,  /**< -empty */
+    FF_INUM,   /**< -inum */
+    FF_LINKS,  /**< -links */
+    FF_PRUNE,  /**< -prune */
+    FF_QUIT,   /**< -quit */
+    FF_PRINT,  /**< -print and -print0 (sep says which) */
+    FF_PRINTF, /**< -printf */
+    FF_COUNT,  /**< -count: counts the entries it is evaluated on */
+};
+
+/** A numeric comparison as find spells it: +N, -N or N. */
+enum ff_cmp {
+    FF_CMP_LT = -1, /**< -N */
+    FF_CMP_EQ = 0,  /**< N */
+    FF_CMP_GT = 1,  /**< +N */
+};
+
+/** How a name pattern can be matched without fnmatch(). */
+enum ff_match {
+    FF_MATCH_FNMATCH, /**< general pattern */
+    FF_MATCH_EXACT,   /**< no metacharacter: memcmp */
+    FF_MATCH_SUFFIX,  /**< "*literal": compare the end */
+    FF_MATCH_ANY,     /**< "*": everything */
+};
+
+struct ff_format;
+
+/** One node of the expression tree. */
+struct ff_expr {
+    enum ff_kind kind;
+    struct ff_expr *lhs; /**< operand of ! and left operand of binary operators */
+    struct ff_expr *rhs; /**< right operand of binary operators */
+    /** -name, -path: the pattern; for the fast paths, the literal part of it. */
+    const char *pattern;
+    size_t literal_len;       /**< length of the literal part (FF_MATCH_EXACT, SUFFIX) */
+    enum ff_match match;      /**< how -name matches */
+    int fnm_flags;            /**< FNM_CASEFOLD for -iname and -ipath */
+    unsigned types;           /**< -type: bit (1u << enum frd_type) per accepted type */
+    enum ff_cmp cmp;          /**< -size, -inum, -links */
+    uint64_t num;             /**< -size (in units), -inum, -links */
+    uint64_t unit;            /**< -size: bytes per unit */
+    int64_t ref_ns;           /**< -mtime, -mmin, -newer: reference instant, ns since epoch */
+    int64_t window_ns;        /**< -mtime N, -mmin N: width of the window after ref_ns */
+    char sep;                 /**< -print: '\n', -print0: '\0' */
+    struct ff_format *format; /**< -printf */
+};
+
+/** What the expression needs to know about each entry. */
+enum ff_need {
+    FF_NEED_STAT = 1u << 0,     /**< size, times, ids, mode: a full (stat) walk */
+    FF_NEED_LINKSTAT = 1u << 1, /**< %Y: a stat of each link's target */
+};
+
+/** Everything the command line says. */
+struct ff_options {
+    enum frd_follow follow; /**< -P (default), -H, -L */
+    int mindepth;           /**< -mindepth, 0 by default */
+    int maxdepth;           /**< -maxdepth, -1 for none */
+    bool depth;             /**< -depth: directories after their contents */
+    bool xdev;              /**< -xdev, -mount */
+    bool ordered;           /**< -s: sorted, deterministic output */
+    bool count;             /**< -count appears: print the total at the end */
+    unsigned workers;       /**< -j N; 0 for the walker's default */
+    const char **paths;     /**< the roots (default ".") */
+    size_t npaths;          /**< number of roots */
+    struct ff_expr *expr;   /**< the expression, with the implicit -print added */
+    unsigned needs;         /**< enum ff_need bits */
+    int64_t start_ns;       /**< when frdfind started, ns since epoch */
+};
+
+/** Per-thread state: the output buffer, the match count and scratch space. */
+struct ff_thread;
+
+/** Outcome flags of one evaluation. */
+struct ff_result {
+    bool prune; /**< -prune was evaluated true on a directory */
+    bool quit;  /**< -quit was evaluated */
+};
+
+/* frdfind_parse.c */
+
+/**
+ * Parses argv (GNU find's syntax) into opts. Prints the error to stderr as find does.
+ * @return 0 on success, 1 for a usage error (the exit status to use), or -1 when --help or
+ * --version was printed (exit 0).
+ */
+int ff_parse(int argc, char **argv, struct ff_options *opts);
+
+/** Frees what ff_parse() allocated. */
+void ff_options_free(struct ff_options *opts);
+
+/* frdfind_eval.c */
+
+/** @return enum ff_need bits for the expression. */
+unsigned ff_expr_needs(const struct ff_expr *expr);
+
+/**
+ * Evaluates the expression on one entry.
+ * @param we the entry as the walker gives it.
+ * @param thr the calling thread's state (output goes to its buffer).
+ * @param res receives -prune and -quit outcomes; the caller clears it.
+ * @return the value of the expression.
+ */
+bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
+             const struct frd_walk_entry *we, struct ff_thread *thr, struct ff_result *res);
+
+/**
+ * The base name of an entry as -name sees it: the entry's name, or for a root its last
+ * component without trailing slashes ("/" for a path of slashes only).
+ * @return a NUL-terminated string (in the thread's scratch space for a root), or NULL.
+ */
+const char *ff_base_name(const struct frd_walk_entry *we, struct ff_thread *thr, size_t *len);
+
+/* frdfind_printf.c */
+
+/**
+ * Compiles a -printf format.
+ * @param out receives the compiled format.
+ * @param needs receives enum ff_need bits the directives require.
+ * @return 0, or 1 after printing an error naming the unsupported directive.
+ */
+int ff_format_compile(const char *text, struct ff_format **out, unsigned *needs);
+
+/** Frees a compiled format. */
+void ff_format_free(struct ff_format *fmt);
+
+/** Renders a format for one entry into the thread's output buffer. */
+void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts,
+                      const struct frd_walk_entry *we, struct ff_thread *thr);
+
+/** @return find's one-letter type for an entry type ('f', 'd', 'l', ... or 'U'). */
+char ff_type_letter(enum frd_type type);
+
+/* frdfind_out.c */
+
+/** @return the calling thread's state, made on first use. NULL only when out of memory. */
+struct ff_thread *ff_thread_get(void);
+
+/** Appends bytes to the thread's pending record. */
+void ff_out_append(struct ff_thread *thr, const void *data, size_t len);
+
+/** Appends one byte. */
+void ff_out_byte(struct ff_thread *thr, char c);
+
+/** Ends a record: the buffer may now be flushed (whole records only reach stdout). */
+void ff_out_end_record(struct ff_thread *thr);
+
+/** Counts one -count match on the thread. */
+void ff_out_count(struct ff_thread *thr);
+
+/**
+ * Flushes every thread's buffer (call after the walk, from one thread).
+ * @return the total of -count matches over all threads.
+ */
+uint64_t ff_out_flush_all(void);
+
+/** Frees every thread's state (after ff_out_flush_all()). */
+void ff_out_free_all(void);
+
+/**
+ * Prints "frdfind: 'path': message" to stderr (path quoted as find quotes it in the C
+ * locale) in one write, and marks the run as failed.
+ */
+void ff_error_path(const char *path, const char *message);
+
+/** Prints "frdfind: " + text + "\n" to stderr in one write and marks the run as failed. */
+void ff_error(const char *text);
+
+/** Appends path quoted as GNU find quotes it in the C locale ('...' with C escapes). */
+size_t ff_quote(char *dst, size_t cap, const char *path);
+
+/** @return true once any error was reported (exit status 1). */
+bool ff_failed(void);
+
+/** Marks the run as failed without printing. */
+void ff_set_failed(void);
+
+/** @return 0 if every write to stdout succeeded, else the errno of the first failure. */
+int ff_out_write_error(void);
+
+/** @return a scratch buffer of at least `size` bytes owned by the thread, or NULL. */
+char *ff_thread_scratch(struct ff_thread *thr, size_t size);
+
+/** @return the thread's lister and list, for -empty (made on first use), or -1. */
+int ff_thread_lister(struct ff_thread *thr, struct frd_lister **lister, struct frd_list **list);
+
+#endif // FRD_EXAMPLES_FRDFIND_H

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * frdfind's evaluator: runs the expression tree on one walk entry, with GNU find's
+ * semantics for each test (fnmatch flags, -size rounding, -mtime windows), and says which
+ * metadata the tree needs so a names-only walk is used whenever it can be.
+ */
+#define _GNU_SOURCE // FNM_CASEFOLD
+
+#include "frdfind.h"
+
+#include <fnmatch.h>
+#include <string.h>
+
+unsigned ff_expr_needs(const struct ff_expr *expr)
+{
+    if (expr == NULL) {
+        return 0;
+    }
+    unsigned needs = ff_expr_needs(expr->lhs) | ff_expr_needs(expr->rhs);
+    switch (expr->kind) {
+    case FF_SIZE:
+    case FF_TIME:
+    case FF_NEWER:
+    case FF_EMPTY:
+    case FF_INUM:
+    case FF_LINKS:
+        needs |= FF_NEED_STAT;
+        break;
+    default:
+        break;
+    }
+    // -printf's needs were added when its format was compiled (see ff_parse()).
+    return needs;
+}
+
+const char *ff_base_name(const struct frd_walk_entry *we, struct ff_thread *thr, size_t *len)
+{
+    if (we->depth > 0) {
+        *len = we->entry->name_len;
+        return we->entry->name;
+    }
+    size_t end = we->path_len;
+    while (end > 0 && we->path[end - 1] == '/') {
+        end--;
+    }
+    if (end == 0) {
+        *len = we->path_len > 0 ? 1 : 0;
+        return we->path_len > 0 ? "/" : "";
+    }
+    size_t start = end;
+    while (start > 0 && we->path[start - 1] != '/') {
+        start--;
+    }
+    char *buf = ff_thread_scratch(thr, end - start + 1);
+    if (buf == NULL) {
+        return NULL;
+    }
+    memcpy(buf, we->path + start, end - start);
+    buf[end - start] = '\0';
+    *len = end - start;
+    return buf;
+}
+
+static bool match_name(const struct ff_expr *expr, const char *name, size_t len)
+{
+    switch (expr->match) {
+    case FF_MATCH_ANY:
+        return true;
+    case FF_MATCH_EXACT:
+        return len == expr->literal_len && memcmp(name, expr->pattern, len) == 0;
+    case FF_MATCH_SUFFIX:
+        // "*.h": the '*' matches any prefix, a leading dot included (no FNM_PERIOD).
+        return len >= expr->literal_len &&
+               memcmp(name + len - expr->literal_len, expr->pattern + 1, expr->literal_len) == 0;
+    case FF_MATCH_FNMATCH:
+    default:
+        return fnmatch(expr->pattern, name, expr->fnm_flags) == 0;
+    }
+}
+
+static bool compare(enum ff_cmp cmp, uint64_t value, uint64_t want)
+{
+    switch (cmp) {
+    case FF_CMP_LT:
+        return value < want;
+    case FF_CMP_GT:
+        return value > want;
+    case FF_CMP_EQ:
+    default:
+        return value == want;
+    }
+}
+
+/** -empty: a regular file of size 0, or a directory with no entries. */
+static bool is_empty(const struct frd_walk_entry *we, struct ff_thread *thr)
+{
+    const struct frd_entry *e = we->entry;
+    if (e->type == FRD_TYPE_REG) {
+        return e->size == 0;
+    }
+    if (e->type != FRD_TYPE_DIR) {
+        return false;
+    }
+    struct frd_lister *lister;
+    struct frd_list *list;
+    if (ff_thread_lister(thr, &lister, &list) < 0) {
+        ff_error("out of memory");
+        return false;
+    }
+    int rc;
+    if (we->parent_fd != FRD_INVALID_FD) {
+        rc = frd_lister_list_at(lister, list, we->parent_fd, e->name, 0);
+    } else {
+        rc = frd_lister_list_path(lister, list, we->path);
+    }
+    if (rc < 0) {
+        // GNU find reports the directory it could not open for -empty, then again when
+        // the walk fails to read it.
+        ff_error_path(we->path, strerror(-rc));
+        return false;
+    }
+    return rc == 0;
+}
+
+/** -mtime and -mmin: GNU find's reference windows (see ff_parse() for how they are set). */
+static bool time_matches(const struct ff_expr *expr, int64_t t)
+{
+    switch (expr->cmp) {
+    case FF_CMP_GT: // written -N: newer than the reference
+        return t > expr->ref_ns;
+    case FF_CMP_LT: // written +N: older than the reference
+        return t < expr->ref_ns;
+    case FF_CMP_EQ:
+    default: {
+        int64_t delta = t - expr->ref_ns;
+        return delta > 0 && delta <= expr->window_ns;
+    }
+    }
+}
+
+static void print_path(const struct ff_expr *expr, const struct frd_walk_entry *we,
+                       struct ff_thread *thr)
+{
+    ff_out_append(thr, we->path, we->path_len);
+    ff_out_byte(thr, expr->sep);
+    ff_out_end_record(thr);
+}
+
+bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
+             const struct frd_walk_entry *we, struct ff_thread *thr, struct ff_result *res)
+{
+    const struct frd_entry *e = we->entry;
+    switch (expr->kind) {
+    case FF_AND:
+        return ff_eval(expr->lhs, opts, we, thr, res) && !res->quit &&
+               ff_eval(expr->rhs, opts, we, thr, res);
+    case FF_OR:
+        return ff_eval(expr->lhs, opts, we, thr, res) ||
+               (!res->quit && ff_eval(expr->rhs, opts, we, thr, res));
+    case FF_COMMA:
+        ff_eval(expr->lhs, opts, we, thr, res);
+        return !res->quit && ff_eval(expr->rhs, opts, we, thr, res);
+    case FF_NOT:
+        return !ff_eval(expr->lhs, opts, we, thr, res);
+    case FF_TRUE:
+        return true;
+    case FF_FALSE:
+        return false;
+    case FF_NAME: {
+        size_t len;
+        const char *name = ff_base_name(we, thr, &len);
+        return name != NULL && match_name(expr, name, len);
+    }
+    case FF_PATH:
+        return fnmatch(expr->pattern, we->path, expr->fnm_flags) == 0;
+    case FF_TYPE:
+        return (expr->types & (1u << e->type)) != 0;
+    case FF_SIZE: {
+        // GNU find rounds the size up to whole units, then compares.
+        uint64_t units = e->size / expr->unit + (e->size % expr->unit != 0);
+        return compare(expr->cmp, units, expr->num);
+    }
+    case FF_TIME:
+        return time_matches(expr, e->mtime_ns);
+    case FF_NEWER:
+        return e->mtime_ns > expr->ref_ns;
+    case FF_EMPTY:
+        return is_empty(we, thr);
+    case FF_INUM:
+        return compare(expr->cmp, e->file_id, expr->num);
+    case FF_LINKS:
+        return compare(expr->cmp, e->nlink, expr->num);
+    case FF_PRUNE:
+        if (!opts->depth) {
+            res->prune = true;
+        }
+        return true;
+    case FF_QUIT:
+        res->quit = true;
+        return true;
+    case FF_PRINT:
+        print_path(expr, we, thr);
+        return true;
+    case FF_PRINTF:
+        ff_format_render(expr->format, opts, we, thr);
+        ff_out_end_record(thr);
+        return true;
+    case FF_COUNT:
+        ff_out_count(thr);
+        return true;
+    }
+    return false;
+}

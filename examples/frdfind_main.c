@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * frdfind's main(): turns the parsed options into one frd walk over every root, evaluates
+ * the expression in the walker's callbacks, reports errors as GNU find words them, and
+ * exits 1 if anything failed (the walk itself goes on after an error).
+ *
+ * -depth evaluates a directory in the post-order hook instead of the visit callback. The
+ * walk is names-only unless the expression needs metadata (ff_expr_needs()).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "frdfind.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/** State shared by the callbacks. */
+struct ff_walk {
+    const struct ff_options *opts;
+    atomic_bool quit; /**< -quit was evaluated: no callback evaluates anything after it */
+};
+
+/** Message for an error code: libc's words for errno values, as GNU find prints them. */
+static const char *error_text(int code)
+{
+    return code > -4000 ? strerror(-code) : frd_strerror(code);
+}
+
+/** -depth: is this directory's evaluation deferred to the post-order hook? */
+static bool deferred(const struct ff_options *opts, const struct frd_walk_entry *we)
+{
+    return opts->depth && we->entry->type == FRD_TYPE_DIR &&
+           (opts->maxdepth < 0 || (int)we->depth < opts->maxdepth);
+}
+
+static enum frd_action evaluate(struct ff_walk *walk, const struct frd_walk_entry *we)
+{
+    const struct ff_options *opts = walk->opts;
+    if (atomic_load_explicit(&walk->quit, memory_order_relaxed)) {
+        return FRD_ACTION_STOP;
+    }
+    struct ff_thread *thr = ff_thread_get();
+    if (thr == NULL) {
+        ff_error("out of memory");
+        return FRD_ACTION_STOP;
+    }
+    if ((opts->needs & FF_NEED_STAT) && we->entry->error < 0) {
+        // GNU find reports a file it cannot stat and evaluates nothing on it.
+        ff_error_path(we->path, error_text(we->entry->error));
+        return FRD_ACTION_CONTINUE;
+    }
+    struct ff_result res = {false, false};
+    ff_eval(opts->expr, opts, we, thr, &res);
+    if (res.quit) {
+        atomic_store(&walk->quit, true);
+        return FRD_ACTION_STOP;
+    }
+    if (res.prune && we->entry->type == FRD_TYPE_DIR) {
+        return FRD_ACTION_PRUNE;
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+static enum frd_action on_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct ff_walk *walk = udata;
+    if (deferred(walk->opts, we)) {
+        return atomic_load_explicit(&walk->quit, memory_order_relaxed) ? FRD_ACTION_STOP
+                                                                       : FRD_ACTION_CONTINUE;
+    }
+    return evaluate(walk, we);
+}
+
+static void on_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_dir_totals *totals,
+                        void *udata)
+{
+    (void)totals;
+    struct ff_walk *walk = udata;
+    if (deferred(walk->opts, dir)) {
+        // The hook cannot stop the walk; a -quit here is honoured by the next visit.
+        evaluate(walk, dir);
+    }
+}
+
+/**
+ * find -L words a directory loop as "File system loop detected; 'X' is part of the same
+ * file system loop as 'Y'." where Y is the ancestor X leads back to. The walker reports
+ * the loop as FRD_ELOOP on X; the ancestor is found by comparing X with each ancestor path
+ * (the error is rare, so a few stat calls are fine).
+ */
+static void report_loop(const struct frd_walk_error *err)
+{
+    struct stat target;
+    if (stat(err->path, &target) != 0) {
+        // A link that resolves to itself: stat fails with ELOOP.
+        ff_error_path(err->path, strerror(errno));
+        return;
+    }
+    size_t len = strlen(err->path);
+    char *anc = malloc(len + 1);
+    if (anc == NULL) {
+        ff_error_path(err->path, error_text(err->code));
+        return;
+    }
+    memcpy(anc, err->path, len + 1);
+    for (unsigned up = 0; up < err->depth; up++) {
+        char *slash = strrchr(anc, '/');
+        if (slash == NULL) {
+            break;
+        }
+        *slash = '\0';
+        struct stat st;
+        const char *probe = anc[0] != '\0' ? anc : "/";
+        if (stat(probe, &st) == 0 && st.st_dev == target.st_dev && st.st_ino == target.st_ino) {
+            size_t a = ff_quote(NULL, 0, err->path);
+            size_t b = ff_quote(NULL, 0, probe);
+            char *msg = malloc(a + b + 80);
+            if (msg != NULL) {
+                char *qa = malloc(a + 1);
+                char *qb = malloc(b + 1);
+                if (qa != NULL && qb != NULL) {
+                    ff_quote(qa, a, err->path);
+                    ff_quote(qb, b, probe);
+                    qa[a] = '\0';
+                    qb[b] = '\0';
+                    snprintf(msg, a + b + 80,
+                             "File system loop detected; %s is part of the same file system "
+                             "loop as %s.",
+                             qa, qb);
+                    ff_error(msg);
+                }
+                free(qa);
+                free(qb);
+                free(msg);
+            }
+            free(anc);
+            return;
+        }
+    }
+    free(anc);
+    ff_error_path(err->path, error_text(err->code));
+}
+
+static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
+{
+    struct ff_walk *walk = udata;
+    if (err->code == FRD_ELOOP && walk->opts->follow != FRD_FOLLOW_NEVER) {
+        report_loop(err);
+    } else {
+        ff_error_path(err->path, error_text(err->code));
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+/**
+ * Drops the roots that do not exist, with find's message, so one bad root does not stop
+ * the walk of the others. @return the number of roots kept.
+ */
+static size_t check_roots(const struct ff_options *opts, const char **kept)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < opts->npaths; i++) {
+        const char *path = opts->paths[i];
+        struct stat st;
+        int rc = opts->follow == FRD_FOLLOW_NEVER ? lstat(path, &st) : stat(path, &st);
+        if (rc != 0 && opts->follow != FRD_FOLLOW_NEVER && errno != ENOENT) {
+            rc = lstat(path, &st); // a dangling or looping root link is still a root
+        }
+        if (rc != 0 && path[0] != '\0') {
+            ff_error_path(path, strerror(errno));
+            continue;
+        }
+        if (path[0] == '\0') {
+            ff_error_path(path, strerror(ENOENT));
+            continue;
+        }
+        kept[n++] = path;
+    }
+    return n;
+}
+
+int main(int argc, char **argv)
+{
+    struct ff_options opts;
+    int rc = ff_parse(argc, argv, &opts);
+    if (rc != 0) {
+        ff_options_free(&opts);
+        return rc < 0 ? 0 : 1;
+    }
+
+    struct frd_walk_options wo;
+    frd_walk_options_init(&wo);
+    wo.follow = opts.follow;
+    wo.workers = opts.workers;
+    wo.min_depth = opts.mindepth;
+    wo.max_depth = opts.maxdepth;
+    wo.on_error = on_error;
+    if (!(opts.needs & FF_NEED_STAT)) {
+        wo.flags |= FRD_WALK_NAMES_ONLY;
+    }
+    if (opts.xdev) {
+        wo.flags |= FRD_WALK_ONE_FILE_SYSTEM;
+    }
+    if (opts.ordered) {
+        wo.flags |= FRD_WALK_ORDERED;
+    }
+    if (opts.depth) {
+        wo.on_dir_done = on_dir_done;
+    }
+
+    struct ff_walk walk = {.opts = &opts};
+    atomic_init(&walk.quit, false);
+    const char **roots = calloc(opts.npaths, sizeof(*roots));
+    if (roots == NULL) {
+        ff_error("out of memory");
+        ff_options_free(&opts);
+        return 1;
+    }
+    size_t nroots = check_roots(&opts, roots);
+    if (nroots > 0) {
+        rc = frd_walk_roots(roots, nroots, &wo, on_visit, &walk);
+        if (rc < 0 && rc != FRD_ESTOPPED) {
+            ff_error(error_text(rc));
+        }
+    }
+    uint64_t count = ff_out_flush_all();
+    if (opts.count) {
+        char line[32];
+        int n = snprintf(line, sizeof(line), "%" PRIu64 "\n", count);
+        struct ff_thread *thr = ff_thread_get();
+        if (thr != NULL && n > 0) {
+            ff_out_append(thr, line, (size_t)n);
+            ff_out_flush_all();
+        }
+    }
+    int werr = ff_out_write_error();
+    if (werr != 0) {
+        char msg[128];
+        snprintf(msg, sizeof(msg), "write error: %s", strerror(werr));
+        ff_error(msg);
+    }
+    ff_out_free_all();
+    free(roots);
+    ff_options_free(&opts);
+    return ff_failed() ? 1 : 0;
+}

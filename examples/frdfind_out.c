@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * frdfind's output: one large buffer per thread, flushed to stdout under a lock.
+ *
+ * Each walker thread appends whole records (a -print line, a -printf expansion) to its own
+ * buffer with no lock and no stdio; when the buffer passes FLUSH_AT bytes at the end of a
+ * record, the thread takes the output lock and write()s it. So concurrent output never
+ * interleaves inside a record, and the hot path is a memcpy. Buffers are registered in a
+ * list so main() can flush what is left after the walk, when the workers are gone.
+ *
+ * Errors go to stderr in one write() each, worded and quoted as GNU find does in the C
+ * locale, and set a flag that makes the exit status 1.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "frdfind.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum {
+    /** A thread flushes its buffer once it holds this many bytes at the end of a record. */
+    FLUSH_AT = 256 * 1024,
+    /** Initial buffer size; it grows only for a single record longer than the slack. */
+    INITIAL_CAP = FLUSH_AT + 64 * 1024,
+};
+
+struct ff_thread {
+    char *buf;
+    size_t len;
+    size_t cap;
+    bool oom;                  /**< an allocation failed: output was lost */
+    uint64_t count;            /**< -count matches seen by this thread */
+    char *scratch;             /**< for paths and link targets */
+    size_t scratch_cap;        /**< bytes in scratch */
+    struct frd_lister *lister; /**< for -empty, made on first use */
+    struct frd_list *list;     /**< for -empty */
+    struct ff_thread *next;    /**< registry of every thread's state */
+};
+
+static _Thread_local struct ff_thread *tls_thread;
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t stdout_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ff_thread *registry;
+static atomic_bool run_failed;
+static atomic_int first_write_errno;
+
+struct ff_thread *ff_thread_get(void)
+{
+    struct ff_thread *thr = tls_thread;
+    if (thr != NULL) {
+        return thr;
+    }
+    thr = calloc(1, sizeof(*thr));
+    if (thr == NULL) {
+        return NULL;
+    }
+    thr->buf = malloc(INITIAL_CAP);
+    if (thr->buf == NULL) {
+        free(thr);
+        return NULL;
+    }
+    thr->cap = INITIAL_CAP;
+    pthread_mutex_lock(&registry_lock);
+    thr->next = registry;
+    registry = thr;
+    pthread_mutex_unlock(&registry_lock);
+    tls_thread = thr;
+    return thr;
+}
+
+/** Writes everything, retrying on EINTR and short writes. Records the first error. */
+static void write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            int expected = 0;
+            atomic_compare_exchange_strong(&first_write_errno, &expected, errno);
+            return;
+        }
+        data += n;
+        len -= (size_t)n;
+    }
+}
+
+static void flush_locked(struct ff_thread *thr)
+{
+    pthread_mutex_lock(&stdout_lock);
+    write_all(STDOUT_FILENO, thr->buf, thr->len);
+    pthread_mutex_unlock(&stdout_lock);
+    thr->len = 0;
+}
+
+void ff_out_append(struct ff_thread *thr, const void *data, size_t len)
+{
+    if (thr->cap - thr->len < len) {
+        size_t cap = thr->cap * 2;
+        while (cap - thr->len < len) {
+            cap *= 2;
+        }
+        char *grown = realloc(thr->buf, cap);
+        if (grown == NULL) {
+            thr->oom = true;
+            return;
+        }
+        thr->buf = grown;
+        thr->cap = cap;
+    }
+    memcpy(thr->buf + thr->len, data, len);
+    thr->len += len;
+}
+
+void ff_out_byte(struct ff_thread *thr, char c)
+{
+    if (thr->len == thr->cap) {
+        ff_out_append(thr, &c, 1);
+        return;
+    }
+    thr->buf[thr->len++] = c;
+}
+
+void ff_out_end_record(struct ff_thread *thr)
+{
+    if (thr->len >= FLUSH_AT) {
+        flush_locked(thr);
+    }
+}
+
+void ff_out_count(struct ff_thread *thr)
+{
+    thr->count++;
+}
+
+uint64_t ff_out_flush_all(void)
+{
+    uint64_t total = 0;
+    pthread_mutex_lock(&registry_lock);
+    for (struct ff_thread *thr = registry; thr != NULL; thr = thr->next) {
+        if (thr->len > 0) {
+            flush_locked(thr);
+        }
+        if (thr->oom) {
+            ff_error("out of memory: some output was lost");
+            thr->oom = false;
+        }
+        total += thr->count;
+        thr->count = 0;
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return total;
+}
+
+void ff_out_free_all(void)
+{
+    pthread_mutex_lock(&registry_lock);
+    struct ff_thread *thr = registry;
+    registry = NULL;
+    pthread_mutex_unlock(&registry_lock);
+    while (thr != NULL) {
+        struct ff_thread *next = thr->next;
+        frd_lister_free(thr->lister);
+        frd_list_free(thr->list);
+        free(thr->scratch);
+        free(thr->buf);
+        free(thr);
+        thr = next;
+    }
+    tls_thread = NULL;
+}
+
+char *ff_thread_scratch(struct ff_thread *thr, size_t size)
+{
+    if (thr->scratch_cap < size) {
+        size_t cap = thr->scratch_cap ? thr->scratch_cap : 4096;
+        while (cap < size) {
+            cap *= 2;
+        }
+        char *grown = realloc(thr->scratch, cap);
+        if (grown == NULL) {
+            return NULL;
+        }
+        thr->scratch = grown;
+        thr->scratch_cap = cap;
+    }
+    return thr->scratch;
+}
+
+int ff_thread_lister(struct ff_thread *thr, struct frd_lister **lister, struct frd_list **list)
+{
+    if (thr->lister == NULL && frd_lister_new(&thr->lister, FRD_LIST_NAMES_ONLY) < 0) {
+        return -1;
+    }
+    if (thr->list == NULL && frd_list_new(&thr->list) < 0) {
+        return -1;
+    }
+    frd_list_clear(thr->list);
+    *lister = thr->lister;
+    *list = thr->list;
+    return 0;
+}
+
+size_t ff_quote(char *dst, size_t cap, const char *path)
+{
+    // GNU find quotes file names in messages with gnulib's locale_quoting_style; in the C
+    // locale that is '...' with C escapes and octal for every byte that is not printable.
+    size_t n = 0;
+#define PUT(c)            \
+    do {                  \
+        if (n < cap) {    \
+            dst[n] = (c); \
+        }                 \
+        n++;              \
+    } while (0)
+    PUT('\'');
+    for (const unsigned char *p = (const unsigned char *)path; *p != '\0'; p++) {
+        unsigned char c = *p;
+        char esc = 0;
+        switch (c) {
+        case '\a':
+            esc = 'a';
+            break;
+        case '\b':
+            esc = 'b';
+            break;
+        case '\f':
+            esc = 'f';
+            break;
+        case '\n':
+            esc = 'n';
+            break;
+        case '\r':
+            esc = 'r';
+            break;
+        case '\t':
+            esc = 't';
+            break;
+        case '\v':
+            esc = 'v';
+            break;
+        case '\\':
+            esc = '\\';
+            break;
+        case '\'':
+            esc = '\'';
+            break;
+        default:
+            break;
+        }
+        if (esc != 0) {
+            PUT('\\');
+            PUT(esc);
+        } else if (c >= 0x20 && c < 0x7f) {
+            PUT((char)c);
+        } else {
+            PUT('\\');
+            PUT((char)('0' + (c >> 6)));
+            PUT((char)('0' + ((c >> 3) & 7)));
+            PUT((char)('0' + (c & 7)));
+        }
+    }
+    PUT('\'');
+#undef PUT
+    return n;
+}
+
+/** Writes "frdfind: " + parts + "\n" to stderr in one write(). */
+static void write_message(const char *quoted_path, const char *text)
+{
+    size_t path_len = 0;
+    if (quoted_path != NULL) {
+        path_len = ff_quote(NULL, 0, quoted_path);
+    }
+    size_t text_len = strlen(text);
+    size_t total = 9 + path_len + 2 + text_len + 1;
+    char stack[1024];
+    char *msg = total <= sizeof(stack) ? stack : malloc(total);
+    if (msg == NULL) {
+        return;
+    }
+    size_t n = 0;
+    memcpy(msg, "frdfind: ", 9);
+    n = 9;
+    if (quoted_path != NULL) {
+        n += ff_quote(msg + n, path_len, quoted_path);
+        memcpy(msg + n, ": ", 2);
+        n += 2;
+    }
+    memcpy(msg + n, text, text_len);
+    n += text_len;
+    msg[n++] = '\n';
+    write_all(STDERR_FILENO, msg, n);
+    if (msg != stack) {
+        free(msg);
+    }
+}
+
+void ff_error_path(const char *path, const char *message)
+{
+    atomic_store(&run_failed, true);
+    write_message(path, message);
+}
+
+void ff_error(const char *text)
+{
+    atomic_store(&run_failed, true);
+    write_message(NULL, text);
+}
+
+bool ff_failed(void)
+{
+    return atomic_load(&run_failed);
+}
+
+void ff_set_failed(void)
+{
+    atomic_store(&run_failed, true);
+}
+
+int ff_out_write_error(void)
+{
+    return atomic_load(&first_write_errno);
+}

@@ -1,0 +1,810 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * frdfind's command-line parser: GNU find's grammar and its error messages.
+ *
+ *   frdfind [-H|-L|-P] [-s] [-j N] [PATH...] [EXPRESSION]
+ *
+ *   expr   := comma
+ *   comma  := or { ',' or }
+ *   or     := and { (-o | -or) and }
+ *   and    := unary { [-a | -and] unary }        (juxtaposition is -a)
+ *   unary  := (! | -not) unary | '(' comma ')' | primary
+ *
+ * As in GNU find, the global options (-maxdepth, -depth, -xdev...) are also nodes that are
+ * always true where they stand, and an expression with no action gets "-a -print" added.
+ * Primaries GNU find has and frdfind does not are refused with an error naming them.
+ */
+#define _GNU_SOURCE // FNM_CASEFOLD, st_mtim
+
+#include "frdfind.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NS_PER_SEC 1000000000LL
+#define DAYSECS    86400
+
+static const char usage_text[] =
+    "usage: frdfind [-H] [-L] [-P] [-s] [-j N] [PATH...] [EXPRESSION]\n"
+    "\n"
+    "Walks each PATH (default .) in parallel with frd and evaluates EXPRESSION, GNU find's\n"
+    "syntax, on every file. Default expression: -print.\n"
+    "\n"
+    "options:   -P (never follow links, default)  -L (follow all)  -H (follow the PATHs)\n"
+    "           -s (sorted, deterministic output)  -j N (N walker threads)\n"
+    "operators: ( EXPR )  ! EXPR  -not EXPR  EXPR -a EXPR  EXPR -o EXPR  EXPR , EXPR\n"
+    "globals:   -depth -maxdepth N -mindepth N -xdev -mount -noleaf -follow\n"
+    "tests:     -name PAT -iname PAT -path PAT -ipath PAT -wholename PAT -iwholename PAT\n"
+    "           -type [fdlpscb,] -size [+-]N[cwbkMG] -mtime [+-]N -mmin [+-]N\n"
+    "           -newer FILE -empty -inum [+-]N -links [+-]N -true -false\n"
+    "actions:   -print -print0 -printf FORMAT -count -prune -quit\n"
+    "-printf:   %p %P %f %h %y %Y %s %i %n %d %m %M %l %k %b %D %T@ %C@ %%, flags - 0 + # ' ',\n"
+    "           width and precision, escapes \\a \\b \\c \\f \\n \\r \\t \\v \\\\ \\NNN\n"
+    "\n"
+    "Not supported (an error names them): -exec, -ok, -delete, -ls, -regex, -perm, -user,\n"
+    "-group, -atime, -newerXY and the other GNU primaries not listed above.\n";
+
+/** Primaries GNU find 4.9 has that frdfind refuses by name. */
+static const char *const gnu_only[] = {
+    "-amin",
+    "-anewer",
+    "-atime",
+    "-cmin",
+    "-cnewer",
+    "-ctime",
+    "-daystart",
+    "-delete",
+    "-exec",
+    "-execdir",
+    "-executable",
+    "-fls",
+    "-fprint",
+    "-fprint0",
+    "-fprintf",
+    "-fstype",
+    "-gid",
+    "-group",
+    "-ilname",
+    "-iregex",
+    "-lname",
+    "-ls",
+    "-newerXY",
+    "-nogroup",
+    "-nouser",
+    "-ok",
+    "-okdir",
+    "-perm",
+    "-readable",
+    "-regex",
+    "-regextype",
+    "-samefile",
+    "-uid",
+    "-used",
+    "-user",
+    "-writable",
+    "-xtype",
+    "-context",
+    "-files0-from",
+    "-ignore_readdir_race",
+    "-noignore_readdir_race",
+    "-warn",
+    "-nowarn",
+    "-D",
+    "-O",
+};
+
+struct parser {
+    char **argv;
+    int argc;
+    int i;
+    struct ff_options *opts;
+    const char *last_pred; /**< the last primary or operator read (for messages) */
+    bool has_action;       /**< an action that suppresses the implicit -print was seen */
+    int status;            /**< 0, or 1 after an error was printed */
+};
+
+/** Reports the first parse error (later ones are consequences of it). */
+static void fail_msg(struct parser *p, const char *msg)
+{
+    if (p->status == 0) {
+        ff_error(msg);
+    }
+    p->status = 1;
+}
+
+/** printf-style fail_msg(); a macro so the format stays a literal for -Wformat. */
+#define FAIL(p, ...)                                         \
+    do {                                                     \
+        char fail_buf_[512];                                 \
+        snprintf(fail_buf_, sizeof(fail_buf_), __VA_ARGS__); \
+        fail_msg((p), fail_buf_);                            \
+    } while (0)
+
+static struct ff_expr *node(struct parser *p, enum ff_kind kind)
+{
+    struct ff_expr *e = calloc(1, sizeof(*e));
+    if (e == NULL) {
+        fail_msg(p, "out of memory");
+    }
+    if (e != NULL) {
+        e->kind = kind;
+    }
+    return e;
+}
+
+static void expr_free(struct ff_expr *e)
+{
+    if (e != NULL) {
+        expr_free(e->lhs);
+        expr_free(e->rhs);
+        ff_format_free(e->format);
+        free(e);
+    }
+}
+
+static const char *peek(const struct parser *p)
+{
+    return p->i < p->argc ? p->argv[p->i] : NULL;
+}
+
+/** Takes the argument of a primary, or fails with GNU find's message. */
+static const char *take_arg(struct parser *p, const char *primary)
+{
+    if (p->i >= p->argc) {
+        FAIL(p, "missing argument to `%s'", primary);
+        return NULL;
+    }
+    return p->argv[p->i++];
+}
+
+/** Parses an unsigned decimal number filling the whole string. */
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    if (*s < '0' || *s > '9') {
+        return false;
+    }
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno != 0 || *end != '\0') {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static enum ff_cmp take_sign(const char **s)
+{
+    if (**s == '+') {
+        (*s)++;
+        return FF_CMP_GT;
+    }
+    if (**s == '-') {
+        (*s)++;
+        return FF_CMP_LT;
+    }
+    return FF_CMP_EQ;
+}
+
+/** Works out the fast path for a -name pattern (only without FNM_CASEFOLD). */
+static void classify_pattern(struct ff_expr *e)
+{
+    const char *pat = e->pattern;
+    e->match = FF_MATCH_FNMATCH;
+    if (e->fnm_flags != 0) {
+        return;
+    }
+    if (strcmp(pat, "*") == 0) {
+        e->match = FF_MATCH_ANY;
+        return;
+    }
+    const char *rest = pat[0] == '*' ? pat + 1 : pat;
+    if (strpbrk(rest, "*?[\\") != NULL) {
+        return;
+    }
+    e->literal_len = strlen(rest);
+    e->match = pat[0] == '*' ? FF_MATCH_SUFFIX : FF_MATCH_EXACT;
+}
+
+static struct ff_expr *parse_type(struct parser *p, const char *arg)
+{
+    if (*arg == '\0') {
+        FAIL(p, "Arguments to -type should contain at least one letter");
+        return NULL;
+    }
+    unsigned types = 0;
+    for (const char *s = arg; *s != '\0'; s++) {
+        enum frd_type t;
+        switch (*s) {
+        case 'f':
+            t = FRD_TYPE_REG;
+            break;
+        case 'd':
+            t = FRD_TYPE_DIR;
+            break;
+        case 'l':
+            t = FRD_TYPE_LNK;
+            break;
+        case 'p':
+            t = FRD_TYPE_FIFO;
+            break;
+        case 's':
+            t = FRD_TYPE_SOCK;
+            break;
+        case 'c':
+            t = FRD_TYPE_CHR;
+            break;
+        case 'b':
+            t = FRD_TYPE_BLK;
+            break;
+        case 'D':
+            FAIL(p, "-type D is not supported because Solaris doors are not supported on the "
+                    "platform find was compiled on.");
+            return NULL;
+        default: {
+            char letter[2] = {*s, '\0'};
+            FAIL(p, "Unknown argument to -type: %s", letter);
+            return NULL;
+        }
+        }
+        if (types & (1u << t)) {
+            char letter[2] = {*s, '\0'};
+            FAIL(p, "Duplicate file type '%s' in the argument list to -type.", letter);
+            return NULL;
+        }
+        types |= 1u << t;
+        if (s[1] == ',') {
+            if (s[2] == '\0') {
+                FAIL(p, "Last file type in list argument to -type is missing, i.e., list is "
+                        "ending on: ','");
+                return NULL;
+            }
+            s++;
+        } else if (s[1] != '\0') {
+            FAIL(p, "Must separate multiple arguments to -type using: ','");
+            return NULL;
+        }
+    }
+    struct ff_expr *e = node(p, FF_TYPE);
+    if (e != NULL) {
+        e->types = types;
+    }
+    return e;
+}
+
+static struct ff_expr *parse_size(struct parser *p, const char *arg)
+{
+    // GNU find reads the unit from the last character, then the number before it.
+    size_t len = strlen(arg);
+    char last = len > 0 ? arg[len - 1] : '\0';
+    uint64_t unit = 512;
+    size_t num_len = len;
+    if (last >= '0' && last <= '9') {
+        unit = 512;
+    } else {
+        const char *units = "c\1w\2b\3k\4M\5G\6";
+        const char *hit = last != '\0' ? strchr(units, last) : NULL;
+        if (hit == NULL || (hit - units) % 2 != 0) {
+            char letter[2] = {last, '\0'};
+            FAIL(p, "invalid -size type `%s'", letter);
+            return NULL;
+        }
+        static const uint64_t sizes[] = {0, 1, 2, 512, 1024, 1024 * 1024, 1024 * 1024 * 1024};
+        unit = sizes[(unsigned char)hit[1]];
+        num_len = len - 1;
+    }
+    char num[64];
+    if (num_len >= sizeof(num)) {
+        FAIL(p, "Invalid argument `%s' to -size", arg);
+        return NULL;
+    }
+    memcpy(num, arg, num_len);
+    num[num_len] = '\0';
+    const char *s = num;
+    enum ff_cmp cmp = take_sign(&s);
+    uint64_t n;
+    if (!parse_u64(s, &n)) {
+        FAIL(p, "Invalid argument `%s' to -size", arg);
+        return NULL;
+    }
+    struct ff_expr *e = node(p, FF_SIZE);
+    if (e != NULL) {
+        e->cmp = cmp;
+        e->num = n;
+        e->unit = unit;
+    }
+    return e;
+}
+
+/**
+ * -mtime and -mmin as GNU find 4.9 sets them up (parser.c: parse_time, do_parse_xmin and
+ * get_relative_timestamp): the reference is an origin minus N units, the comparison is
+ * inverted (+N means older than the reference), and for -mtime -N the origin is moved to
+ * the end of the current "day" (start - 1 s).
+ */
+static struct ff_expr *parse_time(struct parser *p, const char *primary, const char *arg,
+                                  bool minutes)
+{
+    const char *s = arg;
+    enum ff_cmp written = take_sign(&s);
+    char *end;
+    errno = 0;
+    double value = *s != '\0' ? strtod(s, &end) : 0.0;
+    if (*s == '\0' || *end != '\0' || errno != 0 || !isfinite(value)) {
+        FAIL(p, "invalid argument `%s' to `%s'", arg, primary);
+        return NULL;
+    }
+    int64_t start_sec = p->opts->start_ns / NS_PER_SEC;
+    int64_t start_nsec = p->opts->start_ns % NS_PER_SEC;
+    int64_t origin_sec = start_sec - DAYSECS; // cur_day_start
+    if (minutes) {
+        origin_sec += DAYSECS;
+    } else if (written == FF_CMP_LT) {
+        origin_sec += DAYSECS - 1;
+    }
+    double unit = minutes ? 60.0 : (double)DAYSECS;
+    double seconds;
+    double nanosec = modf(value * unit, &seconds) * 1.0e9;
+    int64_t ref_sec = origin_sec - (int64_t)seconds;
+    int64_t ref_nsec = (int64_t)((double)start_nsec - nanosec);
+    if ((double)start_nsec < nanosec) {
+        ref_nsec += NS_PER_SEC;
+        ref_sec -= 1;
+    }
+    struct ff_expr *e = node(p, FF_TIME);
+    if (e != NULL) {
+        e->cmp = written == FF_CMP_LT ? FF_CMP_GT : written == FF_CMP_GT ? FF_CMP_LT : FF_CMP_EQ;
+        e->ref_ns = ref_sec * NS_PER_SEC + ref_nsec;
+        e->window_ns = (minutes ? 60 : DAYSECS) * NS_PER_SEC;
+    }
+    return e;
+}
+
+static struct ff_expr *parse_number(struct parser *p, enum ff_kind kind, const char *primary,
+                                    const char *arg)
+{
+    const char *s = arg;
+    enum ff_cmp cmp = take_sign(&s);
+    uint64_t n;
+    if (!parse_u64(s, &n)) {
+        FAIL(p, "invalid argument `%s' to `%s'", arg, primary);
+        return NULL;
+    }
+    struct ff_expr *e = node(p, kind);
+    if (e != NULL) {
+        e->cmp = cmp;
+        e->num = n;
+    }
+    return e;
+}
+
+static bool parse_depth(struct parser *p, const char *primary, const char *arg, int *out)
+{
+    uint64_t n;
+    if (!parse_u64(arg, &n) || n > (uint64_t)INT32_MAX) {
+        FAIL(p, "Expected a positive decimal integer argument to %s, but got '%s'", primary, arg);
+        return false;
+    }
+    *out = (int)n;
+    return true;
+}
+
+static struct ff_expr *parse_newer(struct parser *p, const char *arg)
+{
+    struct stat st;
+    int rc = p->opts->follow == FRD_FOLLOW_NEVER ? lstat(arg, &st) : stat(arg, &st);
+    if (rc != 0) {
+        if (p->status == 0) {
+            ff_error_path(arg, strerror(errno));
+        }
+        p->status = 1;
+        return NULL;
+    }
+    struct ff_expr *e = node(p, FF_NEWER);
+    if (e != NULL) {
+        e->ref_ns = (int64_t)st.st_mtim.tv_sec * NS_PER_SEC + st.st_mtim.tv_nsec;
+    }
+    return e;
+}
+
+static struct ff_expr *parse_primary(struct parser *p)
+{
+    const char *tok = p->argv[p->i++];
+    p->last_pred = tok;
+    struct ff_options *o = p->opts;
+    const char *arg;
+    struct ff_expr *e;
+    if (strcmp(tok, "-name") == 0 || strcmp(tok, "-iname") == 0) {
+        if ((arg = take_arg(p, tok)) == NULL || (e = node(p, FF_NAME)) == NULL) {
+            return NULL;
+        }
+        e->pattern = arg;
+        e->fnm_flags = tok[1] == 'i' ? FNM_CASEFOLD : 0;
+        classify_pattern(e);
+        return e;
+    }
+    if (strcmp(tok, "-path") == 0 || strcmp(tok, "-ipath") == 0 || strcmp(tok, "-wholename") == 0 ||
+        strcmp(tok, "-iwholename") == 0) {
+        if ((arg = take_arg(p, tok)) == NULL || (e = node(p, FF_PATH)) == NULL) {
+            return NULL;
+        }
+        e->pattern = arg;
+        e->fnm_flags = tok[1] == 'i' ? FNM_CASEFOLD : 0;
+        return e;
+    }
+    if (strcmp(tok, "-type") == 0) {
+        return (arg = take_arg(p, tok)) == NULL ? NULL : parse_type(p, arg);
+    }
+    if (strcmp(tok, "-size") == 0) {
+        return (arg = take_arg(p, tok)) == NULL ? NULL : parse_size(p, arg);
+    }
+    if (strcmp(tok, "-mtime") == 0 || strcmp(tok, "-mmin") == 0) {
+        return (arg = take_arg(p, tok)) == NULL ? NULL : parse_time(p, tok, arg, tok[2] == 'm');
+    }
+    if (strcmp(tok, "-newer") == 0) {
+        return (arg = take_arg(p, tok)) == NULL ? NULL : parse_newer(p, arg);
+    }
+    if (strcmp(tok, "-inum") == 0) {
+        return (arg = take_arg(p, tok)) == NULL ? NULL : parse_number(p, FF_INUM, tok, arg);
+    }
+    if (strcmp(tok, "-links") == 0) {
+        return (arg = take_arg(p, tok)) == NULL ? NULL : parse_number(p, FF_LINKS, tok, arg);
+    }
+    if (strcmp(tok, "-maxdepth") == 0 || strcmp(tok, "-mindepth") == 0) {
+        if ((arg = take_arg(p, tok)) == NULL ||
+            !parse_depth(p, tok, arg, tok[2] == 'a' ? &o->maxdepth : &o->mindepth)) {
+            return NULL;
+        }
+        return node(p, FF_TRUE);
+    }
+    if (strcmp(tok, "-printf") == 0) {
+        if ((arg = take_arg(p, tok)) == NULL || (e = node(p, FF_PRINTF)) == NULL) {
+            return NULL;
+        }
+        p->has_action = true;
+        if (ff_format_compile(arg, &e->format, &o->needs) != 0) {
+            p->status = 1;
+            free(e);
+            return NULL;
+        }
+        return e;
+    }
+    struct simple {
+        const char *name;
+        enum ff_kind kind;
+    };
+    static const struct simple simple[] = {
+        {"-print", FF_PRINT}, {"-print0", FF_PRINT}, {"-count", FF_COUNT}, {"-prune", FF_PRUNE},
+        {"-quit", FF_QUIT},   {"-empty", FF_EMPTY},  {"-true", FF_TRUE},   {"-false", FF_FALSE},
+    };
+    for (size_t k = 0; k < sizeof(simple) / sizeof(simple[0]); k++) {
+        if (strcmp(tok, simple[k].name) == 0) {
+            if ((e = node(p, simple[k].kind)) == NULL) {
+                return NULL;
+            }
+            if (e->kind == FF_PRINT) {
+                e->sep = tok[6] == '0' ? '\0' : '\n';
+                p->has_action = true;
+            } else if (e->kind == FF_COUNT) {
+                p->has_action = true;
+                o->count = true;
+            }
+            return e;
+        }
+    }
+    // Global options: they set an option and are true where they stand, as in GNU find.
+    if (strcmp(tok, "-depth") == 0 || strcmp(tok, "-d") == 0) {
+        o->depth = true;
+    } else if (strcmp(tok, "-xdev") == 0 || strcmp(tok, "-mount") == 0) {
+        o->xdev = true;
+    } else if (strcmp(tok, "-follow") == 0) {
+        o->follow = FRD_FOLLOW_ALL;
+    } else if (strcmp(tok, "-noleaf") != 0) {
+        for (size_t k = 0; k < sizeof(gnu_only) / sizeof(gnu_only[0]); k++) {
+            if (strcmp(tok, gnu_only[k]) == 0 ||
+                (strncmp(tok, "-newer", 6) == 0 && strlen(tok) == 8)) {
+                FAIL(p, "`%s' is not supported by frdfind (GNU find has it)", tok);
+                return NULL;
+            }
+        }
+        FAIL(p, "unknown predicate `%s'", tok);
+        return NULL;
+    }
+    return node(p, FF_TRUE);
+}
+
+static struct ff_expr *parse_comma(struct parser *p);
+
+static struct ff_expr *parse_unary(struct parser *p)
+{
+    const char *tok = peek(p);
+    if (tok == NULL) {
+        FAIL(p, "invalid expression");
+        return NULL;
+    }
+    if (strcmp(tok, "!") == 0 || strcmp(tok, "-not") == 0) {
+        p->i++;
+        p->last_pred = tok;
+        const char *next = peek(p);
+        if (next == NULL) {
+            FAIL(p, "expected an expression after '%s'", tok);
+            return NULL;
+        }
+        if (strcmp(next, "-o") == 0 || strcmp(next, "-or") == 0 || strcmp(next, "-a") == 0 ||
+            strcmp(next, "-and") == 0) {
+            FAIL(p,
+                 "invalid expression; you have used a binary operator '%s' with nothing "
+                 "before it.",
+                 next);
+            return NULL;
+        }
+        struct ff_expr *inner = parse_unary(p);
+        struct ff_expr *e = inner != NULL ? node(p, FF_NOT) : NULL;
+        if (e == NULL) {
+            expr_free(inner);
+            return NULL;
+        }
+        e->lhs = inner;
+        return e;
+    }
+    if (strcmp(tok, "(") == 0) {
+        p->i++;
+        const char *next = peek(p);
+        if (next != NULL && strcmp(next, ")") == 0) {
+            FAIL(p, "invalid expression; empty parentheses are not allowed.");
+            return NULL;
+        }
+        struct ff_expr *inner = parse_comma(p);
+        if (inner == NULL) {
+            return NULL;
+        }
+        next = peek(p);
+        if (next == NULL || strcmp(next, ")") != 0) {
+            FAIL(p, "invalid expression; I was expecting to find a ')' somewhere but did not see "
+                    "one.");
+            expr_free(inner);
+            return NULL;
+        }
+        p->i++;
+        return inner;
+    }
+    if (strcmp(tok, ")") == 0) {
+        FAIL(p, "you have too many ')'");
+        return NULL;
+    }
+    if (strcmp(tok, "-o") == 0 || strcmp(tok, "-or") == 0 || strcmp(tok, "-a") == 0 ||
+        strcmp(tok, "-and") == 0 || strcmp(tok, ",") == 0) {
+        FAIL(p, "invalid expression; you have used a binary operator '%s' with nothing before it.",
+             tok);
+        return NULL;
+    }
+    if (tok[0] != '-' || tok[1] == '\0') {
+        FAIL(p, "paths must precede expression: `%s'", tok);
+        if (access(tok, F_OK) == 0 && p->last_pred != NULL) {
+            char msg[256];
+            snprintf(msg, sizeof(msg), "possible unquoted pattern after predicate `%s'?",
+                     p->last_pred);
+            ff_error(msg);
+        }
+        return NULL;
+    }
+    return parse_primary(p);
+}
+
+static struct ff_expr *binary(struct parser *p, enum ff_kind kind, struct ff_expr *lhs,
+                              struct ff_expr *rhs)
+{
+    struct ff_expr *e = rhs != NULL ? node(p, kind) : NULL;
+    if (e == NULL) {
+        expr_free(lhs);
+        expr_free(rhs);
+        return NULL;
+    }
+    e->lhs = lhs;
+    e->rhs = rhs;
+    return e;
+}
+
+/** @return true if the token ends an -a chain (no implicit -a before it). */
+static bool ends_and(const char *t)
+{
+    return t == NULL || strcmp(t, ")") == 0 || strcmp(t, ",") == 0 || strcmp(t, "-o") == 0 ||
+           strcmp(t, "-or") == 0;
+}
+
+/** After a binary operator: is there an operand? Fails with GNU find's message if not. */
+static bool operand_follows(struct parser *p, const char *op)
+{
+    const char *next = peek(p);
+    if (next == NULL) {
+        FAIL(p, "invalid expression");
+        return false;
+    }
+    if (strcmp(next, ")") == 0) {
+        FAIL(p, "expected an expression between '%s' and ')'", op);
+        return false;
+    }
+    return true;
+}
+
+static struct ff_expr *parse_and(struct parser *p)
+{
+    struct ff_expr *lhs = parse_unary(p);
+    while (lhs != NULL && !ends_and(peek(p))) {
+        const char *tok = peek(p);
+        if (strcmp(tok, "-a") == 0 || strcmp(tok, "-and") == 0) {
+            p->i++;
+            p->last_pred = tok;
+            if (!operand_follows(p, tok)) {
+                expr_free(lhs);
+                return NULL;
+            }
+        }
+        lhs = binary(p, FF_AND, lhs, parse_unary(p));
+    }
+    return lhs;
+}
+
+static struct ff_expr *parse_or(struct parser *p)
+{
+    struct ff_expr *lhs = parse_and(p);
+    while (lhs != NULL && peek(p) != NULL &&
+           (strcmp(peek(p), "-o") == 0 || strcmp(peek(p), "-or") == 0)) {
+        p->last_pred = p->argv[p->i++];
+        if (!operand_follows(p, p->last_pred)) {
+            expr_free(lhs);
+            return NULL;
+        }
+        lhs = binary(p, FF_OR, lhs, parse_and(p));
+    }
+    return lhs;
+}
+
+static struct ff_expr *parse_comma(struct parser *p)
+{
+    struct ff_expr *lhs = parse_or(p);
+    while (lhs != NULL && peek(p) != NULL && strcmp(peek(p), ",") == 0) {
+        p->last_pred = p->argv[p->i++];
+        if (!operand_follows(p, p->last_pred)) {
+            expr_free(lhs);
+            return NULL;
+        }
+        lhs = binary(p, FF_COMMA, lhs, parse_or(p));
+    }
+    return lhs;
+}
+
+/** Does GNU find take this argument as the start of the expression (not a path)? */
+static bool starts_expression(const char *arg)
+{
+    return (arg[0] == '-' && arg[1] != '\0') || strcmp(arg, "(") == 0 || strcmp(arg, "!") == 0 ||
+           strcmp(arg, ")") == 0 || strcmp(arg, ",") == 0;
+}
+
+/** Leading options: -H -L -P, and frdfind's -s and -j N. @return 0, 1 (error) or -1. */
+static int parse_leading(struct parser *p)
+{
+    struct ff_options *o = p->opts;
+    while (p->i < p->argc) {
+        const char *a = p->argv[p->i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-help") == 0) {
+            fputs(usage_text, stdout);
+            return -1;
+        }
+        if (strcmp(a, "--version") == 0 || strcmp(a, "-version") == 0) {
+            printf("frdfind (frd %s)\n", FRD_VERSION_STRING);
+            return -1;
+        }
+        if (strcmp(a, "--") == 0) {
+            p->i++;
+            return 0;
+        }
+        if (a[0] != '-' || a[1] == '\0') {
+            return 0;
+        }
+        if (strcmp(a, "-j") == 0 || strncmp(a, "-j", 2) == 0) {
+            const char *num = a[2] != '\0' ? a + 2 : (p->i + 1 < p->argc ? p->argv[p->i + 1] : "");
+            uint64_t n;
+            if (!parse_u64(num, &n) || n == 0 || n > 1024) {
+                FAIL(p, "-j wants a number of threads from 1 to 1024, not '%s'", num);
+                return 1;
+            }
+            o->workers = (unsigned)n;
+            p->i += a[2] != '\0' ? 1 : 2;
+            continue;
+        }
+        if (strcmp(a, "-s") == 0) {
+            o->ordered = true;
+            p->i++;
+            continue;
+        }
+        // -HLP may be combined ("-LH"); anything else starts the expression.
+        if (strspn(a + 1, "HLP") != strlen(a + 1)) {
+            return 0;
+        }
+        for (const char *c = a + 1; *c != '\0'; c++) {
+            o->follow = *c == 'L'   ? FRD_FOLLOW_ALL
+                        : *c == 'H' ? FRD_FOLLOW_ROOTS
+                                    : FRD_FOLLOW_NEVER;
+        }
+        p->i++;
+    }
+    return 0;
+}
+
+int ff_parse(int argc, char **argv, struct ff_options *opts)
+{
+    memset(opts, 0, sizeof(*opts));
+    opts->maxdepth = -1;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    opts->start_ns = (int64_t)now.tv_sec * NS_PER_SEC + now.tv_nsec;
+
+    struct parser p = {.argv = argv, .argc = argc, .i = 1, .opts = opts};
+    int rc = parse_leading(&p);
+    if (rc != 0) {
+        return rc;
+    }
+    int first_path = p.i;
+    while (p.i < argc && !starts_expression(argv[p.i])) {
+        p.i++;
+    }
+    opts->npaths = (size_t)(p.i - first_path);
+    opts->paths = calloc(opts->npaths > 0 ? opts->npaths : 1, sizeof(*opts->paths));
+    if (opts->paths == NULL) {
+        ff_error("out of memory");
+        return 1;
+    }
+    for (size_t k = 0; k < opts->npaths; k++) {
+        opts->paths[k] = argv[first_path + (int)k];
+    }
+    if (opts->npaths == 0) {
+        opts->paths[0] = ".";
+        opts->npaths = 1;
+    }
+
+    struct ff_expr *expr = NULL;
+    if (p.i < argc) {
+        expr = parse_comma(&p);
+        if (expr != NULL && p.i < argc) {
+            // parse_comma() stops only at a ')' it did not open.
+            FAIL(&p, "you have too many ')'");
+        }
+        if (p.status != 0) {
+            expr_free(expr);
+            return 1;
+        }
+    }
+    if (!p.has_action) {
+        struct ff_expr *print = node(&p, FF_PRINT);
+        if (print == NULL) {
+            expr_free(expr);
+            return 1;
+        }
+        print->sep = '\n';
+        expr = expr != NULL ? binary(&p, FF_AND, expr, print) : print;
+        if (expr == NULL) {
+            return 1;
+        }
+    }
+    opts->expr = expr;
+    opts->needs |= ff_expr_needs(expr);
+    return 0;
+}
+
+void ff_options_free(struct ff_options *opts)
+{
+    expr_free(opts->expr);
+    opts->expr = NULL;
+    free(opts->paths);
+    opts->paths = NULL;
+}

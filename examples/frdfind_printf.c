@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * frdfind's -printf: compiles a format once into segments, then renders them per entry
+ * straight into the thread's output buffer (no printf on the hot path).
+ *
+ * Supported, as GNU find 4.9 prints them: %p %P %f %h %y %Y %s %i %n %d %m %M %l %k %b
+ * %D %T@ %C@ %%, the flags - 0 + space #, a width and a precision, and the escapes \a \b
+ * \c \f \n \r \t \v \\ \NNN. Other GNU directives (%u %g %t %A ... %Tk) are refused with
+ * an error naming them: they need data frd does not report (owners) or strftime.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "frdfind.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/** One piece of a compiled format. */
+struct ff_seg {
+    char directive;   /**< 0 for literal text, else the %-letter ('T' and 'C' mean %T@, %C@) */
+    bool stop;        /**< \c: stop the format here */
+    bool left;        /**< '-' flag */
+    bool zero;        /**< '0' flag */
+    bool plus;        /**< '+' flag */
+    bool space;       /**< ' ' flag */
+    bool alt;         /**< '#' flag */
+    int width;        /**< minimum width, 0 for none */
+    int prec;         /**< precision, -1 for none */
+    const char *text; /**< literal text (directive == 0) */
+    size_t len;       /**< bytes of text */
+};
+
+struct ff_format {
+    struct ff_seg *segs;
+    size_t nsegs;
+    char *text; /**< the literal bytes of every segment, escapes decoded */
+};
+
+char ff_type_letter(enum frd_type type)
+{
+    switch (type) {
+    case FRD_TYPE_REG:
+        return 'f';
+    case FRD_TYPE_DIR:
+        return 'd';
+    case FRD_TYPE_LNK:
+        return 'l';
+    case FRD_TYPE_FIFO:
+        return 'p';
+    case FRD_TYPE_SOCK:
+        return 's';
+    case FRD_TYPE_CHR:
+        return 'c';
+    case FRD_TYPE_BLK:
+        return 'b';
+    default:
+        return 'U';
+    }
+}
+
+/** Directives GNU find has and frdfind does not (refused by name). */
+static const char unsupported_directives[] = "aAcgGuUtFSZBH";
+
+static void warn(const char *what, const char *p, size_t n)
+{
+    // GNU find warns about an unknown directive or escape and prints it as it is.
+    char msg[64];
+    int len =
+        snprintf(msg, sizeof(msg), "frdfind: warning: unrecognized %s `%.*s'\n", what, (int)n, p);
+    if (len > 0) {
+        size_t n_out = (size_t)len < sizeof(msg) ? (size_t)len : sizeof(msg) - 1;
+        ssize_t rc = write(STDERR_FILENO, msg, n_out);
+        (void)rc;
+    }
+}
+
+int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
+{
+    size_t src_len = strlen(src);
+    struct ff_format *fmt = calloc(1, sizeof(*fmt));
+    // Every segment holds at least one source byte, so src_len + 1 segments suffice.
+    struct ff_seg *segs = calloc(src_len + 1, sizeof(*segs));
+    char *text = malloc(src_len + 1);
+    if (fmt == NULL || segs == NULL || text == NULL) {
+        free(fmt);
+        free(segs);
+        free(text);
+        ff_error("out of memory");
+        return 1;
+    }
+    fmt->segs = segs;
+    fmt->text = text;
+    size_t t = 0;   // bytes used in text
+    size_t lit = 0; // start of the literal segment being built
+    size_t n = 0;
+#define END_LITERAL()                  \
+    do {                               \
+        if (t > lit) {                 \
+            segs[n].text = text + lit; \
+            segs[n].len = t - lit;     \
+            n++;                       \
+        }                              \
+        lit = t;                       \
+    } while (0)
+    const char *p = src;
+    while (*p != '\0') {
+        if (*p == '\\') {
+            char c = p[1];
+            const char *map = "a\ab\bf\fn\nr\rt\tv\v\\\\";
+            const char *hit = c != '\0' ? strchr(map, c) : NULL;
+            if (hit != NULL && (hit - map) % 2 == 0) {
+                text[t++] = hit[1];
+                p += 2;
+            } else if (c == 'c') {
+                END_LITERAL();
+                segs[n++].stop = true;
+                p += 2;
+            } else if (c >= '0' && c <= '7') {
+                unsigned v = 0;
+                int k = 1;
+                for (; k <= 3 && p[k] >= '0' && p[k] <= '7'; k++) {
+                    v = v * 8 + (unsigned)(p[k] - '0');
+                }
+                text[t++] = (char)v;
+                p += k;
+            } else if (c == '\0') {
+                text[t++] = '\\';
+                p++;
+            } else {
+                warn("escape", p, 2);
+                text[t++] = '\\';
+                text[t++] = c;
+                p += 2;
+            }
+            continue;
+        }
+        if (*p != '%') {
+            text[t++] = *p++;
+            continue;
+        }
+        if (p[1] == '%') {
+            text[t++] = '%';
+            p += 2;
+            continue;
+        }
+        struct ff_seg seg = {.prec = -1};
+        const char *q = p + 1;
+        for (;; q++) {
+            if (*q == '-') {
+                seg.left = true;
+            } else if (*q == '0') {
+                seg.zero = true;
+            } else if (*q == '+') {
+                seg.plus = true;
+            } else if (*q == ' ') {
+                seg.space = true;
+            } else if (*q == '#') {
+                seg.alt = true;
+            } else {
+                break;
+            }
+        }
+        while (*q >= '0' && *q <= '9' && seg.width < 100000) {
+            seg.width = seg.width * 10 + (*q++ - '0');
+        }
+        if (*q == '.') {
+            seg.prec = 0;
+            for (q++; *q >= '0' && *q <= '9' && seg.prec < 100000; q++) {
+                seg.prec = seg.prec * 10 + (*q - '0');
+            }
+        }
+        char d = *q;
+        if (d == '\0') {
+            // A lone '%' at the end is printed as it is.
+            memcpy(text + t, p, (size_t)(q - p));
+            t += (size_t)(q - p);
+            p = q;
+            continue;
+        }
+        if ((d == 'T' || d == 'C') && q[1] == '@') {
+            seg.directive = d;
+            *needs |= FF_NEED_STAT;
+            q += 2;
+        } else if (d == 'T' || d == 'C' || strchr(unsupported_directives, d) != NULL) {
+            char msg[128];
+            snprintf(msg, sizeof(msg), "-printf: the directive %%%.*s is not supported by frdfind",
+                     (d == 'T' || d == 'C') && q[1] != '\0' ? 2 : 1, q);
+            ff_error(msg);
+            ff_format_free(fmt);
+            return 1;
+        } else if (strchr("pPfhdyl", d) != NULL) {
+            seg.directive = d;
+            q++;
+        } else if (d == 'Y') {
+            seg.directive = d;
+            *needs |= FF_NEED_LINKSTAT;
+            q++;
+        } else if (strchr("sinmMkbD", d) != NULL) {
+            seg.directive = d;
+            *needs |= FF_NEED_STAT;
+            q++;
+        } else {
+            warn("format directive", q - 1, 2);
+            memcpy(text + t, p, (size_t)(q + 1 - p));
+            t += (size_t)(q + 1 - p);
+            p = q + 1;
+            continue;
+        }
+        END_LITERAL();
+        segs[n++] = seg;
+        p = q;
+    }
+    END_LITERAL();
+#undef END_LITERAL
+    fmt->nsegs = n;
+    *out = fmt;
+    return 0;
+}
+
+void ff_format_free(struct ff_format *fmt)
+{
+    if (fmt != NULL) {
+        free(fmt->segs);
+        free(fmt->text);
+        free(fmt);
+    }
+}
+
+/** Writes v in base 8 or 10 at the end of buf. @return the first digit. */
+static char *utoa_end(char *end, uint64_t v, unsigned base)
+{
+    do {
+        *--end = (char)('0' + v % base);
+        v /= base;
+    } while (v != 0);
+    return end;
+}
+
+static void pad(struct ff_thread *thr, int n, char c)
+{
+    for (; n > 0; n--) {
+        ff_out_byte(thr, c);
+    }
+}
+
+/** Emits a string directive with width, precision and '-'. */
+static void emit_str(struct ff_thread *thr, const struct ff_seg *seg, const char *s, size_t len)
+{
+    if (seg->prec >= 0 && (size_t)seg->prec < len) {
+        len = (size_t)seg->prec;
+    }
+    int fill = seg->width > 0 && (size_t)seg->width > len ? seg->width - (int)len : 0;
+    if (!seg->left) {
+        pad(thr, fill, ' ');
+    }
+    ff_out_append(thr, s, len);
+    if (seg->left) {
+        pad(thr, fill, ' ');
+    }
+}
+
+/** Emits %d or %m with printf's integer flags (GNU find honours them for these two). */
+static void emit_int(struct ff_thread *thr, const struct ff_seg *seg, uint64_t v, unsigned base)
+{
+    char buf[32];
+    char *end = buf + sizeof(buf);
+    char *digits = end;
+    if (!(seg->prec == 0 && v == 0)) {
+        digits = utoa_end(end, v, base);
+    }
+    size_t ndigits = (size_t)(end - digits);
+    size_t zeros = seg->prec > 0 && (size_t)seg->prec > ndigits ? (size_t)seg->prec - ndigits : 0;
+    if (base == 8 && seg->alt && zeros == 0 && (ndigits == 0 || *digits != '0')) {
+        zeros = 1;
+    }
+    char sign = 0;
+    if (base == 10 && seg->plus) {
+        sign = '+';
+    } else if (base == 10 && seg->space) {
+        sign = ' ';
+    }
+    size_t body = ndigits + zeros + (sign != 0);
+    int fill = seg->width > 0 && (size_t)seg->width > body ? seg->width - (int)body : 0;
+    if (!seg->left && !(seg->zero && seg->prec < 0)) {
+        pad(thr, fill, ' ');
+    }
+    if (sign != 0) {
+        ff_out_byte(thr, sign);
+    }
+    if (!seg->left && seg->zero && seg->prec < 0) {
+        pad(thr, fill, '0');
+    }
+    pad(thr, (int)zeros, '0');
+    ff_out_append(thr, digits, ndigits);
+    if (seg->left) {
+        pad(thr, fill, ' ');
+    }
+}
+
+static void emit_u64(struct ff_thread *thr, const struct ff_seg *seg, uint64_t v)
+{
+    char buf[32];
+    char *end = buf + sizeof(buf);
+    char *s = utoa_end(end, v, 10);
+    emit_str(thr, seg, s, (size_t)(end - s));
+}
+
+/** %T@: seconds, a dot, and ten fractional digits (nanoseconds then a 0), as GNU find. */
+static void emit_time(struct ff_thread *thr, const struct ff_seg *seg, int64_t ns)
+{
+    char buf[48];
+    char *end = buf + sizeof(buf);
+    int64_t sec = ns / 1000000000;
+    int64_t frac = ns % 1000000000;
+    if (frac < 0) {
+        frac += 1000000000;
+        sec -= 1;
+    }
+    char *p = end;
+    *--p = '0';
+    for (int i = 0; i < 9; i++) {
+        *--p = (char)('0' + frac % 10);
+        frac /= 10;
+    }
+    *--p = '.';
+    uint64_t mag = sec < 0 ? (uint64_t)0 - (uint64_t)sec : (uint64_t)sec;
+    p = utoa_end(p, mag, 10);
+    if (sec < 0) {
+        *--p = '-';
+    }
+    emit_str(thr, seg, p, (size_t)(end - p));
+}
+
+/** The symbolic mode as ls -l and %M print it ("drwxr-xr-x"). */
+static void mode_string(char out[10], enum frd_type type, uint32_t mode)
+{
+    char t = ff_type_letter(type);
+    out[0] = t == 'f' ? '-' : t == 'U' ? '?' : t;
+    const char *rwx = "rwxrwxrwx";
+    for (int i = 0; i < 9; i++) {
+        out[1 + i] = (mode & (0400u >> i)) ? rwx[i] : '-';
+    }
+    if (mode & 04000) {
+        out[3] = (mode & 0100) ? 's' : 'S';
+    }
+    if (mode & 02000) {
+        out[6] = (mode & 0010) ? 's' : 'S';
+    }
+    if (mode & 01000) {
+        out[9] = (mode & 0001) ? 't' : 'T';
+    }
+}
+
+/**
+ * %f for a root: its last component, trailing slashes collapsed to one, "/" for a path of
+ * slashes only (GNU find's base_name()).
+ */
+static size_t root_base(const char *path, size_t len, size_t *start)
+{
+    size_t end = len;
+    while (end > 0 && path[end - 1] == '/') {
+        end--;
+    }
+    if (end == 0) {
+        *start = len > 0 ? len - 1 : 0;
+        return len > 0 ? 1 : 0;
+    }
+    size_t s = end;
+    while (s > 0 && path[s - 1] != '/') {
+        s--;
+    }
+    *start = s;
+    return end - s + (end < len ? 1 : 0);
+}
+
+/**
+ * %h for a root, as GNU find 4.9 prints it (measured, it has quirks): with trailing slashes
+ * removed, the part before the last slash ("d/e/f/" gives "d/e", "/tmp/" gives ""); for a
+ * single component, "." ("a", "ab/", "../"), except that a one-byte component followed by
+ * slashes gives the part before the last slash as written ("a/" gives "a", ".//" gives
+ * "./"); for slashes only, the part before the last one ("/" gives "", "//" gives "/").
+ */
+static size_t root_dir(const char *path, size_t len, const char **out)
+{
+    size_t end = len;
+    while (end > 0 && path[end - 1] == '/') {
+        end--;
+    }
+    *out = path;
+    for (size_t i = end; i > 0; i--) {
+        if (path[i - 1] == '/') {
+            return i - 1;
+        }
+    }
+    if (end == 0 || (end == 1 && len > 1)) {
+        return len - 1;
+    }
+    *out = ".";
+    return 1;
+}
+
+/** %P: the path below the root, found by stripping `depth` components from the end. */
+static size_t below_root(const struct frd_walk_entry *we, const char **out)
+{
+    if (we->depth == 0) {
+        *out = "";
+        return 0;
+    }
+    size_t i = we->path_len;
+    unsigned slashes = 0;
+    while (i > 0) {
+        if (we->path[i - 1] == '/' && ++slashes == we->depth) {
+            break;
+        }
+        i--;
+    }
+    *out = we->path + i;
+    return we->path_len - i;
+}
+
+/** %Y for a link: the type of its target, 'L' for a loop, 'N' when it dangles. */
+static char target_letter(const struct frd_walk_entry *we)
+{
+    if (we->entry->type != FRD_TYPE_LNK) {
+        return ff_type_letter(we->entry->type);
+    }
+    struct stat st;
+    int rc;
+    if (we->parent_fd != FRD_INVALID_FD) {
+        rc = fstatat(we->parent_fd, we->entry->name, &st, 0);
+    } else {
+        rc = stat(we->path, &st);
+    }
+    if (rc != 0) {
+        return errno == ELOOP ? 'L' : errno == ENOENT ? 'N' : '?';
+    }
+    switch (st.st_mode & S_IFMT) {
+    case S_IFREG:
+        return 'f';
+    case S_IFDIR:
+        return 'd';
+    case S_IFLNK:
+        return 'l';
+    case S_IFIFO:
+        return 'p';
+    case S_IFSOCK:
+        return 's';
+    case S_IFCHR:
+        return 'c';
+    case S_IFBLK:
+        return 'b';
+    default:
+        return 'U';
+    }
+}
+
+/** %l: the link's target, empty for anything that is not a link. */
+static void emit_link(struct ff_thread *thr, const struct ff_seg *seg,
+                      const struct frd_walk_entry *we)
+{
+    if (we->entry->type != FRD_TYPE_LNK) {
+        emit_str(thr, seg, "", 0);
+        return;
+    }
+    size_t cap = 4096;
+    for (;;) {
+        char *buf = ff_thread_scratch(thr, cap);
+        if (buf == NULL) {
+            return;
+        }
+        ssize_t n;
+        if (we->parent_fd != FRD_INVALID_FD) {
+            n = readlinkat(we->parent_fd, we->entry->name, buf, cap);
+        } else {
+            n = readlink(we->path, buf, cap);
+        }
+        if (n < 0) {
+            ff_error_path(we->path, strerror(errno));
+            return;
+        }
+        if ((size_t)n < cap) {
+            emit_str(thr, seg, buf, (size_t)n);
+            return;
+        }
+        cap *= 2;
+    }
+}
+
+void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts,
+                      const struct frd_walk_entry *we, struct ff_thread *thr)
+{
+    (void)opts;
+    const struct frd_entry *e = we->entry;
+    for (size_t i = 0; i < fmt->nsegs; i++) {
+        const struct ff_seg *seg = &fmt->segs[i];
+        const char *s;
+        size_t len;
+        char letter;
+        switch (seg->directive) {
+        case 0:
+            if (seg->stop) {
+                return;
+            }
+            ff_out_append(thr, seg->text, seg->len);
+            break;
+        case 'p':
+            emit_str(thr, seg, we->path, we->path_len);
+            break;
+        case 'P':
+            len = below_root(we, &s);
+            emit_str(thr, seg, s, len);
+            break;
+        case 'f':
+            if (we->depth == 0) {
+                size_t start;
+                len = root_base(we->path, we->path_len, &start);
+                emit_str(thr, seg, we->path + start, len);
+            } else {
+                emit_str(thr, seg, e->name, e->name_len);
+            }
+            break;
+        case 'h':
+            if (we->depth == 0) {
+                len = root_dir(we->path, we->path_len, &s);
+            } else {
+                s = we->path;
+                len = we->path_len - e->name_len - 1;
+            }
+            emit_str(thr, seg, s, len);
+            break;
+        case 'y':
+            letter = ff_type_letter(e->type);
+            emit_str(thr, seg, &letter, 1);
+            break;
+        case 'Y':
+            letter = target_letter(we);
+            emit_str(thr, seg, &letter, 1);
+            break;
+        case 'l':
+            emit_link(thr, seg, we);
+            break;
+        case 'd':
+            emit_int(thr, seg, we->depth, 10);
+            break;
+        case 'm':
+            emit_int(thr, seg, e->mode & 07777, 8);
+            break;
+        case 'M': {
+            char m[10];
+            mode_string(m, e->type, e->mode);
+            emit_str(thr, seg, m, sizeof(m));
+            break;
+        }
+        case 's':
+            emit_u64(thr, seg, e->size);
+            break;
+        case 'i':
+            emit_u64(thr, seg, e->file_id);
+            break;
+        case 'n':
+            emit_u64(thr, seg, e->nlink);
+            break;
+        case 'k':
+            emit_u64(thr, seg, (e->alloc_size / 512 + 1) / 2);
+            break;
+        case 'b':
+            emit_u64(thr, seg, e->alloc_size / 512);
+            break;
+        case 'D':
+            emit_u64(thr, seg, e->dev);
+            break;
+        case 'T':
+            emit_time(thr, seg, e->mtime_ns);
+            break;
+        case 'C':
+            emit_time(thr, seg, e->ctime_ns);
+            break;
+        default:
+            break;
+        }
+    }
+}

@@ -1,0 +1,366 @@
+#!/usr/bin/env bash
+# frdfind agrees with GNU find byte for byte: for each expression in the table below, the
+# sorted stdout, the sorted stderr (with "find: " read as "frdfind: ") and the exit status
+# of `frdfind ARGS` equal those of `find ARGS`, on a generated tree (every file type, sizes
+# at the -size rounding edges, ages at the -mtime/-mmin edges, symlink loops, hard links,
+# odd names) and on the u-boot tree from the shared corpus. Cases marked "nobody" run both
+# tools as uid 65534 (unreadable directories mean nothing to root). For -s, frdfind's output
+# is compared unsorted with find's output sorted by path components.
+# Usage: tests/cli/frdfind_vs_find.sh PATH/TO/frdfind [SHARED_DIR]
+set -euo pipefail
+frdfind=$(realpath "$1")
+shared=${2:-${FRD_SHARED_DIR:-$(dirname "$0")/../../../shared}}
+export LC_ALL=C
+export TZ=UTC
+
+tmp=$(mktemp -d)
+cleanup() { chmod -R u+rwx "$tmp" 2>/dev/null || true; rm -rf "$tmp"; }
+trap cleanup EXIT
+chmod 755 "$tmp"
+
+# ---- the generated tree --------------------------------------------------------------------
+g="$tmp/gen"
+mkdir -p "$g"/dir/sub/deep/deeper/deepest "$g"/empty_dir "$g"/links "$g"/odd "$g"/perm \
+  "$g"/sizes "$g"/times "$g"/loops/inner "$g"/Mixed/CASE "$g"/x
+for s in 0 1 2 511 512 513 1023 1024 1025 1048575 1048576 1048577 1073741825; do
+  truncate -s "$s" "$g/sizes/s$s"
+done
+printf 'x' >"$g/dir/file.c"
+printf 'xx' >"$g/dir/file.h"
+printf '' >"$g/dir/.hidden"
+printf 'y' >"$g/dir/sub/a.c"
+printf 'y' >"$g/dir/sub/deep/b.C"
+printf 'y' >"$g/dir/sub/deep/deeper/deepest/leaf.txt"
+printf 'y' >"$g/Mixed/CASE/File.TXT"
+# Every file type.
+mkfifo "$g/dir/fifo"
+python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$g/dir/sock"
+if mknod "$g/dir/chr" c 1 3 2>/dev/null && mknod "$g/dir/blk" b 7 0 2>/dev/null; then
+  have_devices=1
+else
+  have_devices=0
+fi
+# Links: to a file, to a directory, dangling, to itself, through a loop back to an ancestor.
+ln -s ../dir/file.c "$g/links/to_file"
+ln -s ../dir "$g/links/to_dir"
+ln -s nowhere "$g/links/dangling"
+ln -s self "$g/links/self"
+ln -s .. "$g/loops/inner/up"
+ln -s ../inner "$g/loops/inner/again"
+# Hard links.
+printf 'h' >"$g/dir/hard1"
+ln "$g/dir/hard1" "$g/dir/hard2"
+ln "$g/dir/hard1" "$g/dir/sub/hard3"
+# Odd names: newline, invalid UTF-8, tab, space, glob characters, quotes, a leading dash.
+for n in "$(printf 'new\nline')" "$(printf 'bad\377utf8')" "$(printf 'tab\there')" \
+  'sp ace' '*star' '?quest' '[br]' 'back\slash' "it's" 'dq"x' '-dash' '.dot' 'UPPER.C' \
+  "$(printf 'caf\303\251')"; do
+  printf 'o' >"$g/odd/$n"
+done
+mkdir "$g/odd/$(printf 'dir\nnl')"
+# Modes for %m and %M.
+for m in 0644 0755 4755 2755 1777 0000 0600 4644 2644 1644; do
+  printf 'm' >"$g/perm/m$m" && chmod "$m" "$g/perm/m$m"
+done
+# Ages well away from the edges (the two tools start a few ms apart).
+now=$(date +%s)
+age() { touch -h -d "@$((now - $2))" "$g/times/$1"; }
+for spec in "m30s 30" "m90s 90" "m10m 600" "m59m 3540" "m61m 3660" "h23 82800" "h25 90000" \
+  "h47 169200" "h49 176400" "d3 266400" "d10 871200" "d400 34560000" "future -3600"; do
+  set -- $spec
+  printf 't' >"$g/times/$1"
+  age "$1" "$2"
+done
+touch -d "@$((now - 86400 * 2))" "$g/times/ref"
+# Unreadable and unsearchable directories (only meaningful for an unprivileged user).
+mkdir -p "$g/noread/child" "$g/nosearch/child"
+printf 'n' >"$g/nosearch/file"
+chmod 000 "$g/noread"
+chmod 444 "$g/nosearch"
+inum=$(stat -c %i "$g/dir/file.c")
+chmod -R a+rX "$g/dir" "$g/odd" "$g/sizes" "$g/times" "$g/links" "$g/loops" 2>/dev/null || true
+
+# ---- running a case ------------------------------------------------------------------------
+pass=0
+fail=0
+failed_cases=()
+
+# Sorts find's -print output into the order frdfind -s must print: depth first, each
+# directory's entries by name in byte order (post-order with -depth), NUL-separated.
+sort_components() {
+  python3 -c '
+import sys
+post = sys.argv[1] == "post"
+data = sys.stdin.buffer.read().split(b"\0")
+if data and data[-1] == b"": data.pop()
+def key(p):
+    parts = [(0, c) for c in p.split(b"/")]
+    return parts + [(1, b"")] if post else parts
+sys.stdout.buffer.write(b"".join(p + b"\0" for p in sorted(data, key=key)))
+' "$1"
+}
+
+# t MODE DIR ARGS...: MODE is a comma list of: z (NUL-separated output), s (-s: compare
+# frdfind's order), post (-s with -depth order), nobody (run as uid 65534), jN (frdfind -jN).
+t() {
+  local mode=$1 dir=$2
+  shift 2
+  local as=() fargs=() sep=lines
+  [[ ,$mode, == *,nobody,* ]] && as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  [[ ,$mode, == *,z,* ]] && sep=nul
+  [[ $mode =~ (^|,)j([0-9]+) ]] && fargs+=(-j "${BASH_REMATCH[2]}")
+  [[ ,$mode, == *,s,* || ,$mode, == *,post,* ]] && fargs+=(-s)
+  local rc_find=0 rc_frd=0
+  (cd "$dir" && "${as[@]}" find "$@") >"$tmp/find.out" 2>"$tmp/find.err" || rc_find=$?
+  (cd "$dir" && "${as[@]}" "$frdfind" "${fargs[@]}" "$@") >"$tmp/frd.out" 2>"$tmp/frd.err" ||
+    rc_frd=$?
+  if [[ ,$mode, == *,s,* || ,$mode, == *,post,* ]]; then
+    local order=pre
+    [[ ,$mode, == *,post,* ]] && order=post
+    if [ $sep = nul ]; then
+      sort_components $order <"$tmp/find.out" >"$tmp/find.sorted"
+    else
+      tr '\n' '\0' <"$tmp/find.out" | sort_components $order | tr '\0' '\n' >"$tmp/find.sorted"
+    fi
+    cp "$tmp/frd.out" "$tmp/frd.sorted"
+  elif [ $sep = nul ]; then
+    sort -z "$tmp/find.out" >"$tmp/find.sorted"
+    sort -z "$tmp/frd.out" >"$tmp/frd.sorted"
+  else
+    sort "$tmp/find.out" >"$tmp/find.sorted"
+    sort "$tmp/frd.out" >"$tmp/frd.sorted"
+  fi
+  sed 's/^find: /frdfind: /' "$tmp/find.err" | sort >"$tmp/find.err.sorted"
+  sort "$tmp/frd.err" >"$tmp/frd.err.sorted"
+  local what="[$mode] ${dir#"$tmp"/} $*"
+  if cmp -s "$tmp/find.sorted" "$tmp/frd.sorted" &&
+    cmp -s "$tmp/find.err.sorted" "$tmp/frd.err.sorted" && [ $rc_find -eq $rc_frd ]; then
+    pass=$((pass + 1))
+    printf 'ok   %-70s %6d bytes, exit %d\n' "$what" "$(wc -c <"$tmp/find.out")" $rc_find
+  else
+    fail=$((fail + 1))
+    failed_cases+=("$what")
+    printf 'FAIL %s\n' "$what"
+    [ $rc_find -eq $rc_frd ] || echo "     exit status: find $rc_find, frdfind $rc_frd"
+    diff <(tr '\0' '\n' <"$tmp/find.sorted") <(tr '\0' '\n' <"$tmp/frd.sorted") |
+      head -8 | sed 's/^/     stdout /' || true
+    diff "$tmp/find.err.sorted" "$tmp/frd.err.sorted" | head -6 | sed 's/^/     stderr /' || true
+  fi
+}
+
+# ---- the table: generated tree -------------------------------------------------------------
+t "" "$g" .
+t "" "$g" dir sizes
+t "" "$g" . -print
+t z "$g" . -print0
+t z "$g" odd -print0
+t "" "$g" . -name '*.c'
+t "" "$g" . -name '*.C'
+t "" "$g" . -iname '*.c'
+t "" "$g" . -name 'file.?'
+t "" "$g" . -name '[a-f]*'
+t "" "$g" . -name '.*'
+t "" "$g" . -name '*'
+t "" "$g" . -name 'sub'
+t z "$g" odd -name '\*star' -print0
+t z "$g" odd -name '*[[]*' -print0
+t "" "$g" . -path './dir/*'
+t "" "$g" . -path '*/deep*'
+t "" "$g" . -ipath '*MIXED/case*'
+t "" "$g" . -wholename './dir/sub'
+t "" "$g" . -type f
+t "" "$g" . -type d
+t "" "$g" . -type l
+t "" "$g" . -type p
+t "" "$g" . -type s
+t "" "$g" . -type c
+t "" "$g" . -type b
+t "" "$g" . -type f,d
+t "" "$g" . -type l,p,s,c,b
+t "" "$g" sizes -size 0
+t "" "$g" sizes -size -1
+t "" "$g" sizes -size 1
+t "" "$g" sizes -size +1
+t "" "$g" sizes -size 2
+t "" "$g" sizes -size 1c
+t "" "$g" sizes -size +511c
+t "" "$g" sizes -size -512c
+t "" "$g" sizes -size 1w
+t "" "$g" sizes -size 256w
+t "" "$g" sizes -size 1k
+t "" "$g" sizes -size 2k
+t "" "$g" sizes -size -2k
+t "" "$g" sizes -size +1k
+t "" "$g" sizes -size 1M
+t "" "$g" sizes -size -1M
+t "" "$g" sizes -size +1M
+t "" "$g" sizes -size 2M
+t "" "$g" sizes -size 1G
+t "" "$g" sizes -size +1G
+t "" "$g" sizes -size 2G
+t "" "$g" times -mtime 0
+t "" "$g" times -mtime 1
+t "" "$g" times -mtime 2
+t "" "$g" times -mtime -1
+t "" "$g" times -mtime -2
+t "" "$g" times -mtime +0
+t "" "$g" times -mtime +1
+t "" "$g" times -mtime +2
+t "" "$g" times -mtime +9
+t "" "$g" times -mtime 1.5
+t "" "$g" times -mtime -0.5
+t "" "$g" times -mmin 1
+t "" "$g" times -mmin 2
+t "" "$g" times -mmin -1
+t "" "$g" times -mmin -2
+t "" "$g" times -mmin +1
+t "" "$g" times -mmin -60
+t "" "$g" times -mmin +60
+t "" "$g" times -mmin 60
+t "" "$g" times -mmin 61
+t "" "$g" times -newer times/ref
+t "" "$g" times ! -newer times/ref
+t "" "$g" . -empty
+t "" "$g" . -type d -empty
+t "" "$g" . -inum "$inum"
+t "" "$g" . -inum -100
+t "" "$g" . -links 3
+t "" "$g" . -links +1 -type f
+t "" "$g" . -links -2 -type f
+t "" "$g" . -mindepth 2
+t "" "$g" . -maxdepth 1
+t "" "$g" . -maxdepth 0
+t "" "$g" . -mindepth 1 -maxdepth 2
+t "" "$g" . -mindepth 3 -maxdepth 3 -name '*.c'
+t "" "$g" . -depth
+t "" "$g" . -depth -maxdepth 2
+t "" "$g" . -name sub -prune
+t "" "$g" . -name sub -prune -o -print
+t "" "$g" . -path ./dir -prune -o -name '*.c' -print
+t "" "$g" . -depth -name sub -prune -o -print
+t "" "$g" . -name file.c -quit
+t "" "$g" . -name file.c -print -quit
+t "" "$g" . -quit
+t "" "$g" . -maxdepth 0 -print -quit
+t "" "$g" . ! -name '*.c'
+t "" "$g" . -not -type d
+t "" "$g" . -name '*.c' -o -name '*.h'
+t "" "$g" . \( -name '*.c' -o -name '*.h' \) -a -type f
+t "" "$g" . -type f -name '*.c' -o -type d -name sub
+t "" "$g" . ! \( -type d -o -type l \) -size -1
+t "" "$g" . -name '*.c' -printf 'c %p\n' , -name '*.h' -printf 'h %p\n'
+t "" "$g" . -true
+t "" "$g" . -false
+t "" "$g" . -type d -print -o -type f -printf 'F %p\n'
+t "" "$g" . -printf '%p|%P|%f|%h|%y|%Y|%d\n'
+t z "$g" . -printf '%p|%P|%f|%h|%y|%Y|%d\0'
+t "" "$g" . -printf '%s %n %i %m %M %k %b %D\n'
+t "" "$g" . -printf '%T@ %C@\n'
+t "" "$g" perm -printf '%m %M %#m %f\n'
+t "" "$g" links -printf '%f -> %l %y %Y\n'
+t "" "$g" . -printf '%-12f|%12f|%.3f|%5s|%-5s|%05d|%+d|%.0d|%3y|\n'
+t "" "$g" dir -printf 'tab\there\\ \101\102\060 \\\\ 50%% done \a\b\f\v\r\n'
+t "" "$g" dir -printf 'stop\cnot printed\n'
+t "" "$g" dir -maxdepth 0 -printf '%p'
+t "" "$g" dir/ dir// ./dir -maxdepth 1 -printf '%p|%P|%f|%h\n'
+t "" "$g" dir/sub/ dir/sub// ./dir/sub/ x x/ x// ./x/ links/ links// ./ .// . ../gen/ ../gen// -maxdepth 0 -printf '%p|%P|%f|%h\n'
+t "" "$g" / -maxdepth 0 -printf '%p|%P|%f|%h\n'
+t "" "$g" . dir/sub -name '*.c'
+t "" "$g" dir -name dir
+t "" "$g" dir/ -name dir
+t "" "$g" links/to_dir -name '*.c'
+t "" "$g" -H links/to_dir -name '*.c'
+t "" "$g" -L links/to_dir -name '*.c'
+t "" "$g" -L . -type l
+t "" "$g" -L . -type d
+t "" "$g" -L links -printf '%p %y %Y\n'
+t "" "$g" -L loops
+t "" "$g" -L loops -name zz
+t "" "$g" -P links -type l
+t "" "$g" -H links -type l
+t "" "$g" links -follow -type f
+t "" "$g" missing
+t "" "$g" missing dir/sub
+t "" "$g" ''
+t "" "$g" . -newer missing
+t "" "$g" . -foo
+t "" "$g" . -name
+t "" "$g" . -type q
+t "" "$g" . -type fd
+t "" "$g" . -type f,f
+t "" "$g" . -type f,
+t "" "$g" . -size 3q
+t "" "$g" . -size 1.5
+t "" "$g" . -mtime x
+t "" "$g" . -mmin +
+t "" "$g" . -inum x
+t "" "$g" . -links +-1
+t "" "$g" . -maxdepth x
+t "" "$g" . -maxdepth -1
+t "" "$g" . \( -print
+t "" "$g" . -print \)
+t "" "$g" . \( \)
+t "" "$g" . !
+t "" "$g" . -not
+t "" "$g" . -print -o
+t "" "$g" . -o -print
+t "" "$g" . -print ,
+t "" "$g" . -name a b
+t "" "$g" . -printf
+# Ordered output: frdfind -s against find's output sorted by path components.
+t z,s "$g" . -print0
+t s "$g" dir
+t z,s "$g" . -print0
+t s,j1 "$g" dir
+t s,j3 "$g" . -name '*.c'
+t z,post "$g" . -depth -print0
+t z,s "$g" odd -print0
+# Worker counts do not change the set of results.
+t j1 "$g" . -printf '%p %s %y\n'
+t j2 "$g" . -type f
+t j8 "$g" . -name '*.c' -o -type l
+# Unreadable directories, as an unprivileged user.
+t nobody "$g" .
+t nobody "$g" noread
+t nobody "$g" nosearch -printf '%p %s\n'
+t nobody "$g" . -name child
+t nobody "$g" . -depth -name 'no*'
+t nobody "$g" . -type d -empty
+t nobody,z "$g" . -print0
+t nobody,s,z "$g" . -print0
+
+# ---- the table: the u-boot tree ------------------------------------------------------------
+manifest="$shared/corpus/u-boot.tsv.gz"
+if [ -f "$manifest" ]; then
+  python3 "$shared/corpus/materialize" "$manifest" "$tmp/u-boot" >/dev/null
+  u="$tmp/u-boot"
+  t "" "$u" .
+  t "" "$u" . -name '*.h'
+  t "" "$u" . -name '*.c' -o -name '*.S'
+  t "" "$u" . -iname 'makefile'
+  t "" "$u" . -path '*/arch/*' -name '*.dts'
+  t "" "$u" . -type d
+  t "" "$u" . -type l -printf '%p -> %l %Y\n'
+  t "" "$u" . -size +100k
+  t "" "$u" . -size -2
+  t "" "$u" . -empty
+  t "" "$u" . -maxdepth 2 -type d
+  t "" "$u" . -mindepth 4 -name '*.py'
+  t "" "$u" . -name arch -prune -o -type f -name '*.c' -print
+  t "" "$u" . -depth -type d
+  t "" "$u" . -printf '%p %s %y %d %m\n'
+  t "" "$u" . -printf '%P\n'
+  t "" "$u" . -printf '%s %T@\n'
+  t "" "$u" -L . -type f -name '*.h'
+  t s "$u" .
+  t s,j2 "$u" . -name '*.c'
+  t post "$u" . -depth
+else
+  echo "skip: no u-boot manifest at $manifest"
+fi
+
+echo "$pass passed, $fail failed"
+if [ "$fail" -gt 0 ]; then
+  printf 'failed: %s\n' "${failed_cases[@]}"
+  exit 1
+fi
