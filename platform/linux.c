@@ -23,8 +23,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -149,10 +152,10 @@ static void lx_fill_from_stat(struct frd_entry *e, const struct stat *st, bool n
                  FRD_FIELD_SIZE | FRD_FIELD_ALLOC_SIZE | FRD_FIELD_MTIME | FRD_FIELD_CTIME;
 }
 
-/** Stats one entry relative to its directory. @return 0 or a negative code. */
-static int lx_stat_entry(int dirfd, const char *name, bool names_only, struct frd_entry *e)
+/** Stats one name relative to a directory with the given AT_* flags. @return 0 or a code. */
+static int lx_stat_flags(int dirfd, const char *name, int flags, bool names_only,
+                         struct frd_entry *e)
 {
-    const int flags = AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT;
     if (!atomic_load_explicit(&lx_no_statx, memory_order_relaxed)) {
         struct statx stx;
         unsigned mask = names_only ? STATX_TYPE : LX_FULL_MASK;
@@ -171,6 +174,12 @@ static int lx_stat_entry(int dirfd, const char *name, bool names_only, struct fr
     }
     lx_fill_from_stat(e, &st, names_only);
     return 0;
+}
+
+/** Stats one entry relative to its directory. @return 0 or a negative code. */
+static int lx_stat_entry(int dirfd, const char *name, bool names_only, struct frd_entry *e)
+{
+    return lx_stat_flags(dirfd, name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT, names_only, e);
 }
 
 bool frd__plat_force_fallback(bool on)
@@ -296,4 +305,129 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
         }
         total += got;
     }
+}
+
+// What the walker needs: stat by name, identity and volume class of an open directory.
+
+int frd__plat_stat_at(frd_os_fd dir, const char *name, bool follow, bool names_only,
+                      struct frd_entry *e)
+{
+    int flags = AT_NO_AUTOMOUNT | (follow ? 0 : AT_SYMLINK_NOFOLLOW);
+    return lx_stat_flags(dir == FRD_INVALID_FD ? AT_FDCWD : dir, name, flags, names_only, e);
+}
+
+/** STATX_SUBVOL (Linux 6.10, btrfs and bcachefs) is newer than Debian 12's headers. */
+#define LX_STATX_SUBVOL 0x8000u
+/** Offset of stx_subvol in struct statx (glibc names that word __statx_pad2[2]). */
+#define LX_STATX_SUBVOL_OFFSET 0xa0
+_Static_assert(sizeof(struct statx) >= LX_STATX_SUBVOL_OFFSET + 8, "struct statx too small");
+
+int frd__plat_fd_identity(frd_os_fd fd, struct frd__identity *out)
+{
+    if (!atomic_load_explicit(&lx_no_statx, memory_order_relaxed)) {
+        struct statx stx;
+        if (statx(fd, "", AT_EMPTY_PATH, STATX_INO | LX_STATX_SUBVOL, &stx) == 0) {
+            out->dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+            out->ino = stx.stx_ino;
+            out->subvol = 0;
+            // Two btrfs subvolumes can share (dev, ino) only when mounted through one
+            // st_dev; the subvolume id keeps them apart where the kernel reports it.
+            if (stx.stx_mask & LX_STATX_SUBVOL) {
+                memcpy(&out->subvol, (const unsigned char *)&stx + LX_STATX_SUBVOL_OFFSET, 8);
+            }
+            return 0;
+        }
+        if (errno != ENOSYS && errno != EPERM) {
+            return -errno;
+        }
+        atomic_store_explicit(&lx_no_statx, true, memory_order_relaxed);
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        return -errno;
+    }
+    out->dev = st.st_dev;
+    out->ino = st.st_ino;
+    out->subvol = 0;
+    return 0;
+}
+
+enum frd__vol_class frd__plat_classify_fs_type(uint64_t fs_type)
+{
+    switch (fs_type) {
+    case 0xEF53:     // ext2, ext3, ext4
+    case 0x58465342: // xfs
+    case 0x9123683E: // btrfs: each subvolume has its own st_dev
+    case 0xca451a4e: // bcachefs (with the statx subvolume)
+    case 0x01021994: // tmpfs
+    case 0x858458f6: // ramfs
+    case 0x6969:     // nfs: the server's file ids
+    case 0x7366746e: // ntfs3
+    case 0x5346544e: // ntfs (old driver)
+    case 0x2FC12FC1: // zfs
+    case 0xF2F52010: // f2fs
+    case 0x3434:     // nilfs2
+    case 0x00c36400: // ceph
+    case 0x01021997: // 9p
+    case 0x52654973: // reiserfs
+    case 0x7461636f: // ocfs2
+    case 0x73717368: // squashfs
+    case 0xE0F5E1E2: // erofs
+    case 0x9660:     // iso9660
+    case 0x15013346: // udf
+    case 0x9fa0:     // proc
+    case 0x62656572: // sysfs
+    case 0x1cd1:     // devpts
+    case 0x27e0eb:   // cgroup
+    case 0x63677270: // cgroup2
+    case 0x64626720: // debugfs
+    case 0x74726163: // tracefs
+        return FRD__VOL_STRONG;
+    case 0x4d44:     // vfat, msdos: ids made up per cached inode (fs/fat/inode.c)
+    case 0x2011BAB0: // exfat: the same scheme as FAT
+    case 0x794c7630: // overlay: ids persist only with xino, which fstatfs cannot tell
+    case 0xFF534D42: // cifs: client-made ids under noserverino
+    case 0xFE534D42: // smb2
+        return FRD__VOL_WEAK;
+    case 0x65735546: // fuse, fuseblk: whatever the daemon reports
+    default:
+        return FRD__VOL_UNTRUSTED;
+    }
+}
+
+int frd__plat_volume_class(frd_os_fd fd, enum frd__vol_class *out)
+{
+    struct statfs sfs;
+    if (fstatfs(fd, &sfs) != 0) {
+        return -errno;
+    }
+    *out = frd__plat_classify_fs_type((uint64_t)(unsigned long)sfs.f_type);
+    return 0;
+}
+
+int frd__plat_fd_path(frd_os_fd fd, char *buf, size_t cap)
+{
+    char link[64];
+    snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+    if (cap < 2) {
+        return FRD_ENAMETOOLONG;
+    }
+    ssize_t n = readlink(link, buf, cap - 1);
+    if (n < 0) {
+        return errno == ENOENT ? FRD_ENOSYS : -errno;
+    }
+    if ((size_t)n >= cap - 1 || n > INT32_MAX) {
+        return FRD_ENAMETOOLONG;
+    }
+    buf[n] = '\0';
+    return (int)n;
+}
+
+unsigned frd__plat_fd_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) {
+        return 0;
+    }
+    return rl.rlim_cur > UINT32_MAX ? UINT32_MAX : (unsigned)rl.rlim_cur;
 }

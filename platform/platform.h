@@ -53,6 +53,58 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
 /** Frees what a backend keeps in lister->backend (nothing on most platforms). */
 void frd__plat_lister_release(struct frd_lister *lister);
 
+/* ---- What the walker needs from the OS (walker/ stays free of OS headers) ---- */
+
+/** How far a volume's file ids can be trusted; decides loop and duplicate detection. */
+enum frd__vol_class {
+    /** Ids may be invented, reused or zero (fuse, unknown file systems): compare canonical
+     *  paths, never ids. */
+    FRD__VOL_UNTRUSTED = 0,
+    /** Ids are valid only while the file is pinned (open or cached): vfat, exfat, overlay
+     *  (xino unknown), cifs. No hard links to track; ancestors stay pinned by the walk. */
+    FRD__VOL_WEAK = 1,
+    /** Ids are stable and unique per device (ext4, xfs, btrfs per subvolume, tmpfs, nfs...). */
+    FRD__VOL_STRONG = 2,
+};
+
+/** The identity of an open file: what two paths to the same directory share. */
+struct frd__identity {
+    uint64_t dev;    /**< device (st_dev) */
+    uint64_t ino;    /**< file id (st_ino) */
+    uint64_t subvol; /**< subvolume where the OS reports one (Linux statx STATX_SUBVOL), else 0 */
+};
+
+/**
+ * Stats `name` relative to the open directory `dir` (FRD_INVALID_FD: the current directory,
+ * or `name` is absolute) into `e`, filling the same fields a listing fills (type only when
+ * `names_only`). `follow` says whether a symlink is followed. e->name is left alone.
+ * @return 0, or a negative code (FRD_ENOENT, FRD_ELOOP, FRD_EACCES, ...).
+ */
+int frd__plat_stat_at(frd_os_fd dir, const char *name, bool follow, bool names_only,
+                      struct frd_entry *e);
+
+/** Reads the identity of an open file. @return 0 or a negative code. */
+int frd__plat_fd_identity(frd_os_fd fd, struct frd__identity *out);
+
+/**
+ * Classifies the volume holding an open directory (Linux: fstatfs f_type through the table
+ * of frd__plat_classify_fs_type()). @return 0 with *out set, or a negative code.
+ */
+int frd__plat_volume_class(frd_os_fd fd, enum frd__vol_class *out);
+
+/** The classification table itself, by the OS's file system type number (tests use it). */
+enum frd__vol_class frd__plat_classify_fs_type(uint64_t fs_type);
+
+/**
+ * Writes the canonical absolute path of an open directory into buf (NUL-terminated).
+ * @return its length, FRD_ENAMETOOLONG when it does not fit, FRD_ENOSYS where the OS cannot
+ * tell, or another negative code.
+ */
+int frd__plat_fd_path(frd_os_fd fd, char *buf, size_t cap);
+
+/** @return how many descriptors the process may open (soft RLIMIT_NOFILE), 0 if unknown. */
+unsigned frd__plat_fd_limit(void);
+
 /**
  * Tests only: makes the backend take its fallback path for metadata (Linux: fstatat instead
  * of statx) when `on`, and lets it probe again when not. Returns false where the backend has

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -82,10 +83,11 @@ static int64_t px_ns(struct timespec ts)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static int px_stat_entry(int dirfd, const char *name, bool names_only, struct frd_entry *e)
+static int px_stat_flags(int dirfd, const char *name, int flags, bool names_only,
+                         struct frd_entry *e)
 {
     struct stat st;
-    if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (fstatat(dirfd, name, &st, flags) != 0) {
         return -errno;
     }
     e->type = px_type_from_mode(st.st_mode);
@@ -104,6 +106,11 @@ static int px_stat_entry(int dirfd, const char *name, bool names_only, struct fr
     e->fields |= FRD_FIELD_DEV | FRD_FIELD_MODE | FRD_FIELD_NLINK | FRD_FIELD_FILE_ID |
                  FRD_FIELD_SIZE | FRD_FIELD_ALLOC_SIZE | FRD_FIELD_MTIME | FRD_FIELD_CTIME;
     return 0;
+}
+
+static int px_stat_entry(int dirfd, const char *name, bool names_only, struct frd_entry *e)
+{
+    return px_stat_flags(dirfd, name, AT_SYMLINK_NOFOLLOW, names_only, e);
 }
 
 bool frd__plat_force_fallback(bool on)
@@ -214,4 +221,57 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
     }
     closedir(dir);
     return rc < 0 ? rc : total;
+}
+
+// What the walker needs. POSIX has no portable file system type, so every volume is
+// untrusted here: the walker then compares canonical paths where it can (it cannot here:
+// frd__plat_fd_path() is FRD_ENOSYS) and otherwise falls back to (dev, ino).
+
+int frd__plat_stat_at(frd_os_fd dir, const char *name, bool follow, bool names_only,
+                      struct frd_entry *e)
+{
+    return px_stat_flags(dir == FRD_INVALID_FD ? AT_FDCWD : dir, name,
+                         follow ? 0 : AT_SYMLINK_NOFOLLOW, names_only, e);
+}
+
+int frd__plat_fd_identity(frd_os_fd fd, struct frd__identity *out)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        return -errno;
+    }
+    out->dev = (uint64_t)st.st_dev;
+    out->ino = (uint64_t)st.st_ino;
+    out->subvol = 0;
+    return 0;
+}
+
+enum frd__vol_class frd__plat_classify_fs_type(uint64_t fs_type)
+{
+    (void)fs_type;
+    return FRD__VOL_UNTRUSTED;
+}
+
+int frd__plat_volume_class(frd_os_fd fd, enum frd__vol_class *out)
+{
+    (void)fd;
+    *out = FRD__VOL_UNTRUSTED;
+    return 0;
+}
+
+int frd__plat_fd_path(frd_os_fd fd, char *buf, size_t cap)
+{
+    (void)fd;
+    (void)buf;
+    (void)cap;
+    return FRD_ENOSYS;
+}
+
+unsigned frd__plat_fd_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) {
+        return 0;
+    }
+    return rl.rlim_cur > UINT32_MAX ? UINT32_MAX : (unsigned)rl.rlim_cur;
 }

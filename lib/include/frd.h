@@ -465,6 +465,9 @@ struct frd_walk_error {
     const char *op;   /**< the call that failed: "open", "getdents64", "statx", ... */
     int code;         /**< negative code: FRD_EACCES, FRD_ELOOP, FRD_ENOENT, ... */
     unsigned depth;   /**< depth of that path */
+    /** For a file system loop (code FRD_ELOOP, op "loop"): the path of the ancestor
+     *  directory that `path` leads back to, as find names it; NULL otherwise. */
+    const char *other_path;
 };
 
 /** Progress figures, cumulative since the walk started. */

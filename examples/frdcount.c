@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * frdcount: walks trees in parallel and prints what it found, one figure per line.
+ *
+ *   frdcount [-j N] [-n] [-L] [-x] [ROOT...]      (default root: /usr)
+ *
+ * Output, each a plain integer and its label so scripts can read it:
+ *   185531 entries / 17000 directories / 150000 files / 123456789 bytes / 0 errors /
+ *   0.084 seconds
+ * entries counts every entry visited, the roots included (what `find ROOT | wc -l` counts);
+ * files counts regular files and bytes sums their sizes (0 with -n, which reads no sizes).
+ * Callbacks run on several threads at once, so each thread counts into its own slot.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <frd.h>
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *usage_text =
+    "usage: frdcount [-j N] [-n] [-L] [-x] [ROOT...]\n"
+    "Walk each ROOT (default: /usr) and print, one per line: entries, directories, files,\n"
+    "bytes (sum of regular file sizes), errors, and the seconds taken.\n"
+    "  -j N  worker threads (default: the number of CPUs, at most 8)\n"
+    "  -n    names and types only: no stat per entry (bytes is then 0)\n"
+    "  -L    follow symbolic links (loops are reported, never walked twice)\n"
+    "  -x    stay on the file system of each root\n"
+    "  -h    show this help\n";
+
+/** One thread's counts, on its own cache line. */
+struct count_slot {
+    uint64_t entries;
+    uint64_t dirs;
+    uint64_t files;
+    uint64_t bytes;
+    uint64_t errors;
+    char pad[64 - 5 * sizeof(uint64_t)];
+};
+
+#define MAX_SLOTS 512
+static struct count_slot slots[MAX_SLOTS];
+static atomic_uint nslots;
+static _Thread_local struct count_slot *my_slot;
+static bool quiet_errors;
+
+static struct count_slot *slot(void)
+{
+    if (my_slot == NULL) {
+        unsigned i = atomic_fetch_add(&nslots, 1);
+        if (i >= MAX_SLOTS) {
+            fprintf(stderr, "frdcount: too many threads\n");
+            exit(2);
+        }
+        my_slot = &slots[i];
+    }
+    return my_slot;
+}
+
+static enum frd_action count_visit(const struct frd_walk_entry *we, void *udata)
+{
+    (void)udata;
+    struct count_slot *s = slot();
+    s->entries++;
+    if (we->entry->type == FRD_TYPE_DIR) {
+        s->dirs++;
+    } else if (we->entry->type == FRD_TYPE_REG) {
+        s->files++;
+        s->bytes += we->entry->size;
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+static enum frd_action count_error(const struct frd_walk_error *err, void *udata)
+{
+    (void)udata;
+    slot()->errors++;
+    if (!quiet_errors) {
+        fprintf(stderr, "frdcount: %s: %s\n", err->path, frd_strerror(err->code));
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+int main(int argc, char **argv)
+{
+    struct frd_walk_options opts;
+    frd_walk_options_init(&opts);
+    opts.on_error = count_error;
+    int c;
+    while ((c = getopt(argc, argv, "j:nLxqh")) != -1) {
+        switch (c) {
+        case 'j': {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (*end != '\0' || n < 1 || n > 256) {
+                fprintf(stderr, "frdcount: -j wants a number from 1 to 256\n");
+                return 2;
+            }
+            opts.workers = (unsigned)n;
+            break;
+        }
+        case 'n':
+            opts.flags |= FRD_WALK_NAMES_ONLY;
+            break;
+        case 'L':
+            opts.follow = FRD_FOLLOW_ALL;
+            break;
+        case 'x':
+            opts.flags |= FRD_WALK_ONE_FILE_SYSTEM;
+            break;
+        case 'q':
+            quiet_errors = true;
+            break;
+        case 'h':
+            fputs(usage_text, stdout);
+            return 0;
+        default:
+            fputs(usage_text, stderr);
+            return 2;
+        }
+    }
+    const char *default_root = "/usr";
+    const char *const *roots = (const char *const *)argv + optind;
+    size_t nroots = (size_t)(argc - optind);
+    if (nroots == 0) {
+        roots = &default_root;
+        nroots = 1;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = frd_walk_roots(roots, nroots, &opts, count_visit, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    struct count_slot total = {0};
+    unsigned n = atomic_load(&nslots);
+    for (unsigned i = 0; i < n && i < MAX_SLOTS; i++) {
+        total.entries += slots[i].entries;
+        total.dirs += slots[i].dirs;
+        total.files += slots[i].files;
+        total.bytes += slots[i].bytes;
+        total.errors += slots[i].errors;
+    }
+    double seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    printf("%" PRIu64 " entries\n%" PRIu64 " directories\n%" PRIu64 " files\n%" PRIu64
+           " bytes\n%" PRIu64 " errors\n%.3f seconds\n",
+           total.entries, total.dirs, total.files, total.bytes, total.errors, seconds);
+    if (rc < 0) {
+        fprintf(stderr, "frdcount: %s\n", frd_strerror(rc));
+        return 1;
+    }
+    return total.errors > 0 ? 1 : 0;
+}

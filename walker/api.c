@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * The walker's public entry points: options, frd_walk(), background and libuv-loop walks,
+ * cancellation, and frd_read_tree(). Sets a walk up, runs it in the chosen mode, tears it
+ * down.
+ */
+#include "walker.h"
+
+#include <string.h>
+
+void frd_walk_options_init(struct frd_walk_options *opts)
+{
+    memset(opts, 0, sizeof(*opts));
+    opts->follow = FRD_FOLLOW_NEVER;
+    opts->max_depth = -1;
+}
+
+enum frd_action frd_walk_ignore_permission_errors(const struct frd_walk_error *err, void *udata)
+{
+    (void)udata;
+    return err->code == FRD_EACCES || err->code == FRD_EPERM ? FRD_ACTION_CONTINUE
+                                                             : FRD_ACTION_STOP;
+}
+
+#define WALK_FLAGS_ALL                                                        \
+    (FRD_WALK_NAMES_ONLY | FRD_WALK_ONE_FILE_SYSTEM | FRD_WALK_UNIQUE_FILES | \
+     FRD_WALK_UNIQUE_DIRS | FRD_WALK_SKIP_HIDDEN | FRD_WALK_ORDERED)
+
+/** Default cap on workers when the caller leaves it to us (bfs caps at 8 as well). */
+#define WALK_DEFAULT_MAX_WORKERS 8
+/** Hard cap: past this, more threads only contend. */
+#define WALK_MAX_WORKERS 256
+/** Descriptor budget when the limit is unknown or unlimited. */
+#define WALK_DEFAULT_FD_BUDGET 4096u
+
+static int worker_init(struct frd_walk *walk, struct frd__worker *w, unsigned index)
+{
+    w->walk = walk;
+    w->index = index;
+    w->rng = 0x9E3779B97F4A7C15u * (index + 1) | 1;
+    w->last_class = -1;
+    atomic_init(&w->in_cb, 0);
+    int rc = frd__deque_init(&w->dq);
+    if (rc < 0) {
+        return rc;
+    }
+    w->dq_ready = true;
+    if ((rc = frd_lister_new(&w->lister, walk->lister_flags)) < 0 ||
+        (rc = frd_list_new(&w->list)) < 0) {
+        return rc;
+    }
+    if (walk->collect && (rc = frd_list_new(&w->collect)) < 0) {
+        return rc;
+    }
+    return 0;
+}
+
+static void worker_free(struct frd__worker *w)
+{
+    if (w->dq_ready) {
+        frd__deque_destroy(&w->dq);
+    }
+    frd_lister_free(w->lister);
+    frd_list_free(w->list);
+    frd_list_free(w->collect);
+    frd__free(w->path);
+    frd__free(w->path2);
+    frd__free(w->chain);
+    frd__free(w->canon);
+    for (size_t i = 0; i < w->nslabs; i++) {
+        frd__free(w->slabs[i]);
+    }
+    frd__free(w->slabs);
+}
+
+static void walk_free(struct frd_walk *walk)
+{
+    if (walk == NULL) {
+        return;
+    }
+    if (walk->ord != NULL) {
+        frd__ordered_free(walk);
+    }
+    if (walk->workers != NULL) {
+        for (unsigned i = 0; i < walk->nworkers; i++) {
+            worker_free(&walk->workers[i]);
+        }
+    }
+    if (walk->consumer != NULL) {
+        worker_free(walk->consumer);
+        frd__free(walk->consumer);
+    }
+    frd__free(walk->workers);
+    for (size_t i = 0; i < walk->nroots; i++) {
+        frd__free(walk->roots[i]);
+    }
+    frd__free(walk->roots);
+    frd__free(walk->threads);
+    frd__idset_free(walk->seen);
+    frd__volcache_free(walk->volumes);
+    if (walk->lot_ready) {
+        uv_cond_destroy(&walk->lot_cond);
+        uv_mutex_destroy(&walk->lot);
+    }
+    frd__free(walk->async);
+    frd__free(walk);
+}
+
+static unsigned walk_default_workers(void)
+{
+    unsigned n = uv_available_parallelism();
+    if (n < 1) {
+        n = 1;
+    }
+    return n > WALK_DEFAULT_MAX_WORKERS ? WALK_DEFAULT_MAX_WORKERS : n;
+}
+
+static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroots,
+                    const struct frd_walk_options *opts, frd_visit_fn *visit, void *udata,
+                    bool collect)
+{
+    if (out == NULL || roots == NULL || nroots == 0 || (visit == NULL && !collect)) {
+        return FRD_EINVAL;
+    }
+    struct frd_walk_options o;
+    if (opts != NULL) {
+        o = *opts;
+    } else {
+        frd_walk_options_init(&o);
+    }
+    if ((o.flags & ~(unsigned)WALK_FLAGS_ALL) != 0 || o.follow > FRD_FOLLOW_ALL ||
+        o.min_depth < 0 || o.max_depth < -1 || o.workers > WALK_MAX_WORKERS) {
+        return FRD_EINVAL;
+    }
+    for (size_t i = 0; i < nroots; i++) {
+        if (roots[i] == NULL || roots[i][0] == '\0') {
+            return roots[i] == NULL ? FRD_EINVAL : FRD_ENOENT;
+        }
+    }
+    struct frd_walk *walk = frd__calloc(1, sizeof(*walk));
+    if (walk == NULL) {
+        return FRD_ENOMEM;
+    }
+    int rc = FRD_ENOMEM;
+    walk->opts = o;
+    walk->visit = visit;
+    walk->udata = udata;
+    walk->collect = collect;
+    walk->nworkers = o.workers ? o.workers : walk_default_workers();
+    // Visiting each file once needs the ids a full listing gives.
+    bool unique = (o.flags & (FRD_WALK_UNIQUE_FILES | FRD_WALK_UNIQUE_DIRS)) != 0;
+    walk->names_only = (o.flags & FRD_WALK_NAMES_ONLY) && !unique;
+    walk->lister_flags = walk->names_only ? FRD_LIST_NAMES_ONLY : 0;
+    walk->need_dir_ids =
+        walk->names_only && (o.follow == FRD_FOLLOW_ALL || (o.flags & FRD_WALK_ONE_FILE_SYSTEM));
+    unsigned budget = o.fd_budget;
+    if (budget == 0) {
+        unsigned limit = frd__plat_fd_limit();
+        budget = limit == 0 ? WALK_DEFAULT_FD_BUDGET : limit / 2;
+        if (budget > WALK_DEFAULT_FD_BUDGET) {
+            budget = WALK_DEFAULT_FD_BUDGET;
+        }
+    }
+    // Each worker may hold its listing's descriptor and two while reopening along the
+    // ancestors; the ordered consumer's frames hold theirs out of the kept ones.
+    unsigned reserve = 2 * walk->nworkers + 2;
+    walk->keep_limit = budget > reserve ? (int)(budget - reserve) : 0;
+    walk->progress_ns =
+        (uint64_t)(o.progress_interval_ms ? o.progress_interval_ms : 1000) * 1000000u;
+    atomic_init(&walk->progress_due, uv_hrtime() + walk->progress_ns);
+    atomic_init(&walk->stop, false);
+    atomic_init(&walk->first_err, 0);
+    atomic_init(&walk->root_err, 0);
+    atomic_init(&walk->pending, 0);
+    atomic_init(&walk->queued, 0);
+    atomic_init(&walk->sleepers, 0);
+    atomic_init(&walk->open_fds, 0);
+    atomic_init(&walk->running, 0);
+    atomic_init(&walk->finished, false);
+    if (uv_mutex_init(&walk->lot) != 0) {
+        goto fail;
+    }
+    if (uv_cond_init(&walk->lot_cond) != 0) {
+        uv_mutex_destroy(&walk->lot);
+        goto fail;
+    }
+    walk->lot_ready = true;
+    if (frd__volcache_new(&walk->volumes) < 0 || (unique && frd__idset_new(&walk->seen) < 0)) {
+        goto fail;
+    }
+    walk->roots = frd__calloc(nroots, sizeof(*walk->roots));
+    if (walk->roots == NULL) {
+        goto fail;
+    }
+    walk->nroots = nroots;
+    for (size_t i = 0; i < nroots; i++) {
+        if ((walk->roots[i] = frd__strdup(roots[i])) == NULL) {
+            goto fail;
+        }
+    }
+    walk->workers = frd__calloc(walk->nworkers, sizeof(*walk->workers));
+    if (walk->workers == NULL) {
+        goto fail;
+    }
+    for (unsigned i = 0; i < walk->nworkers; i++) {
+        if ((rc = worker_init(walk, &walk->workers[i], i)) < 0) {
+            goto fail;
+        }
+    }
+    if (o.flags & FRD_WALK_ORDERED) {
+        walk->consumer = frd__calloc(1, sizeof(*walk->consumer));
+        if (walk->consumer == NULL) {
+            rc = FRD_ENOMEM;
+            goto fail;
+        }
+        if ((rc = worker_init(walk, walk->consumer, walk->nworkers)) < 0 ||
+            (rc = frd__ordered_init(walk)) < 0) {
+            goto fail;
+        }
+    } else {
+        // Roots go on worker 0's deque, the first on top, so they start in order.
+        struct frd__worker *w0 = &walk->workers[0];
+        for (size_t i = nroots; i-- > 0;) {
+            struct frd__wnode *root =
+                frd__wnode_new(w0, NULL, walk->roots[i], strlen(walk->roots[i]));
+            if (root == NULL) {
+                rc = FRD_ENOMEM;
+                goto fail;
+            }
+            root->flags |= WN_ROOT;
+            root->ord = (uint32_t)i;
+            if (frd__deque_push(&w0->dq, root) < 0) {
+                frd__wnode_release(w0, root);
+                rc = FRD_ENOMEM;
+                goto fail;
+            }
+            atomic_fetch_add(&walk->pending, 1);
+            atomic_fetch_add(&walk->queued, 1);
+        }
+    }
+    *out = walk;
+    return 0;
+
+fail:
+    if (walk->workers != NULL && walk->ord == NULL) {
+        // Roots already queued: free their nodes before the slabs go.
+        struct frd__wnode *n;
+        while ((n = frd__deque_pop(&walk->workers[0].dq)) != NULL) {
+            frd__wnode_release(&walk->workers[0], n);
+        }
+    }
+    walk_free(walk);
+    return rc;
+}
+
+/** The walk's result once every thread is done. */
+static int walk_result(struct frd_walk *walk)
+{
+    int rc = atomic_load(&walk->first_err);
+    if (rc == 0) {
+        rc = atomic_load(&walk->root_err);
+    }
+    return rc;
+}
+
+/** Starts the threads; on failure, stops the walk so whatever started drains. */
+static void walk_launch(struct frd_walk *walk)
+{
+    int rc = frd__pool_start(walk);
+    if (rc < 0) {
+        frd__walk_stop(walk, rc, NULL);
+    }
+}
+
+int frd_walk_roots(const char *const *roots, size_t nroots, const struct frd_walk_options *opts,
+                   frd_visit_fn *visit, void *udata)
+{
+    struct frd_walk *walk;
+    int rc = walk_new(&walk, roots, nroots, opts, visit, udata, false);
+    if (rc < 0) {
+        return rc;
+    }
+    // The caller's thread works too: as worker 0, or as the ordered walk's consumer.
+    struct frd__worker *self = walk->consumer ? walk->consumer : &walk->workers[0];
+    walk->caller_runs_worker0 = walk->consumer == NULL;
+    self->tid = uv_thread_self();
+    walk_launch(walk);
+    if (walk->consumer != NULL) {
+        frd__ordered_consume(self);
+    } else {
+        frd__worker_run(self);
+    }
+    frd__pool_join(walk);
+    atomic_store(&walk->finished, true);
+    rc = walk_result(walk);
+    walk_free(walk);
+    return rc;
+}
+
+int frd_walk(const char *root, const struct frd_walk_options *opts, frd_visit_fn *visit,
+             void *udata)
+{
+    if (root == NULL) {
+        return FRD_EINVAL;
+    }
+    return frd_walk_roots(&root, 1, opts, visit, udata);
+}
+
+int frd_walk_start(struct frd_walk **out, const char *const *roots, size_t nroots,
+                   const struct frd_walk_options *opts, frd_visit_fn *visit, void *udata)
+{
+    struct frd_walk *walk;
+    int rc = walk_new(&walk, roots, nroots, opts, visit, udata, false);
+    if (rc < 0) {
+        return rc;
+    }
+    walk->threads_for_consumer = true;
+    walk_launch(walk);
+    *out = walk;
+    return 0;
+}
+
+int frd_walk_join(struct frd_walk *walk)
+{
+    if (walk == NULL) {
+        return FRD_EINVAL;
+    }
+    frd__pool_join(walk);
+    atomic_store(&walk->finished, true);
+    int rc = walk_result(walk);
+    walk_free(walk);
+    return rc;
+}
+
+void frd_walk_cancel(struct frd_walk *walk)
+{
+    if (walk == NULL || atomic_load(&walk->finished)) {
+        return;
+    }
+    frd__walk_stop(walk, FRD_ECANCELED, NULL);
+}
+
+static void async_closed(uv_handle_t *handle)
+{
+    walk_free(handle->data);
+}
+
+static void async_done(uv_async_t *async)
+{
+    struct frd_walk *walk = async->data;
+    frd__pool_join(walk);
+    atomic_store(&walk->finished, true);
+    walk->done_cb(walk_result(walk), walk->done_udata);
+    uv_close((uv_handle_t *)async, async_closed);
+}
+
+int frd_walk_start_async(struct frd_walk **out, struct uv_loop_s *loop, const char *const *roots,
+                         size_t nroots, const struct frd_walk_options *opts, frd_visit_fn *visit,
+                         void *udata, frd_walk_done_fn *done)
+{
+    if (out == NULL || loop == NULL || done == NULL) {
+        return FRD_EINVAL;
+    }
+    struct frd_walk *walk;
+    int rc = walk_new(&walk, roots, nroots, opts, visit, udata, false);
+    if (rc < 0) {
+        return rc;
+    }
+    walk->async = frd__malloc(sizeof(*walk->async));
+    if (walk->async == NULL) {
+        walk_free(walk);
+        return FRD_ENOMEM;
+    }
+    if (uv_async_init(loop, walk->async, async_done) != 0) {
+        walk_free(walk);
+        return FRD_ENOMEM;
+    }
+    walk->async->data = walk;
+    walk->loop = loop;
+    walk->done_cb = done;
+    walk->done_udata = udata;
+    walk->threads_for_consumer = true;
+    walk_launch(walk);
+    *out = walk;
+    return 0;
+}
+
+int frd_read_tree(const char *root, unsigned flags, struct frd_list *out)
+{
+    if (root == NULL || out == NULL ||
+        (flags & ~(unsigned)(WALK_FLAGS_ALL & ~(unsigned)FRD_WALK_ORDERED)) != 0) {
+        return FRD_EINVAL;
+    }
+    struct frd_walk_options o;
+    frd_walk_options_init(&o);
+    o.flags = flags;
+    o.min_depth = 1;
+    struct frd_walk *walk;
+    int rc = walk_new(&walk, &root, 1, &o, NULL, NULL, true);
+    if (rc < 0) {
+        return rc;
+    }
+    size_t len = strlen(root);
+    walk->collect_prefix = len + (root[len - 1] == '/' ? 0 : 1);
+    walk->caller_runs_worker0 = true;
+    walk->workers[0].tid = uv_thread_self();
+    walk_launch(walk);
+    frd__worker_run(&walk->workers[0]);
+    frd__pool_join(walk);
+    rc = walk_result(walk);
+    frd_list_clear(out);
+    for (unsigned i = 0; i < walk->nworkers && rc == 0; i++) {
+        const struct frd_list *l = walk->workers[i].collect;
+        const struct frd_entry *v = frd_list_entries(l);
+        for (size_t j = 0; j < frd_list_count(l) && rc == 0; j++) {
+            rc = frd_list_append(out, &v[j]);
+        }
+    }
+    walk_free(walk);
+    if (rc < 0) {
+        return rc;
+    }
+    size_t count = frd_list_count(out);
+    return count > INT32_MAX ? FRD_EOVERFLOW : (int)count;
+}

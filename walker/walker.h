@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/** Internal declarations of the walker: nodes, workers, deques, identity, the two modes. */
+#ifndef FRD_WALKER_WALKER_H
+#define FRD_WALKER_WALKER_H
+
+#include "internal.h"
+#include "platform.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <uv.h>
+
+/*
+ * A node is one directory the walk will list, is listing, or has listed while something
+ * below it is still in progress. Nodes form the ancestor chain (parent pointers): the path
+ * of a directory is rebuilt from it, loops are found by comparing against it, and a
+ * directory whose descriptor was closed is reopened along it. A node lives while its own
+ * task is unfinished or any child node lives (refs), so the chain of every task is intact.
+ *
+ * Descriptor of a node (fd, fd_refs): open while fd_refs > 0. The worker listing it holds
+ * one ref; each child pushed while the budget allows holds one more (released when the
+ * child is opened or dropped); in ordered mode the consumer's frame holds one. Whoever
+ * drops the count to zero closes it. Anyone else may borrow it only through
+ * wk_fd_try_pin(), which never revives a count that reached zero.
+ */
+struct frd__wnode {
+    struct frd__wnode *parent;
+    atomic_uint refs;                  /**< own task + live children */
+    atomic_int fd_refs;                /**< the descriptor is open while > 0 */
+    frd_os_fd fd;                      /**< valid only while fd_refs > 0 */
+    unsigned depth;                    /**< 0 for a root */
+    uint64_t root_dev;                 /**< device of this node's root (one-file-system) */
+    bool persistent_ids;               /**< the directory's volume has strong ids */
+    unsigned flags;                    /**< enum wnode_flag */
+    uint32_t ord;                      /**< ordered mode: position in the parent's sorted listing */
+    atomic_bool pruned;                /**< ordered mode: the consumer will not descend here */
+    struct frd__identity id;           /**< valid with WN_HAS_ID */
+    struct frd_entry entry;            /**< the directory's own entry (name: this->name) */
+    struct frd_walk_dir_totals totals; /**< filled once listed */
+    void *result; /**< ordered mode: the listing, once a worker has published it */
+    char *canon;  /**< canonical path, on untrusted volumes when following links */
+    struct frd__wnode *next_free;
+    size_t name_len;
+    char *name;         /**< name in the parent, or the root as given */
+    uint8_t size_class; /**< which free list it returns to */
+    char name_inline[]; /**< storage for name when it fits the size class */
+};
+
+/** Node flags. */
+enum wnode_flag {
+    WN_ROOT = 1u << 0,            /**< a root of the walk */
+    WN_VIA_LINK = 1u << 1,        /**< reached through a followed symlink */
+    WN_HAS_ID = 1u << 2,          /**< id holds the directory's identity */
+    WN_LISTED = 1u << 3,          /**< listed: eligible for the post-order hook */
+    WN_HOLDS_PARENT_FD = 1u << 4, /**< holds one of the parent's fd_refs until opened */
+    WN_NAME_HEAP = 1u << 5,       /**< name was allocated apart (too long for its class) */
+    WN_KEEP_DECIDED = 1u << 6,    /**< the keep-the-descriptor decision was taken */
+    WN_KEEP = 1u << 7,            /**< the descriptor is kept for the children */
+    WN_ROOT_PIN = 1u << 8,        /**< a root: holds a ref on its own fd for its subtree */
+};
+
+/** A work-stealing deque of nodes (walker/deque.c). */
+struct frd__deque {
+    uv_mutex_t lock;
+    struct frd__wnode **ring; /**< capacity slots, a power of two */
+    size_t capacity;
+    size_t head; /**< index of the oldest */
+    size_t count;
+};
+
+int frd__deque_init(struct frd__deque *dq);
+void frd__deque_destroy(struct frd__deque *dq);
+/** Owner: pushes its newest. @return 0 or FRD_ENOMEM. */
+int frd__deque_push(struct frd__deque *dq, struct frd__wnode *node);
+/** Owner: pops its newest. @return the node, or NULL when empty. */
+struct frd__wnode *frd__deque_pop(struct frd__deque *dq);
+/**
+ * Thief: takes the oldest half (at least one) of `victim`, moves all but the first into
+ * `own` and returns that first. @return the node, or NULL if the victim was empty.
+ */
+struct frd__wnode *frd__deque_steal(struct frd__deque *victim, struct frd__deque *own);
+
+/* ---- Identity (walker/identity.c) ---- */
+
+/** A set of identities, sharded by hash so workers rarely meet on one lock. */
+struct frd__idset;
+
+int frd__idset_new(struct frd__idset **out);
+void frd__idset_free(struct frd__idset *set);
+/** Inserts an identity. @return 1 if it was new, 0 if already present, FRD_ENOMEM. */
+int frd__idset_insert(struct frd__idset *set, const struct frd__identity *id);
+
+/** Per-device volume classes, cached (walker/identity.c). */
+struct frd__volcache;
+
+int frd__volcache_new(struct frd__volcache **out);
+void frd__volcache_free(struct frd__volcache *vc);
+/** @return the cached class of `dev`, or -1 if not known yet. */
+int frd__volcache_get(struct frd__volcache *vc, uint64_t dev);
+void frd__volcache_put(struct frd__volcache *vc, uint64_t dev, enum frd__vol_class cls);
+
+/** Same identity? Subvolumes are compared only where both are known. */
+bool frd__identity_equal(const struct frd__identity *a, const struct frd__identity *b);
+
+/**
+ * Loop check for a directory reached through a followed link: is `target` the identity (or,
+ * on an untrusted volume, `target_canon` the canonical path) of `from` or any ancestor?
+ * @return the ancestor it repeats, or NULL.
+ */
+const struct frd__wnode *frd__find_loop(const struct frd__wnode *from,
+                                        const struct frd__identity *target,
+                                        const char *target_canon);
+
+/* ---- The walk ---- */
+
+struct frd__worker;
+
+/** Opaque to users as struct frd_walk. */
+struct frd_walk {
+    struct frd_walk_options opts;
+    frd_visit_fn *visit;
+    void *udata;
+    char **roots;
+    size_t nroots;
+    unsigned nworkers;
+    unsigned lister_flags;
+    bool names_only;
+    bool need_dir_ids;         /**< fstat every directory opened (names-only + follow or xdev) */
+    bool threads_for_consumer; /**< ordered background walk: the consumer gets a thread */
+
+    struct frd__worker *workers;  /**< nworkers of them */
+    struct frd__worker *consumer; /**< ordered mode: the thread that runs callbacks */
+
+    atomic_bool stop;
+    atomic_int first_err; /**< the walk's result once stopped; 0 otherwise */
+    atomic_int root_err;  /**< first error of a root that could not be walked */
+
+    // Scheduling (concurrent mode).
+    atomic_size_t pending; /**< directory tasks not finished */
+    atomic_size_t queued;  /**< tasks sitting in deques */
+    atomic_int sleepers;
+    uv_mutex_t lot;
+    uv_cond_t lot_cond;
+    bool done;            /**< under lot */
+    bool lot_ready;       /**< lot and lot_cond were initialized */
+    atomic_bool finished; /**< joined: a cancel now changes nothing */
+
+    // Descriptors.
+    atomic_int open_fds;
+    int keep_limit; /**< keep a directory's descriptor only below this many open */
+
+    struct frd__idset *seen; /**< unique files and directories */
+    struct frd__volcache *volumes;
+
+    // Progress.
+    atomic_uint_fast64_t progress_due; /**< uv_hrtime() of the next report */
+    uint64_t progress_ns;
+
+    // Ordered mode (walker/ordered.c).
+    struct frd__ordered *ord;
+
+    // Background walks.
+    uv_thread_t *threads;
+    unsigned nthreads;
+    bool caller_runs_worker0; /**< blocking concurrent walk: the caller is worker 0 */
+    uv_loop_t *loop;
+    uv_async_t *async;
+    frd_walk_done_fn *done_cb;
+    void *done_udata;
+    atomic_uint running; /**< threads still running (async completion) */
+
+    // frd_read_tree(): entries collected per worker instead of visit calls.
+    bool collect;
+    size_t collect_prefix; /**< bytes of root + "/" to strip from paths */
+};
+
+/** One thread's state: its deque, lister, list, path buffers and node free lists. */
+struct frd__worker {
+    struct frd_walk *walk;
+    unsigned index;
+    uv_thread_t tid;
+    atomic_int in_cb; /**< 1 while it may be in a callback (cancel waits) */
+    struct frd__deque dq;
+    bool dq_ready;
+    struct frd_lister *lister;
+    struct frd_list *list;
+    struct frd_list *collect; /**< frd_read_tree() */
+    char *path;
+    size_t path_cap;
+    char *path2; /**< post-order and reopen paths */
+    size_t path2_cap;
+    struct frd__wnode **chain; /**< scratch for reopening along the ancestors */
+    size_t chain_cap;
+    struct frd__wnode *free_small;
+    struct frd__wnode *free_large;
+    void **slabs; /**< node slabs this worker allocated */
+    size_t nslabs;
+    size_t slabs_cap;
+    uint64_t rng;
+    uint64_t last_dev; /**< one-entry volume class cache */
+    int last_class;    /**< -1: none */
+    char *canon;       /**< scratch for canonical paths */
+    size_t canon_cap;
+    // Progress counters, read by whoever reports progress.
+    atomic_uint_fast64_t n_dirs;
+    atomic_uint_fast64_t n_entries;
+    atomic_uint_fast64_t n_bytes;
+    atomic_uint_fast64_t n_errors;
+    size_t allocations; /**< slabs and buffers this worker asked for */
+};
+
+/* walker/walk.c: shared by both modes. */
+struct frd__wnode *frd__wnode_new(struct frd__worker *w, struct frd__wnode *parent,
+                                  const char *name, size_t name_len);
+void frd__wnode_release(struct frd__worker *w, struct frd__wnode *node);
+/** Drops a task that will not be listed (stop, prune): releases what it holds. */
+void frd__wnode_drop(struct frd__worker *w, struct frd__wnode *node);
+bool frd__fd_try_pin(struct frd__wnode *node);
+void frd__fd_release(struct frd_walk *walk, struct frd__wnode *node);
+/** Opens a node's directory (relative to its parent, or along its ancestors). */
+int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out,
+                    const char **op);
+/** Writes a node's path into *buf (grown as needed), its length into *len. @return 0 or
+ *  FRD_ENOMEM. */
+int frd__wnode_path(struct frd__worker *w, struct frd__wnode *node, char **buf, size_t *cap,
+                    size_t *len);
+/** Grows a worker-owned buffer. @return 0 or FRD_ENOMEM. */
+int frd__grow(struct frd__worker *w, char **buf, size_t *cap, size_t need);
+/** Records a fatal result and stops the walk (no callback starts after it returns). */
+void frd__walk_stop(struct frd_walk *walk, int code, struct frd__worker *self);
+/** Enters and leaves a callback (see walker/pool.c). */
+bool frd__cb_enter(struct frd__worker *w);
+void frd__cb_leave(struct frd__worker *w);
+/** Reports an error through the hook. @return false if the walk must stop. */
+bool frd__report(struct frd__worker *w, const char *path, const char *op, int code, unsigned depth);
+/** Like frd__report(), for a loop: `other` is the path of the ancestor it repeats. */
+bool frd__report_loop(struct frd__worker *w, const char *path, const char *op, int code,
+                      unsigned depth, const char *other);
+/** Volume class of the directory `fd` on device `dev` (cached per worker and per walk). */
+enum frd__vol_class frd__volume_class(struct frd__worker *w, frd_os_fd fd, uint64_t dev);
+/** Progress report if due. */
+void frd__progress_tick(struct frd__worker *w);
+
+/** An entry as the walk will report it: a followed link's target, its identity, errors. */
+struct frd__resolved {
+    struct frd_entry entry;  /**< what the callback sees */
+    struct frd__identity id; /**< with has_id */
+    bool has_id;
+    bool followed;   /**< a link the walk followed */
+    bool persistent; /**< strong ids on its volume */
+    int err;         /**< an error to report first (0: none) */
+    const char *err_op;
+    const struct frd__wnode *loop; /**< with FRD_ELOOP from a loop: the ancestor repeated */
+    const char *canon;             /**< canonical path (untrusted volumes, followed links) */
+};
+
+enum { RESOLVE_VISIT = 0, RESOLVE_SKIP = 1 };
+
+/** Follows a link if asked, checks loops and duplicates. @return RESOLVE_VISIT or _SKIP. */
+int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd fd,
+                       enum frd__vol_class dir_class, const struct frd_entry *e,
+                       struct frd__resolved *r);
+bool frd__may_descend(struct frd_walk *walk, const struct frd__wnode *dir,
+                      const struct frd__resolved *r);
+struct frd__wnode *frd__child_node(struct frd__worker *w, struct frd__wnode *dir,
+                                   const struct frd__resolved *r);
+bool frd__keep_fd(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd fd);
+int frd__dir_opened(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                    enum frd__vol_class *cls);
+int frd__root_stat(struct frd__worker *w, struct frd__wnode *root);
+int frd__root_open(struct frd__worker *w, struct frd__wnode *root, frd_os_fd *fd);
+
+/* walker/pool.c: threads and parking. */
+int frd__pool_start(struct frd_walk *walk);
+void frd__pool_join(struct frd_walk *walk);
+struct frd__wnode *frd__pool_next(struct frd__worker *w);
+void frd__pool_push(struct frd__worker *w, struct frd__wnode *node);
+void frd__pool_task_done(struct frd_walk *walk);
+void frd__pool_wake_all(struct frd_walk *walk);
+void frd__worker_run(struct frd__worker *w);
+void frd__thread_main(void *arg);
+
+/* walker/ordered.c. */
+int frd__ordered_init(struct frd_walk *walk);
+void frd__ordered_free(struct frd_walk *walk);
+void frd__ordered_consume(struct frd__worker *consumer);
+void frd__ordered_worker_run(struct frd__worker *w);
+void frd__ordered_wake(struct frd_walk *walk);
+
+/* walker/walk.c: the per-directory work of each mode. */
+void frd__concurrent_root(struct frd__worker *w, struct frd__wnode *root);
+void frd__concurrent_dir(struct frd__worker *w, struct frd__wnode *node);
+
+#endif // FRD_WALKER_WALKER_H
