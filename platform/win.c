@@ -1,0 +1,670 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * Windows backend: GetFileInformationByHandleEx directory classes into the lister's buffer.
+ *
+ * Opening. A path is opened with CreateFileW, a name relative to an open directory with
+ * NtCreateFile(RootDirectory = parent), so a walk never rebuilds long paths. Both ask for
+ * the reparse point itself (FILE_FLAG_OPEN_REPARSE_POINT / FILE_OPEN_REPARSE_POINT) and for
+ * backup semantics (directories open only with it). If what opened is a name-surrogate
+ * reparse point (a symlink or a junction), FRD_OPEN_NOFOLLOW makes that FRD_ELOOP, as
+ * O_NOFOLLOW does on POSIX; otherwise it is closed and opened again, followed. Entries of a
+ * listing are never followed: their records describe the link itself.
+ *
+ * Listing. Each call fills the 64 KiB buffer with records chained by NextEntryOffset, which
+ * decode/nt_dirinfo.c walks (nothing here reads a record's bytes); names go through
+ * frd__utf16le_to_utf8 (SSE2/AVX2) into a per-lister scratch buffer and then the list. A
+ * full listing asks for FILE_ID_EXTD_DIR_INFO (128-bit ids, ReFS); a volume that refuses it
+ * (FAT, exFAT, some redirectors, Wine: ERROR_INVALID_PARAMETER or ERROR_NOT_SUPPORTED) gets
+ * FILE_ID_BOTH_DIR_INFO, then FILE_FULL_DIR_INFO. A names-only listing asks for the shortest
+ * record, FILE_FULL_DIR_INFO, first. What a volume refused is remembered per lister by
+ * volume serial number, so the refusal costs one call per volume, not per directory.
+ * FRD_LIST_REWIND uses the Restart variant of the class on the first call.
+ *
+ * What a record gives: name, type (directory, reparse tag), size (EndOfFile), allocation
+ * size, mtime (LastWriteTime), ctime (ChangeTime) and, from the ID classes, the file id
+ * when it fits 64 bits. dev is the volume serial number of the directory. No link count or
+ * mode: those need a handle per entry, which is what this backend exists to avoid.
+ *
+ * Errors: Win32 codes (GetLastError) and NTSTATUS codes (through RtlNtStatusToDosError) are
+ * translated once, here, to FRD_ codes.
+ */
+#include "decode.h"
+#include "internal.h"
+#include "platform.h"
+
+#include <stddef.h>
+#include <string.h>
+#include <windows.h>
+#include <winternl.h>
+
+_Static_assert(FRD__DECODE_EMALFORMED == FRD_EMALFORMED, "decode/ and frd.h disagree");
+// The decoder's offsets (decode.h) against the SDK's structures.
+_Static_assert(offsetof(FILE_FULL_DIR_INFO, FileName) == 68, "FILE_FULL_DIR_INFO layout");
+_Static_assert(offsetof(FILE_ID_BOTH_DIR_INFO, FileId) == 96, "FILE_ID_BOTH_DIR_INFO layout");
+_Static_assert(offsetof(FILE_ID_BOTH_DIR_INFO, FileName) == 104, "FILE_ID_BOTH_DIR_INFO layout");
+_Static_assert(offsetof(FILE_ID_EXTD_DIR_INFO, ReparsePointTag) == 68, "FILE_ID_EXTD layout");
+_Static_assert(offsetof(FILE_ID_EXTD_DIR_INFO, FileId) == 72, "FILE_ID_EXTD_DIR_INFO layout");
+_Static_assert(offsetof(FILE_ID_EXTD_DIR_INFO, FileName) == 88, "FILE_ID_EXTD_DIR_INFO layout");
+_Static_assert(offsetof(FILE_FULL_DIR_INFO, LastWriteTime) == 24, "common prefix layout");
+_Static_assert(offsetof(FILE_FULL_DIR_INFO, FileNameLength) == 60, "common prefix layout");
+_Static_assert(FRD__LISTER_BUFFER_SIZE <= 0xFFFFFFFFu, "buffer size must fit a DWORD");
+
+void (*frd__test_before_stat)(frd_os_fd dir, const char *name);
+
+/** Tests: list with the last class of the chain, as on a volume that refuses the others. */
+static volatile LONG win_force_full;
+
+/** Access a listing handle needs: list, read attributes, and wait on it (synchronous I/O). */
+#define WIN_DIR_ACCESS (FILE_LIST_DIRECTORY | FILE_READ_ATTRIBUTES | SYNCHRONIZE)
+#define WIN_SHARE_ALL  (FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE)
+
+/** Translates a Win32 error code. */
+static int win_err(DWORD err)
+{
+    switch (err) {
+    case ERROR_SUCCESS:
+        return 0;
+    case ERROR_FILE_NOT_FOUND:
+    case ERROR_PATH_NOT_FOUND:
+    case ERROR_INVALID_NAME: // a name Windows cannot hold cannot exist
+    case ERROR_BAD_NETPATH:
+    case ERROR_BAD_NET_NAME:
+    case ERROR_INVALID_DRIVE:
+    case ERROR_DELETE_PENDING:
+        return FRD_ENOENT;
+    case ERROR_ACCESS_DENIED:
+    case ERROR_PRIVILEGE_NOT_HELD:
+        return FRD_EACCES;
+    case ERROR_DIRECTORY: // "The directory name is invalid": a file where a directory was due
+        return FRD_ENOTDIR;
+    case ERROR_NOT_ENOUGH_MEMORY:
+    case ERROR_OUTOFMEMORY:
+        return FRD_ENOMEM;
+    case ERROR_TOO_MANY_OPEN_FILES:
+        return FRD_EMFILE;
+    case ERROR_SHARING_VIOLATION:
+    case ERROR_LOCK_VIOLATION:
+    case ERROR_BUSY:
+        return FRD_EBUSY;
+    case ERROR_FILENAME_EXCED_RANGE:
+    case ERROR_BUFFER_OVERFLOW:
+        return FRD_ENAMETOOLONG;
+    case ERROR_CANT_RESOLVE_FILENAME: // too many reparse points
+    case 681:                         // ERROR_STOPPED_ON_SYMLINK (not in mingw-w64's winerror.h)
+        return FRD_ELOOP;
+    case ERROR_NOT_SUPPORTED:
+    case ERROR_INVALID_FUNCTION:
+        return FRD_ENOTSUP;
+    case ERROR_CALL_NOT_IMPLEMENTED:
+        return FRD_ENOSYS;
+    case ERROR_INVALID_PARAMETER:
+    case ERROR_INVALID_LEVEL:
+        return FRD_EINVAL;
+    case ERROR_INVALID_HANDLE:
+        return FRD_EBADF;
+    case ERROR_WRITE_PROTECT:
+        return FRD_EROFS;
+    case ERROR_NOT_READY:
+    case ERROR_CRC:
+    case ERROR_IO_DEVICE:
+    case ERROR_NETNAME_DELETED:
+    case ERROR_UNEXP_NET_ERR:
+        return FRD_EIO;
+    case ERROR_OPERATION_ABORTED:
+        return FRD_ECANCELED;
+    default:
+        return FRD_EUNKNOWN;
+    }
+}
+
+/** Translates an NTSTATUS through the mapping Windows itself uses for Win32 callers. */
+static int win_err_from_ntstatus(NTSTATUS status)
+{
+    return win_err(RtlNtStatusToDosError(status));
+}
+
+/** Converts a WTF-8 name to a NUL-terminated wide string. @return 0 or a negative code. */
+static int win_widen(const char *name, WCHAR **out, size_t *units_out)
+{
+    size_t len = strlen(name);
+    size_t bytes;
+    if (frd__mul_size(len + 1, sizeof(WCHAR), &bytes) < 0) {
+        return FRD_ENOMEM;
+    }
+    WCHAR *w = frd__malloc(bytes);
+    if (w == NULL) {
+        return FRD_ENOMEM;
+    }
+    ptrdiff_t units = frd__wtf8_to_utf16le(name, len, (uint8_t *)w);
+    if (units < 0) {
+        frd__free(w);
+        return FRD_ENOENT; // not WTF-8: no Windows name is spelled that way
+    }
+    for (ptrdiff_t i = 0; i < units; i++) {
+        if (w[i] == L'/') {
+            w[i] = L'\\';
+        }
+    }
+    w[units] = 0;
+    *out = w;
+    *units_out = (size_t)units;
+    return 0;
+}
+
+/**
+ * Opens `w` (relative to parent if valid), the reparse point itself unless `follow`: as a
+ * directory to list when `dir`, else any file, to read its attributes.
+ */
+static int win_open(HANDLE parent, const WCHAR *w, size_t units, bool follow, bool dir, HANDLE *out)
+{
+    ACCESS_MASK access = dir ? WIN_DIR_ACCESS : (FILE_READ_ATTRIBUTES | SYNCHRONIZE);
+    if (parent == FRD_INVALID_FD) {
+        DWORD flags = FILE_FLAG_BACKUP_SEMANTICS | (follow ? 0 : FILE_FLAG_OPEN_REPARSE_POINT);
+        HANDLE h = CreateFileW(w, access, WIN_SHARE_ALL, NULL, OPEN_EXISTING, flags, NULL);
+        if (h == INVALID_HANDLE_VALUE) {
+            return win_err(GetLastError());
+        }
+        *out = h;
+        return 0;
+    }
+    if (units * sizeof(WCHAR) > 0xFFFE) {
+        return FRD_ENAMETOOLONG; // UNICODE_STRING lengths are 16-bit byte counts
+    }
+    UNICODE_STRING us;
+    us.Buffer = (PWSTR)(uintptr_t)w;
+    us.Length = (USHORT)(units * sizeof(WCHAR));
+    us.MaximumLength = us.Length;
+    OBJECT_ATTRIBUTES oa;
+    InitializeObjectAttributes(&oa, &us, OBJ_CASE_INSENSITIVE, parent, NULL);
+    IO_STATUS_BLOCK iosb;
+    ULONG options = (dir ? FILE_DIRECTORY_FILE : 0) | FILE_SYNCHRONOUS_IO_NONALERT |
+                    FILE_OPEN_FOR_BACKUP_INTENT | (follow ? 0 : FILE_OPEN_REPARSE_POINT);
+    HANDLE h;
+    NTSTATUS status =
+        NtCreateFile(&h, access, &oa, &iosb, NULL, 0, WIN_SHARE_ALL, FILE_OPEN, options, NULL, 0);
+    if (!NT_SUCCESS(status)) {
+        return win_err_from_ntstatus(status);
+    }
+    *out = h;
+    return 0;
+}
+
+/** Reads a handle's attributes and reparse tag (0 when not a reparse point). */
+static int win_attributes(HANDLE h, DWORD *attributes, DWORD *tag)
+{
+    FILE_ATTRIBUTE_TAG_INFO info;
+    if (GetFileInformationByHandleEx(h, FileAttributeTagInfo, &info, sizeof(info))) {
+        *attributes = info.FileAttributes;
+        *tag = (info.FileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) ? info.ReparseTag : 0;
+        return 0;
+    }
+    // Older systems and some redirectors lack the class: without the tag, treat every
+    // reparse point as a link (the cautious reading for a walker).
+    BY_HANDLE_FILE_INFORMATION bhfi;
+    if (!GetFileInformationByHandle(h, &bhfi)) {
+        return win_err(GetLastError());
+    }
+    *attributes = bhfi.dwFileAttributes;
+    *tag = (bhfi.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) ? IO_REPARSE_TAG_SYMLINK : 0;
+    return 0;
+}
+
+int frd__plat_open_dir(frd_os_fd parent, const char *name, unsigned open_flags, frd_os_fd *out)
+{
+    WCHAR *w = NULL;
+    size_t units;
+    HANDLE h = INVALID_HANDLE_VALUE;
+    int rc = win_widen(name, &w, &units);
+    if (rc < 0) {
+        goto fail;
+    }
+    rc = win_open(parent, w, units, false, true, &h);
+    if (rc < 0) {
+        goto fail;
+    }
+    DWORD attributes;
+    DWORD tag;
+    rc = win_attributes(h, &attributes, &tag);
+    if (rc < 0) {
+        goto fail;
+    }
+    if ((attributes & FILE_ATTRIBUTE_REPARSE_POINT) && (tag & FRD__IO_REPARSE_TAG_NAME_SURROGATE)) {
+        if (open_flags & FRD_OPEN_NOFOLLOW) {
+            rc = FRD_ELOOP;
+            goto fail;
+        }
+        CloseHandle(h);
+        h = INVALID_HANDLE_VALUE;
+        rc = win_open(parent, w, units, true, true, &h);
+        if (rc < 0) {
+            goto fail;
+        }
+        rc = win_attributes(h, &attributes, &tag);
+        if (rc < 0) {
+            goto fail;
+        }
+    }
+    if (!(attributes & FILE_ATTRIBUTE_DIRECTORY)) {
+        rc = FRD_ENOTDIR;
+        goto fail;
+    }
+    frd__free(w);
+    *out = h;
+    return 0;
+fail:
+    if (h != INVALID_HANDLE_VALUE) {
+        CloseHandle(h);
+    }
+    frd__free(w);
+    return rc;
+}
+
+void frd__plat_close_dir(frd_os_fd fd)
+{
+    CloseHandle(fd);
+}
+
+bool frd__plat_force_fallback(bool on)
+{
+    InterlockedExchange(&win_force_full, on ? 1 : 0);
+    return true;
+}
+
+/** What a lister remembers between listings. */
+#define WIN_VOLUMES 8
+struct win_state {
+    char *utf8;                    // FRD__UTF8_MAX(buffer / 2) bytes: one name's UTF-8
+    DWORD serial[WIN_VOLUMES];     // volumes that refused a class...
+    unsigned refused[WIN_VOLUMES]; // ...and which classes (bit per enum frd__nt_class)
+    unsigned nvolumes;             // slots in use
+    unsigned next_slot;            // the slot to reuse when all are in use
+};
+
+static void win_state_free(struct win_state *st)
+{
+    if (st != NULL) {
+        frd__free(st->utf8);
+        frd__free(st);
+    }
+}
+
+void frd__plat_lister_release(struct frd_lister *lister)
+{
+    win_state_free(lister->backend);
+    lister->backend = NULL;
+}
+
+static struct win_state *win_state_get(struct frd_lister *lister)
+{
+    if (lister->backend != NULL) {
+        return lister->backend;
+    }
+    struct win_state *st = frd__calloc(1, sizeof(*st));
+    if (st == NULL) {
+        return NULL;
+    }
+    st->utf8 = frd__malloc(FRD__UTF8_MAX(FRD__LISTER_BUFFER_SIZE / 2) + 1);
+    if (st->utf8 == NULL) {
+        frd__free(st);
+        return NULL;
+    }
+    lister->backend = st;
+    return st;
+}
+
+/** @return the refused-class bits recorded for a volume, 0 if none. */
+static unsigned *win_refused_slot(struct win_state *st, DWORD serial, bool create)
+{
+    for (unsigned i = 0; i < st->nvolumes; i++) {
+        if (st->serial[i] == serial) {
+            return &st->refused[i];
+        }
+    }
+    if (!create) {
+        return NULL;
+    }
+    unsigned i = st->nvolumes < WIN_VOLUMES ? st->nvolumes++ : st->next_slot++ % WIN_VOLUMES;
+    st->serial[i] = serial;
+    st->refused[i] = 0;
+    return &st->refused[i];
+}
+
+/** The answers that mean "this volume does not do this class", not "this listing failed". */
+static bool win_class_refused(DWORD err)
+{
+    return err == ERROR_INVALID_PARAMETER || err == ERROR_NOT_SUPPORTED ||
+           err == ERROR_CALL_NOT_IMPLEMENTED || err == ERROR_INVALID_LEVEL ||
+           err == ERROR_INVALID_FUNCTION;
+}
+
+static FILE_INFO_BY_HANDLE_CLASS win_class(enum frd__nt_class cls, bool restart)
+{
+    switch (cls) {
+    case FRD__NT_ID_EXTD_DIR_INFO:
+        return restart ? FileIdExtdDirectoryRestartInfo : FileIdExtdDirectoryInfo;
+    case FRD__NT_ID_BOTH_DIR_INFO:
+        return restart ? FileIdBothDirectoryRestartInfo : FileIdBothDirectoryInfo;
+    default:
+        return restart ? FileFullDirectoryRestartInfo : FileFullDirectoryInfo;
+    }
+}
+
+static enum frd_type win_type(unsigned char dt)
+{
+    switch (dt) {
+    case FRD__DT_REG:
+        return FRD_TYPE_REG;
+    case FRD__DT_DIR:
+        return FRD_TYPE_DIR;
+    case FRD__DT_LNK:
+        return FRD_TYPE_LNK;
+    case FRD__DT_SOCK:
+        return FRD_TYPE_SOCK;
+    case FRD__DT_FIFO:
+        return FRD_TYPE_FIFO;
+    case FRD__DT_CHR:
+        return FRD_TYPE_CHR;
+    case FRD__DT_BLK:
+        return FRD_TYPE_BLK;
+    default:
+        return FRD_TYPE_UNKNOWN;
+    }
+}
+
+/** Appends the records of one buffer. @return entries appended, or a negative code. */
+static int win_append_batch(struct frd_lister *lister, struct win_state *st, enum frd__nt_class cls,
+                            DWORD serial, struct frd_list *list, const char **op)
+{
+    bool names_only = (lister->flags & FRD_LIST_NAMES_ONLY) != 0;
+    int appended = 0;
+    size_t pos = 0;
+    struct frd__nt_dirent rec;
+    int rc;
+    while ((rc = frd__decode_nt_dirinfo(lister->buffer, FRD__LISTER_BUFFER_SIZE, cls, &pos, &rec)) >
+           0) {
+        size_t n = frd__utf16le_to_utf8(rec.name16, rec.name_units, st->utf8);
+        st->utf8[n] = '\0';
+        struct frd_entry *e = frd__list_push(list, st->utf8, n);
+        if (e == NULL) {
+            *op = "append";
+            return FRD_ENOMEM;
+        }
+        e->type = win_type(rec.type);
+        e->fields = FRD_FIELD_TYPE;
+        if (!names_only) {
+            e->size = rec.size;
+            e->alloc_size = rec.alloc_size;
+            e->mtime_ns = rec.mtime_ns;
+            e->ctime_ns = rec.ctime_ns;
+            e->dev = serial;
+            e->fields |= FRD_FIELD_SIZE | FRD_FIELD_ALLOC_SIZE | FRD_FIELD_MTIME | FRD_FIELD_CTIME |
+                         FRD_FIELD_DEV;
+            if (rec.has_id) {
+                e->file_id = rec.file_id;
+                e->fields |= FRD_FIELD_FILE_ID;
+            }
+        }
+        appended++;
+    }
+    if (rc < 0) {
+        *op = "GetFileInformationByHandleEx";
+        return rc;
+    }
+    return appended;
+}
+
+static int win_volume_serial(HANDLE fd, DWORD *serial, const char **op)
+{
+    BY_HANDLE_FILE_INFORMATION bhfi;
+    if (!GetFileInformationByHandle(fd, &bhfi)) {
+        *op = "GetFileInformationByHandle";
+        return win_err(GetLastError());
+    }
+    *serial = bhfi.dwVolumeSerialNumber;
+    return 0;
+}
+
+int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
+                      const char **op)
+{
+    static const enum frd__nt_class full_chain[3] = {
+        FRD__NT_ID_EXTD_DIR_INFO, FRD__NT_ID_BOTH_DIR_INFO, FRD__NT_FULL_DIR_INFO};
+    static const enum frd__nt_class names_chain[3] = {
+        FRD__NT_FULL_DIR_INFO, FRD__NT_ID_BOTH_DIR_INFO, FRD__NT_ID_EXTD_DIR_INFO};
+    bool names_only = (lister->flags & FRD_LIST_NAMES_ONLY) != 0;
+    const enum frd__nt_class *chain = names_only ? names_chain : full_chain;
+
+    struct win_state *st = win_state_get(lister);
+    if (st == NULL) {
+        *op = "append";
+        return FRD_ENOMEM;
+    }
+    // The volume serial is the entries' dev, and the key of what this volume refused. A
+    // names-only listing needs it only once some volume has refused a class.
+    DWORD serial = 0;
+    bool have_serial = false;
+    if (!names_only || st->nvolumes > 0) {
+        int rc = win_volume_serial(fd, &serial, op);
+        if (rc < 0) {
+            return rc;
+        }
+        have_serial = true;
+    }
+    unsigned *refused = have_serial ? win_refused_slot(st, serial, false) : NULL;
+    unsigned forced =
+        win_force_full ? (1u << FRD__NT_ID_EXTD_DIR_INFO) | (1u << FRD__NT_ID_BOTH_DIR_INFO) : 0;
+    size_t level = 0;
+    while (level < 3 && (((refused ? *refused : 0) | forced) & (1u << chain[level]))) {
+        level++;
+    }
+    if (level == 3) {
+        level = 2; // everything refused before: ask again, and report what it says
+    }
+
+    bool restart = (lister->flags & FRD_LIST_REWIND) != 0;
+    bool first = true;
+    int total = 0;
+    for (;;) {
+        enum frd__nt_class cls = chain[level];
+        if (!GetFileInformationByHandleEx(fd, win_class(cls, restart && first), lister->buffer,
+                                          (DWORD)FRD__LISTER_BUFFER_SIZE)) {
+            DWORD err = GetLastError();
+            if (err == ERROR_NO_MORE_FILES || err == ERROR_FILE_NOT_FOUND) {
+                return total; // FILE_NOT_FOUND: a drive's root, which has no "." to list
+            }
+            if (first && win_class_refused(err) && level < 2) {
+                if (!have_serial) {
+                    int rc = win_volume_serial(fd, &serial, op);
+                    if (rc < 0) {
+                        return rc;
+                    }
+                    have_serial = true;
+                }
+                if (refused == NULL) {
+                    refused = win_refused_slot(st, serial, true);
+                }
+                *refused |= 1u << cls;
+                level++;
+                continue;
+            }
+            *op = "GetFileInformationByHandleEx";
+            return win_err(err);
+        }
+        first = false;
+        int got = win_append_batch(lister, st, cls, serial, list, op);
+        if (got < 0) {
+            return got;
+        }
+        if (got > INT32_MAX - total) {
+            *op = "GetFileInformationByHandleEx";
+            return FRD_EOVERFLOW;
+        }
+        total += got;
+    }
+}
+
+// What the walker needs: stat by name, identity and volume class of an open directory.
+
+static enum frd_type win_type_of(DWORD attributes, DWORD tag)
+{
+    if ((attributes & FILE_ATTRIBUTE_REPARSE_POINT) && (tag & FRD__IO_REPARSE_TAG_NAME_SURROGATE)) {
+        return FRD_TYPE_LNK;
+    }
+    return (attributes & FILE_ATTRIBUTE_DIRECTORY) ? FRD_TYPE_DIR : FRD_TYPE_REG;
+}
+
+static int64_t win_time(LARGE_INTEGER t)
+{
+    return frd__filetime_to_unix_ns(t.QuadPart);
+}
+
+static int64_t win_filetime(FILETIME t)
+{
+    return frd__filetime_to_unix_ns((int64_t)((uint64_t)t.dwHighDateTime << 32 | t.dwLowDateTime));
+}
+
+int frd__plat_stat_at(frd_os_fd dir, const char *name, bool follow, bool names_only,
+                      struct frd_entry *e)
+{
+    WCHAR *w = NULL;
+    size_t units;
+    HANDLE h = INVALID_HANDLE_VALUE;
+    int rc = win_widen(name, &w, &units);
+    if (rc < 0) {
+        goto fail;
+    }
+    rc = win_open(dir, w, units, follow, false, &h);
+    if (rc < 0) {
+        goto fail;
+    }
+    DWORD attributes;
+    DWORD tag;
+    rc = win_attributes(h, &attributes, &tag);
+    if (rc < 0) {
+        goto fail;
+    }
+    e->type = win_type_of(attributes, tag);
+    e->fields |= FRD_FIELD_TYPE;
+    if (!names_only) {
+        BY_HANDLE_FILE_INFORMATION bhfi;
+        if (!GetFileInformationByHandle(h, &bhfi)) {
+            rc = win_err(GetLastError());
+            goto fail;
+        }
+        e->dev = bhfi.dwVolumeSerialNumber;
+        e->nlink = bhfi.nNumberOfLinks;
+        e->file_id = (uint64_t)bhfi.nFileIndexHigh << 32 | bhfi.nFileIndexLow;
+        e->size = (uint64_t)bhfi.nFileSizeHigh << 32 | bhfi.nFileSizeLow;
+        e->mtime_ns = win_filetime(bhfi.ftLastWriteTime);
+        e->fields |=
+            FRD_FIELD_DEV | FRD_FIELD_NLINK | FRD_FIELD_FILE_ID | FRD_FIELD_SIZE | FRD_FIELD_MTIME;
+        FILE_BASIC_INFO basic;
+        if (GetFileInformationByHandleEx(h, FileBasicInfo, &basic, sizeof(basic))) {
+            e->ctime_ns = win_time(basic.ChangeTime);
+            e->fields |= FRD_FIELD_CTIME;
+        }
+        FILE_STANDARD_INFO standard;
+        if (GetFileInformationByHandleEx(h, FileStandardInfo, &standard, sizeof(standard))) {
+            e->alloc_size = standard.AllocationSize.QuadPart < 0
+                                ? 0
+                                : (uint64_t)standard.AllocationSize.QuadPart;
+            e->fields |= FRD_FIELD_ALLOC_SIZE;
+        }
+        if (e->type == FRD_TYPE_DIR) {
+            e->size = 0;
+        }
+    }
+    rc = 0;
+fail:
+    if (h != INVALID_HANDLE_VALUE) {
+        CloseHandle(h);
+    }
+    frd__free(w);
+    return rc;
+}
+
+int frd__plat_fd_identity(frd_os_fd fd, struct frd__identity *out)
+{
+    // dev is the 32-bit serial listings report; the id is the 128-bit FILE_ID_INFO one
+    // (ReFS needs all of it), split as ino = low half, subvol = high half (0 on NTFS).
+    BY_HANDLE_FILE_INFORMATION bhfi;
+    if (!GetFileInformationByHandle(fd, &bhfi)) {
+        return win_err(GetLastError());
+    }
+    out->dev = bhfi.dwVolumeSerialNumber;
+    out->ino = (uint64_t)bhfi.nFileIndexHigh << 32 | bhfi.nFileIndexLow;
+    out->subvol = 0;
+    FILE_ID_INFO id;
+    if (GetFileInformationByHandleEx(fd, FileIdInfo, &id, sizeof(id))) {
+        memcpy(&out->ino, id.FileId.Identifier, 8);
+        memcpy(&out->subvol, id.FileId.Identifier + 8, 8);
+    }
+    return 0;
+}
+
+/** The first 8 bytes of a file system's name, little-endian: Windows' "type number". */
+static uint64_t win_fs_type(const WCHAR *name)
+{
+    uint64_t type = 0;
+    for (unsigned i = 0; i < 8 && name[i] != 0; i++) {
+        type |= (uint64_t)(name[i] & 0xFF) << (8 * i);
+    }
+    return type;
+}
+
+enum frd__vol_class frd__plat_classify_fs_type(uint64_t fs_type)
+{
+    // Windows has no file system numbers; win_fs_type() makes one from the name that
+    // GetVolumeInformationByHandleW reports ("NTFS" happens to be Linux's NTFS magic too).
+    switch (fs_type) {
+    case 0x5346544Eu: // "NTFS": MFT record numbers, stable
+    case 0x53466552u: // "ReFS": 128-bit ids, stable
+        return FRD__VOL_STRONG;
+    case 0x544146u:           // "FAT": ids from the directory entry's position
+    case 0x3233544146u:       // "FAT32"
+    case 0x5441467865u:       // "exFAT"
+        return FRD__VOL_WEAK; // (and no hard links)
+    default:
+        return FRD__VOL_UNTRUSTED;
+    }
+}
+
+int frd__plat_volume_class(frd_os_fd fd, enum frd__vol_class *out)
+{
+    WCHAR fs[MAX_PATH + 1];
+    DWORD flags = 0;
+    if (!GetVolumeInformationByHandleW(fd, NULL, 0, NULL, NULL, &flags, fs, MAX_PATH + 1)) {
+        return win_err(GetLastError());
+    }
+    *out = frd__plat_classify_fs_type(win_fs_type(fs));
+    return 0;
+}
+
+int frd__plat_fd_path(frd_os_fd fd, char *buf, size_t cap)
+{
+    const DWORD max_units = 32768; // the longest path Windows has
+    WCHAR *w = frd__malloc(max_units * sizeof(WCHAR));
+    if (w == NULL) {
+        return FRD_ENOMEM;
+    }
+    DWORD n = GetFinalPathNameByHandleW(fd, w, max_units, FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
+    int rc;
+    if (n == 0) {
+        rc = win_err(GetLastError());
+    } else if (n >= max_units || FRD__UTF8_MAX((size_t)n) + 1 > cap) {
+        rc = FRD_ENAMETOOLONG;
+    } else {
+        size_t len = frd__utf16le_to_utf8((const uint8_t *)w, n, buf);
+        buf[len] = '\0';
+        rc = (int)len;
+    }
+    frd__free(w);
+    return rc;
+}
+
+unsigned frd__plat_fd_limit(void)
+{
+    return 0; // handles are limited by memory only (about 16 million per process)
+}

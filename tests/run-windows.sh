@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The Windows stage: cross-builds frd for x86_64 Windows with Debian's mingw-w64 and runs
+# every test_*.exe (and the decoders' corpus replays) under Wine; exits 0 only if all pass.
+#
+# Debian packages neither libuv nor cmocka for mingw, so they are built here from Debian's
+# own source packages (apt-get source libuv1 cmocka, through a deb-src entry for the mirror
+# apt already uses) into build-windows/deps, once: a rerun reuses them and takes seconds.
+# Usage: tests/run-windows.sh [BUILD_DIR]   (default build-windows; needs root for apt)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+build=${1:-build-windows}
+deps=$root/$build/deps
+triple=x86_64-w64-mingw32
+jobs=$(nproc)
+log() { printf 'run-windows: %s\n' "$*" >&2; }
+
+# 1. Tools: the cross compiler, Wine, and dpkg-source for apt-get source.
+need=()
+command -v $triple-gcc >/dev/null || need+=(gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64)
+# Debian's wine64 package puts its loader in /usr/lib/wine, not on PATH.
+find_wine() { command -v wine64 || command -v wine || ls /usr/lib/wine/wine64 2>/dev/null; }
+find_wine >/dev/null || need+=(wine64)
+command -v dpkg-source >/dev/null || need+=(dpkg-dev)
+if ((${#need[@]})); then
+  log "installing ${need[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+wine=$(find_wine)
+
+# 2. libuv and cmocka for mingw, from Debian's source packages, cached in $deps.
+src_list=/etc/apt/sources.list.d/frd-deb-src.sources
+add_deb_src() {
+  [[ -e $src_list ]] && return 0
+  # Reuse the mirror and suite apt is configured with (deb822 or one-line format).
+  local uri suite
+  uri=$(grep -hE '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v security |
+    head -1 | awk '{print $2}' || true)
+  suite=$(grep -hE '^Suites:' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1 |
+    awk '{print $2}' || true)
+  if [[ -z $uri ]]; then
+    read -r uri suite < <(grep -hE '^deb ' /etc/apt/sources.list 2>/dev/null | grep -v security |
+      awk '{print $2, $3}' | head -1 || true)
+  fi
+  uri=${uri:-http://deb.debian.org/debian}
+  suite=${suite:-bookworm}
+  log "adding deb-src $uri $suite"
+  printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+    "$uri" "$suite" >"$src_list"
+  apt-get update -qq
+}
+
+fetch_source() { # package -> prints the unpacked source directory
+  local pkg=$1 dir=$deps/src
+  mkdir -p "$dir"
+  if ! compgen -G "$dir/$pkg-*/CMakeLists.txt" >/dev/null; then
+    add_deb_src
+    (cd "$dir" && apt-get source -qq "$pkg" >/dev/null 2>&1)
+  fi
+  compgen -G "$dir/$pkg-*/CMakeLists.txt" | head -1 | xargs dirname
+}
+
+build_dep() { # name source-dir cmake-args...
+  local name=$1 srcdir=$2
+  shift 2
+  [[ -e $deps/.built-$name ]] && return 0
+  log "building $name for mingw-w64 from $(basename "$srcdir")"
+  cmake -S "$srcdir" -B "$deps/build-$name" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/mingw-w64.cmake" \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$deps" "$@" >"$deps/$name.log" 2>&1
+  cmake --build "$deps/build-$name" -j"$jobs" >>"$deps/$name.log" 2>&1
+  cmake --install "$deps/build-$name" >>"$deps/$name.log" 2>&1
+  touch "$deps/.built-$name"
+}
+
+mkdir -p "$deps"
+if [[ ! -e $deps/.built-libuv ]]; then
+  build_dep libuv "$(fetch_source libuv1)" -DLIBUV_BUILD_TESTS=OFF -DLIBUV_BUILD_BENCH=OFF
+fi
+if [[ ! -e $deps/.built-cmocka ]]; then
+  build_dep cmocka "$(fetch_source cmocka)" -DWITH_EXAMPLES=OFF -DUNIT_TESTING=OFF \
+    -DBUILD_SHARED_LIBS=OFF -DWITH_STATIC_LIB=ON
+fi
+# Link both statically, so the test programs need no DLL beside them under Wine: the import
+# libraries go, the static archives take the names pkg-config asks for.
+if [[ ! -e $deps/.static ]]; then
+  cp "$deps/lib/libcmocka-static.a" "$deps/lib/libcmocka.a"
+  cp "$deps/lib/libuv_a.a" "$deps/lib/libuv.a"
+  rm -f "$deps/lib/libcmocka.dll.a" "$deps/lib/libuv.dll.a"
+  sed -i 's/^Libs: .*/Libs: -L${libdir} -luv -lpsapi -luser32 -ladvapi32 -liphlpapi -luserenv -lws2_32 -ldbghelp -lole32 -lshell32/' \
+    "$deps/lib/pkgconfig/libuv.pc"
+  touch "$deps/.static"
+fi
+
+# 3. frd itself, with warnings as errors.
+log "building frd with mingw-w64"
+cmake -S . -B "$build/frd" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/mingw-w64.cmake" \
+  -DFRD_MINGW_DEPS="$deps" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFRD_WERROR=ON \
+  -DFRD_BUILD_BENCH=OFF -DFRD_BUILD_EXAMPLES=OFF >"$build/configure.log" 2>&1 ||
+  { tail -30 "$build/configure.log"; exit 1; }
+cmake --build "$build/frd" -j"$jobs" >"$build/build.log" 2>&1 || { grep -E 'error|Error' "$build/build.log" | head -40; exit 1; }
+
+# 4. Every test under Wine, through ctest (the toolchain makes Wine the test "emulator").
+export WINEPREFIX=$root/$build/wineprefix WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+if [[ ! -e $WINEPREFIX/system.reg ]]; then
+  log "creating the Wine prefix"
+  "$wine" wineboot --init >/dev/null 2>&1 || true
+fi
+mapfile -t tests < <(cd "$build/frd/tests" && ls test_*.exe)
+log "running ${#tests[@]} test programs and the corpus replays under $("$wine" --version 2>/dev/null)"
+export CMOCKA_MESSAGE_OUTPUT=stdout
+ctest --test-dir "$build/frd" --output-on-failure -j"$jobs"
