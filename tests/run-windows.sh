@@ -106,6 +106,19 @@ if [[ ! -e $WINEPREFIX/system.reg ]]; then
   log "creating the Wine prefix"
   "$wine" wineboot --init >/dev/null 2>&1 || true
 fi
+# A tree made on Linux and its Linux listing (name, find's type letter, size): the Windows
+# lister test lists the same directory through Wine's Z: drive and must agree.
+cross=$root/$build/crosstree
+rm -rf "$cross" && mkdir -p "$cross/sub dir" "$cross/Документы"
+head -c 1234 /dev/zero >"$cross/regular"
+: >"$cross/empty"
+head -c 70000 /dev/zero >"$cross/big"
+printf abc >"$cross/café"
+printf abcd >"$cross/€ uro"
+printf 12345 >"$cross/😀 smile"
+(cd "$cross" && find . -mindepth 1 -maxdepth 1 -printf '%P\t%y\t%s\n') >"$cross.txt"
+export FRD_CROSS_TREE="Z:${cross//\//\\}" FRD_CROSS_LISTING="Z:${cross//\//\\}.txt"
+
 mapfile -t tests < <(cd "$build/frd/tests" && ls test_*.exe)
 log "running ${#tests[@]} test programs and the corpus replays under $("$wine" --version 2>/dev/null)"
 export CMOCKA_MESSAGE_OUTPUT=stdout

@@ -317,6 +317,52 @@ static void test_lister_win_read_dir_sorts_in_byte_order(void **state)
     tree_remove(root);
 }
 
+/**
+ * Lists a directory tests/run-windows.sh made on Linux (through Wine's Z: drive) and checks
+ * every name, type and file size against the listing find made of it on Linux.
+ */
+static void test_lister_win_linux_tree_lists_as_linux_does(void **state)
+{
+    (void)state;
+    const char *dir = getenv("FRD_CROSS_TREE");
+    const char *listing = getenv("FRD_CROSS_LISTING");
+    if (dir == NULL || listing == NULL) {
+        skip(); // run outside tests/run-windows.sh
+    }
+    WCHAR *w = wide(listing);
+    FILE *f = _wfopen(w, L"rb");
+    free(w);
+    assert_non_null(f);
+    int rc;
+    struct frd_list *list = list_dir(dir, 0, &rc);
+    assert_true(rc > 0);
+    char line[1024];
+    size_t lines = 0;
+    while (fgets(line, sizeof(line), f) != NULL) {
+        char *tab1 = strchr(line, '\t');
+        assert_non_null(tab1);
+        char *tab2 = strchr(tab1 + 1, '\t');
+        assert_non_null(tab2);
+        *tab1 = '\0';
+        const struct frd_entry *e = find_entry(list, line);
+        if (e == NULL) {
+            fail_msg("'%s' listed on Linux, not by frd under Wine", line);
+        }
+        if (tab1[1] == 'd') {
+            assert_int_equal(e->type, FRD_TYPE_DIR);
+        } else {
+            assert_int_equal(tab1[1], 'f');
+            assert_int_equal(e->type, FRD_TYPE_REG);
+            assert_int_equal(e->size, strtoull(tab2 + 1, NULL, 10));
+        }
+        lines++;
+    }
+    fclose(f);
+    assert_int_equal(frd_list_count(list), lines);
+    assert_true(lines >= 8);
+    frd_list_free(list);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -329,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_lister_win_list_at_opens_relative_to_parent),
         cmocka_unit_test(test_lister_win_rewind_lists_from_the_start),
         cmocka_unit_test(test_lister_win_read_dir_sorts_in_byte_order),
+        cmocka_unit_test(test_lister_win_linux_tree_lists_as_linux_does),
     };
     return cmocka_run_group_tests_name("lister_win", tests, NULL, NULL);
 }
