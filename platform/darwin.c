@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * macOS backend: getattrlistbulk for full listings, __getdirentries64 for names only.
+ *
+ * Status: written from xnu's headers and man pages (getattrlistbulk(2), getattrlist(2),
+ * bsd/sys/attr.h, bsd/sys/dirent.h, bsd/vfs/vfs_attrlist.c) and never compiled or run: CI
+ * has no Mac. Every byte of the kernel's buffers is read by decode/attrlist.c and
+ * decode/direntry.c, which are tested and fuzzed on Linux; this file only makes the calls
+ * and copies decoded fields into entries.
+ *
+ * Full listing: one getattrlistbulk call fills the 64 KiB buffer with as many entries as
+ * fit, each with name, type, device, times, mode, file id, link count, size and allocated
+ * size, so no per-entry stat is needed (the reason this call exists, macOS 10.10+). The
+ * request leaves out FSOPT_PACK_INVAL_ATTRS, so absent attributes are omitted and the
+ * returned bitmap drives the decoder. An entry the kernel could not read comes back with
+ * ATTR_CMN_ERROR set and only its name; it is kept with `error` set, or left out if the
+ * error is ENOENT (removed meanwhile), as on Linux. The file id is reported only on a volume
+ * whose capabilities say object ids persist (VOL_CAP_FMT_PERSISTENTOBJECTIDS), asked once
+ * per device and remembered by the lister.
+ *
+ * Names only: __getdirentries64, the call Libc's readdir makes (libSystem exports it; it is
+ * not in any header), fills struct direntry records with d_type, and its last four bytes
+ * tell whether the directory is exhausted, which saves the final empty call. DT_UNKNOWN costs
+ * one fstatat. An App Store build may not use a private symbol: with
+ * FRD_USE_GETDIRENTRIES64 = 0 (CMake FRD_DARWIN_PUBLIC_API_ONLY) names-only listings use
+ * getattrlistbulk with a request of name and type only, which is public and nearly as fast.
+ */
+#include "decode.h"
+#include "internal.h"
+#include "platform.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/attr.h>
+#include <sys/mount.h>
+#include <sys/param.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/vnode.h> // enum vtype
+#include <unistd.h>
+
+#if !defined(FRD_USE_GETDIRENTRIES64)
+#    define FRD_USE_GETDIRENTRIES64 1
+#endif
+
+_Static_assert(FRD__DECODE_EMALFORMED == FRD_EMALFORMED, "decode/ and frd.h disagree");
+// The decoder's sizes and bits (decode.h) against the SDK's.
+_Static_assert(sizeof(attribute_set_t) == 20, "attribute_set_t");
+_Static_assert(sizeof(attrreference_t) == 8, "attrreference_t");
+_Static_assert(sizeof(struct timespec) == 16, "timespec of 64-bit macOS");
+_Static_assert(sizeof(off_t) == 8 && sizeof(dev_t) == 4, "off_t and dev_t");
+_Static_assert(ATTR_CMN_NAME == FRD__ATTR_CMN_NAME && ATTR_CMN_DEVID == FRD__ATTR_CMN_DEVID &&
+                   ATTR_CMN_OBJTYPE == FRD__ATTR_CMN_OBJTYPE &&
+                   ATTR_CMN_MODTIME == FRD__ATTR_CMN_MODTIME &&
+                   ATTR_CMN_CHGTIME == FRD__ATTR_CMN_CHGTIME &&
+                   ATTR_CMN_ACCESSMASK == FRD__ATTR_CMN_ACCESSMASK &&
+                   ATTR_CMN_FILEID == FRD__ATTR_CMN_FILEID &&
+                   ATTR_CMN_ERROR == FRD__ATTR_CMN_ERROR &&
+                   ATTR_CMN_RETURNED_ATTRS == FRD__ATTR_CMN_RETURNED_ATTRS,
+               "common attribute bits");
+_Static_assert(ATTR_DIR_LINKCOUNT == FRD__ATTR_DIR_LINKCOUNT &&
+                   ATTR_DIR_MOUNTSTATUS == FRD__ATTR_DIR_MOUNTSTATUS &&
+                   ATTR_FILE_LINKCOUNT == FRD__ATTR_FILE_LINKCOUNT &&
+                   ATTR_FILE_DATALENGTH == FRD__ATTR_FILE_DATALENGTH &&
+                   ATTR_FILE_DATAALLOCSIZE == FRD__ATTR_FILE_DATAALLOCSIZE,
+               "dir and file attribute bits");
+_Static_assert(VREG == FRD__VREG && VDIR == FRD__VDIR && VLNK == FRD__VLNK && VFIFO == FRD__VFIFO,
+               "enum vtype");
+
+#if FRD_USE_GETDIRENTRIES64
+/** Libc's readdir(3) calls this; it is exported by libSystem but declared in no header. */
+extern ssize_t __getdirentries64(int fd, void *buf, size_t bufsize, off_t *basep);
+#endif
+
+void (*frd__test_before_stat)(frd_os_fd dir, const char *name);
+
+/** Tests: list full listings through __getdirentries64 plus fstatat. */
+static atomic_bool dw_force_fallback;
+
+/** What a full listing asks for. */
+static const struct frd__attr_set dw_full_request = {
+    FRD__ATTR_CMN_RETURNED_ATTRS | FRD__ATTR_CMN_NAME | FRD__ATTR_CMN_ERROR | FRD__ATTR_CMN_DEVID |
+        FRD__ATTR_CMN_OBJTYPE | FRD__ATTR_CMN_MODTIME | FRD__ATTR_CMN_CHGTIME |
+        FRD__ATTR_CMN_ACCESSMASK | FRD__ATTR_CMN_FILEID,
+    0, FRD__ATTR_DIR_LINKCOUNT | FRD__ATTR_DIR_MOUNTSTATUS,
+    FRD__ATTR_FILE_LINKCOUNT | FRD__ATTR_FILE_DATALENGTH | FRD__ATTR_FILE_DATAALLOCSIZE, 0};
+
+/** What a names-only listing asks for when it may not use __getdirentries64. */
+static const struct frd__attr_set dw_names_request = {
+    FRD__ATTR_CMN_RETURNED_ATTRS | FRD__ATTR_CMN_NAME | FRD__ATTR_CMN_ERROR | FRD__ATTR_CMN_OBJTYPE,
+    0, 0, 0, 0};
+
+static enum frd_type dw_type_from_vtype(uint32_t vtype)
+{
+    switch (vtype) {
+    case FRD__VREG:
+        return FRD_TYPE_REG;
+    case FRD__VDIR:
+        return FRD_TYPE_DIR;
+    case FRD__VLNK:
+        return FRD_TYPE_LNK;
+    case FRD__VFIFO:
+        return FRD_TYPE_FIFO;
+    case FRD__VSOCK:
+        return FRD_TYPE_SOCK;
+    case FRD__VCHR:
+        return FRD_TYPE_CHR;
+    case FRD__VBLK:
+        return FRD_TYPE_BLK;
+    default:
+        return FRD_TYPE_UNKNOWN;
+    }
+}
+
+static enum frd_type dw_type_from_dt(unsigned char dt)
+{
+    switch (dt) {
+    case FRD__DT_REG:
+        return FRD_TYPE_REG;
+    case FRD__DT_DIR:
+        return FRD_TYPE_DIR;
+    case FRD__DT_LNK:
+        return FRD_TYPE_LNK;
+    case FRD__DT_FIFO:
+        return FRD_TYPE_FIFO;
+    case FRD__DT_SOCK:
+        return FRD_TYPE_SOCK;
+    case FRD__DT_CHR:
+        return FRD_TYPE_CHR;
+    case FRD__DT_BLK:
+        return FRD_TYPE_BLK;
+    default:
+        return FRD_TYPE_UNKNOWN;
+    }
+}
+
+static enum frd_type dw_type_from_mode(mode_t mode)
+{
+    switch (mode & S_IFMT) {
+    case S_IFREG:
+        return FRD_TYPE_REG;
+    case S_IFDIR:
+        return FRD_TYPE_DIR;
+    case S_IFLNK:
+        return FRD_TYPE_LNK;
+    case S_IFIFO:
+        return FRD_TYPE_FIFO;
+    case S_IFSOCK:
+        return FRD_TYPE_SOCK;
+    case S_IFCHR:
+        return FRD_TYPE_CHR;
+    case S_IFBLK:
+        return FRD_TYPE_BLK;
+    default:
+        return FRD_TYPE_UNKNOWN;
+    }
+}
+
+static int64_t dw_ns(struct timespec ts)
+{
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void dw_fill_from_stat(struct frd_entry *e, const struct stat *st, bool names_only)
+{
+    e->type = dw_type_from_mode(st->st_mode);
+    e->fields |= FRD_FIELD_TYPE;
+    if (names_only) {
+        return;
+    }
+    e->dev = (uint64_t)(uint32_t)st->st_dev;
+    e->mode = (uint32_t)(st->st_mode & 07777);
+    e->nlink = st->st_nlink;
+    e->file_id = st->st_ino;
+    e->size = (uint64_t)st->st_size;
+    e->alloc_size = (uint64_t)st->st_blocks * 512;
+    e->mtime_ns = dw_ns(st->st_mtimespec);
+    e->ctime_ns = dw_ns(st->st_ctimespec);
+    e->fields |= FRD_FIELD_DEV | FRD_FIELD_MODE | FRD_FIELD_NLINK | FRD_FIELD_FILE_ID |
+                 FRD_FIELD_SIZE | FRD_FIELD_ALLOC_SIZE | FRD_FIELD_MTIME | FRD_FIELD_CTIME;
+}
+
+bool frd__plat_force_fallback(bool on)
+{
+    atomic_store_explicit(&dw_force_fallback, on, memory_order_relaxed);
+    return FRD_USE_GETDIRENTRIES64 != 0; // the fallback is the private call plus fstatat
+}
+
+int frd__plat_open_dir(frd_os_fd parent, const char *name, unsigned open_flags, frd_os_fd *out)
+{
+    int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+    if (open_flags & FRD_OPEN_NOFOLLOW) {
+        flags |= O_NOFOLLOW;
+    }
+    int at = parent == FRD_INVALID_FD ? AT_FDCWD : parent;
+    int fd;
+    do {
+        fd = openat(at, name, flags);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        int err = errno;
+        // macOS answers ELOOP for a symlink under O_NOFOLLOW, but some file systems answer
+        // ENOTDIR first because of O_DIRECTORY: make both read as "a link, not followed".
+        struct stat st;
+        if (err == ENOTDIR && (open_flags & FRD_OPEN_NOFOLLOW) &&
+            fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+            err = ELOOP;
+        }
+        return -err;
+    }
+    *out = fd;
+    return 0;
+}
+
+void frd__plat_close_dir(frd_os_fd fd)
+{
+    close(fd);
+}
+
+/** Volumes whose id persistence a lister has asked about. */
+#define DW_VOLUMES 8
+struct dw_state {
+    dev_t dev[DW_VOLUMES];
+    bool persistent[DW_VOLUMES];
+    unsigned n;
+    unsigned next;
+};
+
+void frd__plat_lister_release(struct frd_lister *lister)
+{
+    frd__free(lister->backend);
+    lister->backend = NULL;
+}
+
+/** The volume capabilities of the file system holding fd (getattrlist ATTR_VOL_CAPABILITIES). */
+static int dw_capabilities(int fd, vol_capabilities_attr_t *caps)
+{
+    struct attrlist al;
+    memset(&al, 0, sizeof(al));
+    al.bitmapcount = ATTR_BIT_MAP_COUNT;
+    al.volattr = ATTR_VOL_INFO | ATTR_VOL_CAPABILITIES;
+    struct {
+        uint32_t length;
+        vol_capabilities_attr_t caps;
+    } __attribute__((aligned(4), packed)) reply;
+    if (fgetattrlist(fd, &al, &reply, sizeof(reply), 0) != 0) {
+        return -errno;
+    }
+    memcpy(caps, &reply.caps, sizeof(*caps));
+    return 0;
+}
+
+static bool dw_cap(const vol_capabilities_attr_t *caps, int index, uint32_t bit)
+{
+    return (caps->valid[index] & bit) && (caps->capabilities[index] & bit);
+}
+
+/** @return whether file ids on fd's volume persist; remembered per lister and device. */
+static bool dw_persistent_ids(struct frd_lister *lister, int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        return false;
+    }
+    struct dw_state *s = lister->backend;
+    if (s == NULL) {
+        s = lister->backend = frd__calloc(1, sizeof(*s));
+        if (s == NULL) {
+            return false;
+        }
+    }
+    for (unsigned i = 0; i < s->n; i++) {
+        if (s->dev[i] == st.st_dev) {
+            return s->persistent[i];
+        }
+    }
+    vol_capabilities_attr_t caps;
+    bool persistent = dw_capabilities(fd, &caps) == 0 &&
+                      dw_cap(&caps, VOL_CAPABILITIES_FORMAT, VOL_CAP_FMT_PERSISTENTOBJECTIDS);
+    unsigned i = s->n < DW_VOLUMES ? s->n++ : s->next++ % DW_VOLUMES;
+    s->dev[i] = st.st_dev;
+    s->persistent[i] = persistent;
+    return persistent;
+}
+
+static bool dw_is_dot(const char *name, size_t len)
+{
+    return name[0] == '.' && (len == 1 || (len == 2 && name[1] == '.'));
+}
+
+/** Copies one decoded getattrlistbulk entry into a new list entry. @return 1, 0 (left out), or a code. */
+static int dw_append_attr(struct frd_list *list, const struct frd__attr_entry *rec, bool names_only,
+                          bool persistent)
+{
+    if (dw_is_dot(rec->name, rec->name_len)) {
+        return 0;
+    }
+    if (rec->error == ENOENT) {
+        return 0; // removed between the directory read and the attribute read
+    }
+    struct frd_entry *e = frd__list_push(list, rec->name, rec->name_len);
+    if (e == NULL) {
+        return FRD_ENOMEM;
+    }
+    const struct frd__attr_set *got = &rec->returned;
+    if (got->common & FRD__ATTR_CMN_OBJTYPE) {
+        e->type = dw_type_from_vtype(rec->objtype);
+        e->fields |= FRD_FIELD_TYPE;
+    }
+    if (rec->error != 0) {
+        e->error = -(int)rec->error;
+        return 1;
+    }
+    if (names_only) {
+        return 1;
+    }
+    if (got->common & FRD__ATTR_CMN_DEVID) {
+        e->dev = (uint64_t)(uint32_t)rec->devid;
+        e->fields |= FRD_FIELD_DEV;
+    }
+    if (got->common & FRD__ATTR_CMN_MODTIME) {
+        e->mtime_ns = rec->mtime_ns;
+        e->fields |= FRD_FIELD_MTIME;
+    }
+    if (got->common & FRD__ATTR_CMN_CHGTIME) {
+        e->ctime_ns = rec->ctime_ns;
+        e->fields |= FRD_FIELD_CTIME;
+    }
+    if (got->common & FRD__ATTR_CMN_ACCESSMASK) {
+        e->mode = rec->accessmask & 07777;
+        e->fields |= FRD_FIELD_MODE;
+    }
+    if ((got->common & FRD__ATTR_CMN_FILEID) && persistent) {
+        e->file_id = rec->fileid;
+        e->fields |= FRD_FIELD_FILE_ID;
+    }
+    if (got->dir & FRD__ATTR_DIR_LINKCOUNT) {
+        e->nlink = rec->dir_linkcount; // hard links to the directory: 1 but on HFS+ TM
+        e->fields |= FRD_FIELD_NLINK;
+    }
+    if (got->file & FRD__ATTR_FILE_LINKCOUNT) {
+        e->nlink = rec->file_linkcount;
+        e->fields |= FRD_FIELD_NLINK;
+    }
+    if (got->file & FRD__ATTR_FILE_DATALENGTH) {
+        e->size = rec->file_datalength;
+        e->fields |= FRD_FIELD_SIZE;
+    }
+    if (got->file & FRD__ATTR_FILE_DATAALLOCSIZE) {
+        e->alloc_size = rec->file_dataallocsize;
+        e->fields |= FRD_FIELD_ALLOC_SIZE;
+    }
+    return 1;
+}
+
+static int dw_list_bulk(struct frd_lister *lister, struct frd_list *list, int fd,
+                        const struct frd__attr_set *req, const char **op)
+{
+    bool names_only = req == &dw_names_request;
+    bool persistent = names_only ? false : dw_persistent_ids(lister, fd);
+    struct attrlist al;
+    memset(&al, 0, sizeof(al));
+    al.bitmapcount = ATTR_BIT_MAP_COUNT;
+    al.commonattr = req->common;
+    al.dirattr = req->dir;
+    al.fileattr = req->file;
+    int total = 0;
+    for (;;) {
+        int n = getattrlistbulk(fd, &al, lister->buffer, FRD__LISTER_BUFFER_SIZE, 0);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            *op = "getattrlistbulk";
+            return -errno;
+        }
+        if (n == 0) {
+            return total;
+        }
+        size_t pos = 0;
+        for (int i = 0; i < n; i++) {
+            struct frd__attr_entry rec;
+            int rc =
+                frd__decode_attr_entry(lister->buffer, FRD__LISTER_BUFFER_SIZE, &pos, req, 0, &rec);
+            if (rc <= 0) {
+                *op = "getattrlistbulk";
+                return FRD_EMALFORMED; // fewer entries than the count said, or a bad one
+            }
+            rc = dw_append_attr(list, &rec, names_only, persistent);
+            if (rc < 0) {
+                *op = "append";
+                return rc;
+            }
+            if (total == INT32_MAX) {
+                *op = "getattrlistbulk";
+                return FRD_EOVERFLOW;
+            }
+            total += rc;
+        }
+    }
+}
+
+/** Lists with struct direntry records, stat'ing what the records do not tell. */
+static int dw_list_direntries(struct frd_lister *lister, struct frd_list *list, int fd,
+                              bool names_only, const char **op)
+{
+#if FRD_USE_GETDIRENTRIES64
+    int total = 0;
+    off_t base = 0;
+    for (;;) {
+        ssize_t n = __getdirentries64(fd, lister->buffer, FRD__LISTER_BUFFER_SIZE, &base);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            *op = "getdirentries64";
+            return -errno;
+        }
+        if (n == 0) {
+            return total;
+        }
+        int eof = frd__direntry_eof(lister->buffer, FRD__LISTER_BUFFER_SIZE, (size_t)n);
+        if (eof < 0) {
+            *op = "getdirentries64";
+            return eof;
+        }
+        size_t pos = 0;
+        struct frd__direntry rec;
+        int rc;
+        while ((rc = frd__decode_direntry(lister->buffer, (size_t)n, &pos, &rec)) > 0) {
+            if (dw_is_dot(rec.name, rec.name_len)) {
+                continue;
+            }
+            struct frd_entry *e = frd__list_push(list, rec.name, rec.name_len);
+            if (e == NULL) {
+                *op = "append";
+                return FRD_ENOMEM;
+            }
+            enum frd_type dtype = dw_type_from_dt(rec.type);
+            if (names_only && dtype != FRD_TYPE_UNKNOWN) {
+                e->type = dtype;
+                e->fields = FRD_FIELD_TYPE;
+            } else {
+                if (frd__test_before_stat != NULL) {
+                    frd__test_before_stat(fd, e->name);
+                }
+                struct stat st;
+                if (fstatat(fd, e->name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+                    if (errno == ENOENT) {
+                        frd__list_pop(list);
+                        continue;
+                    }
+                    e->error = -errno;
+                    e->type = dtype;
+                    e->fields = dtype != FRD_TYPE_UNKNOWN ? FRD_FIELD_TYPE : 0;
+                } else {
+                    dw_fill_from_stat(e, &st, names_only);
+                }
+            }
+            if (total == INT32_MAX) {
+                *op = "getdirentries64";
+                return FRD_EOVERFLOW;
+            }
+            total++;
+        }
+        if (rc < 0) {
+            *op = "getdirentries64";
+            return rc;
+        }
+        if (eof == 1) {
+            return total;
+        }
+    }
+#else
+    // Without the private call, the fallback is the public bulk call asking for less.
+    (void)names_only;
+    return dw_list_bulk(lister, list, fd, &dw_names_request, op);
+#endif // FRD_USE_GETDIRENTRIES64
+}
+
+int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
+                      const char **op)
+{
+    bool names_only = (lister->flags & FRD_LIST_NAMES_ONLY) != 0;
+    if ((lister->flags & FRD_LIST_REWIND) && lseek(fd, 0, SEEK_SET) < 0) {
+        *op = "lseek";
+        return -errno;
+    }
+    if (FRD_USE_GETDIRENTRIES64 && atomic_load_explicit(&dw_force_fallback, memory_order_relaxed)) {
+        return dw_list_direntries(lister, list, fd, names_only, op);
+    }
+    if (names_only) {
+        return FRD_USE_GETDIRENTRIES64 ? dw_list_direntries(lister, list, fd, true, op)
+                                       : dw_list_bulk(lister, list, fd, &dw_names_request, op);
+    }
+    return dw_list_bulk(lister, list, fd, &dw_full_request, op);
+}
+
+// What the walker needs: stat by name, identity and volume class of an open directory.
+
+int frd__plat_stat_at(frd_os_fd dir, const char *name, bool follow, bool names_only,
+                      struct frd_entry *e)
+{
+    struct stat st;
+    if (fstatat(dir == FRD_INVALID_FD ? AT_FDCWD : dir, name, &st,
+                follow ? 0 : AT_SYMLINK_NOFOLLOW) != 0) {
+        return -errno;
+    }
+    dw_fill_from_stat(e, &st, names_only);
+    return 0;
+}
+
+int frd__plat_fd_identity(frd_os_fd fd, struct frd__identity *out)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        return -errno;
+    }
+    out->dev = (uint64_t)(uint32_t)st.st_dev;
+    out->ino = st.st_ino;
+    out->subvol = 0;
+    return 0;
+}
+
+/** The first 8 bytes of f_fstypename, little-endian: macOS's stable file system "number". */
+static uint64_t dw_fs_type(const char *name)
+{
+    uint64_t type = 0;
+    for (unsigned i = 0; i < 8 && name[i] != '\0'; i++) {
+        type |= (uint64_t)(unsigned char)name[i] << (8 * i);
+    }
+    return type;
+}
+
+enum frd__vol_class frd__plat_classify_fs_type(uint64_t fs_type)
+{
+    // f_type numbers are assigned at boot on macOS; the type name is what stays the same.
+    switch (fs_type) {
+    case 0x73667061u: // "apfs"
+    case 0x736668u:   // "hfs"
+    case 0x73666eu:   // "nfs"
+        return FRD__VOL_STRONG;
+    case 0x736f64736du: // "msdos": ids from directory positions
+    case 0x7461667865u: // "exfat"
+    case 0x7366626d73u: // "smbfs": server ids, or made up
+        return FRD__VOL_WEAK;
+    default: // macfuse, osxfuse, webdav, ...
+        return FRD__VOL_UNTRUSTED;
+    }
+}
+
+int frd__plat_volume_class(frd_os_fd fd, enum frd__vol_class *out)
+{
+    struct statfs sfs;
+    if (fstatfs(fd, &sfs) != 0) {
+        return -errno;
+    }
+    enum frd__vol_class c = frd__plat_classify_fs_type(dw_fs_type(sfs.f_fstypename));
+    // A known name is not enough: the volume must also say its ids persist.
+    vol_capabilities_attr_t caps;
+    if (c == FRD__VOL_STRONG &&
+        (dw_capabilities(fd, &caps) != 0 ||
+         !dw_cap(&caps, VOL_CAPABILITIES_FORMAT, VOL_CAP_FMT_PERSISTENTOBJECTIDS))) {
+        c = FRD__VOL_WEAK;
+    }
+    *out = c;
+    return 0;
+}
+
+int frd__plat_fd_path(frd_os_fd fd, char *buf, size_t cap)
+{
+    char path[MAXPATHLEN];
+    if (fcntl(fd, F_GETPATH, path) != 0) {
+        return -errno;
+    }
+    size_t len = strlen(path);
+    if (len + 1 > cap) {
+        return FRD_ENAMETOOLONG;
+    }
+    memcpy(buf, path, len + 1);
+    return (int)len;
+}
+
+unsigned frd__plat_fd_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) {
+        return 0;
+    }
+    return rl.rlim_cur > UINT32_MAX ? UINT32_MAX : (unsigned)rl.rlim_cur;
+}
