@@ -52,9 +52,9 @@ static enum frd_action evaluate(struct ff_walk *walk, const struct frd_walk_entr
         return FRD_ACTION_STOP;
     }
     if ((opts->needs & FF_NEED_STAT) && we->entry->error < 0) {
-        // GNU find reports a file it cannot stat and evaluates nothing on it.
-        ff_error_path(we->path, error_text(we->entry->error));
-        return FRD_ACTION_CONTINUE;
+        // GNU find evaluates nothing on a file it cannot stat and does not descend into it;
+        // the walker has reported the error through on_error().
+        return FRD_ACTION_PRUNE;
     }
     struct ff_result res = {false, false};
     ff_eval(opts->expr, opts, we, thr, &res);
