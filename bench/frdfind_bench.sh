@@ -83,11 +83,13 @@ def run(cmd):
     return wall, ru.ru_utime, ru.ru_stime
 
 def count(cmd):
-    out = subprocess.run(["/bin/sh", "-c", cmd], capture_output=True).stdout
-    return out.count(b"\n")
+    p = subprocess.run(["/bin/sh", "-c", cmd], capture_output=True)
+    return p.stdout.count(b"\n"), p.returncode
 
 samples = {i: [] for i in range(len(cmds))}
-lines = {i: count(c[3]) for i, c in enumerate(cmds)}      # also the warm-up
+warm = {i: count(c[3]) for i, c in enumerate(cmds)}       # also the warm-up
+lines = {i: warm[i][0] for i in warm}
+status = {i: warm[i][1] for i in warm}
 for r in range(runs):
     order = list(range(len(cmds)))
     k = r % len(order)
@@ -116,6 +118,10 @@ for key in groups:
     idx = [i for i, c in enumerate(cmds) if (c[0], c[1]) == key]
     base = next(i for i in idx if cmds[i][2] == "frdfind")
     for i in idx:
+        if status[i] != 0 or status[base] != 0:
+            print(f"| {key[0]} | {key[1]} | {cmds[i][2]} | {lines[i]} | failed (exit "
+                  f"{status[i]}) | | | |")
+            continue
         ratio = med(i, 0) / med(base, 0)
         print(f"| {key[0]} | {key[1]} | {cmds[i][2]} | {lines[i]} | {med(i,0)*1e3:.1f} | "
               f"{med(i,1)*1e3:.1f} | {med(i,2)*1e3:.1f} | {ratio:.2f} |")
