@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * frdindex: keeps an SQLite index of a tree's entries, up to date in one parallel walk,
+ * and answers from it what changed since the last update and where files are.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "frdindex.h"
+
+#include <errno.h>
+#include <frd.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: frdindex update [-q] [-v] [-x] [-j N] DB [ROOT...]\n"
+    "       frdindex changes [--json] [--all] DB\n"
+    "       frdindex find [-i] [-b] [-0] [-c] DB PATTERN\n"
+    "       frdindex check DB\n"
+    "Keep an SQLite index (DB) of the entries below ROOT... and query it.\n"
+    "\n"
+    "  update   walk the roots (default: those of the last update) in parallel and bring\n"
+    "           DB up to date in one transaction, writing only what changed\n"
+    "             -q  no summary line   -v  time each phase (on stderr)\n"
+    "             -x  stay on each root's file system\n"
+    "             -j N  walk with N threads\n"
+    "  changes  what the last update found: added, removed, modified (size or mtime),\n"
+    "           metadata (ctime or mode only), replaced (another file at the same path),\n"
+    "           renamed (the same file at a new path: 'renamed OLD NEW')\n"
+    "             --json  as one JSON object   --all  also directories whose mtime moved,\n"
+    "                                              and renames implied by a parent's\n"
+    "  find     paths matching a glob, as locate: a pattern without * ? [ matches anywhere\n"
+    "             -i  ignore case   -b  match the last name only   -0  NUL-terminate\n"
+    "             -c  print only the count\n"
+    "  check    run SQLite's full integrity check on DB\n"
+    "\n"
+    "  --help, --version\n";
+
+static int usage_error(const char *message)
+{
+    if (message != NULL) {
+        fprintf(stderr, "frdindex: %s\n", message);
+    }
+    fputs("Try 'frdindex --help' for more information.\n", stderr);
+    return 2;
+}
+
+static int cmd_update(int argc, char **argv)
+{
+    struct index_update_options opts = {0};
+    int c;
+    while ((c = getopt(argc, argv, "qvxj:")) != -1) {
+        switch (c) {
+        case 'q':
+            opts.quiet = true;
+            break;
+        case 'v':
+            opts.verbose = true;
+            break;
+        case 'x':
+            opts.one_file_system = true;
+            break;
+        case 'j': {
+            char *end;
+            errno = 0;
+            long jobs = strtol(optarg, &end, 10);
+            if (errno != 0 || *end != '\0' || jobs < 1 || jobs > 1024) {
+                return usage_error("invalid job count");
+            }
+            opts.workers = (unsigned)jobs;
+            break;
+        }
+        default:
+            return usage_error(NULL);
+        }
+    }
+    if (optind >= argc) {
+        return usage_error("update needs a database");
+    }
+    opts.db_path = argv[optind];
+    opts.roots = (const char *const *)(argv + optind + 1);
+    opts.nroots = (size_t)(argc - optind - 1);
+    return index_update(&opts);
+}
+
+static int cmd_changes(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"json", no_argument, NULL, 'J'},
+        {"all", no_argument, NULL, 'a'},
+        {NULL, 0, NULL, 0},
+    };
+    bool json = false, all = false;
+    int c;
+    while ((c = getopt_long(argc, argv, "a", options, NULL)) != -1) {
+        switch (c) {
+        case 'J':
+            json = true;
+            break;
+        case 'a':
+            all = true;
+            break;
+        default:
+            return usage_error(NULL);
+        }
+    }
+    if (argc - optind != 1) {
+        return usage_error("changes needs one database");
+    }
+    return index_changes(argv[optind], json, all);
+}
+
+static int cmd_find(int argc, char **argv)
+{
+    struct index_find_options opts = {0};
+    int c;
+    while ((c = getopt(argc, argv, "ib0c")) != -1) {
+        switch (c) {
+        case 'i':
+            opts.ignore_case = true;
+            break;
+        case 'b':
+            opts.basename = true;
+            break;
+        case '0':
+            opts.null = true;
+            break;
+        case 'c':
+            opts.count = true;
+            break;
+        default:
+            return usage_error(NULL);
+        }
+    }
+    if (argc - optind != 2) {
+        return usage_error("find needs a database and a pattern");
+    }
+    opts.db_path = argv[optind];
+    opts.pattern = argv[optind + 1];
+    return index_find(&opts);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        return usage_error("which command? update, changes, find or check");
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("frdindex (frd) %s, SQLite %s\n", FRD_VERSION_STRING, sqlite3_libversion());
+        return 0;
+    }
+    // Each command parses its own options: argv[1] plays the program name.
+    int sub_argc = argc - 1;
+    char **sub_argv = argv + 1;
+    optind = 1;
+    int status;
+    if (strcmp(cmd, "update") == 0) {
+        status = cmd_update(sub_argc, sub_argv);
+    } else if (strcmp(cmd, "changes") == 0) {
+        status = cmd_changes(sub_argc, sub_argv);
+    } else if (strcmp(cmd, "find") == 0) {
+        status = cmd_find(sub_argc, sub_argv);
+    } else if (strcmp(cmd, "check") == 0) {
+        status = argc == 3 ? index_check(argv[2]) : usage_error("check needs one database");
+    } else {
+        fprintf(stderr, "frdindex: unknown command '%s'\n", cmd);
+        return usage_error(NULL);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fputs("frdindex: write error\n", stderr);
+        status = 1;
+    }
+    return status;
+}

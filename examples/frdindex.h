@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/** frdindex's shared declarations: entry records, the change kinds, and each module's API. */
+#ifndef FRD_EXAMPLES_FRDINDEX_H
+#define FRD_EXAMPLES_FRDINDEX_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** What one entry looked like when it was indexed: the columns of table `entries`. */
+struct index_row {
+    int64_t id;       /**< rowid in `entries`; 0 before it is written */
+    uint64_t size;    /**< bytes */
+    int64_t mtime_ns; /**< ns since the epoch */
+    int64_t ctime_ns; /**< ns since the epoch */
+    uint64_t file_id; /**< inode number */
+    uint64_t dev;     /**< device */
+    uint32_t mode;    /**< permission bits */
+    uint8_t type;     /**< enum frd_type */
+    bool persistent;  /**< the volume's file ids survive a remount (rename detection) */
+};
+
+/**
+ * What an update found for an entry: the `change` column of the rows written by the last
+ * update (its generation), and of nothing else. The values are stored: they never change.
+ */
+enum index_change {
+    INDEX_UNCHANGED = 0,
+    INDEX_ADDED = 1,    /**< a path that was not there */
+    INDEX_MODIFIED = 2, /**< same file, size or mtime changed */
+    INDEX_METADATA = 3, /**< same file, only ctime or mode changed (chmod, chown, link) */
+    INDEX_REPLACED = 4, /**< same path, another file (new file id, device or type) */
+    INDEX_RENAMED = 5,  /**< a file that was at old_path, unchanged, now here */
+    /** renamed only because a directory above it was renamed (shown with --all) */
+    INDEX_RENAMED_WITH_PARENT = 6,
+    INDEX_REMOVED = 7, /**< only in table `removed` */
+};
+
+/** @return the word `changes` prints for a kind: "added", "removed", ... */
+const char *index_change_name(enum index_change change);
+
+/** @return find's %y letter for an enum frd_type value: f d l p s c b, or U. */
+char index_type_letter(unsigned type);
+
+/* ---- frdindex_db.c: opening, checking and creating the database ---------------------- */
+
+/** How to open a database. */
+enum index_open_mode {
+    INDEX_OPEN_READ,   /**< read only; the file must exist and be an frdindex database */
+    INDEX_OPEN_UPDATE, /**< read-write; a missing or empty file becomes a new database */
+};
+
+/**
+ * Opens the database at `path` and checks it is one of ours, of this schema version, with
+ * the tables this version writes. Prints a clear error naming the file on failure.
+ * @return 0 with *out set, or -1.
+ */
+int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out);
+
+/** Reads an integer from table `meta`. @return 0 (with *out set; 0 if absent) or -1. */
+int index_db_meta_get(sqlite3 *db, const char *key, int64_t *out);
+
+/** Writes an integer to table `meta`. @return 0 or -1. */
+int index_db_meta_set(sqlite3 *db, const char *key, int64_t value);
+
+/** Prints "frdindex: WHAT: sqlite's message" for the last error on db. @return -1. */
+int index_db_fail(sqlite3 *db, const char *what);
+
+/* ---- frdindex_update.c ---------------------------------------------------------------- */
+
+/** Options of `frdindex update`. */
+struct index_update_options {
+    const char *db_path;
+    const char *const *roots; /**< NULL: the roots stored by the last update */
+    size_t nroots;
+    unsigned workers;     /**< 0: the walker's default */
+    bool one_file_system; /**< -x */
+    bool quiet;           /**< -q: no summary line */
+    bool verbose;         /**< -v: time each phase, on stderr */
+};
+
+/** Runs `frdindex update`. @return the exit status. */
+int index_update(const struct index_update_options *opts);
+
+/* ---- frdindex_query.c ----------------------------------------------------------------- */
+
+/** Runs `frdindex changes DB [--json] [--all]`. @return the exit status. */
+int index_changes(const char *db_path, bool json, bool all);
+
+/** Options of `frdindex find`. */
+struct index_find_options {
+    const char *db_path;
+    const char *pattern;
+    bool ignore_case; /**< -i */
+    bool basename;    /**< -b: match the last name only */
+    bool null;        /**< -0: end each path with NUL */
+    bool count;       /**< -c: print only the number of matches */
+};
+
+/** Runs `frdindex find`. @return the exit status. */
+int index_find(const struct index_find_options *opts);
+
+/** Runs `frdindex check DB`: SQLite's full integrity check. @return the exit status. */
+int index_check(const char *db_path);
+
+#endif // FRD_EXAMPLES_FRDINDEX_H

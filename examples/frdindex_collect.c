@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/** Walks the roots on the walker's threads and hands the entries over in batches. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "frdindex_collect.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BATCH_ENTRIES 4096
+#define BATCH_ARENA   (256 * 1024)
+#define QUEUE_MAX     64
+
+/** A worker thread's state: its current batch. Owned by the collect's list. */
+struct index_collector {
+    struct index_collector *next;
+    struct index_batch *batch;
+};
+
+static _Thread_local struct {
+    struct index_collect *owner;
+    unsigned serial;
+    struct index_collector *collector;
+} tl;
+
+static atomic_uint next_serial;
+
+void index_batch_free(struct index_batch *batch)
+{
+    if (batch != NULL) {
+        free(batch->recs);
+        free(batch->arena);
+        free(batch);
+    }
+}
+
+static struct index_batch *batch_new(void)
+{
+    struct index_batch *b = calloc(1, sizeof(*b));
+    if (b == NULL) {
+        return NULL;
+    }
+    b->cap = BATCH_ENTRIES;
+    b->arena_cap = BATCH_ARENA;
+    b->recs = malloc(b->cap * sizeof(*b->recs));
+    b->arena = malloc(b->arena_cap);
+    if (b->recs == NULL || b->arena == NULL) {
+        index_batch_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+/** Queues a batch. Called with c->lock held; waits while the queue is full. */
+static void queue_push_locked(struct index_collect *c, struct index_batch *b)
+{
+    while (c->queued >= QUEUE_MAX && !c->done) {
+        pthread_cond_wait(&c->drained, &c->lock);
+    }
+    b->next = NULL;
+    if (c->tail != NULL) {
+        c->tail->next = b;
+    } else {
+        c->head = b;
+    }
+    c->tail = b;
+    c->queued++;
+    pthread_cond_signal(&c->ready);
+}
+
+/** @return this thread's collector for walk c, made on first use; NULL when out of memory. */
+static struct index_collector *thread_collector(struct index_collect *c)
+{
+    if (tl.owner == c && tl.serial == c->serial) {
+        return tl.collector;
+    }
+    struct index_collector *col = calloc(1, sizeof(*col));
+    if (col == NULL) {
+        return NULL;
+    }
+    pthread_mutex_lock(&c->lock);
+    col->next = c->collectors;
+    c->collectors = col;
+    pthread_mutex_unlock(&c->lock);
+    tl.owner = c;
+    tl.serial = c->serial;
+    tl.collector = col;
+    return col;
+}
+
+static enum frd_action collect_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct index_collect *c = udata;
+    struct index_collector *col = thread_collector(c);
+    const char *path = we->path;
+    size_t len = we->path_len;
+    // Below the root "/", keep paths single-slashed however the walker joins them.
+    if (len > 1 && path[0] == '/' && path[1] == '/') {
+        path++;
+        len--;
+    }
+    if (col == NULL || len >= BATCH_ARENA) {
+        fprintf(stderr, "frdindex: skipping '%s': %s\n", we->path,
+                col == NULL ? "out of memory" : "path too long");
+        atomic_fetch_add(&c->errors, 1);
+        return col == NULL ? FRD_ACTION_STOP : FRD_ACTION_PRUNE;
+    }
+    struct index_batch *b = col->batch;
+    if (b != NULL && (b->count == b->cap || b->arena_len + len + 1 > b->arena_cap)) {
+        pthread_mutex_lock(&c->lock);
+        queue_push_locked(c, b);
+        pthread_mutex_unlock(&c->lock);
+        b = col->batch = NULL;
+    }
+    if (b == NULL) {
+        b = col->batch = batch_new();
+        if (b == NULL) {
+            pthread_mutex_lock(&c->lock);
+            c->out_of_memory = true;
+            pthread_mutex_unlock(&c->lock);
+            return FRD_ACTION_STOP;
+        }
+    }
+    const struct frd_entry *e = we->entry;
+    struct index_rec *r = &b->recs[b->count++];
+    r->row = (struct index_row){
+        .id = 0,
+        .size = e->size,
+        .mtime_ns = e->mtime_ns,
+        .ctime_ns = e->ctime_ns,
+        .file_id = e->file_id,
+        .dev = e->dev,
+        .mode = e->mode,
+        .type = (uint8_t)e->type,
+        .persistent = we->persistent_ids,
+    };
+    r->failed = e->error < 0;
+    r->path_off = (uint32_t)b->arena_len;
+    r->path_len = (uint32_t)len;
+    memcpy(b->arena + b->arena_len, path, len);
+    b->arena[b->arena_len + len] = '\0';
+    b->arena_len += len + 1;
+    return FRD_ACTION_CONTINUE;
+}
+
+static enum frd_action collect_error(const struct frd_walk_error *err, void *udata)
+{
+    struct index_collect *c = udata;
+    atomic_fetch_add(&c->errors, 1);
+    fprintf(stderr, "frdindex: %s '%s': %s (its entries stay as indexed)\n", err->op, err->path,
+            frd_strerror(err->code));
+    // Whatever failed, keep what the index knew below that path rather than report it
+    // removed: a directory that cannot be read now has not lost its files.
+    size_t len = strlen(err->path);
+    const char *path = err->path;
+    if (len > 1 && path[0] == '/' && path[1] == '/') {
+        path++;
+        len--;
+    }
+    char *copy = malloc(len + 1);
+    pthread_mutex_lock(&c->lock);
+    if (copy != NULL && c->nfailed == c->failed_cap) {
+        size_t cap = c->failed_cap ? c->failed_cap * 2 : 16;
+        char **failed = realloc(c->failed, cap * sizeof(*failed));
+        if (failed != NULL) {
+            c->failed = failed;
+            c->failed_cap = cap;
+        }
+    }
+    if (copy != NULL && c->nfailed < c->failed_cap) {
+        memcpy(copy, path, len + 1);
+        c->failed[c->nfailed++] = copy;
+        copy = NULL;
+    } else {
+        c->out_of_memory = true;
+    }
+    pthread_mutex_unlock(&c->lock);
+    free(copy);
+    return FRD_ACTION_CONTINUE;
+}
+
+static void *walk_thread(void *arg)
+{
+    struct index_collect *c = arg;
+    int result = frd_walk_roots(c->roots, c->nroots, &c->options, collect_visit, c);
+    pthread_mutex_lock(&c->lock);
+    // The workers are gone: hand over what each left in its batch.
+    c->done = true; // so that pushing below never waits
+    for (struct index_collector *col = c->collectors; col != NULL; col = col->next) {
+        if (col->batch != NULL && col->batch->count > 0) {
+            queue_push_locked(c, col->batch);
+        } else {
+            index_batch_free(col->batch);
+        }
+        col->batch = NULL;
+    }
+    c->result = result;
+    pthread_cond_broadcast(&c->ready);
+    pthread_mutex_unlock(&c->lock);
+    return NULL;
+}
+
+int index_collect_start(struct index_collect *c, const char *const *roots, size_t nroots,
+                        unsigned workers, bool one_file_system)
+{
+    memset(c, 0, sizeof(*c));
+    c->roots = roots;
+    c->nroots = nroots;
+    c->serial = atomic_fetch_add(&next_serial, 1) + 1;
+    frd_walk_options_init(&c->options);
+    c->options.workers = workers;
+    c->options.on_error = collect_error;
+    if (one_file_system) {
+        c->options.flags |= FRD_WALK_ONE_FILE_SYSTEM;
+    }
+    pthread_mutex_init(&c->lock, NULL);
+    pthread_cond_init(&c->ready, NULL);
+    pthread_cond_init(&c->drained, NULL);
+    if (pthread_create(&c->thread, NULL, walk_thread, c) != 0) {
+        fputs("frdindex: cannot start a thread\n", stderr);
+        return -1;
+    }
+    return 0;
+}
+
+struct index_batch *index_collect_next(struct index_collect *c)
+{
+    pthread_mutex_lock(&c->lock);
+    while (c->head == NULL && !c->done) {
+        pthread_cond_wait(&c->ready, &c->lock);
+    }
+    struct index_batch *b = c->head;
+    if (b != NULL) {
+        c->head = b->next;
+        if (c->head == NULL) {
+            c->tail = NULL;
+        }
+        c->queued--;
+        pthread_cond_signal(&c->drained);
+    }
+    pthread_mutex_unlock(&c->lock);
+    return b;
+}
+
+int index_collect_finish(struct index_collect *c)
+{
+    pthread_join(c->thread, NULL);
+    return c->out_of_memory ? FRD_ENOMEM : c->result;
+}
+
+void index_collect_free(struct index_collect *c)
+{
+    for (struct index_batch *b = c->head, *next; b != NULL; b = next) {
+        next = b->next;
+        index_batch_free(b);
+    }
+    for (struct index_collector *col = c->collectors, *next; col != NULL; col = next) {
+        next = col->next;
+        index_batch_free(col->batch);
+        free(col);
+    }
+    for (size_t i = 0; i < c->nfailed; i++) {
+        free(c->failed[i]);
+    }
+    free(c->failed);
+    pthread_mutex_destroy(&c->lock);
+    pthread_cond_destroy(&c->ready);
+    pthread_cond_destroy(&c->drained);
+}

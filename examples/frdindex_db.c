@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/** frdindex's database: opening it, checking it is ours and of this version, creating it. */
+#include "frdindex.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/*
+ * A database is recognised by two numbers in its header (SQLite's file format reserves them
+ * for this): application_id says "written by frdindex", user_version says which schema.
+ * A file with other numbers is refused with an error naming what it is, never read: reading
+ * another schema would give wrong answers. The tables' SQL is compared too, so a database
+ * edited by hand into another shape is refused as well.
+ *
+ * Table entries holds one row per indexed path. `gen` and `change` say which update last
+ * wrote the row and why, so "what did the last update find" is the rows of the last
+ * generation plus table `removed`, and an update that changes nothing writes nothing.
+ * Paths are BLOBs: file names are bytes, not text in any encoding.
+ */
+#define INDEX_APPLICATION_ID 0x66726478 // "frdx"
+#define INDEX_SCHEMA_VERSION 1
+
+static const char *const schema_tables[][2] = {
+    {"meta", "CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL)"},
+    {"roots", "CREATE TABLE roots(path BLOB NOT NULL)"},
+    {"entries", "CREATE TABLE entries(id INTEGER PRIMARY KEY, path BLOB NOT NULL, "
+                "type INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL, "
+                "ctime INTEGER NOT NULL, file_id INTEGER NOT NULL, dev INTEGER NOT NULL, "
+                "mode INTEGER NOT NULL, persistent INTEGER NOT NULL, gen INTEGER NOT NULL, "
+                "change INTEGER NOT NULL, old_path BLOB)"},
+    {"removed", "CREATE TABLE removed(path BLOB NOT NULL, type INTEGER NOT NULL)"},
+};
+#define SCHEMA_TABLE_COUNT (sizeof(schema_tables) / sizeof(schema_tables[0]))
+
+int index_db_fail(sqlite3 *db, const char *what)
+{
+    fprintf(stderr, "frdindex: %s: %s\n", what, db ? sqlite3_errmsg(db) : "out of memory");
+    return -1;
+}
+
+/** Runs one statement that returns one integer. @return 0 or -1 (SQLite's code in *rc). */
+static int query_int(sqlite3 *db, const char *sql, int64_t *out, int *rc)
+{
+    sqlite3_stmt *stmt;
+    *rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
+    if (*rc != SQLITE_OK) {
+        return -1;
+    }
+    *rc = sqlite3_step(stmt);
+    *out = *rc == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : 0;
+    if (*rc == SQLITE_ROW || *rc == SQLITE_DONE) {
+        *rc = SQLITE_OK;
+    }
+    sqlite3_finalize(stmt);
+    return *rc == SQLITE_OK ? 0 : -1;
+}
+
+int index_db_meta_get(sqlite3 *db, const char *key, int64_t *out)
+{
+    sqlite3_stmt *stmt;
+    *out = 0;
+    if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = ?", -1, &stmt, NULL) !=
+        SQLITE_OK) {
+        return index_db_fail(db, "reading meta");
+    }
+    sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW) {
+        *out = sqlite3_column_int64(stmt, 0);
+    }
+    sqlite3_finalize(stmt);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : index_db_fail(db, "reading meta");
+}
+
+int index_db_meta_set(sqlite3 *db, const char *key, int64_t value)
+{
+    sqlite3_stmt *stmt;
+    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", -1, &stmt,
+                           NULL) != SQLITE_OK) {
+        return index_db_fail(db, "writing meta");
+    }
+    sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 2, value);
+    int rc = sqlite3_step(stmt);
+    sqlite3_finalize(stmt);
+    return rc == SQLITE_DONE ? 0 : index_db_fail(db, "writing meta");
+}
+
+/** Makes the tables and stamps the header, in one transaction. */
+static int create_schema(sqlite3 *db, const char *path)
+{
+    char stamp[128];
+    snprintf(stamp, sizeof(stamp), "PRAGMA application_id = %d; PRAGMA user_version = %d",
+             INDEX_APPLICATION_ID, INDEX_SCHEMA_VERSION);
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+        return index_db_fail(db, path);
+    }
+    for (size_t i = 0; i < SCHEMA_TABLE_COUNT; i++) {
+        if (sqlite3_exec(db, schema_tables[i][1], NULL, NULL, NULL) != SQLITE_OK) {
+            goto fail;
+        }
+    }
+    if (sqlite3_exec(db, stamp, NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        goto fail;
+    }
+    return 0;
+fail:
+    index_db_fail(db, path);
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
+}
+
+/** Compares the tables' SQL with this version's. @return 0, or -1 after an error message. */
+static int check_tables(sqlite3 *db, const char *path)
+{
+    sqlite3_stmt *stmt;
+    if (sqlite3_prepare_v2(db, "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?",
+                           -1, &stmt, NULL) != SQLITE_OK) {
+        return index_db_fail(db, path);
+    }
+    int result = 0;
+    for (size_t i = 0; i < SCHEMA_TABLE_COUNT && result == 0; i++) {
+        sqlite3_reset(stmt);
+        sqlite3_bind_text(stmt, 1, schema_tables[i][0], -1, SQLITE_STATIC);
+        int rc = sqlite3_step(stmt);
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+            result = index_db_fail(db, path);
+        } else if (rc == SQLITE_DONE ||
+                   strcmp((const char *)sqlite3_column_text(stmt, 0), schema_tables[i][1]) != 0) {
+            fprintf(stderr,
+                    "frdindex: %s: table '%s' is not the one frdindex writes: the file "
+                    "was changed by another program; remove it and run update again\n",
+                    path, schema_tables[i][0]);
+            result = -1;
+        }
+    }
+    sqlite3_finalize(stmt);
+    return result;
+}
+
+/** Speed settings; safe against a crash or a kill (WAL commits are atomic). */
+static int tune(sqlite3 *db, const char *path, enum index_open_mode mode)
+{
+    // WAL: readers (find, changes) never wait for an update; synchronous=NORMAL keeps the
+    // database consistent after a crash and may lose only the last update on power loss.
+    const char *sql = mode == INDEX_OPEN_UPDATE
+                          ? "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
+                            "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY"
+                          : "PRAGMA cache_size = -16384";
+    if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+        return index_db_fail(db, path);
+    }
+    return 0;
+}
+
+int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
+{
+    sqlite3 *db = NULL;
+    // Readers open read-write too (never creating): a WAL database opened read-only needs its
+    // -shm file to exist already. Only a file we may not write is opened read-only.
+    int flags = SQLITE_OPEN_READWRITE | (mode == INDEX_OPEN_UPDATE ? SQLITE_OPEN_CREATE : 0);
+    int rc = sqlite3_open_v2(path, &db, flags, NULL);
+    if (rc != SQLITE_OK && mode == INDEX_OPEN_READ) {
+        sqlite3_close(db);
+        db = NULL;
+        rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+    }
+    if (rc != SQLITE_OK) {
+        if (mode == INDEX_OPEN_READ && rc == SQLITE_CANTOPEN) {
+            fprintf(stderr,
+                    "frdindex: %s: cannot open the index (does it exist? make it with "
+                    "'frdindex update %s ROOT')\n",
+                    path, path);
+        } else {
+            index_db_fail(db, path);
+        }
+        sqlite3_close(db);
+        return -1;
+    }
+    sqlite3_busy_timeout(db, 10000);
+
+    int64_t app_id, version, tables;
+    // The first read of the header is where a file that is not a database shows up.
+    if (query_int(db, "PRAGMA application_id", &app_id, &rc) < 0) {
+        if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT) {
+            fprintf(stderr, "frdindex: %s: not an frdindex database (%s)\n", path,
+                    sqlite3_errstr(rc));
+        } else {
+            index_db_fail(db, path);
+        }
+        goto fail;
+    }
+    if (query_int(db, "PRAGMA user_version", &version, &rc) < 0 ||
+        query_int(db, "SELECT count(*) FROM sqlite_schema", &tables, &rc) < 0) {
+        index_db_fail(db, path);
+        goto fail;
+    }
+    if (app_id == 0 && version == 0 && tables == 0) {
+        // An empty file or a database SQLite has just made.
+        if (mode == INDEX_OPEN_READ) {
+            fprintf(stderr, "frdindex: %s: the index is empty: run 'frdindex update %s ROOT'\n",
+                    path, path);
+            goto fail;
+        }
+        if (tune(db, path, mode) < 0 || create_schema(db, path) < 0) {
+            goto fail;
+        }
+        *out = db;
+        return 0;
+    }
+    if (app_id != INDEX_APPLICATION_ID) {
+        fprintf(stderr, "frdindex: %s: not an frdindex database (application id 0x%llx)\n", path,
+                (unsigned long long)(uint32_t)app_id);
+        goto fail;
+    }
+    if (version != INDEX_SCHEMA_VERSION) {
+        fprintf(stderr,
+                "frdindex: %s: index schema version %lld, but this frdindex reads version %d: "
+                "remove the file and run update again\n",
+                path, (long long)version, INDEX_SCHEMA_VERSION);
+        goto fail;
+    }
+    if (check_tables(db, path) < 0 || tune(db, path, mode) < 0) {
+        goto fail;
+    }
+    *out = db;
+    return 0;
+fail:
+    sqlite3_close(db);
+    return -1;
+}

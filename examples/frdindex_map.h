@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/** A hash map from path to stored row, for comparing a walk with the database. */
+#ifndef FRD_EXAMPLES_FRDINDEX_MAP_H
+#define FRD_EXAMPLES_FRDINDEX_MAP_H
+
+#include "frdindex.h"
+
+/** What an update decided about a stored row. */
+enum index_mark {
+    INDEX_MARK_UNSEEN = 0, /**< not met by the walk (yet): removed unless something says keep */
+    INDEX_MARK_SEEN,       /**< met by the walk at the same path */
+    INDEX_MARK_KEPT,       /**< not met, but below a directory the walk could not read */
+    INDEX_MARK_MOVED,      /**< not met: it was renamed; its row is deleted */
+};
+
+/** One stored row and its path. */
+struct index_item {
+    struct index_row row;
+    uint64_t hash;     /**< hash of the path */
+    uint64_t path_off; /**< offset of the path in the map's arena */
+    uint32_t path_len;
+    uint8_t mark;       /**< enum index_mark */
+    bool rename_source; /**< its old identity may match an added path (see update) */
+};
+
+/** The map: items in insertion order, paths in one arena, an index for lookups. */
+struct index_map {
+    struct index_item *items;
+    size_t count, items_cap;
+    char *arena;
+    size_t arena_len, arena_cap;
+    uint32_t *slots; /**< open addressing: item index + 1, 0 = empty */
+    size_t slots_cap;
+};
+
+/**
+ * Makes room for `count` items with `path_bytes` bytes of paths in all, so that loading a
+ * known number of rows never rehashes. @return 0, or -1 when out of memory.
+ */
+int index_map_reserve(struct index_map *map, size_t count, size_t path_bytes);
+
+/** Frees what the map holds (the struct itself is the caller's). */
+void index_map_free(struct index_map *map);
+
+/**
+ * Adds a row under `path` (copied); does not check for an existing one.
+ * @return the item's index, or -1 when out of memory.
+ */
+long index_map_add(struct index_map *map, const char *path, size_t len,
+                   const struct index_row *row);
+
+/** Finds a path. @return the item, or NULL. */
+struct index_item *index_map_find(struct index_map *map, const char *path, size_t len);
+
+/** @return the path of an item (NUL-terminated). */
+static inline const char *index_item_path(const struct index_map *map,
+                                          const struct index_item *item)
+{
+    return map->arena + item->path_off;
+}
+
+#endif // FRD_EXAMPLES_FRDINDEX_MAP_H

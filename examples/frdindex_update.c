@@ -1,0 +1,753 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/** `frdindex update`: walk the roots and bring the database up to date in one transaction. */
+#define _XOPEN_SOURCE 700 // realpath
+
+#include "frdindex.h"
+#include "frdindex_collect.h"
+#include "frdindex_map.h"
+
+#include <frd.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/*
+ * An update, all inside one write transaction (BEGIN IMMEDIATE ... COMMIT):
+ *
+ *   1. start the walk (other threads), then load every stored row into a hash map keyed by
+ *      path while the walk runs;
+ *   2. for each batch the walk hands over, look each path up: an equal row is only marked
+ *      seen (no write at all); a changed one is updated in place; a new one is inserted;
+ *   3. after the walk: rows under a directory that could not be read are kept; a new path
+ *      whose file (device + file id, on a volume whose ids persist) was at a path now gone,
+ *      unchanged, is a rename: the old row goes and the new one says where it came from;
+ *   4. the other unseen rows are deleted and listed in table `removed`;
+ *   5. meta and roots are written and the transaction commits.
+ *
+ * A kill or crash anywhere before the commit leaves the previous update's state: SQLite
+ * rolls the uncommitted transaction back when the database is next opened. An update that
+ * finds nothing changed writes only the meta rows.
+ */
+
+/** An added path that may turn out to be a rename. */
+struct added_rec {
+    struct index_row row; /**< row.id is the inserted row */
+    uint64_t path_off;
+    uint32_t path_len;
+};
+
+/** A matched rename, before it is written. */
+struct rename_pair {
+    long source;              /**< item index of the old row in the map */
+    size_t target;            /**< index in the added list */
+    enum index_change change; /**< INDEX_RENAMED or INDEX_RENAMED_WITH_PARENT */
+};
+
+struct update {
+    sqlite3 *db;
+    int64_t generation;
+    struct index_map map;
+    sqlite3_stmt *insert, *update, *remove, *insert_removed, *mark_renamed;
+    uint64_t counts[INDEX_REMOVED + 1];
+    uint64_t rows_written;
+    uint64_t inserted_path_bytes; // for the next update's map reservation
+    uint64_t kill_after;          // test hook: SIGKILL after this many writes (0: never)
+
+    bool track_added; // the map has rows, so an added path may be a rename
+    struct added_rec *added;
+    size_t nadded, added_cap;
+    char *added_arena;
+    size_t added_arena_len, added_arena_cap;
+};
+
+static double mono_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/** Counts a row written; the test hook kills the process here to prove the rollback. */
+static void row_written(struct update *u)
+{
+    u->rows_written++;
+    if (u->kill_after != 0 && u->rows_written == u->kill_after) {
+        raise(SIGKILL);
+    }
+}
+
+/** Steps a prepared write statement and resets it. @return 0 or -1 (message printed). */
+static int step_write(struct update *u, sqlite3_stmt *stmt, const char *what)
+{
+    int rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    if (rc != SQLITE_DONE) {
+        return index_db_fail(u->db, what);
+    }
+    row_written(u);
+    return 0;
+}
+
+/** Binds the metadata columns 2..10 shared by INSERT and UPDATE. */
+static void bind_row(sqlite3_stmt *stmt, const struct index_row *row, int64_t gen,
+                     enum index_change change)
+{
+    sqlite3_bind_int(stmt, 2, row->type);
+    sqlite3_bind_int64(stmt, 3, (int64_t)row->size);
+    sqlite3_bind_int64(stmt, 4, row->mtime_ns);
+    sqlite3_bind_int64(stmt, 5, row->ctime_ns);
+    sqlite3_bind_int64(stmt, 6, (int64_t)row->file_id);
+    sqlite3_bind_int64(stmt, 7, (int64_t)row->dev);
+    sqlite3_bind_int(stmt, 8, (int)row->mode);
+    sqlite3_bind_int(stmt, 9, row->persistent);
+    sqlite3_bind_int64(stmt, 10, gen);
+    sqlite3_bind_int(stmt, 11, change);
+}
+
+static int prepare_all(struct update *u)
+{
+    static const char insert_sql[] =
+        "INSERT INTO entries(path, type, size, mtime, ctime, file_id, dev, mode, persistent, "
+        "gen, change) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+    static const char update_sql[] =
+        "UPDATE entries SET type = ?2, size = ?3, mtime = ?4, ctime = ?5, file_id = ?6, "
+        "dev = ?7, mode = ?8, persistent = ?9, gen = ?10, change = ?11, old_path = NULL "
+        "WHERE id = ?1";
+    if (sqlite3_prepare_v2(u->db, insert_sql, -1, &u->insert, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(u->db, update_sql, -1, &u->update, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(u->db, "DELETE FROM entries WHERE id = ?", -1, &u->remove, NULL) !=
+            SQLITE_OK ||
+        sqlite3_prepare_v2(u->db, "INSERT INTO removed(path, type) VALUES (?, ?)", -1,
+                           &u->insert_removed, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(u->db, "UPDATE entries SET change = ?2, old_path = ?3 WHERE id = ?1", -1,
+                           &u->mark_renamed, NULL) != SQLITE_OK) {
+        return index_db_fail(u->db, "preparing statements");
+    }
+    return 0;
+}
+
+static void finalize_all(struct update *u)
+{
+    sqlite3_stmt **all[] = {&u->insert, &u->update, &u->remove, &u->insert_removed,
+                            &u->mark_renamed};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+        sqlite3_finalize(*all[i]);
+        *all[i] = NULL;
+    }
+}
+
+/** Loads every stored row into the map. @return 0 or -1. */
+static int load_rows(struct update *u, int64_t expected, int64_t path_bytes)
+{
+    sqlite3_stmt *stmt;
+    if (expected > 0 && index_map_reserve(&u->map, (size_t)expected, (size_t)path_bytes) < 0) {
+        fputs("frdindex: out of memory\n", stderr);
+        return -1;
+    }
+    if (sqlite3_prepare_v2(u->db,
+                           "SELECT id, path, type, size, mtime, ctime, file_id, dev, mode, "
+                           "persistent FROM entries",
+                           -1, &stmt, NULL) != SQLITE_OK) {
+        return index_db_fail(u->db, "reading the index");
+    }
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        struct index_row row = {
+            .id = sqlite3_column_int64(stmt, 0),
+            .type = (uint8_t)sqlite3_column_int(stmt, 2),
+            .size = (uint64_t)sqlite3_column_int64(stmt, 3),
+            .mtime_ns = sqlite3_column_int64(stmt, 4),
+            .ctime_ns = sqlite3_column_int64(stmt, 5),
+            .file_id = (uint64_t)sqlite3_column_int64(stmt, 6),
+            .dev = (uint64_t)sqlite3_column_int64(stmt, 7),
+            .mode = (uint32_t)sqlite3_column_int(stmt, 8),
+            .persistent = sqlite3_column_int(stmt, 9) != 0,
+        };
+        const void *path = sqlite3_column_blob(stmt, 1);
+        int len = sqlite3_column_bytes(stmt, 1);
+        if (path == NULL || len <= 0 || index_map_add(&u->map, path, (size_t)len, &row) < 0) {
+            sqlite3_finalize(stmt);
+            fputs(path == NULL && len > 0 ? "frdindex: out of memory\n"
+                                          : "frdindex: the index holds an empty path: it is "
+                                            "damaged; remove it and run update again\n",
+                  stderr);
+            return -1;
+        }
+    }
+    sqlite3_finalize(stmt);
+    if (rc != SQLITE_DONE) {
+        return index_db_fail(u->db, "reading the index");
+    }
+    if ((int64_t)u->map.count != expected) {
+        fprintf(stderr,
+                "frdindex: the index holds %zu entries where its last update wrote %lld: it is "
+                "damaged; remove it and run update again\n",
+                u->map.count, (long long)expected);
+        return -1;
+    }
+    return 0;
+}
+
+static enum index_change classify(const struct index_row *old, const struct index_row *now)
+{
+    if (old->type != now->type || old->file_id != now->file_id || old->dev != now->dev) {
+        return INDEX_REPLACED;
+    }
+    if (old->size != now->size || old->mtime_ns != now->mtime_ns) {
+        return INDEX_MODIFIED;
+    }
+    if (old->ctime_ns != now->ctime_ns || old->mode != now->mode ||
+        old->persistent != now->persistent) {
+        return INDEX_METADATA;
+    }
+    return INDEX_UNCHANGED;
+}
+
+/** Remembers an added path for rename matching. @return 0 or -1. */
+static int remember_added(struct update *u, const struct index_row *row, const char *path,
+                          size_t len)
+{
+    if (u->nadded == u->added_cap) {
+        size_t cap = u->added_cap ? u->added_cap * 2 : 256;
+        struct added_rec *added = realloc(u->added, cap * sizeof(*added));
+        if (added == NULL) {
+            return -1;
+        }
+        u->added = added;
+        u->added_cap = cap;
+    }
+    if (u->added_arena_len + len + 1 > u->added_arena_cap) {
+        size_t cap = u->added_arena_cap ? u->added_arena_cap : 16384;
+        while (u->added_arena_len + len + 1 > cap) {
+            cap *= 2;
+        }
+        char *arena = realloc(u->added_arena, cap);
+        if (arena == NULL) {
+            return -1;
+        }
+        u->added_arena = arena;
+        u->added_arena_cap = cap;
+    }
+    memcpy(u->added_arena + u->added_arena_len, path, len);
+    u->added_arena[u->added_arena_len + len] = '\0';
+    u->added[u->nadded++] = (struct added_rec){*row, u->added_arena_len, (uint32_t)len};
+    u->added_arena_len += len + 1;
+    return 0;
+}
+
+/** Compares one walked entry with the index and writes what differs. @return 0 or -1. */
+static int apply_rec(struct update *u, const struct index_rec *r, const char *path)
+{
+    struct index_item *item = index_map_find(&u->map, path, r->path_len);
+    if (item != NULL) {
+        if (item->mark != INDEX_MARK_UNSEEN) {
+            return 0; // met twice (a root inside another): once is enough
+        }
+        item->mark = INDEX_MARK_SEEN;
+        if (r->failed) {
+            return 0; // its stat failed: keep what the index knew
+        }
+        enum index_change change = classify(&item->row, &r->row);
+        if (change == INDEX_UNCHANGED) {
+            return 0;
+        }
+        u->counts[change]++;
+        if (change == INDEX_REPLACED) {
+            // The file that was here may have moved elsewhere (log rotation).
+            item->rename_source = item->row.persistent;
+        }
+        sqlite3_bind_int64(u->update, 1, item->row.id);
+        bind_row(u->update, &r->row, u->generation, change);
+        return step_write(u, u->update, "updating an entry");
+    }
+    if (r->failed) {
+        return 0; // nothing known about it yet: index it once it can be stat'ed
+    }
+    sqlite3_bind_blob(u->insert, 1, path, (int)r->path_len, SQLITE_STATIC);
+    bind_row(u->insert, &r->row, u->generation, INDEX_ADDED);
+    if (step_write(u, u->insert, "adding an entry") < 0) {
+        return -1;
+    }
+    u->counts[INDEX_ADDED]++;
+    u->inserted_path_bytes += r->path_len + 1;
+    if (u->track_added && r->row.persistent) {
+        struct index_row row = r->row;
+        row.id = sqlite3_last_insert_rowid(u->db);
+        if (remember_added(u, &row, path, r->path_len) < 0) {
+            fputs("frdindex: out of memory\n", stderr);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/** @return whether `path` is `dir` or below it. */
+static bool path_under(const char *path, size_t len, const char *dir)
+{
+    size_t dlen = strlen(dir);
+    if (dlen == 1 && dir[0] == '/') {
+        return len > 0 && path[0] == '/';
+    }
+    return len >= dlen && memcmp(path, dir, dlen) == 0 && (len == dlen || path[dlen] == '/');
+}
+
+/** Keeps the unseen rows below directories the walk could not read. */
+static void keep_failed(struct update *u, const struct index_collect *c)
+{
+    if (c->nfailed == 0) {
+        return;
+    }
+    for (size_t i = 0; i < u->map.count; i++) {
+        struct index_item *item = &u->map.items[i];
+        if (item->mark != INDEX_MARK_UNSEEN) {
+            continue;
+        }
+        const char *path = index_item_path(&u->map, item);
+        for (size_t f = 0; f < c->nfailed; f++) {
+            if (path_under(path, item->path_len, c->failed[f])) {
+                item->mark = INDEX_MARK_KEPT;
+                break;
+            }
+        }
+    }
+}
+
+static uint64_t identity_hash(uint64_t dev, uint64_t id)
+{
+    uint64_t h = id * 0x9e3779b97f4a7c15u ^ dev;
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9u;
+    h ^= h >> 29;
+    return h;
+}
+
+/** Could `target` (added now) be the file `source` (indexed before) under a new name? */
+static bool same_file(const struct index_row *source, const struct index_row *target)
+{
+    if (source->dev != target->dev || source->file_id != target->file_id ||
+        source->type != target->type) {
+        return false;
+    }
+    // A rename keeps a file's size and mtime. Requiring them keeps a new file that reuses a
+    // deleted file's inode number from passing for that file renamed. (Directories change
+    // mtime when entries come and go, so for them identity alone decides.)
+    return source->type == FRD_TYPE_DIR ||
+           (source->size == target->size && source->mtime_ns == target->mtime_ns);
+}
+
+static const char *dir_end(const char *path, size_t len, size_t *dir_len)
+{
+    size_t i = len;
+    while (i > 0 && path[i - 1] != '/') {
+        i--;
+    }
+    *dir_len = i > 1 ? i - 1 : i; // "/a" -> "/", "/a/b" -> "/a"
+    return path + i;              // the last name
+}
+
+/**
+ * Matches added paths with gone (or replaced) files by identity, then marks renames that
+ * only follow a renamed directory above them. @return the pairs (malloc'd) and their count
+ * in *npairs, or NULL with *npairs = 0 when there are none; sets *failed when out of memory.
+ */
+static struct rename_pair *match_renames(struct update *u, size_t *npairs, bool *failed)
+{
+    *npairs = 0;
+    *failed = false;
+    size_t nsources = 0;
+    for (size_t i = 0; i < u->map.count; i++) {
+        struct index_item *item = &u->map.items[i];
+        if (item->mark == INDEX_MARK_UNSEEN && item->row.persistent) {
+            item->rename_source = true;
+        }
+        nsources += item->rename_source;
+    }
+    if (nsources == 0 || u->nadded == 0) {
+        return NULL;
+    }
+    size_t cap = 16;
+    while (cap < nsources * 2) {
+        cap *= 2;
+    }
+    long *slots = malloc(cap * sizeof(*slots));
+    long *chain = malloc(u->map.count * sizeof(*chain));
+    struct rename_pair *pairs = malloc(u->nadded * sizeof(*pairs));
+    if (slots == NULL || chain == NULL || pairs == NULL) {
+        goto oom;
+    }
+    // Buckets by identity; hard links share one and are chained.
+    for (size_t i = 0; i < cap; i++) {
+        slots[i] = -1;
+    }
+    for (size_t i = 0; i < u->map.count; i++) {
+        const struct index_item *item = &u->map.items[i];
+        if (item->rename_source) {
+            size_t s = (size_t)identity_hash(item->row.dev, item->row.file_id) & (cap - 1);
+            chain[i] = slots[s];
+            slots[s] = (long)i;
+        }
+    }
+    for (size_t t = 0; t < u->nadded; t++) {
+        const struct index_row *target = &u->added[t].row;
+        size_t s = (size_t)identity_hash(target->dev, target->file_id) & (cap - 1);
+        for (long i = slots[s]; i >= 0; i = chain[i]) {
+            struct index_item *source = &u->map.items[i];
+            if (source->rename_source && same_file(&source->row, target)) {
+                source->rename_source = false; // one new path per old one
+                pairs[(*npairs)++] = (struct rename_pair){i, t, INDEX_RENAMED};
+                break;
+            }
+        }
+    }
+    free(slots);
+    free(chain);
+
+    // "a/x -> b/x" follows from "a -> b": keep only the directory's rename in the report.
+    struct index_map by_target = {0};
+    for (size_t p = 0; p < *npairs; p++) {
+        const struct added_rec *a = &u->added[pairs[p].target];
+        struct index_row ref = {.id = (int64_t)p};
+        if (index_map_add(&by_target, u->added_arena + a->path_off, a->path_len, &ref) < 0) {
+            index_map_free(&by_target);
+            goto oom;
+        }
+    }
+    for (size_t p = 0; p < *npairs; p++) {
+        const struct added_rec *a = &u->added[pairs[p].target];
+        const struct index_item *src = &u->map.items[pairs[p].source];
+        const char *new_path = u->added_arena + a->path_off;
+        const char *old_path = index_item_path(&u->map, src);
+        size_t new_dir_len, old_dir_len;
+        const char *new_name = dir_end(new_path, a->path_len, &new_dir_len);
+        const char *old_name = dir_end(old_path, src->path_len, &old_dir_len);
+        if (strcmp(new_name, old_name) != 0) {
+            continue;
+        }
+        struct index_item *parent = index_map_find(&by_target, new_path, new_dir_len);
+        if (parent == NULL) {
+            continue;
+        }
+        const struct index_item *parent_src = &u->map.items[pairs[parent->row.id].source];
+        if (parent_src->path_len == old_dir_len &&
+            memcmp(index_item_path(&u->map, parent_src), old_path, old_dir_len) == 0) {
+            pairs[p].change = INDEX_RENAMED_WITH_PARENT;
+        }
+    }
+    index_map_free(&by_target);
+    return pairs;
+oom:
+    free(slots);
+    free(chain);
+    free(pairs);
+    *npairs = 0;
+    *failed = true;
+    return NULL;
+}
+
+/** Writes renames and removals. @return 0 or -1. */
+static int write_renames_and_removals(struct update *u)
+{
+    size_t npairs;
+    bool failed;
+    struct rename_pair *pairs = match_renames(u, &npairs, &failed);
+    if (failed) {
+        fputs("frdindex: out of memory\n", stderr);
+        return -1;
+    }
+    int result = 0;
+    for (size_t p = 0; p < npairs && result == 0; p++) {
+        struct index_item *src = &u->map.items[pairs[p].source];
+        const struct added_rec *a = &u->added[pairs[p].target];
+        if (src->mark == INDEX_MARK_UNSEEN) {
+            src->mark = INDEX_MARK_MOVED; // its path is gone: the row goes with it
+            sqlite3_bind_int64(u->remove, 1, src->row.id);
+            result = step_write(u, u->remove, "removing a renamed entry's old row");
+        }
+        if (result == 0) {
+            sqlite3_bind_int64(u->mark_renamed, 1, a->row.id);
+            sqlite3_bind_int(u->mark_renamed, 2, pairs[p].change);
+            sqlite3_bind_blob(u->mark_renamed, 3, index_item_path(&u->map, src), (int)src->path_len,
+                              SQLITE_STATIC);
+            result = step_write(u, u->mark_renamed, "recording a rename");
+        }
+        u->counts[INDEX_ADDED]--;
+        u->counts[pairs[p].change]++;
+    }
+    free(pairs);
+    for (size_t i = 0; i < u->map.count && result == 0; i++) {
+        struct index_item *item = &u->map.items[i];
+        if (item->mark != INDEX_MARK_UNSEEN) {
+            continue;
+        }
+        sqlite3_bind_int64(u->remove, 1, item->row.id);
+        result = step_write(u, u->remove, "removing an entry");
+        if (result == 0) {
+            sqlite3_bind_blob(u->insert_removed, 1, index_item_path(&u->map, item),
+                              (int)item->path_len, SQLITE_STATIC);
+            sqlite3_bind_int(u->insert_removed, 2, item->row.type);
+            result = step_write(u, u->insert_removed, "recording a removal");
+        }
+        u->counts[INDEX_REMOVED]++;
+    }
+    return result;
+}
+
+/** Reads the stored roots. @return a malloc'd array of malloc'd strings, count in *n. */
+static char **stored_roots(sqlite3 *db, size_t *n)
+{
+    sqlite3_stmt *stmt;
+    *n = 0;
+    if (sqlite3_prepare_v2(db, "SELECT path FROM roots ORDER BY rowid", -1, &stmt, NULL) !=
+        SQLITE_OK) {
+        index_db_fail(db, "reading roots");
+        return NULL;
+    }
+    char **roots = NULL;
+    size_t cap = 0;
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        const char *p = sqlite3_column_blob(stmt, 0);
+        size_t len = (size_t)sqlite3_column_bytes(stmt, 0);
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 4;
+            char **grown = realloc(roots, cap * sizeof(*roots));
+            if (grown == NULL) {
+                break;
+            }
+            roots = grown;
+        }
+        char *copy = malloc(len + 1);
+        if (copy == NULL || p == NULL) {
+            free(copy);
+            break;
+        }
+        memcpy(copy, p, len);
+        copy[len] = '\0';
+        roots[(*n)++] = copy;
+    }
+    sqlite3_finalize(stmt);
+    return roots;
+}
+
+/**
+ * Turns the roots into absolute, resolved paths and drops one inside another (its entries
+ * would be met twice). @return a malloc'd array of malloc'd paths, or NULL (message printed).
+ */
+static char **resolve_roots(const char *const *given, size_t n, size_t *nout)
+{
+    char **roots = calloc(n ? n : 1, sizeof(*roots));
+    *nout = 0;
+    if (roots == NULL) {
+        fputs("frdindex: out of memory\n", stderr);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char *resolved = realpath(given[i], NULL);
+        if (resolved == NULL) {
+            fprintf(stderr, "frdindex: cannot access '%s': %s\n", given[i], frd_strerror(-errno));
+            for (size_t j = 0; j < *nout; j++) {
+                free(roots[j]);
+            }
+            free(roots);
+            return NULL;
+        }
+        roots[(*nout)++] = resolved;
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < *nout; i++) {
+        bool inside = false;
+        for (size_t j = 0; j < *nout && !inside; j++) {
+            if (j != i && path_under(roots[i], strlen(roots[i]), roots[j]) &&
+                (strcmp(roots[i], roots[j]) != 0 || j < i)) {
+                inside = true;
+            }
+        }
+        if (inside) {
+            free(roots[i]);
+        } else {
+            roots[kept++] = roots[i];
+        }
+    }
+    *nout = kept;
+    return roots;
+}
+
+static int write_meta_and_roots(struct update *u, char **roots, size_t nroots, int64_t entries)
+{
+    if (index_db_meta_set(u->db, "generation", u->generation) < 0 ||
+        index_db_meta_set(u->db, "entries", entries) < 0 ||
+        index_db_meta_set(u->db, "updated_ns", now_ns()) < 0 ||
+        // A size hint only (it counts removed paths too): the next load reserves this much.
+        index_db_meta_set(u->db, "path_bytes",
+                          (int64_t)(u->map.arena_len + u->inserted_path_bytes)) < 0 ||
+        sqlite3_exec(u->db, "DELETE FROM roots", NULL, NULL, NULL) != SQLITE_OK) {
+        return index_db_fail(u->db, "writing meta");
+    }
+    sqlite3_stmt *stmt;
+    if (sqlite3_prepare_v2(u->db, "INSERT INTO roots(path) VALUES (?)", -1, &stmt, NULL) !=
+        SQLITE_OK) {
+        return index_db_fail(u->db, "writing roots");
+    }
+    int rc = SQLITE_DONE;
+    for (size_t i = 0; i < nroots && rc == SQLITE_DONE; i++) {
+        sqlite3_bind_blob(stmt, 1, roots[i], (int)strlen(roots[i]), SQLITE_STATIC);
+        rc = sqlite3_step(stmt);
+        sqlite3_reset(stmt);
+    }
+    sqlite3_finalize(stmt);
+    return rc == SQLITE_DONE ? 0 : index_db_fail(u->db, "writing roots");
+}
+
+/** Takes every batch the walk produces and applies it. @return 0 or -1. */
+static int drain(struct update *u, struct index_collect *c, bool apply)
+{
+    int result = apply ? 0 : -1;
+    struct index_batch *b;
+    while ((b = index_collect_next(c)) != NULL) {
+        for (size_t i = 0; i < b->count && result == 0; i++) {
+            result = apply_rec(u, &b->recs[i], b->arena + b->recs[i].path_off);
+        }
+        index_batch_free(b);
+    }
+    return result;
+}
+
+int index_update(const struct index_update_options *opts)
+{
+    struct update u = {0};
+    struct index_collect collect;
+    bool collecting = false;
+    bool joined = false;
+    char **roots = NULL;
+    size_t nroots = 0;
+    int status = 1;
+    const char *kill_after = getenv("FRDINDEX_TEST_KILL_AFTER");
+    if (kill_after != NULL) {
+        u.kill_after = strtoull(kill_after, NULL, 10);
+    }
+
+    if (index_db_open(opts->db_path, INDEX_OPEN_UPDATE, &u.db) < 0) {
+        return 1;
+    }
+    if (opts->nroots > 0) {
+        roots = resolve_roots(opts->roots, opts->nroots, &nroots);
+    } else {
+        roots = stored_roots(u.db, &nroots);
+        if (nroots == 0) {
+            fprintf(stderr, "frdindex: %s: no roots: give the directories to index\n",
+                    opts->db_path);
+            goto done;
+        }
+    }
+    if (roots == NULL) {
+        goto done;
+    }
+    // Take the write lock first: two updates at once would each miss the other's rows.
+    if (sqlite3_exec(u.db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+        index_db_fail(u.db, "starting the update (is another update running?)");
+        goto done;
+    }
+    int64_t expected, path_bytes;
+    if (index_db_meta_get(u.db, "generation", &u.generation) < 0 ||
+        index_db_meta_get(u.db, "entries", &expected) < 0 ||
+        index_db_meta_get(u.db, "path_bytes", &path_bytes) < 0) {
+        goto rollback;
+    }
+    u.generation++;
+    if (index_collect_start(&collect, (const char *const *)roots, nroots, opts->workers,
+                            opts->one_file_system) < 0) {
+        goto rollback;
+    }
+    collecting = true;
+    double t_start = mono_seconds();
+    bool ok = load_rows(&u, expected, path_bytes) == 0 && prepare_all(&u) == 0 &&
+              sqlite3_exec(u.db, "DELETE FROM removed", NULL, NULL, NULL) == SQLITE_OK;
+    u.track_added = u.map.count > 0;
+    double t_loaded = mono_seconds();
+    ok = drain(&u, &collect, ok) == 0 && ok;
+    int walked = index_collect_finish(&collect);
+    joined = true;
+    double t_walked = mono_seconds();
+    if (walked < 0 && walked != FRD_ESTOPPED) {
+        // A root that cannot be walked (unmounted, say) must not read as "everything gone".
+        fprintf(stderr, "frdindex: the walk failed: %s; the index is unchanged\n",
+                frd_strerror(walked));
+        ok = false;
+    }
+    if (!ok) {
+        goto rollback;
+    }
+    keep_failed(&u, &collect);
+    if (write_renames_and_removals(&u) < 0) {
+        goto rollback;
+    }
+    int64_t entries = expected + (int64_t)u.counts[INDEX_ADDED] + (int64_t)u.counts[INDEX_RENAMED] +
+                      (int64_t)u.counts[INDEX_RENAMED_WITH_PARENT];
+    for (size_t i = 0; i < u.map.count; i++) {
+        uint8_t mark = u.map.items[i].mark;
+        entries -= mark == INDEX_MARK_UNSEEN || mark == INDEX_MARK_MOVED;
+    }
+    if (write_meta_and_roots(&u, roots, nroots, entries) < 0) {
+        goto rollback;
+    }
+    finalize_all(&u);
+    double t_written = mono_seconds();
+    if (sqlite3_exec(u.db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        index_db_fail(u.db, "committing the update");
+        goto rollback;
+    }
+    if (opts->verbose) {
+        fprintf(stderr,
+                "frdindex: loaded %zu rows in %.3f s; walked and compared in %.3f s more; "
+                "renames and removals %.3f s; commit %.3f s\n",
+                u.map.count, t_loaded - t_start, t_walked - t_loaded, t_written - t_walked,
+                mono_seconds() - t_written);
+    }
+    status = atomic_load(&collect.errors) > 0 ? 1 : 0;
+    if (!opts->quiet) {
+        printf("%lld entries: %llu added, %llu removed, %llu modified, %llu metadata, "
+               "%llu replaced, %llu renamed\n",
+               (long long)entries, (unsigned long long)u.counts[INDEX_ADDED],
+               (unsigned long long)u.counts[INDEX_REMOVED],
+               (unsigned long long)u.counts[INDEX_MODIFIED],
+               (unsigned long long)u.counts[INDEX_METADATA],
+               (unsigned long long)u.counts[INDEX_REPLACED],
+               (unsigned long long)(u.counts[INDEX_RENAMED] + u.counts[INDEX_RENAMED_WITH_PARENT]));
+    }
+    goto done;
+
+rollback:
+    if (collecting && !joined) {
+        drain(&u, &collect, false); // let the walk finish so its thread can be joined
+        index_collect_finish(&collect);
+    }
+    finalize_all(&u);
+    sqlite3_exec(u.db, "ROLLBACK", NULL, NULL, NULL);
+done:
+    if (collecting) {
+        index_collect_free(&collect);
+    }
+    index_map_free(&u.map);
+    free(u.added);
+    free(u.added_arena);
+    for (size_t i = 0; i < nroots; i++) {
+        free(roots[i]);
+    }
+    free(roots);
+    if (sqlite3_close(u.db) != SQLITE_OK) {
+        index_db_fail(u.db, "closing the index");
+        status = 1;
+    }
+    return status;
+}

@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# frddu prints what GNU du prints: for each option set, the sorted output of `frddu OPTS
+# ROOT` equals that of `du OPTS ROOT`, and so does the exit status, on generated trees (sizes
+# sparse and dense, hard links, symlinks, odd names, an unreadable directory, a mount point
+# for -x) and on the u-boot tree from the shared corpus. Also: lines come in post-order (a
+# directory after everything below it), and the progress line shows on a terminal only.
+# Usage: tests/cli/frddu_vs_du.sh PATH/TO/frddu [SHARED_DIR]
+set -euo pipefail
+frddu=$(realpath "$1")
+shared=${2:-$(dirname "$0")/../../../shared}
+export LC_ALL=C
+
+tmp=$(mktemp -d)
+mounted=""
+cleanup() {
+  [ -n "$mounted" ] && umount "$mounted" 2>/dev/null
+  chmod -R u+rwx "$tmp" 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+chmod 755 "$tmp"
+cd "$tmp"
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok: $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# compare OPTS... -- ROOT...: same sorted stdout (NUL-separated with -0) and exit status.
+compare() {
+  local opts=() roots=() sort_opt=()
+  while [ "$1" != "--" ]; do opts+=("$1"); shift; done
+  shift
+  roots=("$@")
+  [[ " ${opts[*]-} " == *" -0 "* ]] && sort_opt=(-z)
+  local du_rc=0 frd_rc=0
+  du ${opts[@]+"${opts[@]}"} "${roots[@]}" 2>/dev/null | sort "${sort_opt[@]}" >du.out || du_rc=$?
+  du ${opts[@]+"${opts[@]}"} "${roots[@]}" >/dev/null 2>&1 || du_rc=$?
+  "$frddu" ${opts[@]+"${opts[@]}"} "${roots[@]}" 2>/dev/null | sort "${sort_opt[@]}" >frd.out || true
+  "$frddu" ${opts[@]+"${opts[@]}"} "${roots[@]}" >/dev/null 2>&1 || frd_rc=$?
+  local what="frddu ${opts[*]-} ${roots[*]}"
+  if ! cmp -s du.out frd.out; then
+    bad "$what differs from du ($(wc -l <du.out) lines):"
+    diff du.out frd.out | head -10 || true
+  elif [ "$du_rc" -ne "$frd_rc" ]; then
+    bad "$what exits $frd_rc, du $du_rc"
+  else
+    ok "$what ($(tr -cd '\n\0' <du.out | wc -c) lines)"
+  fi
+}
+
+# --- a generated tree -------------------------------------------------------------------
+t=gen
+mkdir -p $t/a/b/c/d/e $t/empty $t/sparse "$t/odd names/sub dir" $t/links
+printf 'x' >$t/a/one
+head -c 5000 /dev/urandom >$t/a/b/five-k
+head -c 70000 /dev/urandom >$t/a/b/c/seventy-k
+head -c 1 /dev/urandom >$t/a/b/c/d/e/deep
+for s in 0 1 512 1023 1024 1025 4095 4096 4097 10239 10240 10241 1048575 1048576 1048577 \
+  1572864 10485759 10485761 1073741824 5000000000; do
+  truncate -s $s $t/sparse/s$s
+done
+head -c 100000 /dev/urandom >$t/links/big
+ln $t/links/big $t/links/big-again          # hard links in one directory: counted once
+ln $t/links/big $t/links/big-third
+ln -s big $t/links/to-file
+ln -s ../a $t/links/to-dir
+ln -s /nonexistent $t/links/dangling
+mkfifo $t/a/fifo
+printf 'y' >"$t/odd names/sub dir/$(printf 'tab\there')"
+printf 'y' >"$t/odd names/$(printf 'bad\377byte')"
+printf 'y' >"$t/odd names/$(printf 'new\nline')"
+
+for opts in "" "-a" "-s" "--apparent-size" "-a --apparent-size" "-b" "-a -b" "-h" "-a -h" \
+  "-a --si" "-k" "-m" "-a -m" "-d 0" "-d 1" "-a -d 2" "-c" "-a -l" "-b -l" "-x" "-a -x" \
+  "-0 -a" "-D" "-a -P"; do
+  # shellcheck disable=SC2086
+  compare $opts -- $t
+done
+compare -L -a -- $t/a $t/sparse           # -L where no target is reached twice
+compare -a -- $t/ "$t/odd names"          # a trailing slash and several roots
+compare -a -- $t//                        # two trailing slashes print as one
+compare -- $t/a/one $t/sparse/s4097       # files as roots
+compare -c -- $t/a $t/links $t/a          # a root given twice counts once
+compare -- $t/nonexistent $t/a            # a missing root: error, exit 1, the rest printed
+compare -s -- $t/links/to-dir             # a symlink root is not followed by default
+compare -s -H -- $t/links/to-dir          # ... but with -H
+
+# Hard links in different directories: which directory du charges depends on its readdir
+# order, and frddu's on which worker gets there first, so only the totals are compared.
+mkdir -p xlinks/p xlinks/q
+head -c 30000 /dev/urandom >xlinks/p/f
+ln xlinks/p/f xlinks/q/g
+for opts in "-s" "-s -b" "-s -h" "-s -l"; do
+  # shellcheck disable=SC2086
+  compare $opts -- xlinks
+done
+compare -c -s -- xlinks/p xlinks/q        # several roots: the first root pays, as in du
+
+# An unreadable directory: du and frddu both report it, count its own size, exit 1.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+  mkdir -p locked/in/deeper && printf 'z' >locked/in/file && chmod 700 locked/in
+  chown -R 65534:65534 locked && chown root:root locked/in && chmod 755 locked "$tmp"
+  as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+  as_nobody du -a locked 2>/dev/null | sort >du.out || true
+  as_nobody "$frddu" -a locked 2>/dev/null | sort >frd.out || true
+  du_rc=0; as_nobody du -a locked >/dev/null 2>&1 || du_rc=$?
+  frd_rc=0; as_nobody "$frddu" -a locked >/dev/null 2>frd.err || frd_rc=$?
+  if cmp -s du.out frd.out && [ "$du_rc" -eq "$frd_rc" ] && grep -q "cannot read directory" frd.err; then
+    ok "unreadable directory: same totals, exit $frd_rc, an error message"
+  else
+    bad "unreadable directory: exit $frd_rc (du $du_rc)"; diff du.out frd.out | head || true; cat frd.err
+  fi
+else
+  echo "skip: unreadable directory (needs root and setpriv)"
+fi
+
+# -x: a file system mounted inside the tree is left out entirely, mount point included.
+mkdir -p mnt/outer mnt/inner
+printf 'o' >mnt/outer/file
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=4m frd-test mnt/inner 2>/dev/null; then
+  mounted=$tmp/mnt/inner
+  mkdir mnt/inner/sub && head -c 9000 /dev/urandom >mnt/inner/sub/data
+  compare -a -- mnt
+  compare -a -x -- mnt
+  compare -s -x -- mnt
+  compare -x -- mnt/inner                # a root on another file system is still walked
+  umount mnt/inner && mounted=""
+else
+  echo "skip: -x with a mount point (cannot mount tmpfs here)"
+fi
+
+# Post-order: every line comes after the lines of everything below it.
+"$frddu" -a $t >order.out 2>/dev/null || true
+if python3 - order.out <<'PY'
+import sys
+paths = [l.split(b"\t", 1)[1] for l in open(sys.argv[1], "rb").read().split(b"\n") if b"\t" in l]
+seen = set()
+for p in paths:
+    seen.add(p)
+    parent = p.rsplit(b"/", 1)[0]
+    if parent in seen and parent != p:
+        sys.exit(f"{parent!r} printed before {p!r}")
+PY
+then ok "frddu -a prints in post-order"; else bad "frddu -a is not in post-order"; fi
+
+# --top N: the N largest lines of the same output, largest first.
+"$frddu" -a $t 2>/dev/null | sort -t$'\t' -k1,1nr -k2 | head -5 >top.want
+"$frddu" -a --top 5 $t >top.got 2>/dev/null || true
+if cmp -s top.want top.got; then ok "--top 5 lists the five largest"; else bad "--top 5:"; diff top.want top.got || true; fi
+
+# --- the u-boot tree --------------------------------------------------------------------
+if [ -x "$shared/corpus/materialize" ] || [ -f "$shared/corpus/materialize" ]; then
+  python3 "$shared/corpus/materialize" "$shared/corpus/u-boot.tsv.gz" uboot >/dev/null
+  for opts in "" "-a" "-s" "-a --apparent-size" "-a -b" "-a -h" "-d 2" "-x" "-L -s" "-c -s"; do
+    # shellcheck disable=SC2086
+    compare $opts -- uboot
+  done
+
+  # Progress: nothing on stderr when it is not a terminal, even with no delay...
+  FRDDU_PROGRESS_DELAY_MS=0 FRDDU_PROGRESS_INTERVAL_MS=1 "$frddu" -s uboot >plain.out 2>plain.err
+  if [ ! -s plain.err ]; then ok "no progress line when stderr is not a terminal"
+  else bad "progress written to a non-terminal stderr: $(head -c 200 plain.err | od -c | head -3)"; fi
+  # ...and on a terminal, a progress line that is erased at the end, stdout unchanged.
+  if python3 - "$frddu" uboot <<'PY'
+import os, pty, sys
+frddu, root = sys.argv[1], sys.argv[2]
+env = dict(os.environ, FRDDU_PROGRESS_DELAY_MS="0", FRDDU_PROGRESS_INTERVAL_MS="1")
+master, slave = pty.openpty()
+out_r, out_w = os.pipe()
+pid = os.fork()
+if pid == 0:
+    os.dup2(out_w, 1)
+    os.dup2(slave, 2)
+    os.execve(frddu, [frddu, "-a", root], env)
+os.close(slave); os.close(out_w)
+stdout, tty = b"", b""
+import select
+fds = [master, out_r]
+while fds:
+    for fd in select.select(fds, [], [])[0]:
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            data = b""
+        if not data:
+            fds.remove(fd)
+        elif fd == master:
+            tty += data
+        else:
+            stdout += data
+_, status = os.waitpid(pid, 0)
+if status != 0:
+    sys.exit(f"frddu exited with {status}")
+if b"entries" not in tty or b"entries/s" not in tty:
+    sys.exit(f"no progress line on the terminal: {tty[:200]!r}")
+if not tty.endswith(b"\r\x1b[K"):
+    sys.exit(f"progress line not erased at the end: {tty[-80:]!r}")
+lines = stdout.count(b"\n")
+if lines != 41566:
+    sys.exit(f"stdout has {lines} lines, not 41566")
+PY
+  then ok "progress line on a terminal, erased at the end"; else bad "progress line on a terminal"; fi
+else
+  echo "skip: u-boot tree (no $shared/corpus)"
+fi
+
+# --- errors and help --------------------------------------------------------------------
+if "$frddu" --help | grep -q -- "--apparent-size"; then ok "--help"; else bad "--help"; fi
+if "$frddu" -s -a $t >/dev/null 2>&1; then bad "-s -a accepted"; else ok "-s -a refused"; fi
+if "$frddu" --top 0 $t >/dev/null 2>&1; then bad "--top 0 accepted"; else ok "--top 0 refused"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
