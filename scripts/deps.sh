@@ -8,6 +8,7 @@ packages=(
   clang libclang-rt-14-dev clang-format
   libuv1-dev libcmocka-dev libbenchmark-dev
   findutils util-linux
+  libsqlite3-dev sqlite3 coreutils
 )
 # Extra packages a caller may ask for, e.g. FRD_EXTRA_PACKAGES="bfs fd-find".
 if [ -n "${FRD_EXTRA_PACKAGES:-}" ]; then
