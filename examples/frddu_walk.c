@@ -189,6 +189,11 @@ static void du_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_
 static enum frd_action du_error(const struct frd_walk_error *err, void *udata)
 {
     struct du_state *st = udata;
+    if (strcmp(err->op, "loop") == 0 && st->opts->hash_all) {
+        // A link back to a directory above: du -L meets it as a directory already counted
+        // and skips it without a word.
+        return FRD_ACTION_CONTINUE;
+    }
     bool listing = strcmp(err->op, "open") == 0 || strcmp(err->op, "getdents64") == 0 ||
                    strcmp(err->op, "readdir") == 0 || strcmp(err->op, "opendir") == 0;
     report(st, listing ? "cannot read directory" : "cannot access", err->path, err->code);

@@ -77,6 +77,10 @@ for opts in "" "-a" "-s" "--apparent-size" "-a --apparent-size" "-b" "-a -b" "-h
   compare $opts -- $t
 done
 compare -L -a -- $t/a $t/sparse           # -L where no target is reached twice
+mkdir -p loops/a/b && ln -s ../.. loops/a/b/up && ln -s ../a loops/a/self && printf 'l' >loops/a/f
+compare -L -a -- loops                    # links back up: skipped silently, as du does
+ln -s itself loops/itself
+compare -L -a -- loops                    # a link to itself: an error, exit 1
 compare -a -- $t/ "$t/odd names"          # a trailing slash and several roots
 compare -a -- $t//                        # two trailing slashes print as one
 compare -- $t/a/one $t/sparse/s4097       # files as roots
