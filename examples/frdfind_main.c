@@ -14,6 +14,7 @@
 #include "frdfind.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -68,10 +69,36 @@ static enum frd_action evaluate(struct ff_walk *walk, const struct frd_walk_entr
     return FRD_ACTION_CONTINUE;
 }
 
+/**
+ * -depth -xdev: a mount point is visited but not descended into, so the walker makes no
+ * post-order call for it; it is evaluated at its visit instead. Costs one fstat of the
+ * parent (and one fstatat in names-only walks) per directory, with -depth -xdev only.
+ */
+static bool is_mount_point(const struct ff_options *opts, const struct frd_walk_entry *we)
+{
+    if (!opts->xdev || we->depth == 0 || we->parent_fd == FRD_INVALID_FD) {
+        return false;
+    }
+    struct stat parent;
+    if (fstat(we->parent_fd, &parent) != 0) {
+        return false;
+    }
+    uint64_t dev = we->entry->dev;
+    if (!(we->entry->fields & FRD_FIELD_DEV)) {
+        struct stat st;
+        int flags = opts->follow == FRD_FOLLOW_ALL ? 0 : AT_SYMLINK_NOFOLLOW;
+        if (fstatat(we->parent_fd, we->entry->name, &st, flags) != 0) {
+            return false;
+        }
+        dev = (uint64_t)st.st_dev;
+    }
+    return dev != (uint64_t)parent.st_dev;
+}
+
 static enum frd_action on_visit(const struct frd_walk_entry *we, void *udata)
 {
     struct ff_walk *walk = udata;
-    if (deferred(walk->opts, we)) {
+    if (deferred(walk->opts, we) && !is_mount_point(walk->opts, we)) {
         return atomic_load_explicit(&walk->quit, memory_order_relaxed) ? FRD_ACTION_STOP
                                                                        : FRD_ACTION_CONTINUE;
     }
@@ -83,6 +110,8 @@ static void on_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_
 {
     (void)totals;
     struct ff_walk *walk = udata;
+    // The walker calls this only for directories it listed, so a mount point under -xdev or
+    // a directory at -maxdepth (both evaluated at their visit) never comes here.
     if (deferred(walk->opts, dir)) {
         // The hook cannot stop the walk; a -quit here is honoured by the next visit.
         evaluate(walk, dir);

@@ -301,6 +301,10 @@ t "" "$g" -L loops -name zz
 t "" "$g" -P links -type l
 t "" "$g" -H links -type l
 t "" "$g" links -follow -type f
+# -xdev: /dev usually holds mounts (/dev/pts, /dev/shm); a mount point is listed, not entered.
+t "" / /dev -xdev
+t "" / /dev -xdev -depth
+t "" / /dev -mount -maxdepth 1 -type d
 t "" "$g" missing
 t "" "$g" missing dir/sub
 t "" "$g" ''
