@@ -357,23 +357,11 @@ int index_check(const char *db_path)
         }
     }
     sqlite3_finalize(stmt);
-    int64_t expected = 0, rows = -1;
     if (rc != SQLITE_DONE) {
         index_db_fail(db, "checking");
-    } else if (ok && index_db_meta_get(db, "entries", &expected) == 0 &&
-               sqlite3_prepare_v2(db, "SELECT count(*) FROM entries", -1, &stmt, NULL) ==
-                   SQLITE_OK) {
-        if (sqlite3_step(stmt) == SQLITE_ROW) {
-            rows = sqlite3_column_int64(stmt, 0);
-        }
-        sqlite3_finalize(stmt);
-        if (rows == expected) {
-            printf("ok: %lld entries\n", (long long)rows);
-            status = 0;
-        } else {
-            fprintf(stderr, "frdindex: %s: %lld entries where the last update wrote %lld\n",
-                    db_path, (long long)rows, (long long)expected);
-        }
+    } else if (ok && check_row_count(db, db_path) == 0) {
+        puts("ok");
+        status = 0;
     }
     sqlite3_close(db);
     return status;
