@@ -185,9 +185,14 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
     int64_t app_id, version, tables;
     // The first read of the header is where a file that is not a database shows up.
     if (query_int(db, "PRAGMA application_id", &app_id, &rc) < 0) {
-        if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT) {
+        if (rc == SQLITE_NOTADB) {
             fprintf(stderr, "frdindex: %s: not an frdindex database (%s)\n", path,
                     sqlite3_errstr(rc));
+        } else if (rc == SQLITE_CORRUPT) {
+            fprintf(stderr,
+                    "frdindex: %s: the database is damaged (%s): remove it and run update "
+                    "again\n",
+                    path, sqlite3_errstr(rc));
         } else {
             index_db_fail(db, path);
         }

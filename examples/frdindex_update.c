@@ -7,6 +7,7 @@
 #include "frdindex.h"
 #include "frdindex_collect.h"
 #include "frdindex_map.h"
+#include "frdindex_rename.h"
 
 #include <frd.h>
 #include <limits.h>
@@ -34,20 +35,6 @@
  * finds nothing changed writes only the meta rows.
  */
 
-/** An added path that may turn out to be a rename. */
-struct added_rec {
-    struct index_row row; /**< row.id is the inserted row */
-    uint64_t path_off;
-    uint32_t path_len;
-};
-
-/** A matched rename, before it is written. */
-struct rename_pair {
-    long source;              /**< item index of the old row in the map */
-    size_t target;            /**< index in the added list */
-    enum index_change change; /**< INDEX_RENAMED or INDEX_RENAMED_WITH_PARENT */
-};
-
 struct update {
     sqlite3 *db;
     int64_t generation;
@@ -59,10 +46,7 @@ struct update {
     uint64_t kill_after;          // test hook: SIGKILL after this many writes (0: never)
 
     bool track_added; // the map has rows, so an added path may be a rename
-    struct added_rec *added;
-    size_t nadded, added_cap;
-    char *added_arena;
-    size_t added_arena_len, added_arena_cap;
+    struct index_added added;
 };
 
 static double mono_seconds(void)
@@ -215,38 +199,6 @@ static enum index_change classify(const struct index_row *old, const struct inde
     return INDEX_UNCHANGED;
 }
 
-/** Remembers an added path for rename matching. @return 0 or -1. */
-static int remember_added(struct update *u, const struct index_row *row, const char *path,
-                          size_t len)
-{
-    if (u->nadded == u->added_cap) {
-        size_t cap = u->added_cap ? u->added_cap * 2 : 256;
-        struct added_rec *added = realloc(u->added, cap * sizeof(*added));
-        if (added == NULL) {
-            return -1;
-        }
-        u->added = added;
-        u->added_cap = cap;
-    }
-    if (u->added_arena_len + len + 1 > u->added_arena_cap) {
-        size_t cap = u->added_arena_cap ? u->added_arena_cap : 16384;
-        while (u->added_arena_len + len + 1 > cap) {
-            cap *= 2;
-        }
-        char *arena = realloc(u->added_arena, cap);
-        if (arena == NULL) {
-            return -1;
-        }
-        u->added_arena = arena;
-        u->added_arena_cap = cap;
-    }
-    memcpy(u->added_arena + u->added_arena_len, path, len);
-    u->added_arena[u->added_arena_len + len] = '\0';
-    u->added[u->nadded++] = (struct added_rec){*row, u->added_arena_len, (uint32_t)len};
-    u->added_arena_len += len + 1;
-    return 0;
-}
-
 /** Compares one walked entry with the index and writes what differs. @return 0 or -1. */
 static int apply_rec(struct update *u, const struct index_rec *r, const char *path)
 {
@@ -285,7 +237,7 @@ static int apply_rec(struct update *u, const struct index_rec *r, const char *pa
     if (u->track_added && r->row.persistent) {
         struct index_row row = r->row;
         row.id = sqlite3_last_insert_rowid(u->db);
-        if (remember_added(u, &row, path, r->path_len) < 0) {
+        if (index_added_push(&u->added, &row, path, r->path_len) < 0) {
             fputs("frdindex: out of memory\n", stderr);
             return -1;
         }
@@ -324,144 +276,12 @@ static void keep_failed(struct update *u, const struct index_collect *c)
     }
 }
 
-static uint64_t identity_hash(uint64_t dev, uint64_t id)
-{
-    uint64_t h = id * 0x9e3779b97f4a7c15u ^ dev;
-    h ^= h >> 31;
-    h *= 0xbf58476d1ce4e5b9u;
-    h ^= h >> 29;
-    return h;
-}
-
-/** Could `target` (added now) be the file `source` (indexed before) under a new name? */
-static bool same_file(const struct index_row *source, const struct index_row *target)
-{
-    if (source->dev != target->dev || source->file_id != target->file_id ||
-        source->type != target->type) {
-        return false;
-    }
-    // A rename keeps a file's size and mtime. Requiring them keeps a new file that reuses a
-    // deleted file's inode number from passing for that file renamed. (Directories change
-    // mtime when entries come and go, so for them identity alone decides.)
-    return source->type == FRD_TYPE_DIR ||
-           (source->size == target->size && source->mtime_ns == target->mtime_ns);
-}
-
-static const char *dir_end(const char *path, size_t len, size_t *dir_len)
-{
-    size_t i = len;
-    while (i > 0 && path[i - 1] != '/') {
-        i--;
-    }
-    *dir_len = i > 1 ? i - 1 : i; // "/a" -> "/", "/a/b" -> "/a"
-    return path + i;              // the last name
-}
-
-/**
- * Matches added paths with gone (or replaced) files by identity, then marks renames that
- * only follow a renamed directory above them. @return the pairs (malloc'd) and their count
- * in *npairs, or NULL with *npairs = 0 when there are none; sets *failed when out of memory.
- */
-static struct rename_pair *match_renames(struct update *u, size_t *npairs, bool *failed)
-{
-    *npairs = 0;
-    *failed = false;
-    size_t nsources = 0;
-    for (size_t i = 0; i < u->map.count; i++) {
-        struct index_item *item = &u->map.items[i];
-        if (item->mark == INDEX_MARK_UNSEEN && item->row.persistent) {
-            item->rename_source = true;
-        }
-        nsources += item->rename_source;
-    }
-    if (nsources == 0 || u->nadded == 0) {
-        return NULL;
-    }
-    size_t cap = 16;
-    while (cap < nsources * 2) {
-        cap *= 2;
-    }
-    long *slots = malloc(cap * sizeof(*slots));
-    long *chain = malloc(u->map.count * sizeof(*chain));
-    struct rename_pair *pairs = malloc(u->nadded * sizeof(*pairs));
-    if (slots == NULL || chain == NULL || pairs == NULL) {
-        goto oom;
-    }
-    // Buckets by identity; hard links share one and are chained.
-    for (size_t i = 0; i < cap; i++) {
-        slots[i] = -1;
-    }
-    for (size_t i = 0; i < u->map.count; i++) {
-        const struct index_item *item = &u->map.items[i];
-        if (item->rename_source) {
-            size_t s = (size_t)identity_hash(item->row.dev, item->row.file_id) & (cap - 1);
-            chain[i] = slots[s];
-            slots[s] = (long)i;
-        }
-    }
-    for (size_t t = 0; t < u->nadded; t++) {
-        const struct index_row *target = &u->added[t].row;
-        size_t s = (size_t)identity_hash(target->dev, target->file_id) & (cap - 1);
-        for (long i = slots[s]; i >= 0; i = chain[i]) {
-            struct index_item *source = &u->map.items[i];
-            if (source->rename_source && same_file(&source->row, target)) {
-                source->rename_source = false; // one new path per old one
-                pairs[(*npairs)++] = (struct rename_pair){i, t, INDEX_RENAMED};
-                break;
-            }
-        }
-    }
-    free(slots);
-    free(chain);
-
-    // "a/x -> b/x" follows from "a -> b": keep only the directory's rename in the report.
-    struct index_map by_target = {0};
-    for (size_t p = 0; p < *npairs; p++) {
-        const struct added_rec *a = &u->added[pairs[p].target];
-        struct index_row ref = {.id = (int64_t)p};
-        if (index_map_add(&by_target, u->added_arena + a->path_off, a->path_len, &ref) < 0) {
-            index_map_free(&by_target);
-            goto oom;
-        }
-    }
-    for (size_t p = 0; p < *npairs; p++) {
-        const struct added_rec *a = &u->added[pairs[p].target];
-        const struct index_item *src = &u->map.items[pairs[p].source];
-        const char *new_path = u->added_arena + a->path_off;
-        const char *old_path = index_item_path(&u->map, src);
-        size_t new_dir_len, old_dir_len;
-        const char *new_name = dir_end(new_path, a->path_len, &new_dir_len);
-        const char *old_name = dir_end(old_path, src->path_len, &old_dir_len);
-        if (strcmp(new_name, old_name) != 0) {
-            continue;
-        }
-        struct index_item *parent = index_map_find(&by_target, new_path, new_dir_len);
-        if (parent == NULL) {
-            continue;
-        }
-        const struct index_item *parent_src = &u->map.items[pairs[parent->row.id].source];
-        if (parent_src->path_len == old_dir_len &&
-            memcmp(index_item_path(&u->map, parent_src), old_path, old_dir_len) == 0) {
-            pairs[p].change = INDEX_RENAMED_WITH_PARENT;
-        }
-    }
-    index_map_free(&by_target);
-    return pairs;
-oom:
-    free(slots);
-    free(chain);
-    free(pairs);
-    *npairs = 0;
-    *failed = true;
-    return NULL;
-}
-
 /** Writes renames and removals. @return 0 or -1. */
 static int write_renames_and_removals(struct update *u)
 {
     size_t npairs;
     bool failed;
-    struct rename_pair *pairs = match_renames(u, &npairs, &failed);
+    struct index_rename *pairs = index_match_renames(&u->map, &u->added, &npairs, &failed);
     if (failed) {
         fputs("frdindex: out of memory\n", stderr);
         return -1;
@@ -469,7 +289,7 @@ static int write_renames_and_removals(struct update *u)
     int result = 0;
     for (size_t p = 0; p < npairs && result == 0; p++) {
         struct index_item *src = &u->map.items[pairs[p].source];
-        const struct added_rec *a = &u->added[pairs[p].target];
+        const struct index_added_entry *a = &u->added.entries[pairs[p].target];
         if (src->mark == INDEX_MARK_UNSEEN) {
             src->mark = INDEX_MARK_MOVED; // its path is gone: the row goes with it
             sqlite3_bind_int64(u->remove, 1, src->row.id);
@@ -739,8 +559,7 @@ done:
         index_collect_free(&collect);
     }
     index_map_free(&u.map);
-    free(u.added);
-    free(u.added_arena);
+    index_added_free(&u.added);
     for (size_t i = 0; i < nroots; i++) {
         free(roots[i]);
     }

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/** Rename detection: matching paths an update added with files whose old path is gone. */
+#include "frdindex_rename.h"
+
+#include <frd.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * A rename is told by identity, not by name or content: the file that was indexed at OLD
+ * (device + file id) is now at NEW and OLD is gone. Identity is only trusted on volumes
+ * whose ids persist (the walker's persistent_ids), and a file must also keep its size and
+ * mtime, so that a new file which happens to reuse a deleted file's inode number is not
+ * taken for that file renamed. Matching is one hash lookup per added path, over the old
+ * files only (hard links share a bucket and are chained).
+ */
+
+/** Remembers an added path for rename matching. @return 0 or -1. */
+int index_added_push(struct index_added *added, const struct index_row *row, const char *path,
+                     size_t len)
+{
+    if (added->count == added->cap) {
+        size_t cap = added->cap ? added->cap * 2 : 256;
+        struct index_added_entry *entries = realloc(added->entries, cap * sizeof(*entries));
+        if (entries == NULL) {
+            return -1;
+        }
+        added->entries = entries;
+        added->cap = cap;
+    }
+    if (added->arena_len + len + 1 > added->arena_cap) {
+        size_t cap = added->arena_cap ? added->arena_cap : 16384;
+        while (added->arena_len + len + 1 > cap) {
+            cap *= 2;
+        }
+        char *arena = realloc(added->arena, cap);
+        if (arena == NULL) {
+            return -1;
+        }
+        added->arena = arena;
+        added->arena_cap = cap;
+    }
+    memcpy(added->arena + added->arena_len, path, len);
+    added->arena[added->arena_len + len] = '\0';
+    added->entries[added->count++] =
+        (struct index_added_entry){*row, added->arena_len, (uint32_t)len};
+    added->arena_len += len + 1;
+    return 0;
+}
+
+void index_added_free(struct index_added *added)
+{
+    free(added->entries);
+    free(added->arena);
+    memset(added, 0, sizeof(*added));
+}
+
+static uint64_t identity_hash(uint64_t dev, uint64_t id)
+{
+    uint64_t h = id * 0x9e3779b97f4a7c15u ^ dev;
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9u;
+    h ^= h >> 29;
+    return h;
+}
+
+/** Could `target` (added now) be the file `source` (indexed before) under a new name? */
+static bool same_file(const struct index_row *source, const struct index_row *target)
+{
+    if (source->dev != target->dev || source->file_id != target->file_id ||
+        source->type != target->type) {
+        return false;
+    }
+    // A rename keeps a file's size and mtime. Requiring them keeps a new file that reuses a
+    // deleted file's inode number from passing for that file renamed. (Directories change
+    // mtime when entries come and go, so for them identity alone decides.)
+    return source->type == FRD_TYPE_DIR ||
+           (source->size == target->size && source->mtime_ns == target->mtime_ns);
+}
+
+static const char *dir_end(const char *path, size_t len, size_t *dir_len)
+{
+    size_t i = len;
+    while (i > 0 && path[i - 1] != '/') {
+        i--;
+    }
+    *dir_len = i > 1 ? i - 1 : i; // "/a" -> "/", "/a/b" -> "/a"
+    return path + i;              // the last name
+}
+
+/** See frdindex_rename.h. */
+struct index_rename *index_match_renames(struct index_map *map, const struct index_added *added,
+                                         size_t *npairs, bool *failed)
+{
+    *npairs = 0;
+    *failed = false;
+    size_t nsources = 0;
+    for (size_t i = 0; i < map->count; i++) {
+        struct index_item *item = &map->items[i];
+        if (item->mark == INDEX_MARK_UNSEEN && item->row.persistent) {
+            item->rename_source = true;
+        }
+        nsources += item->rename_source;
+    }
+    if (nsources == 0 || added->count == 0) {
+        return NULL;
+    }
+    size_t cap = 16;
+    while (cap < nsources * 2) {
+        cap *= 2;
+    }
+    long *slots = malloc(cap * sizeof(*slots));
+    long *chain = malloc(map->count * sizeof(*chain));
+    struct index_rename *pairs = malloc(added->count * sizeof(*pairs));
+    if (slots == NULL || chain == NULL || pairs == NULL) {
+        goto oom;
+    }
+    // Buckets by identity; hard links share one and are chained.
+    for (size_t i = 0; i < cap; i++) {
+        slots[i] = -1;
+    }
+    for (size_t i = 0; i < map->count; i++) {
+        const struct index_item *item = &map->items[i];
+        if (item->rename_source) {
+            size_t s = (size_t)identity_hash(item->row.dev, item->row.file_id) & (cap - 1);
+            chain[i] = slots[s];
+            slots[s] = (long)i;
+        }
+    }
+    for (size_t t = 0; t < added->count; t++) {
+        const struct index_row *target = &added->entries[t].row;
+        size_t s = (size_t)identity_hash(target->dev, target->file_id) & (cap - 1);
+        for (long i = slots[s]; i >= 0; i = chain[i]) {
+            struct index_item *source = &map->items[i];
+            if (source->rename_source && same_file(&source->row, target)) {
+                source->rename_source = false; // one new path per old one
+                pairs[(*npairs)++] = (struct index_rename){i, t, INDEX_RENAMED};
+                break;
+            }
+        }
+    }
+    free(slots);
+    free(chain);
+
+    // "a/x -> b/x" follows from "a -> b": keep only the directory's rename in the report.
+    struct index_map by_target = {0};
+    for (size_t p = 0; p < *npairs; p++) {
+        const struct index_added_entry *a = &added->entries[pairs[p].target];
+        struct index_row ref = {.id = (int64_t)p};
+        if (index_map_add(&by_target, added->arena + a->path_off, a->path_len, &ref) < 0) {
+            index_map_free(&by_target);
+            goto oom;
+        }
+    }
+    for (size_t p = 0; p < *npairs; p++) {
+        const struct index_added_entry *a = &added->entries[pairs[p].target];
+        const struct index_item *src = &map->items[pairs[p].source];
+        const char *new_path = added->arena + a->path_off;
+        const char *old_path = index_item_path(map, src);
+        size_t new_dir_len, old_dir_len;
+        const char *new_name = dir_end(new_path, a->path_len, &new_dir_len);
+        const char *old_name = dir_end(old_path, src->path_len, &old_dir_len);
+        if (strcmp(new_name, old_name) != 0) {
+            continue;
+        }
+        struct index_item *parent = index_map_find(&by_target, new_path, new_dir_len);
+        if (parent == NULL) {
+            continue;
+        }
+        const struct index_item *parent_src = &map->items[pairs[parent->row.id].source];
+        if (parent_src->path_len == old_dir_len &&
+            memcmp(index_item_path(map, parent_src), old_path, old_dir_len) == 0) {
+            pairs[p].change = INDEX_RENAMED_WITH_PARENT;
+        }
+    }
+    index_map_free(&by_target);
+    return pairs;
+oom:
+    free(slots);
+    free(chain);
+    free(pairs);
+    *npairs = 0;
+    *failed = true;
+    return NULL;
+}
