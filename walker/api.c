@@ -103,6 +103,7 @@ static void walk_free(struct frd_walk *walk)
     if (walk->lot_ready) {
         uv_cond_destroy(&walk->lot_cond);
         uv_mutex_destroy(&walk->lot);
+        uv_mutex_destroy(&walk->node_lock);
     }
     frd__free(walk->async);
     frd__free(walk);
@@ -183,6 +184,11 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
         goto fail;
     }
     if (uv_cond_init(&walk->lot_cond) != 0) {
+        uv_mutex_destroy(&walk->lot);
+        goto fail;
+    }
+    if (uv_mutex_init(&walk->node_lock) != 0) {
+        uv_cond_destroy(&walk->lot_cond);
         uv_mutex_destroy(&walk->lot);
         goto fail;
     }

@@ -1,31 +1,875 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The frd authors
 
-/** Ordered mode (stub while the concurrent mode is brought up). */
+/**
+ * Ordered mode: callbacks on one thread (the consumer), depth-first with each directory's
+ * entries sorted by name in byte order, while the workers list ahead.
+ *
+ * Who does what:
+ *
+ *   workers    take the directory that comes first in pre-order from a heap of listing
+ *              tasks, open and list it, sort it, resolve its entries (links, loops), make a
+ *              node for each subdirectory, push those onto the heap, and publish the
+ *              listing as a result on the directory's node
+ *   consumer   walks the tree in order: it copies a result into its own stack (so the
+ *              result goes back to the pool at once), visits the entries, and for a
+ *              subdirectory it descends into, waits for that node's result; a
+ *              subdirectory it does not descend into is marked pruned
+ *
+ * Order: the heap compares nodes by their position in the pre-order (ancestor first, then
+ * by the index in the parent's sorted listing), so the read-ahead is always the next
+ * directories the consumer will need, and output depends on nothing but the tree.
+ *
+ * Bounds: at most window_max results are listed and not yet taken; the node the consumer
+ * waits for is always allowed past that limit, so the consumer can never starve behind
+ * read-ahead it does not need yet. A huge directory is one result, never the whole tree.
+ * Results of pruned subtrees are dropped by the workers when they meet them, and purged
+ * by the consumer when the window is full.
+ *
+ * Dedupe (visit each file once) is decided by the consumer, in visit order, so that which
+ * of two hard links is visited does not depend on timing.
+ */
 #include "walker.h"
+
+#include <string.h>
+
+/** One entry of a listing, resolved by a worker. Names are offsets into a name arena. */
+struct o_item {
+    struct frd_entry entry;        /**< name: see name_off */
+    size_t name_off;               /**< in the result's list (worker) or the stack arena */
+    struct frd__wnode *child;      /**< node to descend into, or NULL */
+    const struct frd__wnode *loop; /**< FRD_ELOOP from a loop: the ancestor */
+    struct frd__identity id;
+    int err;
+    const char *err_op;
+    bool skip;
+    bool has_id;
+    bool followed;
+    bool persistent;
+};
+
+enum o_state { O_FREE, O_INFLIGHT, O_READY };
+
+/** A listing handed from a worker to the consumer; pooled, never freed before the walk. */
+struct o_result {
+    struct frd__wnode *node;
+    enum o_state state;
+    char *names; /**< the entries' names, NUL-terminated, in sorted order */
+    size_t names_len;
+    size_t names_cap;
+    struct o_item *items;
+    size_t items_cap;
+    size_t count;
+    int open_err;
+    const char *open_op;
+    int list_err;
+    const char *list_op;
+    bool listed;
+    bool has_fd; /**< holds one of node's fd_refs for the consumer's frame */
+    struct o_result *next_free;
+};
+
+/** A directory the consumer is in. */
+struct o_frame {
+    struct frd__wnode *node;
+    size_t first; /**< its items in the stack arena */
+    size_t count;
+    size_t next;
+    size_t names_mark; /**< name arena size before its names */
+    size_t dir_len;    /**< bytes of its path in the consumer's path buffer */
+    bool has_fd;
+};
+
+struct frd__ordered {
+    uv_mutex_t mu;
+    uv_cond_t work_cond;  /**< workers: a task or a window slot appeared, or the end */
+    uv_cond_t ready_cond; /**< consumer: the awaited result was published */
+    struct frd__wnode **heap;
+    size_t heap_n;
+    size_t heap_cap;
+    size_t window; /**< results in flight or ready, not taken */
+    size_t window_max;
+    struct frd__wnode *awaited;
+    bool consumer_done;
+    struct o_result *free_res;
+    struct o_result **all;
+    size_t nall;
+    size_t all_cap;
+    // The consumer's stack (its thread only).
+    struct o_frame *frames;
+    size_t nframes;
+    size_t frames_cap;
+    struct o_item *items;
+    size_t nitems;
+    size_t items_cap;
+    char *names;
+    size_t nnames;
+    size_t names_cap;
+};
 
 int frd__ordered_init(struct frd_walk *walk)
 {
-    (void)walk;
-    return FRD_ENOSYS;
-}
+    struct frd__ordered *o = frd__calloc(1, sizeof(*o));
+    if (o == NULL) {
+        return FRD_ENOMEM;
+    }
+    if (uv_mutex_init(&o->mu) != 0) {
+        goto fail_mu;
+    }
+    if (uv_cond_init(&o->work_cond) != 0) {
+        goto fail_work;
+    }
+    if (uv_cond_init(&o->ready_cond) != 0) {
+        goto fail_ready;
+    }
+    o->window_max = 4 * (size_t)walk->nworkers + 4;
+    walk->ord = o;
+    return 0;
 
-void frd__ordered_free(struct frd_walk *walk)
-{
-    (void)walk;
-}
-
-void frd__ordered_consume(struct frd__worker *consumer)
-{
-    (void)consumer;
-}
-
-void frd__ordered_worker_run(struct frd__worker *w)
-{
-    (void)w;
+fail_ready:
+    uv_cond_destroy(&o->work_cond);
+fail_work:
+    uv_mutex_destroy(&o->mu);
+fail_mu:
+    frd__free(o);
+    return FRD_ENOMEM;
 }
 
 void frd__ordered_wake(struct frd_walk *walk)
 {
-    (void)walk;
+    struct frd__ordered *o = walk->ord;
+    uv_mutex_lock(&o->mu);
+    uv_cond_broadcast(&o->work_cond);
+    uv_cond_broadcast(&o->ready_cond);
+    uv_mutex_unlock(&o->mu);
+}
+
+/* ---- The heap, by pre-order position ---- */
+
+static int pre_cmp(const struct frd__wnode *a, const struct frd__wnode *b)
+{
+    if (a == b) {
+        return 0;
+    }
+    while (a->depth > b->depth) {
+        a = a->parent;
+        if (a == b) {
+            return 1; // b is an ancestor: it comes first
+        }
+    }
+    while (b->depth > a->depth) {
+        b = b->parent;
+        if (b == a) {
+            return -1;
+        }
+    }
+    while (a->parent != b->parent) {
+        a = a->parent;
+        b = b->parent;
+    }
+    return a->ord < b->ord ? -1 : 1;
+}
+
+static int heap_push(struct frd__ordered *o, struct frd__wnode *node)
+{
+    if (o->heap_n == o->heap_cap) {
+        size_t cap = o->heap_cap ? o->heap_cap * 2 : 256;
+        struct frd__wnode **heap = frd__realloc(o->heap, cap * sizeof(*heap));
+        if (heap == NULL) {
+            return FRD_ENOMEM;
+        }
+        o->heap = heap;
+        o->heap_cap = cap;
+    }
+    size_t i = o->heap_n++;
+    while (i > 0) {
+        size_t up = (i - 1) / 2;
+        if (pre_cmp(o->heap[up], node) < 0) {
+            break;
+        }
+        o->heap[i] = o->heap[up];
+        i = up;
+    }
+    o->heap[i] = node;
+    return 0;
+}
+
+static struct frd__wnode *heap_pop(struct frd__ordered *o)
+{
+    struct frd__wnode *top = o->heap[0];
+    struct frd__wnode *last = o->heap[--o->heap_n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= o->heap_n) {
+            break;
+        }
+        if (c + 1 < o->heap_n && pre_cmp(o->heap[c + 1], o->heap[c]) < 0) {
+            c++;
+        }
+        if (pre_cmp(last, o->heap[c]) < 0) {
+            break;
+        }
+        o->heap[i] = o->heap[c];
+        i = c;
+    }
+    if (o->heap_n > 0) {
+        o->heap[i] = last;
+    }
+    return top;
+}
+
+static bool chain_pruned(const struct frd__wnode *node)
+{
+    for (; node != NULL; node = node->parent) {
+        if (atomic_load_explicit(&node->pruned, memory_order_relaxed)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- Results ---- */
+
+/** Takes a result from the pool (called with mu held). */
+static struct o_result *res_get(struct frd__ordered *o)
+{
+    struct o_result *r = o->free_res;
+    if (r != NULL) {
+        o->free_res = r->next_free;
+        return r;
+    }
+    if (o->nall == o->all_cap) {
+        size_t cap = o->all_cap ? o->all_cap * 2 : 32;
+        struct o_result **all = frd__realloc(o->all, cap * sizeof(*all));
+        if (all == NULL) {
+            return NULL;
+        }
+        o->all = all;
+        o->all_cap = cap;
+    }
+    r = frd__calloc(1, sizeof(*r));
+    if (r == NULL) {
+        return NULL;
+    }
+    o->all[o->nall++] = r;
+    return r;
+}
+
+static void res_put(struct frd__ordered *o, struct o_result *r)
+{
+    r->state = O_FREE;
+    r->node = NULL;
+    r->next_free = o->free_res;
+    o->free_res = r;
+}
+
+/**
+ * Lets go of a result nobody will consume: its frame's descriptor ref and its node's own
+ * ref. Its children are on the heap, which drops them as pruned (or at the end).
+ */
+static void res_discard(struct frd__worker *w, struct frd__ordered *o, struct o_result *r)
+{
+    struct frd__wnode *node = r->node;
+    node->result = NULL;
+    if (r->has_fd) {
+        frd__fd_release(w->walk, node);
+        r->has_fd = false;
+    }
+    res_put(o, r);
+    frd__wnode_release(w, node);
+}
+
+/* ---- Workers ---- */
+
+/** Grows a result's arrays by 4x at a time (results are pooled and few: the walk's
+ *  allocations stay a small number per worker). */
+static int items_reserve(struct o_result *r, size_t n, size_t names)
+{
+    if (n > r->items_cap) {
+        size_t cap = r->items_cap ? r->items_cap : 256;
+        while (cap < n) {
+            cap *= 4;
+        }
+        struct o_item *items = frd__realloc(r->items, cap * sizeof(*items));
+        if (items == NULL) {
+            return FRD_ENOMEM;
+        }
+        r->items = items;
+        r->items_cap = cap;
+    }
+    if (names > r->names_cap) {
+        size_t cap = r->names_cap ? r->names_cap : 16384;
+        while (cap < names) {
+            cap *= 4;
+        }
+        char *p = frd__realloc(r->names, cap);
+        if (p == NULL) {
+            return FRD_ENOMEM;
+        }
+        r->names = p;
+        r->names_cap = cap;
+    }
+    return 0;
+}
+
+/** Lists one directory into a result. */
+static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_result *r)
+{
+    struct frd_walk *walk = w->walk;
+    r->count = 0;
+    r->open_err = 0;
+    r->list_err = 0;
+    r->listed = false;
+    r->has_fd = false;
+    r->names_len = 0;
+    frd_os_fd fd;
+    enum frd__vol_class cls;
+    if (node->flags & WN_ROOT) {
+        // The consumer opened it (and holds the listing's ref for us).
+        fd = node->fd;
+        cls = (enum frd__vol_class)node->vclass;
+    } else {
+        const char *op;
+        int rc = frd__wnode_open(w, node, &fd, &op);
+        if (rc < 0) {
+            r->open_err = rc;
+            r->open_op = op;
+            return;
+        }
+        node->fd = fd;
+        atomic_store(&node->fd_refs, 1);
+        rc = frd__dir_opened(w, node, fd, &cls);
+        if (rc < 0) {
+            if (rc != FRD_EXDEV) {
+                r->open_err = rc;
+                r->open_op = "open";
+            }
+            frd__fd_release(walk, node);
+            return;
+        }
+    }
+    frd_list_clear(w->list);
+    int rc = frd_lister_list_fd(w->lister, w->list, fd, NULL);
+    if (rc < 0) {
+        struct frd_list_error le = frd_lister_error(w->lister);
+        r->list_err = rc;
+        r->list_op = le.op;
+    }
+    r->listed = true;
+    frd_list_sort(w->list);
+    size_t count = frd_list_count(w->list);
+    const struct frd_entry *v = frd_list_entries(w->list);
+    size_t names = 0;
+    for (size_t i = 0; i < count; i++) {
+        names += v[i].name_len + 1;
+    }
+    if (items_reserve(r, count, names) < 0) {
+        r->list_err = FRD_ENOMEM;
+        r->list_op = "alloc";
+        count = 0;
+    }
+    bool keep = false;
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < count; i++) {
+        const struct frd_entry *e = &v[i];
+        struct o_item *it = &r->items[i];
+        bytes += e->size;
+        memset(it, 0, sizeof(*it));
+        it->name_off = r->names_len;
+        it->entry.name_len = e->name_len;
+        memcpy(r->names + r->names_len, e->name, e->name_len + 1);
+        r->names_len += e->name_len + 1;
+        if ((walk->opts.flags & FRD_WALK_SKIP_HIDDEN) && e->name[0] == '.') {
+            it->skip = true;
+            continue;
+        }
+        if (e->error < 0) {
+            it->err = e->error;
+            it->err_op = "stat";
+        }
+        struct frd__resolved res;
+        int how = frd__resolve_entry(w, node, fd, cls, e, false, &res);
+        it->entry = res.entry;
+        it->followed = res.followed;
+        it->persistent = res.persistent && !walk->names_only;
+        it->has_id = res.has_id;
+        it->id = res.id;
+        if (res.err < 0) {
+            it->err = res.err;
+            it->err_op = res.err_op;
+            it->loop = res.loop;
+        }
+        if (how == RESOLVE_SKIP) {
+            it->skip = true;
+            continue;
+        }
+        if (!frd__may_descend(walk, node, &res)) {
+            continue;
+        }
+        struct frd__wnode *c = frd__child_node(w, node, &res);
+        if (c == NULL) {
+            it->err = FRD_ENOMEM;
+            it->err_op = "alloc";
+            continue;
+        }
+        c->ord = (uint32_t)i;
+        if (!keep && !(node->flags & WN_KEEP_DECIDED)) {
+            keep = frd__keep_fd(w, node, fd);
+        }
+        if (keep) {
+            atomic_fetch_add(&node->fd_refs, 1);
+            c->flags |= WN_HOLDS_PARENT_FD;
+        }
+        it->child = c;
+    }
+    r->count = count;
+    node->totals.entries = count;
+    node->totals.bytes = bytes;
+    atomic_fetch_add_explicit(&w->n_dirs, 1, memory_order_relaxed);
+    // The consumer's frame keeps the descriptor (parent_fd of its visits) while at most half
+    // the budget is in use: the rest stays for children to open relative to their parents,
+    // so that a tree deeper than the budget never has to be reopened along its path.
+    if (atomic_load_explicit(&walk->open_fds, memory_order_relaxed) < walk->keep_limit / 2) {
+        atomic_fetch_add(&node->fd_refs, 1);
+        r->has_fd = true;
+    }
+    frd__fd_release(walk, node);
+}
+
+void frd__ordered_worker_run(struct frd__worker *w)
+{
+    struct frd_walk *walk = w->walk;
+    struct frd__ordered *o = walk->ord;
+    uv_mutex_lock(&o->mu);
+    for (;;) {
+        if (o->consumer_done || atomic_load(&walk->stop)) {
+            break;
+        }
+        if (o->heap_n == 0 || (o->window >= o->window_max && o->heap[0] != o->awaited)) {
+            uv_cond_wait(&o->work_cond, &o->mu);
+            continue;
+        }
+        struct frd__wnode *node = heap_pop(o);
+        if (chain_pruned(node)) {
+            // Below a directory the consumer skipped: nothing to list.
+            frd__wnode_drop(w, node);
+            continue;
+        }
+        struct o_result *r = res_get(o);
+        if (r == NULL) {
+            uv_mutex_unlock(&o->mu);
+            frd__walk_stop(walk, FRD_ENOMEM, w);
+            uv_mutex_lock(&o->mu);
+            heap_push(o, node); // back, so the final drain frees it
+            break;
+        }
+        r->node = node;
+        r->state = O_INFLIGHT;
+        o->window++;
+        uv_mutex_unlock(&o->mu);
+
+        o_list(w, node, r);
+
+        uv_mutex_lock(&o->mu);
+        bool ok = true;
+        for (size_t i = 0; i < r->count; i++) {
+            struct frd__wnode *c = r->items[i].child;
+            if (c != NULL && ok && heap_push(o, c) < 0) {
+                ok = false;
+            }
+            if (!ok && c != NULL) {
+                r->items[i].child = NULL;
+                frd__wnode_drop(w, c);
+            }
+        }
+        if (!ok) {
+            r->list_err = FRD_ENOMEM;
+            r->list_op = "queue";
+        }
+        r->state = O_READY;
+        node->result = r;
+        if (node == o->awaited) {
+            uv_cond_signal(&o->ready_cond);
+        }
+        uv_cond_broadcast(&o->work_cond);
+        frd__progress_tick(w);
+    }
+    uv_mutex_unlock(&o->mu);
+}
+
+/* ---- The consumer ---- */
+
+/** Purges ready results below pruned directories (called with mu held). */
+static void o_purge(struct frd__worker *c, struct frd__ordered *o)
+{
+    for (size_t i = 0; i < o->nall; i++) {
+        struct o_result *r = o->all[i];
+        if (r->state == O_READY && chain_pruned(r->node)) {
+            res_discard(c, o, r);
+            o->window--;
+        }
+    }
+}
+
+/** Waits for a node's listing. @return the result (taken out of the window), or NULL if
+ *  the walk stopped. */
+static struct o_result *o_await(struct frd__worker *c, struct frd__wnode *node)
+{
+    struct frd_walk *walk = c->walk;
+    struct frd__ordered *o = walk->ord;
+    uv_mutex_lock(&o->mu);
+    o->awaited = node;
+    uv_cond_broadcast(&o->work_cond);
+    while (node->result == NULL && !atomic_load(&walk->stop)) {
+        if (o->window >= o->window_max) {
+            o_purge(c, o);
+            uv_cond_broadcast(&o->work_cond);
+        }
+        uv_cond_wait(&o->ready_cond, &o->mu);
+    }
+    struct o_result *r = node->result;
+    o->awaited = NULL;
+    if (r != NULL) {
+        node->result = NULL;
+        o->window--;
+        uv_cond_broadcast(&o->work_cond);
+    }
+    uv_mutex_unlock(&o->mu);
+    return r;
+}
+
+static int o_grow(struct frd__worker *c, void **buf, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap) {
+        return 0;
+    }
+    size_t n = *cap ? *cap : 64;
+    while (n < need) {
+        n *= 2;
+    }
+    void *p = frd__realloc(*buf, n * size);
+    if (p == NULL) {
+        return FRD_ENOMEM;
+    }
+    c->allocations++;
+    *buf = p;
+    *cap = n;
+    return 0;
+}
+
+/** Copies a result onto the consumer's stack as a new frame and returns it to the pool. */
+static int o_push_frame(struct frd__worker *c, struct o_result *r, size_t dir_len)
+{
+    struct frd__ordered *o = c->walk->ord;
+    size_t count = r->count;
+    size_t names = r->names_len;
+    if (o_grow(c, (void **)&o->frames, &o->frames_cap, o->nframes + 1, sizeof(*o->frames)) < 0 ||
+        o_grow(c, (void **)&o->items, &o->items_cap, o->nitems + count, sizeof(*o->items)) < 0 ||
+        o_grow(c, (void **)&o->names, &o->names_cap, o->nnames + names, 1) < 0) {
+        return FRD_ENOMEM;
+    }
+    struct o_frame *f = &o->frames[o->nframes++];
+    f->node = r->node;
+    f->first = o->nitems;
+    f->count = count;
+    f->next = 0;
+    f->names_mark = o->nnames;
+    f->dir_len = dir_len;
+    f->has_fd = r->has_fd;
+    if (count > 0) {
+        memcpy(o->names + o->nnames, r->names, names);
+        for (size_t i = 0; i < count; i++) {
+            struct o_item *it = &o->items[o->nitems + i];
+            *it = r->items[i];
+            it->name_off += o->nnames;
+            it->entry.name = NULL;
+        }
+    }
+    o->nitems += count;
+    o->nnames += names;
+    return 0;
+}
+
+/** Reports what went wrong opening or listing a directory. @return false to stop. */
+static bool o_report_result(struct frd__worker *c, struct o_result *r, const char *path)
+{
+    if (r->open_err < 0) {
+        return frd__report(c, path, r->open_op, r->open_err, r->node->depth);
+    }
+    if (r->list_err < 0) {
+        return frd__report(c, path, r->list_op, r->list_err, r->node->depth);
+    }
+    return true;
+}
+
+/** Takes a node's result and enters it. @return true if a frame was pushed. */
+static bool o_enter(struct frd__worker *c, struct frd__wnode *node, size_t dir_len)
+{
+    struct frd__ordered *o = c->walk->ord;
+    struct o_result *r = o_await(c, node);
+    if (r == NULL) {
+        return false;
+    }
+    bool ok = o_report_result(c, r, c->path);
+    bool pushed = false;
+    if (ok && r->listed) {
+        if (o_push_frame(c, r, dir_len) < 0) {
+            frd__walk_stop(c->walk, FRD_ENOMEM, c);
+        } else {
+            node->flags |= WN_LISTED;
+            pushed = true;
+        }
+    }
+    uv_mutex_lock(&o->mu);
+    if (pushed) {
+        res_put(o, r); // the frame owns the node ref and the fd ref now
+    } else {
+        res_discard(c, o, r);
+    }
+    uv_mutex_unlock(&o->mu);
+    return pushed;
+}
+
+/** Leaves the top frame: post-order visit, then its descriptor and node go. */
+static void o_pop_frame(struct frd__worker *c, bool post)
+{
+    struct frd_walk *walk = c->walk;
+    struct frd__ordered *o = walk->ord;
+    struct o_frame *f = &o->frames[o->nframes - 1];
+    struct frd__wnode *node = f->node;
+    if (post && walk->opts.on_dir_done != NULL && (int)node->depth >= walk->opts.min_depth &&
+        !atomic_load(&walk->stop)) {
+        c->path[f->dir_len] = '\0';
+        struct frd_walk_entry we = {
+            .path = c->path,
+            .path_len = f->dir_len,
+            .entry = &node->entry,
+            .depth = node->depth,
+            .parent_fd = o->nframes > 1 && o->frames[o->nframes - 2].has_fd
+                             ? o->frames[o->nframes - 2].node->fd
+                             : FRD_INVALID_FD,
+            .is_root = (node->flags & WN_ROOT) != 0,
+            .followed_link = (node->flags & WN_VIA_LINK) != 0,
+            .persistent_ids = node->persistent_ids,
+        };
+        if (frd__cb_enter(c)) {
+            walk->opts.on_dir_done(&we, &node->totals, walk->udata);
+            frd__cb_leave(c);
+        }
+    }
+    // Subdirectories not entered are pruned (their nodes are on the heap or listed).
+    for (size_t i = f->next; i < f->count; i++) {
+        struct frd__wnode *child = o->items[f->first + i].child;
+        if (child != NULL) {
+            atomic_store_explicit(&child->pruned, true, memory_order_relaxed);
+        }
+    }
+    o->nitems = f->first;
+    o->nnames = f->names_mark;
+    o->nframes--;
+    if (f->has_fd) {
+        frd__fd_release(walk, node);
+    }
+    frd__wnode_release(c, node);
+}
+
+/** Visits the frames until the stack is empty or the walk stops. */
+static void o_run_frames(struct frd__worker *c)
+{
+    struct frd_walk *walk = c->walk;
+    struct frd__ordered *o = walk->ord;
+    while (o->nframes > 0) {
+        if (atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
+            return;
+        }
+        struct o_frame *f = &o->frames[o->nframes - 1];
+        if (f->next == f->count) {
+            o_pop_frame(c, true);
+            frd__progress_tick(c);
+            continue;
+        }
+        struct o_item *it = &o->items[f->first + f->next++];
+        const char *name = o->names + it->name_off;
+        size_t dir_len = f->dir_len;
+        size_t sep = dir_len > 0 && c->path[dir_len - 1] == '/' ? 0 : 1;
+        size_t path_len = dir_len + sep + it->entry.name_len;
+        if (frd__grow(c, &c->path, &c->path_cap, path_len + 1) < 0) {
+            frd__walk_stop(walk, FRD_ENOMEM, c);
+            return;
+        }
+        f = &o->frames[o->nframes - 1];
+        if (sep) {
+            c->path[dir_len] = '/';
+        }
+        memcpy(c->path + dir_len + sep, name, it->entry.name_len);
+        c->path[path_len] = '\0';
+        unsigned depth = f->node->depth + 1;
+        if (it->err < 0) {
+            const char *other = NULL;
+            size_t olen;
+            if (it->loop != NULL && frd__wnode_path(c, (struct frd__wnode *)(uintptr_t)it->loop,
+                                                    &c->path2, &c->path2_cap, &olen) == 0) {
+                other = c->path2;
+            }
+            if (!frd__report_loop(c, c->path, it->err_op, it->err, depth, other)) {
+                return;
+            }
+        }
+        struct frd__resolved res = {
+            .entry = it->entry, .id = it->id, .has_id = it->has_id, .persistent = it->persistent};
+        res.entry.name = name;
+        if (it->skip || frd__is_duplicate(walk, &res)) {
+            if (it->child != NULL) {
+                atomic_store_explicit(&it->child->pruned, true, memory_order_relaxed);
+            }
+            continue;
+        }
+        struct frd_walk_entry we = {
+            .path = c->path,
+            .path_len = path_len,
+            .entry = &res.entry,
+            .depth = depth,
+            .parent_fd = f->has_fd ? f->node->fd : FRD_INVALID_FD,
+            .is_root = false,
+            .followed_link = it->followed,
+            .persistent_ids = it->persistent,
+        };
+        enum frd_action act = frd__visit(c, &we);
+        if (act == FRD_ACTION_STOP) {
+            return;
+        }
+        if (it->child == NULL) {
+            continue;
+        }
+        if (act != FRD_ACTION_CONTINUE) {
+            atomic_store_explicit(&it->child->pruned, true, memory_order_relaxed);
+            continue;
+        }
+        o_enter(c, it->child, path_len);
+    }
+}
+
+/** One root: stat, open, visit, then its tree. */
+static void o_root(struct frd__worker *c, size_t index)
+{
+    struct frd_walk *walk = c->walk;
+    struct frd__ordered *o = walk->ord;
+    const char *name = walk->roots[index];
+    struct frd__wnode *root = frd__wnode_new(c, NULL, name, strlen(name));
+    if (root == NULL) {
+        frd__walk_stop(walk, FRD_ENOMEM, c);
+        return;
+    }
+    root->flags |= WN_ROOT;
+    root->ord = (uint32_t)index;
+    if (frd__root_stat(c, root) < 0) {
+        frd__wnode_release(c, root);
+        return;
+    }
+    bool is_dir = root->entry.type == FRD_TYPE_DIR && walk->opts.max_depth != 0;
+    size_t dir_len = 0;
+    int open_rc = 0;
+    frd_os_fd fd = FRD_INVALID_FD;
+    if (is_dir) {
+        if (frd__wnode_path(c, root, &c->path, &c->path_cap, &dir_len) < 0) {
+            frd__walk_stop(walk, FRD_ENOMEM, c);
+            frd__wnode_release(c, root);
+            return;
+        }
+        open_rc = frd__root_open(c, root, &fd);
+        if (open_rc == 0) {
+            enum frd__vol_class cls;
+            open_rc = frd__dir_opened(c, root, fd, &cls);
+            root->vclass = (uint8_t)cls;
+        }
+    }
+    struct frd_walk_entry we = {
+        .path = root->name,
+        .path_len = root->name_len,
+        .entry = &root->entry,
+        .depth = 0,
+        .parent_fd = FRD_INVALID_FD,
+        .is_root = true,
+        .followed_link = (root->flags & WN_VIA_LINK) != 0,
+        .persistent_ids = root->persistent_ids,
+    };
+    enum frd_action act = frd__visit(c, &we);
+    if (is_dir && open_rc < 0 && act != FRD_ACTION_STOP) {
+        frd__report(c, root->name, "open", open_rc, 0);
+    }
+    if (fd == FRD_INVALID_FD) {
+        frd__wnode_release(c, root);
+        return;
+    }
+    if (act != FRD_ACTION_CONTINUE || open_rc < 0) {
+        frd__fd_release(walk, root); // the listing's ref; the subtree pin goes with the node
+        frd__wnode_release(c, root);
+        return;
+    }
+    uv_mutex_lock(&o->mu);
+    int rc = heap_push(o, root);
+    uv_mutex_unlock(&o->mu);
+    if (rc < 0) {
+        frd__fd_release(walk, root);
+        frd__wnode_release(c, root);
+        frd__walk_stop(walk, FRD_ENOMEM, c);
+        return;
+    }
+    // The heap owns the root's own ref now; the frame takes it over.
+    if (o_enter(c, root, dir_len)) {
+        o_run_frames(c);
+    }
+}
+
+void frd__ordered_consume(struct frd__worker *c)
+{
+    struct frd_walk *walk = c->walk;
+    struct frd__ordered *o = walk->ord;
+    for (size_t i = 0; i < walk->nroots; i++) {
+        if (atomic_load(&walk->stop)) {
+            break;
+        }
+        o_root(c, i);
+    }
+    // After a stop, frames may remain: let them go (no post-order visits).
+    while (o->nframes > 0) {
+        o_pop_frame(c, false);
+    }
+    uv_mutex_lock(&o->mu);
+    o->consumer_done = true;
+    uv_cond_broadcast(&o->work_cond);
+    uv_mutex_unlock(&o->mu);
+}
+
+void frd__ordered_free(struct frd_walk *walk)
+{
+    struct frd__ordered *o = walk->ord;
+    struct frd__worker *c = walk->consumer;
+    // Every thread is gone: drop what is left on the heap and in ready results.
+    if (c != NULL) {
+        for (size_t i = 0; i < o->nall; i++) {
+            if (o->all[i]->state == O_READY) {
+                res_discard(c, o, o->all[i]);
+            }
+        }
+        while (o->heap_n > 0) {
+            frd__wnode_drop(c, heap_pop(o));
+        }
+    }
+    for (size_t i = 0; i < o->nall; i++) {
+        frd__free(o->all[i]->names);
+        frd__free(o->all[i]->items);
+        frd__free(o->all[i]);
+    }
+    frd__free(o->all);
+    frd__free(o->heap);
+    frd__free(o->frames);
+    frd__free(o->items);
+    frd__free(o->names);
+    uv_cond_destroy(&o->ready_cond);
+    uv_cond_destroy(&o->work_cond);
+    uv_mutex_destroy(&o->mu);
+    frd__free(o);
+    walk->ord = NULL;
 }

@@ -100,6 +100,15 @@ struct frd__wnode *frd__wnode_new(struct frd__worker *w, struct frd__wnode *pare
 {
     unsigned size_class = name_len < WN_SMALL_NAME ? 0 : 1;
     struct frd__wnode **head = size_class == 0 ? &w->free_small : &w->free_large;
+    if (*head == NULL && w->walk->ord != NULL) {
+        // Ordered mode: the consumer frees the nodes workers made; take them back.
+        struct frd_walk *walk = w->walk;
+        uv_mutex_lock(&walk->node_lock);
+        struct frd__wnode **shared = size_class == 0 ? &walk->shared_small : &walk->shared_large;
+        *head = *shared;
+        *shared = NULL;
+        uv_mutex_unlock(&walk->node_lock);
+    }
     if (*head == NULL && wn_slab(w, size_class) < 0) {
         return NULL;
     }
@@ -195,6 +204,17 @@ static void wn_free(struct frd__worker *w, struct frd__wnode *node)
         frd__free(node->name);
     }
     frd__free(node->canon);
+    struct frd_walk *walk = w->walk;
+    if (w == walk->consumer) {
+        // The consumer makes few nodes and frees most: hand them back to the workers.
+        uv_mutex_lock(&walk->node_lock);
+        struct frd__wnode **shared =
+            node->size_class == 0 ? &walk->shared_small : &walk->shared_large;
+        node->next_free = *shared;
+        *shared = node;
+        uv_mutex_unlock(&walk->node_lock);
+        return;
+    }
     struct frd__wnode **head = node->size_class == 0 ? &w->free_small : &w->free_large;
     node->next_free = *head;
     *head = node;
@@ -488,7 +508,7 @@ static void wn_collect(struct frd__worker *w, const struct frd_walk_entry *we)
 }
 
 /** Calls the visit callback. @return its action (FRD_ACTION_STOP once stopped). */
-static enum frd_action wn_visit(struct frd__worker *w, const struct frd_walk_entry *we)
+enum frd_action frd__visit(struct frd__worker *w, const struct frd_walk_entry *we)
 {
     struct frd_walk *walk = w->walk;
     atomic_fetch_add_explicit(&w->n_entries, 1, memory_order_relaxed);
@@ -512,7 +532,7 @@ static enum frd_action wn_visit(struct frd__worker *w, const struct frd_walk_ent
 }
 
 int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd fd,
-                       enum frd__vol_class dir_class, const struct frd_entry *e,
+                       enum frd__vol_class dir_class, const struct frd_entry *e, bool dedupe,
                        struct frd__resolved *r)
 {
     struct frd_walk *walk = w->walk;
@@ -583,17 +603,8 @@ int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd 
             }
         }
     }
-    // Visit each file or directory once: only where ids are strong (weak ids may be reused
-    // once unpinned, and FAT has no hard links; untrusted ids mean nothing).
-    if (r->has_id && cls == FRD__VOL_STRONG) {
-        bool is_dir = x->type == FRD_TYPE_DIR;
-        if ((is_dir && (walk->opts.flags & FRD_WALK_UNIQUE_DIRS)) ||
-            (!is_dir && (walk->opts.flags & FRD_WALK_UNIQUE_FILES) && x->nlink > 1)) {
-            int rc = frd__idset_insert(walk->seen, &r->id);
-            if (rc == 0) {
-                return RESOLVE_SKIP;
-            }
-        }
+    if (dedupe && frd__is_duplicate(walk, r)) {
+        return RESOLVE_SKIP;
     }
     if (walk->names_only) {
         // Names-only walks report names and types, also for a followed link's target.
@@ -603,6 +614,21 @@ int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd 
         r->entry = slim;
     }
     return RESOLVE_VISIT;
+}
+
+bool frd__is_duplicate(struct frd_walk *walk, const struct frd__resolved *r)
+{
+    // Visit each file or directory once: only where ids are strong (weak ids may be reused
+    // once unpinned, and FAT has no hard links; untrusted ids mean nothing).
+    if (!r->has_id || !r->persistent || walk->seen == NULL) {
+        return false;
+    }
+    bool is_dir = r->entry.type == FRD_TYPE_DIR;
+    if ((is_dir && (walk->opts.flags & FRD_WALK_UNIQUE_DIRS)) ||
+        (!is_dir && (walk->opts.flags & FRD_WALK_UNIQUE_FILES) && r->entry.nlink > 1)) {
+        return frd__idset_insert(walk->seen, &r->id) == 0;
+    }
+    return false;
 }
 
 /** May the walk descend into this entry (after a CONTINUE)? */
@@ -745,7 +771,7 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
             return;
         }
         struct frd__resolved r;
-        int how = frd__resolve_entry(w, node, fd, cls, e, &r);
+        int how = frd__resolve_entry(w, node, fd, cls, e, true, &r);
         if (r.err < 0) {
             const char *other = NULL;
             size_t olen;
@@ -770,7 +796,7 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
             .followed_link = r.followed,
             .persistent_ids = r.persistent && !walk->names_only,
         };
-        enum frd_action act = wn_visit(w, &we);
+        enum frd_action act = frd__visit(w, &we);
         if (act == FRD_ACTION_STOP) {
             return;
         }
@@ -921,7 +947,7 @@ void frd__concurrent_root(struct frd__worker *w, struct frd__wnode *root)
         .followed_link = (root->flags & WN_VIA_LINK) != 0,
         .persistent_ids = root->persistent_ids,
     };
-    enum frd_action act = wn_visit(w, &we);
+    enum frd_action act = frd__visit(w, &we);
     if (is_dir && open_rc < 0 && fd == FRD_INVALID_FD && act != FRD_ACTION_STOP) {
         frd__report(w, root->name, "open", open_rc, 0);
     }

@@ -28,17 +28,18 @@
  */
 struct frd__wnode {
     struct frd__wnode *parent;
-    atomic_uint refs;                  /**< own task + live children */
-    atomic_int fd_refs;                /**< the descriptor is open while > 0 */
-    frd_os_fd fd;                      /**< valid only while fd_refs > 0 */
-    unsigned depth;                    /**< 0 for a root */
-    uint64_t root_dev;                 /**< device of this node's root (one-file-system) */
-    bool persistent_ids;               /**< the directory's volume has strong ids */
-    unsigned flags;                    /**< enum wnode_flag */
-    uint32_t ord;                      /**< ordered mode: position in the parent's sorted listing */
-    atomic_bool pruned;                /**< ordered mode: the consumer will not descend here */
-    struct frd__identity id;           /**< valid with WN_HAS_ID */
-    struct frd_entry entry;            /**< the directory's own entry (name: this->name) */
+    atomic_uint refs;        /**< own task + live children */
+    atomic_int fd_refs;      /**< the descriptor is open while > 0 */
+    frd_os_fd fd;            /**< valid only while fd_refs > 0 */
+    unsigned depth;          /**< 0 for a root */
+    uint64_t root_dev;       /**< device of this node's root (one-file-system) */
+    bool persistent_ids;     /**< the directory's volume has strong ids */
+    uint8_t vclass;          /**< ordered mode, roots: the volume class found when opened */
+    unsigned flags;          /**< enum wnode_flag */
+    uint32_t ord;            /**< ordered mode: position in the parent's sorted listing */
+    atomic_bool pruned;      /**< ordered mode: the consumer will not descend here */
+    struct frd__identity id; /**< valid with WN_HAS_ID */
+    struct frd_entry entry;  /**< the directory's own entry (name: this->name) */
     struct frd_walk_dir_totals totals; /**< filled once listed */
     void *result; /**< ordered mode: the listing, once a worker has published it */
     char *canon;  /**< canonical path, on untrusted volumes when following links */
@@ -152,6 +153,9 @@ struct frd_walk {
     atomic_int open_fds;
     int keep_limit; /**< keep a directory's descriptor only below this many open */
 
+    uv_mutex_t node_lock; /**< ordered mode: nodes the consumer freed */
+    struct frd__wnode *shared_small;
+    struct frd__wnode *shared_large;
     struct frd__idset *seen; /**< unique files and directories */
     struct frd__volcache *volumes;
 
@@ -261,8 +265,12 @@ enum { RESOLVE_VISIT = 0, RESOLVE_SKIP = 1 };
 
 /** Follows a link if asked, checks loops and duplicates. @return RESOLVE_VISIT or _SKIP. */
 int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd fd,
-                       enum frd__vol_class dir_class, const struct frd_entry *e,
+                       enum frd__vol_class dir_class, const struct frd_entry *e, bool dedupe,
                        struct frd__resolved *r);
+/** Visit-each-once check (inserts the id). @return true for a duplicate to skip. */
+bool frd__is_duplicate(struct frd_walk *walk, const struct frd__resolved *r);
+/** Counts an entry and calls the visit callback. @return its action. */
+enum frd_action frd__visit(struct frd__worker *w, const struct frd_walk_entry *we);
 bool frd__may_descend(struct frd_walk *walk, const struct frd__wnode *dir,
                       const struct frd__resolved *r);
 struct frd__wnode *frd__child_node(struct frd__worker *w, struct frd__wnode *dir,

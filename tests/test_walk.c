@@ -1,0 +1,1077 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * Walker tests on generated trees: agreement with GNU find, every option, prune, stop and
+ * cancel, links and loops, odd names, ordered and post-order visits, background and libuv
+ * starts, unreadable directories as an unprivileged user, and races with a mutating thread.
+ * FRD_TEST_WORKERS sets the worker count (ctest runs this file at 1, 2 and 8).
+ */
+#include "internal.h"
+#include "platform.h"
+#include "tree.h"
+#include "walk_common.h"
+#include "walker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdatomic.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <uv.h>
+
+static char *tree; // the generated tree, made once for the group
+
+static void make_big_fanout(const char *root, const char *dir, int dirs, int files)
+{
+    tree_dir(root, dir);
+    char rel[512];
+    for (int d = 0; d < dirs; d++) {
+        snprintf(rel, sizeof(rel), "%s/d%02d", dir, d);
+        tree_dir(root, rel);
+        for (int f = 0; f < files; f++) {
+            snprintf(rel, sizeof(rel), "%s/d%02d/f%03d", dir, d, f);
+            tree_file(root, rel, (size_t)(f % 7));
+        }
+    }
+}
+
+static int group_setup(void **state)
+{
+    (void)state;
+    tree = tree_make_root();
+    chmod(tree, 0755);
+    tree_file(tree, "regular", 1234);
+    tree_file(tree, ".hidden", 3);
+    tree_dir(tree, ".hiddendir");
+    tree_file(tree, ".hiddendir/inside", 1);
+    tree_dir(tree, "dir");
+    tree_dir(tree, "dir/sub");
+    tree_dir(tree, "dir/sub/deeper");
+    tree_file(tree, "dir/sub/deeper/leaf", 10);
+    tree_file(tree, "dir/file", 5);
+    tree_symlink(tree, "regular", "link");
+    tree_symlink(tree, "/nonexistent/target", "dangling");
+    tree_symlink(tree, "dir", "dirlink");
+    tree_fifo(tree, "fifo");
+    tree_socket(tree, "socket");
+    char *a = tree_path(tree, "regular");
+    char *b = tree_path(tree, "dir/hardlink");
+    assert_int_equal(link(a, b), 0);
+    free(a);
+    free(b);
+    tree_file(tree, "new\nline", 1);
+    tree_file(tree, "bad\xff\xfeutf8", 2);
+    tree_dir(tree, "tab\tdir");
+    tree_file(tree, "tab\tdir/x", 0);
+    make_big_fanout(tree, "fan", 20, 30);
+    return 0;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    tree_remove(tree);
+    return 0;
+}
+
+/* ---- Agreement with find ---- */
+
+static void test_walk_full_matches_find(void **state)
+{
+    (void)state;
+    struct frd_walk_options o;
+    walk_opts(&o, 0);
+    assert_walk_matches_find(tree, &o, "", "");
+}
+
+static void test_walk_names_only_matches_find(void **state)
+{
+    (void)state;
+    struct frd_walk_options o;
+    walk_opts(&o, FRD_WALK_NAMES_ONLY);
+    assert_walk_matches_find(tree, &o, "", "");
+}
+
+static void test_walk_depth_limits_match_find(void **state)
+{
+    (void)state;
+    struct frd_walk_options o;
+    walk_opts(&o, FRD_WALK_NAMES_ONLY);
+    o.min_depth = 2;
+    o.max_depth = 3;
+    assert_walk_matches_find(tree, &o, "", "-mindepth 2 -maxdepth 3");
+    o.min_depth = 0;
+    o.max_depth = 0;
+    assert_walk_matches_find(tree, &o, "", "-maxdepth 0");
+    o.min_depth = 1;
+    o.max_depth = 1;
+    assert_walk_matches_find(tree, &o, "", "-mindepth 1 -maxdepth 1");
+}
+
+static void test_walk_trailing_slash_joins_like_find(void **state)
+{
+    (void)state;
+    size_t n = strlen(tree);
+    char *one = malloc(n + 3);
+    assert_non_null(one);
+    memcpy(one, tree, n);
+    memcpy(one + n, "/", 2);
+    struct frd_walk_options o;
+    walk_opts(&o, FRD_WALK_NAMES_ONLY);
+    assert_walk_matches_find(one, &o, "", "");
+    memcpy(one + n, "//", 3);
+    assert_walk_matches_find(one, &o, "", "");
+    free(one);
+}
+
+static void test_walk_follow_all_matches_find_L(void **state)
+{
+    (void)state;
+    struct frd_walk_options o;
+    walk_opts(&o, FRD_WALK_NAMES_ONLY);
+    o.follow = FRD_FOLLOW_ALL;
+    assert_walk_matches_find(tree, &o, "-L", "");
+    o.flags = 0;
+    assert_walk_matches_find(tree, &o, "-L", "");
+}
+
+static void test_walk_root_link_follow_never_is_a_link(void **state)
+{
+    (void)state;
+    char *root = tree_path(tree, "dirlink");
+    struct frd_walk_options o;
+    walk_opts(&o, 0);
+    assert_walk_matches_find(root, &o, "-P", "");
+    struct rec_ctx c;
+    rec_ctx_init(&c, REC_NAMES);
+    assert_int_equal(frd_walk(root, &o, rec_visit, &c), 0);
+    assert_int_equal(c.recs.n, 1);
+    rec_ctx_free(&c);
+    o.follow = FRD_FOLLOW_ROOTS;
+    assert_walk_matches_find(root, &o, "-H", "");
+    free(root);
+}
+
+static void test_walk_skip_hidden_leaves_dot_entries_out(void **state)
+{
+    (void)state;
+    struct frd_walk_options o;
+    walk_opts(&o, FRD_WALK_NAMES_ONLY | FRD_WALK_SKIP_HIDDEN);
+    assert_walk_matches_find(tree, &o, "", "-name '.*' -prune -o");
+}
+
+static void test_walk_odd_names_are_reported_byte_exact(void **state)
+{
+    (void)state;
+    struct frd_list *list;
+    assert_int_equal(frd_list_new(&list), 0);
+    int n = frd_read_tree(tree, FRD_WALK_NAMES_ONLY, list);
+    assert_true(n > 0);
+    bool newline = false;
+    bool bad = false;
+    const struct frd_entry *v = frd_list_entries(list);
+    for (int i = 0; i < n; i++) {
+        newline |= strcmp(v[i].name, "new\nline") == 0;
+        bad |= strcmp(v[i].name, "bad\xff\xfeutf8") == 0;
+    }
+    assert_true(newline);
+    assert_true(bad);
+    frd_list_free(list);
+}
+
+static void test_walk_read_tree_matches_find_relative_paths(void **state)
+{
+    (void)state;
+    struct frd_list *list;
+    assert_int_equal(frd_list_new(&list), 0);
+    int n = frd_read_tree(tree, 0, list);
+    assert_true(n > 0);
+    struct recs mine;
+    recs_init(&mine);
+    const struct frd_entry *v = frd_list_entries(list);
+    for (int i = 0; i < n; i++) {
+        char buf[4096];
+        int k = snprintf(buf, sizeof(buf), "%s\t%c\t%" PRIu64, v[i].name, type_letter(v[i].type),
+                         v[i].size);
+        recs_add(&mine, buf, (size_t)k);
+    }
+    struct recs f;
+    recs_init(&f);
+    char cmd[4096];
+    snprintf(cmd, sizeof(cmd), "find '%s' -mindepth 1 -printf '%%P\\t%%y\\t%%s\\0'", tree);
+    run_recs(cmd, &f);
+    recs_assert_equal(&mine, &f, "read_tree");
+    recs_free(&f);
+    recs_free(&mine);
+    assert_int_equal(frd_read_tree("/nonexistent/frd", 0, list), FRD_ENOENT);
+    frd_list_free(list);
+}
+
+/* ---- Prune, stop, cancel ---- */
+
+static enum frd_action prune_dir_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct rec_ctx *c = udata;
+    rec_visit(we, udata);
+    (void)c;
+    return strcmp(we->entry->name, "dir") == 0 || strcmp(we->entry->name, "fan") == 0
+               ? FRD_ACTION_PRUNE
+               : FRD_ACTION_CONTINUE;
+}
+
+static void test_walk_prune_skips_children(void **state)
+{
+    (void)state;
+    for (int ordered = 0; ordered < 2; ordered++) {
+        struct frd_walk_options o;
+        walk_opts(&o, FRD_WALK_NAMES_ONLY | (ordered ? FRD_WALK_ORDERED : 0));
+        struct rec_ctx c;
+        rec_ctx_init(&c, REC_NAMES);
+        assert_int_equal(frd_walk(tree, &o, prune_dir_visit, &c), 0);
+        struct recs f;
+        recs_init(&f);
+        find_recs("", tree, "\\( -name dir -o -name fan \\) -prune -o -true", REC_NAMES, &f);
+        // find's -prune -o -true leaves the pruned directories out of its -printf: add them.
+        char buf[4096];
+        snprintf(buf, sizeof(buf), "%s/dir\td", tree);
+        recs_add(&f, buf, strlen(buf));
+        snprintf(buf, sizeof(buf), "%s/fan\td", tree);
+        recs_add(&f, buf, strlen(buf));
+        recs_assert_equal(&c.recs, &f, "prune");
+        recs_free(&f);
+        rec_ctx_free(&c);
+    }
+}
+
+struct stop_ctx {
+    atomic_int visits;
+    atomic_bool stopped;   /**< set when the stopping callback returns, by the next one in */
+    atomic_int after_stop; /**< callbacks that started after the stop was returned */
+    int stop_at;
+};
+
+static enum frd_action stop_visit(const struct frd_walk_entry *we, void *udata)
+{
+    (void)we;
+    struct stop_ctx *s = udata;
+    if (atomic_load(&s->stopped)) {
+        atomic_fetch_add(&s->after_stop, 1);
+    }
+    int n = atomic_fetch_add(&s->visits, 1) + 1;
+    if (n == s->stop_at) {
+        return FRD_ACTION_STOP;
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+static void test_walk_stop_ends_walk_with_estopped(void **state)
+{
+    (void)state;
+    for (int ordered = 0; ordered < 2; ordered++) {
+        struct frd_walk_options o;
+        walk_opts(&o, ordered ? FRD_WALK_ORDERED : 0);
+        struct stop_ctx s = {.stop_at = 10};
+        assert_int_equal(frd_walk(tree, &o, stop_visit, &s), FRD_ESTOPPED);
+        // Callbacks that had already begun when the stop came may finish; no new directory
+        // is listed, so the total stays far below the tree's 700 entries.
+        assert_true(atomic_load(&s.visits) >= 10);
+        if (ordered || o.workers == 1) {
+            assert_int_equal(atomic_load(&s.visits), 10); // one thread: exactly none after
+        } else {
+            assert_true(atomic_load(&s.visits) < 10 + 64 * (int)o.workers);
+        }
+    }
+}
+
+struct cancel_ctx {
+    atomic_bool cancelled; /**< set by the test thread after frd_walk_cancel() returned */
+    atomic_int late;       /**< callbacks that started after that */
+    atomic_int visits;
+    atomic_bool started;
+};
+
+static enum frd_action cancel_visit(const struct frd_walk_entry *we, void *udata)
+{
+    (void)we;
+    struct cancel_ctx *c = udata;
+    if (atomic_load(&c->cancelled)) {
+        atomic_fetch_add(&c->late, 1);
+    }
+    atomic_fetch_add(&c->visits, 1);
+    atomic_store(&c->started, true);
+    uv_sleep(1); // slow the walk so that the cancel lands in the middle
+    return FRD_ACTION_CONTINUE;
+}
+
+static void test_walk_cancel_from_another_thread_stops_callbacks(void **state)
+{
+    (void)state;
+    for (int ordered = 0; ordered < 2; ordered++) {
+        struct frd_walk_options o;
+        walk_opts(&o, FRD_WALK_NAMES_ONLY | (ordered ? FRD_WALK_ORDERED : 0));
+        struct cancel_ctx c = {0};
+        struct frd_walk *walk;
+        const char *roots[] = {tree};
+        assert_int_equal(frd_walk_start(&walk, roots, 1, &o, cancel_visit, &c), 0);
+        while (!atomic_load(&c.started)) {
+            uv_sleep(1);
+        }
+        frd_walk_cancel(walk);
+        atomic_store(&c.cancelled, true);
+        frd_walk_cancel(walk); // twice is fine
+        assert_int_equal(frd_walk_join(walk), FRD_ECANCELED);
+        assert_int_equal(atomic_load(&c.late), 0);
+        assert_true(atomic_load(&c.visits) < 700);
+    }
+}
+
+static void test_walk_start_and_join_without_cancel_finishes(void **state)
+{
+    (void)state;
+    struct frd_walk_options o;
+    walk_opts(&o, FRD_WALK_NAMES_ONLY);
+    struct rec_ctx c;
+    rec_ctx_init(&c, REC_NAMES);
+    struct frd_walk *walk;
+    const char *roots[] = {tree, tree};
+    assert_int_equal(frd_walk_start(&walk, roots, 2, &o, rec_visit, &c), 0);
+    assert_int_equal(frd_walk_join(walk), 0);
+    struct recs f;
+    recs_init(&f);
+    find_recs("", tree, "", REC_NAMES, &f);
+    find_recs("", tree, "", REC_NAMES, &f);
+    recs_assert_equal(&c.recs, &f, "two roots");
+    recs_free(&f);
+    rec_ctx_free(&c);
+}
+
+struct async_ctx {
+    struct rec_ctx rec;
+    int result;
+    int done_calls;
+    uv_thread_t loop_thread;
+    bool done_on_loop_thread;
+};
+
+static void async_done(int result, void *udata)
+{
+    struct async_ctx *a = udata;
+    a->result = result;
+    a->done_calls++;
+    uv_thread_t self = uv_thread_self();
+    a->done_on_loop_thread = uv_thread_equal(&self, &a->loop_thread) != 0;
+}
+
+static void test_walk_async_start_reports_on_libuv_loop(void **state)
+{
+    (void)state;
+    uv_loop_t loop;
+    assert_int_equal(uv_loop_init(&loop), 0);
+    struct async_ctx a = {.result = 1};
+    rec_ctx_init(&a.rec, REC_NAMES);
+    a.loop_thread = uv_thread_self();
+    struct frd_walk_options o;
+    walk_opts(&o, FRD_WALK_NAMES_ONLY);
+    struct frd_walk *walk;
+    const char *roots[] = {tree};
+    assert_int_equal(frd_walk_start_async(&walk, (struct uv_loop_s *)&loop, roots, 1, &o, rec_visit,
+                                          &a.rec, async_done),
+                     0);
+    assert_int_equal(uv_run(&loop, UV_RUN_DEFAULT), 0);
+    assert_int_equal(a.done_calls, 1);
+    assert_int_equal(a.result, 0);
+    assert_true(a.done_on_loop_thread);
+    struct recs f;
+    recs_init(&f);
+    find_recs("", tree, "", REC_NAMES, &f);
+    recs_assert_equal(&a.rec.recs, &f, "async");
+    recs_free(&f);
+    rec_ctx_free(&a.rec);
+    assert_int_equal(uv_loop_close(&loop), 0);
+}
+
+/* ---- Links and loops ---- */
+
+static void test_walk_symlink_loops_are_eloop_never_walked_twice(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    tree_dir(root, "a");
+    tree_dir(root, "a/b");
+    tree_symlink(root, "..", "a/b/up"); // to an ancestor
+    tree_symlink(root, "self", "self"); // to itself
+    tree_symlink(root, "../c", "a/l1"); // mutual: a/l1 -> c, c/l2 -> a
+    tree_dir(root, "c");
+    tree_symlink(root, "../a", "c/l2");
+    tree_symlink(root, ".", "dot"); // to the root
+    for (int ordered = 0; ordered < 2; ordered++) {
+        struct frd_walk_options o;
+        walk_opts(&o, ordered ? FRD_WALK_ORDERED : 0);
+        o.follow = FRD_FOLLOW_ALL;
+        struct rec_ctx c;
+        rec_ctx_init(&c, REC_NAMES);
+        o.on_error = rec_error;
+        assert_int_equal(frd_walk(root, &o, rec_visit, &c), 0);
+        struct recs f;
+        recs_init(&f);
+        find_recs("-L", root, "", REC_NAMES, &f);
+        recs_assert_equal(&c.recs, &f, "loops: visits");
+        // Errors as find -L reports them: the loop's path and the ancestor it repeats.
+        struct recs want;
+        recs_init(&want);
+        const char *loops[][2] = {{"a/b/up", "a"},
+                                  {"a/l1/l2", "a"},
+                                  {"c/l2/b/up", "c/l2"},
+                                  {"c/l2/l1", "c"},
+                                  {"dot", ""}};
+        char buf[4096];
+        for (size_t i = 0; i < sizeof(loops) / sizeof(loops[0]); i++) {
+            int n = snprintf(buf, sizeof(buf), "%s/%s\tELOOP\tloop\t%s%s%s", root, loops[i][0],
+                             root, loops[i][1][0] ? "/" : "", loops[i][1]);
+            recs_add(&want, buf, (size_t)n);
+        }
+        int n = snprintf(buf, sizeof(buf), "%s/self\tELOOP\tstat", root);
+        recs_add(&want, buf, (size_t)n);
+        recs_assert_equal(&c.errors, &want, "loops: errors");
+        recs_free(&want);
+        recs_free(&f);
+        rec_ctx_free(&c);
+    }
+    tree_remove(root);
+}
+
+static void test_walk_unique_visits_each_file_and_dir_once(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    tree_dir(root, "d");
+    tree_file(root, "d/f", 3);
+    char *a = tree_path(root, "d/f");
+    char *b = tree_path(root, "g");
+    assert_int_equal(link(a, b), 0);
+    free(a);
+    free(b);
+    tree_symlink(root, "d", "dl");
+    for (int ordered = 0; ordered < 2; ordered++) {
+        struct frd_walk_options o;
+        walk_opts(&o,
+                  FRD_WALK_UNIQUE_FILES | FRD_WALK_UNIQUE_DIRS | (ordered ? FRD_WALK_ORDERED : 0));
+        o.follow = FRD_FOLLOW_ALL;
+        struct rec_ctx c;
+        rec_ctx_init(&c, REC_NAMES);
+        assert_int_equal(frd_walk(root, &o, rec_visit, &c), 0);
+        // root, d (or dl), f (or g): one of each identity.
+        assert_int_equal(c.recs.n, 3);
+        rec_ctx_free(&c);
+        walk_opts(&o, ordered ? FRD_WALK_ORDERED : 0);
+        o.follow = FRD_FOLLOW_ALL;
+        rec_ctx_init(&c, REC_NAMES);
+        assert_int_equal(frd_walk(root, &o, rec_visit, &c), 0);
+        assert_int_equal(c.recs.n, 6); // root d d/f g dl dl/f
+        rec_ctx_free(&c);
+    }
+    tree_remove(root);
+}
+
+static void test_walk_one_file_system_matches_find_xdev(void **state)
+{
+    (void)state;
+    // /dev is a devtmpfs with /dev/pts and /dev/shm mounted inside it on Linux hosts, and
+    // its contents hold still while the tests run.
+    struct frd_walk_options o;
+    walk_opts(&o, FRD_WALK_NAMES_ONLY | FRD_WALK_ONE_FILE_SYSTEM);
+    assert_walk_matches_find("/dev", &o, "", "-xdev");
+    o.flags = FRD_WALK_ONE_FILE_SYSTEM;
+    struct rec_ctx c;
+    rec_ctx_init(&c, REC_NAMES);
+    assert_int_equal(frd_walk("/dev", &o, rec_visit, &c), 0);
+    struct recs f;
+    recs_init(&f);
+    find_recs("", "/dev", "-xdev", REC_NAMES, &f);
+    recs_assert_equal(&c.recs, &f, "xdev full");
+    recs_free(&f);
+    rec_ctx_free(&c);
+}
+
+/* ---- Ordered and post-order ---- */
+
+static enum frd_action path_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct recs *r = udata;
+    recs_add(r, we->path, we->path_len);
+    return FRD_ACTION_CONTINUE;
+}
+
+/** Compares two paths component by component in byte order (find -s order). */
+static int path_order(const char *a, const char *b)
+{
+    for (;;) {
+        size_t la = strcspn(a, "/");
+        size_t lb = strcspn(b, "/");
+        size_t n = la < lb ? la : lb;
+        int c = memcmp(a, b, n);
+        if (c != 0) {
+            return c;
+        }
+        if (la != lb) {
+            return la < lb ? -1 : 1;
+        }
+        if (a[la] == '\0' || b[lb] == '\0') {
+            return (a[la] != '\0') - (b[lb] != '\0');
+        }
+        a += la + 1;
+        b += lb + 1;
+    }
+}
+
+static int path_order_qsort(const void *a, const void *b)
+{
+    return path_order(*(char *const *)a, *(char *const *)b);
+}
+
+static void test_walk_ordered_output_identical_at_1_2_8_workers(void **state)
+{
+    (void)state;
+    struct recs runs[4];
+    unsigned workers[] = {1, 2, 8, test_workers()};
+    for (int i = 0; i < 4; i++) {
+        recs_init(&runs[i]);
+        struct frd_walk_options o;
+        walk_opts(&o, FRD_WALK_ORDERED | FRD_WALK_NAMES_ONLY);
+        o.workers = workers[i];
+        assert_int_equal(frd_walk(tree, &o, path_visit, &runs[i]), 0);
+    }
+    // The reference: find's output, sorted component by component.
+    struct recs f;
+    recs_init(&f);
+    char cmd[4096];
+    snprintf(cmd, sizeof(cmd), "find '%s' -print0", tree);
+    run_recs(cmd, &f);
+    qsort(f.v, f.n, sizeof(*f.v), path_order_qsort);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(runs[i].n, f.n);
+        for (size_t j = 0; j < f.n; j++) {
+            assert_string_equal(runs[i].v[j], f.v[j]);
+        }
+        recs_free(&runs[i]);
+    }
+    recs_free(&f);
+}
+
+struct post_ctx {
+    pthread_mutex_t lock;
+    atomic_long seq;
+    struct recs events; /**< "V path" and "D path", in the order they happened */
+    bool ordered;
+};
+
+static enum frd_action post_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct post_ctx *p = udata;
+    char buf[4096];
+    pthread_mutex_lock(&p->lock);
+    int n = snprintf(buf, sizeof(buf), "V %s", we->path);
+    recs_add(&p->events, buf, (size_t)n);
+    pthread_mutex_unlock(&p->lock);
+    return FRD_ACTION_CONTINUE;
+}
+
+static void post_done(const struct frd_walk_entry *dir, const struct frd_walk_dir_totals *t,
+                      void *udata)
+{
+    struct post_ctx *p = udata;
+    char buf[4096];
+    assert_int_equal(dir->entry->type, FRD_TYPE_DIR);
+    pthread_mutex_lock(&p->lock);
+    int n = snprintf(buf, sizeof(buf), "D %s %" PRIu64, dir->path, t->entries);
+    recs_add(&p->events, buf, (size_t)n);
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void test_walk_post_order_after_all_descendants(void **state)
+{
+    (void)state;
+    for (int ordered = 0; ordered < 2; ordered++) {
+        struct post_ctx p = {.ordered = ordered};
+        pthread_mutex_init(&p.lock, NULL);
+        recs_init(&p.events);
+        struct frd_walk_options o;
+        walk_opts(&o, FRD_WALK_NAMES_ONLY | (ordered ? FRD_WALK_ORDERED : 0));
+        o.on_dir_done = post_done;
+        assert_int_equal(frd_walk(tree, &o, post_visit, &p), 0);
+        // Every directory is done once, after every visit below it.
+        size_t dirs = 0;
+        for (size_t i = 0; i < p.events.n; i++) {
+            const char *e = p.events.v[i];
+            if (e[0] != 'D') {
+                continue;
+            }
+            dirs++;
+            char path[4096];
+            const char *sp = strrchr(e, ' ');
+            size_t len = (size_t)(sp - (e + 2));
+            memcpy(path, e + 2, len);
+            path[len] = '\0';
+            for (size_t j = i + 1; j < p.events.n; j++) {
+                const char *x = p.events.v[j] + 2;
+                bool below = strncmp(x, path, len) == 0 && (x[len] == '/' || x[len] == ' ');
+                bool same_dir_again =
+                    p.events.v[j][0] == 'D' && strncmp(x, path, len) == 0 && x[len] == ' ';
+                assert_false(below || same_dir_again);
+            }
+        }
+        struct recs f;
+        recs_init(&f);
+        find_recs("", tree, "-type d", REC_NAMES, &f);
+        assert_int_equal(dirs, f.n);
+        recs_free(&f);
+        recs_free(&p.events);
+        pthread_mutex_destroy(&p.lock);
+    }
+}
+
+static atomic_int progress_calls;
+static uint64_t progress_last_entries;
+static atomic_bool progress_went_back;
+
+static void on_progress(const struct frd_walk_progress *p, void *udata)
+{
+    (void)udata;
+    // One thread at a time: plain variables are safe here if the walker keeps its word.
+    if (p->entries < progress_last_entries) {
+        atomic_store(&progress_went_back, true);
+    }
+    progress_last_entries = p->entries;
+    atomic_fetch_add(&progress_calls, 1);
+}
+
+static enum frd_action slow_visit(const struct frd_walk_entry *we, void *udata)
+{
+    (void)we;
+    (void)udata;
+    uv_sleep(1);
+    return FRD_ACTION_CONTINUE;
+}
+
+static void test_walk_progress_hook_runs_at_interval(void **state)
+{
+    (void)state;
+    struct frd_walk_options o;
+    walk_opts(&o, FRD_WALK_NAMES_ONLY);
+    o.on_progress = on_progress;
+    o.progress_interval_ms = 1;
+    o.max_depth = 2;
+    atomic_store(&progress_calls, 0);
+    char *fan = tree_path(tree, "fan");
+    assert_int_equal(frd_walk(fan, &o, slow_visit, NULL), 0);
+    free(fan);
+    assert_true(atomic_load(&progress_calls) > 0);
+    assert_false(atomic_load(&progress_went_back));
+    assert_true(progress_last_entries > 0);
+}
+
+/* ---- Errors ---- */
+
+static void test_walk_bad_arguments_are_einval(void **state)
+{
+    (void)state;
+    struct frd_walk_options o;
+    walk_opts(&o, 0);
+    assert_int_equal(frd_walk(NULL, &o, rec_visit, NULL), FRD_EINVAL);
+    assert_int_equal(frd_walk(tree, &o, NULL, NULL), FRD_EINVAL);
+    o.flags = 1u << 30;
+    assert_int_equal(frd_walk(tree, &o, rec_visit, NULL), FRD_EINVAL);
+    walk_opts(&o, 0);
+    o.min_depth = -1;
+    assert_int_equal(frd_walk(tree, &o, rec_visit, NULL), FRD_EINVAL);
+    walk_opts(&o, 0);
+    o.follow = (enum frd_follow)7;
+    assert_int_equal(frd_walk(tree, &o, rec_visit, NULL), FRD_EINVAL);
+    assert_int_equal(frd_walk_roots(NULL, 0, NULL, rec_visit, NULL), FRD_EINVAL);
+    assert_int_equal(frd_read_tree(tree, FRD_WALK_ORDERED, NULL), FRD_EINVAL);
+    struct rec_ctx c;
+    rec_ctx_init(&c, REC_NAMES);
+    walk_opts(&o, 0);
+    o.on_error = rec_error;
+    assert_int_equal(frd_walk("/nonexistent/frd/root", &o, rec_visit, &c), FRD_ENOENT);
+    assert_int_equal(c.recs.n, 0);
+    assert_int_equal(c.errors.n, 1);
+    rec_ctx_free(&c);
+}
+
+static void test_walk_ignore_permission_errors_policy(void **state)
+{
+    (void)state;
+    struct frd_walk_error e = {.path = "x", .op = "open", .code = FRD_EACCES};
+    assert_int_equal(frd_walk_ignore_permission_errors(&e, NULL), FRD_ACTION_CONTINUE);
+    e.code = FRD_EPERM;
+    assert_int_equal(frd_walk_ignore_permission_errors(&e, NULL), FRD_ACTION_CONTINUE);
+    e.code = FRD_EIO;
+    assert_int_equal(frd_walk_ignore_permission_errors(&e, NULL), FRD_ACTION_STOP);
+}
+
+/**
+ * Unreadable directories, as the unprivileged user 65534 (root reads everything): the walk
+ * reports each once, goes on, and visits exactly what find (as the same user) prints.
+ * Runs in a forked child that drops its privileges; never skipped.
+ */
+static void test_walk_unreadable_dirs_as_unprivileged_user(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    assert_int_equal(chmod(root, 0755), 0);
+    tree_dir(root, "open");
+    tree_file(root, "open/f", 1);
+    tree_dir(root, "closed");
+    tree_file(root, "closed/secret", 1);
+    tree_dir(root, "noexec");
+    tree_file(root, "noexec/g", 1);
+    tree_dir(root, "deep");
+    tree_dir(root, "deep/closed2");
+    char *p = tree_path(root, "closed");
+    assert_int_equal(chmod(p, 0000), 0);
+    free(p);
+    p = tree_path(root, "noexec");
+    assert_int_equal(chmod(p, 0644), 0); // readable, not searchable: names, no stat
+    free(p);
+    p = tree_path(root, "deep/closed2");
+    assert_int_equal(chmod(p, 0000), 0);
+    free(p);
+    // The group must be able to reach the root too.
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0 ||
+            getuid() != 65534) {
+            _exit(3);
+        }
+        if (access(root, R_OK) != 0) {
+            _exit(4);
+        }
+        for (int ordered = 0; ordered < 2; ordered++) {
+            struct frd_walk_options o;
+            walk_opts(&o, ordered ? FRD_WALK_ORDERED : 0);
+            struct rec_ctx c;
+            rec_ctx_init(&c, REC_NAMES);
+            o.on_error = rec_error;
+            if (frd_walk(root, &o, rec_visit, &c) != 0) {
+                _exit(5);
+            }
+            struct recs f;
+            recs_init(&f);
+            find_recs("", root, "", REC_NAMES, &f);
+            recs_assert_equal(&c.recs, &f, "unprivileged");
+            // closed and deep/closed2 cannot be opened; noexec/g cannot be stat'ed.
+            size_t eacces = 0;
+            for (size_t i = 0; i < c.errors.n; i++) {
+                eacces += strstr(c.errors.v[i], "\tEACCES\t") != NULL;
+            }
+            if (eacces != 3 || c.errors.n != 3) {
+                _exit(6);
+            }
+            recs_free(&f);
+            rec_ctx_free(&c);
+            // The ready policy goes on after permission errors.
+            o.on_error = frd_walk_ignore_permission_errors;
+            rec_ctx_init(&c, REC_NAMES);
+            if (frd_walk(root, &o, rec_visit, &c) != 0) {
+                _exit(7);
+            }
+            rec_ctx_free(&c);
+        }
+        _exit(0);
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    p = tree_path(root, "closed");
+    chmod(p, 0755);
+    free(p);
+    p = tree_path(root, "noexec");
+    chmod(p, 0755);
+    free(p);
+    p = tree_path(root, "deep/closed2");
+    chmod(p, 0755);
+    free(p);
+    tree_remove(root);
+}
+
+/* ---- Races ---- */
+
+struct churn {
+    char *root;
+    atomic_bool stop;
+};
+
+static void *churn_main(void *arg)
+{
+    struct churn *c = arg;
+    char path[4096];
+    unsigned i = 0;
+    while (!atomic_load(&c->stop)) {
+        snprintf(path, sizeof(path), "%s/churn/c%u", c->root, i % 50);
+        if (i % 3 == 0) {
+            mkdir(path, 0755);
+        } else if (i % 3 == 1) {
+            char f[4200];
+            snprintf(f, sizeof(f), "%s/f", path);
+            int fd = open(f, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+            if (fd >= 0) {
+                close(fd);
+            }
+        } else {
+            char f[4200];
+            snprintf(f, sizeof(f), "%s/f", path);
+            unlink(f);
+            rmdir(path);
+        }
+        i++;
+    }
+    return NULL;
+}
+
+static void test_walk_tree_mutated_during_walk_reports_stable_entries_once(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    make_big_fanout(root, "stable", 10, 20);
+    tree_dir(root, "churn");
+    struct churn ch = {.root = root};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, churn_main, &ch), 0);
+    struct recs want;
+    recs_init(&want);
+    char sroot[4096];
+    snprintf(sroot, sizeof(sroot), "%s/stable", root);
+    find_recs("", sroot, "", REC_NAMES, &want);
+    recs_sort(&want);
+    for (int round = 0; round < 20; round++) {
+        struct frd_walk_options o;
+        walk_opts(&o, round % 2 ? FRD_WALK_NAMES_ONLY : 0);
+        struct rec_ctx c;
+        rec_ctx_init(&c, REC_NAMES);
+        assert_int_equal(frd_walk(root, &o, rec_visit, &c), 0);
+        recs_sort(&c.recs);
+        // Every stable entry exactly once (the churning ones may or may not appear).
+        size_t j = 0;
+        for (size_t i = 0; i < want.n; i++) {
+            while (j < c.recs.n && strcmp(c.recs.v[j], want.v[i]) < 0) {
+                j++;
+            }
+            assert_true(j < c.recs.n);
+            assert_string_equal(c.recs.v[j], want.v[i]);
+            assert_true(j + 1 == c.recs.n || strcmp(c.recs.v[j + 1], want.v[i]) != 0);
+        }
+        rec_ctx_free(&c);
+    }
+    atomic_store(&ch.stop, true);
+    pthread_join(t, NULL);
+    recs_free(&want);
+    tree_remove(root);
+}
+
+struct swapper {
+    char *root;
+    atomic_bool stop;
+};
+
+/** Swaps root/s/d (a directory) with a symlink to "/" over and over, atomically. */
+static void *swap_main(void *arg)
+{
+    struct swapper *s = arg;
+    char d[4096], dsave[4096], lnk[4096];
+    snprintf(d, sizeof(d), "%s/s/d", s->root);
+    snprintf(dsave, sizeof(dsave), "%s/s/dsave", s->root);
+    snprintf(lnk, sizeof(lnk), "%s/s/lnk", s->root);
+    while (!atomic_load(&s->stop)) {
+        if (rename(d, dsave) == 0) {
+            rename(lnk, d); // d is now a link to /
+            rename(d, lnk);
+            rename(dsave, d);
+        }
+    }
+    return NULL;
+}
+
+struct escape_ctx {
+    const char *root;
+    size_t root_len;
+    atomic_int escapes;
+};
+
+static enum frd_action escape_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct escape_ctx *e = udata;
+    // Everything under root/s/d is named x*, y* or d itself; a name of "/" would be an
+    // escape (usr, proc, etc, ...).
+    const char *rel = we->path + e->root_len;
+    if (strncmp(we->path, e->root, e->root_len) != 0) {
+        atomic_fetch_add(&e->escapes, 1);
+    } else if (strncmp(rel, "/s/d/", 5) == 0) {
+        const char *last = strrchr(rel, '/') + 1;
+        if (last[0] != 'x' && last[0] != 'y') {
+            atomic_fetch_add(&e->escapes, 1);
+        }
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+static void test_walk_swapped_dir_symlink_race_never_escapes_root(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    tree_dir(root, "s");
+    tree_dir(root, "s/d");
+    for (int i = 0; i < 8; i++) {
+        char rel[64];
+        snprintf(rel, sizeof(rel), "s/d/x%d", i);
+        tree_dir(root, rel);
+        snprintf(rel, sizeof(rel), "s/d/x%d/y", i);
+        tree_file(root, rel, 1);
+    }
+    tree_symlink(root, "/", "s/lnk");
+    struct swapper sw = {.root = root};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, swap_main, &sw), 0);
+    struct escape_ctx e = {.root = root, .root_len = strlen(root)};
+    for (int i = 0; i < 1000; i++) {
+        struct frd_walk_options o;
+        walk_opts(&o, (i % 2 ? FRD_WALK_NAMES_ONLY : 0) | (i % 3 == 0 ? FRD_WALK_ORDERED : 0));
+        o.fd_budget = i % 5 == 0 ? 1 : 0; // also through the reopen-by-path fallback
+        assert_int_equal(frd_walk(root, &o, escape_visit, &e), 0);
+    }
+    atomic_store(&sw.stop, true);
+    pthread_join(t, NULL);
+    assert_int_equal(atomic_load(&e.escapes), 0);
+    tree_remove(root);
+}
+
+/* ---- Internals: volume classes and the deque ---- */
+
+static void test_walk_volume_class_table(void **state)
+{
+    (void)state;
+    static const struct {
+        uint64_t type;
+        enum frd__vol_class cls;
+    } table[] = {
+        {0xEF53, FRD__VOL_STRONG},        // ext4
+        {0x58465342, FRD__VOL_STRONG},    // xfs
+        {0x9123683E, FRD__VOL_STRONG},    // btrfs
+        {0x01021994, FRD__VOL_STRONG},    // tmpfs
+        {0x6969, FRD__VOL_STRONG},        // nfs
+        {0x4d44, FRD__VOL_WEAK},          // vfat
+        {0x2011BAB0, FRD__VOL_WEAK},      // exfat
+        {0x794c7630, FRD__VOL_WEAK},      // overlay
+        {0xFF534D42, FRD__VOL_WEAK},      // cifs
+        {0x65735546, FRD__VOL_UNTRUSTED}, // fuse
+        {0x12345678, FRD__VOL_UNTRUSTED}, // unknown
+    };
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+        assert_int_equal(frd__plat_classify_fs_type(table[i].type), table[i].cls);
+    }
+    // fstatfs of a real directory goes through the same table.
+    frd_os_fd fd;
+    assert_int_equal(frd__plat_open_dir(FRD_INVALID_FD, tree, 0, &fd), 0);
+    enum frd__vol_class cls;
+    assert_int_equal(frd__plat_volume_class(fd, &cls), 0);
+    struct statfs sfs;
+    assert_int_equal(statfs(tree, &sfs), 0);
+    assert_int_equal(cls, frd__plat_classify_fs_type((uint64_t)(unsigned long)sfs.f_type));
+    struct frd__identity id;
+    assert_int_equal(frd__plat_fd_identity(fd, &id), 0);
+    struct stat st;
+    assert_int_equal(stat(tree, &st), 0);
+    assert_int_equal(id.dev, st.st_dev);
+    assert_int_equal(id.ino, st.st_ino);
+    char buf[4096];
+    assert_true(frd__plat_fd_path(fd, buf, sizeof(buf)) > 0);
+    assert_int_equal(frd__plat_fd_path(fd, buf, 2), FRD_ENAMETOOLONG);
+    frd__plat_close_dir(fd);
+}
+
+static void test_walk_deque_pops_newest_and_steals_oldest_half(void **state)
+{
+    (void)state;
+    struct frd__deque a, b;
+    assert_int_equal(frd__deque_init(&a), 0);
+    assert_int_equal(frd__deque_init(&b), 0);
+    struct frd__wnode *nodes[100];
+    for (uintptr_t i = 0; i < 100; i++) {
+        nodes[i] = (struct frd__wnode *)(i + 1);
+        assert_int_equal(frd__deque_push(&a, nodes[i]), 0);
+    }
+    assert_ptr_equal(frd__deque_pop(&a), nodes[99]);
+    // 99 left: a thief takes the oldest half (capped at 32), returns the oldest.
+    assert_ptr_equal(frd__deque_steal(&a, &b), nodes[0]);
+    assert_int_equal(b.count, 31);
+    assert_ptr_equal(frd__deque_pop(&b), nodes[31]);
+    assert_ptr_equal(frd__deque_pop(&a), nodes[98]);
+    assert_int_equal(a.count, 99 - 32 - 1);
+    while (frd__deque_pop(&a) != NULL) {
+    }
+    assert_null(frd__deque_steal(&a, &b));
+    frd__deque_destroy(&a);
+    frd__deque_destroy(&b);
+}
+
+static void test_walk_idset_inserts_once(void **state)
+{
+    (void)state;
+    struct frd__idset *set;
+    assert_int_equal(frd__idset_new(&set), 0);
+    for (uint64_t i = 0; i < 10000; i++) {
+        struct frd__identity id = {i % 3, i, 0};
+        assert_int_equal(frd__idset_insert(set, &id), 1);
+    }
+    for (uint64_t i = 0; i < 10000; i++) {
+        struct frd__identity id = {i % 3, i, 0};
+        assert_int_equal(frd__idset_insert(set, &id), 0);
+    }
+    struct frd__identity zero = {0, 0, 1};
+    assert_int_equal(frd__idset_insert(set, &zero), 1);
+    assert_int_equal(frd__idset_insert(set, &zero), 0);
+    frd__idset_free(set);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_walk_full_matches_find),
+        cmocka_unit_test(test_walk_names_only_matches_find),
+        cmocka_unit_test(test_walk_depth_limits_match_find),
+        cmocka_unit_test(test_walk_trailing_slash_joins_like_find),
+        cmocka_unit_test(test_walk_follow_all_matches_find_L),
+        cmocka_unit_test(test_walk_root_link_follow_never_is_a_link),
+        cmocka_unit_test(test_walk_skip_hidden_leaves_dot_entries_out),
+        cmocka_unit_test(test_walk_odd_names_are_reported_byte_exact),
+        cmocka_unit_test(test_walk_read_tree_matches_find_relative_paths),
+        cmocka_unit_test(test_walk_prune_skips_children),
+        cmocka_unit_test(test_walk_stop_ends_walk_with_estopped),
+        cmocka_unit_test(test_walk_cancel_from_another_thread_stops_callbacks),
+        cmocka_unit_test(test_walk_start_and_join_without_cancel_finishes),
+        cmocka_unit_test(test_walk_async_start_reports_on_libuv_loop),
+        cmocka_unit_test(test_walk_symlink_loops_are_eloop_never_walked_twice),
+        cmocka_unit_test(test_walk_unique_visits_each_file_and_dir_once),
+        cmocka_unit_test(test_walk_one_file_system_matches_find_xdev),
+        cmocka_unit_test(test_walk_ordered_output_identical_at_1_2_8_workers),
+        cmocka_unit_test(test_walk_post_order_after_all_descendants),
+        cmocka_unit_test(test_walk_progress_hook_runs_at_interval),
+        cmocka_unit_test(test_walk_bad_arguments_are_einval),
+        cmocka_unit_test(test_walk_ignore_permission_errors_policy),
+        cmocka_unit_test(test_walk_unreadable_dirs_as_unprivileged_user),
+        cmocka_unit_test(test_walk_tree_mutated_during_walk_reports_stable_entries_once),
+        cmocka_unit_test(test_walk_swapped_dir_symlink_race_never_escapes_root),
+        cmocka_unit_test(test_walk_volume_class_table),
+        cmocka_unit_test(test_walk_deque_pops_newest_and_steals_oldest_half),
+        cmocka_unit_test(test_walk_idset_inserts_once),
+    };
+    if (getenv("FRD_TEST_FILTER") != NULL) {
+        cmocka_set_test_filter(getenv("FRD_TEST_FILTER"));
+    }
+    return cmocka_run_group_tests_name("walk", tests, group_setup, group_teardown);
+}
