@@ -161,12 +161,15 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
     sqlite3 *db = NULL;
     // Readers open read-write too (never creating): a WAL database opened read-only needs its
     // -shm file to exist already. Only a file we may not write is opened read-only.
-    int flags = SQLITE_OPEN_READWRITE | (mode == INDEX_OPEN_UPDATE ? SQLITE_OPEN_CREATE : 0);
+    // NOMUTEX: one thread uses the connection, so SQLite's per-call locking (about a tenth
+    // of an update's time in SQLite) is skipped.
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+                (mode == INDEX_OPEN_UPDATE ? SQLITE_OPEN_CREATE : 0);
     int rc = sqlite3_open_v2(path, &db, flags, NULL);
     if (rc != SQLITE_OK && mode == INDEX_OPEN_READ) {
         sqlite3_close(db);
         db = NULL;
-        rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+        rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
     }
     if (rc != SQLITE_OK) {
         if (mode == INDEX_OPEN_READ && rc == SQLITE_CANTOPEN) {
