@@ -109,14 +109,21 @@ static enum frd_action collect_visit(const struct frd_walk_entry *we, void *udat
         return col == NULL ? FRD_ACTION_STOP : FRD_ACTION_PRUNE;
     }
     struct index_batch *b = col->batch;
-    if (b != NULL && (b->count == b->cap || b->arena_len + len + 1 > b->arena_cap)) {
+    if (b == NULL || b->count == b->cap || b->arena_len + len + 1 > b->arena_cap) {
+        // Hand the full batch over and take a spare one in the same critical section.
         pthread_mutex_lock(&c->lock);
-        queue_push_locked(c, b);
+        if (b != NULL) {
+            queue_push_locked(c, b);
+        }
+        b = c->spare;
+        if (b != NULL) {
+            c->spare = b->next;
+        }
         pthread_mutex_unlock(&c->lock);
-        b = col->batch = NULL;
-    }
-    if (b == NULL) {
-        b = col->batch = batch_new();
+        if (b == NULL) {
+            b = batch_new();
+        }
+        col->batch = b;
         if (b == NULL) {
             pthread_mutex_lock(&c->lock);
             c->out_of_memory = true;
@@ -226,6 +233,16 @@ int index_collect_start(struct index_collect *c, const char *const *roots, size_
     return 0;
 }
 
+void index_collect_recycle(struct index_collect *c, struct index_batch *batch)
+{
+    batch->count = 0;
+    batch->arena_len = 0;
+    pthread_mutex_lock(&c->lock);
+    batch->next = c->spare;
+    c->spare = batch;
+    pthread_mutex_unlock(&c->lock);
+}
+
 struct index_batch *index_collect_next(struct index_collect *c)
 {
     pthread_mutex_lock(&c->lock);
@@ -254,6 +271,10 @@ int index_collect_finish(struct index_collect *c)
 void index_collect_free(struct index_collect *c)
 {
     for (struct index_batch *b = c->head, *next; b != NULL; b = next) {
+        next = b->next;
+        index_batch_free(b);
+    }
+    for (struct index_batch *b = c->spare, *next; b != NULL; b = next) {
         next = b->next;
         index_batch_free(b);
     }

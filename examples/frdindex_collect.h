@@ -50,6 +50,7 @@ struct index_collect {
     pthread_cond_t drained; /**< a batch was taken off the queue */
     struct index_batch *head, *tail;
     size_t queued;
+    struct index_batch *spare; /**< emptied batches for reuse, under lock */
     bool done;
     int result; /**< frd_walk_roots()'s result, once done */
     bool out_of_memory;
@@ -74,6 +75,12 @@ int index_collect_start(struct index_collect *c, const char *const *roots, size_
  * or NULL when the walk has ended and every batch was taken.
  */
 struct index_batch *index_collect_next(struct index_collect *c);
+
+/**
+ * Gives a batch taken with index_collect_next() back for reuse: a worker fills it again
+ * instead of allocating (and page-faulting in) a new one. Thread-safe.
+ */
+void index_collect_recycle(struct index_collect *c, struct index_batch *batch);
 
 /** Waits for the walk thread. @return the walk's result: 0 or a negative frd code. */
 int index_collect_finish(struct index_collect *c);

@@ -438,7 +438,7 @@ static int drain(struct update *u, struct index_collect *c, bool apply)
         for (size_t i = 0; i < b->count && result == 0; i++) {
             result = apply_rec(u, &b->recs[i], b->arena + b->recs[i].path_off);
         }
-        index_batch_free(b);
+        index_collect_recycle(c, b);
     }
     return result;
 }
