@@ -171,6 +171,7 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     walk->progress_ns =
         (uint64_t)(o.progress_interval_ms ? o.progress_interval_ms : 1000) * 1000000u;
     atomic_init(&walk->progress_due, uv_hrtime() + walk->progress_ns);
+    atomic_flag_clear(&walk->progress_busy);
     atomic_init(&walk->stop, false);
     atomic_init(&walk->first_err, 0);
     atomic_init(&walk->root_err, 0);

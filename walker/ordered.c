@@ -617,7 +617,7 @@ static bool o_enter(struct frd__worker *c, struct frd__wnode *node, size_t dir_l
         if (o_push_frame(c, r, dir_len) < 0) {
             frd__walk_stop(c->walk, FRD_ENOMEM, c);
         } else {
-            node->flags |= WN_LISTED;
+            node->listed = true;
             pushed = true;
         }
     }

@@ -254,7 +254,7 @@ void frd__wnode_release(struct frd__worker *w, struct frd__wnode *node)
     struct frd_walk *walk = w->walk;
     while (node != NULL && atomic_fetch_sub(&node->refs, 1) == 1) {
         // The node and everything below it are done.
-        if (walk->ord == NULL && (node->flags & WN_LISTED) && walk->opts.on_dir_done != NULL &&
+        if (walk->ord == NULL && node->listed && walk->opts.on_dir_done != NULL &&
             !atomic_load_explicit(&walk->stop, memory_order_relaxed) &&
             (int)node->depth >= walk->opts.min_depth) {
             wn_post_order(w, node);
@@ -274,7 +274,7 @@ void frd__wnode_drop(struct frd__worker *w, struct frd__wnode *node)
         node->flags &= ~(unsigned)WN_HOLDS_PARENT_FD;
         frd__fd_release(w->walk, node->parent);
     }
-    node->flags &= ~(unsigned)WN_LISTED;
+    node->listed = false;
     frd__wnode_release(w, node);
 }
 
@@ -472,10 +472,14 @@ void frd__progress_tick(struct frd__worker *w)
     }
     uint64_t now = uv_hrtime();
     uint_fast64_t due = atomic_load_explicit(&walk->progress_due, memory_order_relaxed);
-    if (now < due ||
-        !atomic_compare_exchange_strong(&walk->progress_due, &due, now + walk->progress_ns)) {
+    if (now < due) {
         return;
     }
+    // One reporter at a time, even when a report outlasts the interval.
+    if (atomic_flag_test_and_set(&walk->progress_busy)) {
+        return;
+    }
+    atomic_store_explicit(&walk->progress_due, now + walk->progress_ns, memory_order_relaxed);
     struct frd_walk_progress p = {0};
     for (unsigned i = 0; i < walk->nworkers; i++) {
         struct frd__worker *x = &walk->workers[i];
@@ -494,6 +498,7 @@ void frd__progress_tick(struct frd__worker *w)
         walk->opts.on_progress(&p, walk->udata);
         frd__cb_leave(w);
     }
+    atomic_flag_clear(&walk->progress_busy);
 }
 
 /** frd_read_tree(): keeps a copy of the entry, named by its path relative to the root. */
@@ -744,7 +749,7 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
             return;
         }
     }
-    node->flags |= WN_LISTED;
+    node->listed = true;
     atomic_fetch_add_explicit(&w->n_dirs, 1, memory_order_relaxed);
     size_t count = frd_list_count(w->list);
     const struct frd_entry *v = frd_list_entries(w->list);

@@ -28,18 +28,21 @@
  */
 struct frd__wnode {
     struct frd__wnode *parent;
-    atomic_uint refs;        /**< own task + live children */
-    atomic_int fd_refs;      /**< the descriptor is open while > 0 */
-    frd_os_fd fd;            /**< valid only while fd_refs > 0 */
-    unsigned depth;          /**< 0 for a root */
-    uint64_t root_dev;       /**< device of this node's root (one-file-system) */
-    bool persistent_ids;     /**< the directory's volume has strong ids */
-    uint8_t vclass;          /**< ordered mode, roots: the volume class found when opened */
-    unsigned flags;          /**< enum wnode_flag */
-    uint32_t ord;            /**< ordered mode: position in the parent's sorted listing */
-    atomic_bool pruned;      /**< ordered mode: the consumer will not descend here */
-    struct frd__identity id; /**< valid with WN_HAS_ID */
-    struct frd_entry entry;  /**< the directory's own entry (name: this->name) */
+    atomic_uint refs;    /**< own task + live children */
+    atomic_int fd_refs;  /**< the descriptor is open while > 0 */
+    frd_os_fd fd;        /**< valid only while fd_refs > 0 */
+    unsigned depth;      /**< 0 for a root */
+    uint64_t root_dev;   /**< device of this node's root (one-file-system) */
+    bool persistent_ids; /**< the directory's volume has strong ids */
+    uint8_t vclass;      /**< ordered mode, roots: the volume class found when opened */
+    unsigned flags;      /**< enum wnode_flag: changed only before children exist */
+    /** Listed: eligible for the post-order hook. A field of its own, because the ordered
+     *  consumer sets it while workers read the flags of ancestors. */
+    bool listed;
+    uint32_t ord;                      /**< ordered mode: position in the parent's sorted listing */
+    atomic_bool pruned;                /**< ordered mode: the consumer will not descend here */
+    struct frd__identity id;           /**< valid with WN_HAS_ID */
+    struct frd_entry entry;            /**< the directory's own entry (name: this->name) */
     struct frd_walk_dir_totals totals; /**< filled once listed */
     void *result; /**< ordered mode: the listing, once a worker has published it */
     char *canon;  /**< canonical path, on untrusted volumes when following links */
@@ -55,7 +58,7 @@ enum wnode_flag {
     WN_ROOT = 1u << 0,            /**< a root of the walk */
     WN_VIA_LINK = 1u << 1,        /**< reached through a followed symlink */
     WN_HAS_ID = 1u << 2,          /**< id holds the directory's identity */
-    WN_LISTED = 1u << 3,          /**< listed: eligible for the post-order hook */
+    WN_UNUSED_3 = 1u << 3,        /**< (free) */
     WN_HOLDS_PARENT_FD = 1u << 4, /**< holds one of the parent's fd_refs until opened */
     WN_NAME_HEAP = 1u << 5,       /**< name was allocated apart (too long for its class) */
     WN_KEEP_DECIDED = 1u << 6,    /**< the keep-the-descriptor decision was taken */
@@ -162,6 +165,7 @@ struct frd_walk {
     // Progress.
     atomic_uint_fast64_t progress_due; /**< uv_hrtime() of the next report */
     uint64_t progress_ns;
+    atomic_flag progress_busy;
 
     // Ordered mode (walker/ordered.c).
     struct frd__ordered *ord;
