@@ -23,6 +23,12 @@
  *   platform/linux.c    getdents64 + statx (fstatat fallback)
  *   platform/posix.c    readdir + fstatat, for other Unix systems
  *   decode/dirent64.c   the pure, bounds-checked Linux dirent64 record decoder
+ *   walker/api.c        frd_walk() and friends: options, starting, joining, cancelling
+ *   walker/walk.c       nodes, opening safely, the concurrent mode's per-directory work
+ *   walker/ordered.c    ordered mode: pre-order read-ahead by the workers, one consumer
+ *   walker/pool.c       the walker's libuv threads, parking, termination, stopping
+ *   walker/deque.c      the per-worker work-stealing deque
+ *   walker/identity.c   loop and duplicate detection, per-device volume classes
  *
  * Thread safety: every function may be called from any thread. A lister and a list
  * are not shared: use one of each per thread (they are cheap to keep and reuse).
@@ -430,10 +436,14 @@ enum frd_follow {
 enum frd_walk_flag {
     FRD_WALK_NAMES_ONLY = 1u << 0,      /**< names and types only: no stat per entry */
     FRD_WALK_ONE_FILE_SYSTEM = 1u << 1, /**< do not descend into other file systems (-xdev) */
-    FRD_WALK_UNIQUE_FILES = 1u << 2,    /**< visit a hard-linked file once (nlink > 1 only) */
-    FRD_WALK_UNIQUE_DIRS = 1u << 3,     /**< visit a directory once (bind mounts, links) */
-    FRD_WALK_SKIP_HIDDEN = 1u << 4,     /**< skip entries whose name starts with '.' */
-    FRD_WALK_ORDERED = 1u << 5,         /**< callbacks on one thread, depth-first, by name */
+    /** Visit a hard-linked file once (nlink > 1 only, on volumes with strong ids). Needs
+     *  metadata: with it, FRD_WALK_NAMES_ONLY is ignored. */
+    FRD_WALK_UNIQUE_FILES = 1u << 2,
+    /** Visit a directory once (bind mounts, links), on volumes with strong ids. Needs
+     *  metadata: with it, FRD_WALK_NAMES_ONLY is ignored. */
+    FRD_WALK_UNIQUE_DIRS = 1u << 3,
+    FRD_WALK_SKIP_HIDDEN = 1u << 4, /**< skip entries whose name starts with '.' */
+    FRD_WALK_ORDERED = 1u << 5,     /**< callbacks on one thread, depth-first, by name */
 };
 
 /** One entry as the walker hands it to the visit callback. */
@@ -444,7 +454,9 @@ struct frd_walk_entry {
                                         names-only mode); for a followed link, the target's */
     unsigned depth;                /**< 0 for a root, 1 for its entries, ... */
     /** The open directory holding this entry, for openat()/fstatat() without resolving the
-     *  path again; FRD_INVALID_FD for a root. Valid only during the callback. */
+     *  path again; FRD_INVALID_FD for a root. Valid only during the callback. Also
+     *  FRD_INVALID_FD in ordered mode when the descriptor budget is spent (deep trees: use
+     *  path), and in the post-order hook when the parent's descriptor was already closed. */
     frd_os_fd parent_fd;
     bool is_root;       /**< the entry is one of the roots passed to the walk */
     bool followed_link; /**< reached through a symlink the walker followed */
@@ -483,7 +495,10 @@ struct frd_walk_progress {
  * Visit callback: called once for every entry, roots included. In the default concurrent
  * mode it runs on the walker's worker threads, several at once, so it must be thread-safe;
  * with FRD_WALK_ORDERED it runs on one thread (the one that called frd_walk()), in order.
- * `we` and everything it points to are valid only during the call.
+ * `we` and everything it points to are valid only during the call. A root's entry->name is
+ * the root as given. An entry whose stat failed is visited too, after the error hook, with
+ * entry->error set; a symlink loop (FRD_FOLLOW_ALL) is reported and not visited, as find -L
+ * does; a dangling link is visited as a link.
  * @return FRD_ACTION_CONTINUE, FRD_ACTION_PRUNE or FRD_ACTION_STOP.
  */
 typedef enum frd_action frd_visit_fn(const struct frd_walk_entry *we, void *udata);
@@ -565,7 +580,8 @@ FRD_EXTERN int frd_walk_join(struct frd_walk *walk);
 
 /**
  * Cancels a walk from any thread: no callback starts after this returns, and the walk ends
- * with FRD_ECANCELED. Safe to call more than once and after the walk has ended, until it is
+ * with FRD_ECANCELED. It waits for callbacks already running to return (except the one it is
+ * called from, if any). Safe to call more than once and after the walk has ended, until it is
  * joined (or its done callback has run).
  */
 FRD_EXTERN void frd_walk_cancel(struct frd_walk *walk);
