@@ -31,6 +31,7 @@ static const char *const schema_tables[][2] = {
                 "mode INTEGER NOT NULL, persistent INTEGER NOT NULL, gen INTEGER NOT NULL, "
                 "change INTEGER NOT NULL, old_path BLOB)"},
     {"removed", "CREATE TABLE removed(path BLOB NOT NULL, type INTEGER NOT NULL)"},
+    {"snapshot", "CREATE TABLE snapshot(data BLOB NOT NULL)"},
 };
 #define SCHEMA_TABLE_COUNT (sizeof(schema_tables) / sizeof(schema_tables[0]))
 

@@ -15,7 +15,7 @@
  */
 
 /** Eight bytes at a time, multiply and fold; paths are long and differ mostly at the end. */
-static uint64_t path_hash(const char *s, size_t len)
+uint64_t index_path_hash(const char *s, size_t len)
 {
     uint64_t h = 0x9e3779b97f4a7c15u ^ len;
     while (len >= 8) {
@@ -124,7 +124,7 @@ long index_map_add(struct index_map *map, const char *path, size_t len, const st
     }
     struct index_item *item = &map->items[map->count];
     item->row = *row;
-    item->hash = path_hash(path, len);
+    item->hash = index_path_hash(path, len);
     item->path_off = map->arena_len;
     item->path_len = (uint32_t)len;
     item->mark = INDEX_MARK_UNSEEN;
@@ -142,7 +142,7 @@ struct index_item *index_map_find(struct index_map *map, const char *path, size_
         return NULL;
     }
     size_t mask = map->slots_cap - 1;
-    uint64_t hash = path_hash(path, len);
+    uint64_t hash = index_path_hash(path, len);
     for (size_t i = (size_t)hash & mask; map->slots[i] != 0; i = (i + 1) & mask) {
         struct index_item *item = &map->items[map->slots[i] - 1];
         if (item->hash == hash && item->path_len == len &&

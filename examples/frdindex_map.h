@@ -35,6 +35,9 @@ struct index_map {
     size_t slots_cap;
 };
 
+/** @return the 64-bit hash of a path, as the map and the snapshot use it. */
+uint64_t index_path_hash(const char *path, size_t len);
+
 /**
  * Makes room for `count` items with `path_bytes` bytes of paths in all, so that loading a
  * known number of rows never rehashes. @return 0, or -1 when out of memory.

@@ -8,6 +8,7 @@
 #include "frdindex_collect.h"
 #include "frdindex_map.h"
 #include "frdindex_rename.h"
+#include "frdindex_snapshot.h"
 
 #include <frd.h>
 #include <limits.h>
@@ -20,19 +21,22 @@
 /*
  * An update, all inside one write transaction (BEGIN IMMEDIATE ... COMMIT):
  *
- *   1. start the walk (other threads), then load every stored row into a hash map keyed by
- *      path while the walk runs;
- *   2. for each batch the walk hands over, look each path up: an equal row is only marked
- *      seen (no write at all); a changed one is updated in place; a new one is inserted;
- *   3. after the walk: rows under a directory that could not be read are kept; a new path
- *      whose file (device + file id, on a volume whose ids persist) was at a path now gone,
- *      unchanged, is a rename: the old row goes and the new one says where it came from;
- *   4. the other unseen rows are deleted and listed in table `removed`;
- *   5. meta and roots are written and the transaction commits.
+ *   1. start the walk (other threads); meanwhile read the last update's snapshot (one
+ *      BLOB: path hash, metadata digest and rowid per row, see frdindex_snapshot.h), or,
+ *      without a usable one, load every stored row into a hash map keyed by path;
+ *   2. for each batch the walk hands over, look each path up: an equal digest (or row) is
+ *      only marked seen, with no SQLite call at all; a changed entry's row is read back
+ *      and updated in place; a new path is inserted;
+ *   3. after the walk: the rows not met are read back; those under a directory that could
+ *      not be read are kept; a new path whose file (device + file id, on a volume whose ids
+ *      persist) was at a path now gone, unchanged, is a rename: the old row goes and the
+ *      new one says where it came from;
+ *   4. the other rows not met are deleted and listed in table `removed`;
+ *   5. meta, roots and the new snapshot are written and the transaction commits.
  *
  * A kill or crash anywhere before the commit leaves the previous update's state: SQLite
  * rolls the uncommitted transaction back when the database is next opened. An update that
- * finds nothing changed writes only the meta rows.
+ * finds nothing changed writes only the meta rows, and reads only the snapshot.
  */
 
 struct update {
@@ -45,8 +49,15 @@ struct update {
     uint64_t inserted_path_bytes; // for the next update's map reservation
     uint64_t kill_after;          // test hook: SIGKILL after this many writes (0: never)
 
-    bool track_added; // the map has rows, so an added path may be a rename
+    bool track_added; // the index has rows, so an added path may be a rename
     struct index_added added;
+
+    // With a snapshot of the last update, the map holds only rows read back (changed,
+    // replaced, not met); without one, every row is loaded into it.
+    bool snap_mode;
+    struct index_snapshot snap; // the last update's
+    struct index_snapshot next; // this update's, filled as rows are kept or written
+    sqlite3_stmt *fetch;
 };
 
 static double mono_seconds(void)
@@ -109,6 +120,9 @@ static int prepare_all(struct update *u)
         "UPDATE entries SET type = ?2, size = ?3, mtime = ?4, ctime = ?5, file_id = ?6, "
         "dev = ?7, mode = ?8, persistent = ?9, gen = ?10, change = ?11, old_path = NULL "
         "WHERE id = ?1";
+    static const char fetch_sql[] =
+        "SELECT path, type, size, mtime, ctime, file_id, dev, mode, persistent FROM entries "
+        "WHERE id = ?";
     if (sqlite3_prepare_v2(u->db, insert_sql, -1, &u->insert, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(u->db, update_sql, -1, &u->update, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(u->db, "DELETE FROM entries WHERE id = ?", -1, &u->remove, NULL) !=
@@ -116,7 +130,8 @@ static int prepare_all(struct update *u)
         sqlite3_prepare_v2(u->db, "INSERT INTO removed(path, type) VALUES (?, ?)", -1,
                            &u->insert_removed, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(u->db, "UPDATE entries SET change = ?2, old_path = ?3 WHERE id = ?1", -1,
-                           &u->mark_renamed, NULL) != SQLITE_OK) {
+                           &u->mark_renamed, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(u->db, fetch_sql, -1, &u->fetch, NULL) != SQLITE_OK) {
         return index_db_fail(u->db, "preparing statements");
     }
     return 0;
@@ -124,8 +139,8 @@ static int prepare_all(struct update *u)
 
 static void finalize_all(struct update *u)
 {
-    sqlite3_stmt **all[] = {&u->insert, &u->update, &u->remove, &u->insert_removed,
-                            &u->mark_renamed};
+    sqlite3_stmt **all[] = {&u->insert,         &u->update,       &u->remove,
+                            &u->insert_removed, &u->mark_renamed, &u->fetch};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
         sqlite3_finalize(*all[i]);
         *all[i] = NULL;
@@ -199,31 +214,24 @@ static enum index_change classify(const struct index_row *old, const struct inde
     return INDEX_UNCHANGED;
 }
 
-/** Compares one walked entry with the index and writes what differs. @return 0 or -1. */
-static int apply_rec(struct update *u, const struct index_rec *r, const char *path)
+static int out_of_memory(void)
 {
-    struct index_item *item = index_map_find(&u->map, path, r->path_len);
-    if (item != NULL) {
-        if (item->mark != INDEX_MARK_UNSEEN) {
-            return 0; // met twice (a root inside another): once is enough
-        }
-        item->mark = INDEX_MARK_SEEN;
-        if (r->failed) {
-            return 0; // its stat failed: keep what the index knew
-        }
-        enum index_change change = classify(&item->row, &r->row);
-        if (change == INDEX_UNCHANGED) {
-            return 0;
-        }
-        u->counts[change]++;
-        if (change == INDEX_REPLACED) {
-            // The file that was here may have moved elsewhere (log rotation).
-            item->rename_source = item->row.persistent;
-        }
-        sqlite3_bind_int64(u->update, 1, item->row.id);
-        bind_row(u->update, &r->row, u->generation, change);
-        return step_write(u, u->update, "updating an entry");
-    }
+    fputs("frdindex: out of memory\n", stderr);
+    return -1;
+}
+
+/** Notes a row of the index as it stands after this update, for the next snapshot. */
+static int keep_in_next(struct update *u, uint64_t path_hash, const struct index_row *row,
+                        int64_t id)
+{
+    return index_snapshot_push(&u->next, path_hash, index_row_digest(row), id) < 0 ? out_of_memory()
+                                                                                   : 0;
+}
+
+/** Inserts a path the index did not have. @return 0 or -1. */
+static int insert_rec(struct update *u, const struct index_rec *r, const char *path,
+                      uint64_t path_hash)
+{
     if (r->failed) {
         return 0; // nothing known about it yet: index it once it can be stat'ed
     }
@@ -232,14 +240,153 @@ static int apply_rec(struct update *u, const struct index_rec *r, const char *pa
     if (step_write(u, u->insert, "adding an entry") < 0) {
         return -1;
     }
+    int64_t id = sqlite3_last_insert_rowid(u->db);
     u->counts[INDEX_ADDED]++;
     u->inserted_path_bytes += r->path_len + 1;
     if (u->track_added && r->row.persistent) {
         struct index_row row = r->row;
-        row.id = sqlite3_last_insert_rowid(u->db);
+        row.id = id;
         if (index_added_push(&u->added, &row, path, r->path_len) < 0) {
-            fputs("frdindex: out of memory\n", stderr);
+            return out_of_memory();
+        }
+    }
+    return keep_in_next(u, path_hash, &r->row, id);
+}
+
+/** Writes what changed for a path the index had (`old`). @return 0 or -1. */
+static int update_rec(struct update *u, const struct index_rec *r, const struct index_row *old,
+                      struct index_item *item)
+{
+    enum index_change change = classify(old, &r->row);
+    if (change == INDEX_UNCHANGED) {
+        return 0;
+    }
+    u->counts[change]++;
+    if (change == INDEX_REPLACED && old->persistent) {
+        // The file that was here may have moved elsewhere (log rotation).
+        item->rename_source = true;
+    }
+    sqlite3_bind_int64(u->update, 1, old->id);
+    bind_row(u->update, &r->row, u->generation, change);
+    return step_write(u, u->update, "updating an entry");
+}
+
+/** Compares one walked entry with the loaded rows and writes what differs. @return 0 or -1. */
+static int apply_rec_map(struct update *u, const struct index_rec *r, const char *path)
+{
+    uint64_t hash = index_path_hash(path, r->path_len);
+    struct index_item *item = index_map_find(&u->map, path, r->path_len);
+    if (item == NULL) {
+        return insert_rec(u, r, path, hash);
+    }
+    if (item->mark != INDEX_MARK_UNSEEN) {
+        return 0; // met twice (a root inside another): once is enough
+    }
+    item->mark = INDEX_MARK_SEEN;
+    if (r->failed) {
+        return keep_in_next(u, hash, &item->row, item->row.id); // keep what the index knew
+    }
+    if (update_rec(u, r, &item->row, item) < 0) {
+        return -1;
+    }
+    return keep_in_next(u, hash, &r->row, item->row.id);
+}
+
+/**
+ * Reads row `id` back. @return 1 with *row and its path in the map's terms checked equal to
+ * `path`, 0 if the row has another path (a path hash collision), -1 on error.
+ */
+static int fetch_row(struct update *u, int64_t id, const char *path, size_t len,
+                     struct index_row *row, const char **stored_path, size_t *stored_len)
+{
+    sqlite3_reset(u->fetch);
+    sqlite3_bind_int64(u->fetch, 1, id);
+    int rc = sqlite3_step(u->fetch);
+    if (rc != SQLITE_ROW) {
+        if (rc == SQLITE_DONE) {
+            fprintf(stderr,
+                    "frdindex: row %lld of the snapshot is missing: the index is "
+                    "damaged; remove it and run update again\n",
+                    (long long)id);
             return -1;
+        }
+        return index_db_fail(u->db, "reading an entry");
+    }
+    *row = (struct index_row){
+        .id = id,
+        .type = (uint8_t)sqlite3_column_int(u->fetch, 1),
+        .size = (uint64_t)sqlite3_column_int64(u->fetch, 2),
+        .mtime_ns = sqlite3_column_int64(u->fetch, 3),
+        .ctime_ns = sqlite3_column_int64(u->fetch, 4),
+        .file_id = (uint64_t)sqlite3_column_int64(u->fetch, 5),
+        .dev = (uint64_t)sqlite3_column_int64(u->fetch, 6),
+        .mode = (uint32_t)sqlite3_column_int(u->fetch, 7),
+        .persistent = sqlite3_column_int(u->fetch, 8) != 0,
+    };
+    *stored_path = sqlite3_column_blob(u->fetch, 0);
+    *stored_len = (size_t)sqlite3_column_bytes(u->fetch, 0);
+    if (*stored_path == NULL) {
+        return index_db_fail(u->db, "reading an entry");
+    }
+    return path == NULL || (*stored_len == len && memcmp(*stored_path, path, len) == 0);
+}
+
+/** Compares one walked entry with the snapshot; reads a row only if it changed. */
+static int apply_rec_snap(struct update *u, const struct index_rec *r, const char *path)
+{
+    uint64_t hash = index_path_hash(path, r->path_len);
+    long i = index_snapshot_find(&u->snap, hash);
+    if (i < 0) {
+        return insert_rec(u, r, path, hash);
+    }
+    const struct index_snap_entry *s = &u->snap.entries[i];
+    if (u->snap.seen[i]) {
+        return 0; // met twice
+    }
+    uint64_t digest = index_row_digest(&r->row);
+    if (r->failed || digest == s->digest) {
+        // The common case: unchanged (or unknown now): no SQLite call at all.
+        u->snap.seen[i] = 1;
+        return index_snapshot_push(&u->next, hash, s->digest, s->id) < 0 ? out_of_memory() : 0;
+    }
+    struct index_row old;
+    const char *stored = NULL;
+    size_t stored_len = 0;
+    int same = fetch_row(u, s->id, path, r->path_len, &old, &stored, &stored_len);
+    if (same < 0) {
+        return -1;
+    }
+    if (same == 0) {
+        return insert_rec(u, r, path, hash); // another path with the same hash
+    }
+    u->snap.seen[i] = 1;
+    // Keep the old row in the map: if it was replaced, its file may have moved (renames).
+    long item = index_map_add(&u->map, path, r->path_len, &old);
+    if (item < 0) {
+        return out_of_memory();
+    }
+    u->map.items[item].mark = INDEX_MARK_SEEN;
+    if (update_rec(u, r, &old, &u->map.items[item]) < 0) {
+        return -1;
+    }
+    return index_snapshot_push(&u->next, hash, digest, s->id) < 0 ? out_of_memory() : 0;
+}
+
+/** Snapshot mode: reads back the rows the walk did not meet, into the map. */
+static int load_unseen(struct update *u)
+{
+    for (size_t i = 0; i < u->snap.count; i++) {
+        if (u->snap.seen[i]) {
+            continue;
+        }
+        struct index_row row;
+        const char *stored = NULL;
+        size_t stored_len = 0;
+        if (fetch_row(u, u->snap.entries[i].id, NULL, 0, &row, &stored, &stored_len) < 0) {
+            return -1;
+        }
+        if (index_map_add(&u->map, stored, stored_len, &row) < 0) {
+            return out_of_memory();
         }
     }
     return 0;
@@ -429,6 +576,47 @@ static int write_meta_and_roots(struct update *u, char **roots, size_t nroots, i
     return rc == SQLITE_DONE ? 0 : index_db_fail(u->db, "writing roots");
 }
 
+/** Snapshot mode: the table must hold the rows the last update counted. @return 0 or -1. */
+static int check_count(struct update *u, int64_t expected)
+{
+    sqlite3_stmt *stmt;
+    int64_t rows = -1;
+    if (sqlite3_prepare_v2(u->db, "SELECT count(*) FROM entries", -1, &stmt, NULL) != SQLITE_OK) {
+        return index_db_fail(u->db, "reading the index");
+    }
+    if (sqlite3_step(stmt) == SQLITE_ROW) {
+        rows = sqlite3_column_int64(stmt, 0);
+    }
+    sqlite3_finalize(stmt);
+    if (rows != expected) {
+        fprintf(stderr,
+                "frdindex: the index holds %lld entries where its last update wrote %lld: it is "
+                "damaged; remove it and run update again\n",
+                (long long)rows, (long long)expected);
+        return -1;
+    }
+    return 0;
+}
+
+/** Stores this update's snapshot, or only restamps the old one if no row changed. */
+static int write_snapshot(struct update *u, int64_t entries)
+{
+    uint64_t changed = 0;
+    for (size_t k = 0; k <= INDEX_REMOVED; k++) {
+        changed += u->counts[k];
+    }
+    if (u->snap_mode && changed == 0) {
+        return index_db_meta_set(u->db, "snapshot_gen", u->generation);
+    }
+    if ((int64_t)u->next.count != entries) {
+        // Cannot happen; if it did, no snapshot beats a wrong one.
+        fprintf(stderr, "frdindex: internal: snapshot of %zu rows for %lld entries; not kept\n",
+                u->next.count, (long long)entries);
+        return index_db_meta_set(u->db, "snapshot_gen", 0);
+    }
+    return index_snapshot_save(u->db, u->generation, &u->next);
+}
+
 /** Takes every batch the walk produces and applies it. @return 0 or -1. */
 static int drain(struct update *u, struct index_collect *c, bool apply)
 {
@@ -436,7 +624,9 @@ static int drain(struct update *u, struct index_collect *c, bool apply)
     struct index_batch *b;
     while ((b = index_collect_next(c)) != NULL) {
         for (size_t i = 0; i < b->count && result == 0; i++) {
-            result = apply_rec(u, &b->recs[i], b->arena + b->recs[i].path_off);
+            const char *path = b->arena + b->recs[i].path_off;
+            result = u->snap_mode ? apply_rec_snap(u, &b->recs[i], path)
+                                  : apply_rec_map(u, &b->recs[i], path);
         }
         index_collect_recycle(c, b);
     }
@@ -491,9 +681,14 @@ int index_update(const struct index_update_options *opts)
     }
     collecting = true;
     double t_start = mono_seconds();
-    bool ok = load_rows(&u, expected, path_bytes) == 0 && prepare_all(&u) == 0 &&
-              sqlite3_exec(u.db, "DELETE FROM removed", NULL, NULL, NULL) == SQLITE_OK;
-    u.track_added = u.map.count > 0;
+    int snap = index_snapshot_load(u.db, u.generation - 1, expected, &u.snap);
+    u.snap_mode = snap == 1;
+    bool ok =
+        snap >= 0 &&
+        (u.snap_mode ? check_count(&u, expected) : load_rows(&u, expected, path_bytes)) == 0 &&
+        prepare_all(&u) == 0 &&
+        sqlite3_exec(u.db, "DELETE FROM removed", NULL, NULL, NULL) == SQLITE_OK;
+    u.track_added = expected > 0;
     double t_loaded = mono_seconds();
     ok = drain(&u, &collect, ok) == 0 && ok;
     int walked = index_collect_finish(&collect);
@@ -508,7 +703,17 @@ int index_update(const struct index_update_options *opts)
     if (!ok) {
         goto rollback;
     }
+    if (u.snap_mode && load_unseen(&u) < 0) {
+        goto rollback;
+    }
     keep_failed(&u, &collect);
+    for (size_t i = 0; i < u.map.count; i++) {
+        const struct index_item *item = &u.map.items[i];
+        if (item->mark == INDEX_MARK_KEPT &&
+            keep_in_next(&u, item->hash, &item->row, item->row.id) < 0) {
+            goto rollback;
+        }
+    }
     if (write_renames_and_removals(&u) < 0) {
         goto rollback;
     }
@@ -518,7 +723,7 @@ int index_update(const struct index_update_options *opts)
         uint8_t mark = u.map.items[i].mark;
         entries -= mark == INDEX_MARK_UNSEEN || mark == INDEX_MARK_MOVED;
     }
-    if (write_meta_and_roots(&u, roots, nroots, entries) < 0) {
+    if (write_meta_and_roots(&u, roots, nroots, entries) < 0 || write_snapshot(&u, entries) < 0) {
         goto rollback;
     }
     finalize_all(&u);
@@ -529,9 +734,10 @@ int index_update(const struct index_update_options *opts)
     }
     if (opts->verbose) {
         fprintf(stderr,
-                "frdindex: loaded %zu rows in %.3f s; walked and compared in %.3f s more; "
+                "frdindex: %s %zu rows in %.3f s; walked and compared in %.3f s more; "
                 "renames and removals %.3f s; commit %.3f s\n",
-                u.map.count, t_loaded - t_start, t_walked - t_loaded, t_written - t_walked,
+                u.snap_mode ? "snapshot of" : "loaded", u.snap_mode ? u.snap.count : u.map.count,
+                t_loaded - t_start, t_walked - t_loaded, t_written - t_walked,
                 mono_seconds() - t_written);
     }
     status = atomic_load(&collect.errors) > 0 ? 1 : 0;
@@ -560,6 +766,8 @@ done:
     }
     index_map_free(&u.map);
     index_added_free(&u.added);
+    index_snapshot_free(&u.snap);
+    index_snapshot_free(&u.next);
     for (size_t i = 0; i < nroots; i++) {
         free(roots[i]);
     }

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/** The snapshot: a compact digest of every row, so an update need not read the rows. */
+#include "frdindex_snapshot.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Stored layout (native byte order, checked by the header's order mark):
+ *
+ *   "frdsnap1"  8 bytes
+ *   order mark  uint64 0x0102030405060708
+ *   count       uint64
+ *   entries     count * {uint64 path_hash, uint64 digest, int64 id}
+ */
+#define SNAP_MAGIC      "frdsnap1"
+#define SNAP_ORDER_MARK 0x0102030405060708u
+#define SNAP_HEADER     24
+
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15u;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+    return x ^ (x >> 31);
+}
+
+uint64_t index_row_digest(const struct index_row *row)
+{
+    uint64_t h = mix(row->size);
+    h = mix(h ^ (uint64_t)row->mtime_ns);
+    h = mix(h ^ (uint64_t)row->ctime_ns);
+    h = mix(h ^ row->file_id);
+    h = mix(h ^ row->dev);
+    return mix(h ^ ((uint64_t)row->mode << 16 | (uint64_t)row->type << 8 | row->persistent));
+}
+
+void index_snapshot_free(struct index_snapshot *snap)
+{
+    free(snap->entries);
+    free(snap->seen);
+    free(snap->slots);
+    memset(snap, 0, sizeof(*snap));
+}
+
+int index_snapshot_push(struct index_snapshot *snap, uint64_t path_hash, uint64_t digest,
+                        int64_t id)
+{
+    if (snap->count == snap->cap) {
+        size_t cap = snap->cap ? snap->cap * 2 : 4096;
+        struct index_snap_entry *entries = realloc(snap->entries, cap * sizeof(*entries));
+        if (entries == NULL) {
+            return -1;
+        }
+        snap->entries = entries;
+        snap->cap = cap;
+    }
+    snap->entries[snap->count++] = (struct index_snap_entry){path_hash, digest, id};
+    return 0;
+}
+
+/**
+ * Builds the hash index. @return 0, 1 if two entries share a path hash (the snapshot is
+ * then unusable), or -1 when out of memory.
+ */
+static int snapshot_index(struct index_snapshot *snap)
+{
+    size_t cap = 1024;
+    while (cap < snap->count * 2) {
+        cap *= 2;
+    }
+    free(snap->slots);
+    snap->slots = calloc(cap, sizeof(*snap->slots));
+    if (snap->slots == NULL || snap->count >= UINT32_MAX) {
+        return -1;
+    }
+    snap->slots_cap = cap;
+    size_t mask = cap - 1;
+    for (size_t e = 0; e < snap->count; e++) {
+        uint64_t h = snap->entries[e].path_hash;
+        size_t i = (size_t)h & mask;
+        while (snap->slots[i] != 0) {
+            if (snap->entries[snap->slots[i] - 1].path_hash == h) {
+                return 1;
+            }
+            i = (i + 1) & mask;
+        }
+        snap->slots[i] = (uint32_t)(e + 1);
+    }
+    return 0;
+}
+
+long index_snapshot_find(const struct index_snapshot *snap, uint64_t path_hash)
+{
+    if (snap->slots_cap == 0) {
+        return -1;
+    }
+    size_t mask = snap->slots_cap - 1;
+    for (size_t i = (size_t)path_hash & mask; snap->slots[i] != 0; i = (i + 1) & mask) {
+        uint32_t e = snap->slots[i] - 1;
+        if (snap->entries[e].path_hash == path_hash) {
+            return (long)e;
+        }
+    }
+    return -1;
+}
+
+int index_snapshot_load(sqlite3 *db, int64_t generation, int64_t expected,
+                        struct index_snapshot *snap)
+{
+    int64_t snap_gen;
+    if (index_db_meta_get(db, "snapshot_gen", &snap_gen) < 0) {
+        return -1;
+    }
+    if (snap_gen == 0 || snap_gen != generation || expected <= 0) {
+        return 0;
+    }
+    sqlite3_stmt *stmt;
+    if (sqlite3_prepare_v2(db, "SELECT data FROM snapshot", -1, &stmt, NULL) != SQLITE_OK) {
+        return index_db_fail(db, "reading the snapshot");
+    }
+    int result = 0;
+    int rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW) {
+        const unsigned char *data = sqlite3_column_blob(stmt, 0);
+        size_t len = (size_t)sqlite3_column_bytes(stmt, 0);
+        uint64_t mark, count;
+        if (data != NULL && len >= SNAP_HEADER && memcmp(data, SNAP_MAGIC, 8) == 0) {
+            memcpy(&mark, data + 8, 8);
+            memcpy(&count, data + 16, 8);
+            if (mark == SNAP_ORDER_MARK && count == (uint64_t)expected &&
+                len == SNAP_HEADER + count * sizeof(struct index_snap_entry)) {
+                snap->entries = malloc(count * sizeof(*snap->entries));
+                snap->seen = calloc(count, 1);
+                if (snap->entries != NULL && snap->seen != NULL) {
+                    memcpy(snap->entries, data + SNAP_HEADER,
+                           count * sizeof(struct index_snap_entry));
+                    snap->count = snap->cap = count;
+                    result = snapshot_index(snap) == 0 ? 1 : 0;
+                }
+            }
+        }
+    } else if (rc != SQLITE_DONE) {
+        result = index_db_fail(db, "reading the snapshot");
+    }
+    sqlite3_finalize(stmt);
+    if (result != 1) {
+        index_snapshot_free(snap);
+    }
+    return result;
+}
+
+int index_snapshot_save(sqlite3 *db, int64_t generation, struct index_snapshot *snap)
+{
+    if (sqlite3_exec(db, "DELETE FROM snapshot", NULL, NULL, NULL) != SQLITE_OK) {
+        return index_db_fail(db, "writing the snapshot");
+    }
+    int indexed = snapshot_index(snap);
+    if (indexed < 0) {
+        fputs("frdindex: out of memory\n", stderr);
+        return -1;
+    }
+    if (indexed == 1) {
+        // Two paths with one hash: no snapshot; the next update reads every row.
+        return index_db_meta_set(db, "snapshot_gen", 0);
+    }
+    size_t len = SNAP_HEADER + snap->count * sizeof(struct index_snap_entry);
+    unsigned char *data = malloc(len);
+    if (data == NULL) {
+        fputs("frdindex: out of memory\n", stderr);
+        return -1;
+    }
+    uint64_t mark = SNAP_ORDER_MARK, count = snap->count;
+    memcpy(data, SNAP_MAGIC, 8);
+    memcpy(data + 8, &mark, 8);
+    memcpy(data + 16, &count, 8);
+    memcpy(data + SNAP_HEADER, snap->entries, snap->count * sizeof(struct index_snap_entry));
+    sqlite3_stmt *stmt;
+    int rc = sqlite3_prepare_v2(db, "INSERT INTO snapshot(data) VALUES (?)", -1, &stmt, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_blob64(stmt, 1, data, len, SQLITE_STATIC);
+        rc = sqlite3_step(stmt);
+        sqlite3_finalize(stmt);
+    }
+    free(data);
+    if (rc != SQLITE_DONE) {
+        return index_db_fail(db, "writing the snapshot");
+    }
+    return index_db_meta_set(db, "snapshot_gen", generation);
+}
