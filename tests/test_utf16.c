@@ -58,12 +58,14 @@ static size_t ref_convert(const uint16_t *u, size_t n, unsigned char *out)
     return o;
 }
 
-/** Writes units little-endian at dst (any alignment). */
+/** Writes units little-endian at dst (any alignment), one byte at a time through memcpy:
+ *  gcc 12 at -O3 otherwise vectorizes the loop and warns (stringop-overflow) about stores
+ *  past a buffer it cannot prove n fits. */
 static void to_le(const uint16_t *u, size_t n, uint8_t *dst)
 {
     for (size_t i = 0; i < n; i++) {
-        dst[2 * i] = (uint8_t)(u[i] & 0xFF);
-        dst[2 * i + 1] = (uint8_t)(u[i] >> 8);
+        uint8_t le[2] = {(uint8_t)(u[i] & 0xFF), (uint8_t)(u[i] >> 8)};
+        memcpy(dst + 2 * i, le, 2);
     }
 }
 
