@@ -6,6 +6,9 @@
 
 #include "frdindex_collect.h"
 
+#include "frdindex_map.h"
+#include "frdindex_snapshot.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +148,9 @@ static enum frd_action collect_visit(const struct frd_walk_entry *we, void *udat
         .persistent = we->persistent_ids,
     };
     r->failed = e->error < 0;
+    // Hashing here spreads the work over the walk's workers; the writer thread only looks up.
+    r->path_hash = index_path_hash(path, len);
+    r->digest = index_row_digest(&r->row);
     r->path_off = (uint32_t)b->arena_len;
     r->path_len = (uint32_t)len;
     memcpy(b->arena + b->arena_len, path, len);

@@ -14,6 +14,8 @@
 /** One entry met by the walk. */
 struct index_rec {
     struct index_row row; /**< row.id is 0 */
+    uint64_t path_hash;   /**< index_path_hash() of the path, computed on the worker */
+    uint64_t digest;      /**< index_row_digest() of row, computed on the worker */
     uint32_t path_off;    /**< offset of its path in the batch's arena */
     uint32_t path_len;
     bool failed; /**< its stat failed: metadata unknown, keep what the index had */

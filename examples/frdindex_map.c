@@ -138,11 +138,16 @@ long index_map_add(struct index_map *map, const char *path, size_t len, const st
 
 struct index_item *index_map_find(struct index_map *map, const char *path, size_t len)
 {
+    return index_map_find_hashed(map, path, len, index_path_hash(path, len));
+}
+
+struct index_item *index_map_find_hashed(struct index_map *map, const char *path, size_t len,
+                                         uint64_t hash)
+{
     if (map->slots_cap == 0) {
         return NULL;
     }
     size_t mask = map->slots_cap - 1;
-    uint64_t hash = index_path_hash(path, len);
     for (size_t i = (size_t)hash & mask; map->slots[i] != 0; i = (i + 1) & mask) {
         struct index_item *item = &map->items[map->slots[i] - 1];
         if (item->hash == hash && item->path_len == len &&

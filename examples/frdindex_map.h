@@ -57,6 +57,10 @@ long index_map_add(struct index_map *map, const char *path, size_t len,
 /** Finds a path. @return the item, or NULL. */
 struct index_item *index_map_find(struct index_map *map, const char *path, size_t len);
 
+/** Finds a path whose index_path_hash() the caller has. @return the item, or NULL. */
+struct index_item *index_map_find_hashed(struct index_map *map, const char *path, size_t len,
+                                         uint64_t hash);
+
 /** @return the path of an item (NUL-terminated). */
 static inline const char *index_item_path(const struct index_map *map,
                                           const struct index_item *item)

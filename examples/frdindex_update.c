@@ -274,8 +274,8 @@ static int update_rec(struct update *u, const struct index_rec *r, const struct 
 /** Compares one walked entry with the loaded rows and writes what differs. @return 0 or -1. */
 static int apply_rec_map(struct update *u, const struct index_rec *r, const char *path)
 {
-    uint64_t hash = index_path_hash(path, r->path_len);
-    struct index_item *item = index_map_find(&u->map, path, r->path_len);
+    uint64_t hash = r->path_hash;
+    struct index_item *item = index_map_find_hashed(&u->map, path, r->path_len, hash);
     if (item == NULL) {
         return insert_rec(u, r, path, hash);
     }
@@ -334,7 +334,7 @@ static int fetch_row(struct update *u, int64_t id, const char *path, size_t len,
 /** Compares one walked entry with the snapshot; reads a row only if it changed. */
 static int apply_rec_snap(struct update *u, const struct index_rec *r, const char *path)
 {
-    uint64_t hash = index_path_hash(path, r->path_len);
+    uint64_t hash = r->path_hash;
     long i = index_snapshot_find(&u->snap, hash);
     if (i < 0) {
         return insert_rec(u, r, path, hash);
@@ -343,7 +343,7 @@ static int apply_rec_snap(struct update *u, const struct index_rec *r, const cha
     if (u->snap.seen[i]) {
         return 0; // met twice
     }
-    uint64_t digest = index_row_digest(&r->row);
+    uint64_t digest = r->digest;
     if (r->failed || digest == s->digest) {
         // The common case: unchanged (or unknown now): no SQLite call at all.
         u->snap.seen[i] = 1;
