@@ -9,6 +9,7 @@
 #define FRD_PLATFORM_PLATFORM_H
 
 #include "frd.h"
+#include "frd_config.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,6 +38,16 @@ struct frd_lister {
  * symlink under FRD_OPEN_NOFOLLOW, FRD_EACCES, FRD_EMFILE, ...).
  */
 int frd__plat_open_dir(frd_os_fd parent, const char *name, unsigned open_flags, frd_os_fd *out);
+
+/**
+ * Whether `c` separates path components: '/' everywhere, and '\\' too where the OS takes it
+ * as one (Windows). The walker joins names with '/', and adds none after a root that already
+ * ends in a separator: under the root C:\ it reports C:\Windows, not C:\/Windows.
+ */
+static inline bool frd__plat_is_sep(char c)
+{
+    return c == '/' || (FRD_HAS_BACKSLASH_SEPARATOR && c == '\\');
+}
 
 /** Closes a directory opened by frd__plat_open_dir(). */
 void frd__plat_close_dir(frd_os_fd fd);

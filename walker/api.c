@@ -410,7 +410,7 @@ int frd_read_tree(const char *root, unsigned flags, struct frd_list *out)
         return rc;
     }
     size_t len = strlen(root);
-    walk->collect_prefix = len + (root[len - 1] == '/' ? 0 : 1);
+    walk->collect_prefix = len + (frd__plat_is_sep(root[len - 1]) ? 0 : 1);
     walk->caller_runs_worker0 = true;
     walk->workers[0].tid = uv_thread_self();
     walk_launch(walk);

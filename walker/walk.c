@@ -164,10 +164,11 @@ void frd__fd_release(struct frd_walk *walk, struct frd__wnode *node)
     }
 }
 
-/** Separator between a directory's path and a name: none after a root ending in '/'. */
+/** Separator between a directory's path and a name: none after a root ending in one ('/',
+ *  or on Windows a backslash). */
 static size_t wn_sep(const char *dir, size_t dir_len)
 {
-    return dir_len > 0 && dir[dir_len - 1] == '/' ? 0 : 1;
+    return dir_len > 0 && frd__plat_is_sep(dir[dir_len - 1]) ? 0 : 1;
 }
 
 int frd__wnode_path(struct frd__worker *w, struct frd__wnode *node, char **buf, size_t *cap,

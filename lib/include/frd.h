@@ -456,7 +456,11 @@ enum frd_walk_flag {
 
 /** One entry as the walker hands it to the visit callback. */
 struct frd_walk_entry {
-    const char *path;              /**< full path: the root as given, then "/" and names */
+    /** Full path: the root as given, then the names below it joined with '/', on Windows too
+     *  (Win32 takes either separator). No '/' follows a root that already ends in a separator
+     *  ('/', or on Windows a backslash): the root C:\ gives C:\Windows, the root C:\tmp gives
+     *  C:\tmp/a/b. */
+    const char *path;
     size_t path_len;               /**< bytes in path */
     const struct frd_entry *entry; /**< name, type and metadata (name and type only in
                                         names-only mode); for a followed link, the target's */
