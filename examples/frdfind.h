@@ -101,9 +101,13 @@ struct ff_options {
     unsigned workers;       /**< -j N; 0 for the walker's default */
     const char **paths;     /**< the roots (default ".") */
     size_t npaths;          /**< number of roots */
-    struct ff_expr *expr;   /**< the expression, with the implicit -print added */
-    unsigned needs;         /**< enum ff_need bits */
-    int64_t start_ns;       /**< when frdfind started, ns since epoch */
+    /** The roots walked (the paths that exist, in order), indexed by the walk entries'
+     *  root_index; set by main() before the walk. */
+    const char **roots;
+    size_t nroots;        /**< number of roots walked */
+    struct ff_expr *expr; /**< the expression, with the implicit -print added */
+    unsigned needs;       /**< enum ff_need bits */
+    int64_t start_ns;     /**< when frdfind started, ns since epoch */
 };
 
 /** Per-thread state: the output buffer, the match count and scratch space. */

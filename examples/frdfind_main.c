@@ -110,8 +110,9 @@ static void on_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_
 {
     (void)totals;
     struct ff_walk *walk = udata;
-    // The walker calls this only for directories it listed, so a mount point under -xdev or
-    // a directory at -maxdepth (both evaluated at their visit) never comes here.
+    // The walker calls this for directories it listed and for those it could not read
+    // (after their error, as find -depth prints them), never for a mount point under -xdev
+    // or a directory at -maxdepth: both are evaluated at their visit.
     if (deferred(walk->opts, dir)) {
         // The hook cannot stop the walk; a -quit here is honoured by the next visit.
         evaluate(walk, dir);
@@ -253,6 +254,8 @@ int main(int argc, char **argv)
         return 1;
     }
     size_t nroots = check_roots(&opts, roots);
+    opts.roots = roots;
+    opts.nroots = nroots;
     if (nroots > 0) {
         rc = frd_walk_roots(roots, nroots, &wo, on_visit, &walk);
         if (rc < 0 && rc != FRD_ESTOPPED) {

@@ -47,7 +47,7 @@ static const char usage_text[] =
     "           -type [fdlpscb,] -size [+-]N[cwbkMG] -mtime [+-]N -mmin [+-]N\n"
     "           -newer FILE -empty -inum [+-]N -links [+-]N -true -false\n"
     "actions:   -print -print0 -printf FORMAT -count -prune -quit\n"
-    "-printf:   %p %P %f %h %y %Y %s %i %n %d %m %M %l %k %b %D %T@ %C@ %%, flags - 0 + # ' ',\n"
+    "-printf:   %p %P %H %f %h %y %Y %s %i %n %d %m %M %l %k %b %D %T@ %C@ %%, flags - 0 + # ' ',\n"
     "           width and precision, escapes \\a \\b \\c \\f \\n \\r \\t \\v \\\\ \\NNN\n"
     "\n"
     "Not supported (an error names them): -exec, -ok, -delete, -ls, -regex, -perm, -user,\n"

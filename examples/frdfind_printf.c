@@ -66,7 +66,7 @@ char ff_type_letter(enum frd_type type)
 }
 
 /** Directives GNU find has and frdfind does not (refused by name). */
-static const char unsupported_directives[] = "aAcgGuUtFSZBH";
+static const char unsupported_directives[] = "aAcgGuUtFSZB";
 
 static void warn(const char *what, const char *p, size_t n)
 {
@@ -195,7 +195,7 @@ int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
             ff_error(msg);
             ff_format_free(fmt);
             return 1;
-        } else if (strchr("pPfhdyl", d) != NULL) {
+        } else if (strchr("pPHfhdyl", d) != NULL) {
             seg.directive = d;
             q++;
         } else if (d == 'Y') {
@@ -406,23 +406,30 @@ static size_t root_dir(const char *path, size_t len, const char **out)
     return 1;
 }
 
-/** %P: the path below the root, found by stripping `depth` components from the end. */
-static size_t below_root(const struct frd_walk_entry *we, const char **out)
+/** %H: the root (starting point, as given) the entry was reached from. */
+static const char *start_point(const struct ff_options *opts, const struct frd_walk_entry *we)
 {
-    if (we->depth == 0) {
+    return we->root_index < opts->nroots ? opts->roots[we->root_index] : "";
+}
+
+/**
+ * %P: the path below the root. The walker's path starts with the root as given, as find's
+ * does, so it is what follows the root and the one '/' after it (none after a root that
+ * ends in '/': "d//" gives "d//e", %P "e").
+ */
+static size_t below_root(const struct ff_options *opts, const struct frd_walk_entry *we,
+                         const char **out)
+{
+    size_t skip = strlen(start_point(opts, we));
+    if (we->depth == 0 || skip > we->path_len) {
         *out = "";
         return 0;
     }
-    size_t i = we->path_len;
-    unsigned slashes = 0;
-    while (i > 0) {
-        if (we->path[i - 1] == '/' && ++slashes == we->depth) {
-            break;
-        }
-        i--;
+    if (skip < we->path_len && we->path[skip] == '/') {
+        skip++;
     }
-    *out = we->path + i;
-    return we->path_len - i;
+    *out = we->path + skip;
+    return we->path_len - skip;
 }
 
 /** %Y for a link: the type of its target, 'L' for a loop, 'N' when it dangles. */
@@ -496,7 +503,6 @@ static void emit_link(struct ff_thread *thr, const struct ff_seg *seg,
 void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts,
                       const struct frd_walk_entry *we, struct ff_thread *thr)
 {
-    (void)opts;
     const struct frd_entry *e = we->entry;
     for (size_t i = 0; i < fmt->nsegs; i++) {
         const struct ff_seg *seg = &fmt->segs[i];
@@ -514,8 +520,12 @@ void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts
             emit_str(thr, seg, we->path, we->path_len);
             break;
         case 'P':
-            len = below_root(we, &s);
+            len = below_root(opts, we, &s);
             emit_str(thr, seg, s, len);
+            break;
+        case 'H':
+            s = start_point(opts, we);
+            emit_str(thr, seg, s, strlen(s));
             break;
         case 'f':
             if (we->depth == 0) {

@@ -810,6 +810,99 @@ static void test_walk_unreadable_dirs_as_unprivileged_user(void **state)
     tree_remove(root);
 }
 
+/** Child of the test below: @return 0, or which check failed (the exit status). */
+static int post_order_unreadable_child(const char *root, const char *closed)
+{
+    for (int ordered = 0; ordered < 2; ordered++) {
+        // The whole tree: every directory, the unreadable ones included, is finished once,
+        // after its error and its visit; an unreadable one with zero totals.
+        struct post_ctx p = {.ordered = ordered};
+        pthread_mutex_init(&p.lock, NULL);
+        recs_init(&p.events);
+        struct frd_walk_options o;
+        walk_opts(&o, FRD_WALK_NAMES_ONLY | (ordered ? FRD_WALK_ORDERED : 0));
+        o.on_dir_done = post_done;
+        if (frd_walk(root, &o, post_visit, &p) != 0) {
+            return 10;
+        }
+        size_t dirs = 0;
+        bool closed_done = false;
+        char want[4200];
+        snprintf(want, sizeof(want), "D %s 0", closed);
+        for (size_t i = 0; i < p.events.n; i++) {
+            dirs += p.events.v[i][0] == 'D';
+            closed_done |= strcmp(p.events.v[i], want) == 0;
+        }
+        struct recs f;
+        recs_init(&f);
+        find_recs("", root, "-type d", REC_NAMES, &f);
+        if (dirs != f.n) {
+            return 11;
+        }
+        if (!closed_done) {
+            return 12;
+        }
+        recs_free(&f);
+        recs_free(&p.events);
+        // An unreadable root: visited, reported, then finished.
+        recs_init(&p.events);
+        if (frd_walk(closed, &o, post_visit, &p) != 0 || p.events.n != 2 ||
+            strcmp(p.events.v[1], want) != 0) {
+            return 13;
+        }
+        recs_free(&p.events);
+        // Not descended into (max_depth): not finished, readable or not; the root is.
+        o.max_depth = 1;
+        recs_init(&p.events);
+        if (frd_walk(root, &o, post_visit, &p) != 0) {
+            return 14;
+        }
+        size_t done = 0;
+        for (size_t i = 0; i < p.events.n; i++) {
+            done += p.events.v[i][0] == 'D';
+        }
+        if (done != 1 || p.events.v[p.events.n - 1][0] != 'D') {
+            return 15;
+        }
+        recs_free(&p.events);
+        pthread_mutex_destroy(&p.lock);
+    }
+    return 0;
+}
+
+/**
+ * The post-order hook also finishes a directory that was visited with CONTINUE but could
+ * not be opened (find -depth prints it after the error), in both modes, as uid 65534.
+ */
+static void test_walk_post_order_runs_for_unreadable_dir(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    assert_int_equal(chmod(root, 0755), 0);
+    tree_dir(root, "open");
+    tree_file(root, "open/f", 1);
+    tree_dir(root, "closed");
+    tree_file(root, "closed/secret", 1);
+    char *closed = tree_path(root, "closed");
+    assert_int_equal(chmod(closed, 0000), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0 ||
+            getuid() != 65534) {
+            _exit(3);
+        }
+        _exit(post_order_unreadable_child(root, closed));
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    chmod(closed, 0755);
+    free(closed);
+    tree_remove(root);
+}
+
 /* ---- Races ---- */
 
 struct churn {
@@ -1077,6 +1170,7 @@ int main(void)
         cmocka_unit_test(test_walk_bad_arguments_are_einval),
         cmocka_unit_test(test_walk_ignore_permission_errors_policy),
         cmocka_unit_test(test_walk_unreadable_dirs_as_unprivileged_user),
+        cmocka_unit_test(test_walk_post_order_runs_for_unreadable_dir),
         cmocka_unit_test(test_walk_tree_mutated_during_walk_reports_stable_entries_once),
         cmocka_unit_test(test_walk_swapped_dir_symlink_race_never_escapes_root),
         cmocka_unit_test(test_walk_volume_class_table),

@@ -238,6 +238,7 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
             }
             root->flags |= WN_ROOT;
             root->ord = (uint32_t)i;
+            root->root_index = (unsigned)i;
             if (frd__deque_push(&w0->dq, root) < 0) {
                 frd__wnode_release(w0, root);
                 rc = FRD_ENOMEM;

@@ -591,6 +591,45 @@ static int o_push_frame(struct frd__worker *c, struct o_result *r, size_t dir_le
     return 0;
 }
 
+/**
+ * The post-order hook for a finished directory whose path is the first dir_len bytes of the
+ * consumer's path buffer; parent_fd is the parent frame's descriptor, if it kept one.
+ */
+static void o_post_visit(struct frd__worker *c, struct frd__wnode *node, size_t dir_len,
+                         frd_os_fd parent_fd)
+{
+    struct frd_walk *walk = c->walk;
+    if (walk->opts.on_dir_done == NULL || (int)node->depth < walk->opts.min_depth ||
+        atomic_load(&walk->stop)) {
+        return;
+    }
+    c->path[dir_len] = '\0';
+    struct frd_walk_entry we = {
+        .path = c->path,
+        .path_len = dir_len,
+        .entry = &node->entry,
+        .depth = node->depth,
+        .parent_fd = parent_fd,
+        .is_root = (node->flags & WN_ROOT) != 0,
+        .followed_link = (node->flags & WN_VIA_LINK) != 0,
+        .persistent_ids = node->persistent_ids,
+        .root_index = node->root_index,
+    };
+    if (frd__cb_enter(c)) {
+        walk->opts.on_dir_done(&we, &node->totals, walk->udata);
+        frd__cb_leave(c);
+    }
+}
+
+/** The descriptor of the top frame, if it kept one (the parent of what is entered next). */
+static frd_os_fd o_top_fd(const struct frd__ordered *o)
+{
+    if (o->nframes == 0 || !o->frames[o->nframes - 1].has_fd) {
+        return FRD_INVALID_FD;
+    }
+    return o->frames[o->nframes - 1].node->fd;
+}
+
 /** Reports what went wrong opening or listing a directory. @return false to stop. */
 static bool o_report_result(struct frd__worker *c, struct o_result *r, const char *path)
 {
@@ -620,6 +659,9 @@ static bool o_enter(struct frd__worker *c, struct frd__wnode *node, size_t dir_l
             node->listed = true;
             pushed = true;
         }
+    } else if (ok && r->open_err < 0) {
+        // Visited with CONTINUE but unreadable: finished all the same (find -depth, du).
+        o_post_visit(c, node, dir_len, o_top_fd(o));
     }
     uv_mutex_lock(&o->mu);
     if (pushed) {
@@ -638,25 +680,11 @@ static void o_pop_frame(struct frd__worker *c, bool post)
     struct frd__ordered *o = walk->ord;
     struct o_frame *f = &o->frames[o->nframes - 1];
     struct frd__wnode *node = f->node;
-    if (post && walk->opts.on_dir_done != NULL && (int)node->depth >= walk->opts.min_depth &&
-        !atomic_load(&walk->stop)) {
-        c->path[f->dir_len] = '\0';
-        struct frd_walk_entry we = {
-            .path = c->path,
-            .path_len = f->dir_len,
-            .entry = &node->entry,
-            .depth = node->depth,
-            .parent_fd = o->nframes > 1 && o->frames[o->nframes - 2].has_fd
-                             ? o->frames[o->nframes - 2].node->fd
-                             : FRD_INVALID_FD,
-            .is_root = (node->flags & WN_ROOT) != 0,
-            .followed_link = (node->flags & WN_VIA_LINK) != 0,
-            .persistent_ids = node->persistent_ids,
-        };
-        if (frd__cb_enter(c)) {
-            walk->opts.on_dir_done(&we, &node->totals, walk->udata);
-            frd__cb_leave(c);
-        }
+    if (post) {
+        frd_os_fd parent_fd = o->nframes > 1 && o->frames[o->nframes - 2].has_fd
+                                  ? o->frames[o->nframes - 2].node->fd
+                                  : FRD_INVALID_FD;
+        o_post_visit(c, node, f->dir_len, parent_fd);
     }
     // Subdirectories not entered are pruned (their nodes are on the heap or listed).
     for (size_t i = f->next; i < f->count; i++) {
@@ -734,6 +762,7 @@ static void o_run_frames(struct frd__worker *c)
             .is_root = false,
             .followed_link = it->followed,
             .persistent_ids = it->persistent,
+            .root_index = f->node->root_index,
         };
         enum frd_action act = frd__visit(c, &we);
         if (act == FRD_ACTION_STOP) {
@@ -763,6 +792,7 @@ static void o_root(struct frd__worker *c, size_t index)
     }
     root->flags |= WN_ROOT;
     root->ord = (uint32_t)index;
+    root->root_index = (unsigned)index;
     if (frd__root_stat(c, root) < 0) {
         frd__wnode_release(c, root);
         return;
@@ -793,10 +823,13 @@ static void o_root(struct frd__worker *c, size_t index)
         .is_root = true,
         .followed_link = (root->flags & WN_VIA_LINK) != 0,
         .persistent_ids = root->persistent_ids,
+        .root_index = root->root_index,
     };
     enum frd_action act = frd__visit(c, &we);
     if (is_dir && open_rc < 0 && act != FRD_ACTION_STOP) {
-        frd__report(c, root->name, "open", open_rc, 0);
+        if (frd__report(c, root->name, "open", open_rc, 0) && act == FRD_ACTION_CONTINUE) {
+            o_post_visit(c, root, dir_len, FRD_INVALID_FD); // unreadable, finished
+        }
     }
     if (fd == FRD_INVALID_FD) {
         frd__wnode_release(c, root);

@@ -131,6 +131,7 @@ struct frd__wnode *frd__wnode_new(struct frd__worker *w, struct frd__wnode *pare
     atomic_init(&node->pruned, false);
     node->fd = FRD_INVALID_FD;
     node->depth = parent ? parent->depth + 1 : 0;
+    node->root_index = parent ? parent->root_index : 0;
     node->root_dev = parent ? parent->root_dev : 0;
     node->name = heap_name ? heap_name : node->name_inline;
     if (heap_name) {
@@ -240,6 +241,7 @@ static void wn_post_order(struct frd__worker *w, struct frd__wnode *node)
         .is_root = (node->flags & WN_ROOT) != 0,
         .followed_link = (node->flags & WN_VIA_LINK) != 0,
         .persistent_ids = node->persistent_ids,
+        .root_index = node->root_index,
     };
     if (frd__cb_enter(w)) {
         walk->opts.on_dir_done(&we, &node->totals, walk->udata);
@@ -801,6 +803,7 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
             .is_root = false,
             .followed_link = r.followed,
             .persistent_ids = r.persistent && !walk->names_only,
+            .root_index = node->root_index,
         };
         enum frd_action act = frd__visit(w, &we);
         if (act == FRD_ACTION_STOP) {
@@ -840,6 +843,7 @@ void frd__concurrent_dir(struct frd__worker *w, struct frd__wnode *node)
     int rc = frd__wnode_open(w, node, &fd, &op);
     if (rc < 0) {
         frd__report(w, w->path, op, rc, node->depth);
+        node->listed = true; // unreadable, but finished: the post-order hook runs for it
         frd__wnode_release(w, node);
         return;
     }
@@ -850,7 +854,9 @@ void frd__concurrent_dir(struct frd__worker *w, struct frd__wnode *node)
     if (rc == 0) {
         wn_list_and_visit(w, node, fd, dir_len, cls);
     } else if (rc != FRD_EXDEV) {
+        // Another file system (EXDEV) is visited and not descended into: no post-order call.
         frd__report(w, w->path, "open", rc, node->depth);
+        node->listed = true;
     }
     frd__fd_release(walk, node);
     frd__progress_tick(w);
@@ -952,10 +958,14 @@ void frd__concurrent_root(struct frd__worker *w, struct frd__wnode *root)
         .is_root = true,
         .followed_link = (root->flags & WN_VIA_LINK) != 0,
         .persistent_ids = root->persistent_ids,
+        .root_index = root->root_index,
     };
     enum frd_action act = frd__visit(w, &we);
     if (is_dir && open_rc < 0 && fd == FRD_INVALID_FD && act != FRD_ACTION_STOP) {
         frd__report(w, root->name, "open", open_rc, 0);
+    }
+    if (is_dir && open_rc < 0 && act == FRD_ACTION_CONTINUE) {
+        root->listed = true; // an unreadable root is finished too (post-order hook)
     }
     if (fd != FRD_INVALID_FD) {
         if (act == FRD_ACTION_CONTINUE && open_rc == 0) {

@@ -32,12 +32,14 @@ struct frd__wnode {
     atomic_int fd_refs;  /**< the descriptor is open while > 0 */
     frd_os_fd fd;        /**< valid only while fd_refs > 0 */
     unsigned depth;      /**< 0 for a root */
+    unsigned root_index; /**< index of its root in walk->roots */
     uint64_t root_dev;   /**< device of this node's root (one-file-system) */
     bool persistent_ids; /**< the directory's volume has strong ids */
     uint8_t vclass;      /**< ordered mode, roots: the volume class found when opened */
     unsigned flags;      /**< enum wnode_flag: changed only before children exist */
-    /** Listed: eligible for the post-order hook. A field of its own, because the ordered
-     *  consumer sets it while workers read the flags of ancestors. */
+    /** Listed, or visited with CONTINUE and found unreadable: eligible for the post-order
+     *  hook. A field of its own, because the ordered consumer sets it while workers read the
+     *  flags of ancestors. */
     bool listed;
     uint32_t ord;                      /**< ordered mode: position in the parent's sorted listing */
     atomic_bool pruned;                /**< ordered mode: the consumer will not descend here */

@@ -475,6 +475,10 @@ struct frd_walk_entry {
     /** The volume's file ids persist across mounts (ext4, xfs, btrfs, tmpfs, nfs, ...); false
      *  on vfat, exfat, overlay without xino, fuse and unknown file systems. */
     bool persistent_ids;
+    /** Index, in the roots array given to the walk, of the root this entry was reached from
+     *  (always 0 for frd_walk()). `path` starts with that root as given, so the path below
+     *  it (find's %P) is path + strlen(roots[root_index]), then one '/' if there is one. */
+    unsigned root_index;
 };
 
 /** Totals of one directory, for the post-order hook. */
@@ -524,7 +528,12 @@ typedef enum frd_action frd_walk_error_fn(const struct frd_walk_error *err, void
 
 /**
  * Post-order hook: called when a directory is finished, after every entry below it has been
- * visited (what du and find -depth need). Not called for a pruned directory or after a stop.
+ * visited (what du and find -depth need). Not called for a pruned directory, for a directory
+ * not descended into (max_depth, one-file-system), or after a stop. A directory visited with
+ * FRD_ACTION_CONTINUE that could not be opened or listed is still finished: the hook runs
+ * after the error hook has reported it, with zero totals when nothing could be read (find
+ * -depth prints an unreadable directory after its error message; du counts its own size).
+ * Runs on the same threads as the visit callback; `dir` is valid only during the call.
  */
 typedef void frd_walk_post_fn(const struct frd_walk_entry *dir,
                               const struct frd_walk_dir_totals *totals, void *udata);
