@@ -16,6 +16,13 @@
  *              subdirectory it descends into, waits for that node's result; a
  *              subdirectory it does not descend into is marked pruned
  *
+ * The consumer is also a lister: while the result it awaits is not there, it lists instead
+ * of sleeping (the awaited directory itself if no worker took it yet, else read-ahead), and
+ * it stands for worker 0, so N workers are N threads as in the concurrent mode. It sleeps
+ * only while the awaited listing is in flight on a worker. Without this the consumer slept
+ * and was woken once per directory (a futex round trip and a context switch each: 110,000
+ * futex calls and 31,000 switches walking /usr), and N + 1 threads shared N cores.
+ *
  * Order: the heap compares nodes by their position in the pre-order (ancestor first, then
  * by the index in the parent's sorted listing), so the read-ahead is always the next
  * directories the consumer will need, and output depends on nothing but the tree.
@@ -50,7 +57,32 @@ struct o_item {
 
 enum o_state { O_FREE, O_INFLIGHT, O_READY };
 
-/** A listing handed from a worker to the consumer; pooled, never freed before the walk. */
+/** Items and names of a listing too large for a result's own room; pooled by size class. */
+struct o_buf {
+    struct o_buf *next_free;
+    unsigned cls; /**< holds O_BUF_ITEMS << cls items */
+    char *names;
+    size_t names_cap;
+    struct o_item items[];
+};
+
+/** Items a result holds in its own room, and bytes of names. */
+#define O_SMALL_ITEMS 24
+#define O_SMALL_NAMES 512
+/** Items of the smallest pooled buffer; class k holds O_BUF_ITEMS << k. */
+#define O_BUF_ITEMS   256
+#define O_BUF_CLASSES 24
+/** Results allocated at a time. */
+#define O_RES_BLOCK 32
+/** Read-ahead cap in entries (listed and not yet taken), besides the cap in results. */
+#define O_WINDOW_ENTRIES 16384
+
+/**
+ * A listing handed from a worker to the consumer; pooled, never freed before the walk.
+ * Most directories are small: their items and names fit the result's own room, so results
+ * are allocated in blocks and a listing allocates nothing. A larger listing borrows a
+ * buffer of its size class from the pool and returns it when the result is taken.
+ */
 struct o_result {
     struct frd__wnode *node;
     enum o_state state;
@@ -59,6 +91,7 @@ struct o_result {
     size_t names_cap;
     struct o_item *items;
     size_t items_cap;
+    struct o_buf *big; /**< the borrowed buffer items and names are in, or NULL */
     size_t count;
     int open_err;
     const char *open_op;
@@ -67,6 +100,8 @@ struct o_result {
     bool listed;
     bool has_fd; /**< holds one of node's fd_refs for the consumer's frame */
     struct o_result *next_free;
+    struct o_item small_items[O_SMALL_ITEMS];
+    char small_names[O_SMALL_NAMES];
 };
 
 /** A directory the consumer is in. */
@@ -89,7 +124,17 @@ struct frd__ordered {
     size_t heap_cap;
     size_t window; /**< results in flight or ready, not taken */
     size_t window_max;
+    size_t window_entries;             /**< entries in ready results not taken */
+    struct o_buf *bufs[O_BUF_CLASSES]; /**< free buffers by size class */
+    struct o_buf **all_bufs;
+    size_t nbufs;
+    size_t bufs_cap;
+    void **blocks; /**< result blocks */
+    size_t nblocks;
+    size_t blocks_cap;
     struct frd__wnode *awaited;
+    size_t idle;         /**< workers waiting on work_cond */
+    bool consumer_waits; /**< the consumer is waiting on ready_cond */
     bool consumer_done;
     struct o_result *free_res;
     struct o_result **all;
@@ -122,7 +167,10 @@ int frd__ordered_init(struct frd_walk *walk)
     if (uv_cond_init(&o->ready_cond) != 0) {
         goto fail_ready;
     }
-    o->window_max = 4 * (size_t)walk->nworkers + 4;
+    // Read-ahead: 12 results (the first cap) left the workers idle behind listings of later
+    // siblings while the consumer went deep; results are small now, so the cap is in
+    // entries as well, which bounds memory (O_WINDOW_ENTRIES items, a few MiB at most).
+    o->window_max = 64 * (size_t)walk->nworkers + 16;
     walk->ord = o;
     return 0;
 
@@ -219,6 +267,12 @@ static struct frd__wnode *heap_pop(struct frd__ordered *o)
     return top;
 }
 
+/** Is the read-ahead at its cap (results or entries listed and not taken)? */
+static bool window_full(const struct frd__ordered *o)
+{
+    return o->window >= o->window_max || o->window_entries >= O_WINDOW_ENTRIES;
+}
+
 static bool chain_pruned(const struct frd__wnode *node)
 {
     for (; node != NULL; node = node->parent) {
@@ -231,33 +285,66 @@ static bool chain_pruned(const struct frd__wnode *node)
 
 /* ---- Results ---- */
 
+/** Appends to a pointer array of the pool (called with mu held). @return 0 or FRD_ENOMEM. */
+static int ptrs_add(void ***v, size_t *n, size_t *cap, void *p)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 32;
+        void **nv = frd__realloc(*v, c * sizeof(*nv));
+        if (nv == NULL) {
+            return FRD_ENOMEM;
+        }
+        *v = nv;
+        *cap = c;
+    }
+    (*v)[(*n)++] = p;
+    return 0;
+}
+
+static void res_reset_room(struct o_result *r)
+{
+    r->items = r->small_items;
+    r->items_cap = O_SMALL_ITEMS;
+    r->names = r->small_names;
+    r->names_cap = O_SMALL_NAMES;
+}
+
 /** Takes a result from the pool (called with mu held). */
 static struct o_result *res_get(struct frd__ordered *o)
 {
-    struct o_result *r = o->free_res;
-    if (r != NULL) {
-        o->free_res = r->next_free;
-        return r;
-    }
-    if (o->nall == o->all_cap) {
-        size_t cap = o->all_cap ? o->all_cap * 2 : 32;
-        struct o_result **all = frd__realloc(o->all, cap * sizeof(*all));
-        if (all == NULL) {
+    if (o->free_res == NULL) {
+        struct o_result *block = frd__calloc(O_RES_BLOCK, sizeof(*block));
+        if (block == NULL) {
             return NULL;
         }
-        o->all = all;
-        o->all_cap = cap;
+        if (ptrs_add(&o->blocks, &o->nblocks, &o->blocks_cap, block) < 0) {
+            frd__free(block);
+            return NULL;
+        }
+        for (size_t i = 0; i < O_RES_BLOCK; i++) {
+            if (ptrs_add((void ***)&o->all, &o->nall, &o->all_cap, &block[i]) < 0) {
+                return NULL; // the block is freed with the walk; its results stay unused
+            }
+        }
+        for (size_t i = O_RES_BLOCK; i-- > 0;) {
+            res_reset_room(&block[i]);
+            block[i].next_free = o->free_res;
+            o->free_res = &block[i];
+        }
     }
-    r = frd__calloc(1, sizeof(*r));
-    if (r == NULL) {
-        return NULL;
-    }
-    o->all[o->nall++] = r;
+    struct o_result *r = o->free_res;
+    o->free_res = r->next_free;
     return r;
 }
 
 static void res_put(struct frd__ordered *o, struct o_result *r)
 {
+    if (r->big != NULL) {
+        r->big->next_free = o->bufs[r->big->cls];
+        o->bufs[r->big->cls] = r->big;
+        r->big = NULL;
+        res_reset_room(r);
+    }
     r->state = O_FREE;
     r->node = NULL;
     r->next_free = o->free_res;
@@ -282,33 +369,62 @@ static void res_discard(struct frd__worker *w, struct frd__ordered *o, struct o_
 
 /* ---- Workers ---- */
 
-/** Grows a result's arrays by 4x at a time (results are pooled and few: the walk's
- *  allocations stay a small number per worker). */
-static int items_reserve(struct o_result *r, size_t n, size_t names)
+/**
+ * Makes room in a result for n items and `names` bytes of names: its own room, or a pooled
+ * buffer of the first size class that holds n (the pool is shared: takes mu). Buffers are
+ * kept for the walk, so allocations grow with the largest listings in flight at once, not
+ * with directories. @return 0 or FRD_ENOMEM.
+ */
+static int items_reserve(struct frd__ordered *o, struct o_result *r, size_t n, size_t names)
 {
-    if (n > r->items_cap) {
-        size_t cap = r->items_cap ? r->items_cap : 256;
-        while (cap < n) {
-            cap *= 4;
+    if (n > O_SMALL_ITEMS || names > O_SMALL_NAMES) {
+        unsigned cls = 0;
+        while (cls + 1 < O_BUF_CLASSES && ((size_t)O_BUF_ITEMS << cls) < n) {
+            cls++;
         }
-        struct o_item *items = frd__realloc(r->items, cap * sizeof(*items));
-        if (items == NULL) {
+        size_t cap = (size_t)O_BUF_ITEMS << cls;
+        if (cap < n) {
             return FRD_ENOMEM;
         }
-        r->items = items;
+        uv_mutex_lock(&o->mu);
+        struct o_buf *b = o->bufs[cls];
+        if (b != NULL) {
+            o->bufs[cls] = b->next_free;
+        }
+        uv_mutex_unlock(&o->mu);
+        if (b == NULL) {
+            b = frd__malloc(sizeof(*b) + cap * sizeof(b->items[0]));
+            if (b == NULL) {
+                return FRD_ENOMEM;
+            }
+            b->cls = cls;
+            b->names = NULL;
+            b->names_cap = 0;
+            uv_mutex_lock(&o->mu);
+            int rc = ptrs_add((void ***)&o->all_bufs, &o->nbufs, &o->bufs_cap, b);
+            uv_mutex_unlock(&o->mu);
+            if (rc < 0) {
+                frd__free(b);
+                return FRD_ENOMEM;
+            }
+        }
+        r->big = b; // from here on res_put() returns it to the pool
+        if (names > b->names_cap) {
+            size_t ncap = b->names_cap ? b->names_cap : cap * 32;
+            while (ncap < names) {
+                ncap *= 2;
+            }
+            char *p = frd__realloc(b->names, ncap);
+            if (p == NULL) {
+                return FRD_ENOMEM;
+            }
+            b->names = p;
+            b->names_cap = ncap;
+        }
+        r->items = b->items;
         r->items_cap = cap;
-    }
-    if (names > r->names_cap) {
-        size_t cap = r->names_cap ? r->names_cap : 16384;
-        while (cap < names) {
-            cap *= 4;
-        }
-        char *p = frd__realloc(r->names, cap);
-        if (p == NULL) {
-            return FRD_ENOMEM;
-        }
-        r->names = p;
-        r->names_cap = cap;
+        r->names = b->names;
+        r->names_cap = b->names_cap;
     }
     return 0;
 }
@@ -364,7 +480,7 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
     for (size_t i = 0; i < count; i++) {
         names += v[i].name_len + 1;
     }
-    if (items_reserve(r, count, names) < 0) {
+    if (items_reserve(walk->ord, r, count, names) < 0) {
         r->list_err = FRD_ENOMEM;
         r->list_op = "alloc";
         count = 0;
@@ -437,6 +553,82 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
     frd__fd_release(walk, node);
 }
 
+/**
+ * Takes the next listing task allowed now and does it: called with mu held, returns with it
+ * held (dropped while listing). Used by the workers and by the consumer while it waits.
+ * @return true if it did something (listed a directory or dropped a pruned one), false if
+ * there is nothing it may take now.
+ */
+static bool o_work_one(struct frd__worker *w, struct frd__ordered *o)
+{
+    struct frd_walk *walk = w->walk;
+    // Past the read-ahead cap only the awaited node may be listed; a pruned node at the top
+    // is dropped whatever the cap, so that it never hides the awaited one below it.
+    if (o->heap_n == 0 ||
+        (window_full(o) && o->heap[0] != o->awaited && !chain_pruned(o->heap[0]))) {
+        return false;
+    }
+    struct frd__wnode *node = heap_pop(o);
+    if (chain_pruned(node)) {
+        // Below a directory the consumer skipped: nothing to list.
+        frd__wnode_drop(w, node);
+        return true;
+    }
+    struct o_result *r = res_get(o);
+    if (r == NULL) {
+        heap_push(o, node); // back, so the final drain frees it (heap_pop left room)
+        uv_mutex_unlock(&o->mu);
+        frd__walk_stop(walk, FRD_ENOMEM, w);
+        uv_mutex_lock(&o->mu);
+        return true;
+    }
+    r->node = node;
+    r->state = O_INFLIGHT;
+    o->window++;
+    uv_mutex_unlock(&o->mu);
+
+    o_list(w, node, r);
+    frd__progress_tick(w);
+
+    uv_mutex_lock(&o->mu);
+    bool ok = true;
+    size_t pushed = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        struct frd__wnode *c = r->items[i].child;
+        if (c != NULL && ok && heap_push(o, c) < 0) {
+            ok = false;
+        }
+        if (!ok && c != NULL) {
+            r->items[i].child = NULL;
+            frd__wnode_drop(w, c);
+        }
+        pushed += ok && c != NULL;
+    }
+    if (!ok) {
+        r->list_err = FRD_ENOMEM;
+        r->list_op = "queue";
+    }
+    r->state = O_READY;
+    o->window_entries += r->count;
+    node->result = r;
+    if (node == o->awaited && o->consumer_waits) {
+        uv_cond_signal(&o->ready_cond);
+    }
+    // New tasks: wake as many idle workers as there are tasks beyond the one this thread
+    // takes next (a broadcast per listing woke every worker for one task, and mostly for
+    // nothing: most directories have no subdirectory).
+    if (pushed > 1 && o->idle > 0) {
+        if (pushed - 1 >= o->idle) {
+            uv_cond_broadcast(&o->work_cond);
+        } else {
+            for (size_t i = 1; i < pushed; i++) {
+                uv_cond_signal(&o->work_cond);
+            }
+        }
+    }
+    return true;
+}
+
 void frd__ordered_worker_run(struct frd__worker *w)
 {
     struct frd_walk *walk = w->walk;
@@ -446,54 +638,11 @@ void frd__ordered_worker_run(struct frd__worker *w)
         if (o->consumer_done || atomic_load(&walk->stop)) {
             break;
         }
-        if (o->heap_n == 0 || (o->window >= o->window_max && o->heap[0] != o->awaited)) {
+        if (!o_work_one(w, o)) {
+            o->idle++;
             uv_cond_wait(&o->work_cond, &o->mu);
-            continue;
+            o->idle--;
         }
-        struct frd__wnode *node = heap_pop(o);
-        if (chain_pruned(node)) {
-            // Below a directory the consumer skipped: nothing to list.
-            frd__wnode_drop(w, node);
-            continue;
-        }
-        struct o_result *r = res_get(o);
-        if (r == NULL) {
-            uv_mutex_unlock(&o->mu);
-            frd__walk_stop(walk, FRD_ENOMEM, w);
-            uv_mutex_lock(&o->mu);
-            heap_push(o, node); // back, so the final drain frees it
-            break;
-        }
-        r->node = node;
-        r->state = O_INFLIGHT;
-        o->window++;
-        uv_mutex_unlock(&o->mu);
-
-        o_list(w, node, r);
-
-        uv_mutex_lock(&o->mu);
-        bool ok = true;
-        for (size_t i = 0; i < r->count; i++) {
-            struct frd__wnode *c = r->items[i].child;
-            if (c != NULL && ok && heap_push(o, c) < 0) {
-                ok = false;
-            }
-            if (!ok && c != NULL) {
-                r->items[i].child = NULL;
-                frd__wnode_drop(w, c);
-            }
-        }
-        if (!ok) {
-            r->list_err = FRD_ENOMEM;
-            r->list_op = "queue";
-        }
-        r->state = O_READY;
-        node->result = r;
-        if (node == o->awaited) {
-            uv_cond_signal(&o->ready_cond);
-        }
-        uv_cond_broadcast(&o->work_cond);
-        frd__progress_tick(w);
     }
     uv_mutex_unlock(&o->mu);
 }
@@ -506,6 +655,7 @@ static void o_purge(struct frd__worker *c, struct frd__ordered *o)
     for (size_t i = 0; i < o->nall; i++) {
         struct o_result *r = o->all[i];
         if (r->state == O_READY && chain_pruned(r->node)) {
+            o->window_entries -= r->count;
             res_discard(c, o, r);
             o->window--;
         }
@@ -520,20 +670,37 @@ static struct o_result *o_await(struct frd__worker *c, struct frd__wnode *node)
     struct frd__ordered *o = walk->ord;
     uv_mutex_lock(&o->mu);
     o->awaited = node;
-    uv_cond_broadcast(&o->work_cond);
     while (node->result == NULL && !atomic_load(&walk->stop)) {
-        if (o->window >= o->window_max) {
-            o_purge(c, o);
-            uv_cond_broadcast(&o->work_cond);
+        // Rather than sleep, list: the awaited directory itself when no worker has taken it
+        // yet (no hand-off at all), else the next read-ahead. The consumer is one of the
+        // walk's listing threads (it stands for worker 0), so a walk with N workers runs N
+        // threads, and the consumer sleeps only while the awaited listing is in flight.
+        if (o_work_one(c, o)) {
+            continue;
         }
+        if (window_full(o)) {
+            size_t before = o->window;
+            o_purge(c, o);
+            if (o->window < before) {
+                if (o->idle > 0) {
+                    uv_cond_broadcast(&o->work_cond);
+                }
+                continue;
+            }
+        }
+        o->consumer_waits = true;
         uv_cond_wait(&o->ready_cond, &o->mu);
+        o->consumer_waits = false;
     }
     struct o_result *r = node->result;
     o->awaited = NULL;
     if (r != NULL) {
         node->result = NULL;
         o->window--;
-        uv_cond_broadcast(&o->work_cond);
+        o->window_entries -= r->count;
+        if (o->idle > 0 && o->heap_n > 0) {
+            uv_cond_signal(&o->work_cond); // a read-ahead slot is free
+        }
     }
     uv_mutex_unlock(&o->mu);
     return r;
@@ -890,11 +1057,15 @@ void frd__ordered_free(struct frd_walk *walk)
             frd__wnode_drop(c, heap_pop(o));
         }
     }
-    for (size_t i = 0; i < o->nall; i++) {
-        frd__free(o->all[i]->names);
-        frd__free(o->all[i]->items);
-        frd__free(o->all[i]);
+    for (size_t i = 0; i < o->nbufs; i++) {
+        frd__free(o->all_bufs[i]->names);
+        frd__free(o->all_bufs[i]);
     }
+    frd__free(o->all_bufs);
+    for (size_t i = 0; i < o->nblocks; i++) {
+        frd__free(o->blocks[i]);
+    }
+    frd__free(o->blocks);
     frd__free(o->all);
     frd__free(o->heap);
     frd__free(o->frames);

@@ -226,9 +226,10 @@ void frd__thread_main(void *arg)
 
 int frd__pool_start(struct frd_walk *walk)
 {
-    // Threads to make: every worker (but worker 0 when the caller runs it), plus the
-    // consumer of an ordered walk started in the background.
-    unsigned first = walk->caller_runs_worker0 ? 1 : 0;
+    // Threads to make: every worker but worker 0 when the caller runs it, or in an ordered
+    // walk, whose consumer lists too and stands for worker 0 (so N workers are N threads
+    // there as well); plus the consumer of an ordered walk started in the background.
+    unsigned first = walk->caller_runs_worker0 || walk->consumer != NULL ? 1 : 0;
     unsigned count = walk->nworkers - first;
     bool spawn_consumer = walk->consumer != NULL && walk->threads_for_consumer;
     walk->threads = frd__calloc(count + 1, sizeof(*walk->threads));

@@ -492,6 +492,7 @@ void frd__progress_tick(struct frd__worker *w)
         p.errors += atomic_load_explicit(&x->n_errors, memory_order_relaxed);
     }
     if (walk->consumer != NULL) {
+        p.dirs += atomic_load_explicit(&walk->consumer->n_dirs, memory_order_relaxed);
         p.entries += atomic_load_explicit(&walk->consumer->n_entries, memory_order_relaxed);
         p.bytes += atomic_load_explicit(&walk->consumer->n_bytes, memory_order_relaxed);
         p.errors += atomic_load_explicit(&walk->consumer->n_errors, memory_order_relaxed);

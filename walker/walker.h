@@ -175,7 +175,8 @@ struct frd_walk {
     // Background walks.
     uv_thread_t *threads;
     unsigned nthreads;
-    bool caller_runs_worker0; /**< blocking concurrent walk: the caller is worker 0 */
+    bool caller_runs_worker0; /**< blocking concurrent walk: the caller is worker 0 (an
+                                   ordered walk's consumer always stands for worker 0) */
     uv_loop_t *loop;
     uv_async_t *async;
     frd_walk_done_fn *done_cb;
