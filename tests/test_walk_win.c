@@ -491,6 +491,7 @@ static void test_walk_win_small_handle_budget_reopens_along_ancestors(void **sta
             walk_opts(&o, ordered ? FRD_WALK_ORDERED : 0);
             o.workers = worker_counts[i];
             o.fd_budget = 1;
+            print_message("budget 1: %u workers, ordered %d\n", o.workers, ordered);
             assert_walk_gives(tree, &o, 1, 99, "handle budget 1");
         }
     }
@@ -1098,5 +1099,8 @@ int main(void)
         cmocka_unit_test(test_walk_win_junction_is_reported_as_link_not_followed),
         cmocka_unit_test(test_walk_win_linux_tree_walks_as_find_lists_it),
     };
+    if (getenv("FRD_TEST_FILTER") != NULL) {
+        cmocka_set_test_filter(getenv("FRD_TEST_FILTER"));
+    }
     return cmocka_run_group_tests_name("walk_win", tests, group_setup, group_teardown);
 }
