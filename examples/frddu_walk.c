@@ -19,8 +19,9 @@
  *                    leaves the table.
  *
  * So a directory is printed after everything below it (du's post-order) and its total is
- * final when printed, whichever worker finishes last. A directory the walker never reports
- * finished (one it could not read, say) is finished after the walk, deepest first.
+ * final when printed, whichever worker finishes last. The walker reports every directory
+ * it was told to enter, readable or not; should one never be reported (a stopped walk),
+ * it is finished after the walk, deepest first, so no total is lost.
  *
  * The parent of an entry is found by path: the entry's path up to its last '/', or the root
  * for depth 1. Each thread remembers the last parent it found (a worker visits a whole
