@@ -30,6 +30,7 @@
 #include "decode.h"
 #include "internal.h"
 #include "platform.h"
+#include "unix_types.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -116,50 +117,6 @@ static enum frd_type dw_type_from_vtype(uint32_t vtype)
     }
 }
 
-static enum frd_type dw_type_from_dt(unsigned char dt)
-{
-    switch (dt) {
-    case FRD__DT_REG:
-        return FRD_TYPE_REG;
-    case FRD__DT_DIR:
-        return FRD_TYPE_DIR;
-    case FRD__DT_LNK:
-        return FRD_TYPE_LNK;
-    case FRD__DT_FIFO:
-        return FRD_TYPE_FIFO;
-    case FRD__DT_SOCK:
-        return FRD_TYPE_SOCK;
-    case FRD__DT_CHR:
-        return FRD_TYPE_CHR;
-    case FRD__DT_BLK:
-        return FRD_TYPE_BLK;
-    default:
-        return FRD_TYPE_UNKNOWN;
-    }
-}
-
-static enum frd_type dw_type_from_mode(mode_t mode)
-{
-    switch (mode & S_IFMT) {
-    case S_IFREG:
-        return FRD_TYPE_REG;
-    case S_IFDIR:
-        return FRD_TYPE_DIR;
-    case S_IFLNK:
-        return FRD_TYPE_LNK;
-    case S_IFIFO:
-        return FRD_TYPE_FIFO;
-    case S_IFSOCK:
-        return FRD_TYPE_SOCK;
-    case S_IFCHR:
-        return FRD_TYPE_CHR;
-    case S_IFBLK:
-        return FRD_TYPE_BLK;
-    default:
-        return FRD_TYPE_UNKNOWN;
-    }
-}
-
 static int64_t dw_ns(struct timespec ts)
 {
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
@@ -167,7 +124,7 @@ static int64_t dw_ns(struct timespec ts)
 
 static void dw_fill_from_stat(struct frd_entry *e, const struct stat *st, bool names_only)
 {
-    e->type = dw_type_from_mode(st->st_mode);
+    e->type = frd__type_from_mode(st->st_mode);
     e->fields |= FRD_FIELD_TYPE;
     if (names_only) {
         return;
@@ -440,7 +397,7 @@ static int dw_list_direntries(struct frd_lister *lister, struct frd_list *list, 
                 *op = "append";
                 return FRD_ENOMEM;
             }
-            enum frd_type dtype = dw_type_from_dt(rec.type);
+            enum frd_type dtype = frd__type_from_dt(rec.type);
             if (names_only && dtype != FRD_TYPE_UNKNOWN) {
                 e->type = dtype;
                 e->fields = FRD_FIELD_TYPE;

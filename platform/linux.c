@@ -19,6 +19,7 @@
 #include "decode.h"
 #include "internal.h"
 #include "platform.h"
+#include "unix_types.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,50 +46,6 @@ static atomic_bool lx_no_statx;
 
 void (*frd__test_before_stat)(frd_os_fd dir, const char *name);
 
-static enum frd_type lx_type_from_dt(unsigned char dt)
-{
-    switch (dt) {
-    case FRD__DT_REG:
-        return FRD_TYPE_REG;
-    case FRD__DT_DIR:
-        return FRD_TYPE_DIR;
-    case FRD__DT_LNK:
-        return FRD_TYPE_LNK;
-    case FRD__DT_FIFO:
-        return FRD_TYPE_FIFO;
-    case FRD__DT_SOCK:
-        return FRD_TYPE_SOCK;
-    case FRD__DT_CHR:
-        return FRD_TYPE_CHR;
-    case FRD__DT_BLK:
-        return FRD_TYPE_BLK;
-    default:
-        return FRD_TYPE_UNKNOWN;
-    }
-}
-
-static enum frd_type lx_type_from_mode(unsigned mode)
-{
-    switch (mode & S_IFMT) {
-    case S_IFREG:
-        return FRD_TYPE_REG;
-    case S_IFDIR:
-        return FRD_TYPE_DIR;
-    case S_IFLNK:
-        return FRD_TYPE_LNK;
-    case S_IFIFO:
-        return FRD_TYPE_FIFO;
-    case S_IFSOCK:
-        return FRD_TYPE_SOCK;
-    case S_IFCHR:
-        return FRD_TYPE_CHR;
-    case S_IFBLK:
-        return FRD_TYPE_BLK;
-    default:
-        return FRD_TYPE_UNKNOWN;
-    }
-}
-
 static int64_t lx_ns(int64_t sec, int64_t nsec)
 {
     return sec * 1000000000 + nsec;
@@ -96,7 +53,7 @@ static int64_t lx_ns(int64_t sec, int64_t nsec)
 
 static void lx_fill_from_statx(struct frd_entry *e, const struct statx *stx, bool names_only)
 {
-    e->type = lx_type_from_mode(stx->stx_mode);
+    e->type = frd__type_from_mode(stx->stx_mode);
     e->fields |= FRD_FIELD_TYPE;
     if (names_only) {
         return;
@@ -135,7 +92,7 @@ static void lx_fill_from_statx(struct frd_entry *e, const struct statx *stx, boo
 
 static void lx_fill_from_stat(struct frd_entry *e, const struct stat *st, bool names_only)
 {
-    e->type = lx_type_from_mode(st->st_mode);
+    e->type = frd__type_from_mode(st->st_mode);
     e->fields |= FRD_FIELD_TYPE;
     if (names_only) {
         return;
@@ -244,7 +201,7 @@ static int lx_append_batch(int fd, const uint8_t *buf, size_t len, bool names_on
             *op = "append";
             return FRD_ENOMEM;
         }
-        enum frd_type dtype = lx_type_from_dt(rec.type);
+        enum frd_type dtype = frd__type_from_dt(rec.type);
         if (names_only && dtype != FRD_TYPE_UNKNOWN) {
             e->type = dtype;
             e->fields = FRD_FIELD_TYPE;

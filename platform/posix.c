@@ -11,6 +11,7 @@
  */
 #include "internal.h"
 #include "platform.h"
+#include "unix_types.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -21,32 +22,6 @@
 #include <unistd.h>
 
 void (*frd__test_before_stat)(frd_os_fd dir, const char *name);
-
-static enum frd_type px_type_from_mode(mode_t mode)
-{
-    if (S_ISREG(mode)) {
-        return FRD_TYPE_REG;
-    }
-    if (S_ISDIR(mode)) {
-        return FRD_TYPE_DIR;
-    }
-    if (S_ISLNK(mode)) {
-        return FRD_TYPE_LNK;
-    }
-    if (S_ISFIFO(mode)) {
-        return FRD_TYPE_FIFO;
-    }
-    if (S_ISSOCK(mode)) {
-        return FRD_TYPE_SOCK;
-    }
-    if (S_ISCHR(mode)) {
-        return FRD_TYPE_CHR;
-    }
-    if (S_ISBLK(mode)) {
-        return FRD_TYPE_BLK;
-    }
-    return FRD_TYPE_UNKNOWN;
-}
 
 #if FRD_HAS_DIRENT_D_TYPE
 static enum frd_type px_type_from_dirent(const struct dirent *d)
@@ -90,7 +65,7 @@ static int px_stat_flags(int dirfd, const char *name, int flags, bool names_only
     if (fstatat(dirfd, name, &st, flags) != 0) {
         return -errno;
     }
-    e->type = px_type_from_mode(st.st_mode);
+    e->type = frd__type_from_mode(st.st_mode);
     e->fields |= FRD_FIELD_TYPE;
     if (names_only) {
         return 0;
