@@ -145,44 +145,6 @@ bool frd__plat_force_fallback(bool on)
     return true;
 }
 
-int frd__plat_open_dir(frd_os_fd parent, const char *name, unsigned open_flags, frd_os_fd *out)
-{
-    int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
-    if (open_flags & FRD_OPEN_NOFOLLOW) {
-        flags |= O_NOFOLLOW;
-    }
-    int fd;
-    do {
-        fd = openat(parent == FRD_INVALID_FD ? AT_FDCWD : parent, name, flags);
-    } while (fd < 0 && errno == EINTR);
-    if (fd < 0) {
-        int err = errno;
-        // With O_DIRECTORY, Linux answers ENOTDIR (not ELOOP) for a symlink: tell them apart
-        // here, on the error path only, so callers see one code for "a link, not followed".
-        struct stat st;
-        if (err == ENOTDIR && (open_flags & FRD_OPEN_NOFOLLOW) &&
-            fstatat(parent == FRD_INVALID_FD ? AT_FDCWD : parent, name, &st, AT_SYMLINK_NOFOLLOW) ==
-                0 &&
-            S_ISLNK(st.st_mode)) {
-            err = ELOOP;
-        }
-        return -err;
-    }
-    *out = fd;
-    return 0;
-}
-
-void frd__plat_close_dir(frd_os_fd fd)
-{
-    // Linux closes the descriptor even when close() reports EINTR: never retry.
-    close(fd);
-}
-
-void frd__plat_lister_release(struct frd_lister *lister)
-{
-    (void)lister;
-}
-
 /** Appends the records of one getdents64 batch. @return entries appended, or a code. */
 static int lx_append_batch(int fd, const uint8_t *buf, size_t len, bool names_only,
                            struct frd_list *list, const char **op)
@@ -378,13 +340,4 @@ int frd__plat_fd_path(frd_os_fd fd, char *buf, size_t cap)
     }
     buf[n] = '\0';
     return (int)n;
-}
-
-unsigned frd__plat_fd_limit(void)
-{
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) {
-        return 0;
-    }
-    return rl.rlim_cur > UINT32_MAX ? UINT32_MAX : (unsigned)rl.rlim_cur;
 }

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * What the Linux and portable Unix backends do alike: open and close directories with
+ * openat, and read the descriptor limit. Compiled with platform/linux.c or platform/posix.c.
+ */
+#include "internal.h"
+#include "platform.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int frd__plat_open_dir(frd_os_fd parent, const char *name, unsigned open_flags, frd_os_fd *out)
+{
+    int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+    if (open_flags & FRD_OPEN_NOFOLLOW) {
+        flags |= O_NOFOLLOW;
+    }
+    int fd;
+    do {
+        fd = openat(parent == FRD_INVALID_FD ? AT_FDCWD : parent, name, flags);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        int err = errno;
+        // With O_DIRECTORY, Linux answers ENOTDIR (not ELOOP) for a symlink: tell them apart
+        // here, on the error path only, so callers see one code for "a link, not followed".
+        struct stat st;
+        if (err == ENOTDIR && (open_flags & FRD_OPEN_NOFOLLOW) &&
+            fstatat(parent == FRD_INVALID_FD ? AT_FDCWD : parent, name, &st, AT_SYMLINK_NOFOLLOW) ==
+                0 &&
+            S_ISLNK(st.st_mode)) {
+            err = ELOOP;
+        }
+        return -err;
+    }
+    *out = fd;
+    return 0;
+}
+
+void frd__plat_close_dir(frd_os_fd fd)
+{
+    // Linux (and POSIX.1-2024) close the descriptor even when close() reports EINTR:
+    // never retry.
+    close(fd);
+}
+
+void frd__plat_lister_release(struct frd_lister *lister)
+{
+    (void)lister;
+}
+
+unsigned frd__plat_fd_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) {
+        return 0;
+    }
+    return rl.rlim_cur > UINT32_MAX ? UINT32_MAX : (unsigned)rl.rlim_cur;
+}
