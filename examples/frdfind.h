@@ -170,9 +170,6 @@ void ff_format_free(struct ff_format *fmt);
 void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts,
                       const struct frd_walk_entry *we, struct ff_thread *thr);
 
-/** @return find's one-letter type for an entry type ('f', 'd', 'l', ... or 'U'). */
-char ff_type_letter(enum frd_type type);
-
 /* frdfind_out.c */
 
 /** @return the calling thread's state, made on first use. NULL only when out of memory. */

@@ -43,28 +43,6 @@ struct ff_format {
     char *text; /**< the literal bytes of every segment, escapes decoded */
 };
 
-char ff_type_letter(enum frd_type type)
-{
-    switch (type) {
-    case FRD_TYPE_REG:
-        return 'f';
-    case FRD_TYPE_DIR:
-        return 'd';
-    case FRD_TYPE_LNK:
-        return 'l';
-    case FRD_TYPE_FIFO:
-        return 'p';
-    case FRD_TYPE_SOCK:
-        return 's';
-    case FRD_TYPE_CHR:
-        return 'c';
-    case FRD_TYPE_BLK:
-        return 'b';
-    default:
-        return 'U';
-    }
-}
-
 /** Directives GNU find has and frdfind does not (refused by name). */
 static const char unsupported_directives[] = "aAcgGuUtFSZB";
 
@@ -341,7 +319,7 @@ static void emit_time(struct ff_thread *thr, const struct ff_seg *seg, int64_t n
 /** The symbolic mode as ls -l and %M print it ("drwxr-xr-x"). */
 static void mode_string(char out[10], enum frd_type type, uint32_t mode)
 {
-    char t = ff_type_letter(type);
+    char t = frd_type_letter(type);
     out[0] = t == 'f' ? '-' : t == 'U' ? '?' : t;
     const char *rwx = "rwxrwxrwx";
     for (int i = 0; i < 9; i++) {
@@ -436,7 +414,7 @@ static size_t below_root(const struct ff_options *opts, const struct frd_walk_en
 static char target_letter(const struct frd_walk_entry *we)
 {
     if (we->entry->type != FRD_TYPE_LNK) {
-        return ff_type_letter(we->entry->type);
+        return frd_type_letter(we->entry->type);
     }
     struct stat st;
     int rc;
@@ -546,7 +524,7 @@ void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts
             emit_str(thr, seg, s, len);
             break;
         case 'y':
-            letter = ff_type_letter(e->type);
+            letter = frd_type_letter(e->type);
             emit_str(thr, seg, &letter, 1);
             break;
         case 'Y':

@@ -27,28 +27,6 @@ static const char *usage_text = "usage: frdls [-n] [-s] [-c] [DIR]\n"
                                 "  -c  print only a summary: entry count and time taken\n"
                                 "  -h  show this help\n";
 
-static char type_letter(enum frd_type type)
-{
-    switch (type) {
-    case FRD_TYPE_REG:
-        return 'f';
-    case FRD_TYPE_DIR:
-        return 'd';
-    case FRD_TYPE_LNK:
-        return 'l';
-    case FRD_TYPE_FIFO:
-        return 'p';
-    case FRD_TYPE_SOCK:
-        return 's';
-    case FRD_TYPE_CHR:
-        return 'c';
-    case FRD_TYPE_BLK:
-        return 'b';
-    default:
-        return 'U';
-    }
-}
-
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -119,7 +97,7 @@ int main(int argc, char **argv)
                         frd_strerror(e->error));
                 status = 1;
             }
-            putchar(type_letter(e->type));
+            putchar(frd_type_letter(e->type));
             if (!names_only) {
                 printf("\t%" PRIu64 "\t%" PRId64 "\t%" PRId64 "\t%" PRIu64, e->size, e->mtime_ns,
                        e->ctime_ns, e->file_id);

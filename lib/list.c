@@ -156,6 +156,28 @@ int frd_list_append(struct frd_list *list, const struct frd_entry *entry)
     return 0;
 }
 
+char frd_type_letter(enum frd_type type)
+{
+    switch (type) {
+    case FRD_TYPE_REG:
+        return 'f';
+    case FRD_TYPE_DIR:
+        return 'd';
+    case FRD_TYPE_LNK:
+        return 'l';
+    case FRD_TYPE_FIFO:
+        return 'p';
+    case FRD_TYPE_SOCK:
+        return 's';
+    case FRD_TYPE_CHR:
+        return 'c';
+    case FRD_TYPE_BLK:
+        return 'b';
+    default:
+        return 'U';
+    }
+}
+
 int frd_entry_cmp_name(const struct frd_entry *a, const struct frd_entry *b)
 {
     size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;

@@ -184,6 +184,19 @@ static void test_errors_are_negated_errno_and_named(void **state)
     assert_true(frd_version() == FRD_VERSION_HEX);
 }
 
+static void test_type_letter_is_finds_y(void **state)
+{
+    (void)state;
+    assert_int_equal(frd_type_letter(FRD_TYPE_REG), 'f');
+    assert_int_equal(frd_type_letter(FRD_TYPE_DIR), 'd');
+    assert_int_equal(frd_type_letter(FRD_TYPE_LNK), 'l');
+    assert_int_equal(frd_type_letter(FRD_TYPE_FIFO), 'p');
+    assert_int_equal(frd_type_letter(FRD_TYPE_SOCK), 's');
+    assert_int_equal(frd_type_letter(FRD_TYPE_CHR), 'c');
+    assert_int_equal(frd_type_letter(FRD_TYPE_BLK), 'b');
+    assert_int_equal(frd_type_letter(FRD_TYPE_UNKNOWN), 'U');
+}
+
 static void test_replace_allocator_rejects_null(void **state)
 {
     (void)state;
@@ -200,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_entry_cmp_name_orders_prefix_first),
         cmocka_unit_test(test_entry_same_compares_every_field),
         cmocka_unit_test(test_errors_are_negated_errno_and_named),
+        cmocka_unit_test(test_type_letter_is_finds_y),
         cmocka_unit_test(test_replace_allocator_rejects_null),
     };
     return cmocka_run_group_tests_name("list", tests, NULL, NULL);

@@ -194,8 +194,8 @@ static void test_walk_read_tree_matches_find_relative_paths(void **state)
     const struct frd_entry *v = frd_list_entries(list);
     for (int i = 0; i < n; i++) {
         char buf[4096];
-        int k = snprintf(buf, sizeof(buf), "%s\t%c\t%" PRIu64, v[i].name, type_letter(v[i].type),
-                         v[i].size);
+        int k = snprintf(buf, sizeof(buf), "%s\t%c\t%" PRIu64, v[i].name,
+                         frd_type_letter(v[i].type), v[i].size);
         recs_add(&mine, buf, (size_t)k);
     }
     struct recs f;

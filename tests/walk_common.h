@@ -110,28 +110,6 @@ static inline void recs_assert_equal(struct recs *a, struct recs *b, const char 
     }
 }
 
-static inline char type_letter(enum frd_type t)
-{
-    switch (t) {
-    case FRD_TYPE_REG:
-        return 'f';
-    case FRD_TYPE_DIR:
-        return 'd';
-    case FRD_TYPE_LNK:
-        return 'l';
-    case FRD_TYPE_FIFO:
-        return 'p';
-    case FRD_TYPE_SOCK:
-        return 's';
-    case FRD_TYPE_CHR:
-        return 'c';
-    case FRD_TYPE_BLK:
-        return 'b';
-    default:
-        return 'U';
-    }
-}
-
 /** What to record of each visited entry. */
 enum rec_mode { REC_FULL, REC_NAMES };
 
@@ -142,10 +120,10 @@ static inline size_t rec_format(char *buf, size_t cap, const struct frd_walk_ent
     const struct frd_entry *e = we->entry;
     int n;
     if (m == REC_NAMES) {
-        n = snprintf(buf, cap, "%s\t%c", we->path, type_letter(e->type));
+        n = snprintf(buf, cap, "%s\t%c", we->path, frd_type_letter(e->type));
     } else {
         n = snprintf(buf, cap, "%s\t%c\t%" PRIu64 "\t%" PRId64 ".%09" PRId64 "0\t%" PRIu64,
-                     we->path, type_letter(e->type), e->size, e->mtime_ns / 1000000000,
+                     we->path, frd_type_letter(e->type), e->size, e->mtime_ns / 1000000000,
                      e->mtime_ns % 1000000000, e->file_id);
     }
     assert_true(n > 0 && (size_t)n < cap);

@@ -266,6 +266,12 @@ struct frd_entry {
 };
 
 /**
+ * Names a type with the letter GNU find's `%y` prints: f d l p s c b, and U for unknown.
+ * @return that letter. Thread-safe.
+ */
+FRD_EXTERN char frd_type_letter(enum frd_type type);
+
+/**
  * Compares two entries by name in byte order (memcmp, a shorter prefix first), as
  * `LC_ALL=C ls` sorts. @return <0, 0 or >0. Thread-safe.
  */
