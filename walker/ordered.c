@@ -70,10 +70,10 @@ struct o_buf {
 #define O_SMALL_ITEMS 24
 #define O_SMALL_NAMES 512
 /** Items of the smallest pooled buffer; class k holds O_BUF_ITEMS << k. */
-#define O_BUF_ITEMS   256
+#define O_BUF_ITEMS   1024
 #define O_BUF_CLASSES 24
 /** Results allocated at a time. */
-#define O_RES_BLOCK 32
+#define O_RES_BLOCK 128
 /** Read-ahead cap in entries (listed and not yet taken), besides the cap in results. */
 #define O_WINDOW_ENTRIES 16384
 
