@@ -771,17 +771,7 @@ static void o_post_visit(struct frd__worker *c, struct frd__wnode *node, size_t 
         return;
     }
     c->path[dir_len] = '\0';
-    struct frd_walk_entry we = {
-        .path = c->path,
-        .path_len = dir_len,
-        .entry = &node->entry,
-        .depth = node->depth,
-        .parent_fd = parent_fd,
-        .is_root = (node->flags & WN_ROOT) != 0,
-        .followed_link = (node->flags & WN_VIA_LINK) != 0,
-        .persistent_ids = node->persistent_ids,
-        .root_index = node->root_index,
-    };
+    struct frd_walk_entry we = frd__wnode_walk_entry(node, c->path, dir_len, parent_fd);
     if (frd__cb_enter(c)) {
         walk->opts.on_dir_done(&we, &node->totals, walk->udata);
         frd__cb_leave(c);
@@ -981,17 +971,8 @@ static void o_root(struct frd__worker *c, size_t index)
             root->vclass = (uint8_t)cls;
         }
     }
-    struct frd_walk_entry we = {
-        .path = root->name,
-        .path_len = root->name_len,
-        .entry = &root->entry,
-        .depth = 0,
-        .parent_fd = FRD_INVALID_FD,
-        .is_root = true,
-        .followed_link = (root->flags & WN_VIA_LINK) != 0,
-        .persistent_ids = root->persistent_ids,
-        .root_index = root->root_index,
-    };
+    struct frd_walk_entry we =
+        frd__wnode_walk_entry(root, root->name, root->name_len, FRD_INVALID_FD);
     enum frd_action act = frd__visit(c, &we);
     if (is_dir && open_rc < 0 && act != FRD_ACTION_STOP) {
         if (frd__report(c, root->name, "open", open_rc, 0) && act == FRD_ACTION_CONTINUE) {

@@ -232,17 +232,8 @@ static void wn_post_order(struct frd__worker *w, struct frd__wnode *node)
     }
     struct frd__wnode *parent = node->parent;
     bool pinned = parent != NULL && frd__fd_try_pin(parent);
-    struct frd_walk_entry we = {
-        .path = w->path2,
-        .path_len = len,
-        .entry = &node->entry,
-        .depth = node->depth,
-        .parent_fd = pinned ? parent->fd : FRD_INVALID_FD,
-        .is_root = (node->flags & WN_ROOT) != 0,
-        .followed_link = (node->flags & WN_VIA_LINK) != 0,
-        .persistent_ids = node->persistent_ids,
-        .root_index = node->root_index,
-    };
+    struct frd_walk_entry we =
+        frd__wnode_walk_entry(node, w->path2, len, pinned ? parent->fd : FRD_INVALID_FD);
     if (frd__cb_enter(w)) {
         walk->opts.on_dir_done(&we, &node->totals, walk->udata);
         frd__cb_leave(w);
@@ -950,17 +941,8 @@ void frd__concurrent_root(struct frd__worker *w, struct frd__wnode *root)
             open_rc = frd__dir_opened(w, root, fd, &cls);
         }
     }
-    struct frd_walk_entry we = {
-        .path = root->name,
-        .path_len = root->name_len,
-        .entry = &root->entry,
-        .depth = 0,
-        .parent_fd = FRD_INVALID_FD,
-        .is_root = true,
-        .followed_link = (root->flags & WN_VIA_LINK) != 0,
-        .persistent_ids = root->persistent_ids,
-        .root_index = root->root_index,
-    };
+    struct frd_walk_entry we =
+        frd__wnode_walk_entry(root, root->name, root->name_len, FRD_INVALID_FD);
     enum frd_action act = frd__visit(w, &we);
     if (is_dir && open_rc < 0 && fd == FRD_INVALID_FD && act != FRD_ACTION_STOP) {
         frd__report(w, root->name, "open", open_rc, 0);

@@ -68,6 +68,28 @@ enum wnode_flag {
     WN_ROOT_PIN = 1u << 8,        /**< a root: holds a ref on its own fd for its subtree */
 };
 
+/**
+ * The walk entry a directory node's own callbacks see (its root visit and its post-order
+ * visit, in both modes): the node's entry, depth and flags at `path`, with `parent_fd`.
+ */
+static inline struct frd_walk_entry frd__wnode_walk_entry(const struct frd__wnode *node,
+                                                          const char *path, size_t path_len,
+                                                          frd_os_fd parent_fd)
+{
+    struct frd_walk_entry we = {
+        .path = path,
+        .path_len = path_len,
+        .entry = &node->entry,
+        .depth = node->depth,
+        .parent_fd = parent_fd,
+        .is_root = (node->flags & WN_ROOT) != 0,
+        .followed_link = (node->flags & WN_VIA_LINK) != 0,
+        .persistent_ids = node->persistent_ids,
+        .root_index = node->root_index,
+    };
+    return we;
+}
+
 /** A work-stealing deque of nodes (walker/deque.c). */
 struct frd__deque {
     uv_mutex_t lock;
