@@ -24,6 +24,7 @@ int frd_lister_new(struct frd_lister **out, unsigned flags)
         return FRD_ENOMEM;
     }
     lister->flags = flags;
+    lister->wanted = FRD_FIELDS_ALL;
     lister->error_op = "";
     *out = lister;
     return 0;
@@ -52,6 +53,23 @@ int frd_lister_set_flags(struct frd_lister *lister, unsigned flags)
 unsigned frd_lister_flags(const struct frd_lister *lister)
 {
     return lister->flags;
+}
+
+int frd_lister_set_fields(struct frd_lister *lister, unsigned wanted)
+{
+    if (lister == NULL || (wanted & ~(unsigned)FRD_FIELDS_ALL) != 0) {
+        return FRD_EINVAL;
+    }
+    lister->wanted = wanted;
+    return 0;
+}
+
+unsigned frd_lister_fields(const struct frd_lister *lister)
+{
+    if (lister->flags & FRD_LIST_NAMES_ONLY) {
+        return FRD_FIELD_TYPE;
+    }
+    return lister->wanted;
 }
 
 struct frd_list_error frd_lister_error(const struct frd_lister *lister)

@@ -21,6 +21,7 @@
 /** A lister. Defined here so that the backend can use its buffer directly. */
 struct frd_lister {
     unsigned flags;       /**< enum frd_lister_flag */
+    unsigned wanted;      /**< enum frd_field bits the caller asked for */
     uint8_t *buffer;      /**< FRD__LISTER_BUFFER_SIZE bytes, 16-byte aligned (malloc) */
     int error_code;       /**< the last listing's result if it failed, else 0 */
     const char *error_op; /**< a static string naming the failed call */

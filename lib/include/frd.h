@@ -227,15 +227,39 @@ enum frd_type {
 
 /** Which fields of an entry hold data. Zero in a field whose bit is clear means unknown. */
 enum frd_field {
-    FRD_FIELD_TYPE = 1u << 0,       /**< type */
-    FRD_FIELD_SIZE = 1u << 1,       /**< size */
-    FRD_FIELD_MTIME = 1u << 2,      /**< mtime_ns */
-    FRD_FIELD_CTIME = 1u << 3,      /**< ctime_ns */
-    FRD_FIELD_FILE_ID = 1u << 4,    /**< file_id */
-    FRD_FIELD_DEV = 1u << 5,        /**< dev */
-    FRD_FIELD_NLINK = 1u << 6,      /**< nlink */
-    FRD_FIELD_MODE = 1u << 7,       /**< mode */
-    FRD_FIELD_ALLOC_SIZE = 1u << 8, /**< alloc_size */
+    FRD_FIELD_TYPE = 1u << 0,        /**< type */
+    FRD_FIELD_SIZE = 1u << 1,        /**< size */
+    FRD_FIELD_MTIME = 1u << 2,       /**< mtime_ns */
+    FRD_FIELD_CTIME = 1u << 3,       /**< ctime_ns */
+    FRD_FIELD_FILE_ID = 1u << 4,     /**< file_id */
+    FRD_FIELD_DEV = 1u << 5,         /**< dev */
+    FRD_FIELD_NLINK = 1u << 6,       /**< nlink */
+    FRD_FIELD_MODE = 1u << 7,        /**< mode */
+    FRD_FIELD_ALLOC_SIZE = 1u << 8,  /**< alloc_size */
+    FRD_FIELD_UID = 1u << 9,         /**< uid */
+    FRD_FIELD_GID = 1u << 10,        /**< gid */
+    FRD_FIELD_ATIME = 1u << 11,      /**< atime_ns */
+    FRD_FIELD_BTIME = 1u << 12,      /**< btime_ns (birth time, where the file system keeps it) */
+    FRD_FIELD_RDEV = 1u << 13,       /**< rdev */
+    FRD_FIELD_ATTRIBUTES = 1u << 14, /**< attributes and attributes_known */
+    /** Every field: what a full listing asks for by default. */
+    FRD_FIELDS_ALL = (1u << 15) - 1,
+};
+
+/**
+ * File attribute bits (struct frd_entry.attributes), as the kernel reports them: statx
+ * stx_attributes on Linux, file attributes on Windows, st_flags on macOS.
+ */
+enum frd_attr {
+    FRD_ATTR_COMPRESSED = 1u << 0, /**< compressed by the file system */
+    FRD_ATTR_IMMUTABLE = 1u << 1,  /**< cannot be changed, renamed or linked (chattr +i) */
+    FRD_ATTR_APPEND = 1u << 2,     /**< can only be appended to (chattr +a) */
+    FRD_ATTR_NODUMP = 1u << 3,     /**< not to be backed up by dump (chattr +d) */
+    FRD_ATTR_ENCRYPTED = 1u << 4,  /**< encrypted by the file system */
+    FRD_ATTR_AUTOMOUNT = 1u << 5,  /**< an automount trigger */
+    FRD_ATTR_MOUNT_ROOT = 1u << 6, /**< the root of a mount */
+    FRD_ATTR_VERITY = 1u << 7,     /**< protected by fs-verity */
+    FRD_ATTR_DAX = 1u << 8,        /**< file data accessed directly (DAX) */
 };
 
 /**
@@ -260,6 +284,15 @@ struct frd_entry {
     uint32_t mode;       /**< permission bits (mode & 07777) */
     enum frd_type type;  /**< type of the entry itself (links are not followed) */
     unsigned fields;     /**< enum frd_field bits: which fields above hold data */
+    uint32_t uid;        /**< owner's user id */
+    uint32_t gid;        /**< owner's group id */
+    int64_t atime_ns;    /**< last access time, ns since the Unix epoch */
+    int64_t btime_ns;    /**< birth (creation) time, ns since the Unix epoch */
+    uint64_t rdev;       /**< device number of a character or block device */
+    uint32_t attributes; /**< enum frd_attr bits that are set */
+    /** enum frd_attr bits the file system reports at all: a bit clear here means the
+     *  attribute is unknown, not unset. */
+    uint32_t attributes_known;
     /** 0, or the negative code of the stat that failed for this entry (say FRD_EACCES in a
      *  directory that can be read but not searched); then only name and type are known. */
     int error;
@@ -384,6 +417,20 @@ FRD_EXTERN int frd_lister_set_flags(struct frd_lister *lister, unsigned flags);
 
 /** @return a lister's flags. */
 FRD_EXTERN unsigned frd_lister_flags(const struct frd_lister *lister);
+
+/**
+ * Sets which fields the lister's listings fill (enum frd_field bits; FRD_FIELDS_ALL by
+ * default). Name and type are always filled. The backend asks the kernel for no more than
+ * `wanted` needs, and skips the per-entry stat entirely when the directory records answer
+ * (FRD_FIELD_TYPE and FRD_FIELD_FILE_ID on Linux). FRD_LIST_NAMES_ONLY is the same as
+ * asking for FRD_FIELD_TYPE alone. An entry's `fields` says what was actually filled, which
+ * may be more than wanted (what came for free) or less (what the platform cannot tell).
+ * @return 0, or FRD_EINVAL for a NULL lister or an unknown bit.
+ */
+FRD_EXTERN int frd_lister_set_fields(struct frd_lister *lister, unsigned wanted);
+
+/** @return the fields a lister's listings fill (enum frd_field bits). */
+FRD_EXTERN unsigned frd_lister_fields(const struct frd_lister *lister);
 
 /**
  * Appends the entries of the directory at `path` to `list` ("." and ".." never appear).
