@@ -16,6 +16,8 @@
 
 #include "frddu.h"
 
+#include "grow.h"
+
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,18 +104,14 @@ static int usage_error(const char *message, const char *arg)
     return 2;
 }
 
+TOOL_RESERVE_DEFINE(lines_reserve, struct du_line, 256)
+
 /** Remembers a line for --top. Called with out_lock held. */
 static void remember_line(struct du_state *st, uint64_t bytes, const char *path, size_t len)
 {
-    if (st->nlines == st->lines_cap) {
-        size_t cap = st->lines_cap ? st->lines_cap * 2 : 256;
-        struct du_line *lines = realloc(st->lines, cap * sizeof(*lines));
-        if (lines == NULL) {
-            atomic_store(&st->out_of_memory, true);
-            return;
-        }
-        st->lines = lines;
-        st->lines_cap = cap;
+    if (lines_reserve(&st->lines, &st->lines_cap, st->nlines + 1) < 0) {
+        atomic_store(&st->out_of_memory, true);
+        return;
     }
     char *copy = malloc(len + 1);
     if (copy == NULL) {

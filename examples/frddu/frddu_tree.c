@@ -4,13 +4,15 @@
 /** The directories a du walk is totalling, found by path from any worker thread. */
 #include "frddu_tree.h"
 
+#include "hash.h"
+
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 /*
- * 64 shards of chained hash tables keyed by path, each under its own mutex. Only
+ * 64 shards, each a table of directory pointers keyed by path under its own mutex. Only
  * directories live here, and only while they are being walked, so the table stays as small
  * as the walk's frontier. Lookups are rare anyway: frddu caches the last parent per thread.
  */
@@ -18,26 +20,36 @@
 
 struct tree_shard {
     pthread_mutex_t lock;
-    struct du_dir **buckets;
-    size_t capacity; // a power of two, or 0
-    size_t count;
+    struct tool_hash table; // of struct du_dir *
 };
 
 struct du_tree {
     struct tree_shard shards[TREE_SHARDS];
 };
 
-/** FNV-1a, then a final mix so that the top bits (the shard) depend on every byte. */
-static uint64_t tree_hash(const char *key, size_t len)
+/** What a lookup by path compares. */
+struct tree_key {
+    const char *key;
+    size_t len;
+};
+
+static struct du_dir *dir_at(const void *record)
 {
-    uint64_t h = 0xcbf29ce484222325u;
-    for (size_t i = 0; i < len; i++) {
-        h = (h ^ (unsigned char)key[i]) * 0x100000001b3u;
-    }
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdu;
-    h ^= h >> 33;
-    return h;
+    struct du_dir *dir;
+    memcpy(&dir, record, sizeof(dir));
+    return dir;
+}
+
+static bool dir_has_path(const void *record, const void *key)
+{
+    const struct du_dir *d = dir_at(record);
+    const struct tree_key *k = key;
+    return d->key_len == k->len && memcmp(d->key, k->key, k->len) == 0;
+}
+
+static bool dir_is(const void *record, const void *key)
+{
+    return dir_at(record) == key;
 }
 
 struct du_tree *du_tree_new(void)
@@ -48,6 +60,7 @@ struct du_tree *du_tree_new(void)
     }
     for (size_t i = 0; i < TREE_SHARDS; i++) {
         pthread_mutex_init(&tree->shards[i].lock, NULL);
+        tool_hash_init(&tree->shards[i].table, sizeof(struct du_dir *));
     }
     return tree;
 }
@@ -59,13 +72,13 @@ void du_tree_free(struct du_tree *tree)
     }
     for (size_t i = 0; i < TREE_SHARDS; i++) {
         struct tree_shard *shard = &tree->shards[i];
-        for (size_t b = 0; b < shard->capacity; b++) {
-            for (struct du_dir *d = shard->buckets[b], *next; d != NULL; d = next) {
-                next = d->next;
-                free(d);
+        for (size_t s = 0; s < tool_hash_capacity(&shard->table); s++) {
+            const void *record = tool_hash_slot(&shard->table, s);
+            if (record != NULL) {
+                free(dir_at(record));
             }
         }
-        free(shard->buckets);
+        tool_hash_free(&shard->table);
         pthread_mutex_destroy(&shard->lock);
     }
     free(tree);
@@ -74,28 +87,6 @@ void du_tree_free(struct du_tree *tree)
 static struct tree_shard *tree_shard_of(struct du_tree *tree, uint64_t hash)
 {
     return &tree->shards[hash >> 58];
-}
-
-/** Doubles a shard's bucket array. @return 0, or -1 when out of memory. */
-static int shard_grow(struct tree_shard *shard)
-{
-    size_t capacity = shard->capacity == 0 ? 16 : shard->capacity * 2;
-    struct du_dir **buckets = calloc(capacity, sizeof(*buckets));
-    if (buckets == NULL) {
-        return -1;
-    }
-    for (size_t b = 0; b < shard->capacity; b++) {
-        for (struct du_dir *d = shard->buckets[b], *next; d != NULL; d = next) {
-            next = d->next;
-            size_t slot = (size_t)d->hash & (capacity - 1);
-            d->next = buckets[slot];
-            buckets[slot] = d;
-        }
-    }
-    free(shard->buckets);
-    shard->buckets = buckets;
-    shard->capacity = capacity;
-    return 0;
 }
 
 struct du_dir *du_tree_add(struct du_tree *tree, const char *key, size_t key_len,
@@ -111,41 +102,34 @@ struct du_dir *du_tree_add(struct du_tree *tree, const char *key, size_t key_len
     atomic_init(&dir->listed, false);
     dir->leftover = false;
     dir->depth = depth;
-    dir->hash = tree_hash(key, key_len);
+    dir->hash = tool_hash_bytes(key, key_len);
     dir->key_len = key_len;
     memcpy(dir->key, key, key_len);
     dir->key[key_len] = '\0';
 
     struct tree_shard *shard = tree_shard_of(tree, dir->hash);
+    bool found;
     pthread_mutex_lock(&shard->lock);
-    if (shard->count >= shard->capacity && shard_grow(shard) < 0) {
-        pthread_mutex_unlock(&shard->lock);
+    void *slot = tool_hash_insert(&shard->table, dir->hash, NULL, NULL, &found);
+    if (slot != NULL) {
+        memcpy(slot, &dir, sizeof(dir));
+    }
+    pthread_mutex_unlock(&shard->lock);
+    if (slot == NULL) {
         free(dir);
         return NULL;
     }
-    size_t slot = (size_t)dir->hash & (shard->capacity - 1);
-    dir->next = shard->buckets[slot];
-    shard->buckets[slot] = dir;
-    shard->count++;
-    pthread_mutex_unlock(&shard->lock);
     return dir;
 }
 
 struct du_dir *du_tree_find(struct du_tree *tree, const char *key, size_t key_len)
 {
-    uint64_t hash = tree_hash(key, key_len);
+    uint64_t hash = tool_hash_bytes(key, key_len);
     struct tree_shard *shard = tree_shard_of(tree, hash);
-    struct du_dir *found = NULL;
+    struct tree_key k = {key, key_len};
     pthread_mutex_lock(&shard->lock);
-    if (shard->capacity != 0) {
-        for (struct du_dir *d = shard->buckets[(size_t)hash & (shard->capacity - 1)]; d != NULL;
-             d = d->next) {
-            if (d->hash == hash && d->key_len == key_len && memcmp(d->key, key, key_len) == 0) {
-                found = d;
-                break;
-            }
-        }
-    }
+    const void *record = tool_hash_find(&shard->table, hash, dir_has_path, &k);
+    struct du_dir *found = record != NULL ? dir_at(record) : NULL;
     pthread_mutex_unlock(&shard->lock);
     return found;
 }
@@ -154,13 +138,9 @@ void du_tree_remove(struct du_tree *tree, struct du_dir *dir)
 {
     struct tree_shard *shard = tree_shard_of(tree, dir->hash);
     pthread_mutex_lock(&shard->lock);
-    struct du_dir **link = &shard->buckets[(size_t)dir->hash & (shard->capacity - 1)];
-    while (*link != NULL && *link != dir) {
-        link = &(*link)->next;
-    }
-    if (*link == dir) {
-        *link = dir->next;
-        shard->count--;
+    void *record = tool_hash_find(&shard->table, dir->hash, dir_is, dir);
+    if (record != NULL) {
+        tool_hash_remove(&shard->table, record);
     }
     pthread_mutex_unlock(&shard->lock);
 }
@@ -179,7 +159,7 @@ long du_tree_take_all(struct du_tree *tree, struct du_dir ***out)
 {
     size_t total = 0;
     for (size_t i = 0; i < TREE_SHARDS; i++) {
-        total += tree->shards[i].count;
+        total += tool_hash_count(&tree->shards[i].table);
     }
     *out = NULL;
     if (total == 0) {
@@ -191,15 +171,16 @@ long du_tree_take_all(struct du_tree *tree, struct du_dir ***out)
     }
     size_t n = 0;
     for (size_t i = 0; i < TREE_SHARDS; i++) {
-        struct tree_shard *shard = &tree->shards[i];
-        for (size_t b = 0; b < shard->capacity; b++) {
-            for (struct du_dir *d = shard->buckets[b]; d != NULL; d = d->next) {
+        struct tool_hash *table = &tree->shards[i].table;
+        for (size_t s = 0; s < tool_hash_capacity(table); s++) {
+            const void *record = tool_hash_slot(table, s);
+            if (record != NULL) {
+                struct du_dir *d = dir_at(record);
                 d->leftover = true;
                 dirs[n++] = d;
             }
-            shard->buckets[b] = NULL;
         }
-        shard->count = 0;
+        tool_hash_clear(table);
     }
     qsort(dirs, n, sizeof(*dirs), dir_deeper_first);
     *out = dirs;

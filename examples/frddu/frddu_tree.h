@@ -19,13 +19,12 @@ struct du_dir {
     atomic_uint_least64_t bytes; /**< its own size plus everything counted below it so far */
     /** 1 until its post-order visit, plus 1 per unfinished subdirectory: at 0 it is done. */
     atomic_uint pending;
-    atomic_bool listed;  /**< its post-order visit happened */
-    bool leftover;       /**< taken out by du_tree_take_all(): freed by that caller */
-    unsigned depth;      /**< 0 for a root */
-    struct du_dir *next; /**< hash chain, owned by the tree */
-    uint64_t hash;       /**< hash of key */
-    size_t key_len;      /**< bytes in key */
-    char key[];          /**< the directory's path as the walker spells it, NUL-terminated */
+    atomic_bool listed; /**< its post-order visit happened */
+    bool leftover;      /**< taken out by du_tree_take_all(): freed by that caller */
+    unsigned depth;     /**< 0 for a root */
+    uint64_t hash;      /**< hash of key */
+    size_t key_len;     /**< bytes in key */
+    char key[];         /**< the directory's path as the walker spells it, NUL-terminated */
 };
 
 /** The table of growing directories. Opaque. */

@@ -16,10 +16,12 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "frdfind.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -103,18 +105,9 @@ static void flush_locked(struct ff_thread *thr)
 
 void ff_out_append(struct ff_thread *thr, const void *data, size_t len)
 {
-    if (thr->cap - thr->len < len) {
-        size_t cap = thr->cap * 2;
-        while (cap - thr->len < len) {
-            cap *= 2;
-        }
-        char *grown = realloc(thr->buf, cap);
-        if (grown == NULL) {
-            thr->oom = true;
-            return;
-        }
-        thr->buf = grown;
-        thr->cap = cap;
+    if (len > SIZE_MAX - thr->len || tool_reserve_chars(&thr->buf, &thr->cap, thr->len + len) < 0) {
+        thr->oom = true;
+        return;
     }
     memcpy(thr->buf + thr->len, data, len);
     thr->len += len;
@@ -180,19 +173,7 @@ void ff_out_free_all(void)
 
 char *ff_thread_scratch(struct ff_thread *thr, size_t size)
 {
-    if (thr->scratch_cap < size) {
-        size_t cap = thr->scratch_cap ? thr->scratch_cap : 4096;
-        while (cap < size) {
-            cap *= 2;
-        }
-        char *grown = realloc(thr->scratch, cap);
-        if (grown == NULL) {
-            return NULL;
-        }
-        thr->scratch = grown;
-        thr->scratch_cap = cap;
-    }
-    return thr->scratch;
+    return tool_reserve_chars(&thr->scratch, &thr->scratch_cap, size) < 0 ? NULL : thr->scratch;
 }
 
 int ff_thread_lister(struct ff_thread *thr, struct frd_lister **lister, struct frd_list **list)

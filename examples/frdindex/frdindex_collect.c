@@ -8,6 +8,7 @@
 
 #include "frdindex_map.h"
 #include "frdindex_snapshot.h"
+#include "grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,15 +176,7 @@ static enum frd_action collect_error(const struct frd_walk_error *err, void *uda
     }
     char *copy = malloc(len + 1);
     pthread_mutex_lock(&c->lock);
-    if (copy != NULL && c->nfailed == c->failed_cap) {
-        size_t cap = c->failed_cap ? c->failed_cap * 2 : 16;
-        char **failed = realloc(c->failed, cap * sizeof(*failed));
-        if (failed != NULL) {
-            c->failed = failed;
-            c->failed_cap = cap;
-        }
-    }
-    if (copy != NULL && c->nfailed < c->failed_cap) {
+    if (copy != NULL && tool_reserve_strs(&c->failed, &c->failed_cap, c->nfailed + 1) == 0) {
         memcpy(copy, path, len + 1);
         c->failed[c->nfailed++] = copy;
         copy = NULL;

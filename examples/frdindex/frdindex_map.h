@@ -6,6 +6,7 @@
 #define FRD_EXAMPLES_FRDINDEX_MAP_H
 
 #include "frdindex.h"
+#include "hash.h"
 
 /** What an update decided about a stored row. */
 enum index_mark {
@@ -25,18 +26,20 @@ struct index_item {
     bool rename_source; /**< its old identity may match an added path (see update) */
 };
 
-/** The map: items in insertion order, paths in one arena, an index for lookups. */
+/** The map: items in insertion order, paths in one arena, an index for lookups. Zero-initialise it. */
 struct index_map {
     struct index_item *items;
     size_t count, items_cap;
     char *arena;
     size_t arena_len, arena_cap;
-    uint32_t *slots; /**< open addressing: item index + 1, 0 = empty */
-    size_t slots_cap;
+    struct tool_hash index; /**< of uint32_t item indexes, by path hash */
 };
 
 /** @return the 64-bit hash of a path, as the map and the snapshot use it. */
-uint64_t index_path_hash(const char *path, size_t len);
+static inline uint64_t index_path_hash(const char *path, size_t len)
+{
+    return tool_hash_bytes(path, len);
+}
 
 /**
  * Makes room for `count` items with `path_bytes` bytes of paths in all, so that loading a

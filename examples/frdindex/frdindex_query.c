@@ -5,6 +5,7 @@
 #define _GNU_SOURCE // FNM_CASEFOLD
 
 #include "frdindex.h"
+#include "grow.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
@@ -225,17 +226,8 @@ struct found {
 
 static int found_add(struct found *f, const char *path, size_t len)
 {
-    if (f->len + len + 1 > f->cap) {
-        size_t cap = f->cap ? f->cap * 2 : 65536;
-        while (f->len + len + 1 > cap) {
-            cap *= 2;
-        }
-        char *buf = realloc(f->buf, cap);
-        if (buf == NULL) {
-            return -1;
-        }
-        f->buf = buf;
-        f->cap = cap;
+    if (tool_reserve_chars(&f->buf, &f->cap, f->len + len + 1) < 0) {
+        return -1;
     }
     memcpy(f->buf + f->len, path, len + 1);
     f->len += len + 1;

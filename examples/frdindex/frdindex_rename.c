@@ -4,6 +4,9 @@
 /** Rename detection: matching paths an update added with files whose old path is gone. */
 #include "frdindex_rename.h"
 
+#include "grow.h"
+#include "hash.h"
+
 #include <frd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,30 +20,15 @@
  * files only (hard links share a bucket and are chained).
  */
 
+TOOL_RESERVE_DEFINE(added_reserve, struct index_added_entry, 256)
+
 /** Remembers an added path for rename matching. @return 0 or -1. */
 int index_added_push(struct index_added *added, const struct index_row *row, const char *path,
                      size_t len)
 {
-    if (added->count == added->cap) {
-        size_t cap = added->cap ? added->cap * 2 : 256;
-        struct index_added_entry *entries = realloc(added->entries, cap * sizeof(*entries));
-        if (entries == NULL) {
-            return -1;
-        }
-        added->entries = entries;
-        added->cap = cap;
-    }
-    if (added->arena_len + len + 1 > added->arena_cap) {
-        size_t cap = added->arena_cap ? added->arena_cap : 16384;
-        while (added->arena_len + len + 1 > cap) {
-            cap *= 2;
-        }
-        char *arena = realloc(added->arena, cap);
-        if (arena == NULL) {
-            return -1;
-        }
-        added->arena = arena;
-        added->arena_cap = cap;
+    if (len >= UINT32_MAX || added_reserve(&added->entries, &added->cap, added->count + 1) < 0 ||
+        tool_reserve_chars(&added->arena, &added->arena_cap, added->arena_len + len + 1) < 0) {
+        return -1;
     }
     memcpy(added->arena + added->arena_len, path, len);
     added->arena[added->arena_len + len] = '\0';
@@ -59,11 +47,7 @@ void index_added_free(struct index_added *added)
 
 static uint64_t identity_hash(uint64_t dev, uint64_t id)
 {
-    uint64_t h = id * 0x9e3779b97f4a7c15u ^ dev;
-    h ^= h >> 31;
-    h *= 0xbf58476d1ce4e5b9u;
-    h ^= h >> 29;
-    return h;
+    return tool_hash_mix(tool_hash_mix(dev) ^ id);
 }
 
 /** Could `target` (added now) be the file `source` (indexed before) under a new name? */
@@ -78,6 +62,21 @@ static bool same_file(const struct index_row *source, const struct index_row *ta
     // mtime when entries come and go, so for them identity alone decides.)
     return source->type == FRD_TYPE_DIR ||
            (source->size == target->size && source->mtime_ns == target->mtime_ns);
+}
+
+/** What a lookup of an added path among the old files compares. */
+struct source_key {
+    const struct index_map *map;
+    const struct index_row *target;
+};
+
+static bool source_matches(const void *record, const void *key)
+{
+    const struct source_key *k = key;
+    long i;
+    memcpy(&i, record, sizeof(i));
+    const struct index_item *source = &k->map->items[i];
+    return source->rename_source && same_file(&source->row, k->target);
 }
 
 static const char *dir_end(const char *path, size_t len, size_t *dir_len)
@@ -107,42 +106,36 @@ struct index_rename *index_match_renames(struct index_map *map, const struct ind
     if (nsources == 0 || added->count == 0) {
         return NULL;
     }
-    size_t cap = 16;
-    while (cap < nsources * 2) {
-        cap *= 2;
-    }
-    long *slots = malloc(cap * sizeof(*slots));
-    long *chain = malloc(map->count * sizeof(*chain));
+    // Sources by identity (records: long item indexes); hard links share a hash. They go
+    // in from the last item down, so a target meets the last-indexed of several links first.
+    struct tool_hash sources;
+    tool_hash_init(&sources, sizeof(long));
     struct index_rename *pairs = malloc(added->count * sizeof(*pairs));
-    if (slots == NULL || chain == NULL || pairs == NULL) {
+    if (pairs == NULL || tool_hash_reserve(&sources, nsources) < 0) {
         goto oom;
     }
-    // Buckets by identity; hard links share one and are chained.
-    for (size_t i = 0; i < cap; i++) {
-        slots[i] = -1;
-    }
-    for (size_t i = 0; i < map->count; i++) {
+    for (size_t i = map->count; i-- > 0;) {
         const struct index_item *item = &map->items[i];
         if (item->rename_source) {
-            size_t s = (size_t)identity_hash(item->row.dev, item->row.file_id) & (cap - 1);
-            chain[i] = slots[s];
-            slots[s] = (long)i;
+            bool found;
+            long index = (long)i;
+            void *slot = tool_hash_insert(&sources, identity_hash(item->row.dev, item->row.file_id),
+                                          NULL, NULL, &found);
+            memcpy(slot, &index, sizeof(index)); // reserved above: cannot fail
         }
     }
     for (size_t t = 0; t < added->count; t++) {
-        const struct index_row *target = &added->entries[t].row;
-        size_t s = (size_t)identity_hash(target->dev, target->file_id) & (cap - 1);
-        for (long i = slots[s]; i >= 0; i = chain[i]) {
-            struct index_item *source = &map->items[i];
-            if (source->rename_source && same_file(&source->row, target)) {
-                source->rename_source = false; // one new path per old one
-                pairs[(*npairs)++] = (struct index_rename){i, t, INDEX_RENAMED};
-                break;
-            }
+        struct source_key key = {map, &added->entries[t].row};
+        void *slot = tool_hash_find(&sources, identity_hash(key.target->dev, key.target->file_id),
+                                    source_matches, &key);
+        if (slot != NULL) {
+            long i;
+            memcpy(&i, slot, sizeof(i));
+            map->items[i].rename_source = false; // one new path per old one
+            pairs[(*npairs)++] = (struct index_rename){i, t, INDEX_RENAMED};
         }
     }
-    free(slots);
-    free(chain);
+    tool_hash_free(&sources);
 
     // "a/x -> b/x" follows from "a -> b": keep only the directory's rename in the report.
     struct index_map by_target = {0};
@@ -178,8 +171,7 @@ struct index_rename *index_match_renames(struct index_map *map, const struct ind
     index_map_free(&by_target);
     return pairs;
 oom:
-    free(slots);
-    free(chain);
+    tool_hash_free(&sources);
     free(pairs);
     *npairs = 0;
     *failed = true;

@@ -4,6 +4,8 @@
 /** The snapshot: a compact digest of every row, so an update need not read the rows. */
 #include "frdindex_snapshot.h"
 
+#include "grow.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,46 +22,49 @@
 #define SNAP_ORDER_MARK 0x0102030405060708u
 #define SNAP_HEADER     24
 
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15u;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
-    return x ^ (x >> 31);
-}
-
 uint64_t index_row_digest(const struct index_row *row)
 {
-    uint64_t h = mix(row->size);
-    h = mix(h ^ (uint64_t)row->mtime_ns);
-    h = mix(h ^ (uint64_t)row->ctime_ns);
-    h = mix(h ^ row->file_id);
-    h = mix(h ^ row->dev);
-    return mix(h ^ ((uint64_t)row->mode << 16 | (uint64_t)row->type << 8 | row->persistent));
+    uint64_t h = tool_hash_mix(row->size);
+    h = tool_hash_mix(h ^ (uint64_t)row->mtime_ns);
+    h = tool_hash_mix(h ^ (uint64_t)row->ctime_ns);
+    h = tool_hash_mix(h ^ row->file_id);
+    h = tool_hash_mix(h ^ row->dev);
+    return tool_hash_mix(h ^
+                         ((uint64_t)row->mode << 16 | (uint64_t)row->type << 8 | row->persistent));
 }
 
 void index_snapshot_free(struct index_snapshot *snap)
 {
     free(snap->entries);
     free(snap->seen);
-    free(snap->slots);
+    tool_hash_free(&snap->index);
     memset(snap, 0, sizeof(*snap));
 }
+
+TOOL_RESERVE_DEFINE(entries_reserve, struct index_snap_entry, 4096)
 
 int index_snapshot_push(struct index_snapshot *snap, uint64_t path_hash, uint64_t digest,
                         int64_t id)
 {
-    if (snap->count == snap->cap) {
-        size_t cap = snap->cap ? snap->cap * 2 : 4096;
-        struct index_snap_entry *entries = realloc(snap->entries, cap * sizeof(*entries));
-        if (entries == NULL) {
-            return -1;
-        }
-        snap->entries = entries;
-        snap->cap = cap;
+    if (entries_reserve(&snap->entries, &snap->cap, snap->count + 1) < 0) {
+        return -1;
     }
     snap->entries[snap->count++] = (struct index_snap_entry){path_hash, digest, id};
     return 0;
+}
+
+/** What a lookup by path hash compares. */
+struct snap_key {
+    const struct index_snapshot *snap;
+    uint64_t path_hash;
+};
+
+static bool entry_has_hash(const void *record, const void *key)
+{
+    const struct snap_key *k = key;
+    uint32_t e;
+    memcpy(&e, record, sizeof(e));
+    return k->snap->entries[e].path_hash == k->path_hash;
 }
 
 /**
@@ -68,44 +73,37 @@ int index_snapshot_push(struct index_snapshot *snap, uint64_t path_hash, uint64_
  */
 static int snapshot_index(struct index_snapshot *snap)
 {
-    size_t cap = 1024;
-    while (cap < snap->count * 2) {
-        cap *= 2;
-    }
-    free(snap->slots);
-    snap->slots = calloc(cap, sizeof(*snap->slots));
-    if (snap->slots == NULL || snap->count >= UINT32_MAX) {
+    tool_hash_free(&snap->index);
+    tool_hash_init(&snap->index, sizeof(uint32_t));
+    if (snap->count >= UINT32_MAX || tool_hash_reserve(&snap->index, snap->count) < 0) {
         return -1;
     }
-    snap->slots_cap = cap;
-    size_t mask = cap - 1;
     for (size_t e = 0; e < snap->count; e++) {
-        uint64_t h = snap->entries[e].path_hash;
-        size_t i = (size_t)h & mask;
-        while (snap->slots[i] != 0) {
-            if (snap->entries[snap->slots[i] - 1].path_hash == h) {
-                return 1;
-            }
-            i = (i + 1) & mask;
+        struct snap_key key = {snap, snap->entries[e].path_hash};
+        bool found;
+        void *slot = tool_hash_insert(&snap->index, key.path_hash, entry_has_hash, &key, &found);
+        if (slot == NULL) {
+            return -1;
         }
-        snap->slots[i] = (uint32_t)(e + 1);
+        if (found) {
+            return 1;
+        }
+        uint32_t index = (uint32_t)e;
+        memcpy(slot, &index, sizeof(index));
     }
     return 0;
 }
 
 long index_snapshot_find(const struct index_snapshot *snap, uint64_t path_hash)
 {
-    if (snap->slots_cap == 0) {
+    struct snap_key key = {snap, path_hash};
+    const void *record = tool_hash_find(&snap->index, path_hash, entry_has_hash, &key);
+    if (record == NULL) {
         return -1;
     }
-    size_t mask = snap->slots_cap - 1;
-    for (size_t i = (size_t)path_hash & mask; snap->slots[i] != 0; i = (i + 1) & mask) {
-        uint32_t e = snap->slots[i] - 1;
-        if (snap->entries[e].path_hash == path_hash) {
-            return (long)e;
-        }
-    }
-    return -1;
+    uint32_t e;
+    memcpy(&e, record, sizeof(e));
+    return (long)e;
 }
 
 int index_snapshot_load(sqlite3 *db, int64_t generation, int64_t expected,

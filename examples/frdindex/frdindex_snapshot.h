@@ -6,6 +6,7 @@
 #define FRD_EXAMPLES_FRDINDEX_SNAPSHOT_H
 
 #include "frdindex.h"
+#include "hash.h"
 
 /*
  * One entry per row of `entries`: the hash of its path, a digest of its metadata (type,
@@ -30,9 +31,8 @@ struct index_snap_entry {
 struct index_snapshot {
     struct index_snap_entry *entries;
     size_t count, cap;
-    uint8_t *seen;   /**< per entry: met by this walk (filled by the caller) */
-    uint32_t *slots; /**< open addressing: entry index + 1, 0 = empty */
-    size_t slots_cap;
+    uint8_t *seen;          /**< per entry: met by this walk (filled by the caller) */
+    struct tool_hash index; /**< of uint32_t entry indexes, by path_hash */
 };
 
 /** @return the digest of a row's metadata (id excluded). */

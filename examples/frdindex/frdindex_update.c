@@ -9,6 +9,7 @@
 #include "frdindex_map.h"
 #include "frdindex_rename.h"
 #include "frdindex_snapshot.h"
+#include "grow.h"
 
 #include <frd.h>
 #include <limits.h>
@@ -486,13 +487,8 @@ static char **stored_roots(sqlite3 *db, size_t *n)
     while (sqlite3_step(stmt) == SQLITE_ROW) {
         const char *p = sqlite3_column_blob(stmt, 0);
         size_t len = (size_t)sqlite3_column_bytes(stmt, 0);
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 4;
-            char **grown = realloc(roots, cap * sizeof(*roots));
-            if (grown == NULL) {
-                break;
-            }
-            roots = grown;
+        if (tool_reserve_strs(&roots, &cap, *n + 1) < 0) {
+            break;
         }
         char *copy = malloc(len + 1);
         if (copy == NULL || p == NULL) {
