@@ -4,31 +4,20 @@
 /** A thread-safe set of (device, file id) pairs: counts a hard-linked file once, as du does. */
 #include "frddu_seen.h"
 
-#include "hash.h"
+#include "frddu_shard.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * 64 shards, each a table of (dev, id) records under its own mutex. The shard is chosen
- * from the high bits of the hash and the slot from the low bits, so they do not correlate.
- * A pair is never removed.
- */
-#define SEEN_SHARDS 64
-
+/* Locked shards (frddu_shard.h) of (dev, id) records. A pair is never removed. */
 struct seen_key {
     uint64_t dev;
     uint64_t id;
 };
 
-struct seen_shard {
-    pthread_mutex_t lock;
-    struct tool_hash table; // of struct seen_key
-};
-
 struct du_seen {
-    struct seen_shard shards[SEEN_SHARDS];
+    struct du_shard shards[DU_SHARDS]; // of struct seen_key
 };
 
 static uint64_t seen_hash(uint64_t dev, uint64_t id)
@@ -48,10 +37,7 @@ struct du_seen *du_seen_new(void)
     if (seen == NULL) {
         return NULL;
     }
-    for (size_t i = 0; i < SEEN_SHARDS; i++) {
-        pthread_mutex_init(&seen->shards[i].lock, NULL);
-        tool_hash_init(&seen->shards[i].table, sizeof(struct seen_key));
-    }
+    du_shards_init(seen->shards, sizeof(struct seen_key));
     return seen;
 }
 
@@ -60,10 +46,7 @@ void du_seen_free(struct du_seen *seen)
     if (seen == NULL) {
         return;
     }
-    for (size_t i = 0; i < SEEN_SHARDS; i++) {
-        pthread_mutex_destroy(&seen->shards[i].lock);
-        tool_hash_free(&seen->shards[i].table);
-    }
+    du_shards_destroy(seen->shards);
     free(seen);
 }
 
@@ -71,7 +54,7 @@ int du_seen_add(struct du_seen *seen, uint64_t dev, uint64_t id)
 {
     struct seen_key key = {dev, id};
     uint64_t hash = seen_hash(dev, id);
-    struct seen_shard *shard = &seen->shards[hash >> 58];
+    struct du_shard *shard = du_shard_of(seen->shards, hash);
     bool found;
     pthread_mutex_lock(&shard->lock);
     void *slot = tool_hash_insert(&shard->table, hash, seen_eq, &key, &found);

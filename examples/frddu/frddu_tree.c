@@ -4,7 +4,7 @@
 /** The directories a du walk is totalling, found by path from any worker thread. */
 #include "frddu_tree.h"
 
-#include "hash.h"
+#include "frddu_shard.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -12,19 +12,12 @@
 #include <string.h>
 
 /*
- * 64 shards, each a table of directory pointers keyed by path under its own mutex. Only
- * directories live here, and only while they are being walked, so the table stays as small
- * as the walk's frontier. Lookups are rare anyway: frddu caches the last parent per thread.
+ * Locked shards (frddu_shard.h) of directory pointers keyed by path. Only directories live
+ * here, and only while they are being walked, so the table stays as small as the walk's
+ * frontier. Lookups are rare anyway: frddu caches the last parent per thread.
  */
-#define TREE_SHARDS 64
-
-struct tree_shard {
-    pthread_mutex_t lock;
-    struct tool_hash table; // of struct du_dir *
-};
-
 struct du_tree {
-    struct tree_shard shards[TREE_SHARDS];
+    struct du_shard shards[DU_SHARDS]; // of struct du_dir *
 };
 
 /** What a lookup by path compares. */
@@ -58,10 +51,7 @@ struct du_tree *du_tree_new(void)
     if (tree == NULL) {
         return NULL;
     }
-    for (size_t i = 0; i < TREE_SHARDS; i++) {
-        pthread_mutex_init(&tree->shards[i].lock, NULL);
-        tool_hash_init(&tree->shards[i].table, sizeof(struct du_dir *));
-    }
+    du_shards_init(tree->shards, sizeof(struct du_dir *));
     return tree;
 }
 
@@ -70,23 +60,17 @@ void du_tree_free(struct du_tree *tree)
     if (tree == NULL) {
         return;
     }
-    for (size_t i = 0; i < TREE_SHARDS; i++) {
-        struct tree_shard *shard = &tree->shards[i];
-        for (size_t s = 0; s < tool_hash_capacity(&shard->table); s++) {
-            const void *record = tool_hash_slot(&shard->table, s);
+    for (size_t i = 0; i < DU_SHARDS; i++) {
+        const struct tool_hash *table = &tree->shards[i].table;
+        for (size_t s = 0; s < tool_hash_capacity(table); s++) {
+            const void *record = tool_hash_slot(table, s);
             if (record != NULL) {
                 free(dir_at(record));
             }
         }
-        tool_hash_free(&shard->table);
-        pthread_mutex_destroy(&shard->lock);
     }
+    du_shards_destroy(tree->shards);
     free(tree);
-}
-
-static struct tree_shard *tree_shard_of(struct du_tree *tree, uint64_t hash)
-{
-    return &tree->shards[hash >> 58];
 }
 
 struct du_dir *du_tree_add(struct du_tree *tree, const char *key, size_t key_len,
@@ -107,7 +91,7 @@ struct du_dir *du_tree_add(struct du_tree *tree, const char *key, size_t key_len
     memcpy(dir->key, key, key_len);
     dir->key[key_len] = '\0';
 
-    struct tree_shard *shard = tree_shard_of(tree, dir->hash);
+    struct du_shard *shard = du_shard_of(tree->shards, dir->hash);
     bool found;
     pthread_mutex_lock(&shard->lock);
     void *slot = tool_hash_insert(&shard->table, dir->hash, NULL, NULL, &found);
@@ -125,7 +109,7 @@ struct du_dir *du_tree_add(struct du_tree *tree, const char *key, size_t key_len
 struct du_dir *du_tree_find(struct du_tree *tree, const char *key, size_t key_len)
 {
     uint64_t hash = tool_hash_bytes(key, key_len);
-    struct tree_shard *shard = tree_shard_of(tree, hash);
+    struct du_shard *shard = du_shard_of(tree->shards, hash);
     struct tree_key k = {key, key_len};
     pthread_mutex_lock(&shard->lock);
     const void *record = tool_hash_find(&shard->table, hash, dir_has_path, &k);
@@ -136,7 +120,7 @@ struct du_dir *du_tree_find(struct du_tree *tree, const char *key, size_t key_le
 
 void du_tree_remove(struct du_tree *tree, struct du_dir *dir)
 {
-    struct tree_shard *shard = tree_shard_of(tree, dir->hash);
+    struct du_shard *shard = du_shard_of(tree->shards, dir->hash);
     pthread_mutex_lock(&shard->lock);
     void *record = tool_hash_find(&shard->table, dir->hash, dir_is, dir);
     if (record != NULL) {
@@ -158,7 +142,7 @@ static int dir_deeper_first(const void *a, const void *b)
 long du_tree_take_all(struct du_tree *tree, struct du_dir ***out)
 {
     size_t total = 0;
-    for (size_t i = 0; i < TREE_SHARDS; i++) {
+    for (size_t i = 0; i < DU_SHARDS; i++) {
         total += tool_hash_count(&tree->shards[i].table);
     }
     *out = NULL;
@@ -170,7 +154,7 @@ long du_tree_take_all(struct du_tree *tree, struct du_dir ***out)
         return -1;
     }
     size_t n = 0;
-    for (size_t i = 0; i < TREE_SHARDS; i++) {
+    for (size_t i = 0; i < DU_SHARDS; i++) {
         struct tool_hash *table = &tree->shards[i].table;
         for (size_t s = 0; s < tool_hash_capacity(table); s++) {
             const void *record = tool_hash_slot(table, s);

@@ -621,19 +621,24 @@ static bool ends_and(const char *t)
            strcmp(t, "-or") == 0;
 }
 
-/** After a binary operator: is there an operand? Fails with GNU find's message if not. */
-static bool operand_follows(struct parser *p, const char *op)
+/**
+ * Takes the binary operator at the parser's position, then checks that an operand follows;
+ * if not, fails with GNU find's message and frees `lhs`. @return whether an operand follows.
+ */
+static bool take_operator(struct parser *p, struct ff_expr *lhs)
 {
+    const char *op = p->argv[p->i++];
+    p->last_pred = op;
     const char *next = peek(p);
     if (next == NULL) {
         FAIL(p, "invalid expression");
-        return false;
-    }
-    if (strcmp(next, ")") == 0) {
+    } else if (strcmp(next, ")") == 0) {
         FAIL(p, "expected an expression between '%s' and ')'", op);
-        return false;
+    } else {
+        return true;
     }
-    return true;
+    expr_free(lhs);
+    return false;
 }
 
 static struct ff_expr *parse_and(struct parser *p)
@@ -641,13 +646,8 @@ static struct ff_expr *parse_and(struct parser *p)
     struct ff_expr *lhs = parse_unary(p);
     while (lhs != NULL && !ends_and(peek(p))) {
         const char *tok = peek(p);
-        if (strcmp(tok, "-a") == 0 || strcmp(tok, "-and") == 0) {
-            p->i++;
-            p->last_pred = tok;
-            if (!operand_follows(p, tok)) {
-                expr_free(lhs);
-                return NULL;
-            }
+        if ((strcmp(tok, "-a") == 0 || strcmp(tok, "-and") == 0) && !take_operator(p, lhs)) {
+            return NULL;
         }
         lhs = binary(p, FF_AND, lhs, parse_unary(p));
     }
@@ -659,9 +659,7 @@ static struct ff_expr *parse_or(struct parser *p)
     struct ff_expr *lhs = parse_and(p);
     while (lhs != NULL && peek(p) != NULL &&
            (strcmp(peek(p), "-o") == 0 || strcmp(peek(p), "-or") == 0)) {
-        p->last_pred = p->argv[p->i++];
-        if (!operand_follows(p, p->last_pred)) {
-            expr_free(lhs);
+        if (!take_operator(p, lhs)) {
             return NULL;
         }
         lhs = binary(p, FF_OR, lhs, parse_and(p));
@@ -673,9 +671,7 @@ static struct ff_expr *parse_comma(struct parser *p)
 {
     struct ff_expr *lhs = parse_or(p);
     while (lhs != NULL && peek(p) != NULL && strcmp(peek(p), ",") == 0) {
-        p->last_pred = p->argv[p->i++];
-        if (!operand_follows(p, p->last_pred)) {
-            expr_free(lhs);
+        if (!take_operator(p, lhs)) {
             return NULL;
         }
         lhs = binary(p, FF_COMMA, lhs, parse_or(p));
