@@ -67,9 +67,11 @@ static void test_insert_find_remove_agree_with_a_reference(void **state)
     assert_int_equal(tool_hash_count(&t), expected);
     size_t occupied = 0;
     for (size_t i = 0; i < tool_hash_capacity(&t); i++) {
-        const uint64_t *record = tool_hash_slot(&t, i);
+        const void *record = tool_hash_slot(&t, i);
         if (record != NULL) {
-            assert_true(*record < KEYS && present[*record]);
+            uint64_t key;
+            memcpy(&key, record, sizeof(key));
+            assert_true(key < KEYS && present[key]);
             occupied++;
         }
     }
@@ -108,6 +110,7 @@ static void test_reserve_rejects_overflow(void **state)
     struct tool_hash t;
     tool_hash_init(&t, sizeof(uint64_t));
     assert_int_equal(tool_hash_reserve(&t, SIZE_MAX / 2), -1);
+    assert_int_equal(tool_hash_reserve(&t, ((size_t)1 << 31) + 1), -1);
     assert_int_equal(tool_hash_capacity(&t), 0);
     assert_int_equal(tool_hash_reserve(&t, 100), 0);
     assert_true(tool_hash_capacity(&t) >= 200);

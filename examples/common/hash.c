@@ -41,81 +41,100 @@ uint64_t tool_hash_bytes(const void *data, size_t len)
     return h;
 }
 
-/** 0 marks an empty slot, so a hash of 0 is stored as 1 (the caller's eq still decides). */
-static uint64_t stored_hash(uint64_t hash)
+/*
+ * A slot keeps the hash's low 32 bits (its tag): enough to find the home slot of any table
+ * of up to 2^32 slots, and to skip most unequal records without calling eq. 0 marks an
+ * empty slot, so a tag of 0 is stored as 1 (the caller's eq still decides).
+ */
+#define HASH_MAX_CAPACITY ((size_t)1 << 32)
+
+static uint32_t tag_of(uint64_t hash)
 {
-    return hash != 0 ? hash : 1;
+    uint32_t tag = (uint32_t)hash;
+    return tag != 0 ? tag : 1;
+}
+
+static unsigned char *slot_at(const struct tool_hash *t, size_t i)
+{
+    return t->slots + i * t->stride;
+}
+
+static uint32_t tag_at(const struct tool_hash *t, size_t i)
+{
+    uint32_t tag;
+    memcpy(&tag, slot_at(t, i), sizeof(tag));
+    return tag;
+}
+
+static void set_tag_at(struct tool_hash *t, size_t i, uint32_t tag)
+{
+    memcpy(slot_at(t, i), &tag, sizeof(tag));
+}
+
+static void *record_at(const struct tool_hash *t, size_t i)
+{
+    return slot_at(t, i) + sizeof(uint32_t);
 }
 
 void tool_hash_init(struct tool_hash *t, size_t record_size)
 {
     memset(t, 0, sizeof(*t));
     t->record_size = record_size;
+    t->stride = sizeof(uint32_t) + (record_size + 3) / 4 * 4;
 }
 
 void tool_hash_free(struct tool_hash *t)
 {
-    free(t->hashes);
-    free(t->records);
+    free(t->slots);
     tool_hash_init(t, t->record_size);
 }
 
 void tool_hash_clear(struct tool_hash *t)
 {
-    if (t->capacity != 0) {
-        memset(t->hashes, 0, t->capacity * sizeof(*t->hashes));
+    for (size_t i = 0; i < t->capacity; i++) {
+        set_tag_at(t, i, 0);
     }
     t->count = 0;
 }
 
-/** @return the slot of the record at `record`. */
-static size_t slot_of(const struct tool_hash *t, const void *record)
+/** Places a slot (tag and record) known to be absent into the first free slot of its run. */
+static void place(struct tool_hash *t, const unsigned char *slot)
 {
-    return (size_t)((const unsigned char *)record - t->records) / t->record_size;
-}
-
-/** Places a record known to be absent into the first free slot of its probe run. */
-static void place(struct tool_hash *t, uint64_t hash, const void *record)
-{
+    uint32_t tag;
+    memcpy(&tag, slot, sizeof(tag));
     size_t mask = t->capacity - 1;
-    size_t i = (size_t)hash & mask;
-    while (t->hashes[i] != 0) {
+    size_t i = (size_t)tag & mask;
+    while (tag_at(t, i) != 0) {
         i = (i + 1) & mask;
     }
-    t->hashes[i] = hash;
-    memcpy(t->records + i * t->record_size, record, t->record_size);
+    memcpy(slot_at(t, i), slot, t->stride);
 }
 
 /** Rebuilds the table with `capacity` slots (a power of two above twice the count). */
 static int rehash(struct tool_hash *t, size_t capacity)
 {
-    if (capacity > SIZE_MAX / t->record_size || capacity > SIZE_MAX / sizeof(uint64_t)) {
+    if (capacity > SIZE_MAX / t->stride) {
         return -1;
     }
-    uint64_t *hashes = calloc(capacity, sizeof(*hashes));
-    unsigned char *records = malloc(capacity * t->record_size);
-    if (hashes == NULL || records == NULL) {
-        free(hashes);
-        free(records);
+    unsigned char *slots = calloc(capacity, t->stride);
+    if (slots == NULL) {
         return -1;
     }
     struct tool_hash old = *t;
-    t->hashes = hashes;
-    t->records = records;
+    t->slots = slots;
     t->capacity = capacity;
     for (size_t i = 0; i < old.capacity; i++) {
-        if (old.hashes[i] != 0) {
-            place(t, old.hashes[i], old.records + i * old.record_size);
+        if (tag_at(&old, i) != 0) {
+            place(t, slot_at(&old, i));
         }
     }
-    free(old.hashes);
-    free(old.records);
+    free(old.slots);
     return 0;
 }
 
 int tool_hash_reserve(struct tool_hash *t, size_t count)
 {
-    if (count > SIZE_MAX / 4) {
+    if (count > HASH_MAX_CAPACITY / 2) {
         return -1;
     }
     size_t capacity = t->capacity != 0 ? t->capacity : HASH_MIN_CAPACITY;
@@ -130,37 +149,38 @@ void *tool_hash_find(const struct tool_hash *t, uint64_t hash, tool_hash_eq_fn *
     if (t->count == 0) {
         return NULL;
     }
-    hash = stored_hash(hash);
+    uint32_t tag = tag_of(hash);
     size_t mask = t->capacity - 1;
-    for (size_t i = (size_t)hash & mask; t->hashes[i] != 0; i = (i + 1) & mask) {
-        void *record = t->records + i * t->record_size;
-        if (t->hashes[i] == hash && eq(record, key)) {
-            return record;
+    for (size_t i = (size_t)tag & mask;; i = (i + 1) & mask) {
+        uint32_t here = tag_at(t, i);
+        if (here == 0) {
+            return NULL;
+        }
+        if (here == tag && eq(record_at(t, i), key)) {
+            return record_at(t, i);
         }
     }
-    return NULL;
 }
 
 void *tool_hash_insert(struct tool_hash *t, uint64_t hash, tool_hash_eq_fn *eq, const void *key,
                        bool *found)
 {
-    if (t->count >= SIZE_MAX / 4 || tool_hash_reserve(t, t->count + 1) < 0) {
+    if (tool_hash_reserve(t, t->count + 1) < 0) {
         return NULL;
     }
-    hash = stored_hash(hash);
+    uint32_t tag = tag_of(hash);
     size_t mask = t->capacity - 1;
-    size_t i = (size_t)hash & mask;
-    for (; t->hashes[i] != 0; i = (i + 1) & mask) {
-        void *record = t->records + i * t->record_size;
-        if (eq != NULL && t->hashes[i] == hash && eq(record, key)) {
+    size_t i = (size_t)tag & mask;
+    for (uint32_t here; (here = tag_at(t, i)) != 0; i = (i + 1) & mask) {
+        if (eq != NULL && here == tag && eq(record_at(t, i), key)) {
             *found = true;
-            return record;
+            return record_at(t, i);
         }
     }
-    t->hashes[i] = hash;
+    set_tag_at(t, i, tag);
     t->count++;
     *found = false;
-    return t->records + i * t->record_size;
+    return record_at(t, i);
 }
 
 void tool_hash_remove(struct tool_hash *t, void *record)
@@ -168,16 +188,18 @@ void tool_hash_remove(struct tool_hash *t, void *record)
     // Backward-shift deletion: move later members of the probe run into the hole when their
     // home slot does not lie (cyclically) between the hole and them, so no tombstones.
     size_t mask = t->capacity - 1;
-    size_t hole = slot_of(t, record);
-    t->hashes[hole] = 0;
+    size_t hole = (size_t)((unsigned char *)record - sizeof(uint32_t) - t->slots) / t->stride;
+    set_tag_at(t, hole, 0);
     t->count--;
-    for (size_t i = (hole + 1) & mask; t->hashes[i] != 0; i = (i + 1) & mask) {
-        size_t home = (size_t)t->hashes[i] & mask;
+    for (size_t i = (hole + 1) & mask;; i = (i + 1) & mask) {
+        uint32_t here = tag_at(t, i);
+        if (here == 0) {
+            break;
+        }
+        size_t home = (size_t)here & mask;
         if (((i - home) & mask) >= ((i - hole) & mask)) {
-            t->hashes[hole] = t->hashes[i];
-            memcpy(t->records + hole * t->record_size, t->records + i * t->record_size,
-                   t->record_size);
-            t->hashes[i] = 0;
+            memcpy(slot_at(t, hole), slot_at(t, i), t->stride);
+            set_tag_at(t, i, 0);
             hole = i;
         }
     }

@@ -4,9 +4,11 @@
 /**
  * The tools' one hash table and hash functions. The table is open addressing with linear
  * probing over fixed-size records the caller defines (an index into its own array, a pointer,
- * a small key); beside each record it keeps the record's 64-bit hash, so growing and removing
- * never call back, and the caller's equality test runs only when the hashes match. The load
- * stays at most 1/2. Not thread-safe: callers that share a table lock around it.
+ * a small key); each slot holds the low 32 bits of the record's hash and then the record, so
+ * a probe reads one cache line, growing and removing never call back, and the caller's
+ * equality test runs only when those bits match. The load stays at most 1/2, with at most
+ * 2^31 records. Records are only 4-byte aligned: copy them in and out with memcpy.
+ * Not thread-safe: callers that share a table lock around it.
  */
 #ifndef FRD_EXAMPLES_COMMON_HASH_H
 #define FRD_EXAMPLES_COMMON_HASH_H
@@ -14,15 +16,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /** @return whether `record` (in the table) is the one `key` names. */
 typedef bool tool_hash_eq_fn(const void *record, const void *key);
 
 /** The table. Set it up with tool_hash_init(); the fields are private. */
 struct tool_hash {
-    uint64_t *hashes;       /**< per slot: the record's hash (never 0), or 0 when empty */
-    unsigned char *records; /**< capacity * record_size bytes */
+    /** capacity slots of `stride` bytes: uint32 hash bits (never 0; 0 = empty), record */
+    unsigned char *slots;
     size_t record_size;
+    size_t stride;   /**< 4 + record_size, rounded up to 4 */
     size_t capacity; /**< a power of two, or 0 */
     size_t count;
 };
@@ -83,7 +87,10 @@ static inline size_t tool_hash_capacity(const struct tool_hash *t)
 /** @return the record in slot `i` (below tool_hash_capacity()), or NULL if it is empty. */
 static inline void *tool_hash_slot(const struct tool_hash *t, size_t i)
 {
-    return t->hashes[i] != 0 ? t->records + i * t->record_size : NULL;
+    unsigned char *slot = t->slots + i * t->stride;
+    uint32_t tag;
+    memcpy(&tag, slot, sizeof(tag));
+    return tag != 0 ? slot + sizeof(tag) : NULL;
 }
 
 #endif // FRD_EXAMPLES_COMMON_HASH_H
