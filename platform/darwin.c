@@ -48,7 +48,6 @@
 #    define FRD_USE_GETDIRENTRIES64 1
 #endif
 
-_Static_assert(FRD__DECODE_EMALFORMED == FRD_EMALFORMED, "decode/ and frd.h disagree");
 // The decoder's sizes and bits (decode.h) against the SDK's.
 _Static_assert(sizeof(attribute_set_t) == 20, "attribute_set_t");
 _Static_assert(sizeof(attrreference_t) == 8, "attrreference_t");

@@ -39,7 +39,6 @@
 #include <windows.h>
 #include <winternl.h>
 
-_Static_assert(FRD__DECODE_EMALFORMED == FRD_EMALFORMED, "decode/ and frd.h disagree");
 // The decoder's offsets (decode.h) against the SDK's structures.
 _Static_assert(offsetof(FILE_FULL_DIR_INFO, FileName) == 68, "FILE_FULL_DIR_INFO layout");
 _Static_assert(offsetof(FILE_ID_BOTH_DIR_INFO, FileId) == 96, "FILE_ID_BOTH_DIR_INFO layout");
