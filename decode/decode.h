@@ -259,8 +259,11 @@ enum frd__nt_class {
     FRD__NT_ID_EXTD_DIR_INFO = 2, /**< FILE_ID_EXTD_DIR_INFO: 128-bit id (96-byte header) */
 };
 
-/** FileAttributes bits the decoder reads. */
+/** FileAttributes bits the decoder and the Windows backend read. */
+#define FRD__FILE_ATTRIBUTE_READONLY      0x00000001u
 #define FRD__FILE_ATTRIBUTE_DIRECTORY     0x00000010u
+#define FRD__FILE_ATTRIBUTE_COMPRESSED    0x00000800u
+#define FRD__FILE_ATTRIBUTE_ENCRYPTED     0x00004000u
 #define FRD__FILE_ATTRIBUTE_REPARSE_POINT 0x00000400u
 /** Reparse tags: junction (and volume mount point), symbolic link, WSL special files. */
 #define FRD__IO_REPARSE_TAG_MOUNT_POINT 0xA0000003u
@@ -325,6 +328,15 @@ struct frd__nt_dirent {
  */
 int frd__decode_nt_dirinfo(const uint8_t *buf, size_t len, enum frd__nt_class cls, size_t *pos,
                            struct frd__nt_dirent *out);
+
+/**
+ * The Unix mode a Windows entry shows: the type bits of `dt` (enum frd__dt; S_IFMT values
+ * are the d_type values shifted left by 12, so a fifo is 0010000 and a regular file
+ * 0100000) and permissions synthesized from the attributes, as Cygwin does without ACLs:
+ * 0444 with FILE_ATTRIBUTE_READONLY, else 0666, plus 0111 for a directory; a link is 0777.
+ * An unknown type gives permission bits only.
+ */
+uint32_t frd__nt_mode(unsigned char dt, uint32_t attributes);
 
 /** Converts a FILETIME value to ns since the Unix epoch, saturating out-of-range values. */
 int64_t frd__filetime_to_unix_ns(int64_t filetime);
