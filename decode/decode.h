@@ -102,12 +102,13 @@ struct frd__attr_set {
 #define FRD__ATTR_CMN_DATA_PROTECT_FLAGS 0x40000000u /* u32 */
 #define FRD__ATTR_CMN_RETURNED_ATTRS     0x80000000u /* attribute_set_t, always first */
 
-#define FRD__ATTR_DIR_LINKCOUNT   0x00000001u /* u32: hard links to the directory (1 mostly) */
-#define FRD__ATTR_DIR_ENTRYCOUNT  0x00000002u /* u32 */
-#define FRD__ATTR_DIR_MOUNTSTATUS 0x00000004u /* u32: DIR_MNTSTATUS_MNTPOINT 0x1 */
-#define FRD__ATTR_DIR_ALLOCSIZE   0x00000008u /* off_t */
-#define FRD__ATTR_DIR_IOBLOCKSIZE 0x00000010u /* u32 */
-#define FRD__ATTR_DIR_DATALENGTH  0x00000020u /* off_t */
+#define FRD__ATTR_DIR_LINKCOUNT     0x00000001u /* u32: hard links to the directory (1 mostly) */
+#define FRD__ATTR_DIR_ENTRYCOUNT    0x00000002u /* u32 */
+#define FRD__ATTR_DIR_MOUNTSTATUS   0x00000004u /* u32: DIR_MNTSTATUS_MNTPOINT 0x1 */
+#define FRD__DIR_MNTSTATUS_MNTPOINT 0x00000001u /* the directory is a mount point */
+#define FRD__ATTR_DIR_ALLOCSIZE     0x00000008u /* off_t */
+#define FRD__ATTR_DIR_IOBLOCKSIZE   0x00000010u /* u32 */
+#define FRD__ATTR_DIR_DATALENGTH    0x00000020u /* off_t */
 
 #define FRD__ATTR_FILE_LINKCOUNT     0x00000001u /* u32: st_nlink */
 #define FRD__ATTR_FILE_TOTALSIZE     0x00000002u /* off_t: all forks */
@@ -119,6 +120,14 @@ struct frd__attr_set {
 #define FRD__ATTR_FILE_DATAALLOCSIZE 0x00000400u /* off_t: data fork bytes on disk */
 #define FRD__ATTR_FILE_RSRCLENGTH    0x00001000u /* off_t */
 #define FRD__ATTR_FILE_RSRCALLOCSIZE 0x00002000u /* off_t */
+
+/** st_flags bits (ATTR_CMN_FLAGS) that frd reports as attributes (xnu bsd/sys/stat.h). */
+#define FRD__UF_NODUMP     0x00000001u
+#define FRD__UF_IMMUTABLE  0x00000002u
+#define FRD__UF_APPEND     0x00000004u
+#define FRD__UF_COMPRESSED 0x00000020u
+#define FRD__SF_IMMUTABLE  0x00020000u
+#define FRD__SF_APPEND     0x00040000u
 
 /** Option bit of getattrlistbulk: every requested attribute has its slot, valid or not. */
 #define FRD__FSOPT_PACK_INVAL_ATTRS 0x00000008u
@@ -148,6 +157,7 @@ struct frd__attr_entry {
     int32_t devid;                 /**< ATTR_CMN_DEVID */
     uint32_t objtype;              /**< ATTR_CMN_OBJTYPE, enum frd__vtype */
     int64_t crtime_ns;             /**< ATTR_CMN_CRTIME */
+    int64_t atime_ns;              /**< ATTR_CMN_ACCTIME */
     int64_t mtime_ns;              /**< ATTR_CMN_MODTIME */
     int64_t ctime_ns;              /**< ATTR_CMN_CHGTIME */
     uint32_t uid;                  /**< ATTR_CMN_OWNERID */

@@ -271,8 +271,10 @@ enum frd_attr {
  *     STATX_BTIME), attributes as stx_attributes_mask says they are known. When statx is
  *     missing or forbidden (fstatat fallback): every field but btime and attributes.
  *   - Other Unix systems (readdir + fstatat): every field but btime and attributes.
- *   - macOS (getattrlistbulk): every field but ... see platform/darwin.c; attributes from
- *     st_flags (immutable, append, compressed, nodump), btime from the creation time.
+ *   - macOS (getattrlistbulk): every field; btime is the creation time, attributes come
+ *     from st_flags (immutable, append, compressed, nodump) and, for directories, the
+ *     mount-point status; file_id only on volumes whose ids persist. (Written, not yet
+ *     compiled on a Mac: see platform/darwin.c.)
  *   - Windows: type, size, alloc_size, mtime, ctime, atime, btime (CreationTime), file_id,
  *     dev (the volume serial number), nlink where the directory class gives it, a mode
  *     synthesized from the type and the read-only attribute, and attributes (compressed,
