@@ -14,29 +14,7 @@
  *   - frd_read_dir()  the one-call convenience, sorted by name
  *   - the walker      frd_walk(): parallel, safe, ordered or not, with hooks
  *
- * Module map (where each part lives):
- *
- *   lib/include/frd.h     this header
- *   lib/alloc.c           the replaceable allocator
- *   lib/error.c           frd_strerror(), frd_err_name()
- *   lib/list.c            entry lists, the name arena, sorting and comparing
- *   lib/lister.c          listers and frd_read_dir(), on top of the platform backend
- *   platform/linux.c      getdents64 + statx (fstatat fallback); fstatfs volume classes
- *   platform/posix.c      readdir + fstatat, for other Unix systems
- *   platform/win.c        GetFileInformationByHandleEx directory classes, NtCreateFile opens
- *   platform/darwin.c     getattrlistbulk and getdirentries64 (written, not yet compiled)
- *   decode/dirent64.c     Linux dirent64 records
- *   decode/attrlist.c     macOS getattrlistbulk records
- *   decode/direntry.c     macOS getdirentries64 records
- *   decode/nt_dirinfo.c   Windows FILE_*_DIR_INFO records
- *   decode/utf16.c        UTF-16LE to UTF-8 (WTF-8 for unpaired surrogates), scalar
- *   decode/utf16_simd.c   the same with SSE2 and AVX2, chosen at run time
- *   walker/api.c          the public walk functions and options
- *   walker/walk.c         nodes, safe opening, the concurrent mode
- *   walker/ordered.c      the ordered mode (sorted, depth-first, bounded read-ahead)
- *   walker/pool.c         libuv threads, parking, termination, stop and cancel
- *   walker/deque.c        per-worker work-stealing deques
- *   walker/identity.c     directory identity, loop detection, dedupe sets
+ * Where each part lives, and the layers of the source tree: lib/README.md.
  *
  * Thread safety: every function may be called from any thread. A lister and a list
  * are not shared: use one of each per thread (they are cheap to keep and reuse).
