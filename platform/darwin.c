@@ -22,12 +22,13 @@
  * whose capabilities say object ids persist (VOL_CAP_FMT_PERSISTENTOBJECTIDS), asked once
  * per device and remembered by the lister.
  *
- * Names only (or type and file id only): __getdirentries64, the call Libc's readdir makes (libSystem exports it; it is
- * not in any header), fills struct direntry records with d_type, and its last four bytes
- * tell whether the directory is exhausted, which saves the final empty call. DT_UNKNOWN costs
- * one fstatat. An App Store build may not use a private symbol: with
- * FRD_USE_GETDIRENTRIES64 = 0 (CMake FRD_DARWIN_PUBLIC_API_ONLY) names-only listings use
- * getattrlistbulk with a request of name and type only, which is public and nearly as fast.
+ * Names only (or type and file id only): __getdirentries64, the call Libc's readdir makes
+ * (libSystem exports it; it is not in any header), fills struct direntry records with
+ * d_type and d_ino, and its last four bytes tell whether the directory is exhausted, which
+ * saves the final empty call. DT_UNKNOWN costs one fstatat. An App Store build may not use
+ * a private symbol: with FRD_USE_GETDIRENTRIES64 = 0 (CMake FRD_DARWIN_PUBLIC_API_ONLY)
+ * such listings use getattrlistbulk with a request of name and type (and file id), which
+ * is public and nearly as fast.
  */
 #include "attr_entry.h"
 #include "decode.h"

@@ -41,6 +41,10 @@ static inline int64_t frd__ns(int64_t sec, int64_t nsec)
     return sec * 1000000000 + nsec;
 }
 
+/** A dev_t as an unsigned number: macOS's dev_t is a signed 32-bit int, read as unsigned
+ *  there as getattrlistbulk's ATTR_CMN_DEVID is, so both paths give the same value. */
+#define frd__dev_u64(d) (sizeof(d) == 4 ? (uint64_t)(uint32_t)(d) : (uint64_t)(d))
+
 /**
  * The fields a lister fills: FRD_FIELD_TYPE under FRD_LIST_NAMES_ONLY, else what the
  * caller set with frd_lister_set_fields(), plus type (always filled).
@@ -62,7 +66,7 @@ static inline void frd__entry_from_stat(struct frd_entry *e, const struct stat *
     if ((wanted & ~(unsigned)FRD_FIELD_TYPE) == 0) {
         return;
     }
-    e->dev = (uint64_t)st->st_dev;
+    e->dev = frd__dev_u64(st->st_dev);
     e->mode = (uint32_t)st->st_mode & (S_IFMT | 07777);
     e->nlink = (uint32_t)st->st_nlink;
     e->file_id = (uint64_t)st->st_ino;
@@ -73,7 +77,7 @@ static inline void frd__entry_from_stat(struct frd_entry *e, const struct stat *
     e->atime_ns = frd__ns(st->FRD__ST_ATIM.tv_sec, st->FRD__ST_ATIM.tv_nsec);
     e->uid = (uint32_t)st->st_uid;
     e->gid = (uint32_t)st->st_gid;
-    e->rdev = (uint64_t)st->st_rdev;
+    e->rdev = frd__dev_u64(st->st_rdev);
     e->fields |= FRD__STAT_FIELDS;
 }
 

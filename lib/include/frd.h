@@ -253,10 +253,10 @@ enum frd_attr {
  *     from st_flags (immutable, append, compressed, nodump) and, for directories, the
  *     mount-point status; file_id only on volumes whose ids persist. (Written, not yet
  *     compiled on a Mac: see platform/darwin.c.)
- *   - Windows: type, size, alloc_size, mtime, ctime, atime, btime (CreationTime), file_id,
- *     dev (the volume serial number), nlink where the directory class gives it, a mode
- *     synthesized from the type and the read-only attribute, and attributes (compressed,
- *     encrypted). No uid, gid or rdev.
+ *   - Windows: type, size, alloc_size, mtime, ctime, atime, btime (CreationTime), file_id
+ *     (where the directory class carries one that fits 64 bits), dev (the volume serial
+ *     number), a mode synthesized from the type and the read-only attribute, and attributes
+ *     (compressed, encrypted). No uid, gid or rdev; nlink only from a walk's stat of a root.
  * A names-only listing (or one that asks for FRD_FIELD_TYPE alone) fills name and type.
  * When only type and file id are wanted, Linux and the portable backend answer from the
  * directory record without a stat (where it gives the type); `file_id` is then the record's
