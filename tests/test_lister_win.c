@@ -81,10 +81,10 @@ static void assert_matches_win32(const char *dir, const struct frd_entry *e)
         assert_int_equal(e->atime_ns, unix_ns(data.ftLastAccessTime));
     }
     if (e->fields & FRD_FIELD_MODE) {
-        bool dir = (data.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
+        bool is_dir = (data.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
         bool ro = (data.dwFileAttributes & FILE_ATTRIBUTE_READONLY) != 0;
-        uint32_t perm = (ro ? 0444u : 0666u) | (dir ? 0111u : 0u);
-        assert_int_equal(e->mode, (dir ? 0040000u : 0100000u) | perm);
+        uint32_t perm = (ro ? 0444u : 0666u) | (is_dir ? 0111u : 0u);
+        assert_int_equal(e->mode, (is_dir ? 0040000u : 0100000u) | perm);
     }
     if (e->fields & FRD_FIELD_ATTRIBUTES) {
         assert_int_equal(e->attributes_known, FRD_ATTR_COMPRESSED | FRD_ATTR_ENCRYPTED);
