@@ -424,10 +424,13 @@ FRD_EXTERN unsigned frd_lister_flags(const struct frd_lister *lister);
 /**
  * Sets which fields the lister's listings fill (enum frd_field bits; FRD_FIELDS_ALL by
  * default). Name and type are always filled. The backend asks the kernel for no more than
- * `wanted` needs, and skips the per-entry stat entirely when the directory records answer
- * (FRD_FIELD_TYPE and FRD_FIELD_FILE_ID on Linux). FRD_LIST_NAMES_ONLY is the same as
- * asking for FRD_FIELD_TYPE alone. An entry's `fields` says what was actually filled, which
- * may be more than wanted (what came for free) or less (what the platform cannot tell).
+ * `wanted` needs (Linux: the smallest statx mask; macOS: the getattrlistbulk attributes;
+ * Windows: the file-id classes and the volume serial only when wanted), and skips the
+ * per-entry stat entirely when the directory records answer (FRD_FIELD_TYPE and
+ * FRD_FIELD_FILE_ID on Linux, other Unix systems and macOS, where the record has a type).
+ * FRD_LIST_NAMES_ONLY is the same as asking for FRD_FIELD_TYPE alone. An entry's `fields`
+ * says what was actually filled, which may be more than wanted (what came for free) or less
+ * (what the platform cannot tell). Not thread-safe on a lister in use by another thread.
  * @return 0, or FRD_EINVAL for a NULL lister or an unknown bit.
  */
 FRD_EXTERN int frd_lister_set_fields(struct frd_lister *lister, unsigned wanted);
