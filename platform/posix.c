@@ -26,33 +26,16 @@
 void (*frd__test_before_stat)(frd_os_fd dir, const char *name);
 
 #if FRD_HAS_DIRENT_D_TYPE
-static enum frd_type px_type_from_dirent(const struct dirent *d)
-{
-    switch (d->d_type) {
-    case DT_REG:
-        return FRD_TYPE_REG;
-    case DT_DIR:
-        return FRD_TYPE_DIR;
-    case DT_LNK:
-        return FRD_TYPE_LNK;
-    case DT_FIFO:
-        return FRD_TYPE_FIFO;
-    case DT_SOCK:
-        return FRD_TYPE_SOCK;
-    case DT_CHR:
-        return FRD_TYPE_CHR;
-    case DT_BLK:
-        return FRD_TYPE_BLK;
-    default:
-        return FRD_TYPE_UNKNOWN;
-    }
-}
+// d_type values are the same on every Unix that has them (they are S_IFMT >> 12).
+#    define PX_SAME(a, b) ((int)(a) == (int)(b))
+_Static_assert(PX_SAME(DT_FIFO, FRD__DT_FIFO) && PX_SAME(DT_CHR, FRD__DT_CHR) &&
+                   PX_SAME(DT_DIR, FRD__DT_DIR) && PX_SAME(DT_BLK, FRD__DT_BLK) &&
+                   PX_SAME(DT_REG, FRD__DT_REG) && PX_SAME(DT_LNK, FRD__DT_LNK) &&
+                   PX_SAME(DT_SOCK, FRD__DT_SOCK),
+               "d_type values");
+#    define PX_DTYPE(d) frd__type_from_dt((d)->d_type)
 #else
-static enum frd_type px_type_from_dirent(const struct dirent *d)
-{
-    (void)d;
-    return FRD_TYPE_UNKNOWN;
-}
+#    define PX_DTYPE(d) FRD_TYPE_UNKNOWN
 #endif
 
 /** Stats one name relative to a directory with the given AT_* flags. @return 0 or a code. */
@@ -115,7 +98,7 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
             rc = FRD_ENOMEM;
             break;
         }
-        enum frd_type dtype = px_type_from_dirent(d);
+        enum frd_type dtype = PX_DTYPE(d);
         if (dirent_only && dtype != FRD_TYPE_UNKNOWN) {
             // The record answers: no stat. file_id is the record's d_ino.
             e->type = dtype;

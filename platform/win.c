@@ -31,6 +31,7 @@
  * translated once, here, to FRD_ codes.
  */
 #include "decode.h"
+#include "dt_types.h"
 #include "internal.h"
 #include "platform.h"
 
@@ -349,27 +350,6 @@ static FILE_INFO_BY_HANDLE_CLASS win_class(enum frd__nt_class cls, bool restart)
         return restart ? FileFullDirectoryRestartInfo : FileFullDirectoryInfo;
     }
 }
-
-static enum frd_type win_type(unsigned char dt)
-{
-    switch (dt) {
-    case FRD__DT_REG:
-        return FRD_TYPE_REG;
-    case FRD__DT_DIR:
-        return FRD_TYPE_DIR;
-    case FRD__DT_LNK:
-        return FRD_TYPE_LNK;
-    case FRD__DT_SOCK:
-        return FRD_TYPE_SOCK;
-    case FRD__DT_FIFO:
-        return FRD_TYPE_FIFO;
-    case FRD__DT_CHR:
-        return FRD_TYPE_CHR;
-    case FRD__DT_BLK:
-        return FRD_TYPE_BLK;
-    default:
-        return FRD_TYPE_UNKNOWN;
-    }
 }
 
 /** The enum frd_attr bits Windows reports for every file: compressed and encrypted. */
@@ -406,7 +386,7 @@ static int win_append_batch(struct frd_lister *lister, struct win_state *st, enu
             *op = "append";
             return FRD_ENOMEM;
         }
-        e->type = win_type(rec.type);
+        e->type = frd__type_from_dt(rec.type);
         e->fields = FRD_FIELD_TYPE;
         if (!names_only) {
             e->size = rec.size;
@@ -573,7 +553,7 @@ int frd__plat_stat_fields(frd_os_fd dir, const char *name, bool follow, unsigned
         goto fail;
     }
     unsigned char dt = win_dt_of(attributes, tag);
-    e->type = win_type(dt);
+    e->type = frd__type_from_dt(dt);
     e->fields |= FRD_FIELD_TYPE;
     if (!names_only) {
         BY_HANDLE_FILE_INFORMATION bhfi;
