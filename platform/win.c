@@ -350,7 +350,6 @@ static FILE_INFO_BY_HANDLE_CLASS win_class(enum frd__nt_class cls, bool restart)
         return restart ? FileFullDirectoryRestartInfo : FileFullDirectoryInfo;
     }
 }
-}
 
 /** The enum frd_attr bits Windows reports for every file: compressed and encrypted. */
 #define WIN_ATTR_KNOWN (FRD_ATTR_COMPRESSED | FRD_ATTR_ENCRYPTED)
