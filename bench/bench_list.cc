@@ -4,7 +4,8 @@
 /**
  * One-directory listing benchmarks: frd against readdir+fstatat, scandir+fstatat and the
  * raw-syscall floor (getdents64 + statx written plainly here, no allocation), on directories
- * of 10 and 1,000 files, with full metadata and names only. Each iteration lists the
+ * of 10 and 1,000 files, with full metadata, names only, and type plus file id (answered by
+ * the directory records without a stat). Each iteration lists the
  * directory once from open to close. The user_us and sys_us counters are CPU time per
  * listing from getrusage(RUSAGE_THREAD), which shows how much of a listing is the library's
  * own user-space work.
@@ -152,12 +153,13 @@ void BM_floor_getdents64(benchmark::State &state)
     cpu.report(state, n);
 }
 
-void frd_bench(benchmark::State &state, unsigned flags)
+void frd_bench(benchmark::State &state, unsigned flags, unsigned wanted = FRD_FIELDS_ALL)
 {
     const char *dir = bench_dir((int)state.range(0));
     struct frd_lister *lister;
     struct frd_list *list;
-    if (frd_lister_new(&lister, flags) < 0 || frd_list_new(&list) < 0) {
+    if (frd_lister_new(&lister, flags) < 0 || frd_list_new(&list) < 0 ||
+        frd_lister_set_fields(lister, wanted) < 0) {
         abort();
     }
     CpuCounters cpu;
@@ -180,6 +182,12 @@ void BM_frd_full(benchmark::State &state)
 void BM_frd_names_only(benchmark::State &state)
 {
     frd_bench(state, FRD_LIST_NAMES_ONLY);
+}
+
+/** Type and file id: what the directory records answer, so no stat at all. */
+void BM_frd_type_file_id(benchmark::State &state)
+{
+    frd_bench(state, 0, FRD_FIELD_TYPE | FRD_FIELD_FILE_ID);
 }
 
 int readdir_list(const char *path, bool stat_each)
@@ -288,6 +296,7 @@ BENCHMARK(BM_scandir_fstatat)->Arg(10)->Arg(1000);
 // Names only.
 BENCHMARK(BM_floor_getdents64)->Arg(10)->Arg(1000);
 BENCHMARK(BM_frd_names_only)->Arg(10)->Arg(1000);
+BENCHMARK(BM_frd_type_file_id)->Arg(10)->Arg(1000);
 BENCHMARK(BM_readdir)->Arg(10)->Arg(1000);
 BENCHMARK(BM_scandir)->Arg(10)->Arg(1000);
 

@@ -200,6 +200,8 @@ static int attr_read_common(uint32_t bit, const uint8_t *p, struct frd__attr_ent
         return attr_timespec(p, &out->mtime_ns);
     case FRD__ATTR_CMN_CHGTIME:
         return attr_timespec(p, &out->ctime_ns);
+    case FRD__ATTR_CMN_ACCTIME:
+        return attr_timespec(p, &out->atime_ns);
     case FRD__ATTR_CMN_OWNERID:
         out->uid = attr_u32(p);
         return 0;

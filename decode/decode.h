@@ -102,12 +102,13 @@ struct frd__attr_set {
 #define FRD__ATTR_CMN_DATA_PROTECT_FLAGS 0x40000000u /* u32 */
 #define FRD__ATTR_CMN_RETURNED_ATTRS     0x80000000u /* attribute_set_t, always first */
 
-#define FRD__ATTR_DIR_LINKCOUNT   0x00000001u /* u32: hard links to the directory (1 mostly) */
-#define FRD__ATTR_DIR_ENTRYCOUNT  0x00000002u /* u32 */
-#define FRD__ATTR_DIR_MOUNTSTATUS 0x00000004u /* u32: DIR_MNTSTATUS_MNTPOINT 0x1 */
-#define FRD__ATTR_DIR_ALLOCSIZE   0x00000008u /* off_t */
-#define FRD__ATTR_DIR_IOBLOCKSIZE 0x00000010u /* u32 */
-#define FRD__ATTR_DIR_DATALENGTH  0x00000020u /* off_t */
+#define FRD__ATTR_DIR_LINKCOUNT     0x00000001u /* u32: hard links to the directory (1 mostly) */
+#define FRD__ATTR_DIR_ENTRYCOUNT    0x00000002u /* u32 */
+#define FRD__ATTR_DIR_MOUNTSTATUS   0x00000004u /* u32: DIR_MNTSTATUS_MNTPOINT 0x1 */
+#define FRD__DIR_MNTSTATUS_MNTPOINT 0x00000001u /* the directory is a mount point */
+#define FRD__ATTR_DIR_ALLOCSIZE     0x00000008u /* off_t */
+#define FRD__ATTR_DIR_IOBLOCKSIZE   0x00000010u /* u32 */
+#define FRD__ATTR_DIR_DATALENGTH    0x00000020u /* off_t */
 
 #define FRD__ATTR_FILE_LINKCOUNT     0x00000001u /* u32: st_nlink */
 #define FRD__ATTR_FILE_TOTALSIZE     0x00000002u /* off_t: all forks */
@@ -119,6 +120,14 @@ struct frd__attr_set {
 #define FRD__ATTR_FILE_DATAALLOCSIZE 0x00000400u /* off_t: data fork bytes on disk */
 #define FRD__ATTR_FILE_RSRCLENGTH    0x00001000u /* off_t */
 #define FRD__ATTR_FILE_RSRCALLOCSIZE 0x00002000u /* off_t */
+
+/** st_flags bits (ATTR_CMN_FLAGS) that frd reports as attributes (xnu bsd/sys/stat.h). */
+#define FRD__UF_NODUMP     0x00000001u
+#define FRD__UF_IMMUTABLE  0x00000002u
+#define FRD__UF_APPEND     0x00000004u
+#define FRD__UF_COMPRESSED 0x00000020u
+#define FRD__SF_IMMUTABLE  0x00020000u
+#define FRD__SF_APPEND     0x00040000u
 
 /** Option bit of getattrlistbulk: every requested attribute has its slot, valid or not. */
 #define FRD__FSOPT_PACK_INVAL_ATTRS 0x00000008u
@@ -148,6 +157,7 @@ struct frd__attr_entry {
     int32_t devid;                 /**< ATTR_CMN_DEVID */
     uint32_t objtype;              /**< ATTR_CMN_OBJTYPE, enum frd__vtype */
     int64_t crtime_ns;             /**< ATTR_CMN_CRTIME */
+    int64_t atime_ns;              /**< ATTR_CMN_ACCTIME */
     int64_t mtime_ns;              /**< ATTR_CMN_MODTIME */
     int64_t ctime_ns;              /**< ATTR_CMN_CHGTIME */
     uint32_t uid;                  /**< ATTR_CMN_OWNERID */
@@ -259,8 +269,11 @@ enum frd__nt_class {
     FRD__NT_ID_EXTD_DIR_INFO = 2, /**< FILE_ID_EXTD_DIR_INFO: 128-bit id (96-byte header) */
 };
 
-/** FileAttributes bits the decoder reads. */
+/** FileAttributes bits the decoder and the Windows backend read. */
+#define FRD__FILE_ATTRIBUTE_READONLY      0x00000001u
 #define FRD__FILE_ATTRIBUTE_DIRECTORY     0x00000010u
+#define FRD__FILE_ATTRIBUTE_COMPRESSED    0x00000800u
+#define FRD__FILE_ATTRIBUTE_ENCRYPTED     0x00004000u
 #define FRD__FILE_ATTRIBUTE_REPARSE_POINT 0x00000400u
 /** Reparse tags: junction (and volume mount point), symbolic link, WSL special files. */
 #define FRD__IO_REPARSE_TAG_MOUNT_POINT 0xA0000003u
@@ -325,6 +338,15 @@ struct frd__nt_dirent {
  */
 int frd__decode_nt_dirinfo(const uint8_t *buf, size_t len, enum frd__nt_class cls, size_t *pos,
                            struct frd__nt_dirent *out);
+
+/**
+ * The Unix mode a Windows entry shows: the type bits of `dt` (enum frd__dt; S_IFMT values
+ * are the d_type values shifted left by 12, so a fifo is 0010000 and a regular file
+ * 0100000) and permissions synthesized from the attributes, as Cygwin does without ACLs:
+ * 0444 with FILE_ATTRIBUTE_READONLY, else 0666, plus 0111 for a directory; a link is 0777.
+ * An unknown type gives permission bits only.
+ */
+uint32_t frd__nt_mode(unsigned char dt, uint32_t attributes);
 
 /** Converts a FILETIME value to ns since the Unix epoch, saturating out-of-range values. */
 int64_t frd__filetime_to_unix_ns(int64_t filetime);

@@ -58,6 +58,30 @@ int64_t frd__filetime_to_unix_ns(int64_t filetime)
     return ticks * 100;
 }
 
+uint32_t frd__nt_mode(unsigned char dt, uint32_t attributes)
+{
+    if (dt == FRD__DT_LNK) {
+        return 0120777u;
+    }
+    uint32_t mode = (attributes & FRD__FILE_ATTRIBUTE_READONLY) ? 0444u : 0666u;
+    if (dt == FRD__DT_DIR) {
+        mode |= 0111u;
+    }
+    switch (dt) {
+    case FRD__DT_FIFO:
+    case FRD__DT_CHR:
+    case FRD__DT_DIR:
+    case FRD__DT_BLK:
+    case FRD__DT_REG:
+    case FRD__DT_SOCK:
+        mode |= (uint32_t)dt << 12;
+        break;
+    default:
+        break;
+    }
+    return mode;
+}
+
 static int64_t nt_s64(const uint8_t *p)
 {
     int64_t v;

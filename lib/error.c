@@ -2,7 +2,12 @@
 // Copyright (c) 2026 The frd authors
 
 /** Error names and messages, generated from FRD_ERRNO_MAP. */
+#include "decode.h"
 #include "internal.h"
+
+// The decoders below lib/ return their own malformed-record code; the backends pass it on
+// as the public one, so the two must agree (checked here once for every backend).
+_Static_assert(FRD__DECODE_EMALFORMED == FRD_EMALFORMED, "decode/ and frd.h disagree");
 
 unsigned frd_version(void)
 {

@@ -192,7 +192,9 @@ bool frd_entry_same(const struct frd_entry *a, const struct frd_entry *b)
 {
     return frd_entry_cmp_name(a, b) == 0 && a->type == b->type && a->size == b->size &&
            a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns && a->file_id == b->file_id &&
-           a->dev == b->dev && a->nlink == b->nlink && a->mode == b->mode &&
+           a->dev == b->dev && a->nlink == b->nlink && a->mode == b->mode && a->uid == b->uid &&
+           a->gid == b->gid && a->rdev == b->rdev && a->btime_ns == b->btime_ns &&
+           a->attributes == b->attributes && a->attributes_known == b->attributes_known &&
            a->fields == b->fields && a->error == b->error;
 }
 

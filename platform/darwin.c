@@ -11,8 +11,10 @@
  * and copies decoded fields into entries.
  *
  * Full listing: one getattrlistbulk call fills the 64 KiB buffer with as many entries as
- * fit, each with name, type, device, times, mode, file id, link count, size and allocated
- * size, so no per-entry stat is needed (the reason this call exists, macOS 10.10+). The
+ * fit, each with name, type and the attributes the wanted fields need
+ * (frd__attr_request_for() in attr_entry.h: device, times with the creation time as btime,
+ * owner, mode, st_flags as attributes, file id, link count, size, allocated size, device
+ * number), so no per-entry stat is needed (the reason this call exists, macOS 10.10+). The
  * request leaves out FSOPT_PACK_INVAL_ATTRS, so absent attributes are omitted and the
  * returned bitmap drives the decoder. An entry the kernel could not read comes back with
  * ATTR_CMN_ERROR set and only its name; it is kept with `error` set, or left out if the
@@ -20,16 +22,19 @@
  * whose capabilities say object ids persist (VOL_CAP_FMT_PERSISTENTOBJECTIDS), asked once
  * per device and remembered by the lister.
  *
- * Names only: __getdirentries64, the call Libc's readdir makes (libSystem exports it; it is
- * not in any header), fills struct direntry records with d_type, and its last four bytes
- * tell whether the directory is exhausted, which saves the final empty call. DT_UNKNOWN costs
- * one fstatat. An App Store build may not use a private symbol: with
- * FRD_USE_GETDIRENTRIES64 = 0 (CMake FRD_DARWIN_PUBLIC_API_ONLY) names-only listings use
- * getattrlistbulk with a request of name and type only, which is public and nearly as fast.
+ * Names only (or type and file id only): __getdirentries64, the call Libc's readdir makes
+ * (libSystem exports it; it is not in any header), fills struct direntry records with
+ * d_type and d_ino, and its last four bytes tell whether the directory is exhausted, which
+ * saves the final empty call. DT_UNKNOWN costs one fstatat. An App Store build may not use
+ * a private symbol: with FRD_USE_GETDIRENTRIES64 = 0 (CMake FRD_DARWIN_PUBLIC_API_ONLY)
+ * such listings use getattrlistbulk with a request of name and type (and file id), which
+ * is public and nearly as fast.
  */
+#include "attr_entry.h"
 #include "decode.h"
 #include "internal.h"
 #include "platform.h"
+#include "unix_stat.h"
 #include "unix_types.h"
 
 #include <errno.h>
@@ -48,7 +53,6 @@
 #    define FRD_USE_GETDIRENTRIES64 1
 #endif
 
-_Static_assert(FRD__DECODE_EMALFORMED == FRD_EMALFORMED, "decode/ and frd.h disagree");
 // The decoder's sizes and bits (decode.h) against the SDK's.
 _Static_assert(sizeof(attribute_set_t) == 20, "attribute_set_t");
 _Static_assert(sizeof(attrreference_t) == 8, "attrreference_t");
@@ -69,6 +73,17 @@ _Static_assert(ATTR_DIR_LINKCOUNT == FRD__ATTR_DIR_LINKCOUNT &&
                    ATTR_FILE_DATALENGTH == FRD__ATTR_FILE_DATALENGTH &&
                    ATTR_FILE_DATAALLOCSIZE == FRD__ATTR_FILE_DATAALLOCSIZE,
                "dir and file attribute bits");
+_Static_assert(ATTR_CMN_CRTIME == FRD__ATTR_CMN_CRTIME &&
+                   ATTR_CMN_ACCTIME == FRD__ATTR_CMN_ACCTIME &&
+                   ATTR_CMN_OWNERID == FRD__ATTR_CMN_OWNERID &&
+                   ATTR_CMN_GRPID == FRD__ATTR_CMN_GRPID && ATTR_CMN_FLAGS == FRD__ATTR_CMN_FLAGS &&
+                   ATTR_FILE_DEVTYPE == FRD__ATTR_FILE_DEVTYPE &&
+                   DIR_MNTSTATUS_MNTPOINT == FRD__DIR_MNTSTATUS_MNTPOINT,
+               "attribute bits of the v1 fields");
+_Static_assert(UF_NODUMP == FRD__UF_NODUMP && UF_IMMUTABLE == FRD__UF_IMMUTABLE &&
+                   UF_APPEND == FRD__UF_APPEND && UF_COMPRESSED == FRD__UF_COMPRESSED &&
+                   SF_IMMUTABLE == FRD__SF_IMMUTABLE && SF_APPEND == FRD__SF_APPEND,
+               "st_flags bits");
 _Static_assert(VREG == FRD__VREG && VDIR == FRD__VDIR && VLNK == FRD__VLNK && VFIFO == FRD__VFIFO,
                "enum vtype");
 
@@ -81,65 +96,6 @@ void (*frd__test_before_stat)(frd_os_fd dir, const char *name);
 
 /** Tests: list full listings through __getdirentries64 plus fstatat. */
 static atomic_bool dw_force_fallback;
-
-/** What a full listing asks for. */
-static const struct frd__attr_set dw_full_request = {
-    FRD__ATTR_CMN_RETURNED_ATTRS | FRD__ATTR_CMN_NAME | FRD__ATTR_CMN_ERROR | FRD__ATTR_CMN_DEVID |
-        FRD__ATTR_CMN_OBJTYPE | FRD__ATTR_CMN_MODTIME | FRD__ATTR_CMN_CHGTIME |
-        FRD__ATTR_CMN_ACCESSMASK | FRD__ATTR_CMN_FILEID,
-    0, FRD__ATTR_DIR_LINKCOUNT | FRD__ATTR_DIR_MOUNTSTATUS,
-    FRD__ATTR_FILE_LINKCOUNT | FRD__ATTR_FILE_DATALENGTH | FRD__ATTR_FILE_DATAALLOCSIZE, 0};
-
-/** What a names-only listing asks for when it may not use __getdirentries64. */
-static const struct frd__attr_set dw_names_request = {
-    FRD__ATTR_CMN_RETURNED_ATTRS | FRD__ATTR_CMN_NAME | FRD__ATTR_CMN_ERROR | FRD__ATTR_CMN_OBJTYPE,
-    0, 0, 0, 0};
-
-static enum frd_type dw_type_from_vtype(uint32_t vtype)
-{
-    switch (vtype) {
-    case FRD__VREG:
-        return FRD_TYPE_REG;
-    case FRD__VDIR:
-        return FRD_TYPE_DIR;
-    case FRD__VLNK:
-        return FRD_TYPE_LNK;
-    case FRD__VFIFO:
-        return FRD_TYPE_FIFO;
-    case FRD__VSOCK:
-        return FRD_TYPE_SOCK;
-    case FRD__VCHR:
-        return FRD_TYPE_CHR;
-    case FRD__VBLK:
-        return FRD_TYPE_BLK;
-    default:
-        return FRD_TYPE_UNKNOWN;
-    }
-}
-
-static int64_t dw_ns(struct timespec ts)
-{
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static void dw_fill_from_stat(struct frd_entry *e, const struct stat *st, bool names_only)
-{
-    e->type = frd__type_from_mode(st->st_mode);
-    e->fields |= FRD_FIELD_TYPE;
-    if (names_only) {
-        return;
-    }
-    e->dev = (uint64_t)(uint32_t)st->st_dev;
-    e->mode = (uint32_t)(st->st_mode & 07777);
-    e->nlink = st->st_nlink;
-    e->file_id = st->st_ino;
-    e->size = (uint64_t)st->st_size;
-    e->alloc_size = (uint64_t)st->st_blocks * 512;
-    e->mtime_ns = dw_ns(st->st_mtimespec);
-    e->ctime_ns = dw_ns(st->st_ctimespec);
-    e->fields |= FRD_FIELD_DEV | FRD_FIELD_MODE | FRD_FIELD_NLINK | FRD_FIELD_FILE_ID |
-                 FRD_FIELD_SIZE | FRD_FIELD_ALLOC_SIZE | FRD_FIELD_MTIME | FRD_FIELD_CTIME;
-}
 
 bool frd__plat_force_fallback(bool on)
 {
@@ -250,7 +206,7 @@ static bool dw_is_dot(const char *name, size_t len)
 }
 
 /** Copies one decoded getattrlistbulk entry into a new list entry. @return 1, 0 (left out), or a code. */
-static int dw_append_attr(struct frd_list *list, const struct frd__attr_entry *rec, bool names_only,
+static int dw_append_attr(struct frd_list *list, const struct frd__attr_entry *rec, unsigned wanted,
                           bool persistent)
 {
     if (dw_is_dot(rec->name, rec->name_len)) {
@@ -263,62 +219,17 @@ static int dw_append_attr(struct frd_list *list, const struct frd__attr_entry *r
     if (e == NULL) {
         return FRD_ENOMEM;
     }
-    const struct frd__attr_set *got = &rec->returned;
-    if (got->common & FRD__ATTR_CMN_OBJTYPE) {
-        e->type = dw_type_from_vtype(rec->objtype);
-        e->fields |= FRD_FIELD_TYPE;
-    }
-    if (rec->error != 0) {
-        e->error = -(int)rec->error;
-        return 1;
-    }
-    if (names_only) {
-        return 1;
-    }
-    if (got->common & FRD__ATTR_CMN_DEVID) {
-        e->dev = (uint64_t)(uint32_t)rec->devid;
-        e->fields |= FRD_FIELD_DEV;
-    }
-    if (got->common & FRD__ATTR_CMN_MODTIME) {
-        e->mtime_ns = rec->mtime_ns;
-        e->fields |= FRD_FIELD_MTIME;
-    }
-    if (got->common & FRD__ATTR_CMN_CHGTIME) {
-        e->ctime_ns = rec->ctime_ns;
-        e->fields |= FRD_FIELD_CTIME;
-    }
-    if (got->common & FRD__ATTR_CMN_ACCESSMASK) {
-        e->mode = rec->accessmask & 07777;
-        e->fields |= FRD_FIELD_MODE;
-    }
-    if ((got->common & FRD__ATTR_CMN_FILEID) && persistent) {
-        e->file_id = rec->fileid;
-        e->fields |= FRD_FIELD_FILE_ID;
-    }
-    if (got->dir & FRD__ATTR_DIR_LINKCOUNT) {
-        e->nlink = rec->dir_linkcount; // hard links to the directory: 1 but on HFS+ TM
-        e->fields |= FRD_FIELD_NLINK;
-    }
-    if (got->file & FRD__ATTR_FILE_LINKCOUNT) {
-        e->nlink = rec->file_linkcount;
-        e->fields |= FRD_FIELD_NLINK;
-    }
-    if (got->file & FRD__ATTR_FILE_DATALENGTH) {
-        e->size = rec->file_datalength;
-        e->fields |= FRD_FIELD_SIZE;
-    }
-    if (got->file & FRD__ATTR_FILE_DATAALLOCSIZE) {
-        e->alloc_size = rec->file_dataallocsize;
-        e->fields |= FRD_FIELD_ALLOC_SIZE;
-    }
+    frd__entry_from_attr(e, rec, wanted, persistent);
     return 1;
 }
 
-static int dw_list_bulk(struct frd_lister *lister, struct frd_list *list, int fd,
-                        const struct frd__attr_set *req, const char **op)
+static int dw_list_bulk(struct frd_lister *lister, struct frd_list *list, int fd, unsigned wanted,
+                        const char **op)
 {
-    bool names_only = req == &dw_names_request;
-    bool persistent = names_only ? false : dw_persistent_ids(lister, fd);
+    struct frd__attr_set request;
+    frd__attr_request_for(wanted, &request);
+    const struct frd__attr_set *req = &request;
+    bool persistent = (wanted & FRD_FIELD_FILE_ID) ? dw_persistent_ids(lister, fd) : false;
     struct attrlist al;
     memset(&al, 0, sizeof(al));
     al.bitmapcount = ATTR_BIT_MAP_COUNT;
@@ -347,7 +258,7 @@ static int dw_list_bulk(struct frd_lister *lister, struct frd_list *list, int fd
                 *op = "getattrlistbulk";
                 return FRD_EMALFORMED; // fewer entries than the count said, or a bad one
             }
-            rc = dw_append_attr(list, &rec, names_only, persistent);
+            rc = dw_append_attr(list, &rec, wanted, persistent);
             if (rc < 0) {
                 *op = "append";
                 return rc;
@@ -363,9 +274,11 @@ static int dw_list_bulk(struct frd_lister *lister, struct frd_list *list, int fd
 
 /** Lists with struct direntry records, stat'ing what the records do not tell. */
 static int dw_list_direntries(struct frd_lister *lister, struct frd_list *list, int fd,
-                              bool names_only, const char **op)
+                              unsigned wanted, const char **op)
 {
 #if FRD_USE_GETDIRENTRIES64
+    // d_ino is the file id where the volume's ids persist (as with getattrlistbulk).
+    bool persistent = (wanted & FRD_FIELD_FILE_ID) && dw_persistent_ids(lister, fd);
     int total = 0;
     off_t base = 0;
     for (;;) {
@@ -398,9 +311,13 @@ static int dw_list_direntries(struct frd_lister *lister, struct frd_list *list, 
                 return FRD_ENOMEM;
             }
             enum frd_type dtype = frd__type_from_dt(rec.type);
-            if (names_only && dtype != FRD_TYPE_UNKNOWN) {
+            if ((wanted & ~(unsigned)FRD__DIRENT_FIELDS) == 0 && dtype != FRD_TYPE_UNKNOWN) {
                 e->type = dtype;
                 e->fields = FRD_FIELD_TYPE;
+                if (persistent) {
+                    e->file_id = rec.ino;
+                    e->fields |= FRD_FIELD_FILE_ID;
+                }
             } else {
                 if (frd__test_before_stat != NULL) {
                     frd__test_before_stat(fd, e->name);
@@ -415,7 +332,7 @@ static int dw_list_direntries(struct frd_lister *lister, struct frd_list *list, 
                     e->type = dtype;
                     e->fields = dtype != FRD_TYPE_UNKNOWN ? FRD_FIELD_TYPE : 0;
                 } else {
-                    dw_fill_from_stat(e, &st, names_only);
+                    frd__entry_from_stat(e, &st, wanted);
                 }
             }
             if (total == INT32_MAX) {
@@ -433,41 +350,40 @@ static int dw_list_direntries(struct frd_lister *lister, struct frd_list *list, 
         }
     }
 #else
-    // Without the private call, the fallback is the public bulk call asking for less.
-    (void)names_only;
-    return dw_list_bulk(lister, list, fd, &dw_names_request, op);
+    // Without the private call, the fallback is the public bulk call.
+    return dw_list_bulk(lister, list, fd, wanted, op);
 #endif // FRD_USE_GETDIRENTRIES64
 }
 
 int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
                       const char **op)
 {
-    bool names_only = (lister->flags & FRD_LIST_NAMES_ONLY) != 0;
+    unsigned wanted = frd__wanted_fields(lister->flags, lister->wanted);
     if ((lister->flags & FRD_LIST_REWIND) && lseek(fd, 0, SEEK_SET) < 0) {
         *op = "lseek";
         return -errno;
     }
     if (FRD_USE_GETDIRENTRIES64 && atomic_load_explicit(&dw_force_fallback, memory_order_relaxed)) {
-        return dw_list_direntries(lister, list, fd, names_only, op);
+        return dw_list_direntries(lister, list, fd, wanted, op);
     }
-    if (names_only) {
-        return FRD_USE_GETDIRENTRIES64 ? dw_list_direntries(lister, list, fd, true, op)
-                                       : dw_list_bulk(lister, list, fd, &dw_names_request, op);
+    // The records of __getdirentries64 answer type and file id without a stat.
+    if (FRD_USE_GETDIRENTRIES64 && (wanted & ~(unsigned)FRD__DIRENT_FIELDS) == 0) {
+        return dw_list_direntries(lister, list, fd, wanted, op);
     }
-    return dw_list_bulk(lister, list, fd, &dw_full_request, op);
+    return dw_list_bulk(lister, list, fd, wanted, op);
 }
 
 // What the walker needs: stat by name, identity and volume class of an open directory.
 
-int frd__plat_stat_at(frd_os_fd dir, const char *name, bool follow, bool names_only,
-                      struct frd_entry *e)
+int frd__plat_stat_fields(frd_os_fd dir, const char *name, bool follow, unsigned wanted,
+                          struct frd_entry *e)
 {
     struct stat st;
     if (fstatat(dir == FRD_INVALID_FD ? AT_FDCWD : dir, name, &st,
                 follow ? 0 : AT_SYMLINK_NOFOLLOW) != 0) {
         return -errno;
     }
-    dw_fill_from_stat(e, &st, names_only);
+    frd__entry_from_stat(e, &st, wanted);
     return 0;
 }
 

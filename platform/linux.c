@@ -6,19 +6,22 @@
  *
  * Per directory: openat(O_DIRECTORY), then getdents64 until it returns 0. Each record is
  * decoded by decode/dirent64.c (the kernel's buffer is not trusted), "." and ".." are
- * dropped, and the name is copied into the list's arena. A full listing then calls
- * statx(dirfd, name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT, mask) for the entry, relative to
- * the directory's descriptor, so no path is resolved and a link is never followed; a
- * names-only listing calls it only for a DT_UNKNOWN record (XFS without ftype, some FUSE and
- * NFS mounts), asking for the type alone.
+ * dropped, and the name is copied into the list's arena. Then
+ * statx(dirfd, name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT, mask) fills the entry, relative
+ * to the directory's descriptor, so no path is resolved and a link is never followed. The
+ * mask is the smallest one for the lister's wanted fields (lx_statx_mask()). When only type
+ * and file id are wanted (names-only is type alone), the record answers them (d_type, d_ino)
+ * and statx is called only for a DT_UNKNOWN record (XFS without ftype, some FUSE and NFS
+ * mounts).
  *
  * Kernels before 4.11 answer ENOSYS to statx, and some container seccomp profiles EPERM
  * (runc#2151): the first such answer latches a process-wide flag and every later stat goes
- * to fstatat, which gives the same fields.
+ * to fstatat, which fills what struct stat has (no btime, no attributes).
  */
 #include "decode.h"
 #include "internal.h"
 #include "platform.h"
+#include "unix_stat.h"
 #include "unix_types.h"
 
 #include <errno.h>
@@ -33,91 +36,144 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-_Static_assert(FRD__DECODE_EMALFORMED == FRD_EMALFORMED, "decode/ and frd.h disagree");
-
-/** Fields of a full listing; STATX_BLOCKS gives alloc_size at no extra cost. */
-#define LX_FULL_MASK                                                                               \
-    (STATX_TYPE | STATX_MODE | STATX_NLINK | STATX_INO | STATX_SIZE | STATX_BLOCKS | STATX_MTIME | \
-     STATX_CTIME)
-
 /** Set once statx is known to be missing (ENOSYS) or forbidden (EPERM); relaxed is enough:
  *  a thread that misses the store makes one more failing statx call and then stores it too. */
 static atomic_bool lx_no_statx;
 
 void (*frd__test_before_stat)(frd_os_fd dir, const char *name);
 
-static int64_t lx_ns(int64_t sec, int64_t nsec)
+/**
+ * The smallest statx mask that answers `wanted`. dev, rdev and the attributes come with
+ * every statx call and need no bit; STATX_TYPE is always asked (the type is always filled).
+ */
+static unsigned lx_statx_mask(unsigned wanted)
 {
-    return sec * 1000000000 + nsec;
+    static const struct {
+        unsigned field, statx_bit;
+    } map[] = {
+        {FRD_FIELD_MODE, STATX_MODE},   {FRD_FIELD_NLINK, STATX_NLINK},
+        {FRD_FIELD_UID, STATX_UID},     {FRD_FIELD_GID, STATX_GID},
+        {FRD_FIELD_ATIME, STATX_ATIME}, {FRD_FIELD_MTIME, STATX_MTIME},
+        {FRD_FIELD_CTIME, STATX_CTIME}, {FRD_FIELD_FILE_ID, STATX_INO},
+        {FRD_FIELD_SIZE, STATX_SIZE},   {FRD_FIELD_ALLOC_SIZE, STATX_BLOCKS},
+        {FRD_FIELD_BTIME, STATX_BTIME},
+    };
+    unsigned mask = STATX_TYPE;
+    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+        if (wanted & map[i].field) {
+            mask |= map[i].statx_bit;
+        }
+    }
+    return mask;
 }
 
-static void lx_fill_from_statx(struct frd_entry *e, const struct statx *stx, bool names_only)
+/** enum frd_attr bits from statx attribute bits (stx_attributes or stx_attributes_mask). */
+static uint32_t lx_attributes(uint64_t statx_attr)
+{
+    static const struct {
+        uint64_t statx_bit;
+        uint32_t attr;
+    } map[] = {
+        {STATX_ATTR_COMPRESSED, FRD_ATTR_COMPRESSED},
+        {STATX_ATTR_IMMUTABLE, FRD_ATTR_IMMUTABLE},
+        {STATX_ATTR_APPEND, FRD_ATTR_APPEND},
+        {STATX_ATTR_NODUMP, FRD_ATTR_NODUMP},
+        {STATX_ATTR_ENCRYPTED, FRD_ATTR_ENCRYPTED},
+        {STATX_ATTR_AUTOMOUNT, FRD_ATTR_AUTOMOUNT},
+        {STATX_ATTR_MOUNT_ROOT, FRD_ATTR_MOUNT_ROOT},
+        {STATX_ATTR_VERITY, FRD_ATTR_VERITY},
+        {STATX_ATTR_DAX, FRD_ATTR_DAX},
+    };
+    uint32_t out = 0;
+    if (statx_attr == 0) {
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+        if (statx_attr & map[i].statx_bit) {
+            out |= map[i].attr;
+        }
+    }
+    return out;
+}
+
+static int64_t lx_ts(struct statx_timestamp ts)
+{
+    return frd__ns(ts.tv_sec, ts.tv_nsec);
+}
+
+/** Fills `e` from a statx answer: type always, the rest when `wanted` asks beyond the type,
+ *  each field only where stx_mask says the kernel filled it. */
+static void lx_fill_from_statx(struct frd_entry *e, const struct statx *stx, unsigned wanted)
 {
     e->type = frd__type_from_mode(stx->stx_mode);
     e->fields |= FRD_FIELD_TYPE;
-    if (names_only) {
+    if ((wanted & ~(unsigned)FRD_FIELD_TYPE) == 0) {
         return;
     }
+    unsigned got = stx->stx_mask;
+    unsigned fields = FRD_FIELD_DEV | FRD_FIELD_RDEV | FRD_FIELD_ATTRIBUTES;
     e->dev = makedev(stx->stx_dev_major, stx->stx_dev_minor);
-    e->fields |= FRD_FIELD_DEV;
-    if (stx->stx_mask & STATX_MODE) {
-        e->mode = stx->stx_mode & 07777;
-        e->fields |= FRD_FIELD_MODE;
+    e->rdev = makedev(stx->stx_rdev_major, stx->stx_rdev_minor);
+    e->attributes_known = lx_attributes(stx->stx_attributes_mask);
+    e->attributes = lx_attributes(stx->stx_attributes) & e->attributes_known;
+    if (got & STATX_MODE) {
+        e->mode = stx->stx_mode & (S_IFMT | 07777);
+        fields |= FRD_FIELD_MODE;
     }
-    if (stx->stx_mask & STATX_NLINK) {
+    if (got & STATX_NLINK) {
         e->nlink = stx->stx_nlink;
-        e->fields |= FRD_FIELD_NLINK;
+        fields |= FRD_FIELD_NLINK;
     }
-    if (stx->stx_mask & STATX_INO) {
+    if (got & STATX_UID) {
+        e->uid = stx->stx_uid;
+        fields |= FRD_FIELD_UID;
+    }
+    if (got & STATX_GID) {
+        e->gid = stx->stx_gid;
+        fields |= FRD_FIELD_GID;
+    }
+    if (got & STATX_INO) {
         e->file_id = stx->stx_ino;
-        e->fields |= FRD_FIELD_FILE_ID;
+        fields |= FRD_FIELD_FILE_ID;
     }
-    if (stx->stx_mask & STATX_SIZE) {
+    if (got & STATX_SIZE) {
         e->size = stx->stx_size;
-        e->fields |= FRD_FIELD_SIZE;
+        fields |= FRD_FIELD_SIZE;
     }
-    if (stx->stx_mask & STATX_BLOCKS) {
+    if (got & STATX_BLOCKS) {
         e->alloc_size = stx->stx_blocks * 512;
-        e->fields |= FRD_FIELD_ALLOC_SIZE;
+        fields |= FRD_FIELD_ALLOC_SIZE;
     }
-    if (stx->stx_mask & STATX_MTIME) {
-        e->mtime_ns = lx_ns(stx->stx_mtime.tv_sec, stx->stx_mtime.tv_nsec);
-        e->fields |= FRD_FIELD_MTIME;
+    if (got & STATX_ATIME) {
+        e->atime_ns = lx_ts(stx->stx_atime);
+        fields |= FRD_FIELD_ATIME;
     }
-    if (stx->stx_mask & STATX_CTIME) {
-        e->ctime_ns = lx_ns(stx->stx_ctime.tv_sec, stx->stx_ctime.tv_nsec);
-        e->fields |= FRD_FIELD_CTIME;
+    if (got & STATX_MTIME) {
+        e->mtime_ns = lx_ts(stx->stx_mtime);
+        fields |= FRD_FIELD_MTIME;
     }
+    if (got & STATX_CTIME) {
+        e->ctime_ns = lx_ts(stx->stx_ctime);
+        fields |= FRD_FIELD_CTIME;
+    }
+    if (got & STATX_BTIME) {
+        e->btime_ns = lx_ts(stx->stx_btime);
+        fields |= FRD_FIELD_BTIME;
+    }
+    e->fields |= fields;
 }
 
-static void lx_fill_from_stat(struct frd_entry *e, const struct stat *st, bool names_only)
-{
-    e->type = frd__type_from_mode(st->st_mode);
-    e->fields |= FRD_FIELD_TYPE;
-    if (names_only) {
-        return;
-    }
-    e->dev = st->st_dev;
-    e->mode = st->st_mode & 07777;
-    e->nlink = (uint32_t)st->st_nlink;
-    e->file_id = st->st_ino;
-    e->size = (uint64_t)st->st_size;
-    e->alloc_size = (uint64_t)st->st_blocks * 512;
-    e->mtime_ns = lx_ns(st->st_mtim.tv_sec, st->st_mtim.tv_nsec);
-    e->ctime_ns = lx_ns(st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
-    e->fields |= FRD_FIELD_DEV | FRD_FIELD_MODE | FRD_FIELD_NLINK | FRD_FIELD_FILE_ID |
-                 FRD_FIELD_SIZE | FRD_FIELD_ALLOC_SIZE | FRD_FIELD_MTIME | FRD_FIELD_CTIME;
-}
-
-/** Stats one name relative to a directory with the given AT_* flags. @return 0 or a code. */
-static int lx_stat_flags(int dirfd, const char *name, int flags, bool names_only,
-                         struct frd_entry *e)
+/**
+ * Stats one name relative to a directory with the given AT_* flags, asking statx for
+ * `statx_mask` (lx_statx_mask(wanted)). @return 0 or a negative code.
+ */
+static int lx_stat_flags(int dirfd, const char *name, int flags, unsigned wanted,
+                         unsigned statx_mask, struct frd_entry *e)
 {
     if (!atomic_load_explicit(&lx_no_statx, memory_order_relaxed)) {
         struct statx stx;
-        unsigned mask = names_only ? STATX_TYPE : LX_FULL_MASK;
-        if (statx(dirfd, name, flags, mask, &stx) == 0) {
-            lx_fill_from_statx(e, &stx, names_only);
+        if (statx(dirfd, name, flags, statx_mask, &stx) == 0) {
+            lx_fill_from_statx(e, &stx, wanted);
             return 0;
         }
         if (errno != ENOSYS && errno != EPERM) {
@@ -129,14 +185,8 @@ static int lx_stat_flags(int dirfd, const char *name, int flags, bool names_only
     if (fstatat(dirfd, name, &st, flags) != 0) {
         return -errno;
     }
-    lx_fill_from_stat(e, &st, names_only);
+    frd__entry_from_stat(e, &st, wanted);
     return 0;
-}
-
-/** Stats one entry relative to its directory. @return 0 or a negative code. */
-static int lx_stat_entry(int dirfd, const char *name, bool names_only, struct frd_entry *e)
-{
-    return lx_stat_flags(dirfd, name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT, names_only, e);
 }
 
 bool frd__plat_force_fallback(bool on)
@@ -145,8 +195,15 @@ bool frd__plat_force_fallback(bool on)
     return true;
 }
 
+/** What one listing asks of each entry: the wanted fields and the statx mask for them. */
+struct lx_want {
+    unsigned fields;     /**< enum frd_field bits, FRD_FIELD_TYPE always among them */
+    unsigned statx_mask; /**< lx_statx_mask(fields) */
+    bool dirent_only;    /**< the record answers every wanted field when it has a d_type */
+};
+
 /** Appends the records of one getdents64 batch. @return entries appended, or a code. */
-static int lx_append_batch(int fd, const uint8_t *buf, size_t len, bool names_only,
+static int lx_append_batch(int fd, const uint8_t *buf, size_t len, const struct lx_want *want,
                            struct frd_list *list, const char **op)
 {
     int appended = 0;
@@ -164,16 +221,22 @@ static int lx_append_batch(int fd, const uint8_t *buf, size_t len, bool names_on
             return FRD_ENOMEM;
         }
         enum frd_type dtype = frd__type_from_dt(rec.type);
-        if (names_only && dtype != FRD_TYPE_UNKNOWN) {
+        if (want->dirent_only && dtype != FRD_TYPE_UNKNOWN) {
+            // The record answers: no statx. file_id is the record's d_ino (see frd.h).
             e->type = dtype;
             e->fields = FRD_FIELD_TYPE;
+            if (want->fields & FRD_FIELD_FILE_ID) {
+                e->file_id = rec.ino;
+                e->fields |= FRD_FIELD_FILE_ID;
+            }
             appended++;
             continue;
         }
         if (frd__test_before_stat != NULL) {
             frd__test_before_stat(fd, name);
         }
-        int err = lx_stat_entry(fd, e->name, names_only, e);
+        int err = lx_stat_flags(fd, e->name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT, want->fields,
+                                want->statx_mask, e);
         if (err == -ENOENT) {
             // Removed between the read and the stat: it is no longer there to report.
             frd__list_pop(list);
@@ -196,7 +259,10 @@ static int lx_append_batch(int fd, const uint8_t *buf, size_t len, bool names_on
 int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
                       const char **op)
 {
-    bool names_only = (lister->flags & FRD_LIST_NAMES_ONLY) != 0;
+    struct lx_want want;
+    want.fields = frd__wanted_fields(lister->flags, lister->wanted);
+    want.statx_mask = lx_statx_mask(want.fields);
+    want.dirent_only = (want.fields & ~(unsigned)FRD__DIRENT_FIELDS) == 0;
     if ((lister->flags & FRD_LIST_REWIND) && lseek(fd, 0, SEEK_SET) < 0) {
         *op = "lseek";
         return -errno;
@@ -214,7 +280,7 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
         if (n == 0) {
             return total;
         }
-        int got = lx_append_batch(fd, lister->buffer, (size_t)n, names_only, list, op);
+        int got = lx_append_batch(fd, lister->buffer, (size_t)n, &want, list, op);
         if (got < 0) {
             return got;
         }
@@ -228,11 +294,13 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
 
 // What the walker needs: stat by name, identity and volume class of an open directory.
 
-int frd__plat_stat_at(frd_os_fd dir, const char *name, bool follow, bool names_only,
-                      struct frd_entry *e)
+int frd__plat_stat_fields(frd_os_fd dir, const char *name, bool follow, unsigned wanted,
+                          struct frd_entry *e)
 {
     int flags = AT_NO_AUTOMOUNT | (follow ? 0 : AT_SYMLINK_NOFOLLOW);
-    return lx_stat_flags(dir == FRD_INVALID_FD ? AT_FDCWD : dir, name, flags, names_only, e);
+    wanted |= FRD_FIELD_TYPE;
+    return lx_stat_flags(dir == FRD_INVALID_FD ? AT_FDCWD : dir, name, flags, wanted,
+                         lx_statx_mask(wanted), e);
 }
 
 /** STATX_SUBVOL (Linux 6.10, btrfs and bcachefs) is newer than Debian 12's headers. */

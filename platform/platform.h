@@ -88,12 +88,21 @@ struct frd__identity {
 
 /**
  * Stats `name` relative to the open directory `dir` (FRD_INVALID_FD: the current directory,
- * or `name` is absolute) into `e`, filling the same fields a listing fills (type only when
- * `names_only`). `follow` says whether a symlink is followed. e->name is left alone.
+ * or `name` is absolute) into `e`, filling the fields a listing with the same `wanted`
+ * (enum frd_field bits; the type is always filled) fills. `follow` says whether a symlink is
+ * followed. e->name is left alone.
  * @return 0, or a negative code (FRD_ENOENT, FRD_ELOOP, FRD_EACCES, ...).
  */
-int frd__plat_stat_at(frd_os_fd dir, const char *name, bool follow, bool names_only,
-                      struct frd_entry *e);
+int frd__plat_stat_fields(frd_os_fd dir, const char *name, bool follow, unsigned wanted,
+                          struct frd_entry *e);
+
+/** frd__plat_stat_fields() for the type alone (`names_only`) or for every field. */
+static inline int frd__plat_stat_at(frd_os_fd dir, const char *name, bool follow, bool names_only,
+                                    struct frd_entry *e)
+{
+    return frd__plat_stat_fields(dir, name, follow, names_only ? FRD_FIELD_TYPE : FRD_FIELDS_ALL,
+                                 e);
+}
 
 /** Reads the identity of an open file. @return 0 or a negative code. */
 int frd__plat_fd_identity(frd_os_fd fd, struct frd__identity *out);
@@ -126,7 +135,9 @@ bool frd__plat_force_fallback(bool on);
 
 /**
  * Tests only: when set, called between reading a record and stat'ing its name, so a test
- * can delete the entry in between. NULL in normal use (one predictable branch per entry).
+ * can delete the entry in between, or count the stats a listing makes (it is called once
+ * before every per-entry stat and never when no stat is made). NULL in normal use (one
+ * predictable branch per entry).
  */
 extern void (*frd__test_before_stat)(frd_os_fd dir, const char *name);
 

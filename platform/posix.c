@@ -2,7 +2,8 @@
 // Copyright (c) 2026 The frd authors
 
 /**
- * Portable backend for Unix systems without a faster path: readdir + fstatat.
+ * Portable backend for Unix systems without a faster path: readdir + fstatat (skipped when
+ * only type and file id are wanted and the record has d_type).
  *
  * The caller's descriptor is dup'ed for fdopendir, which takes ownership of what it is
  * given; the duplicate shares the file position, so the caller's descriptor is read from
@@ -11,6 +12,7 @@
  */
 #include "internal.h"
 #include "platform.h"
+#include "unix_stat.h"
 #include "unix_types.h"
 
 #include <dirent.h>
@@ -24,68 +26,28 @@
 void (*frd__test_before_stat)(frd_os_fd dir, const char *name);
 
 #if FRD_HAS_DIRENT_D_TYPE
-static enum frd_type px_type_from_dirent(const struct dirent *d)
-{
-    switch (d->d_type) {
-    case DT_REG:
-        return FRD_TYPE_REG;
-    case DT_DIR:
-        return FRD_TYPE_DIR;
-    case DT_LNK:
-        return FRD_TYPE_LNK;
-    case DT_FIFO:
-        return FRD_TYPE_FIFO;
-    case DT_SOCK:
-        return FRD_TYPE_SOCK;
-    case DT_CHR:
-        return FRD_TYPE_CHR;
-    case DT_BLK:
-        return FRD_TYPE_BLK;
-    default:
-        return FRD_TYPE_UNKNOWN;
-    }
-}
+// d_type values are the same on every Unix that has them (they are S_IFMT >> 12).
+#    define PX_SAME(a, b) ((int)(a) == (int)(b))
+_Static_assert(PX_SAME(DT_FIFO, FRD__DT_FIFO) && PX_SAME(DT_CHR, FRD__DT_CHR) &&
+                   PX_SAME(DT_DIR, FRD__DT_DIR) && PX_SAME(DT_BLK, FRD__DT_BLK) &&
+                   PX_SAME(DT_REG, FRD__DT_REG) && PX_SAME(DT_LNK, FRD__DT_LNK) &&
+                   PX_SAME(DT_SOCK, FRD__DT_SOCK),
+               "d_type values");
+#    define PX_DTYPE(d) frd__type_from_dt((d)->d_type)
 #else
-static enum frd_type px_type_from_dirent(const struct dirent *d)
-{
-    (void)d;
-    return FRD_TYPE_UNKNOWN;
-}
+#    define PX_DTYPE(d) FRD_TYPE_UNKNOWN
 #endif
 
-static int64_t px_ns(struct timespec ts)
-{
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static int px_stat_flags(int dirfd, const char *name, int flags, bool names_only,
+/** Stats one name relative to a directory with the given AT_* flags. @return 0 or a code. */
+static int px_stat_flags(int dirfd, const char *name, int flags, unsigned wanted,
                          struct frd_entry *e)
 {
     struct stat st;
     if (fstatat(dirfd, name, &st, flags) != 0) {
         return -errno;
     }
-    e->type = frd__type_from_mode(st.st_mode);
-    e->fields |= FRD_FIELD_TYPE;
-    if (names_only) {
-        return 0;
-    }
-    e->dev = (uint64_t)st.st_dev;
-    e->mode = (uint32_t)(st.st_mode & 07777);
-    e->nlink = (uint32_t)st.st_nlink;
-    e->file_id = (uint64_t)st.st_ino;
-    e->size = (uint64_t)st.st_size;
-    e->alloc_size = (uint64_t)st.st_blocks * 512;
-    e->mtime_ns = px_ns(st.st_mtim);
-    e->ctime_ns = px_ns(st.st_ctim);
-    e->fields |= FRD_FIELD_DEV | FRD_FIELD_MODE | FRD_FIELD_NLINK | FRD_FIELD_FILE_ID |
-                 FRD_FIELD_SIZE | FRD_FIELD_ALLOC_SIZE | FRD_FIELD_MTIME | FRD_FIELD_CTIME;
+    frd__entry_from_stat(e, &st, wanted);
     return 0;
-}
-
-static int px_stat_entry(int dirfd, const char *name, bool names_only, struct frd_entry *e)
-{
-    return px_stat_flags(dirfd, name, AT_SYMLINK_NOFOLLOW, names_only, e);
 }
 
 bool frd__plat_force_fallback(bool on)
@@ -97,7 +59,8 @@ bool frd__plat_force_fallback(bool on)
 int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
                       const char **op)
 {
-    bool names_only = (lister->flags & FRD_LIST_NAMES_ONLY) != 0;
+    unsigned wanted = frd__wanted_fields(lister->flags, lister->wanted);
+    bool dirent_only = (wanted & ~(unsigned)FRD__DIRENT_FIELDS) == 0;
     int dupfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
     if (dupfd < 0) {
         *op = "dup";
@@ -135,17 +98,22 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
             rc = FRD_ENOMEM;
             break;
         }
-        enum frd_type dtype = px_type_from_dirent(d);
-        if (names_only && dtype != FRD_TYPE_UNKNOWN) {
+        enum frd_type dtype = PX_DTYPE(d);
+        if (dirent_only && dtype != FRD_TYPE_UNKNOWN) {
+            // The record answers: no stat. file_id is the record's d_ino.
             e->type = dtype;
             e->fields = FRD_FIELD_TYPE;
+            if (wanted & FRD_FIELD_FILE_ID) {
+                e->file_id = (uint64_t)d->d_ino;
+                e->fields |= FRD_FIELD_FILE_ID;
+            }
             total++;
             continue;
         }
         if (frd__test_before_stat != NULL) {
             frd__test_before_stat(dirfd(dir), name);
         }
-        int err = px_stat_entry(dirfd(dir), e->name, names_only, e);
+        int err = px_stat_flags(dirfd(dir), e->name, AT_SYMLINK_NOFOLLOW, wanted, e);
         if (err == -ENOENT) {
             frd__list_pop(list);
             continue;
@@ -165,11 +133,11 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
 // untrusted here: the walker then compares canonical paths where it can (it cannot here:
 // frd__plat_fd_path() is FRD_ENOSYS) and otherwise falls back to (dev, ino).
 
-int frd__plat_stat_at(frd_os_fd dir, const char *name, bool follow, bool names_only,
-                      struct frd_entry *e)
+int frd__plat_stat_fields(frd_os_fd dir, const char *name, bool follow, unsigned wanted,
+                          struct frd_entry *e)
 {
     return px_stat_flags(dir == FRD_INVALID_FD ? AT_FDCWD : dir, name,
-                         follow ? 0 : AT_SYMLINK_NOFOLLOW, names_only, e);
+                         follow ? 0 : AT_SYMLINK_NOFOLLOW, wanted, e);
 }
 
 int frd__plat_fd_identity(frd_os_fd fd, struct frd__identity *out)

@@ -31,6 +31,7 @@
  * translated once, here, to FRD_ codes.
  */
 #include "decode.h"
+#include "dt_types.h"
 #include "internal.h"
 #include "platform.h"
 
@@ -39,7 +40,6 @@
 #include <windows.h>
 #include <winternl.h>
 
-_Static_assert(FRD__DECODE_EMALFORMED == FRD_EMALFORMED, "decode/ and frd.h disagree");
 // The decoder's offsets (decode.h) against the SDK's structures.
 _Static_assert(offsetof(FILE_FULL_DIR_INFO, FileName) == 68, "FILE_FULL_DIR_INFO layout");
 _Static_assert(offsetof(FILE_ID_BOTH_DIR_INFO, FileId) == 96, "FILE_ID_BOTH_DIR_INFO layout");
@@ -351,33 +351,27 @@ static FILE_INFO_BY_HANDLE_CLASS win_class(enum frd__nt_class cls, bool restart)
     }
 }
 
-static enum frd_type win_type(unsigned char dt)
+/** The enum frd_attr bits Windows reports for every file: compressed and encrypted. */
+#define WIN_ATTR_KNOWN (FRD_ATTR_COMPRESSED | FRD_ATTR_ENCRYPTED)
+
+/** enum frd_attr bits from FileAttributes. */
+static uint32_t win_attr_bits(uint32_t attributes)
 {
-    switch (dt) {
-    case FRD__DT_REG:
-        return FRD_TYPE_REG;
-    case FRD__DT_DIR:
-        return FRD_TYPE_DIR;
-    case FRD__DT_LNK:
-        return FRD_TYPE_LNK;
-    case FRD__DT_SOCK:
-        return FRD_TYPE_SOCK;
-    case FRD__DT_FIFO:
-        return FRD_TYPE_FIFO;
-    case FRD__DT_CHR:
-        return FRD_TYPE_CHR;
-    case FRD__DT_BLK:
-        return FRD_TYPE_BLK;
-    default:
-        return FRD_TYPE_UNKNOWN;
+    uint32_t out = 0;
+    if (attributes & FRD__FILE_ATTRIBUTE_COMPRESSED) {
+        out |= FRD_ATTR_COMPRESSED;
     }
+    if (attributes & FRD__FILE_ATTRIBUTE_ENCRYPTED) {
+        out |= FRD_ATTR_ENCRYPTED;
+    }
+    return out;
 }
 
 /** Appends the records of one buffer. @return entries appended, or a negative code. */
 static int win_append_batch(struct frd_lister *lister, struct win_state *st, enum frd__nt_class cls,
-                            DWORD serial, struct frd_list *list, const char **op)
+                            unsigned wanted, DWORD serial, struct frd_list *list, const char **op)
 {
-    bool names_only = (lister->flags & FRD_LIST_NAMES_ONLY) != 0;
+    bool names_only = (wanted & ~(unsigned)FRD_FIELD_TYPE) == 0;
     int appended = 0;
     size_t pos = 0;
     struct frd__nt_dirent rec;
@@ -391,16 +385,24 @@ static int win_append_batch(struct frd_lister *lister, struct win_state *st, enu
             *op = "append";
             return FRD_ENOMEM;
         }
-        e->type = win_type(rec.type);
+        e->type = frd__type_from_dt(rec.type);
         e->fields = FRD_FIELD_TYPE;
         if (!names_only) {
             e->size = rec.size;
             e->alloc_size = rec.alloc_size;
             e->mtime_ns = rec.mtime_ns;
             e->ctime_ns = rec.ctime_ns;
-            e->dev = serial;
+            e->atime_ns = rec.atime_ns;
+            e->btime_ns = rec.btime_ns;
+            e->mode = frd__nt_mode(rec.type, rec.attributes);
+            e->attributes = win_attr_bits(rec.attributes);
+            e->attributes_known = WIN_ATTR_KNOWN;
             e->fields |= FRD_FIELD_SIZE | FRD_FIELD_ALLOC_SIZE | FRD_FIELD_MTIME | FRD_FIELD_CTIME |
-                         FRD_FIELD_DEV;
+                         FRD_FIELD_ATIME | FRD_FIELD_BTIME | FRD_FIELD_MODE | FRD_FIELD_ATTRIBUTES;
+            if (wanted & FRD_FIELD_DEV) {
+                e->dev = serial;
+                e->fields |= FRD_FIELD_DEV;
+            }
             if (rec.has_id) {
                 e->file_id = rec.file_id;
                 e->fields |= FRD_FIELD_FILE_ID;
@@ -433,8 +435,10 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
         FRD__NT_ID_EXTD_DIR_INFO, FRD__NT_ID_BOTH_DIR_INFO, FRD__NT_FULL_DIR_INFO};
     static const enum frd__nt_class names_chain[3] = {
         FRD__NT_FULL_DIR_INFO, FRD__NT_ID_BOTH_DIR_INFO, FRD__NT_ID_EXTD_DIR_INFO};
-    bool names_only = (lister->flags & FRD_LIST_NAMES_ONLY) != 0;
-    const enum frd__nt_class *chain = names_only ? names_chain : full_chain;
+    unsigned wanted =
+        (lister->flags & FRD_LIST_NAMES_ONLY) ? FRD_FIELD_TYPE : (lister->wanted | FRD_FIELD_TYPE);
+    // FILE_FULL_DIR_INFO has every field but the file id: the id classes only when wanted.
+    const enum frd__nt_class *chain = (wanted & FRD_FIELD_FILE_ID) ? full_chain : names_chain;
 
     struct win_state *st = win_state_get(lister);
     if (st == NULL) {
@@ -442,10 +446,10 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
         return FRD_ENOMEM;
     }
     // The volume serial is the entries' dev, and the key of what this volume refused. A
-    // names-only listing needs it only once some volume has refused a class.
+    // listing that does not want dev needs it only once some volume has refused a class.
     DWORD serial = 0;
     bool have_serial = false;
-    if (!names_only || st->nvolumes > 0) {
+    if ((wanted & FRD_FIELD_DEV) || st->nvolumes > 0) {
         int rc = win_volume_serial(fd, &serial, op);
         if (rc < 0) {
             return rc;
@@ -493,7 +497,7 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
             return win_err(err);
         }
         first = false;
-        int got = win_append_batch(lister, st, cls, serial, list, op);
+        int got = win_append_batch(lister, st, cls, wanted, serial, list, op);
         if (got < 0) {
             return got;
         }
@@ -507,12 +511,13 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
 
 // What the walker needs: stat by name, identity and volume class of an open directory.
 
-static enum frd_type win_type_of(DWORD attributes, DWORD tag)
+/** The d_type (enum frd__dt) an open file's attributes and reparse tag give. */
+static unsigned char win_dt_of(DWORD attributes, DWORD tag)
 {
     if ((attributes & FILE_ATTRIBUTE_REPARSE_POINT) && (tag & FRD__IO_REPARSE_TAG_NAME_SURROGATE)) {
-        return FRD_TYPE_LNK;
+        return FRD__DT_LNK;
     }
-    return (attributes & FILE_ATTRIBUTE_DIRECTORY) ? FRD_TYPE_DIR : FRD_TYPE_REG;
+    return (attributes & FILE_ATTRIBUTE_DIRECTORY) ? FRD__DT_DIR : FRD__DT_REG;
 }
 
 static int64_t win_time(LARGE_INTEGER t)
@@ -525,9 +530,10 @@ static int64_t win_filetime(FILETIME t)
     return frd__filetime_to_unix_ns((int64_t)((uint64_t)t.dwHighDateTime << 32 | t.dwLowDateTime));
 }
 
-int frd__plat_stat_at(frd_os_fd dir, const char *name, bool follow, bool names_only,
-                      struct frd_entry *e)
+int frd__plat_stat_fields(frd_os_fd dir, const char *name, bool follow, unsigned wanted,
+                          struct frd_entry *e)
 {
+    bool names_only = (wanted & ~(unsigned)FRD_FIELD_TYPE) == 0;
     WCHAR *w = NULL;
     size_t units;
     HANDLE h = INVALID_HANDLE_VALUE;
@@ -545,7 +551,8 @@ int frd__plat_stat_at(frd_os_fd dir, const char *name, bool follow, bool names_o
     if (rc < 0) {
         goto fail;
     }
-    e->type = win_type_of(attributes, tag);
+    unsigned char dt = win_dt_of(attributes, tag);
+    e->type = frd__type_from_dt(dt);
     e->fields |= FRD_FIELD_TYPE;
     if (!names_only) {
         BY_HANDLE_FILE_INFORMATION bhfi;
@@ -558,12 +565,17 @@ int frd__plat_stat_at(frd_os_fd dir, const char *name, bool follow, bool names_o
         e->file_id = (uint64_t)bhfi.nFileIndexHigh << 32 | bhfi.nFileIndexLow;
         e->size = (uint64_t)bhfi.nFileSizeHigh << 32 | bhfi.nFileSizeLow;
         e->mtime_ns = win_filetime(bhfi.ftLastWriteTime);
-        e->fields |=
-            FRD_FIELD_DEV | FRD_FIELD_NLINK | FRD_FIELD_FILE_ID | FRD_FIELD_SIZE | FRD_FIELD_MTIME;
+        e->mode = frd__nt_mode(dt, attributes);
+        e->attributes = win_attr_bits(attributes);
+        e->attributes_known = WIN_ATTR_KNOWN;
+        e->fields |= FRD_FIELD_DEV | FRD_FIELD_NLINK | FRD_FIELD_FILE_ID | FRD_FIELD_SIZE |
+                     FRD_FIELD_MTIME | FRD_FIELD_MODE | FRD_FIELD_ATTRIBUTES;
         FILE_BASIC_INFO basic;
         if (GetFileInformationByHandleEx(h, FileBasicInfo, &basic, sizeof(basic))) {
             e->ctime_ns = win_time(basic.ChangeTime);
-            e->fields |= FRD_FIELD_CTIME;
+            e->atime_ns = win_time(basic.LastAccessTime);
+            e->btime_ns = win_time(basic.CreationTime);
+            e->fields |= FRD_FIELD_CTIME | FRD_FIELD_ATIME | FRD_FIELD_BTIME;
         }
         FILE_STANDARD_INFO standard;
         if (GetFileInformationByHandleEx(h, FileStandardInfo, &standard, sizeof(standard))) {

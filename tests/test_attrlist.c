@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The frd authors
 
-/** Tests of the pure getattrlistbulk entry decoder, on synthetic buffers. */
+/**
+ * Tests of the pure getattrlistbulk entry decoder, on synthetic buffers, and of what the
+ * macOS backend makes of its records (platform/attr_entry.h: requests and entries).
+ */
+#include "attr_entry.h"
 #include "attrlist_encoder.h"
 #include "decode.h"
 
@@ -14,13 +18,17 @@
 
 #include <cmocka.h>
 
-/** What platform/darwin.c asks for. */
+/** What platform/darwin.c asks for in a full listing (checked against
+ *  frd__attr_request_for(FRD_FIELDS_ALL) below). */
 static const struct frd__attr_set full_request = {
     FRD__ATTR_CMN_RETURNED_ATTRS | FRD__ATTR_CMN_NAME | FRD__ATTR_CMN_ERROR | FRD__ATTR_CMN_DEVID |
-        FRD__ATTR_CMN_OBJTYPE | FRD__ATTR_CMN_MODTIME | FRD__ATTR_CMN_CHGTIME |
-        FRD__ATTR_CMN_ACCESSMASK | FRD__ATTR_CMN_FILEID,
+        FRD__ATTR_CMN_OBJTYPE | FRD__ATTR_CMN_CRTIME | FRD__ATTR_CMN_MODTIME |
+        FRD__ATTR_CMN_CHGTIME | FRD__ATTR_CMN_ACCTIME | FRD__ATTR_CMN_OWNERID |
+        FRD__ATTR_CMN_GRPID | FRD__ATTR_CMN_ACCESSMASK | FRD__ATTR_CMN_FLAGS | FRD__ATTR_CMN_FILEID,
     0, FRD__ATTR_DIR_LINKCOUNT | FRD__ATTR_DIR_MOUNTSTATUS,
-    FRD__ATTR_FILE_LINKCOUNT | FRD__ATTR_FILE_DATALENGTH | FRD__ATTR_FILE_DATAALLOCSIZE, 0};
+    FRD__ATTR_FILE_LINKCOUNT | FRD__ATTR_FILE_DEVTYPE | FRD__ATTR_FILE_DATALENGTH |
+        FRD__ATTR_FILE_DATAALLOCSIZE,
+    0};
 
 static struct attr_values file_values(const char *name)
 {
@@ -35,6 +43,13 @@ static struct attr_values file_values(const char *name)
     v.mtime_nsec = 123456789;
     v.ctime_sec = -2;
     v.ctime_nsec = 5;
+    v.crtime_sec = 1600000000;
+    v.crtime_nsec = 7;
+    v.atime_sec = 1700000001;
+    v.atime_nsec = 999999999;
+    v.uid = 501;
+    v.gid = 20;
+    v.flags = FRD__UF_NODUMP | FRD__SF_APPEND;
     v.accessmask = 0100644;
     v.fileid = 0x123456789abcULL;
     v.file_linkcount = 3;
@@ -63,6 +78,11 @@ static void expect_file(const struct frd__attr_entry *e, const char *name)
     assert_int_equal(e->objtype, FRD__VREG);
     assert_int_equal(e->mtime_ns, INT64_C(1700000000123456789));
     assert_int_equal(e->ctime_ns, INT64_C(-1999999995));
+    assert_int_equal(e->crtime_ns, INT64_C(1600000000000000007));
+    assert_int_equal(e->atime_ns, INT64_C(1700000001999999999));
+    assert_int_equal(e->uid, 501);
+    assert_int_equal(e->gid, 20);
+    assert_int_equal(e->flags, FRD__UF_NODUMP | FRD__SF_APPEND);
     assert_int_equal(e->accessmask, 0100644);
     assert_int_equal(e->fileid, 0x123456789abcULL);
     assert_int_equal(e->file_linkcount, 3);
@@ -162,10 +182,8 @@ static void test_attrlist_other_known_attributes_are_skipped_by_size(void **stat
     size_t len = attr_enc_entry(buf, 0, &req, 0, &f, 0, NULL);
     size_t pos = 0;
     struct frd__attr_entry e;
-    // The encoder fills unused fields with 0x5A, whose "timespec" has nanoseconds out of
-    // range; a CRTIME is read, so give it a valid value first.
-    size_t crtime_at = 4 + 20 + 4 + 8 + 4 + 8 + 4; // len, returned, error, name, devid, fsid, type
-    memset(buf + crtime_at, 0, 16);
+    // The encoder fills the fields it does not know with 0x5A (ADDEDTIME's "timespec" has
+    // nanoseconds out of range): the decoder must skip them by size without reading them.
     assert_int_equal(frd__decode_attr_entry(buf, len, &pos, &req, 0, &e), 1);
     expect_file(&e, "skipper");
 }
@@ -440,10 +458,120 @@ static void test_attrlist_times_beyond_int64_ns_saturate(void **state)
     assert_int_equal(e.ctime_ns, INT64_MIN);
 }
 
+static void test_attr_request_for_asks_only_what_is_wanted(void **state)
+{
+    (void)state;
+    struct frd__attr_set req;
+    frd__attr_request_for(FRD_FIELDS_ALL, &req);
+    assert_memory_equal(&req, &full_request, sizeof(req));
+    assert_true(frd__attr_request_ok(&req));
+    frd__attr_request_for(FRD_FIELD_TYPE, &req);
+    assert_int_equal(req.common, FRD__ATTR_CMN_RETURNED_ATTRS | FRD__ATTR_CMN_NAME |
+                                     FRD__ATTR_CMN_ERROR | FRD__ATTR_CMN_OBJTYPE);
+    assert_int_equal(req.dir | req.file | req.vol | req.fork, 0);
+    frd__attr_request_for(FRD_FIELD_BTIME | FRD_FIELD_RDEV, &req);
+    assert_int_equal(req.common & ~(uint32_t)FRD__ATTR_BASE_COMMON, FRD__ATTR_CMN_CRTIME);
+    assert_int_equal(req.dir, 0);
+    assert_int_equal(req.file, FRD__ATTR_FILE_DEVTYPE);
+    frd__attr_request_for(FRD_FIELD_NLINK, &req);
+    assert_int_equal(req.dir, FRD__ATTR_DIR_LINKCOUNT);
+    assert_int_equal(req.file, FRD__ATTR_FILE_LINKCOUNT);
+    // Every single field asks for something beyond the base, and is accepted.
+    for (unsigned f = FRD_FIELD_SIZE; f & FRD_FIELDS_ALL; f <<= 1) {
+        frd__attr_request_for(f, &req);
+        assert_true(frd__attr_request_ok(&req));
+        assert_true((req.common & ~(uint32_t)FRD__ATTR_BASE_COMMON) != 0 || req.dir != 0 ||
+                    req.file != 0);
+    }
+}
+
+/** Encodes one entry for `req`, decodes it, converts it. */
+static void round_trip(const struct frd__attr_set *req, struct attr_values *v, unsigned wanted,
+                       struct frd_entry *e)
+{
+    uint8_t buf[512];
+    memset(buf, 0, sizeof(buf));
+    v->returned.common &= req->common;
+    v->returned.dir &= req->dir;
+    v->returned.file &= req->file;
+    size_t len = attr_enc_entry(buf, 0, req, 0, v, 0, NULL);
+    size_t pos = 0;
+    struct frd__attr_entry rec;
+    assert_int_equal(frd__decode_attr_entry(buf, len, &pos, req, 0, &rec), 1);
+    memset(e, 0, sizeof(*e));
+    frd__entry_from_attr(e, &rec, wanted, true);
+}
+
+static void test_attr_entry_fills_every_v1_field(void **state)
+{
+    (void)state;
+    struct frd_entry e;
+    struct attr_values f = file_values("file.txt");
+    round_trip(&full_request, &f, FRD_FIELDS_ALL, &e);
+    assert_int_equal(e.fields, FRD_FIELDS_ALL);
+    assert_int_equal(e.type, FRD_TYPE_REG);
+    assert_int_equal(e.mode, 0100644);
+    assert_int_equal(e.uid, 501);
+    assert_int_equal(e.gid, 20);
+    assert_int_equal(e.btime_ns, INT64_C(1600000000000000007));
+    assert_int_equal(e.atime_ns, INT64_C(1700000001999999999));
+    assert_int_equal(e.mtime_ns, INT64_C(1700000000123456789));
+    assert_int_equal(e.attributes, FRD_ATTR_NODUMP | FRD_ATTR_APPEND);
+    assert_int_equal(e.attributes_known,
+                     FRD_ATTR_IMMUTABLE | FRD_ATTR_APPEND | FRD_ATTR_COMPRESSED | FRD_ATTR_NODUMP);
+    assert_int_equal(e.rdev, 0);
+    assert_int_equal(e.size, 4096 + 17);
+    assert_int_equal(e.nlink, 3);
+    assert_int_equal(e.file_id, 0x123456789abcULL);
+
+    // A character device: ATTR_FILE_DEVTYPE is its device number.
+    struct attr_values c = file_values("tty");
+    c.objtype = FRD__VCHR;
+    c.accessmask = 0020620;
+    c.file_devtype = 0x10000002;
+    c.flags = FRD__UF_IMMUTABLE | FRD__UF_COMPRESSED;
+    round_trip(&full_request, &c, FRD_FIELDS_ALL, &e);
+    assert_int_equal(e.type, FRD_TYPE_CHR);
+    assert_int_equal(e.mode, 0020620);
+    assert_int_equal(e.rdev, 0x10000002);
+    assert_int_equal(e.attributes, FRD_ATTR_IMMUTABLE | FRD_ATTR_COMPRESSED);
+
+    // A directory that is a mount point.
+    struct attr_values d = dir_values("mnt");
+    d.flags = FRD__SF_IMMUTABLE;
+    round_trip(&full_request, &d, FRD_FIELDS_ALL, &e);
+    assert_int_equal(e.type, FRD_TYPE_DIR);
+    assert_int_equal(e.attributes, FRD_ATTR_IMMUTABLE | FRD_ATTR_MOUNT_ROOT);
+    assert_true(e.attributes_known & FRD_ATTR_MOUNT_ROOT);
+    assert_false(e.fields & (FRD_FIELD_SIZE | FRD_FIELD_RDEV)); // no file attributes returned
+}
+
+static void test_attr_entry_with_one_field_wanted_fills_that_field(void **state)
+{
+    (void)state;
+    for (unsigned f = FRD_FIELD_SIZE; f & FRD_FIELDS_ALL; f <<= 1) {
+        struct frd__attr_set req;
+        frd__attr_request_for(f, &req);
+        struct attr_values v = file_values("one");
+        struct frd_entry e;
+        round_trip(&req, &v, f, &e);
+        assert_int_equal(e.type, FRD_TYPE_REG);
+        assert_int_equal(e.fields, FRD_FIELD_TYPE | f);
+    }
+    // Type alone: nothing else, even where the record had more.
+    struct attr_values v = file_values("names");
+    struct frd_entry e;
+    round_trip(&full_request, &v, FRD_FIELD_TYPE, &e);
+    assert_int_equal(e.fields, FRD_FIELD_TYPE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_attrlist_file_dir_and_error_entries_decode),
+        cmocka_unit_test(test_attr_request_for_asks_only_what_is_wanted),
+        cmocka_unit_test(test_attr_entry_fills_every_v1_field),
+        cmocka_unit_test(test_attr_entry_with_one_field_wanted_fills_that_field),
         cmocka_unit_test(
             test_attrlist_attributes_the_volume_lacks_are_absent_and_later_ones_move_up),
         cmocka_unit_test(test_attrlist_pack_inval_keeps_every_slot),

@@ -145,10 +145,17 @@ static void test_entry_same_compares_every_field(void **state)
     a.file_id = 3;
     a.dev = 4;
     a.nlink = 5;
-    a.mode = 0644;
+    a.mode = 0100644;
+    a.uid = 6;
+    a.gid = 7;
+    a.btime_ns = 8;
+    a.atime_ns = 9;
+    a.attributes_known = FRD_ATTR_IMMUTABLE | FRD_ATTR_APPEND;
     struct frd_entry b = a;
     assert_true(frd_entry_same(&a, &b));
     b.alloc_size = 4096; // left out on purpose (delayed allocation)
+    assert_true(frd_entry_same(&a, &b));
+    b.atime_ns = 99; // left out on purpose (reading a file changes it)
     assert_true(frd_entry_same(&a, &b));
 
     struct frd_entry c;
@@ -162,7 +169,13 @@ static void test_entry_same_compares_every_field(void **state)
     CHANGED(file_id, 9);
     CHANGED(dev, 9);
     CHANGED(nlink, 9);
-    CHANGED(mode, 0600);
+    CHANGED(mode, 0100600);
+    CHANGED(uid, 9);
+    CHANGED(gid, 9);
+    CHANGED(rdev, 9);
+    CHANGED(btime_ns, 9);
+    CHANGED(attributes, FRD_ATTR_IMMUTABLE);
+    CHANGED(attributes_known, 0);
     CHANGED(type, FRD_TYPE_DIR);
     CHANGED(fields, 0);
     CHANGED(error, FRD_EACCES);

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -60,7 +61,66 @@ static enum frd_type type_of_mode(mode_t mode)
     }
 }
 
-/** Checks every field of an entry against lstat of the same name. */
+/** What struct stat holds: every field but btime and attributes. */
+#define STAT_FIELDS                                                                            \
+    (FRD_FIELD_TYPE | FRD_FIELD_SIZE | FRD_FIELD_MTIME | FRD_FIELD_CTIME | FRD_FIELD_FILE_ID | \
+     FRD_FIELD_DEV | FRD_FIELD_NLINK | FRD_FIELD_MODE | FRD_FIELD_ALLOC_SIZE | FRD_FIELD_UID | \
+     FRD_FIELD_GID | FRD_FIELD_ATIME | FRD_FIELD_RDEV)
+
+static int64_t ns_of(int64_t sec, int64_t nsec)
+{
+    return sec * 1000000000 + nsec;
+}
+
+#if FRD_TEST_STATX_BACKEND
+/** The statx attribute bits and the frd_attr bits they stand for, restated from statx(2). */
+static const struct {
+    uint64_t statx_bit;
+    uint32_t attr;
+} statx_attr_map[] = {
+    {0x4, FRD_ATTR_COMPRESSED},    {0x10, FRD_ATTR_IMMUTABLE},  {0x20, FRD_ATTR_APPEND},
+    {0x40, FRD_ATTR_NODUMP},       {0x800, FRD_ATTR_ENCRYPTED}, {0x1000, FRD_ATTR_AUTOMOUNT},
+    {0x2000, FRD_ATTR_MOUNT_ROOT}, {0x100000, FRD_ATTR_VERITY}, {0x200000, FRD_ATTR_DAX},
+};
+
+static uint32_t attrs_of(uint64_t statx_attr)
+{
+    uint32_t out = 0;
+    for (size_t i = 0; i < sizeof(statx_attr_map) / sizeof(statx_attr_map[0]); i++) {
+        if (statx_attr & statx_attr_map[i].statx_bit) {
+            out |= statx_attr_map[i].attr;
+        }
+    }
+    return out;
+}
+#endif
+
+/**
+ * Checks what only statx knows (btime, attributes) against statx of the same path, where the
+ * backend uses statx; elsewhere checks that the entry does not claim them.
+ */
+static void assert_statx_only_fields(const char *path, const struct frd_entry *e)
+{
+#if FRD_TEST_STATX_BACKEND
+    struct statx stx;
+    assert_int_equal(
+        statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS | STATX_BTIME, &stx), 0);
+    if (stx.stx_mask & STATX_BTIME) {
+        assert_true(e->fields & FRD_FIELD_BTIME);
+        assert_int_equal(e->btime_ns, ns_of(stx.stx_btime.tv_sec, stx.stx_btime.tv_nsec));
+    } else {
+        assert_false(e->fields & FRD_FIELD_BTIME);
+    }
+    assert_true(e->fields & FRD_FIELD_ATTRIBUTES);
+    assert_int_equal(e->attributes_known, attrs_of(stx.stx_attributes_mask));
+    assert_int_equal(e->attributes, attrs_of(stx.stx_attributes & stx.stx_attributes_mask));
+#else
+    (void)path;
+    assert_false(e->fields & (FRD_FIELD_BTIME | FRD_FIELD_ATTRIBUTES));
+#endif
+}
+
+/** Checks every field of an entry against lstat (and statx) of the same name. */
 static void assert_entry_matches_lstat(const char *dir, const struct frd_entry *e)
 {
     char *path = tree_path(dir, e->name);
@@ -70,16 +130,18 @@ static void assert_entry_matches_lstat(const char *dir, const struct frd_entry *
     assert_int_equal(e->type, type_of_mode(st.st_mode));
     assert_int_equal(e->size, (uint64_t)st.st_size);
     assert_int_equal(e->alloc_size, (uint64_t)st.st_blocks * 512);
-    assert_int_equal(e->mtime_ns, (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec);
-    assert_int_equal(e->ctime_ns, (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec);
+    assert_int_equal(e->mtime_ns, ns_of(st.st_mtim.tv_sec, st.st_mtim.tv_nsec));
+    assert_int_equal(e->ctime_ns, ns_of(st.st_ctim.tv_sec, st.st_ctim.tv_nsec));
+    assert_int_equal(e->atime_ns, ns_of(st.st_atim.tv_sec, st.st_atim.tv_nsec));
     assert_int_equal(e->file_id, st.st_ino);
     assert_int_equal(e->dev, st.st_dev);
     assert_int_equal(e->nlink, st.st_nlink);
-    assert_int_equal(e->mode, st.st_mode & 07777);
-    unsigned all = FRD_FIELD_TYPE | FRD_FIELD_SIZE | FRD_FIELD_MTIME | FRD_FIELD_CTIME |
-                   FRD_FIELD_FILE_ID | FRD_FIELD_DEV | FRD_FIELD_NLINK | FRD_FIELD_MODE |
-                   FRD_FIELD_ALLOC_SIZE;
-    assert_int_equal(e->fields, all);
+    assert_int_equal(e->mode, st.st_mode); // the full mode: type bits and permissions
+    assert_int_equal(e->uid, st.st_uid);
+    assert_int_equal(e->gid, st.st_gid);
+    assert_int_equal(e->rdev, st.st_rdev);
+    assert_int_equal(e->fields & STAT_FIELDS, STAT_FIELDS);
+    assert_statx_only_fields(path, e);
     assert_int_equal(strlen(e->name), e->name_len);
     free(path);
 }
@@ -161,6 +223,9 @@ static void test_lister_device_files_match_lstat(void **state)
     const struct frd_entry *null_dev = find_entry(list, "null");
     assert_non_null(null_dev);
     assert_int_equal(null_dev->type, FRD_TYPE_CHR);
+    assert_true(null_dev->fields & FRD_FIELD_RDEV);
+    assert_int_equal(null_dev->rdev, makedev(1, 3)); // /dev/null is 1:3 on Linux
+    assert_int_equal(null_dev->mode & S_IFMT, S_IFCHR);
     assert_entry_matches_lstat("/dev", null_dev);
     frd_list_free(list);
 }
@@ -311,9 +376,26 @@ static void test_lister_fstatat_fallback_gives_identical_results(void **state)
     frd_list_sort(fallback);
     frd_list_sort(normal);
     for (size_t i = 0; i < 9; i++) {
-        assert_true(frd_entry_same(&frd_list_entries(fallback)[i], &frd_list_entries(normal)[i]));
-        assert_int_equal(frd_list_entries(fallback)[i].alloc_size,
-                         frd_list_entries(normal)[i].alloc_size);
+        const struct frd_entry *f = &frd_list_entries(fallback)[i];
+        const struct frd_entry *n = &frd_list_entries(normal)[i];
+        // fstatat fills what struct stat has; statx that and more: compare what both fill.
+        assert_int_equal(f->fields, STAT_FIELDS);
+        assert_int_equal(n->fields & STAT_FIELDS, STAT_FIELDS);
+        assert_string_equal(f->name, n->name);
+        assert_int_equal(f->type, n->type);
+        assert_int_equal(f->size, n->size);
+        assert_int_equal(f->alloc_size, n->alloc_size);
+        assert_int_equal(f->mtime_ns, n->mtime_ns);
+        assert_int_equal(f->ctime_ns, n->ctime_ns);
+        assert_int_equal(f->atime_ns, n->atime_ns);
+        assert_int_equal(f->file_id, n->file_id);
+        assert_int_equal(f->dev, n->dev);
+        assert_int_equal(f->nlink, n->nlink);
+        assert_int_equal(f->mode, n->mode);
+        assert_int_equal(f->uid, n->uid);
+        assert_int_equal(f->gid, n->gid);
+        assert_int_equal(f->rdev, n->rdev);
+        assert_false(f->fields & (FRD_FIELD_BTIME | FRD_FIELD_ATTRIBUTES));
     }
     frd_list_free(fallback);
     frd_list_free(normal);
@@ -547,6 +629,181 @@ static void test_lister_new_rejects_bad_arguments(void **state)
     assert_int_equal(frd_lister_list_path(NULL, NULL, "/"), FRD_EINVAL);
 }
 
+/** Lists `dir` with a lister set to `wanted`; counts the stats through the test hook. */
+static size_t stats_made;
+static void count_stat(frd_os_fd dir, const char *name)
+{
+    (void)dir;
+    (void)name;
+    stats_made++;
+}
+
+static struct frd_list *list_wanted(const char *dir, unsigned wanted, int *rc)
+{
+    struct frd_list *list;
+    struct frd_lister *lister;
+    assert_int_equal(frd_list_new(&list), 0);
+    assert_int_equal(frd_lister_new(&lister, 0), 0);
+    assert_int_equal(frd_lister_set_fields(lister, wanted), 0);
+    assert_int_equal(frd_lister_fields(lister), wanted);
+    stats_made = 0;
+    frd__test_before_stat = count_stat;
+    *rc = frd_lister_list_path(lister, list, dir);
+    frd__test_before_stat = NULL;
+    frd_lister_free(lister);
+    return list;
+}
+
+/** Whether a backend that stats fills `field` for `path` at all (btime is per file system). */
+static bool field_available(const char *path, unsigned field)
+{
+#if FRD_TEST_STATX_BACKEND
+    if (field == FRD_FIELD_BTIME) {
+        struct statx stx;
+        assert_int_equal(statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BTIME, &stx), 0);
+        return (stx.stx_mask & STATX_BTIME) != 0;
+    }
+    return true;
+#else
+    (void)path;
+    return (field & STAT_FIELDS) != 0;
+#endif
+}
+
+static void test_lister_each_wanted_field_is_filled(void **state)
+{
+    (void)state;
+    char *root = make_every_type_tree();
+    int rc;
+    struct frd_list *full = list_dir(root, 0, &rc);
+    assert_int_equal(rc, 9);
+    frd_list_sort(full);
+    for (unsigned field = 1; field & FRD_FIELDS_ALL; field <<= 1) {
+        struct frd_list *list = list_wanted(root, field, &rc);
+        assert_int_equal(rc, 9);
+        frd_list_sort(list);
+        for (size_t i = 0; i < 9; i++) {
+            const struct frd_entry *e = &frd_list_entries(list)[i];
+            const struct frd_entry *f = &frd_list_entries(full)[i];
+            char *path = tree_path(root, e->name);
+            assert_int_equal(e->error, 0);
+            assert_true(e->fields & FRD_FIELD_TYPE);
+            assert_int_equal(e->type, f->type);
+            if (field_available(path, field)) {
+                assert_true(e->fields & field);
+            } else {
+                assert_false(e->fields & field);
+            }
+            free(path);
+        }
+        // The value is the full listing's (atime aside: it is read, never changed, here).
+        const struct frd_entry *e = find_entry(list, "regular");
+        const struct frd_entry *f = find_entry(full, "regular");
+        switch (field) {
+        case FRD_FIELD_SIZE:
+            assert_int_equal(e->size, 1234);
+            break;
+        case FRD_FIELD_MODE:
+            assert_int_equal(e->mode, f->mode);
+            assert_int_equal(e->mode & S_IFMT, S_IFREG);
+            break;
+        case FRD_FIELD_UID:
+            assert_int_equal(e->uid, getuid());
+            break;
+        case FRD_FIELD_GID:
+            assert_int_equal(e->gid, f->gid);
+            break;
+        case FRD_FIELD_NLINK:
+            assert_int_equal(e->nlink, 2);
+            break;
+        case FRD_FIELD_FILE_ID:
+            assert_int_equal(e->file_id, f->file_id);
+            break;
+        case FRD_FIELD_BTIME:
+            assert_int_equal(e->btime_ns, f->btime_ns);
+            break;
+        default:
+            break;
+        }
+        frd_list_free(list);
+    }
+    frd_list_free(full);
+    tree_remove(root);
+}
+
+static void test_lister_type_and_file_id_make_no_stat(void **state)
+{
+    (void)state;
+    char *root = make_every_type_tree();
+    int rc;
+    struct frd_list *list = list_wanted(root, FRD_FIELD_TYPE | FRD_FIELD_FILE_ID, &rc);
+    assert_int_equal(rc, 9);
+    assert_int_equal(stats_made, 0);
+    const struct frd_entry *v = frd_list_entries(list);
+    for (size_t i = 0; i < 9; i++) {
+        char *path = tree_path(root, v[i].name);
+        struct stat st;
+        assert_int_equal(lstat(path, &st), 0);
+        assert_int_equal(v[i].fields, FRD_FIELD_TYPE | FRD_FIELD_FILE_ID);
+        assert_int_equal(v[i].type, type_of_mode(st.st_mode));
+        // d_ino equals st_ino here: no mount point and no overlay in a temporary tree.
+        assert_int_equal(v[i].file_id, st.st_ino);
+        free(path);
+    }
+    frd_list_free(list);
+    list = list_wanted(root, FRD_FIELD_TYPE, &rc);
+    assert_int_equal(rc, 9);
+    assert_int_equal(stats_made, 0);
+    frd_list_free(list);
+    // One more field than the records hold: one stat per entry.
+    list = list_wanted(root, FRD_FIELD_TYPE | FRD_FIELD_SIZE, &rc);
+    assert_int_equal(rc, 9);
+    assert_int_equal(stats_made, 9);
+    assert_int_equal(find_entry(list, "regular")->size, 1234);
+    frd_list_free(list);
+    list = list_dir(root, FRD_LIST_NAMES_ONLY, &rc);
+    assert_int_equal(rc, 9);
+    for (size_t i = 0; i < 9; i++) {
+        assert_int_equal(frd_list_entries(list)[i].fields, FRD_FIELD_TYPE);
+    }
+    frd_list_free(list);
+    tree_remove(root);
+}
+
+static void test_lister_chowned_file_has_its_owner(void **state)
+{
+    (void)state;
+    if (geteuid() != 0) {
+        skip(); // only root can give a file away
+    }
+    char *root = tree_make_root();
+    tree_file(root, "owned", 3);
+    char *path = tree_path(root, "owned");
+    assert_int_equal(lchown(path, 1234, 5678), 0);
+    int rc;
+    struct frd_list *list = list_dir(root, 0, &rc);
+    assert_int_equal(rc, 1);
+    const struct frd_entry *e = find_entry(list, "owned");
+    assert_int_equal(e->uid, 1234);
+    assert_int_equal(e->gid, 5678);
+    assert_entry_matches_lstat(root, e);
+    frd_list_free(list);
+    free(path);
+    tree_remove(root);
+}
+
+static void test_lister_set_fields_rejects_unknown_bits(void **state)
+{
+    (void)state;
+    struct frd_lister *lister;
+    assert_int_equal(frd_lister_new(&lister, 0), 0);
+    assert_int_equal(frd_lister_fields(lister), FRD_FIELDS_ALL);
+    assert_int_equal(frd_lister_set_fields(lister, FRD_FIELDS_ALL + 1), FRD_EINVAL);
+    assert_int_equal(frd_lister_set_fields(NULL, 0), FRD_EINVAL);
+    assert_int_equal(frd_lister_fields(lister), FRD_FIELDS_ALL);
+    frd_lister_free(lister);
+}
+
 int main(void)
 {
     frd_replace_allocator(counting_malloc, counting_realloc, free);
@@ -569,6 +826,10 @@ int main(void)
         cmocka_unit_test(test_lister_unreadable_directory_is_eacces),
         cmocka_unit_test(test_lister_unsearchable_directory_keeps_entries_with_errors),
         cmocka_unit_test(test_lister_new_rejects_bad_arguments),
+        cmocka_unit_test(test_lister_each_wanted_field_is_filled),
+        cmocka_unit_test(test_lister_type_and_file_id_make_no_stat),
+        cmocka_unit_test(test_lister_chowned_file_has_its_owner),
+        cmocka_unit_test(test_lister_set_fields_rejects_unknown_bits),
     };
     return cmocka_run_group_tests_name("lister", tests, NULL, NULL);
 }

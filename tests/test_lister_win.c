@@ -52,7 +52,13 @@ static WCHAR *wide(const char *s)
     return w;
 }
 
-/** Checks size and mtime against GetFileAttributesExW of the same name. */
+static int64_t unix_ns(FILETIME t)
+{
+    int64_t ft = (int64_t)((uint64_t)t.dwHighDateTime << 32 | t.dwLowDateTime);
+    return (ft - INT64_C(116444736000000000)) * 100;
+}
+
+/** Checks size, times, mode and attributes against GetFileAttributesExW of the same name. */
 static void assert_matches_win32(const char *dir, const struct frd_entry *e)
 {
     char *path = tree_path(dir, e->name);
@@ -68,6 +74,25 @@ static void assert_matches_win32(const char *dir, const struct frd_entry *e)
     assert_int_equal(e->mtime_ns, (ft - INT64_C(116444736000000000)) * 100);
     assert_int_equal(e->type, (data.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) ? FRD_TYPE_DIR
                                                                                  : FRD_TYPE_REG);
+    if (e->fields & FRD_FIELD_BTIME) {
+        assert_int_equal(e->btime_ns, unix_ns(data.ftCreationTime));
+    }
+    if (e->fields & FRD_FIELD_ATIME) {
+        assert_int_equal(e->atime_ns, unix_ns(data.ftLastAccessTime));
+    }
+    if (e->fields & FRD_FIELD_MODE) {
+        bool is_dir = (data.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
+        bool ro = (data.dwFileAttributes & FILE_ATTRIBUTE_READONLY) != 0;
+        uint32_t perm = (ro ? 0444u : 0666u) | (is_dir ? 0111u : 0u);
+        assert_int_equal(e->mode, (is_dir ? 0040000u : 0100000u) | perm);
+    }
+    if (e->fields & FRD_FIELD_ATTRIBUTES) {
+        assert_int_equal(e->attributes_known, FRD_ATTR_COMPRESSED | FRD_ATTR_ENCRYPTED);
+        assert_int_equal((e->attributes & FRD_ATTR_COMPRESSED) != 0,
+                         (data.dwFileAttributes & FILE_ATTRIBUTE_COMPRESSED) != 0);
+        assert_int_equal((e->attributes & FRD_ATTR_ENCRYPTED) != 0,
+                         (data.dwFileAttributes & FILE_ATTRIBUTE_ENCRYPTED) != 0);
+    }
     free(w);
     free(path);
 }
@@ -122,7 +147,8 @@ static void check_full_listing(const char *root, struct frd_list *list, bool exp
             assert_true(e->alloc_size >= e->size || e->size == 0 || e->alloc_size == 0);
         }
         unsigned want = FRD_FIELD_TYPE | FRD_FIELD_SIZE | FRD_FIELD_ALLOC_SIZE | FRD_FIELD_MTIME |
-                        FRD_FIELD_CTIME | FRD_FIELD_DEV | (expect_ids ? FRD_FIELD_FILE_ID : 0);
+                        FRD_FIELD_CTIME | FRD_FIELD_ATIME | FRD_FIELD_BTIME | FRD_FIELD_MODE |
+                        FRD_FIELD_ATTRIBUTES | FRD_FIELD_DEV | (expect_ids ? FRD_FIELD_FILE_ID : 0);
         assert_int_equal(e->fields, want);
         assert_matches_win32(root, e);
     }
@@ -363,6 +389,40 @@ static void test_lister_win_linux_tree_lists_as_linux_does(void **state)
     frd_list_free(list);
 }
 
+static void test_lister_win_read_only_file_mode_and_wanted_fields(void **state)
+{
+    (void)state;
+    char *root = make_tree();
+    char *path = tree_path(root, "regular");
+    WCHAR *w = wide(path);
+    assert_true(SetFileAttributesW(w, FILE_ATTRIBUTE_READONLY));
+    int rc;
+    struct frd_list *list = list_dir(root, 0, &rc);
+    assert_int_equal(rc, (int)TREE_N);
+    const struct frd_entry *e = find_entry(list, "regular");
+    assert_int_equal(e->mode, 0100444);
+    assert_int_equal(find_entry(list, "empty")->mode, 0100666);
+    assert_int_equal(find_entry(list, "directory")->mode, 0040777);
+    assert_false(e->fields & (FRD_FIELD_UID | FRD_FIELD_GID | FRD_FIELD_RDEV | FRD_FIELD_NLINK));
+    frd_list_free(list);
+    // Size alone wanted: no file id and no device (neither the id classes nor the serial).
+    struct frd_lister *lister;
+    assert_int_equal(frd_list_new(&list), 0);
+    assert_int_equal(frd_lister_new(&lister, 0), 0);
+    assert_int_equal(frd_lister_set_fields(lister, FRD_FIELD_SIZE), 0);
+    assert_int_equal(frd_lister_list_path(lister, list, root), (int)TREE_N);
+    e = find_entry(list, "regular");
+    assert_int_equal(e->size, 1234);
+    assert_true(e->fields & FRD_FIELD_SIZE);
+    assert_false(e->fields & (FRD_FIELD_FILE_ID | FRD_FIELD_DEV));
+    frd_lister_free(lister);
+    frd_list_free(list);
+    assert_true(SetFileAttributesW(w, FILE_ATTRIBUTE_NORMAL));
+    free(w);
+    free(path);
+    tree_remove(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -376,6 +436,7 @@ int main(void)
         cmocka_unit_test(test_lister_win_rewind_lists_from_the_start),
         cmocka_unit_test(test_lister_win_read_dir_sorts_in_byte_order),
         cmocka_unit_test(test_lister_win_linux_tree_lists_as_linux_does),
+        cmocka_unit_test(test_lister_win_read_only_file_mode_and_wanted_fields),
     };
     return cmocka_run_group_tests_name("lister_win", tests, NULL, NULL);
 }

@@ -316,6 +316,44 @@ static void test_nt_dirinfo_position_past_end_is_malformed(void **state)
                      FRD__DECODE_EMALFORMED);
 }
 
+static void test_nt_dirinfo_compressed_encrypted_readonly_reach_the_record(void **state)
+{
+    (void)state;
+    uint32_t attrs = FRD__FILE_ATTRIBUTE_COMPRESSED | FRD__FILE_ATTRIBUTE_ENCRYPTED |
+                     FRD__FILE_ATTRIBUTE_READONLY;
+    for (size_t c = 0; c < 3; c++) {
+        struct nt_values v = nt_file("packed.bin", 10);
+        v.attributes = attrs;
+        uint8_t buf[512];
+        memset(buf, 0, sizeof(buf));
+        nt_put_all(buf, classes[c], &v, 1);
+        size_t pos = 0;
+        struct frd__nt_dirent e;
+        assert_int_equal(frd__decode_nt_dirinfo(buf, sizeof(buf), classes[c], &pos, &e), 1);
+        assert_int_equal(e.attributes, attrs);
+        assert_int_equal(e.type, FRD__DT_REG);
+        assert_int_equal(frd__nt_mode(e.type, e.attributes), 0100444);
+        assert_int_equal(e.btime_ns, NS_2021 - 1000);
+        assert_int_equal(e.atime_ns, NS_2021 + 100);
+    }
+}
+
+static void test_nt_mode_is_type_bits_and_synthesized_permissions(void **state)
+{
+    (void)state;
+    const uint32_t ro = FRD__FILE_ATTRIBUTE_READONLY;
+    assert_int_equal(frd__nt_mode(FRD__DT_REG, 0x20), 0100666);
+    assert_int_equal(frd__nt_mode(FRD__DT_REG, ro), 0100444);
+    assert_int_equal(frd__nt_mode(FRD__DT_DIR, FRD__FILE_ATTRIBUTE_DIRECTORY), 0040777);
+    assert_int_equal(frd__nt_mode(FRD__DT_DIR, FRD__FILE_ATTRIBUTE_DIRECTORY | ro), 0040555);
+    assert_int_equal(frd__nt_mode(FRD__DT_LNK, ro), 0120777);
+    assert_int_equal(frd__nt_mode(FRD__DT_SOCK, 0), 0140666);
+    assert_int_equal(frd__nt_mode(FRD__DT_FIFO, 0), 0010666);
+    assert_int_equal(frd__nt_mode(FRD__DT_CHR, 0), 0020666);
+    assert_int_equal(frd__nt_mode(FRD__DT_BLK, 0), 0060666);
+    assert_int_equal(frd__nt_mode(FRD__DT_UNKNOWN, 0), 0666);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +366,8 @@ int main(void)
         cmocka_unit_test(test_nt_dirinfo_every_malformation_is_malformed),
         cmocka_unit_test(test_nt_dirinfo_malformed_after_a_dot_does_not_move_pos),
         cmocka_unit_test(test_nt_dirinfo_position_past_end_is_malformed),
+        cmocka_unit_test(test_nt_dirinfo_compressed_encrypted_readonly_reach_the_record),
+        cmocka_unit_test(test_nt_mode_is_type_bits_and_synthesized_permissions),
     };
     return cmocka_run_group_tests_name("nt_dirinfo", tests, NULL, NULL);
 }

@@ -144,7 +144,7 @@ static enum frd_action collect_visit(const struct frd_walk_entry *we, void *udat
         .ctime_ns = e->ctime_ns,
         .file_id = e->file_id,
         .dev = e->dev,
-        .mode = e->mode,
+        .mode = e->mode & 07777, // permissions: the type has its own column
         .type = (uint8_t)e->type,
         .persistent = we->persistent_ids,
     };

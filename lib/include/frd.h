@@ -14,29 +14,7 @@
  *   - frd_read_dir()  the one-call convenience, sorted by name
  *   - the walker      frd_walk(): parallel, safe, ordered or not, with hooks
  *
- * Module map (where each part lives):
- *
- *   lib/include/frd.h     this header
- *   lib/alloc.c           the replaceable allocator
- *   lib/error.c           frd_strerror(), frd_err_name()
- *   lib/list.c            entry lists, the name arena, sorting and comparing
- *   lib/lister.c          listers and frd_read_dir(), on top of the platform backend
- *   platform/linux.c      getdents64 + statx (fstatat fallback); fstatfs volume classes
- *   platform/posix.c      readdir + fstatat, for other Unix systems
- *   platform/win.c        GetFileInformationByHandleEx directory classes, NtCreateFile opens
- *   platform/darwin.c     getattrlistbulk and getdirentries64 (written, not yet compiled)
- *   decode/dirent64.c     Linux dirent64 records
- *   decode/attrlist.c     macOS getattrlistbulk records
- *   decode/direntry.c     macOS getdirentries64 records
- *   decode/nt_dirinfo.c   Windows FILE_*_DIR_INFO records
- *   decode/utf16.c        UTF-16LE to UTF-8 (WTF-8 for unpaired surrogates), scalar
- *   decode/utf16_simd.c   the same with SSE2 and AVX2, chosen at run time
- *   walker/api.c          the public walk functions and options
- *   walker/walk.c         nodes, safe opening, the concurrent mode
- *   walker/ordered.c      the ordered mode (sorted, depth-first, bounded read-ahead)
- *   walker/pool.c         libuv threads, parking, termination, stop and cancel
- *   walker/deque.c        per-worker work-stealing deques
- *   walker/identity.c     directory identity, loop detection, dedupe sets
+ * Where each part lives, and the layers of the source tree: lib/README.md.
  *
  * Thread safety: every function may be called from any thread. A lister and a list
  * are not shared: use one of each per thread (they are cheap to keep and reuse).
@@ -265,9 +243,24 @@ enum frd_attr {
 /**
  * One directory entry with its metadata, read in one pass.
  *
- * Which fields each platform fills: Linux and the POSIX fallback fill all of them for
- * every type of entry in a full listing. A names-only listing fills name and type only.
- * `fields` says which fields hold data.
+ * `fields` says which fields hold data; a field whose bit is clear is zero. What each
+ * platform fills in a listing that asks for every field (frd_lister_set_fields()):
+ *   - Linux (statx): every field. btime only where the file system keeps it (stx_mask has
+ *     STATX_BTIME), attributes as stx_attributes_mask says they are known. When statx is
+ *     missing or forbidden (fstatat fallback): every field but btime and attributes.
+ *   - Other Unix systems (readdir + fstatat): every field but btime and attributes.
+ *   - macOS (getattrlistbulk): every field; btime is the creation time, attributes come
+ *     from st_flags (immutable, append, compressed, nodump) and, for directories, the
+ *     mount-point status; file_id only on volumes whose ids persist. (Written, not yet
+ *     compiled on a Mac: see platform/darwin.c.)
+ *   - Windows: type, size, alloc_size, mtime, ctime, atime, btime (CreationTime), file_id
+ *     (where the directory class carries one that fits 64 bits), dev (the volume serial
+ *     number), a mode synthesized from the type and the read-only attribute, and attributes
+ *     (compressed, encrypted). No uid, gid or rdev; nlink only from a walk's stat of a root.
+ * A names-only listing (or one that asks for FRD_FIELD_TYPE alone) fills name and type.
+ * When only type and file id are wanted, Linux and the portable backend answer from the
+ * directory record without a stat (where it gives the type); `file_id` is then the record's
+ * inode number (d_ino), which differs from st_ino on a mount point and on overlayfs.
  */
 struct frd_entry {
     /** The name, NUL-terminated, bytes exactly as the kernel gave them. Owned by the list:
@@ -278,17 +271,25 @@ struct frd_entry {
     uint64_t alloc_size; /**< bytes allocated on disk (st_blocks * 512) */
     int64_t mtime_ns;    /**< modification time, ns since the Unix epoch */
     int64_t ctime_ns;    /**< status change time, ns since the Unix epoch */
-    uint64_t file_id;    /**< inode number (Windows: file id if it fits 64 bits, else 0) */
-    uint64_t dev;        /**< device of the file system holding the entry (st_dev) */
-    uint32_t nlink;      /**< hard link count */
-    uint32_t mode;       /**< permission bits (mode & 07777) */
-    enum frd_type type;  /**< type of the entry itself (links are not followed) */
-    unsigned fields;     /**< enum frd_field bits: which fields above hold data */
-    uint32_t uid;        /**< owner's user id */
-    uint32_t gid;        /**< owner's group id */
-    int64_t atime_ns;    /**< last access time, ns since the Unix epoch */
-    int64_t btime_ns;    /**< birth (creation) time, ns since the Unix epoch */
-    uint64_t rdev;       /**< device number of a character or block device */
+    /** inode number (Windows: file id if it fits 64 bits, else 0; Linux when only type and
+     *  file id are wanted: the directory record's d_ino, see above) */
+    uint64_t file_id;
+    uint64_t dev;   /**< device of the file system holding the entry (st_dev) */
+    uint32_t nlink; /**< hard link count */
+    /** The full mode: the file type bits (mode & 0170000, with the traditional Unix values:
+     *  0100000 regular, 0040000 directory, 0120000 symlink, 0010000 fifo, 0140000 socket,
+     *  0020000 character device, 0060000 block device, on every platform) and the
+     *  permission bits (mode & 07777). Windows synthesizes it: 0444 or 0666 by the
+     *  read-only attribute, plus 0111 for directories. */
+    uint32_t mode;
+    enum frd_type type; /**< type of the entry itself (links are not followed) */
+    unsigned fields;    /**< enum frd_field bits: which fields above hold data */
+    uint32_t uid;       /**< owner's user id */
+    uint32_t gid;       /**< owner's group id */
+    int64_t atime_ns;   /**< last access time, ns since the Unix epoch */
+    int64_t btime_ns;   /**< birth (creation) time, ns since the Unix epoch */
+    /** device number of a character or block device (Unix st_rdev; 0 for other types) */
+    uint64_t rdev;
     uint32_t attributes; /**< enum frd_attr bits that are set */
     /** enum frd_attr bits the file system reports at all: a bit clear here means the
      *  attribute is unknown, not unset. */
@@ -312,9 +313,11 @@ FRD_EXTERN int frd_entry_cmp_name(const struct frd_entry *a, const struct frd_en
 
 /**
  * Says whether two entries are the same: the same name and equal type, size, mtime, ctime,
- * file id, device, link count, mode, fields and error. alloc_size is left out on purpose:
- * file systems with delayed allocation change it after a write without touching ctime, and
- * a change detector must not report a file as changed when it was not.
+ * btime, file id, device, link count, mode, uid, gid, rdev, attributes (and which are
+ * known), fields and error. Two fields are left out on purpose: alloc_size, because file
+ * systems with delayed allocation change it after a write without touching ctime, and
+ * atime, because reading a file changes it; a change detector must not report a file as
+ * changed when it was not.
  * @return true if every compared field is equal. Thread-safe.
  */
 FRD_EXTERN bool frd_entry_same(const struct frd_entry *a, const struct frd_entry *b);
@@ -421,10 +424,13 @@ FRD_EXTERN unsigned frd_lister_flags(const struct frd_lister *lister);
 /**
  * Sets which fields the lister's listings fill (enum frd_field bits; FRD_FIELDS_ALL by
  * default). Name and type are always filled. The backend asks the kernel for no more than
- * `wanted` needs, and skips the per-entry stat entirely when the directory records answer
- * (FRD_FIELD_TYPE and FRD_FIELD_FILE_ID on Linux). FRD_LIST_NAMES_ONLY is the same as
- * asking for FRD_FIELD_TYPE alone. An entry's `fields` says what was actually filled, which
- * may be more than wanted (what came for free) or less (what the platform cannot tell).
+ * `wanted` needs (Linux: the smallest statx mask; macOS: the getattrlistbulk attributes;
+ * Windows: the file-id classes and the volume serial only when wanted), and skips the
+ * per-entry stat entirely when the directory records answer (FRD_FIELD_TYPE and
+ * FRD_FIELD_FILE_ID on Linux, other Unix systems and macOS, where the record has a type).
+ * FRD_LIST_NAMES_ONLY is the same as asking for FRD_FIELD_TYPE alone. An entry's `fields`
+ * says what was actually filled, which may be more than wanted (what came for free) or less
+ * (what the platform cannot tell). Not thread-safe on a lister in use by another thread.
  * @return 0, or FRD_EINVAL for a NULL lister or an unknown bit.
  */
 FRD_EXTERN int frd_lister_set_fields(struct frd_lister *lister, unsigned wanted);
@@ -445,17 +451,40 @@ FRD_EXTERN int frd_lister_list_path(struct frd_lister *lister, struct frd_list *
                                     const char *path);
 
 /**
- * Like frd_lister_list_path(), for the directory `name` relative to the open directory
- * `parent` (openat). `open_flags` are enum frd_open_flag bits.
+ * Appends the entries of the directory `name` relative to the open directory `parent`
+ * (openat; FRD_INVALID_FD: the current directory, or `name` is absolute) to `list`, with
+ * the same rules for entries as frd_lister_list_path(). `open_flags` are enum frd_open_flag
+ * bits. The directory is opened and closed within the call; `parent` stays the caller's.
+ * @return the number of entries appended (>= 0), or a negative code:
+ *   - FRD_EINVAL: a NULL lister, list or name, or an unknown open flag (nothing is recorded
+ *     for frd_lister_error());
+ *   - from opening `name` (frd_lister_error().op is "open"): FRD_ENOENT, FRD_ENOTDIR,
+ *     FRD_ELOOP (a symlink under FRD_OPEN_NOFOLLOW, or a loop of links), FRD_EACCES,
+ *     FRD_EMFILE, FRD_ENFILE, FRD_ENAMETOOLONG, FRD_ENOMEM, or another FRD_EXXX the OS gives;
+ *   - from reading it: what frd_lister_list_fd() returns.
+ * On a failure after the open, the entries read before it stay in the list.
  */
 FRD_EXTERN int frd_lister_list_at(struct frd_lister *lister, struct frd_list *list,
                                   frd_os_fd parent, const char *name, unsigned open_flags);
 
 /**
- * Like frd_lister_list_path(), for a directory the caller has open. The descriptor stays
- * the caller's: it is neither closed nor duplicated. Without FRD_LIST_REWIND it is read from
- * its current position, and it is left at the end of the directory.
+ * Appends the entries of a directory the caller has open to `list`, with the same rules
+ * for entries as frd_lister_list_path(). The descriptor stays the caller's: it is neither
+ * closed nor duplicated. Without FRD_LIST_REWIND it is read from its current position, and
+ * it is left at the end of the directory.
  * @param name used only in frd_lister_error(); may be NULL.
+ * @return the number of entries appended (>= 0), or a negative code:
+ *   - FRD_EINVAL: a NULL lister or list (nothing is recorded for frd_lister_error());
+ *   - FRD_ENOMEM: the list could not grow (op "append");
+ *   - FRD_EMALFORMED: the kernel's buffer held a record that does not decode;
+ *   - FRD_EOVERFLOW: more than INT32_MAX entries;
+ *   - from the OS's read of the directory (op names the call: "getdents64", "readdir",
+ *     "lseek", "getattrlistbulk", "NtQueryDirectoryFile", ...): FRD_EBADF (not an open
+ *     descriptor), FRD_ENOTDIR (not a directory), FRD_ENOENT (the directory was removed),
+ *     FRD_EACCES, FRD_EIO, or another FRD_EXXX the OS gives.
+ * On failure the entries read before it stay in the list, and frd_lister_error() says
+ * what failed. A failed stat of one entry is no failure of the listing: that entry is kept
+ * with its `error` set.
  */
 FRD_EXTERN int frd_lister_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
                                   const char *name);

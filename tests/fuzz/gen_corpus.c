@@ -32,12 +32,17 @@ static void seed(const char *decoder, const char *name, const uint8_t *head, siz
 
 static void attrlist_seeds(void)
 {
+    // What platform/darwin.c asks for in a full listing (frd__attr_request_for()).
     struct frd__attr_set req = {
         FRD__ATTR_CMN_RETURNED_ATTRS | FRD__ATTR_CMN_NAME | FRD__ATTR_CMN_ERROR |
-            FRD__ATTR_CMN_DEVID | FRD__ATTR_CMN_OBJTYPE | FRD__ATTR_CMN_MODTIME |
-            FRD__ATTR_CMN_CHGTIME | FRD__ATTR_CMN_ACCESSMASK | FRD__ATTR_CMN_FILEID,
+            FRD__ATTR_CMN_DEVID | FRD__ATTR_CMN_OBJTYPE | FRD__ATTR_CMN_CRTIME |
+            FRD__ATTR_CMN_MODTIME | FRD__ATTR_CMN_CHGTIME | FRD__ATTR_CMN_ACCTIME |
+            FRD__ATTR_CMN_OWNERID | FRD__ATTR_CMN_GRPID | FRD__ATTR_CMN_ACCESSMASK |
+            FRD__ATTR_CMN_FLAGS | FRD__ATTR_CMN_FILEID,
         0, FRD__ATTR_DIR_LINKCOUNT | FRD__ATTR_DIR_MOUNTSTATUS,
-        FRD__ATTR_FILE_LINKCOUNT | FRD__ATTR_FILE_DATALENGTH | FRD__ATTR_FILE_DATAALLOCSIZE, 0};
+        FRD__ATTR_FILE_LINKCOUNT | FRD__ATTR_FILE_DEVTYPE | FRD__ATTR_FILE_DATALENGTH |
+            FRD__ATTR_FILE_DATAALLOCSIZE,
+        0};
     for (int pack = 0; pack < 2; pack++) {
         uint8_t head[13];
         memcpy(head, &req.common, 4);
@@ -51,6 +56,11 @@ static void attrlist_seeds(void)
         v.name = "file.txt";
         v.objtype = FRD__VREG;
         v.mtime_sec = 1700000000;
+        v.crtime_sec = 1600000000;
+        v.atime_sec = 1700000001;
+        v.uid = 501;
+        v.gid = 20;
+        v.flags = 0x2; // UF_IMMUTABLE
         v.fileid = 42;
         v.file_datalength = 99;
         uint8_t buf[1024];

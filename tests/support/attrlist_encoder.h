@@ -19,6 +19,11 @@ struct attr_values {
     uint32_t objtype;
     int64_t mtime_sec, mtime_nsec;
     int64_t ctime_sec, ctime_nsec;
+    int64_t crtime_sec, crtime_nsec;
+    int64_t atime_sec, atime_nsec;
+    uint32_t uid;
+    uint32_t gid;
+    uint32_t flags;
     uint32_t accessmask;
     uint64_t fileid;
     uint32_t dir_linkcount;
@@ -26,6 +31,7 @@ struct attr_values {
     uint32_t file_linkcount;
     uint64_t file_datalength;
     uint64_t file_dataallocsize;
+    uint32_t file_devtype;
 };
 
 /** Sizes of every attribute by group and bit, as the decoder's tables (64-bit macOS). */
@@ -67,6 +73,23 @@ static inline void attr_enc_field(uint8_t *p, int group, uint32_t bit, const str
             attr_enc_put(p, &v->ctime_sec, 8);
             attr_enc_put(p + 8, &v->ctime_nsec, 8);
             break;
+        case FRD__ATTR_CMN_CRTIME:
+            attr_enc_put(p, &v->crtime_sec, 8);
+            attr_enc_put(p + 8, &v->crtime_nsec, 8);
+            break;
+        case FRD__ATTR_CMN_ACCTIME:
+            attr_enc_put(p, &v->atime_sec, 8);
+            attr_enc_put(p + 8, &v->atime_nsec, 8);
+            break;
+        case FRD__ATTR_CMN_OWNERID:
+            attr_enc_put(p, &v->uid, 4);
+            break;
+        case FRD__ATTR_CMN_GRPID:
+            attr_enc_put(p, &v->gid, 4);
+            break;
+        case FRD__ATTR_CMN_FLAGS:
+            attr_enc_put(p, &v->flags, 4);
+            break;
         case FRD__ATTR_CMN_ACCESSMASK:
             attr_enc_put(p, &v->accessmask, 4);
             break;
@@ -90,6 +113,8 @@ static inline void attr_enc_field(uint8_t *p, int group, uint32_t bit, const str
             attr_enc_put(p, &v->file_datalength, 8);
         } else if (bit == FRD__ATTR_FILE_DATAALLOCSIZE) {
             attr_enc_put(p, &v->file_dataallocsize, 8);
+        } else if (bit == FRD__ATTR_FILE_DEVTYPE) {
+            attr_enc_put(p, &v->file_devtype, 4);
         }
     }
 }

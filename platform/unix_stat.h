@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * struct stat to struct frd_entry, written once for the Unix backends: the Linux fstatat
+ * fallback, the portable backend and the macOS fallback all fill an entry through
+ * frd__entry_from_stat(). Also the "does this listing need a stat at all" rule they share.
+ */
+#ifndef FRD_PLATFORM_UNIX_STAT_H
+#define FRD_PLATFORM_UNIX_STAT_H
+
+#include "frd.h"
+#include "unix_types.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+/** What struct stat gives on every Unix: all fields but btime and attributes. */
+#define FRD__STAT_FIELDS                                                                       \
+    (FRD_FIELD_TYPE | FRD_FIELD_SIZE | FRD_FIELD_MTIME | FRD_FIELD_CTIME | FRD_FIELD_FILE_ID | \
+     FRD_FIELD_DEV | FRD_FIELD_NLINK | FRD_FIELD_MODE | FRD_FIELD_ALLOC_SIZE | FRD_FIELD_UID | \
+     FRD_FIELD_GID | FRD_FIELD_ATIME | FRD_FIELD_RDEV)
+
+/** Fields a directory record can answer without a stat: type (d_type) and file id (d_ino). */
+#define FRD__DIRENT_FIELDS (FRD_FIELD_TYPE | FRD_FIELD_FILE_ID)
+
+#if defined(__APPLE__)
+#    define FRD__ST_ATIM st_atimespec
+#    define FRD__ST_MTIM st_mtimespec
+#    define FRD__ST_CTIM st_ctimespec
+#else
+#    define FRD__ST_ATIM st_atim
+#    define FRD__ST_MTIM st_mtim
+#    define FRD__ST_CTIM st_ctim
+#endif
+
+/** Nanoseconds since the epoch from seconds and nanoseconds. */
+static inline int64_t frd__ns(int64_t sec, int64_t nsec)
+{
+    return sec * 1000000000 + nsec;
+}
+
+/** A dev_t as an unsigned number: macOS's dev_t is a signed 32-bit int, read as unsigned
+ *  there as getattrlistbulk's ATTR_CMN_DEVID is, so both paths give the same value. */
+#define frd__dev_u64(d) (sizeof(d) == 4 ? (uint64_t)(uint32_t)(d) : (uint64_t)(d))
+
+/**
+ * The fields a lister fills: FRD_FIELD_TYPE under FRD_LIST_NAMES_ONLY, else what the
+ * caller set with frd_lister_set_fields(), plus type (always filled).
+ */
+static inline unsigned frd__wanted_fields(unsigned lister_flags, unsigned wanted)
+{
+    return (lister_flags & FRD_LIST_NAMES_ONLY) ? FRD_FIELD_TYPE : (wanted | FRD_FIELD_TYPE);
+}
+
+/**
+ * Fills `e` from a stat: type, and when `wanted` asks for more than the type, every field
+ * struct stat holds (they come in the same call, so all are filled). The full mode, type
+ * bits included. rdev is filled for every type (0 where the entry is no device).
+ */
+static inline void frd__entry_from_stat(struct frd_entry *e, const struct stat *st, unsigned wanted)
+{
+    e->type = frd__type_from_mode((unsigned)st->st_mode);
+    e->fields |= FRD_FIELD_TYPE;
+    if ((wanted & ~(unsigned)FRD_FIELD_TYPE) == 0) {
+        return;
+    }
+    e->dev = frd__dev_u64(st->st_dev);
+    e->mode = (uint32_t)st->st_mode & (S_IFMT | 07777);
+    e->nlink = (uint32_t)st->st_nlink;
+    e->file_id = (uint64_t)st->st_ino;
+    e->size = (uint64_t)st->st_size;
+    e->alloc_size = (uint64_t)st->st_blocks * 512;
+    e->mtime_ns = frd__ns(st->FRD__ST_MTIM.tv_sec, st->FRD__ST_MTIM.tv_nsec);
+    e->ctime_ns = frd__ns(st->FRD__ST_CTIM.tv_sec, st->FRD__ST_CTIM.tv_nsec);
+    e->atime_ns = frd__ns(st->FRD__ST_ATIM.tv_sec, st->FRD__ST_ATIM.tv_nsec);
+    e->uid = (uint32_t)st->st_uid;
+    e->gid = (uint32_t)st->st_gid;
+    e->rdev = frd__dev_u64(st->st_rdev);
+    e->fields |= FRD__STAT_FIELDS;
+}
+
+#endif // FRD_PLATFORM_UNIX_STAT_H
