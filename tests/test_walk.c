@@ -1144,6 +1144,177 @@ static void test_walk_idset_inserts_once(void **state)
     frd__idset_free(set);
 }
 
+/* ---- API v1: options growth, fields, worker index, handles ---- */
+
+static void test_walk_options_without_struct_size_are_einval(void **state)
+{
+    (void)state;
+    struct frd_walk_options o;
+    memset(&o, 0, sizeof(o)); // never initialized: refused, not misread
+    o.max_depth = -1;
+    assert_int_equal(frd_walk(tree, &o, rec_visit, NULL), FRD_EINVAL);
+    walk_opts(&o, 0);
+    o.fields = 1u << 30;
+    assert_int_equal(frd_walk(tree, &o, rec_visit, NULL), FRD_EINVAL);
+}
+
+static void test_walk_options_of_an_older_caller_get_defaults(void **state)
+{
+    (void)state;
+    // A caller built when the struct ended before `fields`: its bytes beyond struct_size
+    // are garbage here, and must be ignored (fields defaults to every field).
+    struct frd_walk_options o;
+    walk_opts(&o, 0);
+    o.struct_size = offsetof(struct frd_walk_options, fields);
+    o.fields = FRD_FIELD_TYPE; // beyond what this caller knows: not read
+    assert_walk_matches_find(tree, &o, "", "");
+}
+
+static void test_walk_fields_type_only_is_names_only(void **state)
+{
+    (void)state;
+    struct frd_walk_options o;
+    walk_opts(&o, 0);
+    o.fields = FRD_FIELD_TYPE;
+    struct rec_ctx c;
+    rec_ctx_init(&c, REC_NAMES);
+    assert_int_equal(frd_walk(tree, &o, rec_visit, &c), 0);
+    struct recs f;
+    recs_init(&f);
+    find_recs("", tree, "", REC_NAMES, &f);
+    recs_assert_equal(&c.recs, &f, "fields=type");
+    recs_free(&f);
+    rec_ctx_free(&c);
+}
+
+/** Checks that callbacks with one worker index never overlap, and that the index is in range. */
+struct worker_ctx {
+    unsigned workers;
+    bool ordered;
+    atomic_int busy[256];
+    atomic_int calls[256];
+    atomic_int bad; /**< out of range, overlapping, or not 0 on an ordered consumer */
+};
+
+static void worker_enter(struct worker_ctx *x, unsigned worker, bool consumer)
+{
+    if (worker >= x->workers || (x->ordered && consumer && worker != 0)) {
+        atomic_fetch_add(&x->bad, 1);
+        return;
+    }
+    if (atomic_exchange(&x->busy[worker], 1) != 0) {
+        atomic_fetch_add(&x->bad, 1);
+    }
+    atomic_fetch_add(&x->calls[worker], 1);
+}
+
+static void worker_leave(struct worker_ctx *x, unsigned worker)
+{
+    if (worker < x->workers) {
+        atomic_store(&x->busy[worker], 0);
+    }
+}
+
+static enum frd_action worker_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct worker_ctx *x = udata;
+    worker_enter(x, we->worker, true);
+    uv_sleep(0);
+    worker_leave(x, we->worker);
+    return FRD_ACTION_CONTINUE;
+}
+
+static void worker_post(const struct frd_walk_entry *we, const struct frd_walk_dir_totals *t,
+                        void *udata)
+{
+    (void)t;
+    struct worker_ctx *x = udata;
+    worker_enter(x, we->worker, true);
+    worker_leave(x, we->worker);
+}
+
+static void test_walk_worker_index_in_range_and_never_shared(void **state)
+{
+    (void)state;
+    for (int ordered = 0; ordered < 2; ordered++) {
+        struct worker_ctx *x = calloc(1, sizeof(*x));
+        assert_non_null(x);
+        struct frd_walk_options o;
+        walk_opts(&o, FRD_WALK_NAMES_ONLY | (ordered ? FRD_WALK_ORDERED : 0));
+        o.on_dir_done = worker_post;
+        x->workers = o.workers;
+        x->ordered = ordered;
+        assert_int_equal(frd_walk(tree, &o, worker_visit, x), 0);
+        assert_int_equal(atomic_load(&x->bad), 0);
+        int total = 0;
+        for (unsigned i = 0; i < x->workers; i++) {
+            total += atomic_load(&x->calls[i]);
+        }
+        struct recs f;
+        recs_init(&f);
+        find_recs("", tree, "", REC_NAMES, &f);
+        find_recs("", tree, "-type d", REC_NAMES, &f);
+        assert_int_equal((size_t)total, f.n); // every visit and every post-order call
+        recs_free(&f);
+        free(x);
+    }
+}
+
+/** A visit that cancels its own walk through the handle frd_walk_start() wrote. */
+struct self_cancel_ctx {
+    struct frd_walk *walk;
+    atomic_int unset; /**< visits that found the handle not yet written */
+    atomic_int visits;
+    int result; /**< async: what done received */
+};
+
+static enum frd_action self_cancel_visit(const struct frd_walk_entry *we, void *udata)
+{
+    (void)we;
+    struct self_cancel_ctx *s = udata;
+    atomic_fetch_add(&s->visits, 1);
+    if (s->walk == NULL) {
+        atomic_fetch_add(&s->unset, 1);
+        return FRD_ACTION_CONTINUE;
+    }
+    frd_walk_cancel(s->walk);
+    return FRD_ACTION_CONTINUE;
+}
+
+static void self_cancel_done(int result, void *udata)
+{
+    ((struct self_cancel_ctx *)udata)->result = result;
+}
+
+static void test_walk_handle_is_set_before_any_callback(void **state)
+{
+    (void)state;
+    const char *roots[] = {tree};
+    for (int i = 0; i < 200; i++) {
+        struct frd_walk_options o;
+        walk_opts(&o, FRD_WALK_NAMES_ONLY | (i % 2 ? FRD_WALK_ORDERED : 0));
+        struct self_cancel_ctx s = {0};
+        assert_int_equal(frd_walk_start(&s.walk, roots, 1, &o, self_cancel_visit, &s), 0);
+        assert_int_equal(frd_walk_join(s.walk), FRD_ECANCELED);
+        assert_int_equal(atomic_load(&s.unset), 0);
+        assert_true(atomic_load(&s.visits) >= 1);
+    }
+    for (int i = 0; i < 20; i++) {
+        uv_loop_t loop;
+        assert_int_equal(uv_loop_init(&loop), 0);
+        struct frd_walk_options o;
+        walk_opts(&o, FRD_WALK_NAMES_ONLY | (i % 2 ? FRD_WALK_ORDERED : 0));
+        struct self_cancel_ctx s = {.result = 1};
+        assert_int_equal(frd_walk_start_async(&s.walk, (struct uv_loop_s *)&loop, roots, 1, &o,
+                                              self_cancel_visit, &s, self_cancel_done),
+                         0);
+        assert_int_equal(uv_run(&loop, UV_RUN_DEFAULT), 0);
+        assert_int_equal(atomic_load(&s.unset), 0);
+        assert_int_equal(s.result, FRD_ECANCELED);
+        assert_int_equal(uv_loop_close(&loop), 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1176,6 +1347,11 @@ int main(void)
         cmocka_unit_test(test_walk_volume_class_table),
         cmocka_unit_test(test_walk_deque_pops_newest_and_steals_oldest_half),
         cmocka_unit_test(test_walk_idset_inserts_once),
+        cmocka_unit_test(test_walk_options_without_struct_size_are_einval),
+        cmocka_unit_test(test_walk_options_of_an_older_caller_get_defaults),
+        cmocka_unit_test(test_walk_fields_type_only_is_names_only),
+        cmocka_unit_test(test_walk_worker_index_in_range_and_never_shared),
+        cmocka_unit_test(test_walk_handle_is_set_before_any_callback),
     };
     if (getenv("FRD_TEST_FILTER") != NULL) {
         cmocka_set_test_filter(getenv("FRD_TEST_FILTER"));

@@ -771,7 +771,7 @@ static void o_post_visit(struct frd__worker *c, struct frd__wnode *node, size_t 
         return;
     }
     c->path[dir_len] = '\0';
-    struct frd_walk_entry we = frd__wnode_walk_entry(node, c->path, dir_len, parent_fd);
+    struct frd_walk_entry we = frd__wnode_walk_entry(node, c->path, dir_len, parent_fd, c->index);
     if (frd__cb_enter(c)) {
         walk->opts.on_dir_done(&we, &node->totals, walk->udata);
         frd__cb_leave(c);
@@ -920,6 +920,7 @@ static void o_run_frames(struct frd__worker *c)
             .followed_link = it->followed,
             .persistent_ids = it->persistent,
             .root_index = f->node->root_index,
+            .worker = c->index,
         };
         enum frd_action act = frd__visit(c, &we);
         if (act == FRD_ACTION_STOP) {
@@ -972,7 +973,7 @@ static void o_root(struct frd__worker *c, size_t index)
         }
     }
     struct frd_walk_entry we =
-        frd__wnode_walk_entry(root, root->name, root->name_len, FRD_INVALID_FD);
+        frd__wnode_walk_entry(root, root->name, root->name_len, FRD_INVALID_FD, c->index);
     enum frd_action act = frd__visit(c, &we);
     if (is_dir && open_rc < 0 && act != FRD_ACTION_STOP) {
         if (frd__report(c, root->name, "open", open_rc, 0) && act == FRD_ACTION_CONTINUE) {

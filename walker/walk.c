@@ -233,7 +233,7 @@ static void wn_post_order(struct frd__worker *w, struct frd__wnode *node)
     struct frd__wnode *parent = node->parent;
     bool pinned = parent != NULL && frd__fd_try_pin(parent);
     struct frd_walk_entry we =
-        frd__wnode_walk_entry(node, w->path2, len, pinned ? parent->fd : FRD_INVALID_FD);
+        frd__wnode_walk_entry(node, w->path2, len, pinned ? parent->fd : FRD_INVALID_FD, w->index);
     if (frd__cb_enter(w)) {
         walk->opts.on_dir_done(&we, &node->totals, walk->udata);
         frd__cb_leave(w);
@@ -406,7 +406,13 @@ bool frd__report_loop(struct frd__worker *w, const char *path, const char *op, i
         return true;
     }
     struct frd_walk_error err = {
-        .path = path, .op = op, .code = code, .depth = depth, .other_path = other};
+        .path = path,
+        .op = op,
+        .code = code,
+        .depth = depth,
+        .other_path = other,
+        .worker = w->index,
+    };
     if (!frd__cb_enter(w)) {
         return false;
     }
@@ -796,6 +802,7 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
             .followed_link = r.followed,
             .persistent_ids = r.persistent && !walk->names_only,
             .root_index = node->root_index,
+            .worker = w->index,
         };
         enum frd_action act = frd__visit(w, &we);
         if (act == FRD_ACTION_STOP) {
@@ -942,7 +949,7 @@ void frd__concurrent_root(struct frd__worker *w, struct frd__wnode *root)
         }
     }
     struct frd_walk_entry we =
-        frd__wnode_walk_entry(root, root->name, root->name_len, FRD_INVALID_FD);
+        frd__wnode_walk_entry(root, root->name, root->name_len, FRD_INVALID_FD, w->index);
     enum frd_action act = frd__visit(w, &we);
     if (is_dir && open_rc < 0 && fd == FRD_INVALID_FD && act != FRD_ACTION_STOP) {
         frd__report(w, root->name, "open", open_rc, 0);

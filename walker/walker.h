@@ -74,7 +74,7 @@ enum wnode_flag {
  */
 static inline struct frd_walk_entry frd__wnode_walk_entry(const struct frd__wnode *node,
                                                           const char *path, size_t path_len,
-                                                          frd_os_fd parent_fd)
+                                                          frd_os_fd parent_fd, unsigned worker)
 {
     struct frd_walk_entry we = {
         .path = path,
@@ -86,6 +86,7 @@ static inline struct frd_walk_entry frd__wnode_walk_entry(const struct frd__wnod
         .followed_link = (node->flags & WN_VIA_LINK) != 0,
         .persistent_ids = node->persistent_ids,
         .root_index = node->root_index,
+        .worker = worker,
     };
     return we;
 }
@@ -155,8 +156,9 @@ struct frd_walk {
     size_t nroots;
     unsigned nworkers;
     unsigned lister_flags;
-    bool names_only;
-    bool need_dir_ids;         /**< fstat every directory opened (names-only + follow or xdev) */
+    unsigned fields;   /**< enum frd_field bits the listers fill: wanted plus the walk's own */
+    bool names_only;   /**< fields is FRD_FIELD_TYPE alone */
+    bool need_dir_ids; /**< fstat every directory opened (names-only + follow or xdev) */
     bool threads_for_consumer; /**< ordered background walk: the consumer gets a thread */
 
     struct frd__worker *workers;  /**< nworkers of them */

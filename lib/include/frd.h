@@ -495,7 +495,9 @@ enum frd_follow {
 
 /** Walk options, a bit set. */
 enum frd_walk_flag {
-    FRD_WALK_NAMES_ONLY = 1u << 0,      /**< names and types only: no stat per entry */
+    /** Names and types only: no stat per entry. The same as opts.fields = FRD_FIELD_TYPE
+     *  (and it wins over opts.fields). */
+    FRD_WALK_NAMES_ONLY = 1u << 0,
     FRD_WALK_ONE_FILE_SYSTEM = 1u << 1, /**< do not descend into other file systems (-xdev) */
     /** Visit a hard-linked file once (nlink > 1 only, on volumes with strong ids). Needs
      *  metadata: with it, FRD_WALK_NAMES_ONLY is ignored. */
@@ -532,6 +534,11 @@ struct frd_walk_entry {
      *  (always 0 for frd_walk()). `path` starts with that root as given, so the path below
      *  it (find's %P) is path + strlen(roots[root_index]), then one '/' if there is one. */
     unsigned root_index;
+    /** Index of the thread running this callback, 0..workers-1 (workers as the walk resolved
+     *  it, see frd_walk_options.workers): index per-thread buffers with it instead of thread
+     *  locals. Two callbacks with the same index never run at once. In ordered mode every
+     *  visit and post-order call runs on the consumer, which is index 0. */
+    unsigned worker;
 };
 
 /** Totals of one directory, for the post-order hook. */
@@ -549,6 +556,7 @@ struct frd_walk_error {
     /** For a file system loop (code FRD_ELOOP, op "loop"): the path of the ancestor
      *  directory that `path` leads back to, as find names it; NULL otherwise. */
     const char *other_path;
+    unsigned worker; /**< index of the thread running the hook, as frd_walk_entry.worker */
 };
 
 /** Progress figures, cumulative since the walk started. */
@@ -597,8 +605,19 @@ typedef void frd_walk_progress_fn(const struct frd_walk_progress *progress, void
 /** Completion callback of an asynchronous walk: runs on the host's libuv loop. */
 typedef void frd_walk_done_fn(int result, void *udata);
 
-/** Options of a walk. Initialize with frd_walk_options_init(), then set what you need. */
+/**
+ * Options of a walk. Initialize with frd_walk_options_init(), then set what you need.
+ *
+ * Growth (ABI): the struct only grows at its end. frd_walk_options_init() sets struct_size to
+ * the size the caller was compiled with; the walk copies that many bytes and gives every
+ * member added after them its default. So a program built against an older frd.h runs on a
+ * newer library unchanged, and options not initialized with frd_walk_options_init()
+ * (struct_size 0) are refused with FRD_EINVAL.
+ */
 struct frd_walk_options {
+    /** sizeof(struct frd_walk_options) as the caller's frd.h declares it; set by
+     *  frd_walk_options_init(); do not change it. */
+    size_t struct_size;
     unsigned flags;                    /**< enum frd_walk_flag bits */
     enum frd_follow follow;            /**< which symlinks to follow */
     unsigned workers;                  /**< worker threads; 0 for uv_available_parallelism() */
@@ -609,9 +628,19 @@ struct frd_walk_options {
     frd_walk_post_fn *on_dir_done;     /**< NULL: no post-order visits */
     frd_walk_progress_fn *on_progress; /**< NULL: no progress reports */
     unsigned progress_interval_ms;     /**< how often on_progress runs; 0 means 1000 */
+    /** enum frd_field bits the visits need (FRD_FIELDS_ALL by default; name and type are
+     *  always there): the listers ask the kernel for no more (frd_lister_set_fields()).
+     *  The walk adds what it needs itself (ids for FRD_WALK_UNIQUE_*), so an entry may hold
+     *  more than asked, or less where the platform cannot tell: entry->fields always says
+     *  which fields hold data. FRD_WALK_NAMES_ONLY means FRD_FIELD_TYPE. totals.bytes of the
+     *  post-order hook sums sizes only when FRD_FIELD_SIZE is among them. */
+    unsigned fields;
 };
 
-/** Sets every option to its default: concurrent, no links followed, all depths. */
+/**
+ * Sets every option to its default: concurrent, no links followed, all depths, every field,
+ * no hooks; and struct_size. Call it before setting any option. NULL is not allowed.
+ */
 FRD_EXTERN void frd_walk_options_init(struct frd_walk_options *opts);
 
 /**
@@ -643,7 +672,13 @@ struct frd_walk;
 /**
  * Starts a walk on the walker's own threads and returns at once. Callbacks run on the
  * workers (also with FRD_WALK_ORDERED: then on one of them, in order). Finish it with
- * frd_walk_join(). @return 0 with *out set, or a negative code.
+ * frd_walk_join(). *out is set before any thread starts, so a callback may read the handle
+ * (say through udata) and pass it to frd_walk_cancel().
+ * Legal on a started walk: frd_walk_cancel() from any thread, callbacks included, any
+ * number of times; frd_walk_join() once, from a thread that is not running one of its
+ * callbacks. After the join the handle is gone.
+ * @return 0 with *out set, or a negative code (FRD_EINVAL, FRD_ENOMEM, FRD_ENOENT for an
+ * empty root): then nothing ran and *out is untouched.
  */
 FRD_EXTERN int frd_walk_start(struct frd_walk **out, const char *const *roots, size_t nroots,
                               const struct frd_walk_options *opts, frd_visit_fn *visit,
@@ -667,7 +702,10 @@ struct uv_loop_s;
  * libuv's shared pool, which a long walk would starve) and calls `done(result, udata)` on
  * `loop`'s thread when it ends; the walk frees itself after done returns. frd.h does not
  * include uv.h: pass your uv_loop_t *. The loop must keep running until done is called.
- * @return 0 with *out set (usable with frd_walk_cancel() until done runs), or a code.
+ * *out is set before any thread starts. Legal on an async walk: frd_walk_cancel() from any
+ * thread (callbacks and the loop's thread included) until done has run; never
+ * frd_walk_join() (the walk joins and frees itself); nothing after done returns.
+ * @return 0 with *out set, or a code (FRD_EINVAL, FRD_ENOMEM): then done is never called.
  */
 FRD_EXTERN int frd_walk_start_async(struct frd_walk **out, struct uv_loop_s *loop,
                                     const char *const *roots, size_t nroots,
