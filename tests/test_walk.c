@@ -1315,6 +1315,112 @@ static void test_walk_handle_is_set_before_any_callback(void **state)
     }
 }
 
+/** Per-directory state: each directory visit stores its path; children and post-order check it. */
+struct dstate_ctx {
+    atomic_int made;
+    atomic_int freed;
+    atomic_int bad;
+    atomic_int visits;
+    int stop_at; /**< 0: never stop */
+};
+
+struct dstate {
+    unsigned magic;
+    char path[4096];
+};
+
+#define DSTATE_MAGIC 0xd1500du
+
+static bool dstate_is_parent(const struct dstate *st, const struct frd_walk_entry *we)
+{
+    size_t n = strlen(st->path);
+    return st->magic == DSTATE_MAGIC && we->path_len > n + 1 &&
+           memcmp(we->path, st->path, n) == 0 && we->path[n] == '/' &&
+           strchr(we->path + n + 1, '/') == NULL;
+}
+
+static enum frd_action dstate_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct dstate_ctx *x = udata;
+    int n = atomic_fetch_add(&x->visits, 1) + 1;
+    if (!we->is_root && (we->parent_state == NULL || !dstate_is_parent(we->parent_state, we))) {
+        atomic_fetch_add(&x->bad, 1);
+    }
+    if (we->is_root && we->parent_state != NULL) {
+        atomic_fetch_add(&x->bad, 1);
+    }
+    if ((we->dir_state != NULL) != (we->entry->type == FRD_TYPE_DIR)) {
+        atomic_fetch_add(&x->bad, 1);
+    }
+    if (we->dir_state != NULL) {
+        if (*we->dir_state != NULL) {
+            atomic_fetch_add(&x->bad, 1);
+        }
+        struct dstate *st = malloc(sizeof(*st));
+        assert_non_null(st);
+        st->magic = DSTATE_MAGIC;
+        snprintf(st->path, sizeof(st->path), "%s", we->path);
+        *we->dir_state = st;
+        atomic_fetch_add(&x->made, 1);
+    }
+    if (x->stop_at != 0 && n == x->stop_at) {
+        return FRD_ACTION_STOP;
+    }
+    // Prune one directory that has a state: it must be released all the same.
+    const char *slash = strrchr(we->path, '/');
+    if (slash != NULL && strcmp(slash, "/d03") == 0) {
+        return FRD_ACTION_PRUNE;
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+static void dstate_post(const struct frd_walk_entry *we, const struct frd_walk_dir_totals *t,
+                        void *udata)
+{
+    (void)t;
+    struct dstate_ctx *x = udata;
+    const struct dstate *st = we->dir_state != NULL ? *we->dir_state : NULL;
+    if (st == NULL || st->magic != DSTATE_MAGIC || strcmp(st->path, we->path) != 0) {
+        atomic_fetch_add(&x->bad, 1);
+    }
+    if (!we->is_root && (we->parent_state == NULL || !dstate_is_parent(we->parent_state, we))) {
+        atomic_fetch_add(&x->bad, 1);
+    }
+}
+
+static void dstate_free(void *state, void *udata)
+{
+    struct dstate_ctx *x = udata;
+    struct dstate *st = state;
+    if (st->magic != DSTATE_MAGIC) {
+        atomic_fetch_add(&x->bad, 1); // freed twice, or not ours
+    }
+    st->magic = 0;
+    free(st);
+    atomic_fetch_add(&x->freed, 1);
+}
+
+static void test_walk_dir_state_seen_by_children_and_post_order_freed_once(void **state)
+{
+    (void)state;
+    for (int run = 0; run < 6; run++) {
+        bool ordered = run % 2;
+        struct frd_walk_options o;
+        walk_opts(&o, FRD_WALK_NAMES_ONLY | (ordered ? FRD_WALK_ORDERED : 0));
+        o.on_dir_done = dstate_post;
+        o.on_dir_state_free = dstate_free;
+        if (run >= 4) {
+            o.max_depth = 2; // directories at depth 2 are visited, not entered
+        }
+        struct dstate_ctx x = {.stop_at = run >= 2 && run < 4 ? 40 : 0};
+        int rc = frd_walk(tree, &o, dstate_visit, &x);
+        assert_int_equal(rc, x.stop_at ? FRD_ESTOPPED : 0);
+        assert_int_equal(atomic_load(&x.bad), 0);
+        assert_true(atomic_load(&x.made) > 0);
+        assert_int_equal(atomic_load(&x.made), atomic_load(&x.freed));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1352,6 +1458,7 @@ int main(void)
         cmocka_unit_test(test_walk_fields_type_only_is_names_only),
         cmocka_unit_test(test_walk_worker_index_in_range_and_never_shared),
         cmocka_unit_test(test_walk_handle_is_set_before_any_callback),
+        cmocka_unit_test(test_walk_dir_state_seen_by_children_and_post_order_freed_once),
     };
     if (getenv("FRD_TEST_FILTER") != NULL) {
         cmocka_set_test_filter(getenv("FRD_TEST_FILTER"));

@@ -921,18 +921,24 @@ static void o_run_frames(struct frd__worker *c)
             .persistent_ids = it->persistent,
             .root_index = f->node->root_index,
             .worker = c->index,
+            .parent_state = f->node->state,
         };
+        void *dstate = NULL;
+        if (res.entry.type == FRD_TYPE_DIR) {
+            we.dir_state = &dstate;
+        }
         enum frd_action act = frd__visit(c, &we);
-        if (act == FRD_ACTION_STOP) {
-            return;
-        }
-        if (it->child == NULL) {
+        if (act != FRD_ACTION_CONTINUE || it->child == NULL) {
+            frd__state_free(walk, dstate); // not entered: released at once
+            if (act == FRD_ACTION_STOP) {
+                return;
+            }
+            if (it->child != NULL) {
+                atomic_store_explicit(&it->child->pruned, true, memory_order_relaxed);
+            }
             continue;
         }
-        if (act != FRD_ACTION_CONTINUE) {
-            atomic_store_explicit(&it->child->pruned, true, memory_order_relaxed);
-            continue;
-        }
+        it->child->state = dstate; // released with the node
         o_enter(c, it->child, path_len);
     }
 }

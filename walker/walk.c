@@ -243,6 +243,14 @@ static void wn_post_order(struct frd__worker *w, struct frd__wnode *node)
     }
 }
 
+void frd__state_free(struct frd_walk *walk, void *state)
+{
+    // Not gated by a stop: a state is released exactly once, also after a stop or cancel.
+    if (state != NULL && walk->opts.on_dir_state_free != NULL) {
+        walk->opts.on_dir_state_free(state, walk->udata);
+    }
+}
+
 void frd__wnode_release(struct frd__worker *w, struct frd__wnode *node)
 {
     struct frd_walk *walk = w->walk;
@@ -256,6 +264,8 @@ void frd__wnode_release(struct frd__worker *w, struct frd__wnode *node)
         if (node->flags & WN_ROOT_PIN) {
             frd__fd_release(walk, node);
         }
+        frd__state_free(walk, node->state);
+        node->state = NULL;
         struct frd__wnode *parent = node->parent;
         wn_free(w, node);
         node = parent;
@@ -803,21 +813,29 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
             .persistent_ids = r.persistent && !walk->names_only,
             .root_index = node->root_index,
             .worker = w->index,
+            .parent_state = node->state,
         };
-        enum frd_action act = frd__visit(w, &we);
-        if (act == FRD_ACTION_STOP) {
-            return;
+        void *state = NULL;
+        if (r.entry.type == FRD_TYPE_DIR) {
+            we.dir_state = &state;
         }
+        enum frd_action act = frd__visit(w, &we);
         if (act != FRD_ACTION_CONTINUE || !frd__may_descend(walk, node, &r)) {
+            frd__state_free(walk, state); // not entered: released at once
+            if (act == FRD_ACTION_STOP) {
+                return;
+            }
             continue;
         }
         struct frd__wnode *c = frd__child_node(w, node, &r);
         if (c == NULL) {
+            frd__state_free(walk, state);
             if (!frd__report(w, w->path, "alloc", FRD_ENOMEM, depth)) {
                 return;
             }
             continue;
         }
+        c->state = state;
         if (frd__keep_fd(w, node, fd)) {
             atomic_fetch_add(&node->fd_refs, 1);
             c->flags |= WN_HOLDS_PARENT_FD;

@@ -47,7 +47,11 @@ struct frd__wnode {
     struct frd_entry entry;            /**< the directory's own entry (name: this->name) */
     struct frd_walk_dir_totals totals; /**< filled once listed */
     void *result; /**< ordered mode: the listing, once a worker has published it */
-    char *canon;  /**< canonical path, on untrusted volumes when following links */
+    /** The caller's per-directory state (frd_walk_entry.dir_state), written by the thread
+     *  that visits the directory before the node is published to the others (concurrent
+     *  mode) or by the consumer only (ordered mode); released once with the node. */
+    void *state;
+    char *canon; /**< canonical path, on untrusted volumes when following links */
     struct frd__wnode *next_free;
     size_t name_len;
     char *name;         /**< name in the parent, or the root as given */
@@ -72,9 +76,9 @@ enum wnode_flag {
  * The walk entry a directory node's own callbacks see (its root visit and its post-order
  * visit, in both modes): the node's entry, depth and flags at `path`, with `parent_fd`.
  */
-static inline struct frd_walk_entry frd__wnode_walk_entry(const struct frd__wnode *node,
-                                                          const char *path, size_t path_len,
-                                                          frd_os_fd parent_fd, unsigned worker)
+static inline struct frd_walk_entry frd__wnode_walk_entry(struct frd__wnode *node, const char *path,
+                                                          size_t path_len, frd_os_fd parent_fd,
+                                                          unsigned worker)
 {
     struct frd_walk_entry we = {
         .path = path,
@@ -87,6 +91,8 @@ static inline struct frd_walk_entry frd__wnode_walk_entry(const struct frd__wnod
         .persistent_ids = node->persistent_ids,
         .root_index = node->root_index,
         .worker = worker,
+        .parent_state = node->parent != NULL ? node->parent->state : NULL,
+        .dir_state = node->entry.type == FRD_TYPE_DIR ? (void **)&node->state : NULL,
     };
     return we;
 }
@@ -254,6 +260,8 @@ void frd__wnode_release(struct frd__worker *w, struct frd__wnode *node);
 /** Drops a task that will not be listed (stop, prune): releases what it holds. */
 void frd__wnode_drop(struct frd__worker *w, struct frd__wnode *node);
 bool frd__fd_try_pin(struct frd__wnode *node);
+/** Releases a directory state the caller stored (opts.on_dir_state_free), if any. */
+void frd__state_free(struct frd_walk *walk, void *state);
 void frd__fd_release(struct frd_walk *walk, struct frd__wnode *node);
 /** Opens a node's directory (relative to its parent, or along its ancestors). */
 int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out,

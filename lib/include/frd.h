@@ -539,6 +539,21 @@ struct frd_walk_entry {
      *  locals. Two callbacks with the same index never run at once. In ordered mode every
      *  visit and post-order call runs on the consumer, which is index 0. */
     unsigned worker;
+    /** The state the caller stored for the directory holding this entry (see dir_state);
+     *  NULL for a root, or when none was stored. In the post-order hook: the state of the
+     *  directory's parent. */
+    void *parent_state;
+    /**
+     * Per-directory state. In a visit of a directory (NULL for any other entry): a slot,
+     * NULL on entry, where the callback may store a pointer of its own. If the visit
+     * returns FRD_ACTION_CONTINUE and the walk enters the directory, its entries' visits see
+     * that pointer as parent_state and the directory's post-order hook sees it here (read
+     * it there, do not replace it). It is released by opts.on_dir_state_free exactly once:
+     * after the post-order hook, or at once when the directory is not entered (prune,
+     * stop, max_depth, another file system), or when it fails to open or the walk stops.
+     * Works in both modes.
+     */
+    void **dir_state;
 };
 
 /** Totals of one directory, for the post-order hook. */
@@ -599,6 +614,14 @@ typedef enum frd_action frd_walk_error_fn(const struct frd_walk_error *err, void
 typedef void frd_walk_post_fn(const struct frd_walk_entry *dir,
                               const struct frd_walk_dir_totals *totals, void *udata);
 
+/**
+ * Releases a per-directory state (frd_walk_entry.dir_state): called once for every non-NULL
+ * state stored, on any of the walk's threads, after the last callback that can see it. It
+ * is the one hook that still runs after a stop or a cancel (only to release), until
+ * frd_walk() returns or the walk is joined; it must not call back into the walk.
+ */
+typedef void frd_walk_state_free_fn(void *state, void *udata);
+
 /** Progress hook: called about every progress_interval_ms from one thread at a time. */
 typedef void frd_walk_progress_fn(const struct frd_walk_progress *progress, void *udata);
 
@@ -635,6 +658,9 @@ struct frd_walk_options {
      *  which fields hold data. FRD_WALK_NAMES_ONLY means FRD_FIELD_TYPE. totals.bytes of the
      *  post-order hook sums sizes only when FRD_FIELD_SIZE is among them. */
     unsigned fields;
+    /** Releases what visits stored in dir_state; NULL: states are not released (the
+     *  caller owns them some other way). */
+    frd_walk_state_free_fn *on_dir_state_free;
 };
 
 /**
