@@ -1421,6 +1421,100 @@ static void test_walk_dir_state_seen_by_children_and_post_order_freed_once(void 
     }
 }
 
+/** Children hook: drops f01*, keeps dir/sub from being entered, sorts in reverse. */
+struct kids_ctx {
+    struct rec_ctx rec;
+    atomic_int hooks;
+    atomic_int bad;
+    pthread_mutex_t lock;
+    char last_parent[4096]; /**< ordered: the directory of the previous visit */
+    char last_name[4096];
+    bool ordered;
+};
+
+static int kids_reverse(const struct frd_entry *a, const struct frd_entry *b, void *arg)
+{
+    (void)arg;
+    return -strcmp(a->name, b->name);
+}
+
+static void kids_hook(const struct frd_walk_entry *dir, struct frd_walk_children *kids, void *udata)
+{
+    struct kids_ctx *x = udata;
+    atomic_fetch_add(&x->hooks, 1);
+    if (dir->entry->type != FRD_TYPE_DIR || frd_walk_children_fd(kids) == FRD_INVALID_FD) {
+        atomic_fetch_add(&x->bad, 1);
+    }
+    assert_int_equal(frd_walk_children_sort(kids, kids_reverse, NULL), 0);
+    size_t n = frd_walk_children_count(kids);
+    for (size_t i = 0; i < n; i++) {
+        const struct frd_entry *e = frd_walk_children_entry(kids, i);
+        if (i > 0 && strcmp(frd_walk_children_entry(kids, i - 1)->name, e->name) < 0) {
+            atomic_fetch_add(&x->bad, 1); // not sorted as asked
+        }
+        if ((e->fields & ~(unsigned)FRD_FIELD_TYPE) != 0) {
+            atomic_fetch_add(&x->bad, 1); // stat'ed before the hook
+        }
+        if (strncmp(e->name, "f01", 3) == 0) {
+            assert_int_equal(frd_walk_children_drop(kids, i), 0);
+        }
+        if (strcmp(e->name, "sub") == 0) {
+            assert_int_equal(frd_walk_children_skip_descent(kids, i), 0);
+        }
+    }
+    assert_null(frd_walk_children_entry(kids, n));
+    assert_int_equal(frd_walk_children_drop(kids, n), FRD_EINVAL);
+}
+
+static enum frd_action kids_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct kids_ctx *x = udata;
+    if (x->ordered && !we->is_root) {
+        // Within one directory, names come in the hook's (reverse) order.
+        const char *slash = strrchr(we->path, '/');
+        size_t plen = (size_t)(slash - we->path);
+        if (plen == strlen(x->last_parent) && memcmp(we->path, x->last_parent, plen) == 0 &&
+            strcmp(slash + 1, x->last_name) > 0) {
+            atomic_fetch_add(&x->bad, 1);
+        }
+        snprintf(x->last_parent, sizeof(x->last_parent), "%.*s", (int)plen, we->path);
+        snprintf(x->last_name, sizeof(x->last_name), "%s", slash + 1);
+    }
+    return rec_visit(we, &x->rec);
+}
+
+static void test_walk_children_hook_drops_reorders_and_skips_descent(void **state)
+{
+    (void)state;
+    for (int run = 0; run < 4; run++) {
+        bool ordered = run & 1;
+        bool names = run & 2;
+        struct kids_ctx *x = calloc(1, sizeof(*x));
+        assert_non_null(x);
+        x->ordered = ordered;
+        rec_ctx_init(&x->rec, names ? REC_NAMES : REC_FULL);
+        struct frd_walk_options o;
+        walk_opts(&o, (names ? FRD_WALK_NAMES_ONLY : 0) | (ordered ? FRD_WALK_ORDERED : 0));
+        o.on_children = kids_hook;
+        assert_int_equal(frd_walk(tree, &o, kids_visit, x), 0);
+        assert_int_equal(atomic_load(&x->bad), 0);
+        struct recs f;
+        recs_init(&f);
+        find_recs("", tree, "-name 'f01*' -prune -o -path '*/dir/sub/*' -prune -o -true",
+                  names ? REC_NAMES : REC_FULL, &f);
+        recs_assert_equal(&x->rec.recs, &f, "children hook");
+        // One hook per directory listed: every directory but dir/sub and those below it.
+        struct recs d;
+        recs_init(&d);
+        find_recs("", tree, "-path '*/dir/sub/*' -prune -o -type d -not -name sub", REC_NAMES, &d);
+        assert_int_equal((size_t)atomic_load(&x->hooks), d.n);
+        recs_free(&d);
+        recs_free(&f);
+        rec_ctx_free(&x->rec);
+        free(x);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1459,6 +1553,7 @@ int main(void)
         cmocka_unit_test(test_walk_worker_index_in_range_and_never_shared),
         cmocka_unit_test(test_walk_handle_is_set_before_any_callback),
         cmocka_unit_test(test_walk_dir_state_seen_by_children_and_post_order_freed_once),
+        cmocka_unit_test(test_walk_children_hook_drops_reorders_and_skips_descent),
     };
     if (getenv("FRD_TEST_FILTER") != NULL) {
         cmocka_set_test_filter(getenv("FRD_TEST_FILTER"));

@@ -75,7 +75,8 @@ static int worker_init(struct frd_walk *walk, struct frd__worker *w, unsigned in
     }
     w->dq_ready = true;
     if ((rc = frd_lister_new(&w->lister, walk->lister_flags)) < 0 ||
-        (rc = frd_lister_set_fields(w->lister, walk->fields)) < 0 ||
+        (rc = frd_lister_set_fields(w->lister, walk->children ? FRD_FIELD_TYPE : walk->fields)) <
+            0 ||
         (rc = frd_list_new(&w->list)) < 0) {
         return rc;
     }
@@ -97,6 +98,7 @@ static void worker_free(struct frd__worker *w)
     frd__free(w->path2);
     frd__free(w->chain);
     frd__free(w->canon);
+    frd__children_free(w);
     for (size_t i = 0; i < w->nslabs; i++) {
         frd__free(w->slabs[i]);
     }
@@ -188,7 +190,9 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     }
     walk->fields = wanted;
     walk->names_only = wanted == FRD_FIELD_TYPE;
-    walk->lister_flags = walk->names_only ? FRD_LIST_NAMES_ONLY : 0;
+    walk->children = o.on_children != NULL;
+    // With the children hook, list names only: what it drops is never stat'ed.
+    walk->lister_flags = walk->names_only || walk->children ? FRD_LIST_NAMES_ONLY : 0;
     // Without entry ids, loops and other file systems are found when a directory is opened.
     unsigned ids = FRD_FIELD_FILE_ID | FRD_FIELD_DEV;
     walk->need_dir_ids = (wanted & ids) != ids &&

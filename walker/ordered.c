@@ -476,9 +476,34 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
     frd_list_sort(w->list);
     size_t count = frd_list_count(w->list);
     const struct frd_entry *v = frd_list_entries(w->list);
+    bool kids = walk->children;
+    if (kids) {
+        // The children hook, on this worker, ahead of the consumer: it sees the sorted
+        // listing, and the order it leaves is the visit order.
+        size_t plen;
+        struct frd__wnode *parent = node->parent;
+        bool pinned = parent != NULL && frd__fd_try_pin(parent);
+        int krc = frd__wnode_path(w, node, &w->path2, &w->path2_cap, &plen);
+        if (krc == 0) {
+            struct frd_walk_entry dir = frd__wnode_walk_entry(
+                node, w->path2, plen, pinned ? parent->fd : FRD_INVALID_FD, w->index);
+            dir.parent_state = NULL; // set by the consumer, which has not got here yet
+            dir.dir_state = NULL;
+            krc = frd__children_run(w, &dir, fd);
+        }
+        if (pinned) {
+            frd__fd_release(walk, parent);
+        }
+        if (krc < 0) {
+            r->list_err = krc;
+            r->list_op = "alloc";
+            w->kids.count = 0;
+        }
+        count = w->kids.count;
+    }
     size_t names = 0;
     for (size_t i = 0; i < count; i++) {
-        names += v[i].name_len + 1;
+        names += (kids ? v[w->kids.order[i]] : v[i]).name_len + 1;
     }
     if (items_reserve(walk->ord, r, count, names) < 0) {
         r->list_err = FRD_ENOMEM;
@@ -487,9 +512,18 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
     }
     bool keep = false;
     uint64_t bytes = 0;
+    size_t n = 0; // items made: an entry that vanished before its stat is left out
     for (size_t i = 0; i < count; i++) {
         const struct frd_entry *e = &v[i];
-        struct o_item *it = &r->items[i];
+        struct frd_entry kst;
+        bool no_descent = false;
+        if (kids) {
+            if (!frd__children_entry(w, i, fd, &kst, &no_descent)) {
+                continue;
+            }
+            e = &kst;
+        }
+        struct o_item *it = &r->items[n++];
         bytes += e->size;
         memset(it, 0, sizeof(*it));
         it->name_off = r->names_len;
@@ -520,7 +554,7 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
             it->skip = true;
             continue;
         }
-        if (!frd__may_descend(walk, node, &res)) {
+        if (no_descent || !frd__may_descend(walk, node, &res)) {
             continue;
         }
         struct frd__wnode *c = frd__child_node(w, node, &res);
@@ -529,7 +563,7 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
             it->err_op = "alloc";
             continue;
         }
-        c->ord = (uint32_t)i;
+        c->ord = (uint32_t)(n - 1);
         if (!keep && !(node->flags & WN_KEEP_DECIDED)) {
             keep = frd__keep_fd(w, node, fd);
         }
@@ -539,8 +573,8 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
         }
         it->child = c;
     }
-    r->count = count;
-    node->totals.entries = count;
+    r->count = n;
+    node->totals.entries = n;
     node->totals.bytes = bytes;
     atomic_fetch_add_explicit(&w->n_dirs, 1, memory_order_relaxed);
     // The consumer's frame keeps the descriptor (parent_fd of its visits) while at most half

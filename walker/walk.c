@@ -764,11 +764,36 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
     atomic_fetch_add_explicit(&w->n_dirs, 1, memory_order_relaxed);
     size_t count = frd_list_count(w->list);
     const struct frd_entry *v = frd_list_entries(w->list);
+    bool kids = walk->children;
+    if (kids) {
+        // The children hook sees the listing before anything in it is stat'ed or visited.
+        struct frd__wnode *parent = node->parent;
+        bool pinned = parent != NULL && frd__fd_try_pin(parent);
+        struct frd_walk_entry dir = frd__wnode_walk_entry(
+            node, w->path, dir_len, pinned ? parent->fd : FRD_INVALID_FD, w->index);
+        rc = frd__children_run(w, &dir, fd);
+        if (pinned) {
+            frd__fd_release(walk, parent);
+        }
+        if (rc < 0) {
+            frd__walk_stop(walk, rc, w);
+            return;
+        }
+        count = w->kids.count;
+    }
     size_t sep = wn_sep(w->path, dir_len);
     unsigned depth = node->depth + 1;
     uint64_t bytes = 0;
     for (size_t i = 0; i < count; i++) {
         const struct frd_entry *e = &v[i];
+        struct frd_entry kst;
+        bool no_descent = false;
+        if (kids) {
+            if (!frd__children_entry(w, i, fd, &kst, &no_descent)) {
+                continue;
+            }
+            e = &kst;
+        }
         bytes += e->size;
         if ((walk->opts.flags & FRD_WALK_SKIP_HIDDEN) && e->name[0] == '.') {
             continue;
@@ -820,7 +845,7 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
             we.dir_state = &state;
         }
         enum frd_action act = frd__visit(w, &we);
-        if (act != FRD_ACTION_CONTINUE || !frd__may_descend(walk, node, &r)) {
+        if (act != FRD_ACTION_CONTINUE || no_descent || !frd__may_descend(walk, node, &r)) {
             frd__state_free(walk, state); // not entered: released at once
             if (act == FRD_ACTION_STOP) {
                 return;

@@ -149,6 +149,35 @@ const struct frd__wnode *frd__find_loop(const struct frd__wnode *from,
                                         const struct frd__identity *target,
                                         const char *target_canon);
 
+/* ---- The children hook (walker/children.c) ---- */
+
+/** Opaque to users: one worker's view of a listing for opts.on_children. */
+struct frd_walk_children {
+    const struct frd_entry *v; /**< the worker's listing */
+    uint32_t *order;           /**< indices into v, in visit order; count of them */
+    size_t count;
+    uint32_t *tmp;  /**< sort scratch */
+    uint8_t *marks; /**< per index of v: enum kid_mark bits */
+    size_t cap;     /**< of order, tmp and marks */
+    frd_os_fd fd;   /**< the directory, during the hook */
+};
+
+struct frd__worker;
+
+/**
+ * Runs the hook over the worker's list (names and types): sets the view up, calls it, keeps
+ * the survivors in its order. `dir` is the directory as the hook sees it, `fd` its
+ * descriptor. @return 0 or FRD_ENOMEM.
+ */
+int frd__children_run(struct frd__worker *w, const struct frd_walk_entry *dir, frd_os_fd fd);
+/**
+ * The i-th survivor, stat'ed relative to `fd` unless the walk wants names only.
+ * @return false if it vanished since the listing (then it is left out).
+ */
+bool frd__children_entry(struct frd__worker *w, size_t i, frd_os_fd fd, struct frd_entry *out,
+                         bool *no_descent);
+void frd__children_free(struct frd__worker *w);
+
 /* ---- The walk ---- */
 
 struct frd__worker;
@@ -164,6 +193,7 @@ struct frd_walk {
     unsigned lister_flags;
     unsigned fields;   /**< enum frd_field bits the listers fill: wanted plus the walk's own */
     bool names_only;   /**< fields is FRD_FIELD_TYPE alone */
+    bool children;     /**< opts.on_children is set: list names, hook, then stat */
     bool need_dir_ids; /**< fstat every directory opened (names-only + follow or xdev) */
     bool threads_for_consumer; /**< ordered background walk: the consumer gets a thread */
 
@@ -245,6 +275,8 @@ struct frd__worker {
     int last_class;    /**< -1: none */
     char *canon;       /**< scratch for canonical paths */
     size_t canon_cap;
+    struct frd_walk_children kids; /**< the children hook's view */
+    bool kids_on;                  /**< the current listing went through the hook */
     // Progress counters, read by whoever reports progress.
     atomic_uint_fast64_t n_dirs;
     atomic_uint_fast64_t n_entries;

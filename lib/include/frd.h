@@ -622,6 +622,74 @@ typedef void frd_walk_post_fn(const struct frd_walk_entry *dir,
  */
 typedef void frd_walk_state_free_fn(void *state, void *udata);
 
+/**
+ * A directory's listing as the children hook (opts.on_children) sees it: opaque, valid only
+ * during the hook, used through the frd_walk_children_*() functions below from the hook's
+ * thread only. Positions run 0..frd_walk_children_count()-1 in the current order.
+ */
+struct frd_walk_children;
+
+/**
+ * Children hook, as fts_children() or jwalk's process_read_dir: called once for each
+ * directory the walk lists, after the listing and before any of its entries is stat'ed or
+ * visited. It may drop entries (never stat'ed, never visited, not counted in the totals),
+ * reorder them (the visit order in ordered mode; a preference in concurrent mode) and mark
+ * directories not to be entered (they are still visited). The entries hold name and type
+ * only: the stat comes afterwards, for the survivors alone, relative to the directory's
+ * descriptor (frd_walk_children_fd()), which the hook may also use to read a file in the
+ * directory, say an ignore list. Entries hidden by FRD_WALK_SKIP_HIDDEN are not shown.
+ *
+ * Threads: in concurrent mode it runs on the worker that lists the directory, before the
+ * visits of its entries, with `dir->parent_state` and `dir->dir_state` as the post-order
+ * hook sees them (the hook may store a state if *dir->dir_state is NULL). In ordered mode it
+ * runs on the listing threads ahead of the consumer (several at once, in no set order, with
+ * `worker` telling them apart), before the directory itself is visited: there
+ * dir->parent_state and dir->dir_state are NULL. Not called after a stop. When a walk has
+ * this hook, its listers list names only and the stat is a separate call per survivor.
+ */
+typedef void frd_walk_children_fn(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
+                                  void *udata);
+
+/** @return the number of entries the hook has now (0 for NULL). */
+FRD_EXTERN size_t frd_walk_children_count(const struct frd_walk_children *kids);
+
+/**
+ * @return the entry at position i (name and type; `fields` says which), valid during the
+ * hook; NULL if i is out of range or kids is NULL.
+ */
+FRD_EXTERN const struct frd_entry *frd_walk_children_entry(const struct frd_walk_children *kids,
+                                                           size_t i);
+
+/**
+ * Drops the entry at position i: never stat'ed, never visited. Positions do not move until
+ * the hook returns (a dropped entry is still counted and shown by the two calls above).
+ * @return 0, or FRD_EINVAL for NULL or i out of range.
+ */
+FRD_EXTERN int frd_walk_children_drop(struct frd_walk_children *kids, size_t i);
+
+/**
+ * Marks the entry at position i not to be entered: visited, never listed (no effect on
+ * other types). @return 0, or FRD_EINVAL for NULL or i out of range.
+ */
+FRD_EXTERN int frd_walk_children_skip_descent(struct frd_walk_children *kids, size_t i);
+
+/** Comparison for frd_walk_children_sort(): < 0, 0 or > 0 as a sorts before, with or after b. */
+typedef int frd_walk_children_cmp_fn(const struct frd_entry *a, const struct frd_entry *b,
+                                     void *arg);
+
+/**
+ * Sorts the entries with `cmp` (stable; marks stay with their entries). No allocation.
+ * @return 0, or FRD_EINVAL for NULL kids or cmp.
+ */
+FRD_EXTERN int frd_walk_children_sort(struct frd_walk_children *kids, frd_walk_children_cmp_fn *cmp,
+                                      void *arg);
+
+/**
+ * @return the open directory being listed, for openat()/fstatat() relative to it during the
+ * hook (the walk's descriptor: do not close it); FRD_INVALID_FD for NULL.
+ */
+FRD_EXTERN frd_os_fd frd_walk_children_fd(const struct frd_walk_children *kids);
+
 /** Progress hook: called about every progress_interval_ms from one thread at a time. */
 typedef void frd_walk_progress_fn(const struct frd_walk_progress *progress, void *udata);
 
@@ -661,6 +729,9 @@ struct frd_walk_options {
     /** Releases what visits stored in dir_state; NULL: states are not released (the
      *  caller owns them some other way). */
     frd_walk_state_free_fn *on_dir_state_free;
+    /** Filters and orders each directory's listing before any stat; NULL: none (and no
+     *  cost: the listing is stat'ed as it is read). */
+    frd_walk_children_fn *on_children;
 };
 
 /**
