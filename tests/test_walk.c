@@ -685,6 +685,13 @@ static void test_walk_progress_hook_runs_at_interval(void **state)
 
 /* ---- Errors ---- */
 
+static enum frd_action rec_visit_count(const struct frd_walk_entry *we, void *udata)
+{
+    (void)we;
+    (void)udata;
+    return FRD_ACTION_CONTINUE;
+}
+
 static void test_walk_bad_arguments_are_einval(void **state)
 {
     (void)state;
@@ -706,10 +713,96 @@ static void test_walk_bad_arguments_are_einval(void **state)
     rec_ctx_init(&c, REC_NAMES);
     walk_opts(&o, 0);
     o.on_error = rec_error;
-    assert_int_equal(frd_walk("/nonexistent/frd/root", &o, rec_visit, &c), FRD_ENOENT);
+    // A missing root reaches the caller once: through the hook when there is one...
+    assert_int_equal(frd_walk("/nonexistent/frd/root", &o, rec_visit, &c), 0);
     assert_int_equal(c.recs.n, 0);
     assert_int_equal(c.errors.n, 1);
     rec_ctx_free(&c);
+    // ... else as the result.
+    walk_opts(&o, 0);
+    rec_ctx_init(&c, REC_NAMES);
+    assert_int_equal(frd_walk("/nonexistent/frd/root", &o, rec_visit, &c), FRD_ENOENT);
+    assert_int_equal(c.recs.n, 0);
+    rec_ctx_free(&c);
+}
+
+/** Every failure in a call to the error hook: path, code and kind of call. */
+struct err_ctx {
+    struct recs errs;
+    atomic_int visits_with_error;
+};
+
+static enum frd_action err_record(const struct frd_walk_error *err, void *udata)
+{
+    struct err_ctx *x = udata;
+    char buf[8192];
+    int n = snprintf(buf, sizeof(buf), "%s\t%s\t%s", err->path, frd_err_name(err->code),
+                     frd_op_name(err->call));
+    recs_add(&x->errs, buf, (size_t)n);
+    return FRD_ACTION_CONTINUE;
+}
+
+static enum frd_action err_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct err_ctx *x = udata;
+    if (we->entry->error < 0) {
+        atomic_fetch_add(&x->visits_with_error, 1);
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+static void test_walk_missing_and_empty_roots_reported_once_with_path(void **state)
+{
+    (void)state;
+    for (int ordered = 0; ordered < 2; ordered++) {
+        struct frd_walk_options o;
+        walk_opts(&o, ordered ? FRD_WALK_ORDERED : 0);
+        o.on_error = err_record;
+        struct err_ctx x = {0};
+        recs_init(&x.errs);
+        const char *roots[] = {"", "/nonexistent/frd/root", tree};
+        assert_int_equal(frd_walk_roots(roots, 3, &o, err_visit, &x), 0);
+        assert_int_equal(x.errs.n, 2);
+        recs_sort(&x.errs);
+        assert_string_equal(x.errs.v[0], "\tENOENT\tstat"); // path "", as find names it
+        assert_string_equal(x.errs.v[1], "/nonexistent/frd/root\tENOENT\tstat");
+        recs_free(&x.errs);
+        // Without a hook: the tree is walked all the same, the first failed root returned.
+        walk_opts(&o, ordered ? FRD_WALK_ORDERED : 0);
+        assert_int_equal(frd_walk_roots(roots, 3, &o, rec_visit_count, NULL), FRD_ENOENT);
+        struct frd_list *l;
+        assert_int_equal(frd_list_new(&l), 0);
+        assert_int_equal(frd_read_tree("", 0, l), FRD_ENOENT);
+        frd_list_free(l);
+    }
+}
+
+static void test_walk_ready_error_policies(void **state)
+{
+    (void)state;
+    struct frd_walk_error e = {.path = "x", .op = "open", .code = FRD_EACCES, .call = FRD_OP_OPEN};
+    static const int live[] = {FRD_EACCES,  FRD_EPERM, FRD_ENOENT,
+                               FRD_ENOTDIR, FRD_ELOOP, FRD_ECHANGED};
+    for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++) {
+        e.code = live[i];
+        assert_int_equal(frd_walk_ignore_permission_errors(&e, NULL), FRD_ACTION_CONTINUE);
+        assert_int_equal(frd_walk_continue_on_errors(&e, NULL), FRD_ACTION_CONTINUE);
+        assert_int_equal(frd_walk_stop_on_error(&e, NULL), FRD_ACTION_STOP);
+    }
+    e.code = FRD_EIO;
+    assert_int_equal(frd_walk_ignore_permission_errors(&e, NULL), FRD_ACTION_STOP);
+    assert_int_equal(frd_walk_continue_on_errors(&e, NULL), FRD_ACTION_CONTINUE);
+    assert_string_equal(frd_op_name(FRD_OP_OPEN), "open");
+    assert_string_equal(frd_op_name(FRD_OP_LOOP), "loop");
+    assert_string_equal(frd_op_name((enum frd_op)99), "other");
+    // A dangling entry of a live tree under the policy: the walk goes on to its end.
+    struct frd_walk_options o;
+    walk_opts(&o, 0);
+    o.on_error = frd_walk_ignore_permission_errors;
+    const char *roots[] = {"/nonexistent/frd/root", tree};
+    assert_int_equal(frd_walk_roots(roots, 2, &o, rec_visit_count, NULL), 0);
+    o.on_error = frd_walk_stop_on_error;
+    assert_int_equal(frd_walk_roots(roots, 2, &o, rec_visit_count, NULL), FRD_ENOENT);
 }
 
 static void test_walk_ignore_permission_errors_policy(void **state)
@@ -844,9 +937,10 @@ static int post_order_unreadable_child(const char *root, const char *closed)
         }
         recs_free(&f);
         recs_free(&p.events);
-        // An unreadable root: visited, reported, then finished.
+        // An unreadable root: visited, then finished; without an error hook the walk's
+        // result is how the failure reaches the caller.
         recs_init(&p.events);
-        if (frd_walk(closed, &o, post_visit, &p) != 0 || p.events.n != 2 ||
+        if (frd_walk(closed, &o, post_visit, &p) != FRD_EACCES || p.events.n != 2 ||
             strcmp(p.events.v[1], want) != 0) {
             return 13;
         }
@@ -1554,6 +1648,8 @@ int main(void)
         cmocka_unit_test(test_walk_handle_is_set_before_any_callback),
         cmocka_unit_test(test_walk_dir_state_seen_by_children_and_post_order_freed_once),
         cmocka_unit_test(test_walk_children_hook_drops_reorders_and_skips_descent),
+        cmocka_unit_test(test_walk_missing_and_empty_roots_reported_once_with_path),
+        cmocka_unit_test(test_walk_ready_error_policies),
     };
     if (getenv("FRD_TEST_FILTER") != NULL) {
         cmocka_set_test_filter(getenv("FRD_TEST_FILTER"));

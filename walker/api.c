@@ -47,8 +47,53 @@ static int walk_options_copy(struct frd_walk_options *o, const struct frd_walk_o
 enum frd_action frd_walk_ignore_permission_errors(const struct frd_walk_error *err, void *udata)
 {
     (void)udata;
-    return err->code == FRD_EACCES || err->code == FRD_EPERM ? FRD_ACTION_CONTINUE
-                                                             : FRD_ACTION_STOP;
+    switch (err->code) {
+    case FRD_EACCES:
+    case FRD_EPERM:
+    // What a live tree does under a walk: entries vanish, are replaced, loop.
+    case FRD_ENOENT:
+    case FRD_ENOTDIR:
+    case FRD_ELOOP:
+    case FRD_ECHANGED:
+        return FRD_ACTION_CONTINUE;
+    default:
+        return FRD_ACTION_STOP;
+    }
+}
+
+enum frd_action frd_walk_continue_on_errors(const struct frd_walk_error *err, void *udata)
+{
+    (void)err;
+    (void)udata;
+    return FRD_ACTION_CONTINUE;
+}
+
+enum frd_action frd_walk_stop_on_error(const struct frd_walk_error *err, void *udata)
+{
+    (void)err;
+    (void)udata;
+    return FRD_ACTION_STOP;
+}
+
+const char *frd_op_name(enum frd_op op)
+{
+    switch (op) {
+    case FRD_OP_OPEN:
+        return "open";
+    case FRD_OP_READ_DIR:
+        return "read";
+    case FRD_OP_STAT:
+        return "stat";
+    case FRD_OP_READLINK:
+        return "readlink";
+    case FRD_OP_LOOP:
+        return "loop";
+    case FRD_OP_ALLOC:
+        return "alloc";
+    case FRD_OP_OTHER:
+        break;
+    }
+    return "other";
 }
 
 #define WALK_FLAGS_ALL                                                        \
@@ -165,8 +210,8 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
         return FRD_EINVAL;
     }
     for (size_t i = 0; i < nroots; i++) {
-        if (roots[i] == NULL || roots[i][0] == '\0') {
-            return roots[i] == NULL ? FRD_EINVAL : FRD_ENOENT;
+        if (roots[i] == NULL) {
+            return FRD_EINVAL; // an empty root is walked: its stat fails with FRD_ENOENT
         }
     }
     struct frd_walk *walk = frd__calloc(1, sizeof(*walk));
@@ -455,7 +500,7 @@ int frd_read_tree(const char *root, unsigned flags, struct frd_list *out)
         return rc;
     }
     size_t len = strlen(root);
-    walk->collect_prefix = len + (frd__plat_is_sep(root[len - 1]) ? 0 : 1);
+    walk->collect_prefix = len + (len > 0 && frd__plat_is_sep(root[len - 1]) ? 0 : 1);
     walk->caller_runs_worker0 = true;
     walk->workers[0].tid = uv_thread_self();
     walk_launch(walk);

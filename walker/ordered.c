@@ -1016,7 +1016,7 @@ static void o_root(struct frd__worker *c, size_t index)
         frd__wnode_walk_entry(root, root->name, root->name_len, FRD_INVALID_FD, c->index);
     enum frd_action act = frd__visit(c, &we);
     if (is_dir && open_rc < 0 && act != FRD_ACTION_STOP) {
-        if (frd__report(c, root->name, "open", open_rc, 0) && act == FRD_ACTION_CONTINUE) {
+        if (frd__report_root(c, root->name, "open", open_rc) && act == FRD_ACTION_CONTINUE) {
             o_post_visit(c, root, dir_len, FRD_INVALID_FD); // unreadable, finished
         }
     }

@@ -407,6 +407,55 @@ bool frd__report(struct frd__worker *w, const char *path, const char *op, int co
     return frd__report_loop(w, path, op, code, depth, NULL);
 }
 
+/** The failed call's class, from the name the lister or the walk gives it. */
+static enum frd_op wn_op(const char *op)
+{
+    static const struct {
+        const char *name;
+        enum frd_op op;
+    } ops[] = {
+        {"open", FRD_OP_OPEN},
+        {"opendir", FRD_OP_OPEN},
+        {"fdopendir", FRD_OP_OPEN},
+        {"dup", FRD_OP_OPEN},
+        {"getdents64", FRD_OP_READ_DIR},
+        {"readdir", FRD_OP_READ_DIR},
+        {"getattrlistbulk", FRD_OP_READ_DIR},
+        {"getdirentries64", FRD_OP_READ_DIR},
+        {"lseek", FRD_OP_READ_DIR},
+        {"NtQueryDirectoryFile", FRD_OP_READ_DIR},
+        {"GetFileInformationByHandleEx", FRD_OP_READ_DIR},
+        {"GetFileInformationByHandle", FRD_OP_STAT},
+        {"stat", FRD_OP_STAT},
+        {"statx", FRD_OP_STAT},
+        {"fstatat", FRD_OP_STAT},
+        {"readlink", FRD_OP_READLINK},
+        {"loop", FRD_OP_LOOP},
+        {"alloc", FRD_OP_ALLOC},
+        {"append", FRD_OP_ALLOC},
+        {"queue", FRD_OP_ALLOC},
+    };
+    for (size_t i = 0; op != NULL && i < sizeof(ops) / sizeof(ops[0]); i++) {
+        if (strcmp(op, ops[i].name) == 0) {
+            return ops[i].op;
+        }
+    }
+    return FRD_OP_OTHER;
+}
+
+bool frd__report_root(struct frd__worker *w, const char *path, const char *op, int code)
+{
+    struct frd_walk *walk = w->walk;
+    if (walk->opts.on_error == NULL) {
+        // No hook to tell: the walk's result says it (the first root that failed).
+        atomic_fetch_add_explicit(&w->n_errors, 1, memory_order_relaxed);
+        int expected = 0;
+        atomic_compare_exchange_strong(&walk->root_err, &expected, code);
+        return true;
+    }
+    return frd__report(w, path, op, code, 0);
+}
+
 bool frd__report_loop(struct frd__worker *w, const char *path, const char *op, int code,
                       unsigned depth, const char *other)
 {
@@ -422,6 +471,7 @@ bool frd__report_loop(struct frd__worker *w, const char *path, const char *op, i
         .depth = depth,
         .other_path = other,
         .worker = w->index,
+        .call = wn_op(op),
     };
     if (!frd__cb_enter(w)) {
         return false;
@@ -925,9 +975,7 @@ int frd__root_stat(struct frd__worker *w, struct frd__wnode *root)
         }
     }
     if (rc < 0) {
-        int expected = 0;
-        atomic_compare_exchange_strong(&walk->root_err, &expected, rc);
-        frd__report(w, root->name, "stat", rc, 0);
+        frd__report_root(w, root->name, "stat", rc);
         return rc;
     }
     e.name = root->name;
@@ -995,7 +1043,7 @@ void frd__concurrent_root(struct frd__worker *w, struct frd__wnode *root)
         frd__wnode_walk_entry(root, root->name, root->name_len, FRD_INVALID_FD, w->index);
     enum frd_action act = frd__visit(w, &we);
     if (is_dir && open_rc < 0 && fd == FRD_INVALID_FD && act != FRD_ACTION_STOP) {
-        frd__report(w, root->name, "open", open_rc, 0);
+        frd__report_root(w, root->name, "open", open_rc);
     }
     if (is_dir && open_rc < 0 && act == FRD_ACTION_CONTINUE) {
         root->listed = true; // an unreadable root is finished too (post-order hook)
@@ -1004,7 +1052,7 @@ void frd__concurrent_root(struct frd__worker *w, struct frd__wnode *root)
         if (act == FRD_ACTION_CONTINUE && open_rc == 0) {
             wn_list_and_visit(w, root, fd, dir_len, cls);
         } else if (open_rc < 0) {
-            frd__report(w, root->name, "open", open_rc, 0);
+            frd__report_root(w, root->name, "open", open_rc);
         }
         frd__fd_release(walk, root);
     }

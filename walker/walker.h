@@ -311,6 +311,11 @@ bool frd__cb_enter(struct frd__worker *w);
 void frd__cb_leave(struct frd__worker *w);
 /** Reports an error through the hook. @return false if the walk must stop. */
 bool frd__report(struct frd__worker *w, const char *path, const char *op, int code, unsigned depth);
+/**
+ * Reports an error of a root (it could not be stat'ed or opened): to the hook if there is
+ * one, else into the walk's result (never both). @return false if the walk must stop.
+ */
+bool frd__report_root(struct frd__worker *w, const char *path, const char *op, int code);
 /** Like frd__report(), for a loop: `other` is the path of the ancestor it repeats. */
 bool frd__report_loop(struct frd__worker *w, const char *path, const char *op, int code,
                       unsigned depth, const char *other);

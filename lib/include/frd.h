@@ -562,16 +562,54 @@ struct frd_walk_dir_totals {
     uint64_t bytes;   /**< sum of the sizes of those entries */
 };
 
-/** An error met during a walk. */
+/** The kind of call that failed (struct frd_walk_error.call), the same on every platform. */
+enum frd_op {
+    FRD_OP_OTHER = 0,    /**< none of the below */
+    FRD_OP_OPEN = 1,     /**< opening a directory (open, openat, fdopendir, NtOpenFile) */
+    FRD_OP_READ_DIR = 2, /**< reading a directory (getdents64, readdir, getattrlistbulk, ...) */
+    FRD_OP_STAT = 3,     /**< stat of an entry or a root (statx, fstatat, ...) */
+    FRD_OP_READLINK = 4, /**< reading a symlink */
+    FRD_OP_LOOP = 5,     /**< a file system loop found (code FRD_ELOOP) */
+    FRD_OP_ALLOC = 6,    /**< the walk ran out of memory for this part of the tree */
+};
+
+/**
+ * @return a short English name of an frd_op ("open", "read", "stat", "readlink", "loop",
+ * "alloc", "other"); static storage, never NULL. Thread-safe.
+ */
+FRD_EXTERN const char *frd_op_name(enum frd_op op);
+
+/**
+ * An error met during a walk.
+ *
+ * The rule (one channel): every failure reaches the caller exactly once.
+ * - With an error hook (opts.on_error), every failure below is passed to it once, and
+ *   frd_walk() returns 0 for a walk that ran to its end (or the code the hook said stop
+ *   for, FRD_ESTOPPED, FRD_ECANCELED).
+ * - Without one, the walk goes on silently after each failure (as find and du go on),
+ *   except that a root that could not be walked is returned: frd_walk() returns the first
+ *   such root's code after walking the others.
+ * The failures: a root that is missing or empty ("", FRD_ENOENT, FRD_OP_STAT, path ""); a
+ * root or directory that cannot be opened or read (FRD_OP_OPEN or FRD_OP_READ_DIR; its
+ * entries read before a read error are visited); a failed stat of an entry (FRD_OP_STAT:
+ * reported, then the entry is visited with entry->error set, as data, not as a second
+ * report: print errors in the hook only); a loop (FRD_OP_LOOP, FRD_ELOOP: reported, not
+ * visited). An entry that vanished between the listing and its stat is no failure: it is
+ * left out silently, as if the listing had come a moment later; a directory that vanished
+ * before it was opened is an FRD_OP_OPEN failure with FRD_ENOENT.
+ */
 struct frd_walk_error {
     const char *path; /**< the path the error is about (a directory or an entry) */
-    const char *op;   /**< the call that failed: "open", "getdents64", "statx", ... */
-    int code;         /**< negative code: FRD_EACCES, FRD_ELOOP, FRD_ENOENT, ... */
-    unsigned depth;   /**< depth of that path */
+    /** the platform call that failed, for messages: "open", "getdents64", "statx", ...;
+     *  compare `call` instead, which is the same on every platform */
+    const char *op;
+    int code;       /**< negative code: FRD_EACCES, FRD_ELOOP, FRD_ENOENT, ... */
+    unsigned depth; /**< depth of that path */
     /** For a file system loop (code FRD_ELOOP, op "loop"): the path of the ancestor
      *  directory that `path` leads back to, as find names it; NULL otherwise. */
     const char *other_path;
-    unsigned worker; /**< index of the thread running the hook, as frd_walk_entry.worker */
+    unsigned worker;  /**< index of the thread running the hook, as frd_walk_entry.worker */
+    enum frd_op call; /**< the kind of call that failed */
 };
 
 /** Progress figures, cumulative since the walk started. */
@@ -589,15 +627,17 @@ struct frd_walk_progress {
  * with FRD_WALK_ORDERED it runs on one thread (the one that called frd_walk()), in order.
  * `we` and everything it points to are valid only during the call. A root's entry->name is
  * the root as given. An entry whose stat failed is visited too, after the error hook, with
- * entry->error set; a symlink loop (FRD_FOLLOW_ALL) is reported and not visited, as find -L
- * does; a dangling link is visited as a link.
+ * entry->error set (the error was reported already: see struct frd_walk_error for the one
+ * rule); a symlink loop (FRD_FOLLOW_ALL) is reported and not visited, as find -L does; a
+ * dangling link is visited as a link.
  * @return FRD_ACTION_CONTINUE, FRD_ACTION_PRUNE or FRD_ACTION_STOP.
  */
 typedef enum frd_action frd_visit_fn(const struct frd_walk_entry *we, void *udata);
 
 /**
- * Error hook: called for each error (an unreadable directory, a failed stat, a symlink
- * loop); runs on the same threads as the visit callback. @return FRD_ACTION_CONTINUE to go
+ * Error hook: called once for each failure (see struct frd_walk_error for the rule: missing
+ * or empty roots, unreadable directories, failed stats, loops); runs on the same threads as
+ * the visit callback. `err` is valid only during the call. @return FRD_ACTION_CONTINUE to go
  * on or FRD_ACTION_STOP to end the walk, which then returns err->code.
  */
 typedef enum frd_action frd_walk_error_fn(const struct frd_walk_error *err, void *udata);
@@ -715,7 +755,7 @@ struct frd_walk_options {
     int min_depth;                     /**< visit nothing shallower; 0 by default */
     int max_depth;                     /**< descend no deeper; -1 (the default) for no limit */
     unsigned fd_budget;                /**< open descriptors the walk may hold; 0: from RLIMIT */
-    frd_walk_error_fn *on_error;       /**< NULL: continue after every error, silently */
+    frd_walk_error_fn *on_error;       /**< NULL: go on silently (a failed root is returned) */
     frd_walk_post_fn *on_dir_done;     /**< NULL: no post-order visits */
     frd_walk_progress_fn *on_progress; /**< NULL: no progress reports */
     unsigned progress_interval_ms;     /**< how often on_progress runs; 0 means 1000 */
@@ -741,19 +781,38 @@ struct frd_walk_options {
 FRD_EXTERN void frd_walk_options_init(struct frd_walk_options *opts);
 
 /**
- * A ready error policy: continue silently after permission errors (FRD_EACCES, FRD_EPERM)
- * and stop at any other. Use it as opts.on_error.
+ * A ready error policy (use it as opts.on_error): continue silently after what an
+ * unprivileged walk of a live tree meets, permission errors (FRD_EACCES, FRD_EPERM) and
+ * entries that vanish, are replaced or loop (FRD_ENOENT, FRD_ENOTDIR, FRD_ECHANGED,
+ * FRD_ELOOP), so a backup is not ended by a file deleted under it; stop at any other
+ * (FRD_EIO, FRD_ENOMEM, FRD_EMFILE, ...), and the walk returns that code.
+ * @return FRD_ACTION_CONTINUE or FRD_ACTION_STOP. Thread-safe.
  */
 FRD_EXTERN enum frd_action frd_walk_ignore_permission_errors(const struct frd_walk_error *err,
                                                              void *udata);
+
+/**
+ * A ready error policy: continue after every error, silently (what on_error NULL does,
+ * except that a root that could not be walked is then not returned either: frd_walk()
+ * returns 0 once the walk ran to its end). @return FRD_ACTION_CONTINUE. Thread-safe.
+ */
+FRD_EXTERN enum frd_action frd_walk_continue_on_errors(const struct frd_walk_error *err,
+                                                       void *udata);
+
+/**
+ * A ready error policy: stop at the first error; the walk returns its code.
+ * @return FRD_ACTION_STOP. Thread-safe.
+ */
+FRD_EXTERN enum frd_action frd_walk_stop_on_error(const struct frd_walk_error *err, void *udata);
 
 /**
  * Walks the tree below `root` and calls `visit` for the root and every entry below it.
  * Blocks until the walk ends. Thread-safe; each call has its own workers.
  * @return 0 when the walk finished (errors reported to on_error do not count unless it
  * said stop), FRD_ESTOPPED when visit returned FRD_ACTION_STOP, FRD_ECANCELED after
- * frd_walk_cancel(), the error's code when on_error said stop, or FRD_EINVAL,
- * FRD_ENOMEM, or the root's own error (FRD_ENOENT, ...) if the walk could not start.
+ * frd_walk_cancel(), the error's code when on_error said stop, FRD_EINVAL (NULL root or
+ * visit, bad options), FRD_ENOMEM; and, only when opts.on_error is NULL, the code of the
+ * first root that could not be walked (FRD_ENOENT for a missing or empty root, ...).
  */
 FRD_EXTERN int frd_walk(const char *root, const struct frd_walk_options *opts, frd_visit_fn *visit,
                         void *udata);
