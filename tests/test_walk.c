@@ -1609,6 +1609,100 @@ static void test_walk_children_hook_drops_reorders_and_skips_descent(void **stat
     }
 }
 
+/* ---- parent_fd in every callback, beyond the descriptor budget and PATH_MAX ---- */
+
+#define DEEP_LEVELS 3000
+
+struct deep_ctx {
+    atomic_int checked;
+    atomic_int bad;
+    atomic_int visits;
+    atomic_int posts;
+    atomic_int hooks;
+};
+
+static void deep_check(struct deep_ctx *x, const struct frd_walk_entry *we)
+{
+    if (we->is_root) {
+        return; // a root has no parent directory in the walk
+    }
+    struct stat st;
+    if (we->parent_fd == FRD_INVALID_FD ||
+        fstatat(we->parent_fd, we->entry->name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        atomic_fetch_add(&x->bad, 1);
+        return;
+    }
+    atomic_fetch_add(&x->checked, 1);
+}
+
+static enum frd_action deep_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct deep_ctx *x = udata;
+    atomic_fetch_add(&x->visits, 1);
+    deep_check(x, we);
+    return FRD_ACTION_CONTINUE;
+}
+
+static void deep_post(const struct frd_walk_entry *we, const struct frd_walk_dir_totals *t,
+                      void *udata)
+{
+    (void)t;
+    struct deep_ctx *x = udata;
+    atomic_fetch_add(&x->posts, 1);
+    deep_check(x, we);
+}
+
+static void deep_hook(const struct frd_walk_entry *dir, struct frd_walk_children *kids, void *udata)
+{
+    (void)kids;
+    struct deep_ctx *x = udata;
+    atomic_fetch_add(&x->hooks, 1);
+    deep_check(x, dir);
+}
+
+static void test_walk_parent_fd_valid_in_every_callback_3000_deep_budget_20(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    assert_true(fd >= 0);
+    for (int i = 0; i < DEEP_LEVELS; i++) {
+        assert_int_equal(mkdirat(fd, "d", 0755), 0);
+        int f = openat(fd, "f", O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+        assert_true(f >= 0);
+        close(f);
+        int next = openat(fd, "d", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        assert_true(next >= 0);
+        close(fd);
+        fd = next;
+    }
+    close(fd);
+    for (int run = 0; run < 4; run++) {
+        bool ordered = run & 1;
+        struct frd_walk_options o;
+        walk_opts(&o, FRD_WALK_NAMES_ONLY | (ordered ? FRD_WALK_ORDERED : 0));
+        o.fd_budget = 20;
+        o.on_dir_done = deep_post;
+        if (run & 2) {
+            o.on_children = deep_hook;
+        }
+        struct deep_ctx x = {0};
+        assert_int_equal(frd_walk(root, &o, deep_visit, &x), 0);
+        assert_int_equal(atomic_load(&x.bad), 0);
+        // root + DEEP_LEVELS directories and files; every directory finished.
+        assert_int_equal(atomic_load(&x.visits), 1 + 2 * DEEP_LEVELS);
+        assert_int_equal(atomic_load(&x.posts), 1 + DEEP_LEVELS);
+        int hooks = run & 2 ? 1 + DEEP_LEVELS : 0;
+        assert_int_equal(atomic_load(&x.hooks), hooks);
+        // Every callback but those of the root: its visit, its post-order and its hook.
+        assert_int_equal(atomic_load(&x.checked), 3 * DEEP_LEVELS + (hooks ? hooks - 1 : 0));
+    }
+    char cmd[4200];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
+    free(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1650,6 +1744,7 @@ int main(void)
         cmocka_unit_test(test_walk_children_hook_drops_reorders_and_skips_descent),
         cmocka_unit_test(test_walk_missing_and_empty_roots_reported_once_with_path),
         cmocka_unit_test(test_walk_ready_error_policies),
+        cmocka_unit_test(test_walk_parent_fd_valid_in_every_callback_3000_deep_budget_20),
     };
     if (getenv("FRD_TEST_FILTER") != NULL) {
         cmocka_set_test_filter(getenv("FRD_TEST_FILTER"));

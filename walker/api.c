@@ -242,6 +242,8 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     unsigned ids = FRD_FIELD_FILE_ID | FRD_FIELD_DEV;
     walk->need_dir_ids = (wanted & ids) != ids &&
                          (o.follow == FRD_FOLLOW_ALL || (o.flags & FRD_WALK_ONE_FILE_SYSTEM));
+    walk->need_parent_ids = !(o.flags & FRD_WALK_ORDERED) && (wanted & ids) != ids &&
+                            (o.on_dir_done != NULL || o.on_children != NULL);
     unsigned budget = o.fd_budget;
     if (budget == 0) {
         unsigned limit = frd__plat_fd_limit();

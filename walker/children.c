@@ -158,7 +158,7 @@ int frd__children_run(struct frd__worker *w, const struct frd_walk_entry *dir, f
     }
     k->count = m;
     memset(k->marks, 0, n);
-    if (k->count > 0 && frd__cb_enter(w)) {
+    if (frd__cb_enter(w)) {
         walk->opts.on_children(dir, k, walk->udata);
         frd__cb_leave(w);
     }

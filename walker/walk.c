@@ -222,24 +222,32 @@ static void wn_free(struct frd__worker *w, struct frd__wnode *node)
     *head = node;
 }
 
-/** The post-order hook for a finished directory (concurrent mode). */
-static void wn_post_order(struct frd__worker *w, struct frd__wnode *node)
+/**
+ * The post-order hook for a finished directory (concurrent mode). `*carry` is a descriptor
+ * of `node` this worker reopened for the hook of a child just finished, or FRD_INVALID_FD:
+ * the parent is reached from it by "..", and the parent's reopened descriptor is carried on
+ * the same way, so finishing a chain deeper than the budget costs a step per directory.
+ */
+static void wn_post_order(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *carry)
 {
     struct frd_walk *walk = w->walk;
     size_t len;
-    if (frd__wnode_path(w, node, &w->path2, &w->path2_cap, &len) < 0) {
-        return;
+    frd_os_fd pfd = FRD_INVALID_FD;
+    int how = FD_NONE;
+    if (frd__wnode_path(w, node, &w->path2, &w->path2_cap, &len) == 0) {
+        how = frd__parent_fd_get(w, node, *carry, &pfd);
+        struct frd_walk_entry we = frd__wnode_walk_entry(node, w->path2, len, pfd, w->index);
+        if (frd__cb_enter(w)) {
+            walk->opts.on_dir_done(&we, &node->totals, walk->udata);
+            frd__cb_leave(w);
+        }
     }
-    struct frd__wnode *parent = node->parent;
-    bool pinned = parent != NULL && frd__fd_try_pin(parent);
-    struct frd_walk_entry we =
-        frd__wnode_walk_entry(node, w->path2, len, pinned ? parent->fd : FRD_INVALID_FD, w->index);
-    if (frd__cb_enter(w)) {
-        walk->opts.on_dir_done(&we, &node->totals, walk->udata);
-        frd__cb_leave(w);
-    }
-    if (pinned) {
-        frd__fd_release(walk, parent);
+    frd__fd_close_owned(walk, *carry);
+    *carry = FRD_INVALID_FD;
+    if (how == FD_OWNED) {
+        *carry = pfd; // for the parent's own post-order, if it finishes next
+    } else {
+        frd__parent_fd_put(w, node, how, pfd);
     }
 }
 
@@ -254,12 +262,16 @@ void frd__state_free(struct frd_walk *walk, void *state)
 void frd__wnode_release(struct frd__worker *w, struct frd__wnode *node)
 {
     struct frd_walk *walk = w->walk;
+    frd_os_fd carry = FRD_INVALID_FD; // a descriptor of `node`, reopened by the loop
     while (node != NULL && atomic_fetch_sub(&node->refs, 1) == 1) {
         // The node and everything below it are done.
         if (walk->ord == NULL && node->listed && walk->opts.on_dir_done != NULL &&
             !atomic_load_explicit(&walk->stop, memory_order_relaxed) &&
             (int)node->depth >= walk->opts.min_depth) {
-            wn_post_order(w, node);
+            wn_post_order(w, node, &carry);
+        } else {
+            frd__fd_close_owned(walk, carry);
+            carry = FRD_INVALID_FD;
         }
         if (node->flags & WN_ROOT_PIN) {
             frd__fd_release(walk, node);
@@ -270,6 +282,7 @@ void frd__wnode_release(struct frd__worker *w, struct frd__wnode *node)
         wn_free(w, node);
         node = parent;
     }
+    frd__fd_close_owned(walk, carry);
 }
 
 void frd__wnode_drop(struct frd__worker *w, struct frd__wnode *node)
@@ -368,6 +381,79 @@ static int wn_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *
         *op = "open";
     }
     return rc;
+}
+
+int frd__wnode_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out)
+{
+    const char *op;
+    int rc;
+    if (node->parent == NULL) {
+        // A root whose descriptor was let go: by its name, as the walk opened it.
+        rc = frd__plat_open_dir(FRD_INVALID_FD, node->name, 0, out);
+    } else {
+        rc = wn_reopen(w, node, out, &op);
+    }
+    if (rc < 0) {
+        return rc;
+    }
+    rc = wn_check_identity(node, *out);
+    if (rc < 0) {
+        frd__plat_close_dir(*out);
+        return rc;
+    }
+    atomic_fetch_add(&w->walk->open_fds, 1);
+    return 0;
+}
+
+int frd__wnode_reopen_near(struct frd__worker *w, struct frd__wnode *node, frd_os_fd near,
+                           bool near_is_child, frd_os_fd *out)
+{
+    if (near != FRD_INVALID_FD && (node->flags & WN_HAS_ID)) {
+        // One step from a descriptor at hand: down by name (never following a link the walk
+        // did not follow) or up by "..", then the identity recorded when it was listed.
+        const char *name = near_is_child ? ".." : node->name;
+        unsigned flags = near_is_child ? FRD_OPEN_NOFOLLOW : wn_open_flags(node);
+        if (frd__plat_open_dir(near, name, flags, out) == 0) {
+            if (wn_check_identity(node, *out) == 0) {
+                atomic_fetch_add(&w->walk->open_fds, 1);
+                return 0;
+            }
+            frd__plat_close_dir(*out);
+        }
+    }
+    return frd__wnode_reopen(w, node, out);
+}
+
+void frd__fd_close_owned(struct frd_walk *walk, frd_os_fd fd)
+{
+    if (fd != FRD_INVALID_FD) {
+        frd__plat_close_dir(fd);
+        atomic_fetch_sub(&walk->open_fds, 1);
+    }
+}
+
+int frd__parent_fd_get(struct frd__worker *w, struct frd__wnode *node, frd_os_fd node_fd,
+                       frd_os_fd *fd)
+{
+    struct frd__wnode *parent = node->parent;
+    *fd = FRD_INVALID_FD;
+    if (parent == NULL) {
+        return FD_NONE;
+    }
+    if (frd__fd_try_pin(parent)) {
+        *fd = parent->fd;
+        return FD_PINNED;
+    }
+    return frd__wnode_reopen_near(w, parent, node_fd, true, fd) == 0 ? FD_OWNED : FD_NONE;
+}
+
+void frd__parent_fd_put(struct frd__worker *w, struct frd__wnode *node, int how, frd_os_fd fd)
+{
+    if (how == FD_PINNED) {
+        frd__fd_release(w->walk, node->parent);
+    } else if (how == FD_OWNED) {
+        frd__fd_close_owned(w->walk, fd);
+    }
 }
 
 int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out, const char **op)
@@ -761,7 +847,8 @@ int frd__dir_opened(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd
                     enum frd__vol_class *cls)
 {
     struct frd_walk *walk = w->walk;
-    if (!(node->flags & WN_HAS_ID) && (walk->need_dir_ids || (node->flags & WN_ROOT))) {
+    if (!(node->flags & WN_HAS_ID) &&
+        (walk->need_dir_ids || walk->need_parent_ids || (node->flags & WN_ROOT))) {
         int rc = frd__plat_fd_identity(fd, &node->id);
         if (rc < 0) {
             return rc;
@@ -817,14 +904,11 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
     bool kids = walk->children;
     if (kids) {
         // The children hook sees the listing before anything in it is stat'ed or visited.
-        struct frd__wnode *parent = node->parent;
-        bool pinned = parent != NULL && frd__fd_try_pin(parent);
-        struct frd_walk_entry dir = frd__wnode_walk_entry(
-            node, w->path, dir_len, pinned ? parent->fd : FRD_INVALID_FD, w->index);
+        frd_os_fd pfd;
+        int how = frd__parent_fd_get(w, node, fd, &pfd);
+        struct frd_walk_entry dir = frd__wnode_walk_entry(node, w->path, dir_len, pfd, w->index);
         rc = frd__children_run(w, &dir, fd);
-        if (pinned) {
-            frd__fd_release(walk, parent);
-        }
+        frd__parent_fd_put(w, node, how, pfd);
         if (rc < 0) {
             frd__walk_stop(walk, rc, w);
             return;

@@ -191,10 +191,14 @@ struct frd_walk {
     size_t nroots;
     unsigned nworkers;
     unsigned lister_flags;
-    unsigned fields;   /**< enum frd_field bits the listers fill: wanted plus the walk's own */
-    bool names_only;   /**< fields is FRD_FIELD_TYPE alone */
-    bool children;     /**< opts.on_children is set: list names, hook, then stat */
-    bool need_dir_ids; /**< fstat every directory opened (names-only + follow or xdev) */
+    unsigned fields; /**< enum frd_field bits the listers fill: wanted plus the walk's own */
+    bool names_only; /**< fields is FRD_FIELD_TYPE alone */
+    bool children;   /**< opts.on_children is set: list names, hook, then stat */
+    /** Concurrent mode with a post-order or children hook and no entry ids: record each
+     *  directory's identity when it is opened, so that its descriptor can be reopened for
+     *  those hooks one step away (by "..") and checked. */
+    bool need_parent_ids;
+    bool need_dir_ids;         /**< fstat every directory opened (names-only + follow or xdev) */
     bool threads_for_consumer; /**< ordered background walk: the consumer gets a thread */
 
     struct frd__worker *workers;  /**< nworkers of them */
@@ -298,6 +302,32 @@ void frd__fd_release(struct frd_walk *walk, struct frd__wnode *node);
 /** Opens a node's directory (relative to its parent, or along its ancestors). */
 int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out,
                     const char **op);
+/**
+ * Opens a node's own directory again (its descriptor was not kept): from the nearest
+ * ancestor still open, one component at a time, O_NOFOLLOW except through links the walk
+ * followed, checking recorded identities, the node's own included. Counts it in open_fds.
+ * @return 0 with *out set (close with frd__fd_close_owned()), or a negative code.
+ */
+int frd__wnode_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out);
+/**
+ * Like frd__wnode_reopen(), trying first one step from `near`: the node's parent (open
+ * node's name in it) or, with near_is_child, one of its children (open ".."), either checked
+ * against the node's recorded identity.
+ */
+int frd__wnode_reopen_near(struct frd__worker *w, struct frd__wnode *node, frd_os_fd near,
+                           bool near_is_child, frd_os_fd *out);
+/** Closes a descriptor frd__wnode_reopen() gave (FRD_INVALID_FD is allowed). */
+void frd__fd_close_owned(struct frd_walk *walk, frd_os_fd fd);
+enum { FD_NONE = 0, FD_PINNED = 1, FD_OWNED = 2 };
+/**
+ * A descriptor of a node's parent for a callback: pinned if it is open, else reopened (by
+ * ".." from `node_fd`, the node's own descriptor, when given, else along the ancestors).
+ * @return FD_NONE (a root: *fd is FRD_INVALID_FD, or the reopen failed), FD_PINNED or
+ * FD_OWNED; give it back with frd__parent_fd_put().
+ */
+int frd__parent_fd_get(struct frd__worker *w, struct frd__wnode *node, frd_os_fd node_fd,
+                       frd_os_fd *fd);
+void frd__parent_fd_put(struct frd__worker *w, struct frd__wnode *node, int how, frd_os_fd fd);
 /** Writes a node's path into *buf (grown as needed), its length into *len. @return 0 or
  *  FRD_ENOMEM. */
 int frd__wnode_path(struct frd__worker *w, struct frd__wnode *node, char **buf, size_t *cap,
