@@ -520,10 +520,15 @@ struct frd_walk_entry {
     const struct frd_entry *entry; /**< name, type and metadata (name and type only in
                                         names-only mode); for a followed link, the target's */
     unsigned depth;                /**< 0 for a root, 1 for its entries, ... */
-    /** The open directory holding this entry, for openat()/fstatat() without resolving the
-     *  path again; FRD_INVALID_FD for a root. Valid only during the callback. Also
-     *  FRD_INVALID_FD in ordered mode when the descriptor budget is spent (deep trees: use
-     *  path), and in the post-order hook when the parent's descriptor was already closed. */
+    /** The open directory holding this entry, for openat()/fstatat()/readlinkat() with
+     *  entry->name, never resolving the path again (which fails beyond PATH_MAX and follows
+     *  links swapped in meanwhile); FRD_INVALID_FD for a root (reach a root by its name,
+     *  which is the path as given). Valid only during the callback; do not close it. Set in
+     *  every callback (visit, post-order, children hook) in both modes, also beyond the
+     *  descriptor budget: the walk then reopens the directory for the callback, one step
+     *  from a descriptor it holds or along the ancestors, with O_NOFOLLOW and an identity
+     *  check. FRD_INVALID_FD otherwise only if that directory was removed or replaced since
+     *  it was listed. */
     frd_os_fd parent_fd;
     bool is_root;       /**< the entry is one of the roots passed to the walk */
     bool followed_link; /**< reached through a symlink the walker followed */
