@@ -1703,6 +1703,87 @@ static void test_walk_parent_fd_valid_in_every_callback_3000_deep_budget_20(void
     free(root);
 }
 
+static void kids_keep_all(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
+                          void *udata)
+{
+    (void)dir;
+    (void)kids;
+    (void)udata;
+}
+
+/** As uid 65534: each failure once in the hook, with its kind of call. @return 0 or a step. */
+static int errors_once_child(const char *root)
+{
+    char want_open[4200];
+    char want_stat[4200];
+    snprintf(want_open, sizeof(want_open), "%s/closed\tEACCES\topen", root);
+    snprintf(want_stat, sizeof(want_stat), "%s/noexec/f\tEACCES\tstat", root);
+    for (int run = 0; run < 4; run++) {
+        struct frd_walk_options o;
+        walk_opts(&o, run & 1 ? FRD_WALK_ORDERED : 0);
+        o.on_error = err_record;
+        if (run & 2) {
+            o.on_children = kids_keep_all; // stat after the hook: the same failures, once
+        }
+        struct err_ctx x = {0};
+        recs_init(&x.errs);
+        if (frd_walk(root, &o, err_visit, &x) != 0) {
+            return 20 + run;
+        }
+        recs_sort(&x.errs);
+        if (x.errs.n != 2 || strcmp(x.errs.v[0], want_open) != 0 ||
+            strcmp(x.errs.v[1], want_stat) != 0) {
+            for (size_t i = 0; i < x.errs.n; i++) {
+                fprintf(stderr, "error: %s\n", x.errs.v[i]);
+            }
+            return 30 + run;
+        }
+        // The entry whose stat failed is visited, once, with its error as data.
+        if (atomic_load(&x.visits_with_error) != 1) {
+            return 40 + run;
+        }
+        recs_free(&x.errs);
+    }
+    return 0;
+}
+
+/**
+ * One failure, one report: an unreadable directory (open) and an entry that cannot be
+ * stat'ed (stat) reach the hook once each, in both modes and with the children hook.
+ */
+static void test_walk_each_failure_reported_once_as_unprivileged_user(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    assert_int_equal(chmod(root, 0755), 0);
+    tree_dir(root, "closed");
+    tree_file(root, "closed/x", 1);
+    tree_dir(root, "noexec");
+    tree_file(root, "noexec/f", 1);
+    char *closed = tree_path(root, "closed");
+    char *noexec = tree_path(root, "noexec");
+    assert_int_equal(chmod(closed, 0000), 0);
+    assert_int_equal(chmod(noexec, 0644), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0 ||
+            getuid() != 65534) {
+            _exit(3);
+        }
+        _exit(errors_once_child(root));
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    chmod(closed, 0755);
+    chmod(noexec, 0755);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    free(closed);
+    free(noexec);
+    tree_remove(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1744,6 +1825,7 @@ int main(void)
         cmocka_unit_test(test_walk_children_hook_drops_reorders_and_skips_descent),
         cmocka_unit_test(test_walk_missing_and_empty_roots_reported_once_with_path),
         cmocka_unit_test(test_walk_ready_error_policies),
+        cmocka_unit_test(test_walk_each_failure_reported_once_as_unprivileged_user),
         cmocka_unit_test(test_walk_parent_fd_valid_in_every_callback_3000_deep_budget_20),
     };
     if (getenv("FRD_TEST_FILTER") != NULL) {
