@@ -754,9 +754,11 @@ struct frd_walk_options {
     /** sizeof(struct frd_walk_options) as the caller's frd.h declares it; set by
      *  frd_walk_options_init(); do not change it. */
     size_t struct_size;
-    unsigned flags;                    /**< enum frd_walk_flag bits */
-    enum frd_follow follow;            /**< which symlinks to follow */
-    unsigned workers;                  /**< worker threads; 0 for uv_available_parallelism() */
+    unsigned flags;         /**< enum frd_walk_flag bits */
+    enum frd_follow follow; /**< which symlinks to follow */
+    /** worker threads; 0 for uv_available_parallelism(), at most 8. Callbacks' `worker`
+     *  index is below the count resolved, so an array of 8 (or of `workers`) suffices. */
+    unsigned workers;
     int min_depth;                     /**< visit nothing shallower; 0 by default */
     int max_depth;                     /**< descend no deeper; -1 (the default) for no limit */
     unsigned fd_budget;                /**< open descriptors the walk may hold; 0: from RLIMIT */
@@ -838,8 +840,8 @@ struct frd_walk;
  * Legal on a started walk: frd_walk_cancel() from any thread, callbacks included, any
  * number of times; frd_walk_join() once, from a thread that is not running one of its
  * callbacks. After the join the handle is gone.
- * @return 0 with *out set, or a negative code (FRD_EINVAL, FRD_ENOMEM, FRD_ENOENT for an
- * empty root): then nothing ran and *out is untouched.
+ * @return 0 with *out set, or a negative code (FRD_EINVAL, FRD_ENOMEM): then nothing ran
+ * and *out is untouched. Failures of the roots come later, as frd_walk() reports them.
  */
 FRD_EXTERN int frd_walk_start(struct frd_walk **out, const char *const *roots, size_t nroots,
                               const struct frd_walk_options *opts, frd_visit_fn *visit,
