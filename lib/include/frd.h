@@ -663,7 +663,8 @@ typedef void frd_walk_post_fn(const struct frd_walk_entry *dir,
  * Releases a per-directory state (frd_walk_entry.dir_state): called once for every non-NULL
  * state stored, on any of the walk's threads, after the last callback that can see it. It
  * is the one hook that still runs after a stop or a cancel (only to release), until
- * frd_walk() returns or the walk is joined; it must not call back into the walk.
+ * frd_walk() returns or the walk is joined (an async walk: possibly after its done callback,
+ * on the loop's thread, before the walk's memory goes); it must not call back into the walk.
  */
 typedef void frd_walk_state_free_fn(void *state, void *udata);
 
