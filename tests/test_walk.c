@@ -685,6 +685,13 @@ static void test_walk_progress_hook_runs_at_interval(void **state)
 
 /* ---- Errors ---- */
 
+static enum frd_action rec_visit_count(const struct frd_walk_entry *we, void *udata)
+{
+    (void)we;
+    (void)udata;
+    return FRD_ACTION_CONTINUE;
+}
+
 static void test_walk_bad_arguments_are_einval(void **state)
 {
     (void)state;
@@ -706,10 +713,96 @@ static void test_walk_bad_arguments_are_einval(void **state)
     rec_ctx_init(&c, REC_NAMES);
     walk_opts(&o, 0);
     o.on_error = rec_error;
-    assert_int_equal(frd_walk("/nonexistent/frd/root", &o, rec_visit, &c), FRD_ENOENT);
+    // A missing root reaches the caller once: through the hook when there is one...
+    assert_int_equal(frd_walk("/nonexistent/frd/root", &o, rec_visit, &c), 0);
     assert_int_equal(c.recs.n, 0);
     assert_int_equal(c.errors.n, 1);
     rec_ctx_free(&c);
+    // ... else as the result.
+    walk_opts(&o, 0);
+    rec_ctx_init(&c, REC_NAMES);
+    assert_int_equal(frd_walk("/nonexistent/frd/root", &o, rec_visit, &c), FRD_ENOENT);
+    assert_int_equal(c.recs.n, 0);
+    rec_ctx_free(&c);
+}
+
+/** Every failure in a call to the error hook: path, code and kind of call. */
+struct err_ctx {
+    struct recs errs;
+    atomic_int visits_with_error;
+};
+
+static enum frd_action err_record(const struct frd_walk_error *err, void *udata)
+{
+    struct err_ctx *x = udata;
+    char buf[8192];
+    int n = snprintf(buf, sizeof(buf), "%s\t%s\t%s", err->path, frd_err_name(err->code),
+                     frd_op_name(err->call));
+    recs_add(&x->errs, buf, (size_t)n);
+    return FRD_ACTION_CONTINUE;
+}
+
+static enum frd_action err_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct err_ctx *x = udata;
+    if (we->entry->error < 0) {
+        atomic_fetch_add(&x->visits_with_error, 1);
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+static void test_walk_missing_and_empty_roots_reported_once_with_path(void **state)
+{
+    (void)state;
+    for (int ordered = 0; ordered < 2; ordered++) {
+        struct frd_walk_options o;
+        walk_opts(&o, ordered ? FRD_WALK_ORDERED : 0);
+        o.on_error = err_record;
+        struct err_ctx x = {0};
+        recs_init(&x.errs);
+        const char *roots[] = {"", "/nonexistent/frd/root", tree};
+        assert_int_equal(frd_walk_roots(roots, 3, &o, err_visit, &x), 0);
+        assert_int_equal(x.errs.n, 2);
+        recs_sort(&x.errs);
+        assert_string_equal(x.errs.v[0], "\tENOENT\tstat"); // path "", as find names it
+        assert_string_equal(x.errs.v[1], "/nonexistent/frd/root\tENOENT\tstat");
+        recs_free(&x.errs);
+        // Without a hook: the tree is walked all the same, the first failed root returned.
+        walk_opts(&o, ordered ? FRD_WALK_ORDERED : 0);
+        assert_int_equal(frd_walk_roots(roots, 3, &o, rec_visit_count, NULL), FRD_ENOENT);
+        struct frd_list *l;
+        assert_int_equal(frd_list_new(&l), 0);
+        assert_int_equal(frd_read_tree("", 0, l), FRD_ENOENT);
+        frd_list_free(l);
+    }
+}
+
+static void test_walk_ready_error_policies(void **state)
+{
+    (void)state;
+    struct frd_walk_error e = {.path = "x", .op = "open", .code = FRD_EACCES, .call = FRD_OP_OPEN};
+    static const int live[] = {FRD_EACCES,  FRD_EPERM, FRD_ENOENT,
+                               FRD_ENOTDIR, FRD_ELOOP, FRD_ECHANGED};
+    for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++) {
+        e.code = live[i];
+        assert_int_equal(frd_walk_ignore_permission_errors(&e, NULL), FRD_ACTION_CONTINUE);
+        assert_int_equal(frd_walk_continue_on_errors(&e, NULL), FRD_ACTION_CONTINUE);
+        assert_int_equal(frd_walk_stop_on_error(&e, NULL), FRD_ACTION_STOP);
+    }
+    e.code = FRD_EIO;
+    assert_int_equal(frd_walk_ignore_permission_errors(&e, NULL), FRD_ACTION_STOP);
+    assert_int_equal(frd_walk_continue_on_errors(&e, NULL), FRD_ACTION_CONTINUE);
+    assert_string_equal(frd_op_name(FRD_OP_OPEN), "open");
+    assert_string_equal(frd_op_name(FRD_OP_LOOP), "loop");
+    assert_string_equal(frd_op_name((enum frd_op)99), "other");
+    // A dangling entry of a live tree under the policy: the walk goes on to its end.
+    struct frd_walk_options o;
+    walk_opts(&o, 0);
+    o.on_error = frd_walk_ignore_permission_errors;
+    const char *roots[] = {"/nonexistent/frd/root", tree};
+    assert_int_equal(frd_walk_roots(roots, 2, &o, rec_visit_count, NULL), 0);
+    o.on_error = frd_walk_stop_on_error;
+    assert_int_equal(frd_walk_roots(roots, 2, &o, rec_visit_count, NULL), FRD_ENOENT);
 }
 
 static void test_walk_ignore_permission_errors_policy(void **state)
@@ -844,9 +937,10 @@ static int post_order_unreadable_child(const char *root, const char *closed)
         }
         recs_free(&f);
         recs_free(&p.events);
-        // An unreadable root: visited, reported, then finished.
+        // An unreadable root: visited, then finished; without an error hook the walk's
+        // result is how the failure reaches the caller.
         recs_init(&p.events);
-        if (frd_walk(closed, &o, post_visit, &p) != 0 || p.events.n != 2 ||
+        if (frd_walk(closed, &o, post_visit, &p) != FRD_EACCES || p.events.n != 2 ||
             strcmp(p.events.v[1], want) != 0) {
             return 13;
         }
@@ -1144,6 +1238,552 @@ static void test_walk_idset_inserts_once(void **state)
     frd__idset_free(set);
 }
 
+/* ---- API v1: options growth, fields, worker index, handles ---- */
+
+static void test_walk_options_without_struct_size_are_einval(void **state)
+{
+    (void)state;
+    struct frd_walk_options o;
+    memset(&o, 0, sizeof(o)); // never initialized: refused, not misread
+    o.max_depth = -1;
+    assert_int_equal(frd_walk(tree, &o, rec_visit, NULL), FRD_EINVAL);
+    walk_opts(&o, 0);
+    o.fields = 1u << 30;
+    assert_int_equal(frd_walk(tree, &o, rec_visit, NULL), FRD_EINVAL);
+}
+
+static void test_walk_options_of_an_older_caller_get_defaults(void **state)
+{
+    (void)state;
+    // A caller built when the struct ended before `fields`: its bytes beyond struct_size
+    // are garbage here, and must be ignored (fields defaults to every field).
+    struct frd_walk_options o;
+    walk_opts(&o, 0);
+    o.struct_size = offsetof(struct frd_walk_options, fields);
+    o.fields = FRD_FIELD_TYPE; // beyond what this caller knows: not read
+    assert_walk_matches_find(tree, &o, "", "");
+}
+
+static void test_walk_fields_type_only_is_names_only(void **state)
+{
+    (void)state;
+    struct frd_walk_options o;
+    walk_opts(&o, 0);
+    o.fields = FRD_FIELD_TYPE;
+    struct rec_ctx c;
+    rec_ctx_init(&c, REC_NAMES);
+    assert_int_equal(frd_walk(tree, &o, rec_visit, &c), 0);
+    struct recs f;
+    recs_init(&f);
+    find_recs("", tree, "", REC_NAMES, &f);
+    recs_assert_equal(&c.recs, &f, "fields=type");
+    recs_free(&f);
+    rec_ctx_free(&c);
+}
+
+/** Checks that callbacks with one worker index never overlap, and that the index is in range. */
+struct worker_ctx {
+    unsigned workers;
+    bool ordered;
+    atomic_int busy[256];
+    atomic_int calls[256];
+    atomic_int bad; /**< out of range, overlapping, or not 0 on an ordered consumer */
+};
+
+static void worker_enter(struct worker_ctx *x, unsigned worker, bool consumer)
+{
+    if (worker >= x->workers || (x->ordered && consumer && worker != 0)) {
+        atomic_fetch_add(&x->bad, 1);
+        return;
+    }
+    if (atomic_exchange(&x->busy[worker], 1) != 0) {
+        atomic_fetch_add(&x->bad, 1);
+    }
+    atomic_fetch_add(&x->calls[worker], 1);
+}
+
+static void worker_leave(struct worker_ctx *x, unsigned worker)
+{
+    if (worker < x->workers) {
+        atomic_store(&x->busy[worker], 0);
+    }
+}
+
+static enum frd_action worker_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct worker_ctx *x = udata;
+    worker_enter(x, we->worker, true);
+    uv_sleep(0);
+    worker_leave(x, we->worker);
+    return FRD_ACTION_CONTINUE;
+}
+
+static void worker_post(const struct frd_walk_entry *we, const struct frd_walk_dir_totals *t,
+                        void *udata)
+{
+    (void)t;
+    struct worker_ctx *x = udata;
+    worker_enter(x, we->worker, true);
+    worker_leave(x, we->worker);
+}
+
+static void test_walk_worker_index_in_range_and_never_shared(void **state)
+{
+    (void)state;
+    for (int ordered = 0; ordered < 2; ordered++) {
+        struct worker_ctx *x = calloc(1, sizeof(*x));
+        assert_non_null(x);
+        struct frd_walk_options o;
+        walk_opts(&o, FRD_WALK_NAMES_ONLY | (ordered ? FRD_WALK_ORDERED : 0));
+        o.on_dir_done = worker_post;
+        x->workers = o.workers;
+        x->ordered = ordered;
+        assert_int_equal(frd_walk(tree, &o, worker_visit, x), 0);
+        assert_int_equal(atomic_load(&x->bad), 0);
+        int total = 0;
+        for (unsigned i = 0; i < x->workers; i++) {
+            total += atomic_load(&x->calls[i]);
+        }
+        struct recs f;
+        recs_init(&f);
+        find_recs("", tree, "", REC_NAMES, &f);
+        find_recs("", tree, "-type d", REC_NAMES, &f);
+        assert_int_equal((size_t)total, f.n); // every visit and every post-order call
+        recs_free(&f);
+        free(x);
+    }
+}
+
+/** A visit that cancels its own walk through the handle frd_walk_start() wrote. */
+struct self_cancel_ctx {
+    struct frd_walk *walk;
+    atomic_int unset; /**< visits that found the handle not yet written */
+    atomic_int visits;
+    int result; /**< async: what done received */
+};
+
+static enum frd_action self_cancel_visit(const struct frd_walk_entry *we, void *udata)
+{
+    (void)we;
+    struct self_cancel_ctx *s = udata;
+    atomic_fetch_add(&s->visits, 1);
+    if (s->walk == NULL) {
+        atomic_fetch_add(&s->unset, 1);
+        return FRD_ACTION_CONTINUE;
+    }
+    frd_walk_cancel(s->walk);
+    return FRD_ACTION_CONTINUE;
+}
+
+static void self_cancel_done(int result, void *udata)
+{
+    ((struct self_cancel_ctx *)udata)->result = result;
+}
+
+static void test_walk_handle_is_set_before_any_callback(void **state)
+{
+    (void)state;
+    const char *roots[] = {tree};
+    for (int i = 0; i < 200; i++) {
+        struct frd_walk_options o;
+        walk_opts(&o, FRD_WALK_NAMES_ONLY | (i % 2 ? FRD_WALK_ORDERED : 0));
+        struct self_cancel_ctx s = {0};
+        assert_int_equal(frd_walk_start(&s.walk, roots, 1, &o, self_cancel_visit, &s), 0);
+        assert_int_equal(frd_walk_join(s.walk), FRD_ECANCELED);
+        assert_int_equal(atomic_load(&s.unset), 0);
+        assert_true(atomic_load(&s.visits) >= 1);
+    }
+    for (int i = 0; i < 20; i++) {
+        uv_loop_t loop;
+        assert_int_equal(uv_loop_init(&loop), 0);
+        struct frd_walk_options o;
+        walk_opts(&o, FRD_WALK_NAMES_ONLY | (i % 2 ? FRD_WALK_ORDERED : 0));
+        struct self_cancel_ctx s = {.result = 1};
+        assert_int_equal(frd_walk_start_async(&s.walk, (struct uv_loop_s *)&loop, roots, 1, &o,
+                                              self_cancel_visit, &s, self_cancel_done),
+                         0);
+        assert_int_equal(uv_run(&loop, UV_RUN_DEFAULT), 0);
+        assert_int_equal(atomic_load(&s.unset), 0);
+        assert_int_equal(s.result, FRD_ECANCELED);
+        assert_int_equal(uv_loop_close(&loop), 0);
+    }
+}
+
+/** Per-directory state: each directory visit stores its path; children and post-order check it. */
+struct dstate_ctx {
+    atomic_int made;
+    atomic_int freed;
+    atomic_int bad;
+    atomic_int visits;
+    int stop_at; /**< 0: never stop */
+};
+
+struct dstate {
+    unsigned magic;
+    char path[4096];
+};
+
+#define DSTATE_MAGIC 0xd1500du
+
+static bool dstate_is_parent(const struct dstate *st, const struct frd_walk_entry *we)
+{
+    size_t n = strlen(st->path);
+    return st->magic == DSTATE_MAGIC && we->path_len > n + 1 &&
+           memcmp(we->path, st->path, n) == 0 && we->path[n] == '/' &&
+           strchr(we->path + n + 1, '/') == NULL;
+}
+
+static enum frd_action dstate_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct dstate_ctx *x = udata;
+    int n = atomic_fetch_add(&x->visits, 1) + 1;
+    if (!we->is_root && (we->parent_state == NULL || !dstate_is_parent(we->parent_state, we))) {
+        atomic_fetch_add(&x->bad, 1);
+    }
+    if (we->is_root && we->parent_state != NULL) {
+        atomic_fetch_add(&x->bad, 1);
+    }
+    if ((we->dir_state != NULL) != (we->entry->type == FRD_TYPE_DIR)) {
+        atomic_fetch_add(&x->bad, 1);
+    }
+    if (we->dir_state != NULL) {
+        if (*we->dir_state != NULL) {
+            atomic_fetch_add(&x->bad, 1);
+        }
+        struct dstate *st = malloc(sizeof(*st));
+        assert_non_null(st);
+        st->magic = DSTATE_MAGIC;
+        snprintf(st->path, sizeof(st->path), "%s", we->path);
+        *we->dir_state = st;
+        atomic_fetch_add(&x->made, 1);
+    }
+    if (x->stop_at != 0 && n == x->stop_at) {
+        return FRD_ACTION_STOP;
+    }
+    // Prune one directory that has a state: it must be released all the same.
+    const char *slash = strrchr(we->path, '/');
+    if (slash != NULL && strcmp(slash, "/d03") == 0) {
+        return FRD_ACTION_PRUNE;
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+static void dstate_post(const struct frd_walk_entry *we, const struct frd_walk_dir_totals *t,
+                        void *udata)
+{
+    (void)t;
+    struct dstate_ctx *x = udata;
+    const struct dstate *st = we->dir_state != NULL ? *we->dir_state : NULL;
+    if (st == NULL || st->magic != DSTATE_MAGIC || strcmp(st->path, we->path) != 0) {
+        atomic_fetch_add(&x->bad, 1);
+    }
+    if (!we->is_root && (we->parent_state == NULL || !dstate_is_parent(we->parent_state, we))) {
+        atomic_fetch_add(&x->bad, 1);
+    }
+}
+
+static void dstate_free(void *state, void *udata)
+{
+    struct dstate_ctx *x = udata;
+    struct dstate *st = state;
+    if (st->magic != DSTATE_MAGIC) {
+        atomic_fetch_add(&x->bad, 1); // freed twice, or not ours
+    }
+    st->magic = 0;
+    free(st);
+    atomic_fetch_add(&x->freed, 1);
+}
+
+static void test_walk_dir_state_seen_by_children_and_post_order_freed_once(void **state)
+{
+    (void)state;
+    for (int run = 0; run < 6; run++) {
+        bool ordered = run % 2;
+        struct frd_walk_options o;
+        walk_opts(&o, FRD_WALK_NAMES_ONLY | (ordered ? FRD_WALK_ORDERED : 0));
+        o.on_dir_done = dstate_post;
+        o.on_dir_state_free = dstate_free;
+        if (run >= 4) {
+            o.max_depth = 2; // directories at depth 2 are visited, not entered
+        }
+        struct dstate_ctx x = {.stop_at = run >= 2 && run < 4 ? 40 : 0};
+        int rc = frd_walk(tree, &o, dstate_visit, &x);
+        assert_int_equal(rc, x.stop_at ? FRD_ESTOPPED : 0);
+        assert_int_equal(atomic_load(&x.bad), 0);
+        assert_true(atomic_load(&x.made) > 0);
+        assert_int_equal(atomic_load(&x.made), atomic_load(&x.freed));
+    }
+}
+
+/** Children hook: drops f01*, keeps dir/sub from being entered, sorts in reverse. */
+struct kids_ctx {
+    struct rec_ctx rec;
+    atomic_int hooks;
+    atomic_int bad;
+    pthread_mutex_t lock;
+    char last_parent[4096]; /**< ordered: the directory of the previous visit */
+    char last_name[4096];
+    bool ordered;
+};
+
+static int kids_reverse(const struct frd_entry *a, const struct frd_entry *b, void *arg)
+{
+    (void)arg;
+    return -strcmp(a->name, b->name);
+}
+
+static void kids_hook(const struct frd_walk_entry *dir, struct frd_walk_children *kids, void *udata)
+{
+    struct kids_ctx *x = udata;
+    atomic_fetch_add(&x->hooks, 1);
+    if (dir->entry->type != FRD_TYPE_DIR || frd_walk_children_fd(kids) == FRD_INVALID_FD) {
+        atomic_fetch_add(&x->bad, 1);
+    }
+    assert_int_equal(frd_walk_children_sort(kids, kids_reverse, NULL), 0);
+    size_t n = frd_walk_children_count(kids);
+    for (size_t i = 0; i < n; i++) {
+        const struct frd_entry *e = frd_walk_children_entry(kids, i);
+        if (i > 0 && strcmp(frd_walk_children_entry(kids, i - 1)->name, e->name) < 0) {
+            atomic_fetch_add(&x->bad, 1); // not sorted as asked
+        }
+        if ((e->fields & ~(unsigned)FRD_FIELD_TYPE) != 0) {
+            atomic_fetch_add(&x->bad, 1); // stat'ed before the hook
+        }
+        if (strncmp(e->name, "f01", 3) == 0) {
+            assert_int_equal(frd_walk_children_drop(kids, i), 0);
+        }
+        if (strcmp(e->name, "sub") == 0) {
+            assert_int_equal(frd_walk_children_skip_descent(kids, i), 0);
+        }
+    }
+    assert_null(frd_walk_children_entry(kids, n));
+    assert_int_equal(frd_walk_children_drop(kids, n), FRD_EINVAL);
+}
+
+static enum frd_action kids_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct kids_ctx *x = udata;
+    if (x->ordered && !we->is_root) {
+        // Within one directory, names come in the hook's (reverse) order.
+        const char *slash = strrchr(we->path, '/');
+        size_t plen = (size_t)(slash - we->path);
+        if (plen == strlen(x->last_parent) && memcmp(we->path, x->last_parent, plen) == 0 &&
+            strcmp(slash + 1, x->last_name) > 0) {
+            atomic_fetch_add(&x->bad, 1);
+        }
+        snprintf(x->last_parent, sizeof(x->last_parent), "%.*s", (int)plen, we->path);
+        snprintf(x->last_name, sizeof(x->last_name), "%s", slash + 1);
+    }
+    return rec_visit(we, &x->rec);
+}
+
+static void test_walk_children_hook_drops_reorders_and_skips_descent(void **state)
+{
+    (void)state;
+    for (int run = 0; run < 4; run++) {
+        bool ordered = run & 1;
+        bool names = run & 2;
+        struct kids_ctx *x = calloc(1, sizeof(*x));
+        assert_non_null(x);
+        x->ordered = ordered;
+        rec_ctx_init(&x->rec, names ? REC_NAMES : REC_FULL);
+        struct frd_walk_options o;
+        walk_opts(&o, (names ? FRD_WALK_NAMES_ONLY : 0) | (ordered ? FRD_WALK_ORDERED : 0));
+        o.on_children = kids_hook;
+        assert_int_equal(frd_walk(tree, &o, kids_visit, x), 0);
+        assert_int_equal(atomic_load(&x->bad), 0);
+        struct recs f;
+        recs_init(&f);
+        find_recs("", tree, "-name 'f01*' -prune -o -path '*/dir/sub/*' -prune -o -true",
+                  names ? REC_NAMES : REC_FULL, &f);
+        recs_assert_equal(&x->rec.recs, &f, "children hook");
+        // One hook per directory listed: every directory but dir/sub and those below it.
+        struct recs d;
+        recs_init(&d);
+        find_recs("", tree, "-path '*/dir/sub/*' -prune -o -type d -not -name sub", REC_NAMES, &d);
+        assert_int_equal((size_t)atomic_load(&x->hooks), d.n);
+        recs_free(&d);
+        recs_free(&f);
+        rec_ctx_free(&x->rec);
+        free(x);
+    }
+}
+
+/* ---- parent_fd in every callback, beyond the descriptor budget and PATH_MAX ---- */
+
+#define DEEP_LEVELS 3000
+
+struct deep_ctx {
+    atomic_int checked;
+    atomic_int bad;
+    atomic_int visits;
+    atomic_int posts;
+    atomic_int hooks;
+};
+
+static void deep_check(struct deep_ctx *x, const struct frd_walk_entry *we)
+{
+    if (we->is_root) {
+        return; // a root has no parent directory in the walk
+    }
+    struct stat st;
+    if (we->parent_fd == FRD_INVALID_FD ||
+        fstatat(we->parent_fd, we->entry->name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        atomic_fetch_add(&x->bad, 1);
+        return;
+    }
+    atomic_fetch_add(&x->checked, 1);
+}
+
+static enum frd_action deep_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct deep_ctx *x = udata;
+    atomic_fetch_add(&x->visits, 1);
+    deep_check(x, we);
+    return FRD_ACTION_CONTINUE;
+}
+
+static void deep_post(const struct frd_walk_entry *we, const struct frd_walk_dir_totals *t,
+                      void *udata)
+{
+    (void)t;
+    struct deep_ctx *x = udata;
+    atomic_fetch_add(&x->posts, 1);
+    deep_check(x, we);
+}
+
+static void deep_hook(const struct frd_walk_entry *dir, struct frd_walk_children *kids, void *udata)
+{
+    (void)kids;
+    struct deep_ctx *x = udata;
+    atomic_fetch_add(&x->hooks, 1);
+    deep_check(x, dir);
+}
+
+static void test_walk_parent_fd_valid_in_every_callback_3000_deep_budget_20(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    assert_true(fd >= 0);
+    for (int i = 0; i < DEEP_LEVELS; i++) {
+        assert_int_equal(mkdirat(fd, "d", 0755), 0);
+        int f = openat(fd, "f", O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+        assert_true(f >= 0);
+        close(f);
+        int next = openat(fd, "d", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        assert_true(next >= 0);
+        close(fd);
+        fd = next;
+    }
+    close(fd);
+    for (int run = 0; run < 4; run++) {
+        bool ordered = run & 1;
+        struct frd_walk_options o;
+        walk_opts(&o, FRD_WALK_NAMES_ONLY | (ordered ? FRD_WALK_ORDERED : 0));
+        o.fd_budget = 20;
+        o.on_dir_done = deep_post;
+        if (run & 2) {
+            o.on_children = deep_hook;
+        }
+        struct deep_ctx x = {0};
+        assert_int_equal(frd_walk(root, &o, deep_visit, &x), 0);
+        assert_int_equal(atomic_load(&x.bad), 0);
+        // root + DEEP_LEVELS directories and files; every directory finished.
+        assert_int_equal(atomic_load(&x.visits), 1 + 2 * DEEP_LEVELS);
+        assert_int_equal(atomic_load(&x.posts), 1 + DEEP_LEVELS);
+        int hooks = run & 2 ? 1 + DEEP_LEVELS : 0;
+        assert_int_equal(atomic_load(&x.hooks), hooks);
+        // Every callback but those of the root: its visit, its post-order and its hook.
+        assert_int_equal(atomic_load(&x.checked), 3 * DEEP_LEVELS + (hooks ? hooks - 1 : 0));
+    }
+    char cmd[4200];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
+    free(root);
+}
+
+static void kids_keep_all(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
+                          void *udata)
+{
+    (void)dir;
+    (void)kids;
+    (void)udata;
+}
+
+/** As uid 65534: each failure once in the hook, with its kind of call. @return 0 or a step. */
+static int errors_once_child(const char *root)
+{
+    char want_open[4200];
+    char want_stat[4200];
+    snprintf(want_open, sizeof(want_open), "%s/closed\tEACCES\topen", root);
+    snprintf(want_stat, sizeof(want_stat), "%s/noexec/f\tEACCES\tstat", root);
+    for (int run = 0; run < 4; run++) {
+        struct frd_walk_options o;
+        walk_opts(&o, run & 1 ? FRD_WALK_ORDERED : 0);
+        o.on_error = err_record;
+        if (run & 2) {
+            o.on_children = kids_keep_all; // stat after the hook: the same failures, once
+        }
+        struct err_ctx x = {0};
+        recs_init(&x.errs);
+        if (frd_walk(root, &o, err_visit, &x) != 0) {
+            return 20 + run;
+        }
+        recs_sort(&x.errs);
+        if (x.errs.n != 2 || strcmp(x.errs.v[0], want_open) != 0 ||
+            strcmp(x.errs.v[1], want_stat) != 0) {
+            for (size_t i = 0; i < x.errs.n; i++) {
+                fprintf(stderr, "error: %s\n", x.errs.v[i]);
+            }
+            return 30 + run;
+        }
+        // The entry whose stat failed is visited, once, with its error as data.
+        if (atomic_load(&x.visits_with_error) != 1) {
+            return 40 + run;
+        }
+        recs_free(&x.errs);
+    }
+    return 0;
+}
+
+/**
+ * One failure, one report: an unreadable directory (open) and an entry that cannot be
+ * stat'ed (stat) reach the hook once each, in both modes and with the children hook.
+ */
+static void test_walk_each_failure_reported_once_as_unprivileged_user(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    assert_int_equal(chmod(root, 0755), 0);
+    tree_dir(root, "closed");
+    tree_file(root, "closed/x", 1);
+    tree_dir(root, "noexec");
+    tree_file(root, "noexec/f", 1);
+    char *closed = tree_path(root, "closed");
+    char *noexec = tree_path(root, "noexec");
+    assert_int_equal(chmod(closed, 0000), 0);
+    assert_int_equal(chmod(noexec, 0644), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0 ||
+            getuid() != 65534) {
+            _exit(3);
+        }
+        _exit(errors_once_child(root));
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    chmod(closed, 0755);
+    chmod(noexec, 0755);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    free(closed);
+    free(noexec);
+    tree_remove(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1176,6 +1816,17 @@ int main(void)
         cmocka_unit_test(test_walk_volume_class_table),
         cmocka_unit_test(test_walk_deque_pops_newest_and_steals_oldest_half),
         cmocka_unit_test(test_walk_idset_inserts_once),
+        cmocka_unit_test(test_walk_options_without_struct_size_are_einval),
+        cmocka_unit_test(test_walk_options_of_an_older_caller_get_defaults),
+        cmocka_unit_test(test_walk_fields_type_only_is_names_only),
+        cmocka_unit_test(test_walk_worker_index_in_range_and_never_shared),
+        cmocka_unit_test(test_walk_handle_is_set_before_any_callback),
+        cmocka_unit_test(test_walk_dir_state_seen_by_children_and_post_order_freed_once),
+        cmocka_unit_test(test_walk_children_hook_drops_reorders_and_skips_descent),
+        cmocka_unit_test(test_walk_missing_and_empty_roots_reported_once_with_path),
+        cmocka_unit_test(test_walk_ready_error_policies),
+        cmocka_unit_test(test_walk_each_failure_reported_once_as_unprivileged_user),
+        cmocka_unit_test(test_walk_parent_fd_valid_in_every_callback_3000_deep_budget_20),
     };
     if (getenv("FRD_TEST_FILTER") != NULL) {
         cmocka_set_test_filter(getenv("FRD_TEST_FILTER"));

@@ -8,20 +8,92 @@
  */
 #include "walker.h"
 
+#include <stddef.h>
 #include <string.h>
 
 void frd_walk_options_init(struct frd_walk_options *opts)
 {
     memset(opts, 0, sizeof(*opts));
+    opts->struct_size = sizeof(*opts);
     opts->follow = FRD_FOLLOW_NEVER;
     opts->max_depth = -1;
+    opts->fields = FRD_FIELDS_ALL;
+}
+
+/**
+ * Copies the caller's options: the first struct_size bytes as the caller's build knows the
+ * struct, every later member at its default, so a program built against an older frd.h
+ * keeps working when the struct grows. @return 0, or FRD_EINVAL if struct_size is not set
+ * (the options were not initialized with frd_walk_options_init()).
+ */
+static int walk_options_copy(struct frd_walk_options *o, const struct frd_walk_options *opts)
+{
+    frd_walk_options_init(o);
+    if (opts == NULL) {
+        return 0;
+    }
+    size_t n = opts->struct_size;
+    if (n < offsetof(struct frd_walk_options, fields)) {
+        return FRD_EINVAL; // older than the first release of the size field, or zeroed
+    }
+    if (n > sizeof(*o)) {
+        n = sizeof(*o); // newer caller: what it added is unknown here
+    }
+    memcpy(o, opts, n);
+    o->struct_size = sizeof(*o);
+    return 0;
 }
 
 enum frd_action frd_walk_ignore_permission_errors(const struct frd_walk_error *err, void *udata)
 {
     (void)udata;
-    return err->code == FRD_EACCES || err->code == FRD_EPERM ? FRD_ACTION_CONTINUE
-                                                             : FRD_ACTION_STOP;
+    switch (err->code) {
+    case FRD_EACCES:
+    case FRD_EPERM:
+    // What a live tree does under a walk: entries vanish, are replaced, loop.
+    case FRD_ENOENT:
+    case FRD_ENOTDIR:
+    case FRD_ELOOP:
+    case FRD_ECHANGED:
+        return FRD_ACTION_CONTINUE;
+    default:
+        return FRD_ACTION_STOP;
+    }
+}
+
+enum frd_action frd_walk_continue_on_errors(const struct frd_walk_error *err, void *udata)
+{
+    (void)err;
+    (void)udata;
+    return FRD_ACTION_CONTINUE;
+}
+
+enum frd_action frd_walk_stop_on_error(const struct frd_walk_error *err, void *udata)
+{
+    (void)err;
+    (void)udata;
+    return FRD_ACTION_STOP;
+}
+
+const char *frd_op_name(enum frd_op op)
+{
+    switch (op) {
+    case FRD_OP_OPEN:
+        return "open";
+    case FRD_OP_READ_DIR:
+        return "read";
+    case FRD_OP_STAT:
+        return "stat";
+    case FRD_OP_READLINK:
+        return "readlink";
+    case FRD_OP_LOOP:
+        return "loop";
+    case FRD_OP_ALLOC:
+        return "alloc";
+    case FRD_OP_OTHER:
+        break;
+    }
+    return "other";
 }
 
 #define WALK_FLAGS_ALL                                                        \
@@ -48,6 +120,8 @@ static int worker_init(struct frd_walk *walk, struct frd__worker *w, unsigned in
     }
     w->dq_ready = true;
     if ((rc = frd_lister_new(&w->lister, walk->lister_flags)) < 0 ||
+        (rc = frd_lister_set_fields(w->lister, walk->children ? FRD_FIELD_TYPE : walk->fields)) <
+            0 ||
         (rc = frd_list_new(&w->list)) < 0) {
         return rc;
     }
@@ -69,6 +143,7 @@ static void worker_free(struct frd__worker *w)
     frd__free(w->path2);
     frd__free(w->chain);
     frd__free(w->canon);
+    frd__children_free(w);
     for (size_t i = 0; i < w->nslabs; i++) {
         frd__free(w->slabs[i]);
     }
@@ -126,18 +201,17 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
         return FRD_EINVAL;
     }
     struct frd_walk_options o;
-    if (opts != NULL) {
-        o = *opts;
-    } else {
-        frd_walk_options_init(&o);
+    if (walk_options_copy(&o, opts) < 0) {
+        return FRD_EINVAL;
     }
-    if ((o.flags & ~(unsigned)WALK_FLAGS_ALL) != 0 || o.follow > FRD_FOLLOW_ALL ||
-        o.min_depth < 0 || o.max_depth < -1 || o.workers > WALK_MAX_WORKERS) {
+    if ((o.fields & ~(unsigned)FRD_FIELDS_ALL) != 0 || (o.flags & ~(unsigned)WALK_FLAGS_ALL) != 0 ||
+        o.follow > FRD_FOLLOW_ALL || o.min_depth < 0 || o.max_depth < -1 ||
+        o.workers > WALK_MAX_WORKERS) {
         return FRD_EINVAL;
     }
     for (size_t i = 0; i < nroots; i++) {
-        if (roots[i] == NULL || roots[i][0] == '\0') {
-            return roots[i] == NULL ? FRD_EINVAL : FRD_ENOENT;
+        if (roots[i] == NULL) {
+            return FRD_EINVAL; // an empty root is walked: its stat fails with FRD_ENOENT
         }
     }
     struct frd_walk *walk = frd__calloc(1, sizeof(*walk));
@@ -151,11 +225,25 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     walk->collect = collect;
     walk->nworkers = o.workers ? o.workers : walk_default_workers();
     // Visiting each file once needs the ids a full listing gives.
+    // The fields the caller wants, plus what the walk itself needs to decide: ids to visit
+    // each file once (and nlink for files); the lister may fill more, and entry->fields
+    // says what each entry holds.
     bool unique = (o.flags & (FRD_WALK_UNIQUE_FILES | FRD_WALK_UNIQUE_DIRS)) != 0;
-    walk->names_only = (o.flags & FRD_WALK_NAMES_ONLY) && !unique;
-    walk->lister_flags = walk->names_only ? FRD_LIST_NAMES_ONLY : 0;
-    walk->need_dir_ids =
-        walk->names_only && (o.follow == FRD_FOLLOW_ALL || (o.flags & FRD_WALK_ONE_FILE_SYSTEM));
+    unsigned wanted = (o.flags & FRD_WALK_NAMES_ONLY) ? FRD_FIELD_TYPE : o.fields | FRD_FIELD_TYPE;
+    if (unique) {
+        wanted |= FRD_FIELD_FILE_ID | FRD_FIELD_DEV | FRD_FIELD_NLINK;
+    }
+    walk->fields = wanted;
+    walk->names_only = wanted == FRD_FIELD_TYPE;
+    walk->children = o.on_children != NULL;
+    // With the children hook, list names only: what it drops is never stat'ed.
+    walk->lister_flags = walk->names_only || walk->children ? FRD_LIST_NAMES_ONLY : 0;
+    // Without entry ids, loops and other file systems are found when a directory is opened.
+    unsigned ids = FRD_FIELD_FILE_ID | FRD_FIELD_DEV;
+    walk->need_dir_ids = (wanted & ids) != ids &&
+                         (o.follow == FRD_FOLLOW_ALL || (o.flags & FRD_WALK_ONE_FILE_SYSTEM));
+    walk->need_parent_ids = !(o.flags & FRD_WALK_ORDERED) && (wanted & ids) != ids &&
+                            (o.on_dir_done != NULL || o.on_children != NULL);
     unsigned budget = o.fd_budget;
     if (budget == 0) {
         unsigned limit = frd__plat_fd_limit();
@@ -226,6 +314,9 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
             (rc = frd__ordered_init(walk)) < 0) {
             goto fail;
         }
+        // The consumer stands for worker 0 (that worker runs no thread of its own in an
+        // ordered walk), so callbacks see indices 0..workers-1 in this mode too.
+        walk->consumer->index = 0;
     } else {
         // Roots go on worker 0's deque, the first on top, so they start in order.
         struct frd__worker *w0 = &walk->workers[0];
@@ -325,8 +416,8 @@ int frd_walk_start(struct frd_walk **out, const char *const *roots, size_t nroot
         return rc;
     }
     walk->threads_for_consumer = true;
+    *out = walk; // before any thread starts: a callback may cancel through it
     walk_launch(walk);
-    *out = walk;
     return 0;
 }
 
@@ -390,8 +481,8 @@ int frd_walk_start_async(struct frd_walk **out, struct uv_loop_s *loop, const ch
     walk->done_cb = done;
     walk->done_udata = udata;
     walk->threads_for_consumer = true;
+    *out = walk; // before any thread starts: a callback may cancel through it
     walk_launch(walk);
-    *out = walk;
     return 0;
 }
 
@@ -411,7 +502,7 @@ int frd_read_tree(const char *root, unsigned flags, struct frd_list *out)
         return rc;
     }
     size_t len = strlen(root);
-    walk->collect_prefix = len + (frd__plat_is_sep(root[len - 1]) ? 0 : 1);
+    walk->collect_prefix = len + (len > 0 && frd__plat_is_sep(root[len - 1]) ? 0 : 1);
     walk->caller_runs_worker0 = true;
     walk->workers[0].tid = uv_thread_self();
     walk_launch(walk);

@@ -113,6 +113,11 @@ struct o_frame {
     size_t names_mark; /**< name arena size before its names */
     size_t dir_len;    /**< bytes of its path in the consumer's path buffer */
     bool has_fd;
+    /** Without has_fd: the descriptor its callbacks get, reopened when first needed (from
+     *  the frame above or below, or along the ancestors) and closed when the consumer moves
+     *  on, so the consumer holds at most two of these at a time. */
+    frd_os_fd own_fd;
+    bool own_pinned; /**< own_fd is node->fd, pinned (release, do not close) */
 };
 
 struct frd__ordered {
@@ -476,9 +481,31 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
     frd_list_sort(w->list);
     size_t count = frd_list_count(w->list);
     const struct frd_entry *v = frd_list_entries(w->list);
+    bool kids = walk->children;
+    if (kids) {
+        // The children hook, on this worker, ahead of the consumer: it sees the sorted
+        // listing, and the order it leaves is the visit order.
+        size_t plen;
+        int krc = frd__wnode_path(w, node, &w->path2, &w->path2_cap, &plen);
+        if (krc == 0) {
+            frd_os_fd pfd;
+            int how = frd__parent_fd_get(w, node, fd, &pfd);
+            struct frd_walk_entry dir = frd__wnode_walk_entry(node, w->path2, plen, pfd, w->index);
+            dir.parent_state = NULL; // set by the consumer, which has not got here yet
+            dir.dir_state = NULL;
+            krc = frd__children_run(w, &dir, fd);
+            frd__parent_fd_put(w, node, how, pfd);
+        }
+        if (krc < 0) {
+            r->list_err = krc;
+            r->list_op = "alloc";
+            w->kids.count = 0;
+        }
+        count = w->kids.count;
+    }
     size_t names = 0;
     for (size_t i = 0; i < count; i++) {
-        names += v[i].name_len + 1;
+        names += (kids ? v[w->kids.order[i]] : v[i]).name_len + 1;
     }
     if (items_reserve(walk->ord, r, count, names) < 0) {
         r->list_err = FRD_ENOMEM;
@@ -487,9 +514,18 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
     }
     bool keep = false;
     uint64_t bytes = 0;
+    size_t n = 0; // items made: an entry that vanished before its stat is left out
     for (size_t i = 0; i < count; i++) {
         const struct frd_entry *e = &v[i];
-        struct o_item *it = &r->items[i];
+        struct frd_entry kst;
+        bool no_descent = false;
+        if (kids) {
+            if (!frd__children_entry(w, i, fd, &kst, &no_descent)) {
+                continue;
+            }
+            e = &kst;
+        }
+        struct o_item *it = &r->items[n++];
         bytes += e->size;
         memset(it, 0, sizeof(*it));
         it->name_off = r->names_len;
@@ -520,7 +556,7 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
             it->skip = true;
             continue;
         }
-        if (!frd__may_descend(walk, node, &res)) {
+        if (no_descent || !frd__may_descend(walk, node, &res)) {
             continue;
         }
         struct frd__wnode *c = frd__child_node(w, node, &res);
@@ -529,7 +565,7 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
             it->err_op = "alloc";
             continue;
         }
-        c->ord = (uint32_t)i;
+        c->ord = (uint32_t)(n - 1);
         if (!keep && !(node->flags & WN_KEEP_DECIDED)) {
             keep = frd__keep_fd(w, node, fd);
         }
@@ -539,8 +575,8 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
         }
         it->child = c;
     }
-    r->count = count;
-    node->totals.entries = count;
+    r->count = n;
+    node->totals.entries = n;
     node->totals.bytes = bytes;
     atomic_fetch_add_explicit(&w->n_dirs, 1, memory_order_relaxed);
     // The consumer's frame keeps the descriptor (parent_fd of its visits) while at most half
@@ -549,6 +585,9 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
     if (atomic_load_explicit(&walk->open_fds, memory_order_relaxed) < walk->keep_limit / 2) {
         atomic_fetch_add(&node->fd_refs, 1);
         r->has_fd = true;
+    } else if (!(node->flags & WN_HAS_ID) && frd__plat_fd_identity(fd, &node->id) == 0) {
+        // The consumer will reopen it for its callbacks: record what it must find there.
+        node->flags |= WN_HAS_ID;
     }
     frd__fd_release(walk, node);
 }
@@ -744,6 +783,8 @@ static int o_push_frame(struct frd__worker *c, struct o_result *r, size_t dir_le
     f->names_mark = o->nnames;
     f->dir_len = dir_len;
     f->has_fd = r->has_fd;
+    f->own_fd = FRD_INVALID_FD;
+    f->own_pinned = false;
     if (count > 0) {
         memcpy(o->names + o->nnames, r->names, names);
         for (size_t i = 0; i < count; i++) {
@@ -771,20 +812,74 @@ static void o_post_visit(struct frd__worker *c, struct frd__wnode *node, size_t 
         return;
     }
     c->path[dir_len] = '\0';
-    struct frd_walk_entry we = frd__wnode_walk_entry(node, c->path, dir_len, parent_fd);
+    struct frd_walk_entry we = frd__wnode_walk_entry(node, c->path, dir_len, parent_fd, c->index);
     if (frd__cb_enter(c)) {
         walk->opts.on_dir_done(&we, &node->totals, walk->udata);
         frd__cb_leave(c);
     }
 }
 
-/** The descriptor of the top frame, if it kept one (the parent of what is entered next). */
-static frd_os_fd o_top_fd(const struct frd__ordered *o)
+/** Frame i's descriptor if one is open now, else FRD_INVALID_FD. */
+static frd_os_fd o_frame_open_fd(const struct o_frame *f)
 {
-    if (o->nframes == 0 || !o->frames[o->nframes - 1].has_fd) {
-        return FRD_INVALID_FD;
+    return f->has_fd ? f->node->fd : f->own_fd;
+}
+
+/**
+ * The descriptor of frame i for callbacks (the parent_fd of its entries and of its post-order
+ * child): the one it kept, or one reopened for it, one step from the frame below (a child,
+ * by "..") or above (its parent, by name) when that one is open, else along the ancestors;
+ * always checked against the identity recorded when it was listed. FRD_INVALID_FD only if
+ * the directory cannot be reached any more (removed or replaced since).
+ */
+static frd_os_fd o_frame_fd(struct frd__worker *c, size_t i)
+{
+    struct frd__ordered *o = c->walk->ord;
+    struct o_frame *f = &o->frames[i];
+    if (f->has_fd || f->own_fd != FRD_INVALID_FD) {
+        return o_frame_open_fd(f);
     }
-    return o->frames[o->nframes - 1].node->fd;
+    if (frd__fd_try_pin(f->node)) {
+        f->own_fd = f->node->fd;
+        f->own_pinned = true;
+        return f->own_fd;
+    }
+    frd_os_fd near = FRD_INVALID_FD;
+    bool near_is_child = false;
+    if (i + 1 < o->nframes) {
+        near = o_frame_open_fd(&o->frames[i + 1]);
+        near_is_child = true;
+    }
+    if (near == FRD_INVALID_FD && i > 0) {
+        near = o_frame_open_fd(&o->frames[i - 1]);
+        near_is_child = false;
+    }
+    if (frd__wnode_reopen_near(c, f->node, near, near_is_child, &f->own_fd) < 0) {
+        f->own_fd = FRD_INVALID_FD;
+    }
+    return f->own_fd;
+}
+
+/** Lets go of the descriptor frame i reopened for its callbacks, if any. */
+static void o_frame_close_own(struct frd__worker *c, struct o_frame *f)
+{
+    if (f->own_fd == FRD_INVALID_FD) {
+        return;
+    }
+    if (f->own_pinned) {
+        frd__fd_release(c->walk, f->node);
+    } else {
+        frd__fd_close_owned(c->walk, f->own_fd);
+    }
+    f->own_fd = FRD_INVALID_FD;
+    f->own_pinned = false;
+}
+
+/** The descriptor of the top frame for callbacks (the parent of what is entered next). */
+static frd_os_fd o_top_fd(struct frd__worker *c)
+{
+    struct frd__ordered *o = c->walk->ord;
+    return o->nframes == 0 ? FRD_INVALID_FD : o_frame_fd(c, o->nframes - 1);
 }
 
 /** Reports what went wrong opening or listing a directory. @return false to stop. */
@@ -818,7 +913,7 @@ static bool o_enter(struct frd__worker *c, struct frd__wnode *node, size_t dir_l
         }
     } else if (ok && r->open_err < 0) {
         // Visited with CONTINUE but unreadable: finished all the same (find -depth, du).
-        o_post_visit(c, node, dir_len, o_top_fd(o));
+        o_post_visit(c, node, dir_len, o_top_fd(c));
     }
     uv_mutex_lock(&o->mu);
     if (pushed) {
@@ -838,11 +933,10 @@ static void o_pop_frame(struct frd__worker *c, bool post)
     struct o_frame *f = &o->frames[o->nframes - 1];
     struct frd__wnode *node = f->node;
     if (post) {
-        frd_os_fd parent_fd = o->nframes > 1 && o->frames[o->nframes - 2].has_fd
-                                  ? o->frames[o->nframes - 2].node->fd
-                                  : FRD_INVALID_FD;
+        frd_os_fd parent_fd = o->nframes > 1 ? o_frame_fd(c, o->nframes - 2) : FRD_INVALID_FD;
         o_post_visit(c, node, f->dir_len, parent_fd);
     }
+    o_frame_close_own(c, f);
     // Subdirectories not entered are pruned (their nodes are on the heap or listed).
     for (size_t i = f->next; i < f->count; i++) {
         struct frd__wnode *child = o->items[f->first + i].child;
@@ -890,6 +984,12 @@ static void o_run_frames(struct frd__worker *c)
         memcpy(c->path + dir_len + sep, name, it->entry.name_len);
         c->path[path_len] = '\0';
         unsigned depth = f->node->depth + 1;
+        // The directory's descriptor for the visit; the one the consumer reopened for the
+        // frame above (if any) is not needed any more.
+        frd_os_fd parent_fd = o_frame_fd(c, o->nframes - 1);
+        if (o->nframes > 1) {
+            o_frame_close_own(c, &o->frames[o->nframes - 2]);
+        }
         if (it->err < 0) {
             const char *other = NULL;
             size_t olen;
@@ -915,23 +1015,30 @@ static void o_run_frames(struct frd__worker *c)
             .path_len = path_len,
             .entry = &res.entry,
             .depth = depth,
-            .parent_fd = f->has_fd ? f->node->fd : FRD_INVALID_FD,
+            .parent_fd = parent_fd,
             .is_root = false,
             .followed_link = it->followed,
             .persistent_ids = it->persistent,
             .root_index = f->node->root_index,
+            .worker = c->index,
+            .parent_state = f->node->state,
         };
+        void *dstate = NULL;
+        if (res.entry.type == FRD_TYPE_DIR) {
+            we.dir_state = &dstate;
+        }
         enum frd_action act = frd__visit(c, &we);
-        if (act == FRD_ACTION_STOP) {
-            return;
-        }
-        if (it->child == NULL) {
+        if (act != FRD_ACTION_CONTINUE || it->child == NULL) {
+            frd__state_free(walk, dstate); // not entered: released at once
+            if (act == FRD_ACTION_STOP) {
+                return;
+            }
+            if (it->child != NULL) {
+                atomic_store_explicit(&it->child->pruned, true, memory_order_relaxed);
+            }
             continue;
         }
-        if (act != FRD_ACTION_CONTINUE) {
-            atomic_store_explicit(&it->child->pruned, true, memory_order_relaxed);
-            continue;
-        }
+        it->child->state = dstate; // released with the node
         o_enter(c, it->child, path_len);
     }
 }
@@ -972,10 +1079,10 @@ static void o_root(struct frd__worker *c, size_t index)
         }
     }
     struct frd_walk_entry we =
-        frd__wnode_walk_entry(root, root->name, root->name_len, FRD_INVALID_FD);
+        frd__wnode_walk_entry(root, root->name, root->name_len, FRD_INVALID_FD, c->index);
     enum frd_action act = frd__visit(c, &we);
     if (is_dir && open_rc < 0 && act != FRD_ACTION_STOP) {
-        if (frd__report(c, root->name, "open", open_rc, 0) && act == FRD_ACTION_CONTINUE) {
+        if (frd__report_root(c, root->name, "open", open_rc) && act == FRD_ACTION_CONTINUE) {
             o_post_visit(c, root, dir_len, FRD_INVALID_FD); // unreadable, finished
         }
     }

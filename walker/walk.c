@@ -222,44 +222,67 @@ static void wn_free(struct frd__worker *w, struct frd__wnode *node)
     *head = node;
 }
 
-/** The post-order hook for a finished directory (concurrent mode). */
-static void wn_post_order(struct frd__worker *w, struct frd__wnode *node)
+/**
+ * The post-order hook for a finished directory (concurrent mode). `*carry` is a descriptor
+ * of `node` this worker reopened for the hook of a child just finished, or FRD_INVALID_FD:
+ * the parent is reached from it by "..", and the parent's reopened descriptor is carried on
+ * the same way, so finishing a chain deeper than the budget costs a step per directory.
+ */
+static void wn_post_order(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *carry)
 {
     struct frd_walk *walk = w->walk;
     size_t len;
-    if (frd__wnode_path(w, node, &w->path2, &w->path2_cap, &len) < 0) {
-        return;
+    frd_os_fd pfd = FRD_INVALID_FD;
+    int how = FD_NONE;
+    if (frd__wnode_path(w, node, &w->path2, &w->path2_cap, &len) == 0) {
+        how = frd__parent_fd_get(w, node, *carry, &pfd);
+        struct frd_walk_entry we = frd__wnode_walk_entry(node, w->path2, len, pfd, w->index);
+        if (frd__cb_enter(w)) {
+            walk->opts.on_dir_done(&we, &node->totals, walk->udata);
+            frd__cb_leave(w);
+        }
     }
-    struct frd__wnode *parent = node->parent;
-    bool pinned = parent != NULL && frd__fd_try_pin(parent);
-    struct frd_walk_entry we =
-        frd__wnode_walk_entry(node, w->path2, len, pinned ? parent->fd : FRD_INVALID_FD);
-    if (frd__cb_enter(w)) {
-        walk->opts.on_dir_done(&we, &node->totals, walk->udata);
-        frd__cb_leave(w);
+    frd__fd_close_owned(walk, *carry);
+    *carry = FRD_INVALID_FD;
+    if (how == FD_OWNED) {
+        *carry = pfd; // for the parent's own post-order, if it finishes next
+    } else {
+        frd__parent_fd_put(w, node, how, pfd);
     }
-    if (pinned) {
-        frd__fd_release(walk, parent);
+}
+
+void frd__state_free(struct frd_walk *walk, void *state)
+{
+    // Not gated by a stop: a state is released exactly once, also after a stop or cancel.
+    if (state != NULL && walk->opts.on_dir_state_free != NULL) {
+        walk->opts.on_dir_state_free(state, walk->udata);
     }
 }
 
 void frd__wnode_release(struct frd__worker *w, struct frd__wnode *node)
 {
     struct frd_walk *walk = w->walk;
+    frd_os_fd carry = FRD_INVALID_FD; // a descriptor of `node`, reopened by the loop
     while (node != NULL && atomic_fetch_sub(&node->refs, 1) == 1) {
         // The node and everything below it are done.
         if (walk->ord == NULL && node->listed && walk->opts.on_dir_done != NULL &&
             !atomic_load_explicit(&walk->stop, memory_order_relaxed) &&
             (int)node->depth >= walk->opts.min_depth) {
-            wn_post_order(w, node);
+            wn_post_order(w, node, &carry);
+        } else {
+            frd__fd_close_owned(walk, carry);
+            carry = FRD_INVALID_FD;
         }
         if (node->flags & WN_ROOT_PIN) {
             frd__fd_release(walk, node);
         }
+        frd__state_free(walk, node->state);
+        node->state = NULL;
         struct frd__wnode *parent = node->parent;
         wn_free(w, node);
         node = parent;
     }
+    frd__fd_close_owned(walk, carry);
 }
 
 void frd__wnode_drop(struct frd__worker *w, struct frd__wnode *node)
@@ -360,6 +383,79 @@ static int wn_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *
     return rc;
 }
 
+int frd__wnode_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out)
+{
+    const char *op;
+    int rc;
+    if (node->parent == NULL) {
+        // A root whose descriptor was let go: by its name, as the walk opened it.
+        rc = frd__plat_open_dir(FRD_INVALID_FD, node->name, 0, out);
+    } else {
+        rc = wn_reopen(w, node, out, &op);
+    }
+    if (rc < 0) {
+        return rc;
+    }
+    rc = wn_check_identity(node, *out);
+    if (rc < 0) {
+        frd__plat_close_dir(*out);
+        return rc;
+    }
+    atomic_fetch_add(&w->walk->open_fds, 1);
+    return 0;
+}
+
+int frd__wnode_reopen_near(struct frd__worker *w, struct frd__wnode *node, frd_os_fd near,
+                           bool near_is_child, frd_os_fd *out)
+{
+    if (near != FRD_INVALID_FD && (node->flags & WN_HAS_ID)) {
+        // One step from a descriptor at hand: down by name (never following a link the walk
+        // did not follow) or up by "..", then the identity recorded when it was listed.
+        const char *name = near_is_child ? ".." : node->name;
+        unsigned flags = near_is_child ? FRD_OPEN_NOFOLLOW : wn_open_flags(node);
+        if (frd__plat_open_dir(near, name, flags, out) == 0) {
+            if (wn_check_identity(node, *out) == 0) {
+                atomic_fetch_add(&w->walk->open_fds, 1);
+                return 0;
+            }
+            frd__plat_close_dir(*out);
+        }
+    }
+    return frd__wnode_reopen(w, node, out);
+}
+
+void frd__fd_close_owned(struct frd_walk *walk, frd_os_fd fd)
+{
+    if (fd != FRD_INVALID_FD) {
+        frd__plat_close_dir(fd);
+        atomic_fetch_sub(&walk->open_fds, 1);
+    }
+}
+
+int frd__parent_fd_get(struct frd__worker *w, struct frd__wnode *node, frd_os_fd node_fd,
+                       frd_os_fd *fd)
+{
+    struct frd__wnode *parent = node->parent;
+    *fd = FRD_INVALID_FD;
+    if (parent == NULL) {
+        return FD_NONE;
+    }
+    if (frd__fd_try_pin(parent)) {
+        *fd = parent->fd;
+        return FD_PINNED;
+    }
+    return frd__wnode_reopen_near(w, parent, node_fd, true, fd) == 0 ? FD_OWNED : FD_NONE;
+}
+
+void frd__parent_fd_put(struct frd__worker *w, struct frd__wnode *node, int how, frd_os_fd fd)
+{
+    if (how == FD_PINNED) {
+        frd__fd_release(w->walk, node->parent);
+    } else if (how == FD_OWNED) {
+        frd__fd_close_owned(w->walk, fd);
+    }
+}
+
 int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out, const char **op)
 {
     struct frd_walk *walk = w->walk;
@@ -397,6 +493,55 @@ bool frd__report(struct frd__worker *w, const char *path, const char *op, int co
     return frd__report_loop(w, path, op, code, depth, NULL);
 }
 
+/** The failed call's class, from the name the lister or the walk gives it. */
+static enum frd_op wn_op(const char *op)
+{
+    static const struct {
+        const char *name;
+        enum frd_op op;
+    } ops[] = {
+        {"open", FRD_OP_OPEN},
+        {"opendir", FRD_OP_OPEN},
+        {"fdopendir", FRD_OP_OPEN},
+        {"dup", FRD_OP_OPEN},
+        {"getdents64", FRD_OP_READ_DIR},
+        {"readdir", FRD_OP_READ_DIR},
+        {"getattrlistbulk", FRD_OP_READ_DIR},
+        {"getdirentries64", FRD_OP_READ_DIR},
+        {"lseek", FRD_OP_READ_DIR},
+        {"NtQueryDirectoryFile", FRD_OP_READ_DIR},
+        {"GetFileInformationByHandleEx", FRD_OP_READ_DIR},
+        {"GetFileInformationByHandle", FRD_OP_STAT},
+        {"stat", FRD_OP_STAT},
+        {"statx", FRD_OP_STAT},
+        {"fstatat", FRD_OP_STAT},
+        {"readlink", FRD_OP_READLINK},
+        {"loop", FRD_OP_LOOP},
+        {"alloc", FRD_OP_ALLOC},
+        {"append", FRD_OP_ALLOC},
+        {"queue", FRD_OP_ALLOC},
+    };
+    for (size_t i = 0; op != NULL && i < sizeof(ops) / sizeof(ops[0]); i++) {
+        if (strcmp(op, ops[i].name) == 0) {
+            return ops[i].op;
+        }
+    }
+    return FRD_OP_OTHER;
+}
+
+bool frd__report_root(struct frd__worker *w, const char *path, const char *op, int code)
+{
+    struct frd_walk *walk = w->walk;
+    if (walk->opts.on_error == NULL) {
+        // No hook to tell: the walk's result says it (the first root that failed).
+        atomic_fetch_add_explicit(&w->n_errors, 1, memory_order_relaxed);
+        int expected = 0;
+        atomic_compare_exchange_strong(&walk->root_err, &expected, code);
+        return true;
+    }
+    return frd__report(w, path, op, code, 0);
+}
+
 bool frd__report_loop(struct frd__worker *w, const char *path, const char *op, int code,
                       unsigned depth, const char *other)
 {
@@ -406,7 +551,14 @@ bool frd__report_loop(struct frd__worker *w, const char *path, const char *op, i
         return true;
     }
     struct frd_walk_error err = {
-        .path = path, .op = op, .code = code, .depth = depth, .other_path = other};
+        .path = path,
+        .op = op,
+        .code = code,
+        .depth = depth,
+        .other_path = other,
+        .worker = w->index,
+        .call = wn_op(op),
+    };
     if (!frd__cb_enter(w)) {
         return false;
     }
@@ -695,7 +847,8 @@ int frd__dir_opened(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd
                     enum frd__vol_class *cls)
 {
     struct frd_walk *walk = w->walk;
-    if (!(node->flags & WN_HAS_ID) && (walk->need_dir_ids || (node->flags & WN_ROOT))) {
+    if (!(node->flags & WN_HAS_ID) &&
+        (walk->need_dir_ids || walk->need_parent_ids || (node->flags & WN_ROOT))) {
         int rc = frd__plat_fd_identity(fd, &node->id);
         if (rc < 0) {
             return rc;
@@ -748,11 +901,33 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
     atomic_fetch_add_explicit(&w->n_dirs, 1, memory_order_relaxed);
     size_t count = frd_list_count(w->list);
     const struct frd_entry *v = frd_list_entries(w->list);
+    bool kids = walk->children;
+    if (kids) {
+        // The children hook sees the listing before anything in it is stat'ed or visited.
+        frd_os_fd pfd;
+        int how = frd__parent_fd_get(w, node, fd, &pfd);
+        struct frd_walk_entry dir = frd__wnode_walk_entry(node, w->path, dir_len, pfd, w->index);
+        rc = frd__children_run(w, &dir, fd);
+        frd__parent_fd_put(w, node, how, pfd);
+        if (rc < 0) {
+            frd__walk_stop(walk, rc, w);
+            return;
+        }
+        count = w->kids.count;
+    }
     size_t sep = wn_sep(w->path, dir_len);
     unsigned depth = node->depth + 1;
     uint64_t bytes = 0;
     for (size_t i = 0; i < count; i++) {
         const struct frd_entry *e = &v[i];
+        struct frd_entry kst;
+        bool no_descent = false;
+        if (kids) {
+            if (!frd__children_entry(w, i, fd, &kst, &no_descent)) {
+                continue;
+            }
+            e = &kst;
+        }
         bytes += e->size;
         if ((walk->opts.flags & FRD_WALK_SKIP_HIDDEN) && e->name[0] == '.') {
             continue;
@@ -796,21 +971,30 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
             .followed_link = r.followed,
             .persistent_ids = r.persistent && !walk->names_only,
             .root_index = node->root_index,
+            .worker = w->index,
+            .parent_state = node->state,
         };
-        enum frd_action act = frd__visit(w, &we);
-        if (act == FRD_ACTION_STOP) {
-            return;
+        void *state = NULL;
+        if (r.entry.type == FRD_TYPE_DIR) {
+            we.dir_state = &state;
         }
-        if (act != FRD_ACTION_CONTINUE || !frd__may_descend(walk, node, &r)) {
+        enum frd_action act = frd__visit(w, &we);
+        if (act != FRD_ACTION_CONTINUE || no_descent || !frd__may_descend(walk, node, &r)) {
+            frd__state_free(walk, state); // not entered: released at once
+            if (act == FRD_ACTION_STOP) {
+                return;
+            }
             continue;
         }
         struct frd__wnode *c = frd__child_node(w, node, &r);
         if (c == NULL) {
+            frd__state_free(walk, state);
             if (!frd__report(w, w->path, "alloc", FRD_ENOMEM, depth)) {
                 return;
             }
             continue;
         }
+        c->state = state;
         if (frd__keep_fd(w, node, fd)) {
             atomic_fetch_add(&node->fd_refs, 1);
             c->flags |= WN_HOLDS_PARENT_FD;
@@ -875,9 +1059,7 @@ int frd__root_stat(struct frd__worker *w, struct frd__wnode *root)
         }
     }
     if (rc < 0) {
-        int expected = 0;
-        atomic_compare_exchange_strong(&walk->root_err, &expected, rc);
-        frd__report(w, root->name, "stat", rc, 0);
+        frd__report_root(w, root->name, "stat", rc);
         return rc;
     }
     e.name = root->name;
@@ -942,10 +1124,10 @@ void frd__concurrent_root(struct frd__worker *w, struct frd__wnode *root)
         }
     }
     struct frd_walk_entry we =
-        frd__wnode_walk_entry(root, root->name, root->name_len, FRD_INVALID_FD);
+        frd__wnode_walk_entry(root, root->name, root->name_len, FRD_INVALID_FD, w->index);
     enum frd_action act = frd__visit(w, &we);
     if (is_dir && open_rc < 0 && fd == FRD_INVALID_FD && act != FRD_ACTION_STOP) {
-        frd__report(w, root->name, "open", open_rc, 0);
+        frd__report_root(w, root->name, "open", open_rc);
     }
     if (is_dir && open_rc < 0 && act == FRD_ACTION_CONTINUE) {
         root->listed = true; // an unreadable root is finished too (post-order hook)
@@ -954,7 +1136,7 @@ void frd__concurrent_root(struct frd__worker *w, struct frd__wnode *root)
         if (act == FRD_ACTION_CONTINUE && open_rc == 0) {
             wn_list_and_visit(w, root, fd, dir_len, cls);
         } else if (open_rc < 0) {
-            frd__report(w, root->name, "open", open_rc, 0);
+            frd__report_root(w, root->name, "open", open_rc);
         }
         frd__fd_release(walk, root);
     }

@@ -47,7 +47,11 @@ struct frd__wnode {
     struct frd_entry entry;            /**< the directory's own entry (name: this->name) */
     struct frd_walk_dir_totals totals; /**< filled once listed */
     void *result; /**< ordered mode: the listing, once a worker has published it */
-    char *canon;  /**< canonical path, on untrusted volumes when following links */
+    /** The caller's per-directory state (frd_walk_entry.dir_state), written by the thread
+     *  that visits the directory before the node is published to the others (concurrent
+     *  mode) or by the consumer only (ordered mode); released once with the node. */
+    void *state;
+    char *canon; /**< canonical path, on untrusted volumes when following links */
     struct frd__wnode *next_free;
     size_t name_len;
     char *name;         /**< name in the parent, or the root as given */
@@ -72,9 +76,9 @@ enum wnode_flag {
  * The walk entry a directory node's own callbacks see (its root visit and its post-order
  * visit, in both modes): the node's entry, depth and flags at `path`, with `parent_fd`.
  */
-static inline struct frd_walk_entry frd__wnode_walk_entry(const struct frd__wnode *node,
-                                                          const char *path, size_t path_len,
-                                                          frd_os_fd parent_fd)
+static inline struct frd_walk_entry frd__wnode_walk_entry(struct frd__wnode *node, const char *path,
+                                                          size_t path_len, frd_os_fd parent_fd,
+                                                          unsigned worker)
 {
     struct frd_walk_entry we = {
         .path = path,
@@ -86,6 +90,9 @@ static inline struct frd_walk_entry frd__wnode_walk_entry(const struct frd__wnod
         .followed_link = (node->flags & WN_VIA_LINK) != 0,
         .persistent_ids = node->persistent_ids,
         .root_index = node->root_index,
+        .worker = worker,
+        .parent_state = node->parent != NULL ? node->parent->state : NULL,
+        .dir_state = node->entry.type == FRD_TYPE_DIR ? (void **)&node->state : NULL,
     };
     return we;
 }
@@ -142,6 +149,35 @@ const struct frd__wnode *frd__find_loop(const struct frd__wnode *from,
                                         const struct frd__identity *target,
                                         const char *target_canon);
 
+/* ---- The children hook (walker/children.c) ---- */
+
+/** Opaque to users: one worker's view of a listing for opts.on_children. */
+struct frd_walk_children {
+    const struct frd_entry *v; /**< the worker's listing */
+    uint32_t *order;           /**< indices into v, in visit order; count of them */
+    size_t count;
+    uint32_t *tmp;  /**< sort scratch */
+    uint8_t *marks; /**< per index of v: enum kid_mark bits */
+    size_t cap;     /**< of order, tmp and marks */
+    frd_os_fd fd;   /**< the directory, during the hook */
+};
+
+struct frd__worker;
+
+/**
+ * Runs the hook over the worker's list (names and types): sets the view up, calls it, keeps
+ * the survivors in its order. `dir` is the directory as the hook sees it, `fd` its
+ * descriptor. @return 0 or FRD_ENOMEM.
+ */
+int frd__children_run(struct frd__worker *w, const struct frd_walk_entry *dir, frd_os_fd fd);
+/**
+ * The i-th survivor, stat'ed relative to `fd` unless the walk wants names only.
+ * @return false if it vanished since the listing (then it is left out).
+ */
+bool frd__children_entry(struct frd__worker *w, size_t i, frd_os_fd fd, struct frd_entry *out,
+                         bool *no_descent);
+void frd__children_free(struct frd__worker *w);
+
 /* ---- The walk ---- */
 
 struct frd__worker;
@@ -155,7 +191,13 @@ struct frd_walk {
     size_t nroots;
     unsigned nworkers;
     unsigned lister_flags;
-    bool names_only;
+    unsigned fields; /**< enum frd_field bits the listers fill: wanted plus the walk's own */
+    bool names_only; /**< fields is FRD_FIELD_TYPE alone */
+    bool children;   /**< opts.on_children is set: list names, hook, then stat */
+    /** Concurrent mode with a post-order or children hook and no entry ids: record each
+     *  directory's identity when it is opened, so that its descriptor can be reopened for
+     *  those hooks one step away (by "..") and checked. */
+    bool need_parent_ids;
     bool need_dir_ids;         /**< fstat every directory opened (names-only + follow or xdev) */
     bool threads_for_consumer; /**< ordered background walk: the consumer gets a thread */
 
@@ -237,6 +279,8 @@ struct frd__worker {
     int last_class;    /**< -1: none */
     char *canon;       /**< scratch for canonical paths */
     size_t canon_cap;
+    struct frd_walk_children kids; /**< the children hook's view */
+    bool kids_on;                  /**< the current listing went through the hook */
     // Progress counters, read by whoever reports progress.
     atomic_uint_fast64_t n_dirs;
     atomic_uint_fast64_t n_entries;
@@ -252,10 +296,38 @@ void frd__wnode_release(struct frd__worker *w, struct frd__wnode *node);
 /** Drops a task that will not be listed (stop, prune): releases what it holds. */
 void frd__wnode_drop(struct frd__worker *w, struct frd__wnode *node);
 bool frd__fd_try_pin(struct frd__wnode *node);
+/** Releases a directory state the caller stored (opts.on_dir_state_free), if any. */
+void frd__state_free(struct frd_walk *walk, void *state);
 void frd__fd_release(struct frd_walk *walk, struct frd__wnode *node);
 /** Opens a node's directory (relative to its parent, or along its ancestors). */
 int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out,
                     const char **op);
+/**
+ * Opens a node's own directory again (its descriptor was not kept): from the nearest
+ * ancestor still open, one component at a time, O_NOFOLLOW except through links the walk
+ * followed, checking recorded identities, the node's own included. Counts it in open_fds.
+ * @return 0 with *out set (close with frd__fd_close_owned()), or a negative code.
+ */
+int frd__wnode_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out);
+/**
+ * Like frd__wnode_reopen(), trying first one step from `near`: the node's parent (open
+ * node's name in it) or, with near_is_child, one of its children (open ".."), either checked
+ * against the node's recorded identity.
+ */
+int frd__wnode_reopen_near(struct frd__worker *w, struct frd__wnode *node, frd_os_fd near,
+                           bool near_is_child, frd_os_fd *out);
+/** Closes a descriptor frd__wnode_reopen() gave (FRD_INVALID_FD is allowed). */
+void frd__fd_close_owned(struct frd_walk *walk, frd_os_fd fd);
+enum { FD_NONE = 0, FD_PINNED = 1, FD_OWNED = 2 };
+/**
+ * A descriptor of a node's parent for a callback: pinned if it is open, else reopened (by
+ * ".." from `node_fd`, the node's own descriptor, when given, else along the ancestors).
+ * @return FD_NONE (a root: *fd is FRD_INVALID_FD, or the reopen failed), FD_PINNED or
+ * FD_OWNED; give it back with frd__parent_fd_put().
+ */
+int frd__parent_fd_get(struct frd__worker *w, struct frd__wnode *node, frd_os_fd node_fd,
+                       frd_os_fd *fd);
+void frd__parent_fd_put(struct frd__worker *w, struct frd__wnode *node, int how, frd_os_fd fd);
 /** Writes a node's path into *buf (grown as needed), its length into *len. @return 0 or
  *  FRD_ENOMEM. */
 int frd__wnode_path(struct frd__worker *w, struct frd__wnode *node, char **buf, size_t *cap,
@@ -269,6 +341,11 @@ bool frd__cb_enter(struct frd__worker *w);
 void frd__cb_leave(struct frd__worker *w);
 /** Reports an error through the hook. @return false if the walk must stop. */
 bool frd__report(struct frd__worker *w, const char *path, const char *op, int code, unsigned depth);
+/**
+ * Reports an error of a root (it could not be stat'ed or opened): to the hook if there is
+ * one, else into the walk's result (never both). @return false if the walk must stop.
+ */
+bool frd__report_root(struct frd__worker *w, const char *path, const char *op, int code);
 /** Like frd__report(), for a loop: `other` is the path of the ancestor it repeats. */
 bool frd__report_loop(struct frd__worker *w, const char *path, const char *op, int code,
                       unsigned depth, const char *other);

@@ -123,8 +123,7 @@ static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)
     const struct du_options *opts = st->opts;
     const struct frd_entry *e = we->entry;
     if (e->error < 0) {
-        report(st, "cannot access", we->path, e->error);
-        return FRD_ACTION_PRUNE;
+        return FRD_ACTION_PRUNE; // du_error has said "cannot access" (one report per failure)
     }
     bool is_dir = e->type == FRD_TYPE_DIR;
     if (we->depth == 0) {
@@ -190,13 +189,12 @@ static void du_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_
 static enum frd_action du_error(const struct frd_walk_error *err, void *udata)
 {
     struct du_state *st = udata;
-    if (strcmp(err->op, "loop") == 0 && st->opts->hash_all) {
+    if (err->call == FRD_OP_LOOP && st->opts->hash_all) {
         // A link back to a directory above: du -L meets it as a directory already counted
         // and skips it without a word.
         return FRD_ACTION_CONTINUE;
     }
-    bool listing = strcmp(err->op, "open") == 0 || strcmp(err->op, "getdents64") == 0 ||
-                   strcmp(err->op, "readdir") == 0 || strcmp(err->op, "opendir") == 0;
+    bool listing = err->call == FRD_OP_OPEN || err->call == FRD_OP_READ_DIR;
     report(st, listing ? "cannot read directory" : "cannot access", err->path, err->code);
     return FRD_ACTION_CONTINUE;
 }

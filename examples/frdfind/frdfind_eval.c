@@ -109,12 +109,11 @@ static bool is_empty(const struct frd_walk_entry *we, struct ff_thread *thr)
         ff_error("out of memory");
         return false;
     }
-    int rc;
-    if (we->parent_fd != FRD_INVALID_FD) {
-        rc = frd_lister_list_at(lister, list, we->parent_fd, e->name, 0);
-    } else {
-        rc = frd_lister_list_path(lister, list, we->path);
-    }
+    // Relative to the directory holding the entry (a root: its name as given, from the
+    // current directory), never by the full path: no PATH_MAX limit, and a directory
+    // swapped for a link meanwhile is not followed.
+    unsigned open_flags = we->followed_link || we->is_root ? 0 : FRD_OPEN_NOFOLLOW;
+    int rc = frd_lister_list_at(lister, list, we->parent_fd, e->name, open_flags);
     if (rc < 0) {
         // GNU find reports the directory it could not open for -empty, then again when
         // the walk fails to read it.

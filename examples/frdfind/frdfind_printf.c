@@ -411,18 +411,22 @@ static size_t below_root(const struct ff_options *opts, const struct frd_walk_en
 }
 
 /** %Y for a link: the type of its target, 'L' for a loop, 'N' when it dangles. */
+/**
+ * The directory to reach an entry from: the walk's descriptor of its parent (valid in every
+ * callback), or for a root, whose name is the path as given, the current directory.
+ */
+static int entry_dir(const struct frd_walk_entry *we)
+{
+    return we->parent_fd != FRD_INVALID_FD ? we->parent_fd : AT_FDCWD;
+}
+
 static char target_letter(const struct frd_walk_entry *we)
 {
     if (we->entry->type != FRD_TYPE_LNK) {
         return frd_type_letter(we->entry->type);
     }
     struct stat st;
-    int rc;
-    if (we->parent_fd != FRD_INVALID_FD) {
-        rc = fstatat(we->parent_fd, we->entry->name, &st, 0);
-    } else {
-        rc = stat(we->path, &st);
-    }
+    int rc = fstatat(entry_dir(we), we->entry->name, &st, 0);
     if (rc != 0) {
         return errno == ELOOP ? 'L' : errno == ENOENT ? 'N' : '?';
     }
@@ -460,12 +464,7 @@ static void emit_link(struct ff_thread *thr, const struct ff_seg *seg,
         if (buf == NULL) {
             return;
         }
-        ssize_t n;
-        if (we->parent_fd != FRD_INVALID_FD) {
-            n = readlinkat(we->parent_fd, we->entry->name, buf, cap);
-        } else {
-            n = readlink(we->path, buf, cap);
-        }
+        ssize_t n = readlinkat(entry_dir(we), we->entry->name, buf, cap);
         if (n < 0) {
             ff_error_path(we->path, strerror(errno));
             return;

@@ -524,7 +524,9 @@ enum frd_follow {
 
 /** Walk options, a bit set. */
 enum frd_walk_flag {
-    FRD_WALK_NAMES_ONLY = 1u << 0,      /**< names and types only: no stat per entry */
+    /** Names and types only: no stat per entry. The same as opts.fields = FRD_FIELD_TYPE
+     *  (and it wins over opts.fields). */
+    FRD_WALK_NAMES_ONLY = 1u << 0,
     FRD_WALK_ONE_FILE_SYSTEM = 1u << 1, /**< do not descend into other file systems (-xdev) */
     /** Visit a hard-linked file once (nlink > 1 only, on volumes with strong ids). Needs
      *  metadata: with it, FRD_WALK_NAMES_ONLY is ignored. */
@@ -547,10 +549,15 @@ struct frd_walk_entry {
     const struct frd_entry *entry; /**< name, type and metadata (name and type only in
                                         names-only mode); for a followed link, the target's */
     unsigned depth;                /**< 0 for a root, 1 for its entries, ... */
-    /** The open directory holding this entry, for openat()/fstatat() without resolving the
-     *  path again; FRD_INVALID_FD for a root. Valid only during the callback. Also
-     *  FRD_INVALID_FD in ordered mode when the descriptor budget is spent (deep trees: use
-     *  path), and in the post-order hook when the parent's descriptor was already closed. */
+    /** The open directory holding this entry, for openat()/fstatat()/readlinkat() with
+     *  entry->name, never resolving the path again (which fails beyond PATH_MAX and follows
+     *  links swapped in meanwhile); FRD_INVALID_FD for a root (reach a root by its name,
+     *  which is the path as given). Valid only during the callback; do not close it. Set in
+     *  every callback (visit, post-order, children hook) in both modes, also beyond the
+     *  descriptor budget: the walk then reopens the directory for the callback, one step
+     *  from a descriptor it holds or along the ancestors, with O_NOFOLLOW and an identity
+     *  check. FRD_INVALID_FD otherwise only if that directory was removed or replaced since
+     *  it was listed. */
     frd_os_fd parent_fd;
     bool is_root;       /**< the entry is one of the roots passed to the walk */
     bool followed_link; /**< reached through a symlink the walker followed */
@@ -561,6 +568,26 @@ struct frd_walk_entry {
      *  (always 0 for frd_walk()). `path` starts with that root as given, so the path below
      *  it (find's %P) is path + strlen(roots[root_index]), then one '/' if there is one. */
     unsigned root_index;
+    /** Index of the thread running this callback, 0..workers-1 (workers as the walk resolved
+     *  it, see frd_walk_options.workers): index per-thread buffers with it instead of thread
+     *  locals. Two callbacks with the same index never run at once. In ordered mode every
+     *  visit and post-order call runs on the consumer, which is index 0. */
+    unsigned worker;
+    /** The state the caller stored for the directory holding this entry (see dir_state);
+     *  NULL for a root, or when none was stored. In the post-order hook: the state of the
+     *  directory's parent. */
+    void *parent_state;
+    /**
+     * Per-directory state. In a visit of a directory (NULL for any other entry): a slot,
+     * NULL on entry, where the callback may store a pointer of its own. If the visit
+     * returns FRD_ACTION_CONTINUE and the walk enters the directory, its entries' visits see
+     * that pointer as parent_state and the directory's post-order hook sees it here (read
+     * it there, do not replace it). It is released by opts.on_dir_state_free exactly once:
+     * after the post-order hook, or at once when the directory is not entered (prune,
+     * stop, max_depth, another file system), or when it fails to open or the walk stops.
+     * Works in both modes.
+     */
+    void **dir_state;
 };
 
 /** Totals of one directory, for the post-order hook. */
@@ -569,15 +596,54 @@ struct frd_walk_dir_totals {
     uint64_t bytes;   /**< sum of the sizes of those entries */
 };
 
-/** An error met during a walk. */
+/** The kind of call that failed (struct frd_walk_error.call), the same on every platform. */
+enum frd_op {
+    FRD_OP_OTHER = 0,    /**< none of the below */
+    FRD_OP_OPEN = 1,     /**< opening a directory (open, openat, fdopendir, NtOpenFile) */
+    FRD_OP_READ_DIR = 2, /**< reading a directory (getdents64, readdir, getattrlistbulk, ...) */
+    FRD_OP_STAT = 3,     /**< stat of an entry or a root (statx, fstatat, ...) */
+    FRD_OP_READLINK = 4, /**< reading a symlink */
+    FRD_OP_LOOP = 5,     /**< a file system loop found (code FRD_ELOOP) */
+    FRD_OP_ALLOC = 6,    /**< the walk ran out of memory for this part of the tree */
+};
+
+/**
+ * @return a short English name of an frd_op ("open", "read", "stat", "readlink", "loop",
+ * "alloc", "other"); static storage, never NULL. Thread-safe.
+ */
+FRD_EXTERN const char *frd_op_name(enum frd_op op);
+
+/**
+ * An error met during a walk.
+ *
+ * The rule (one channel): every failure reaches the caller exactly once.
+ * - With an error hook (opts.on_error), every failure below is passed to it once, and
+ *   frd_walk() returns 0 for a walk that ran to its end (or the code the hook said stop
+ *   for, FRD_ESTOPPED, FRD_ECANCELED).
+ * - Without one, the walk goes on silently after each failure (as find and du go on),
+ *   except that a root that could not be walked is returned: frd_walk() returns the first
+ *   such root's code after walking the others.
+ * The failures: a root that is missing or empty ("", FRD_ENOENT, FRD_OP_STAT, path ""); a
+ * root or directory that cannot be opened or read (FRD_OP_OPEN or FRD_OP_READ_DIR; its
+ * entries read before a read error are visited); a failed stat of an entry (FRD_OP_STAT:
+ * reported, then the entry is visited with entry->error set, as data, not as a second
+ * report: print errors in the hook only); a loop (FRD_OP_LOOP, FRD_ELOOP: reported, not
+ * visited). An entry that vanished between the listing and its stat is no failure: it is
+ * left out silently, as if the listing had come a moment later; a directory that vanished
+ * before it was opened is an FRD_OP_OPEN failure with FRD_ENOENT.
+ */
 struct frd_walk_error {
     const char *path; /**< the path the error is about (a directory or an entry) */
-    const char *op;   /**< the call that failed: "open", "getdents64", "statx", ... */
-    int code;         /**< negative code: FRD_EACCES, FRD_ELOOP, FRD_ENOENT, ... */
-    unsigned depth;   /**< depth of that path */
+    /** the platform call that failed, for messages: "open", "getdents64", "statx", ...;
+     *  compare `call` instead, which is the same on every platform */
+    const char *op;
+    int code;       /**< negative code: FRD_EACCES, FRD_ELOOP, FRD_ENOENT, ... */
+    unsigned depth; /**< depth of that path */
     /** For a file system loop (code FRD_ELOOP, op "loop"): the path of the ancestor
      *  directory that `path` leads back to, as find names it; NULL otherwise. */
     const char *other_path;
+    unsigned worker;  /**< index of the thread running the hook, as frd_walk_entry.worker */
+    enum frd_op call; /**< the kind of call that failed */
 };
 
 /** Progress figures, cumulative since the walk started. */
@@ -595,15 +661,17 @@ struct frd_walk_progress {
  * with FRD_WALK_ORDERED it runs on one thread (the one that called frd_walk()), in order.
  * `we` and everything it points to are valid only during the call. A root's entry->name is
  * the root as given. An entry whose stat failed is visited too, after the error hook, with
- * entry->error set; a symlink loop (FRD_FOLLOW_ALL) is reported and not visited, as find -L
- * does; a dangling link is visited as a link.
+ * entry->error set (the error was reported already: see struct frd_walk_error for the one
+ * rule); a symlink loop (FRD_FOLLOW_ALL) is reported and not visited, as find -L does; a
+ * dangling link is visited as a link.
  * @return FRD_ACTION_CONTINUE, FRD_ACTION_PRUNE or FRD_ACTION_STOP.
  */
 typedef enum frd_action frd_visit_fn(const struct frd_walk_entry *we, void *udata);
 
 /**
- * Error hook: called for each error (an unreadable directory, a failed stat, a symlink
- * loop); runs on the same threads as the visit callback. @return FRD_ACTION_CONTINUE to go
+ * Error hook: called once for each failure (see struct frd_walk_error for the rule: missing
+ * or empty roots, unreadable directories, failed stats, loops); runs on the same threads as
+ * the visit callback. `err` is valid only during the call. @return FRD_ACTION_CONTINUE to go
  * on or FRD_ACTION_STOP to end the walk, which then returns err->code.
  */
 typedef enum frd_action frd_walk_error_fn(const struct frd_walk_error *err, void *udata);
@@ -620,43 +688,168 @@ typedef enum frd_action frd_walk_error_fn(const struct frd_walk_error *err, void
 typedef void frd_walk_post_fn(const struct frd_walk_entry *dir,
                               const struct frd_walk_dir_totals *totals, void *udata);
 
+/**
+ * Releases a per-directory state (frd_walk_entry.dir_state): called once for every non-NULL
+ * state stored, on any of the walk's threads, after the last callback that can see it. It
+ * is the one hook that still runs after a stop or a cancel (only to release), until
+ * frd_walk() returns or the walk is joined (an async walk: possibly after its done callback,
+ * on the loop's thread, before the walk's memory goes); it must not call back into the walk.
+ */
+typedef void frd_walk_state_free_fn(void *state, void *udata);
+
+/**
+ * A directory's listing as the children hook (opts.on_children) sees it: opaque, valid only
+ * during the hook, used through the frd_walk_children_*() functions below from the hook's
+ * thread only. Positions run 0..frd_walk_children_count()-1 in the current order.
+ */
+struct frd_walk_children;
+
+/**
+ * Children hook, as fts_children() or jwalk's process_read_dir: called once for each
+ * directory the walk lists, after the listing and before any of its entries is stat'ed or
+ * visited. It may drop entries (never stat'ed, never visited, not counted in the totals),
+ * reorder them (the visit order in ordered mode; a preference in concurrent mode) and mark
+ * directories not to be entered (they are still visited). The entries hold name and type
+ * only: the stat comes afterwards, for the survivors alone, relative to the directory's
+ * descriptor (frd_walk_children_fd()), which the hook may also use to read a file in the
+ * directory, say an ignore list. Entries hidden by FRD_WALK_SKIP_HIDDEN are not shown.
+ *
+ * Threads: in concurrent mode it runs on the worker that lists the directory, before the
+ * visits of its entries, with `dir->parent_state` and `dir->dir_state` as the post-order
+ * hook sees them (the hook may store a state if *dir->dir_state is NULL). In ordered mode it
+ * runs on the listing threads ahead of the consumer (several at once, in no set order, with
+ * `worker` telling them apart), before the directory itself is visited: there
+ * dir->parent_state and dir->dir_state are NULL. Not called after a stop. When a walk has
+ * this hook, its listers list names only and the stat is a separate call per survivor.
+ */
+typedef void frd_walk_children_fn(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
+                                  void *udata);
+
+/** @return the number of entries the hook has now (0 for NULL). */
+FRD_EXTERN size_t frd_walk_children_count(const struct frd_walk_children *kids);
+
+/**
+ * @return the entry at position i (name and type; `fields` says which), valid during the
+ * hook; NULL if i is out of range or kids is NULL.
+ */
+FRD_EXTERN const struct frd_entry *frd_walk_children_entry(const struct frd_walk_children *kids,
+                                                           size_t i);
+
+/**
+ * Drops the entry at position i: never stat'ed, never visited. Positions do not move until
+ * the hook returns (a dropped entry is still counted and shown by the two calls above).
+ * @return 0, or FRD_EINVAL for NULL or i out of range.
+ */
+FRD_EXTERN int frd_walk_children_drop(struct frd_walk_children *kids, size_t i);
+
+/**
+ * Marks the entry at position i not to be entered: visited, never listed (no effect on
+ * other types). @return 0, or FRD_EINVAL for NULL or i out of range.
+ */
+FRD_EXTERN int frd_walk_children_skip_descent(struct frd_walk_children *kids, size_t i);
+
+/** Comparison for frd_walk_children_sort(): < 0, 0 or > 0 as a sorts before, with or after b. */
+typedef int frd_walk_children_cmp_fn(const struct frd_entry *a, const struct frd_entry *b,
+                                     void *arg);
+
+/**
+ * Sorts the entries with `cmp` (stable; marks stay with their entries). No allocation.
+ * @return 0, or FRD_EINVAL for NULL kids or cmp.
+ */
+FRD_EXTERN int frd_walk_children_sort(struct frd_walk_children *kids, frd_walk_children_cmp_fn *cmp,
+                                      void *arg);
+
+/**
+ * @return the open directory being listed, for openat()/fstatat() relative to it during the
+ * hook (the walk's descriptor: do not close it); FRD_INVALID_FD for NULL.
+ */
+FRD_EXTERN frd_os_fd frd_walk_children_fd(const struct frd_walk_children *kids);
+
 /** Progress hook: called about every progress_interval_ms from one thread at a time. */
 typedef void frd_walk_progress_fn(const struct frd_walk_progress *progress, void *udata);
 
 /** Completion callback of an asynchronous walk: runs on the host's libuv loop. */
 typedef void frd_walk_done_fn(int result, void *udata);
 
-/** Options of a walk. Initialize with frd_walk_options_init(), then set what you need. */
+/**
+ * Options of a walk. Initialize with frd_walk_options_init(), then set what you need.
+ *
+ * Growth (ABI): the struct only grows at its end. frd_walk_options_init() sets struct_size to
+ * the size the caller was compiled with; the walk copies that many bytes and gives every
+ * member added after them its default. So a program built against an older frd.h runs on a
+ * newer library unchanged, and options not initialized with frd_walk_options_init()
+ * (struct_size 0) are refused with FRD_EINVAL.
+ */
 struct frd_walk_options {
-    unsigned flags;                    /**< enum frd_walk_flag bits */
-    enum frd_follow follow;            /**< which symlinks to follow */
-    unsigned workers;                  /**< worker threads; 0 for uv_available_parallelism() */
+    /** sizeof(struct frd_walk_options) as the caller's frd.h declares it; set by
+     *  frd_walk_options_init(); do not change it. */
+    size_t struct_size;
+    unsigned flags;         /**< enum frd_walk_flag bits */
+    enum frd_follow follow; /**< which symlinks to follow */
+    /** worker threads; 0 for uv_available_parallelism(), at most 8. Callbacks' `worker`
+     *  index is below the count resolved, so an array of 8 (or of `workers`) suffices. */
+    unsigned workers;
     int min_depth;                     /**< visit nothing shallower; 0 by default */
     int max_depth;                     /**< descend no deeper; -1 (the default) for no limit */
     unsigned fd_budget;                /**< open descriptors the walk may hold; 0: from RLIMIT */
-    frd_walk_error_fn *on_error;       /**< NULL: continue after every error, silently */
+    frd_walk_error_fn *on_error;       /**< NULL: go on silently (a failed root is returned) */
     frd_walk_post_fn *on_dir_done;     /**< NULL: no post-order visits */
     frd_walk_progress_fn *on_progress; /**< NULL: no progress reports */
     unsigned progress_interval_ms;     /**< how often on_progress runs; 0 means 1000 */
+    /** enum frd_field bits the visits need (FRD_FIELDS_ALL by default; name and type are
+     *  always there): the listers ask the kernel for no more (frd_lister_set_fields()).
+     *  The walk adds what it needs itself (ids for FRD_WALK_UNIQUE_*), so an entry may hold
+     *  more than asked, or less where the platform cannot tell: entry->fields always says
+     *  which fields hold data. FRD_WALK_NAMES_ONLY means FRD_FIELD_TYPE. totals.bytes of the
+     *  post-order hook sums sizes only when FRD_FIELD_SIZE is among them. */
+    unsigned fields;
+    /** Releases what visits stored in dir_state; NULL: states are not released (the
+     *  caller owns them some other way). */
+    frd_walk_state_free_fn *on_dir_state_free;
+    /** Filters and orders each directory's listing before any stat; NULL: none (and no
+     *  cost: the listing is stat'ed as it is read). */
+    frd_walk_children_fn *on_children;
 };
 
-/** Sets every option to its default: concurrent, no links followed, all depths. */
+/**
+ * Sets every option to its default: concurrent, no links followed, all depths, every field,
+ * no hooks; and struct_size. Call it before setting any option. NULL is not allowed.
+ */
 FRD_EXTERN void frd_walk_options_init(struct frd_walk_options *opts);
 
 /**
- * A ready error policy: continue silently after permission errors (FRD_EACCES, FRD_EPERM)
- * and stop at any other. Use it as opts.on_error.
+ * A ready error policy (use it as opts.on_error): continue silently after what an
+ * unprivileged walk of a live tree meets, permission errors (FRD_EACCES, FRD_EPERM) and
+ * entries that vanish, are replaced or loop (FRD_ENOENT, FRD_ENOTDIR, FRD_ECHANGED,
+ * FRD_ELOOP), so a backup is not ended by a file deleted under it; stop at any other
+ * (FRD_EIO, FRD_ENOMEM, FRD_EMFILE, ...), and the walk returns that code.
+ * @return FRD_ACTION_CONTINUE or FRD_ACTION_STOP. Thread-safe.
  */
 FRD_EXTERN enum frd_action frd_walk_ignore_permission_errors(const struct frd_walk_error *err,
                                                              void *udata);
+
+/**
+ * A ready error policy: continue after every error, silently (what on_error NULL does,
+ * except that a root that could not be walked is then not returned either: frd_walk()
+ * returns 0 once the walk ran to its end). @return FRD_ACTION_CONTINUE. Thread-safe.
+ */
+FRD_EXTERN enum frd_action frd_walk_continue_on_errors(const struct frd_walk_error *err,
+                                                       void *udata);
+
+/**
+ * A ready error policy: stop at the first error; the walk returns its code.
+ * @return FRD_ACTION_STOP. Thread-safe.
+ */
+FRD_EXTERN enum frd_action frd_walk_stop_on_error(const struct frd_walk_error *err, void *udata);
 
 /**
  * Walks the tree below `root` and calls `visit` for the root and every entry below it.
  * Blocks until the walk ends. Thread-safe; each call has its own workers.
  * @return 0 when the walk finished (errors reported to on_error do not count unless it
  * said stop), FRD_ESTOPPED when visit returned FRD_ACTION_STOP, FRD_ECANCELED after
- * frd_walk_cancel(), the error's code when on_error said stop, or FRD_EINVAL,
- * FRD_ENOMEM, or the root's own error (FRD_ENOENT, ...) if the walk could not start.
+ * frd_walk_cancel(), the error's code when on_error said stop, FRD_EINVAL (NULL root or
+ * visit, bad options), FRD_ENOMEM; and, only when opts.on_error is NULL, the code of the
+ * first root that could not be walked (FRD_ENOENT for a missing or empty root, ...).
  */
 FRD_EXTERN int frd_walk(const char *root, const struct frd_walk_options *opts, frd_visit_fn *visit,
                         void *udata);
@@ -672,7 +865,13 @@ struct frd_walk;
 /**
  * Starts a walk on the walker's own threads and returns at once. Callbacks run on the
  * workers (also with FRD_WALK_ORDERED: then on one of them, in order). Finish it with
- * frd_walk_join(). @return 0 with *out set, or a negative code.
+ * frd_walk_join(). *out is set before any thread starts, so a callback may read the handle
+ * (say through udata) and pass it to frd_walk_cancel().
+ * Legal on a started walk: frd_walk_cancel() from any thread, callbacks included, any
+ * number of times; frd_walk_join() once, from a thread that is not running one of its
+ * callbacks. After the join the handle is gone.
+ * @return 0 with *out set, or a negative code (FRD_EINVAL, FRD_ENOMEM): then nothing ran
+ * and *out is untouched. Failures of the roots come later, as frd_walk() reports them.
  */
 FRD_EXTERN int frd_walk_start(struct frd_walk **out, const char *const *roots, size_t nroots,
                               const struct frd_walk_options *opts, frd_visit_fn *visit,
@@ -696,7 +895,10 @@ struct uv_loop_s;
  * libuv's shared pool, which a long walk would starve) and calls `done(result, udata)` on
  * `loop`'s thread when it ends; the walk frees itself after done returns. frd.h does not
  * include uv.h: pass your uv_loop_t *. The loop must keep running until done is called.
- * @return 0 with *out set (usable with frd_walk_cancel() until done runs), or a code.
+ * *out is set before any thread starts. Legal on an async walk: frd_walk_cancel() from any
+ * thread (callbacks and the loop's thread included) until done has run; never
+ * frd_walk_join() (the walk joins and frees itself); nothing after done returns.
+ * @return 0 with *out set, or a code (FRD_EINVAL, FRD_ENOMEM): then done is never called.
  */
 FRD_EXTERN int frd_walk_start_async(struct frd_walk **out, struct uv_loop_s *loop,
                                     const char *const *roots, size_t nroots,

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * The children hook (opts.on_children, as fts_children and jwalk's process_read_dir): a
+ * directory's listing, names and types only, handed to the caller before any entry is
+ * stat'ed or visited, so that it can drop entries, reorder them and mark directories not to
+ * be entered; then the survivors are stat'ed relative to the directory's descriptor.
+ *
+ * With the hook set, each worker's lister lists names only and the stat comes after the hook
+ * (frd__children_entry()); without it nothing here runs and the listing is as before. The
+ * view (struct frd_walk_children) is per worker and reused: an array of indices into the
+ * worker's list, in the order the caller wants, and a mark per listed entry.
+ */
+#include "walker.h"
+
+#include <string.h>
+
+/** Marks of a listed entry. */
+enum kid_mark {
+    KID_DROP = 1u << 0,       /**< never stat'ed, never visited */
+    KID_NO_DESCENT = 1u << 1, /**< visited, not entered */
+};
+
+size_t frd_walk_children_count(const struct frd_walk_children *kids)
+{
+    return kids == NULL ? 0 : kids->count;
+}
+
+const struct frd_entry *frd_walk_children_entry(const struct frd_walk_children *kids, size_t i)
+{
+    if (kids == NULL || i >= kids->count) {
+        return NULL;
+    }
+    return &kids->v[kids->order[i]];
+}
+
+int frd_walk_children_drop(struct frd_walk_children *kids, size_t i)
+{
+    if (kids == NULL || i >= kids->count) {
+        return FRD_EINVAL;
+    }
+    kids->marks[kids->order[i]] |= KID_DROP;
+    return 0;
+}
+
+int frd_walk_children_skip_descent(struct frd_walk_children *kids, size_t i)
+{
+    if (kids == NULL || i >= kids->count) {
+        return FRD_EINVAL;
+    }
+    kids->marks[kids->order[i]] |= KID_NO_DESCENT;
+    return 0;
+}
+
+frd_os_fd frd_walk_children_fd(const struct frd_walk_children *kids)
+{
+    return kids == NULL ? FRD_INVALID_FD : kids->fd;
+}
+
+/** Stable merge sort of order[lo, hi) through tmp. */
+static void kids_msort(struct frd_walk_children *k, uint32_t *tmp, size_t lo, size_t hi,
+                       frd_walk_children_cmp_fn *cmp, void *arg)
+{
+    if (hi - lo < 2) {
+        return;
+    }
+    size_t mid = lo + (hi - lo) / 2;
+    kids_msort(k, tmp, lo, mid, cmp, arg);
+    kids_msort(k, tmp, mid, hi, cmp, arg);
+    size_t a = lo;
+    size_t b = mid;
+    size_t o = lo;
+    while (a < mid && b < hi) {
+        if (cmp(&k->v[k->order[b]], &k->v[k->order[a]], arg) < 0) {
+            tmp[o++] = k->order[b++];
+        } else {
+            tmp[o++] = k->order[a++];
+        }
+    }
+    while (a < mid) {
+        tmp[o++] = k->order[a++];
+    }
+    while (b < hi) {
+        tmp[o++] = k->order[b++];
+    }
+    memcpy(k->order + lo, tmp + lo, (hi - lo) * sizeof(*tmp));
+}
+
+int frd_walk_children_sort(struct frd_walk_children *kids, frd_walk_children_cmp_fn *cmp, void *arg)
+{
+    if (kids == NULL || cmp == NULL) {
+        return FRD_EINVAL;
+    }
+    kids_msort(kids, kids->tmp, 0, kids->count, cmp, arg);
+    return 0;
+}
+
+/** Sizes the worker's view for `n` entries. @return 0 or FRD_ENOMEM. */
+static int kids_reserve(struct frd__worker *w, size_t n)
+{
+    struct frd_walk_children *k = &w->kids;
+    if (n <= k->cap) {
+        return 0;
+    }
+    if (n > UINT32_MAX) {
+        return FRD_ENOMEM;
+    }
+    size_t cap = k->cap ? k->cap : 256;
+    while (cap < n) {
+        cap *= 2;
+    }
+    uint32_t *order = frd__realloc(k->order, cap * sizeof(*order));
+    if (order == NULL) {
+        return FRD_ENOMEM;
+    }
+    k->order = order;
+    uint32_t *tmp = frd__realloc(k->tmp, cap * sizeof(*tmp));
+    if (tmp == NULL) {
+        return FRD_ENOMEM;
+    }
+    k->tmp = tmp;
+    uint8_t *marks = frd__realloc(k->marks, cap);
+    if (marks == NULL) {
+        return FRD_ENOMEM;
+    }
+    k->marks = marks;
+    k->cap = cap;
+    w->allocations += 3;
+    return 0;
+}
+
+void frd__children_free(struct frd__worker *w)
+{
+    frd__free(w->kids.order);
+    frd__free(w->kids.tmp);
+    frd__free(w->kids.marks);
+    memset(&w->kids, 0, sizeof(w->kids));
+}
+
+int frd__children_run(struct frd__worker *w, const struct frd_walk_entry *dir, frd_os_fd fd)
+{
+    struct frd_walk *walk = w->walk;
+    struct frd_walk_children *k = &w->kids;
+    size_t n = frd_list_count(w->list);
+    if (kids_reserve(w, n) < 0) {
+        return FRD_ENOMEM;
+    }
+    k->v = frd_list_entries(w->list);
+    k->fd = fd;
+    // Hidden entries the walk skips anyway never reach the hook.
+    bool hidden = (walk->opts.flags & FRD_WALK_SKIP_HIDDEN) != 0;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!hidden || k->v[i].name[0] != '.') {
+            k->order[m++] = (uint32_t)i;
+        }
+    }
+    k->count = m;
+    memset(k->marks, 0, n);
+    if (frd__cb_enter(w)) {
+        walk->opts.on_children(dir, k, walk->udata);
+        frd__cb_leave(w);
+    }
+    // Keep the survivors, in the caller's order.
+    m = 0;
+    for (size_t i = 0; i < k->count; i++) {
+        if (!(k->marks[k->order[i]] & KID_DROP)) {
+            k->order[m++] = k->order[i];
+        }
+    }
+    k->count = m;
+    k->fd = FRD_INVALID_FD;
+    return 0;
+}
+
+bool frd__children_entry(struct frd__worker *w, size_t i, frd_os_fd fd, struct frd_entry *out,
+                         bool *no_descent)
+{
+    struct frd_walk *walk = w->walk;
+    const struct frd_walk_children *k = &w->kids;
+    const struct frd_entry *e = &k->v[k->order[i]];
+    *no_descent = (k->marks[k->order[i]] & KID_NO_DESCENT) != 0;
+    *out = *e;
+    if (walk->names_only || e->error < 0) {
+        return true; // the listing already holds all that was asked
+    }
+    struct frd_entry st;
+    memset(&st, 0, sizeof(st));
+    int rc = frd__plat_stat_at(fd, e->name, false, false, &st);
+    if (rc == FRD_ENOENT) {
+        return false; // removed since the listing: left out, as a listing leaves it out
+    }
+    if (rc < 0) {
+        out->error = rc; // name and type only, as a listing keeps an entry it cannot stat
+        return true;
+    }
+    st.name = e->name;
+    st.name_len = e->name_len;
+    *out = st;
+    return true;
+}
