@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Whole-command benchmark: frdfind against GNU find, bfs and fd (fdfind) on /usr and on the
-# u-boot tree from the shared corpus, names-only (a -name pattern, and a plain listing) and
+# u-boot tree (tests/data), names-only (a -name pattern, and a plain listing) and
 # with metadata (-printf '%s %T@\n'). Every command writes to /dev/null. After one warm-up
 # run of each command, RUNS rounds each run every command once, in a rotated order, so the
 # tools share the same cache and machine state; the table gives the median wall time, the
@@ -10,13 +10,11 @@
 #
 # Usage: bench/frdfind_bench.sh [PATH/TO/frdfind] [RUNS] [OUT.md]
 #   defaults: build-release/examples/frdfind, 11 runs, stdout only
-#   FRD_SHARED_DIR: where corpus/ is (default ../shared next to the repository)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 frdfind=$(realpath "${1:-build-release/examples/frdfind}")
 runs=${2:-11}
 out=${3:-}
-shared=${FRD_SHARED_DIR:-$(realpath ../shared)}
 export LC_ALL=C
 
 need=()
@@ -31,13 +29,8 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-trees=(/usr)
-if [ -f "$shared/corpus/u-boot.tsv.gz" ]; then
-  python3 "$shared/corpus/materialize" "$shared/corpus/u-boot.tsv.gz" "$tmp/u-boot" >/dev/null
-  trees+=("$tmp/u-boot")
-else
-  echo "no u-boot manifest under $shared/corpus: /usr only" >&2
-fi
+python3 tests/data/materialize-tree tests/data/u-boot.tsv.gz "$tmp/u-boot" >/dev/null
+trees=(/usr "$tmp/u-boot")
 
 # One command per line: TREE<TAB>MODE<TAB>TOOL<TAB>shell command (run with stdout to /dev/null).
 # fd has no -printf: its metadata row uses --changed-within, which makes it stat every entry.
@@ -125,7 +118,7 @@ for key in groups:
         ratio = med(i, 0) / med(base, 0)
         print(f"| {key[0]} | {key[1]} | {cmds[i][2]} | {lines[i]} | {med(i,0)*1e3:.1f} | "
               f"{med(i,1)*1e3:.1f} | {med(i,2)*1e3:.1f} | {ratio:.2f} |")
-print("\nCommands (u-boot is the shared corpus tree, materialized in a temporary directory):\n")
+print("\nCommands (u-boot is the tree of tests/data, materialized in a temporary directory):\n")
 for c in cmds:
     print(f"    {c[1]:9s} {c[3]}")
 EOF

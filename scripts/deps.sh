@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Installs the Debian packages frd needs to build, test and benchmark, if any is missing.
+# Installs the Debian packages frd needs to build, test, check (clang-tidy, abidiff) and
+# benchmark, if any is missing.
 # Safe to run again: it does nothing when everything is there. Needs root (or sudo).
 set -euo pipefail
 
 packages=(
   cmake make gcc g++ pkg-config python3
-  clang libclang-rt-14-dev clang-format
+  clang libclang-rt-14-dev clang-format clang-tidy
   libuv1-dev libcmocka-dev libbenchmark-dev
   findutils util-linux
   libsqlite3-dev sqlite3 coreutils
+  abigail-tools binutils
 )
 # Extra packages a caller may ask for, e.g. FRD_EXTRA_PACKAGES="bfs fd-find".
 if [ -n "${FRD_EXTRA_PACKAGES:-}" ]; then
@@ -29,4 +31,4 @@ sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+$sudo apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

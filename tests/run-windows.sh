@@ -31,23 +31,54 @@ wine=$(find_wine)
 
 # 2. libuv and cmocka for mingw, from Debian's source packages, cached in $deps.
 src_list=/etc/apt/sources.list.d/frd-deb-src.sources
+# Prints "URI SUITE [KEYRING]" of the first binary (deb) entry of the machine's configured apt
+# sources that is not a security archive: /etc/apt/sources.list and sources.list.d/*.list
+# (one-line format) and sources.list.d/*.sources (deb822). Prints nothing if there is none.
+apt_binary_source() {
+  python3 - /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources <<'PY'
+import re, sys
+for path in sys.argv[1:]:
+    try:
+        text = open(path, encoding="utf-8", errors="replace").read()
+    except OSError:
+        continue
+    if path.endswith(".sources"):  # deb822: stanzas of "Field: value" lines
+        for stanza in re.split(r"\n\s*\n", text):
+            f = {}
+            for line in stanza.splitlines():
+                m = re.match(r"^([A-Za-z-]+):\s*(.*)$", line)
+                if m and not line.startswith("#"):
+                    f[m.group(1).lower()] = m.group(2).split()
+            if ("deb" in f.get("types", []) and f.get("uris") and f.get("suites")
+                    and f.get("enabled", ["yes"])[0] != "no"
+                    and "security" not in f["uris"][0] + f["suites"][0]):
+                key = f.get("signed-by", [""])[0] if f.get("signed-by") else ""
+                print(f["uris"][0], f["suites"][0], key)
+                sys.exit(0)
+    else:  # one-line: deb [options] URI SUITE COMPONENT...
+        for line in text.splitlines():
+            m = re.match(r"^\s*deb\s+(\[[^]]*\]\s+)?(\S+)\s+(\S+)", line)
+            if m and "security" not in m.group(2) + m.group(3):
+                opts = re.search(r"signed-by=(\S+?)[\s\]]", m.group(1) or "")
+                print(m.group(2), m.group(3), opts.group(1) if opts else "")
+                sys.exit(0)
+PY
+}
 add_deb_src() {
   [[ -e $src_list ]] && return 0
-  # Reuse the mirror and suite apt is configured with (deb822 or one-line format).
-  local uri suite
-  uri=$(grep -hE '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v security |
-    head -1 | awk '{print $2}' || true)
-  suite=$(grep -hE '^Suites:' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1 |
-    awk '{print $2}' || true)
-  if [[ -z $uri ]]; then
-    read -r uri suite < <(grep -hE '^deb ' /etc/apt/sources.list 2>/dev/null | grep -v security |
-      awk '{print $2, $3}' | head -1 || true)
+  # Reuse the archive and suite apt is configured with; there is no built-in fallback.
+  local uri suite key
+  read -r uri suite key < <(apt_binary_source) || true
+  if [[ -z ${uri:-} || -z ${suite:-} ]]; then
+    log "no 'deb' entry in /etc/apt/sources.list or /etc/apt/sources.list.d/*.{list,sources}:"
+    log "configure an apt source first (the Windows deps are built from its source packages)"
+    exit 1
   fi
-  uri=${uri:-http://deb.debian.org/debian}
-  suite=${suite:-bookworm}
   log "adding deb-src $uri $suite"
-  printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-    "$uri" "$suite" >"$src_list"
+  {
+    printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\n' "$uri" "$suite"
+    [[ -n ${key:-} ]] && printf 'Signed-By: %s\n' "$key"
+  } >"$src_list"
   apt-get update -qq
 }
 

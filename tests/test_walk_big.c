@@ -2,9 +2,10 @@
 // Copyright (c) 2026 The frd authors
 
 /**
- * Walker tests on big and hostile trees: the u-boot tree and /usr against GNU find, a
- * directory 5,000 deep (past PATH_MAX), one with 200,000 entries, 64 descriptors in all,
- * a tiny descriptor budget, and the allocation count per directory.
+ * Walker tests on big and hostile trees, all made by the test: the u-boot tree (from
+ * tests/data) and a tree of 20,000 directories against GNU find, a directory 5,000 deep
+ * (past PATH_MAX), one with 200,000 entries, 64 descriptors in all, a tiny descriptor
+ * budget, and the allocation count per directory.
  * FRD_TEST_WORKERS sets the worker count.
  */
 #include "internal.h"
@@ -22,9 +23,15 @@ static char *scratch; // holds the generated trees, made once for the group
 static char *uboot;
 static char *deep; // scratch/deep: a chain of 5,000 directories
 static char *wide; // scratch/wide: 200,000 entries in one directory
+static char *many; // scratch/many: MANY_TOP * MANY_MID * MANY_LEAF directories, as many as /usr
 
 #define DEEP_LEVELS  5000
 #define WIDE_ENTRIES 200000
+#define MANY_TOP     20
+#define MANY_MID     20
+#define MANY_LEAF    50
+#define MANY_FILES   3 // regular files per leaf directory
+#define MANY_DIRS    (1 + MANY_TOP + MANY_TOP * MANY_MID + MANY_TOP * MANY_MID * MANY_LEAF)
 
 static void make_deep(const char *root)
 {
@@ -49,6 +56,51 @@ static void make_deep(const char *root)
  * per build directory (FRD_FIXTURE_DIR) under a lock and reused by every run at every worker
  * count; a marker file says a set is complete.
  */
+/** Makes name in the directory fd (a directory if dir, else an empty file). */
+static void make_at(int fd, const char *name, int dir)
+{
+    if (dir) {
+        assert_int_equal(mkdirat(fd, name, 0755), 0);
+        return;
+    }
+    int f = openat(fd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+    assert_true(f >= 0);
+    close(f);
+}
+
+/** Fills root with the many tree: three levels of directories, files in the leaves. */
+static void make_many(const char *root)
+{
+    char rel[64];
+    for (int t = 0; t < MANY_TOP; t++) {
+        snprintf(rel, sizeof(rel), "t%02d", t);
+        char *top = tree_path(root, rel);
+        assert_int_equal(mkdir(top, 0755), 0);
+        free(top);
+        for (int m = 0; m < MANY_MID; m++) {
+            snprintf(rel, sizeof(rel), "t%02d/m%02d", t, m);
+            char *mid = tree_path(root, rel);
+            assert_int_equal(mkdir(mid, 0755), 0);
+            int fd = open(mid, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            assert_true(fd >= 0);
+            for (int l = 0; l < MANY_LEAF; l++) {
+                char name[32];
+                snprintf(name, sizeof(name), "leaf%02d", l);
+                make_at(fd, name, 1);
+                int leaf = openat(fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                assert_true(leaf >= 0);
+                for (int f = 0; f < MANY_FILES; f++) {
+                    snprintf(name, sizeof(name), "file%d.txt", f);
+                    make_at(leaf, name, 0);
+                }
+                close(leaf);
+            }
+            close(fd);
+            free(mid);
+        }
+    }
+}
+
 static int group_setup(void **state)
 {
     (void)state;
@@ -57,8 +109,8 @@ static int group_setup(void **state)
         dir = "/tmp";
     }
     mkdir(dir, 0755);
-    scratch = tree_path(dir, "walk-big-v1");
-    char *lock = tree_path(dir, "walk-big-v1.lock");
+    scratch = tree_path(dir, "walk-big-v2");
+    char *lock = tree_path(dir, "walk-big-v2.lock");
     int lfd = open(lock, O_CREAT | O_RDWR | O_CLOEXEC, 0644);
     assert_true(lfd >= 0);
     assert_int_equal(flock(lfd, LOCK_EX), 0);
@@ -66,6 +118,7 @@ static int group_setup(void **state)
     uboot = tree_path(scratch, "u-boot");
     deep = tree_path(scratch, "deep");
     wide = tree_path(scratch, "wide");
+    many = tree_path(scratch, "many");
     if (access(done, F_OK) != 0) {
         char cmd[4096];
         snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
@@ -89,6 +142,8 @@ static int group_setup(void **state)
             }
         }
         close(fd);
+        assert_int_equal(mkdir(many, 0755), 0);
+        make_many(many);
         int f = open(done, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
         assert_true(f >= 0);
         close(f);
@@ -105,6 +160,7 @@ static int group_teardown(void **state)
     (void)state;
     free(deep);
     free(wide);
+    free(many);
     free(uboot);
     free(scratch);
     return 0;
@@ -122,14 +178,14 @@ static void test_walk_uboot_matches_find(void **state)
     assert_walk_matches_find(uboot, &o, "-L", "");
 }
 
-static void test_walk_usr_matches_find(void **state)
+static void test_walk_many_dirs_matches_find(void **state)
 {
     (void)state;
     struct frd_walk_options o;
     walk_opts(&o, FRD_WALK_NAMES_ONLY);
-    assert_walk_matches_find("/usr", &o, "", "");
+    assert_walk_matches_find(many, &o, "", "");
     walk_opts(&o, 0);
-    assert_walk_matches_find("/usr", &o, "", "");
+    assert_walk_matches_find(many, &o, "", "");
 }
 
 static atomic_uint max_depth_seen;
@@ -267,7 +323,7 @@ static enum frd_action dir_count_visit(const struct frd_walk_entry *we, void *ud
     return FRD_ACTION_CONTINUE;
 }
 
-static void test_walk_allocations_below_one_per_hundred_dirs_on_usr(void **state)
+static void test_walk_allocations_below_one_per_hundred_dirs(void **state)
 {
     (void)state;
     // The bar is for the default of this 2-core machine (2 workers); at other worker counts
@@ -279,15 +335,15 @@ static void test_walk_allocations_below_one_per_hundred_dirs_on_usr(void **state
         o.workers = 2;
         atomic_store(&dirs_seen, 0);
         size_t before = atomic_load(&allocations);
-        assert_int_equal(frd_walk("/usr", &o, dir_count_visit, NULL), 0);
+        assert_int_equal(frd_walk(many, &o, dir_count_visit, NULL), 0);
         size_t used = atomic_load(&allocations) - before;
         size_t dirs = atomic_load(&dirs_seen);
         print_message("flags %u: %zu allocations for %zu directories\n", flags[i], used, dirs);
-        assert_true(dirs > 1000);
+        assert_int_equal(dirs, MANY_DIRS);
         assert_true(used * 100 < dirs);
         o.workers = test_workers();
         before = atomic_load(&allocations);
-        assert_int_equal(frd_walk("/usr", &o, dir_count_visit, NULL), 0);
+        assert_int_equal(frd_walk(many, &o, dir_count_visit, NULL), 0);
         used = atomic_load(&allocations) - before;
         assert_true(used < 128 + 40 * (size_t)o.workers);
     }
@@ -298,12 +354,12 @@ int main(void)
     assert_int_equal(frd_replace_allocator(counting_malloc, counting_realloc, free), 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_walk_uboot_matches_find),
-        cmocka_unit_test(test_walk_usr_matches_find),
+        cmocka_unit_test(test_walk_many_dirs_matches_find),
         cmocka_unit_test(test_walk_depth_5000_past_path_max),
         cmocka_unit_test(test_walk_directory_with_200000_entries),
         cmocka_unit_test(test_walk_completes_under_ulimit_n_64),
         cmocka_unit_test(test_walk_tiny_fd_budget_reopens_by_path),
-        cmocka_unit_test(test_walk_allocations_below_one_per_hundred_dirs_on_usr),
+        cmocka_unit_test(test_walk_allocations_below_one_per_hundred_dirs),
     };
     if (getenv("FRD_TEST_FILTER") != NULL) {
         cmocka_set_test_filter(getenv("FRD_TEST_FILTER"));

@@ -168,7 +168,7 @@ static void walk_free(struct frd_walk *walk)
         frd__free(walk->consumer);
     }
     frd__free(walk->workers);
-    for (size_t i = 0; i < walk->nroots; i++) {
+    for (size_t i = 0; walk->roots != NULL && i < walk->nroots; i++) {
         frd__free(walk->roots[i]);
     }
     frd__free(walk->roots);

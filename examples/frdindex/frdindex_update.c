@@ -523,25 +523,40 @@ static char **resolve_roots(const char *const *given, size_t n, size_t *nout)
                 free(roots[j]);
             }
             free(roots);
+            *nout = 0; // the caller frees *nout roots of the array
             return NULL;
         }
         roots[(*nout)++] = resolved;
     }
-    size_t kept = 0;
+    // Decide every root against all the others first, then compact: freeing while deciding
+    // left freed paths for the later comparisons to read.
+    bool *inside = calloc(*nout ? *nout : 1, sizeof(*inside));
+    if (inside == NULL) {
+        fputs("frdindex: out of memory\n", stderr);
+        for (size_t j = 0; j < *nout; j++) {
+            free(roots[j]);
+        }
+        free(roots);
+        *nout = 0;
+        return NULL;
+    }
     for (size_t i = 0; i < *nout; i++) {
-        bool inside = false;
-        for (size_t j = 0; j < *nout && !inside; j++) {
+        for (size_t j = 0; j < *nout && !inside[i]; j++) {
             if (j != i && path_under(roots[i], strlen(roots[i]), roots[j]) &&
                 (strcmp(roots[i], roots[j]) != 0 || j < i)) {
-                inside = true;
+                inside[i] = true;
             }
         }
-        if (inside) {
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < *nout; i++) {
+        if (inside[i]) {
             free(roots[i]);
         } else {
             roots[kept++] = roots[i];
         }
     }
+    free(inside);
     *nout = kept;
     return roots;
 }
@@ -657,6 +672,7 @@ int index_update(const struct index_update_options *opts)
         }
     }
     if (roots == NULL) {
+        nroots = 0; // nothing to free at done
         goto done;
     }
     // Take the write lock first: two updates at once would each miss the other's rows.
@@ -745,7 +761,8 @@ int index_update(const struct index_update_options *opts)
                (unsigned long long)u.counts[INDEX_MODIFIED],
                (unsigned long long)u.counts[INDEX_METADATA],
                (unsigned long long)u.counts[INDEX_REPLACED],
-               (unsigned long long)(u.counts[INDEX_RENAMED] + u.counts[INDEX_RENAMED_WITH_PARENT]));
+               (unsigned long long)u.counts[INDEX_RENAMED] +
+                   (unsigned long long)u.counts[INDEX_RENAMED_WITH_PARENT]);
     }
     goto done;
 

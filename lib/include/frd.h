@@ -54,10 +54,9 @@ typedef int frd_os_fd;
 #    define FRD_INVALID_FD (-1)
 #endif
 
-/** Version of this header, as MAJOR * 10000 + MINOR * 100 + PATCH. */
-#define FRD_VERSION_HEX 100
-/** Version of this header as a string. */
-#define FRD_VERSION_STRING "0.1.0"
+/* FRD_VERSION_HEX (MAJOR * 10000 + MINOR * 100 + PATCH) and FRD_VERSION_STRING, generated
+ * from the CMake project version. */
+#include "frd_version.h"
 
 /**
  * Returns the version of the library linked at run time, in the form of FRD_VERSION_HEX.

@@ -2,12 +2,12 @@
 # frddu prints what GNU du prints: for each option set, the sorted output of `frddu OPTS
 # ROOT` equals that of `du OPTS ROOT`, and so does the exit status, on generated trees (sizes
 # sparse and dense, hard links, symlinks, odd names, an unreadable directory, a mount point
-# for -x) and on the u-boot tree from the shared corpus. Also: lines come in post-order (a
+# for -x) and on the u-boot tree (tests/data). Also: lines come in post-order (a
 # directory after everything below it), and the progress line shows on a terminal only.
-# Usage: tests/cli/frddu_vs_du.sh PATH/TO/frddu [SHARED_DIR]
+# Usage: tests/cli/frddu_vs_du.sh PATH/TO/frddu
 set -euo pipefail
 frddu=$(realpath "$1")
-shared=${2:-$(dirname "$0")/../../../shared}
+data=$(realpath "$(dirname "$0")/../data")
 export LC_ALL=C
 
 tmp=$(mktemp -d)
@@ -153,8 +153,8 @@ then ok "frddu -a prints in post-order"; else bad "frddu -a is not in post-order
 if cmp -s top.want top.got; then ok "--top 5 lists the five largest"; else bad "--top 5:"; diff top.want top.got || true; fi
 
 # --- the u-boot tree --------------------------------------------------------------------
-if [ -x "$shared/corpus/materialize" ] || [ -f "$shared/corpus/materialize" ]; then
-  python3 "$shared/corpus/materialize" "$shared/corpus/u-boot.tsv.gz" uboot >/dev/null
+if [ -f "$data/u-boot.tsv.gz" ]; then
+  python3 "$data/materialize-tree" "$data/u-boot.tsv.gz" uboot >/dev/null
   for opts in "" "-a" "-s" "-a --apparent-size" "-a -b" "-a -h" "-d 2" "-x" "-L -s" "-c -s"; do
     # shellcheck disable=SC2086
     compare $opts -- uboot
@@ -205,7 +205,7 @@ if lines != 41566:
 PY
   then ok "progress line on a terminal, erased at the end"; else bad "progress line on a terminal"; fi
 else
-  echo "skip: u-boot tree (no $shared/corpus)"
+  bad "no u-boot listing in $data"
 fi
 
 # --- errors and help --------------------------------------------------------------------

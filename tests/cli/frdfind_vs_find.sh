@@ -3,13 +3,13 @@
 # sorted stdout, the sorted stderr (with "find: " read as "frdfind: ") and the exit status
 # of `frdfind ARGS` equal those of `find ARGS`, on a generated tree (every file type, sizes
 # at the -size rounding edges, ages at the -mtime/-mmin edges, symlink loops, hard links,
-# odd names) and on the u-boot tree from the shared corpus. Cases marked "nobody" run both
+# odd names) and on the u-boot tree (tests/data). Cases marked "nobody" run both
 # tools as uid 65534 (unreadable directories mean nothing to root). For -s, frdfind's output
 # is compared unsorted with find's output sorted by path components.
-# Usage: tests/cli/frdfind_vs_find.sh PATH/TO/frdfind [SHARED_DIR]
+# Usage: tests/cli/frdfind_vs_find.sh PATH/TO/frdfind
 set -euo pipefail
 frdfind=$(realpath "$1")
-shared=${2:-${FRD_SHARED_DIR:-$(dirname "$0")/../../../shared}}
+data=$(realpath "$(dirname "$0")/../data")
 export LC_ALL=C
 export TZ=UTC
 
@@ -366,9 +366,9 @@ t nobody,z "$g" . -print0
 t nobody,s,z "$g" . -print0
 
 # ---- the table: the u-boot tree ------------------------------------------------------------
-manifest="$shared/corpus/u-boot.tsv.gz"
+manifest="$data/u-boot.tsv.gz"
 if [ -f "$manifest" ]; then
-  python3 "$shared/corpus/materialize" "$manifest" "$tmp/u-boot" >/dev/null
+  python3 "$data/materialize-tree" "$manifest" "$tmp/u-boot" >/dev/null
   u="$tmp/u-boot"
   t "" "$u" .
   t "" "$u" . -name '*.h'
@@ -392,7 +392,9 @@ if [ -f "$manifest" ]; then
   t s,j2 "$u" . -name '*.c'
   t post "$u" . -depth
 else
-  echo "skip: no u-boot manifest at $manifest"
+  echo "FAIL: no u-boot listing at $manifest"
+  fail=$((fail + 1))
+  failed_cases+=("u-boot listing missing")
 fi
 
 echo "$pass passed, $fail failed, $xfail expected failures (known gaps)"

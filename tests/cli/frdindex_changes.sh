@@ -6,10 +6,10 @@
 # An update killed midway (SIGKILL) leaves the previous state, which the next update
 # completes. A corrupt file, another program's database or another schema version gives a
 # clear error and no output, never a wrong answer.
-# Usage: tests/cli/frdindex_changes.sh PATH/TO/frdindex [SHARED_DIR]
+# Usage: tests/cli/frdindex_changes.sh PATH/TO/frdindex
 set -euo pipefail
 frdindex=$(realpath "$1")
-shared=${2:-$(dirname "$0")/../../../shared}
+data=$(realpath "$(dirname "$0")/../data")
 export LC_ALL=C
 
 tmp=$(mktemp -d)
@@ -195,12 +195,7 @@ if "$frdindex" find "$db" 'no-such-name' >/dev/null; then bad "find with no matc
 
 # --- an update killed midway ------------------------------------------------------------
 big=$tmp/big
-if [ -f "$shared/corpus/materialize" ]; then
-  python3 "$shared/corpus/materialize" "$shared/corpus/u-boot.tsv.gz" "$big" >/dev/null
-else
-  mkdir -p "$big"  # no corpus: a generated tree of the same order of size
-  for i in $(seq 1 200); do mkdir -p "$big/d$i"; for j in $(seq 1 100); do : >"$big/d$i/f$j"; done; done
-fi
+python3 "$data/materialize-tree" "$data/u-boot.tsv.gz" "$big" >/dev/null
 big=$(realpath "$big")
 kdb=$tmp/kill.db
 "$frdindex" update -q "$kdb" "$big"

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# frdls agrees field for field with GNU find on real directories: for each directory, the
+# frdls agrees field for field with GNU find on directories: for each directory, the
 # sorted lines "type size mtime_ns ctime_ns inode name" from `frdls DIR` equal those from
 # `find DIR -mindepth 1 -maxdepth 1 -printf` (times converted to integer nanoseconds), and
-# `frdls -n` equals find's "type name". Also checks the errors for bad paths.
+# `frdls -n` equals find's "type name". Also checks the errors for bad paths. The directories
+# are the given ones, else four of the u-boot tree (tests/data); plus a generated one.
 # Usage: tests/cli/frdls_vs_find.sh PATH/TO/frdls [DIR...]
 set -euo pipefail
 frdls=$1
 shift
 dirs=("$@")
-[ ${#dirs[@]} -eq 0 ] && dirs=(/usr/bin /usr/lib/x86_64-linux-gnu /usr/share/doc)
+data=$(realpath "$(dirname "$0")/../data")
 
 # find prints %T@ as seconds.fraction with 10 fractional digits: turn it into integer ns.
 to_ns='BEGIN { FS = OFS = "\t" }
@@ -19,6 +20,11 @@ NF < 6 { print; next }
 
 tmp=$(mktemp -d)
 trap 'chmod -R u+rwx "$tmp"; rm -rf "$tmp"' EXIT
+
+if [ ${#dirs[@]} -eq 0 ]; then
+  python3 "$data/materialize-tree" "$data/u-boot.tsv.gz" "$tmp/u-boot" >/dev/null
+  dirs=("$tmp/u-boot" "$tmp/u-boot/arch/arm/dts" "$tmp/u-boot/include" "$tmp/u-boot/drivers")
+fi
 
 # A generated directory with every file type and odd names.
 odd="$tmp/odd"

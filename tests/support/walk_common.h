@@ -226,25 +226,31 @@ static inline void assert_walk_matches_find(const char *root, const struct frd_w
     rec_ctx_free(&c);
 }
 
-/** Path of the shared folder (FRD_SHARED_DIR, else next to the source tree). */
-static inline const char *shared_dir(void)
+/**
+ * Lays out the u-boot tree from tests/data (tests/data/materialize-tree) COPIES times under
+ * PARENT/NAME, which must not exist. Returns PARENT/NAME (free it).
+ */
+static inline char *materialize_uboot_copies(const char *parent, const char *name, unsigned copies)
 {
-    const char *s = getenv("FRD_SHARED_DIR");
-    return s != NULL && *s != '\0' ? s : FRD_SOURCE_DIR "/../shared";
-}
-
-/** Materializes the u-boot tree (copies: 1) under a fresh directory. Returns DEST. */
-static inline char *materialize_uboot(const char *parent)
-{
-    char *dest = malloc(strlen(parent) + 32);
+    size_t len = strlen(parent) + strlen(name) + 2;
+    char *dest = malloc(len);
     assert_non_null(dest);
-    snprintf(dest, strlen(parent) + 32, "%s/u-boot", parent);
+    snprintf(dest, len, "%s/%s", parent, name);
     char cmd[8192];
-    snprintf(cmd, sizeof(cmd), "python3 '%s/corpus/materialize' '%s/corpus/u-boot.tsv.gz' '%s'",
-             shared_dir(), shared_dir(), dest);
+    int n = snprintf(cmd, sizeof(cmd),
+                     "python3 '%s/tests/data/materialize-tree' '%s/tests/data/u-boot.tsv.gz' "
+                     "'%s' %u >/dev/null",
+                     FRD_SOURCE_DIR, FRD_SOURCE_DIR, dest, copies);
+    assert_true(n > 0 && (size_t)n < sizeof(cmd));
     int st = system(cmd);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     return dest;
+}
+
+/** Lays out one u-boot tree under PARENT/u-boot. Returns the path (free it). */
+static inline char *materialize_uboot(const char *parent)
+{
+    return materialize_uboot_copies(parent, "u-boot", 1);
 }
 
 #endif // FRD_TESTS_WALK_COMMON_H
