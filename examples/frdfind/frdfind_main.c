@@ -13,10 +13,14 @@
 
 #include "frdfind.h"
 
+#include "errtext.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdatomic.h>
+#include "errtext.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,12 +31,6 @@ struct ff_walk {
     const struct ff_options *opts;
     atomic_bool quit; /**< -quit was evaluated: no callback evaluates anything after it */
 };
-
-/** Message for an error code: libc's words for errno values, as GNU find prints them. */
-static const char *error_text(int code)
-{
-    return code > -4000 ? strerror(-code) : frd_strerror(code);
-}
 
 /** -depth: is this directory's evaluation deferred to the post-order hook? */
 static bool deferred(const struct ff_options *opts, const struct frd_walk_entry *we)
@@ -136,7 +134,7 @@ static void report_loop(const struct frd_walk_error *err)
     size_t len = strlen(err->path);
     char *anc = malloc(len + 1);
     if (anc == NULL) {
-        ff_error_path(err->path, error_text(err->code));
+        ff_error_path(err->path, tool_strerror(err->code));
         return;
     }
     memcpy(anc, err->path, len + 1);
@@ -175,7 +173,7 @@ static void report_loop(const struct frd_walk_error *err)
         }
     }
     free(anc);
-    ff_error_path(err->path, error_text(err->code));
+    ff_error_path(err->path, tool_strerror(err->code));
 }
 
 static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
@@ -184,7 +182,7 @@ static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
     if (err->code == FRD_ELOOP && walk->opts->follow != FRD_FOLLOW_NEVER) {
         report_loop(err);
     } else {
-        ff_error_path(err->path, error_text(err->code));
+        ff_error_path(err->path, tool_strerror(err->code));
     }
     return FRD_ACTION_CONTINUE;
 }
@@ -259,7 +257,7 @@ int main(int argc, char **argv)
     if (nroots > 0) {
         rc = frd_walk_roots(roots, nroots, &wo, on_visit, &walk);
         if (rc < 0 && rc != FRD_ESTOPPED) {
-            ff_error(error_text(rc));
+            ff_error(tool_strerror(rc));
         }
     }
     uint64_t count = ff_out_flush_all();
