@@ -7,7 +7,7 @@ packages=(
   cmake make gcc g++ pkg-config python3
   clang libclang-rt-14-dev clang-format
   libuv1-dev libcmocka-dev libbenchmark-dev
-  findutils util-linux
+  findutils util-linux strace
   libsqlite3-dev sqlite3 coreutils
 )
 # Extra packages a caller may ask for, e.g. FRD_EXTRA_PACKAGES="bfs fd-find".

@@ -17,7 +17,6 @@
 #include "frddu.h"
 
 #include "errtext.h"
-
 #include "grow.h"
 
 #include <getopt.h>

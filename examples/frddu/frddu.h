@@ -61,8 +61,8 @@ struct du_state {
     size_t walk_root_len;
     const char *display_root;
     size_t display_root_len;
-    uint64_t root_dev;   /**< the root's device, for -x */
-    uint64_t root_total; /**< the finished root's total, for -c */
+    uint64_t root_dev;        /**< the root's device, for -x */
+    uint64_t root_total;      /**< the finished root's total, for -c */
     struct du_batch *batches; /**< per-worker progress counts, indexed by the worker */
     unsigned nbatches;
 

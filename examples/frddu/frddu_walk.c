@@ -2,9 +2,8 @@
 // Copyright (c) 2026 The frd authors
 
 /** frddu's walk: totals per directory from the visit and post-order callbacks. */
-#include "frddu.h"
-
 #include "errtext.h"
+#include "frddu.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -21,12 +21,18 @@ unsigned ff_expr_needs(const struct ff_expr *expr)
     unsigned needs = ff_expr_needs(expr->lhs) | ff_expr_needs(expr->rhs);
     switch (expr->kind) {
     case FF_SIZE:
+    case FF_EMPTY: // the size of a file; a directory is listed
+        needs |= FRD_FIELD_SIZE;
+        break;
     case FF_TIME:
     case FF_NEWER:
-    case FF_EMPTY:
+        needs |= FRD_FIELD_MTIME;
+        break;
     case FF_INUM:
+        needs |= FRD_FIELD_FILE_ID;
+        break;
     case FF_LINKS:
-        needs |= FF_NEED_STAT;
+        needs |= FRD_FIELD_NLINK;
         break;
     default:
         break;

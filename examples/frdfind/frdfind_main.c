@@ -7,20 +7,18 @@
  * exits 1 if anything failed (the walk itself goes on after an error).
  *
  * -depth evaluates a directory in the post-order hook instead of the visit callback. The
- * walk is names-only unless the expression needs metadata (ff_expr_needs()).
+ * walk asks for the fields the expression reads and no more (ff_expr_needs()): -name,
+ * -type and -inum make no stat at all.
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "frdfind.h"
-
 #include "errtext.h"
+#include "frdfind.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdatomic.h>
-#include "errtext.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,12 +43,12 @@ static enum frd_action evaluate(struct ff_walk *walk, const struct frd_walk_entr
     if (atomic_load_explicit(&walk->quit, memory_order_relaxed)) {
         return FRD_ACTION_STOP;
     }
-    struct ff_thread *thr = ff_thread_get();
+    struct ff_thread *thr = ff_thread_get(we->worker);
     if (thr == NULL) {
         ff_error("out of memory");
         return FRD_ACTION_STOP;
     }
-    if ((opts->needs & FF_NEED_STAT) && we->entry->error < 0) {
+    if ((opts->needs & FF_STAT_FIELDS) && we->entry->error < 0) {
         // GNU find evaluates nothing on a file it cannot stat and does not descend into it;
         // the walker has reported the error through on_error().
         return FRD_ACTION_PRUNE;
@@ -230,9 +228,8 @@ int main(int argc, char **argv)
     wo.min_depth = opts.mindepth;
     wo.max_depth = opts.maxdepth;
     wo.on_error = on_error;
-    if (!(opts.needs & FF_NEED_STAT)) {
-        wo.flags |= FRD_WALK_NAMES_ONLY;
-    }
+    // Exactly the fields the expression reads: -type, -name and -inum need no stat.
+    wo.fields = FRD_FIELD_TYPE | (opts.needs & FRD_FIELDS_ALL);
     if (opts.xdev) {
         wo.flags |= FRD_WALK_ONE_FILE_SYSTEM;
     }
@@ -246,7 +243,8 @@ int main(int argc, char **argv)
     struct ff_walk walk = {.opts = &opts};
     atomic_init(&walk.quit, false);
     const char **roots = calloc(opts.npaths, sizeof(*roots));
-    if (roots == NULL) {
+    // One output state per worker index: the walker runs at most 8 workers (or the -j asked).
+    if (roots == NULL || ff_out_init(opts.workers > 8 ? opts.workers : 8) < 0) {
         ff_error("out of memory");
         ff_options_free(&opts);
         return 1;
@@ -264,7 +262,7 @@ int main(int argc, char **argv)
     if (opts.count) {
         char line[32];
         int n = snprintf(line, sizeof(line), "%" PRIu64 "\n", count);
-        struct ff_thread *thr = ff_thread_get();
+        struct ff_thread *thr = ff_thread_get(0);
         if (thr != NULL && n > 0) {
             ff_out_append(thr, line, (size_t)n);
             ff_out_flush_all();

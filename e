@@ -1,0 +1,1 @@
+frdcount: : no such file or directory
