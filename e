@@ -1,1 +1,0 @@
-frdcount: : no such file or directory
