@@ -176,40 +176,13 @@ static void report_loop(const struct frd_walk_error *err)
 
 static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
 {
-    struct ff_walk *walk = udata;
-    if (err->code == FRD_ELOOP && walk->opts->follow != FRD_FOLLOW_NEVER) {
+    (void)udata;
+    if (err->call == FRD_OP_LOOP) {
         report_loop(err);
     } else {
         ff_error_path(err->path, tool_strerror(err->code));
     }
     return FRD_ACTION_CONTINUE;
-}
-
-/**
- * Drops the roots that do not exist, with find's message, so one bad root does not stop
- * the walk of the others. @return the number of roots kept.
- */
-static size_t check_roots(const struct ff_options *opts, const char **kept)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < opts->npaths; i++) {
-        const char *path = opts->paths[i];
-        struct stat st;
-        int rc = opts->follow == FRD_FOLLOW_NEVER ? lstat(path, &st) : stat(path, &st);
-        if (rc != 0 && opts->follow != FRD_FOLLOW_NEVER && errno != ENOENT) {
-            rc = lstat(path, &st); // a dangling or looping root link is still a root
-        }
-        if (rc != 0 && path[0] != '\0') {
-            ff_error_path(path, strerror(errno));
-            continue;
-        }
-        if (path[0] == '\0') {
-            ff_error_path(path, strerror(ENOENT));
-            continue;
-        }
-        kept[n++] = path;
-    }
-    return n;
 }
 
 int main(int argc, char **argv)
@@ -242,21 +215,19 @@ int main(int argc, char **argv)
 
     struct ff_walk walk = {.opts = &opts};
     atomic_init(&walk.quit, false);
-    const char **roots = calloc(opts.npaths, sizeof(*roots));
     // One output state per worker index: the walker runs at most 8 workers (or the -j asked).
-    if (roots == NULL || ff_out_init(opts.workers > 8 ? opts.workers : 8) < 0) {
+    if (ff_out_init(opts.workers > 8 ? opts.workers : 8) < 0) {
         ff_error("out of memory");
         ff_options_free(&opts);
         return 1;
     }
-    size_t nroots = check_roots(&opts, roots);
-    opts.roots = roots;
-    opts.nroots = nroots;
-    if (nroots > 0) {
-        rc = frd_walk_roots(roots, nroots, &wo, on_visit, &walk);
-        if (rc < 0 && rc != FRD_ESTOPPED) {
-            ff_error(tool_strerror(rc));
-        }
+    // Every root is walked: one that is missing, empty or unreadable is reported by the
+    // walk, once, with its path (find's message), and the others are walked all the same.
+    opts.roots = opts.paths;
+    opts.nroots = opts.npaths;
+    rc = frd_walk_roots(opts.paths, opts.npaths, &wo, on_visit, &walk);
+    if (rc < 0 && rc != FRD_ESTOPPED) {
+        ff_error(tool_strerror(rc));
     }
     uint64_t count = ff_out_flush_all();
     if (opts.count) {
@@ -275,7 +246,6 @@ int main(int argc, char **argv)
         ff_error(msg);
     }
     ff_out_free_all();
-    free(roots);
     ff_options_free(&opts);
     return ff_failed() ? 1 : 0;
 }
