@@ -111,9 +111,17 @@ static enum frd_action collect_visit(const struct frd_walk_entry *we, void *udat
         .ctime_ns = e->ctime_ns,
         .file_id = e->file_id,
         .dev = e->dev,
-        .mode = e->mode & 07777, // permissions: the type has its own column
+        .mode = e->mode,
         .type = (uint8_t)e->type,
         .persistent = we->persistent_ids,
+        .nlink = e->nlink,
+        .uid = e->uid,
+        .gid = e->gid,
+        .btime_ns = e->btime_ns,
+        .rdev = e->rdev,
+        .attributes = e->attributes,
+        .attributes_known = e->attributes_known,
+        .fields = e->fields,
     };
     r->failed = e->error < 0;
     // Hashing here spreads the work over the walk's workers; the writer thread only looks up.
@@ -192,9 +200,8 @@ int index_collect_start(struct index_collect *c, const char *const *roots, size_
     frd_walk_options_init(&c->options);
     c->options.workers = workers;
     c->options.on_error = collect_error;
-    // What a row keeps, and nothing more from the kernel.
-    c->options.fields = FRD_FIELD_TYPE | FRD_FIELD_SIZE | FRD_FIELD_MTIME | FRD_FIELD_CTIME |
-                        FRD_FIELD_FILE_ID | FRD_FIELD_DEV | FRD_FIELD_MODE;
+    // What a row keeps (what frd_entry_same() compares), and nothing more from the kernel.
+    c->options.fields = FRD_FIELDS_ALL & ~(unsigned)(FRD_FIELD_ALLOC_SIZE | FRD_FIELD_ATIME);
     if (one_file_system) {
         c->options.flags |= FRD_WALK_ONE_FILE_SYSTEM;
     }
