@@ -54,6 +54,11 @@ static enum frd_action count_visit(const struct frd_walk_entry *we, void *udata)
     (void)udata;
     struct count_slot *s = &slots[we->worker % MAX_SLOTS];
     s->entries++;
+    if (we->entry->error < 0) {
+        // Its stat failed (reported once by count_error): do not enter it, or opening it
+        // would fail and report the same path again.
+        return FRD_ACTION_PRUNE;
+    }
     if (we->entry->type == FRD_TYPE_DIR) {
         s->dirs++;
     } else if (we->entry->type == FRD_TYPE_REG) {

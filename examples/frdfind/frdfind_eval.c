@@ -10,6 +10,8 @@
 
 #include "frdfind.h"
 
+#include "errtext.h"
+
 #include <fnmatch.h>
 #include <string.h>
 
@@ -123,7 +125,7 @@ static bool is_empty(const struct frd_walk_entry *we, struct ff_thread *thr)
     if (rc < 0) {
         // GNU find reports the directory it could not open for -empty, then again when
         // the walk fails to read it.
-        ff_error_path(we->path, strerror(-rc));
+        ff_error_path(we->path, tool_strerror(rc));
         return false;
     }
     return rc == 0;

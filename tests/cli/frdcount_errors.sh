@@ -43,6 +43,23 @@ one_error 0 "" ""
 one_error "$n" missing missing real
 one_error "$n" missing real missing
 
+# As uid 65534, a directory readable but not searchable: one line per entry that cannot be
+# stat'ed, none twice (a subdirectory is not opened after its stat failed).
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+  chmod 755 "$tmp"
+  mkdir -p perm/noexec/sub && printf 'n' >perm/noexec/f && chmod 0444 perm/noexec
+  rc=0
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$frdcount" perm >out.txt 2>err.txt || rc=$?
+  if [ "$rc" -eq 1 ] && [ "$(wc -l <err.txt)" -eq 2 ] && [ "$(cut -d"'" -f2 err.txt | sort -u | wc -l)" -eq 2 ]; then
+    ok "as uid 65534, a 0444 directory: one line for each of its 2 entries, exit 1"
+  else
+    bad "as uid 65534, a 0444 directory: exit $rc, stderr:"; cat err.txt
+  fi
+  chmod 755 perm/noexec
+else
+  echo "skip: a 0444 directory as uid 65534 (needs root and setpriv)"
+fi
+
 rc=0
 "$frdcount" real >out.txt 2>err.txt || rc=$?
 if [ "$rc" -eq 0 ] && [ ! -s err.txt ] && grep -q "^$n entries" out.txt; then
