@@ -8,9 +8,8 @@
  */
 #define _GNU_SOURCE // FNM_CASEFOLD
 
-#include "frdfind.h"
-
 #include "errtext.h"
+#include "frdfind.h"
 
 #include <fnmatch.h>
 #include <string.h>
