@@ -68,7 +68,10 @@ static void dir_release(struct du_state *st, struct du_dir *dir)
 
 static void count_progress(struct du_state *st, unsigned worker, uint64_t bytes)
 {
-    struct du_batch *b = &st->batches[worker < st->nbatches ? worker : 0];
+    if (worker >= st->nbatches) {
+        return; // never: the walker's indexes stay below its worker count, at most nbatches
+    }
+    struct du_batch *b = &st->batches[worker];
     b->bytes += bytes;
     if (++b->entries >= 256) {
         atomic_fetch_add_explicit(&st->counted, b->bytes, memory_order_relaxed);
