@@ -17,7 +17,6 @@
 
 #include <frd.h>
 #include <inttypes.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,30 +43,22 @@ struct count_slot {
     char pad[64 - 5 * sizeof(uint64_t)];
 };
 
-#define MAX_SLOTS 512
+/** One slot per walker thread, indexed by the callbacks' worker index (below the -j asked,
+ *  at most 256), so no thread-local or registry is needed. */
+#define MAX_SLOTS 256
 static struct count_slot slots[MAX_SLOTS];
-static atomic_uint nslots;
-static _Thread_local struct count_slot *my_slot;
 static bool quiet_errors;
-
-static struct count_slot *slot(void)
-{
-    if (my_slot == NULL) {
-        unsigned i = atomic_fetch_add(&nslots, 1);
-        if (i >= MAX_SLOTS) {
-            fprintf(stderr, "frdcount: too many threads\n");
-            exit(2);
-        }
-        my_slot = &slots[i];
-    }
-    return my_slot;
-}
 
 static enum frd_action count_visit(const struct frd_walk_entry *we, void *udata)
 {
     (void)udata;
-    struct count_slot *s = slot();
+    struct count_slot *s = &slots[we->worker % MAX_SLOTS];
     s->entries++;
+    if (we->entry->error < 0) {
+        // Its stat failed (reported once by count_error): do not enter it, or opening it
+        // would fail and report the same path again.
+        return FRD_ACTION_PRUNE;
+    }
     if (we->entry->type == FRD_TYPE_DIR) {
         s->dirs++;
     } else if (we->entry->type == FRD_TYPE_REG) {
@@ -80,9 +71,10 @@ static enum frd_action count_visit(const struct frd_walk_entry *we, void *udata)
 static enum frd_action count_error(const struct frd_walk_error *err, void *udata)
 {
     (void)udata;
-    slot()->errors++;
+    slots[err->worker % MAX_SLOTS].errors++;
     if (!quiet_errors) {
-        fprintf(stderr, "frdcount: %s: %s\n", err->path, frd_strerror(err->code));
+        fprintf(stderr, "frdcount: '%s': %s (%s)\n", err->path, frd_strerror(err->code),
+                frd_op_name(err->call));
     }
     return FRD_ACTION_CONTINUE;
 }
@@ -91,7 +83,8 @@ int main(int argc, char **argv)
 {
     struct frd_walk_options opts;
     frd_walk_options_init(&opts);
-    opts.on_error = count_error;
+    opts.on_error = count_error; // every failure, a missing root included, is reported here once
+    opts.fields = FRD_FIELD_TYPE | FRD_FIELD_SIZE; // all that is counted
     int c;
     while ((c = getopt(argc, argv, "j:nLxqh")) != -1) {
         switch (c) {
@@ -137,8 +130,7 @@ int main(int argc, char **argv)
     int rc = frd_walk_roots(roots, nroots, &opts, count_visit, NULL);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     struct count_slot total = {0};
-    unsigned n = atomic_load(&nslots);
-    for (unsigned i = 0; i < n && i < MAX_SLOTS; i++) {
+    for (unsigned i = 0; i < MAX_SLOTS; i++) {
         total.entries += slots[i].entries;
         total.dirs += slots[i].dirs;
         total.files += slots[i].files;
@@ -150,7 +142,9 @@ int main(int argc, char **argv)
            " bytes\n%" PRIu64 " errors\n%.3f seconds\n",
            total.entries, total.dirs, total.files, total.bytes, total.errors, seconds);
     if (rc < 0) {
-        fprintf(stderr, "frdcount: %s\n", frd_strerror(rc));
+        // Not a root's failure (the error hook has reported those, with their paths): the
+        // walk itself could not run (out of memory, bad options).
+        fprintf(stderr, "frdcount: walk failed: %s\n", frd_strerror(rc));
         return 1;
     }
     return total.errors > 0 ? 1 : 0;

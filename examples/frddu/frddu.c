@@ -16,6 +16,7 @@
 
 #include "frddu.h"
 
+#include "errtext.h"
 #include "grow.h"
 
 #include <getopt.h>
@@ -326,9 +327,11 @@ int main(int argc, char **argv)
         delay = strtod(delay_ms, NULL) / 1000.0;
     }
     progress_line_init(&st.progress, STDERR_FILENO, delay);
-    st.tree = du_tree_new();
     st.seen = du_seen_new();
-    if (st.tree == NULL || st.seen == NULL) {
+    // One progress batch per walker thread (the walker runs at most 8, or the -j asked for).
+    st.nbatches = opts.workers > 8 ? opts.workers : 8;
+    st.batches = calloc(st.nbatches, sizeof *st.batches);
+    if (st.seen == NULL || st.batches == NULL) {
         fputs("frddu: out of memory\n", stderr);
         return 1;
     }
@@ -349,7 +352,7 @@ int main(int argc, char **argv)
         // The error hook may already have said why the root failed.
         if (rc < 0 && atomic_load(&st.errors) == errors_before) {
             progress_line_clear(&st.progress);
-            fprintf(stderr, "frddu: cannot access '%s': %s\n", roots[i], frd_strerror(rc));
+            fprintf(stderr, "frddu: cannot access '%s': %s\n", roots[i], tool_strerror(rc));
             atomic_store(&st.status, 1);
         }
         grand_total += st.root_total;
@@ -371,7 +374,7 @@ int main(int argc, char **argv)
         fputs("frddu: write error\n", stderr);
         status = 1;
     }
-    du_tree_free(st.tree);
+    free(st.batches);
     du_seen_free(st.seen);
     progress_line_destroy(&st.progress);
     pthread_mutex_destroy(&st.out_lock);

@@ -7,7 +7,6 @@
 
 #include "frddu_seen.h"
 #include "frddu_size.h"
-#include "frddu_tree.h"
 #include "progress_line.h"
 
 #include <frd.h>
@@ -16,6 +15,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/** A worker's progress count, published every few hundred entries; padded to a cache line. */
+struct du_batch {
+    uint64_t bytes;
+    unsigned entries;
+    char pad[64 - sizeof(uint64_t) - sizeof(unsigned)];
+};
 
 /** What the command line asked for. */
 struct du_options {
@@ -42,7 +48,6 @@ struct du_line {
 /** Everything the walk callbacks share; one per frddu run. */
 struct du_state {
     const struct du_options *opts;
-    struct du_tree *tree;
     struct du_seen *seen;
     struct progress_line progress;
     atomic_uint_least64_t counted; /**< bytes counted so far, for the progress line */
@@ -56,9 +61,10 @@ struct du_state {
     size_t walk_root_len;
     const char *display_root;
     size_t display_root_len;
-    uint64_t root_dev;   /**< the root's device, for -x */
-    uint64_t root_total; /**< the finished root's total, for -c */
-    unsigned generation; /**< changes per root; invalidates per-thread caches */
+    uint64_t root_dev;        /**< the root's device, for -x */
+    uint64_t root_total;      /**< the finished root's total, for -c */
+    struct du_batch *batches; /**< per-worker progress counts, indexed by the worker */
+    unsigned nbatches;
 
     pthread_mutex_t out_lock; /**< serialises output and the --top list */
     FILE *out;

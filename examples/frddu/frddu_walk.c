@@ -2,79 +2,50 @@
 // Copyright (c) 2026 The frd authors
 
 /** frddu's walk: totals per directory from the visit and post-order callbacks. */
+#include "errtext.h"
 #include "frddu.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /*
- * How the totals add up while workers visit entries in any order:
+ * How the totals add up while workers visit entries in any order, on the walker's
+ * per-directory state (frd_walk_entry.dir_state), with no table of paths:
  *
- *   visit(dir D)     D enters the table with its own size, pending = 1, and its parent's
- *                    pending grows by 1 (D is an unfinished subdirectory of it).
- *   visit(file F)    F's size is added to its parent directory's total at once.
+ *   visit(dir D)     D gets a struct du_dir as its state, with its own size, pending = 1;
+ *                    its parent (parent_state) gets pending + 1 (an unfinished subdirectory).
+ *   visit(file F)    F's size is added to its parent's total (parent_state) at once.
  *   post-order(D)    D's own pending reference is dropped.
- *   pending hits 0   D is done: its line is printed, its total is added to its parent,
- *                    the parent's pending drops by 1 (which may finish the parent), and D
- *                    leaves the table.
+ *   pending hits 0   D is done: its line is printed, its total is added to its parent, the
+ *                    parent's pending drops by 1 (which may finish the parent).
  *
  * So a directory is printed after everything below it (du's post-order) and its total is
- * final when printed, whichever worker finishes last. The walker reports every directory
- * it was told to enter, readable or not; should one never be reported (a stopped walk),
- * it is finished after the walk, deepest first, so no total is lost.
- *
- * The parent of an entry is found by path: the entry's path up to its last '/', or the root
- * for depth 1. Each thread remembers the last parent it found (a worker visits a whole
- * directory's entries in a row), so the shared table is rarely consulted.
+ * final when printed, whichever worker finishes last. A directory the walk releases without
+ * its post-order visit (a stopped walk) is finished when released, so no total is lost.
+ * Memory: a du_dir is referenced by the walker's slot and by each subdirectory's du_dir
+ * (which adds to it); the last of them frees it.
  */
 
-/** Paths longer than this are looked up in the table every time instead of cached. */
-#define PARENT_CACHE_KEY_MAX 1024
+/** One directory whose total is still growing: the walker's state of that directory. */
+struct du_dir {
+    struct du_dir *parent;       /**< the directory holding it; NULL for a root */
+    atomic_uint_least64_t bytes; /**< its own size plus everything counted below it so far */
+    /** 1 until its post-order visit, plus 1 per unfinished subdirectory: at 0 it is done. */
+    atomic_uint pending;
+    atomic_uint refs;   /**< the walker's slot + one per subdirectory's du_dir */
+    atomic_bool listed; /**< its post-order visit happened (or it was released) */
+    unsigned depth;     /**< 0 for a root */
+    size_t path_len;    /**< bytes in path */
+    char path[];        /**< the directory's path as the walker spells it, NUL-terminated */
+};
 
-/** The last parent this thread found. Its key is a copy, so the directory may be freed. */
-static _Thread_local struct {
-    const struct du_state *state;
-    unsigned generation;
-    struct du_dir *dir;
-    size_t key_len;
-    char key[PARENT_CACHE_KEY_MAX];
-} parent_cache;
-
-/** Per-thread byte count for the progress line, published every few hundred entries. */
-static _Thread_local struct {
-    uint64_t bytes;
-    unsigned entries;
-} progress_batch;
-
-static struct du_dir *find_parent(struct du_state *st, const struct frd_walk_entry *we)
+static void dir_unref(struct du_dir *dir)
 {
-    const char *key = we->path;
-    size_t key_len;
-    if (we->depth == 1) {
-        key_len = st->walk_root_len;
-    } else {
-        key_len = we->path_len;
-        while (key_len > 0 && key[key_len - 1] != '/') {
-            key_len--;
-        }
-        // "a/b/c" -> "a/b"; the walker never ends a directory's path with '/' below the root.
-        if (key_len > 0) {
-            key_len--;
-        }
+    while (dir != NULL && atomic_fetch_sub_explicit(&dir->refs, 1, memory_order_acq_rel) == 1) {
+        struct du_dir *parent = dir->parent;
+        free(dir);
+        dir = parent;
     }
-    if (parent_cache.state == st && parent_cache.generation == st->generation &&
-        parent_cache.key_len == key_len && memcmp(parent_cache.key, key, key_len) == 0) {
-        return parent_cache.dir;
-    }
-    struct du_dir *dir = du_tree_find(st->tree, key, key_len);
-    if (dir != NULL && key_len <= PARENT_CACHE_KEY_MAX) {
-        parent_cache.state = st;
-        parent_cache.generation = st->generation;
-        parent_cache.dir = dir;
-        parent_cache.key_len = key_len;
-        memcpy(parent_cache.key, key, key_len);
-    }
-    return dir;
 }
 
 /** Drops one pending reference of `dir`, finishing it and then its ancestors as they reach 0. */
@@ -84,28 +55,28 @@ static void dir_release(struct du_state *st, struct du_dir *dir)
         uint64_t total = atomic_load_explicit(&dir->bytes, memory_order_relaxed);
         struct du_dir *parent = dir->parent;
         if (st->opts->max_depth < 0 || (long)dir->depth <= st->opts->max_depth) {
-            du_emit(st, total, dir->key, dir->key_len);
+            du_emit(st, total, dir->path, dir->path_len);
         }
         if (parent != NULL) {
             atomic_fetch_add_explicit(&parent->bytes, total, memory_order_relaxed);
         } else {
             st->root_total = total;
         }
-        if (!dir->leftover) {
-            du_tree_remove(st->tree, dir);
-            free(dir);
-        }
         dir = parent;
     }
 }
 
-static void count_progress(struct du_state *st, uint64_t bytes)
+static void count_progress(struct du_state *st, unsigned worker, uint64_t bytes)
 {
-    progress_batch.bytes += bytes;
-    if (++progress_batch.entries >= 256) {
-        atomic_fetch_add_explicit(&st->counted, progress_batch.bytes, memory_order_relaxed);
-        progress_batch.bytes = 0;
-        progress_batch.entries = 0;
+    if (worker >= st->nbatches) {
+        return; // never: the walker's indexes stay below its worker count, at most nbatches
+    }
+    struct du_batch *b = &st->batches[worker];
+    b->bytes += bytes;
+    if (++b->entries >= 256) {
+        atomic_fetch_add_explicit(&st->counted, b->bytes, memory_order_relaxed);
+        b->bytes = 0;
+        b->entries = 0;
     }
 }
 
@@ -114,7 +85,7 @@ static void report(struct du_state *st, const char *what, const char *path, int 
     atomic_store(&st->status, 1);
     atomic_fetch_add(&st->errors, 1);
     progress_line_clear(&st->progress);
-    fprintf(stderr, "frddu: %s '%s': %s\n", what, path, frd_strerror(code));
+    fprintf(stderr, "frddu: %s '%s': %s\n", what, path, tool_strerror(code));
 }
 
 static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)
@@ -144,22 +115,32 @@ static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)
     }
     uint64_t size = opts->apparent ? e->size : e->alloc_size;
     if (progress_line_enabled(&st->progress)) {
-        count_progress(st, size);
+        count_progress(st, we->worker, size);
         if (is_dir) {
             progress_line_set_current(&st->progress, we->path, we->path_len);
         }
     }
 
-    struct du_dir *parent = we->depth == 0 ? NULL : find_parent(st, we);
+    struct du_dir *parent = we->parent_state;
     if (is_dir) {
-        struct du_dir *dir = du_tree_add(st->tree, we->path, we->path_len, parent, we->depth, size);
+        struct du_dir *dir = malloc(sizeof *dir + we->path_len + 1);
         if (dir == NULL) {
             atomic_store(&st->out_of_memory, true);
             return FRD_ACTION_STOP;
         }
+        dir->parent = parent;
+        atomic_init(&dir->bytes, size);
+        atomic_init(&dir->pending, 1);
+        atomic_init(&dir->refs, 1);
+        atomic_init(&dir->listed, false);
+        dir->depth = we->depth;
+        dir->path_len = we->path_len;
+        memcpy(dir->path, we->path, we->path_len + 1);
         if (parent != NULL) {
             atomic_fetch_add_explicit(&parent->pending, 1, memory_order_relaxed);
+            atomic_fetch_add_explicit(&parent->refs, 1, memory_order_relaxed);
         }
+        *we->dir_state = dir;
         return FRD_ACTION_CONTINUE;
     }
     if (parent != NULL) {
@@ -178,12 +159,20 @@ static void du_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_
                         void *udata)
 {
     (void)totals; // its bytes are apparent sizes of one level; du needs its own sums
-    struct du_state *st = udata;
-    struct du_dir *d = du_tree_find(st->tree, dir->path, dir->path_len);
-    if (d == NULL || atomic_exchange(&d->listed, true)) {
-        return; // pruned (another file system, a repeat), or reported twice
+    struct du_dir *d = *dir->dir_state;
+    if (d != NULL && !atomic_exchange(&d->listed, true)) {
+        dir_release(udata, d);
     }
-    dir_release(st, d);
+}
+
+/** The walker lets go of a directory: finish it if its post-order visit never came. */
+static void du_dir_free(void *state, void *udata)
+{
+    struct du_dir *d = state;
+    if (!atomic_exchange(&d->listed, true)) {
+        dir_release(udata, d);
+    }
+    dir_unref(d);
 }
 
 static enum frd_action du_error(const struct frd_walk_error *err, void *udata)
@@ -206,27 +195,6 @@ static void du_progress(const struct frd_walk_progress *progress, void *udata)
                        atomic_load_explicit(&st->counted, memory_order_relaxed));
 }
 
-/** Finishes the directories the walker did not report finished, deepest first. */
-static int finish_leftovers(struct du_state *st)
-{
-    struct du_dir **dirs;
-    long n = du_tree_take_all(st->tree, &dirs);
-    if (n < 0) {
-        return FRD_ENOMEM;
-    }
-    for (long i = 0; i < n; i++) {
-        if (!atomic_exchange(&dirs[i]->listed, true)) {
-            dir_release(st, dirs[i]);
-        }
-    }
-    for (long i = 0; i < n; i++) {
-        // dir_release() never frees a leftover (dirs[i]->leftover); the analyzer cannot see it.
-        free(dirs[i]); // NOLINT(clang-analyzer-unix.Malloc)
-    }
-    free(dirs);
-    return 0;
-}
-
 int du_walk_root(struct du_state *st, const char *walk_root, const char *display_root)
 {
     st->walk_root = walk_root;
@@ -234,7 +202,6 @@ int du_walk_root(struct du_state *st, const char *walk_root, const char *display
     st->display_root = display_root;
     st->display_root_len = strlen(display_root);
     st->root_total = 0;
-    st->generation++;
 
     struct frd_walk_options wo;
     frd_walk_options_init(&wo);
@@ -245,6 +212,10 @@ int du_walk_root(struct du_state *st, const char *walk_root, const char *display
     }
     wo.on_error = du_error;
     wo.on_dir_done = du_dir_done;
+    wo.on_dir_state_free = du_dir_free;
+    // What du reads of an entry: nothing else is asked of the kernel.
+    wo.fields = FRD_FIELD_TYPE | FRD_FIELD_SIZE | FRD_FIELD_ALLOC_SIZE | FRD_FIELD_DEV |
+                FRD_FIELD_FILE_ID | FRD_FIELD_NLINK;
     if (progress_line_enabled(&st->progress)) {
         wo.on_progress = du_progress;
         wo.progress_interval_ms = 100;
@@ -254,8 +225,7 @@ int du_walk_root(struct du_state *st, const char *walk_root, const char *display
         }
     }
     int rc = frd_walk(walk_root, &wo, du_visit, st);
-    int left = finish_leftovers(st);
-    if (atomic_load(&st->out_of_memory) || left < 0) {
+    if (atomic_load(&st->out_of_memory)) {
         return FRD_ENOMEM;
     }
     return rc == FRD_ESTOPPED ? 0 : rc;

@@ -83,11 +83,17 @@ struct ff_expr {
     struct ff_format *format; /**< -printf */
 };
 
-/** What the expression needs to know about each entry. */
+/**
+ * What the expression needs to know about each entry: enum frd_field bits (the fields the
+ * walk asks the kernel for, nothing more), plus the bits below, which are not fields.
+ */
 enum ff_need {
-    FF_NEED_STAT = 1u << 0,     /**< size, times, ids, mode: a full (stat) walk */
-    FF_NEED_LINKSTAT = 1u << 1, /**< %Y: a stat of each link's target */
+    FF_NEED_LINKSTAT = 1 << 30, /**< %Y: a stat of each link's target */
 };
+
+/** The fields that take a stat: any of them asked means entries whose stat failed are
+ *  left out, as find does (type comes from the listing, file id from the record). */
+#define FF_STAT_FIELDS (FRD_FIELDS_ALL & ~(unsigned)(FRD_FIELD_TYPE | FRD_FIELD_FILE_ID))
 
 /** Everything the command line says. */
 struct ff_options {
@@ -106,11 +112,11 @@ struct ff_options {
     const char **roots;
     size_t nroots;        /**< number of roots walked */
     struct ff_expr *expr; /**< the expression, with the implicit -print added */
-    unsigned needs;       /**< enum ff_need bits */
+    unsigned needs;       /**< enum frd_field and enum ff_need bits */
     int64_t start_ns;     /**< when frdfind started, ns since epoch */
 };
 
-/** Per-thread state: the output buffer, the match count and scratch space. */
+/** Per-worker state: the output buffer, the match count and scratch space. */
 struct ff_thread;
 
 /** Outcome flags of one evaluation. */
@@ -172,8 +178,17 @@ void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts
 
 /* frdfind_out.c */
 
-/** @return the calling thread's state, made on first use. NULL only when out of memory. */
-struct ff_thread *ff_thread_get(void);
+/**
+ * Makes room for the states of `workers` worker indexes (call it before the walk).
+ * @return 0, or -1 when out of memory.
+ */
+int ff_out_init(unsigned workers);
+
+/**
+ * @return the state of worker index `worker` (frd_walk_entry.worker; main() uses 0 after
+ * the walk), made on first use. NULL when out of memory or worker is out of range.
+ */
+struct ff_thread *ff_thread_get(unsigned worker);
 
 /** Appends bytes to the thread's pending record. */
 void ff_out_append(struct ff_thread *thr, const void *data, size_t len);

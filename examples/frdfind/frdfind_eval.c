@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE // FNM_CASEFOLD
 
+#include "errtext.h"
 #include "frdfind.h"
 
 #include <fnmatch.h>
@@ -21,12 +22,18 @@ unsigned ff_expr_needs(const struct ff_expr *expr)
     unsigned needs = ff_expr_needs(expr->lhs) | ff_expr_needs(expr->rhs);
     switch (expr->kind) {
     case FF_SIZE:
+    case FF_EMPTY: // the size of a file; a directory is listed
+        needs |= FRD_FIELD_SIZE;
+        break;
     case FF_TIME:
     case FF_NEWER:
-    case FF_EMPTY:
+        needs |= FRD_FIELD_MTIME;
+        break;
     case FF_INUM:
+        needs |= FRD_FIELD_FILE_ID;
+        break;
     case FF_LINKS:
-        needs |= FF_NEED_STAT;
+        needs |= FRD_FIELD_NLINK;
         break;
     default:
         break;
@@ -117,7 +124,7 @@ static bool is_empty(const struct frd_walk_entry *we, struct ff_thread *thr)
     if (rc < 0) {
         // GNU find reports the directory it could not open for -empty, then again when
         // the walk fails to read it.
-        ff_error_path(we->path, strerror(-rc));
+        ff_error_path(we->path, tool_strerror(rc));
         return false;
     }
     return rc == 0;

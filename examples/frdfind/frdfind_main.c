@@ -7,10 +7,12 @@
  * exits 1 if anything failed (the walk itself goes on after an error).
  *
  * -depth evaluates a directory in the post-order hook instead of the visit callback. The
- * walk is names-only unless the expression needs metadata (ff_expr_needs()).
+ * walk asks for the fields the expression reads and no more (ff_expr_needs()): -name,
+ * -type and -inum make no stat at all.
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "errtext.h"
 #include "frdfind.h"
 
 #include <errno.h>
@@ -28,12 +30,6 @@ struct ff_walk {
     atomic_bool quit; /**< -quit was evaluated: no callback evaluates anything after it */
 };
 
-/** Message for an error code: libc's words for errno values, as GNU find prints them. */
-static const char *error_text(int code)
-{
-    return code > -4000 ? strerror(-code) : frd_strerror(code);
-}
-
 /** -depth: is this directory's evaluation deferred to the post-order hook? */
 static bool deferred(const struct ff_options *opts, const struct frd_walk_entry *we)
 {
@@ -47,12 +43,12 @@ static enum frd_action evaluate(struct ff_walk *walk, const struct frd_walk_entr
     if (atomic_load_explicit(&walk->quit, memory_order_relaxed)) {
         return FRD_ACTION_STOP;
     }
-    struct ff_thread *thr = ff_thread_get();
+    struct ff_thread *thr = ff_thread_get(we->worker);
     if (thr == NULL) {
         ff_error("out of memory");
         return FRD_ACTION_STOP;
     }
-    if ((opts->needs & FF_NEED_STAT) && we->entry->error < 0) {
+    if ((opts->needs & FF_STAT_FIELDS) && we->entry->error < 0) {
         // GNU find evaluates nothing on a file it cannot stat and does not descend into it;
         // the walker has reported the error through on_error().
         return FRD_ACTION_PRUNE;
@@ -136,7 +132,7 @@ static void report_loop(const struct frd_walk_error *err)
     size_t len = strlen(err->path);
     char *anc = malloc(len + 1);
     if (anc == NULL) {
-        ff_error_path(err->path, error_text(err->code));
+        ff_error_path(err->path, tool_strerror(err->code));
         return;
     }
     memcpy(anc, err->path, len + 1);
@@ -175,45 +171,18 @@ static void report_loop(const struct frd_walk_error *err)
         }
     }
     free(anc);
-    ff_error_path(err->path, error_text(err->code));
+    ff_error_path(err->path, tool_strerror(err->code));
 }
 
 static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
 {
-    struct ff_walk *walk = udata;
-    if (err->code == FRD_ELOOP && walk->opts->follow != FRD_FOLLOW_NEVER) {
+    (void)udata;
+    if (err->call == FRD_OP_LOOP) {
         report_loop(err);
     } else {
-        ff_error_path(err->path, error_text(err->code));
+        ff_error_path(err->path, tool_strerror(err->code));
     }
     return FRD_ACTION_CONTINUE;
-}
-
-/**
- * Drops the roots that do not exist, with find's message, so one bad root does not stop
- * the walk of the others. @return the number of roots kept.
- */
-static size_t check_roots(const struct ff_options *opts, const char **kept)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < opts->npaths; i++) {
-        const char *path = opts->paths[i];
-        struct stat st;
-        int rc = opts->follow == FRD_FOLLOW_NEVER ? lstat(path, &st) : stat(path, &st);
-        if (rc != 0 && opts->follow != FRD_FOLLOW_NEVER && errno != ENOENT) {
-            rc = lstat(path, &st); // a dangling or looping root link is still a root
-        }
-        if (rc != 0 && path[0] != '\0') {
-            ff_error_path(path, strerror(errno));
-            continue;
-        }
-        if (path[0] == '\0') {
-            ff_error_path(path, strerror(ENOENT));
-            continue;
-        }
-        kept[n++] = path;
-    }
-    return n;
 }
 
 int main(int argc, char **argv)
@@ -232,9 +201,8 @@ int main(int argc, char **argv)
     wo.min_depth = opts.mindepth;
     wo.max_depth = opts.maxdepth;
     wo.on_error = on_error;
-    if (!(opts.needs & FF_NEED_STAT)) {
-        wo.flags |= FRD_WALK_NAMES_ONLY;
-    }
+    // Exactly the fields the expression reads: -type, -name and -inum need no stat.
+    wo.fields = FRD_FIELD_TYPE | (opts.needs & FRD_FIELDS_ALL);
     if (opts.xdev) {
         wo.flags |= FRD_WALK_ONE_FILE_SYSTEM;
     }
@@ -247,26 +215,25 @@ int main(int argc, char **argv)
 
     struct ff_walk walk = {.opts = &opts};
     atomic_init(&walk.quit, false);
-    const char **roots = calloc(opts.npaths, sizeof(*roots));
-    if (roots == NULL) {
+    // One output state per worker index: the walker runs at most 8 workers (or the -j asked).
+    if (ff_out_init(opts.workers > 8 ? opts.workers : 8) < 0) {
         ff_error("out of memory");
         ff_options_free(&opts);
         return 1;
     }
-    size_t nroots = check_roots(&opts, roots);
-    opts.roots = roots;
-    opts.nroots = nroots;
-    if (nroots > 0) {
-        rc = frd_walk_roots(roots, nroots, &wo, on_visit, &walk);
-        if (rc < 0 && rc != FRD_ESTOPPED) {
-            ff_error(error_text(rc));
-        }
+    // Every root is walked: one that is missing, empty or unreadable is reported by the
+    // walk, once, with its path (find's message), and the others are walked all the same.
+    opts.roots = opts.paths;
+    opts.nroots = opts.npaths;
+    rc = frd_walk_roots(opts.paths, opts.npaths, &wo, on_visit, &walk);
+    if (rc < 0 && rc != FRD_ESTOPPED) {
+        ff_error(tool_strerror(rc));
     }
     uint64_t count = ff_out_flush_all();
     if (opts.count) {
         char line[32];
         int n = snprintf(line, sizeof(line), "%" PRIu64 "\n", count);
-        struct ff_thread *thr = ff_thread_get();
+        struct ff_thread *thr = ff_thread_get(0);
         if (thr != NULL && n > 0) {
             ff_out_append(thr, line, (size_t)n);
             ff_out_flush_all();
@@ -279,7 +246,6 @@ int main(int argc, char **argv)
         ff_error(msg);
     }
     ff_out_free_all();
-    free(roots);
     ff_options_free(&opts);
     return ff_failed() ? 1 : 0;
 }

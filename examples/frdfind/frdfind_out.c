@@ -7,8 +7,10 @@
  * Each walker thread appends whole records (a -print line, a -printf expansion) to its own
  * buffer with no lock and no stdio; when the buffer passes FLUSH_AT bytes at the end of a
  * record, the thread takes the output lock and write()s it. So concurrent output never
- * interleaves inside a record, and the hot path is a memcpy. Buffers are registered in a
- * list so main() can flush what is left after the walk, when the workers are gone.
+ * interleaves inside a record, and the hot path is a memcpy. The buffers are an array
+ * indexed by the walker's worker index (frd_walk_entry.worker: two callbacks with one index
+ * never run at once), so main() can flush what is left after the walk, when the workers are
+ * gone.
  *
  * Errors go to stderr in one write() each, worded and quoted as GNU find does in the C
  * locale, and set a flag that makes the exit status 1.
@@ -43,19 +45,28 @@ struct ff_thread {
     size_t scratch_cap;        /**< bytes in scratch */
     struct frd_lister *lister; /**< for -empty, made on first use */
     struct frd_list *list;     /**< for -empty */
-    struct ff_thread *next;    /**< registry of every thread's state */
 };
 
-static _Thread_local struct ff_thread *tls_thread;
-static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t stdout_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct ff_thread *registry;
+/** One state per worker index, made on first use by that worker. */
+static struct ff_thread **threads;
+static unsigned nthreads;
 static atomic_bool run_failed;
 static atomic_int first_write_errno;
 
-struct ff_thread *ff_thread_get(void)
+int ff_out_init(unsigned workers)
 {
-    struct ff_thread *thr = tls_thread;
+    nthreads = workers;
+    threads = calloc(workers, sizeof(*threads));
+    return threads == NULL ? -1 : 0;
+}
+
+struct ff_thread *ff_thread_get(unsigned worker)
+{
+    if (worker >= nthreads) {
+        return NULL;
+    }
+    struct ff_thread *thr = threads[worker];
     if (thr != NULL) {
         return thr;
     }
@@ -69,11 +80,7 @@ struct ff_thread *ff_thread_get(void)
         return NULL;
     }
     thr->cap = INITIAL_CAP;
-    pthread_mutex_lock(&registry_lock);
-    thr->next = registry;
-    registry = thr;
-    pthread_mutex_unlock(&registry_lock);
-    tls_thread = thr;
+    threads[worker] = thr;
     return thr;
 }
 
@@ -137,8 +144,11 @@ void ff_out_count(struct ff_thread *thr)
 uint64_t ff_out_flush_all(void)
 {
     uint64_t total = 0;
-    pthread_mutex_lock(&registry_lock);
-    for (struct ff_thread *thr = registry; thr != NULL; thr = thr->next) {
+    for (unsigned i = 0; i < nthreads; i++) {
+        struct ff_thread *thr = threads[i];
+        if (thr == NULL) {
+            continue;
+        }
         if (thr->len > 0) {
             flush_locked(thr);
         }
@@ -149,26 +159,24 @@ uint64_t ff_out_flush_all(void)
         total += thr->count;
         thr->count = 0;
     }
-    pthread_mutex_unlock(&registry_lock);
     return total;
 }
 
 void ff_out_free_all(void)
 {
-    pthread_mutex_lock(&registry_lock);
-    struct ff_thread *thr = registry;
-    registry = NULL;
-    pthread_mutex_unlock(&registry_lock);
-    while (thr != NULL) {
-        struct ff_thread *next = thr->next;
-        frd_lister_free(thr->lister);
-        frd_list_free(thr->list);
-        free(thr->scratch);
-        free(thr->buf);
-        free(thr);
-        thr = next;
+    for (unsigned i = 0; i < nthreads; i++) {
+        struct ff_thread *thr = threads[i];
+        if (thr != NULL) {
+            frd_lister_free(thr->lister);
+            frd_list_free(thr->list);
+            free(thr->scratch);
+            free(thr->buf);
+            free(thr);
+        }
     }
-    tls_thread = NULL;
+    free(threads);
+    threads = NULL;
+    nthreads = 0;
 }
 
 char *ff_thread_scratch(struct ff_thread *thr, size_t size)

@@ -59,6 +59,27 @@ static void warn(const char *what, const char *p, size_t n)
     }
 }
 
+/** The entry field a stat directive prints (%s %i %n %m %M %k %b %D). */
+static unsigned directive_field(char d)
+{
+    switch (d) {
+    case 's':
+        return FRD_FIELD_SIZE;
+    case 'i':
+        return FRD_FIELD_FILE_ID;
+    case 'n':
+        return FRD_FIELD_NLINK;
+    case 'm':
+    case 'M':
+        return FRD_FIELD_MODE;
+    case 'k':
+    case 'b':
+        return FRD_FIELD_ALLOC_SIZE;
+    default: // 'D'
+        return FRD_FIELD_DEV;
+    }
+}
+
 int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
 {
     size_t src_len = strlen(src);
@@ -164,7 +185,7 @@ int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
         }
         if ((d == 'T' || d == 'C') && q[1] == '@') {
             seg.directive = d;
-            *needs |= FF_NEED_STAT;
+            *needs |= d == 'T' ? FRD_FIELD_MTIME : FRD_FIELD_CTIME;
             q += 2;
         } else if (d == 'T' || d == 'C' || strchr(unsupported_directives, d) != NULL) {
             char msg[128];
@@ -182,7 +203,7 @@ int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
             q++;
         } else if (strchr("sinmMkbD", d) != NULL) {
             seg.directive = d;
-            *needs |= FF_NEED_STAT;
+            *needs |= directive_field(d);
             q++;
         } else {
             warn("format directive", q - 1, 2);

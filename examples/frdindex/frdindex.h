@@ -5,6 +5,7 @@
 #ifndef FRD_EXAMPLES_FRDINDEX_H
 #define FRD_EXAMPLES_FRDINDEX_H
 
+#include <frd.h>
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,10 +19,24 @@ struct index_row {
     int64_t ctime_ns; /**< ns since the epoch */
     uint64_t file_id; /**< inode number */
     uint64_t dev;     /**< device */
-    uint32_t mode;    /**< permission bits */
+    uint32_t mode;    /**< the full mode: type bits and permissions */
     uint8_t type;     /**< enum frd_type */
     bool persistent;  /**< the volume's file ids survive a remount (rename detection) */
+    // The rest of what frd_entry_same() compares, so that it decides "unchanged".
+    uint32_t nlink;            /**< hard link count */
+    uint32_t uid;              /**< owner */
+    uint32_t gid;              /**< group */
+    int64_t btime_ns;          /**< birth time, where the file system keeps it */
+    uint64_t rdev;             /**< device number of a device file */
+    uint32_t attributes;       /**< enum frd_attr bits set */
+    uint32_t attributes_known; /**< enum frd_attr bits reported */
+    uint32_t fields;           /**< enum frd_field bits: which of the above hold data */
 };
+
+/**
+ * Fills `e` with a row's metadata (name empty, error 0), for frd_entry_same().
+ */
+void index_row_entry(const struct index_row *row, struct frd_entry *e);
 
 /**
  * What an update found for an entry: the `change` column of the rows written by the last
@@ -31,7 +46,8 @@ enum index_change {
     INDEX_UNCHANGED = 0,
     INDEX_ADDED = 1,    /**< a path that was not there */
     INDEX_MODIFIED = 2, /**< same file, size or mtime changed */
-    INDEX_METADATA = 3, /**< same file, only ctime or mode changed (chmod, chown, link) */
+    /** same file, only its status changed: ctime, mode, owner, links, attributes ... */
+    INDEX_METADATA = 3,
     INDEX_REPLACED = 4, /**< same path, another file (new file id, device or type) */
     INDEX_RENAMED = 5,  /**< a file that was at old_path, unchanged, now here */
     /** renamed only because a directory above it was renamed (shown with --all) */

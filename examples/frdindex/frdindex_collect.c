@@ -18,20 +18,6 @@
 #define BATCH_ARENA   (256 * 1024)
 #define QUEUE_MAX     64
 
-/** A worker thread's state: its current batch. Owned by the collect's list. */
-struct index_collector {
-    struct index_collector *next;
-    struct index_batch *batch;
-};
-
-static _Thread_local struct {
-    struct index_collect *owner;
-    unsigned serial;
-    struct index_collector *collector;
-} tl;
-
-static atomic_uint next_serial;
-
 void index_batch_free(struct index_batch *batch)
 {
     if (batch != NULL) {
@@ -75,30 +61,11 @@ static void queue_push_locked(struct index_collect *c, struct index_batch *b)
     pthread_cond_signal(&c->ready);
 }
 
-/** @return this thread's collector for walk c, made on first use; NULL when out of memory. */
-static struct index_collector *thread_collector(struct index_collect *c)
-{
-    if (tl.owner == c && tl.serial == c->serial) {
-        return tl.collector;
-    }
-    struct index_collector *col = calloc(1, sizeof(*col));
-    if (col == NULL) {
-        return NULL;
-    }
-    pthread_mutex_lock(&c->lock);
-    col->next = c->collectors;
-    c->collectors = col;
-    pthread_mutex_unlock(&c->lock);
-    tl.owner = c;
-    tl.serial = c->serial;
-    tl.collector = col;
-    return col;
-}
-
 static enum frd_action collect_visit(const struct frd_walk_entry *we, void *udata)
 {
     struct index_collect *c = udata;
-    struct index_collector *col = thread_collector(c);
+    // The worker's own batch: two callbacks with one worker index never run at once.
+    struct index_batch **slot = we->worker < c->nworkers ? &c->batches[we->worker] : NULL;
     const char *path = we->path;
     size_t len = we->path_len;
     // Below the root "/", keep paths single-slashed however the walker joins them.
@@ -106,13 +73,13 @@ static enum frd_action collect_visit(const struct frd_walk_entry *we, void *udat
         path++;
         len--;
     }
-    if (col == NULL || len >= BATCH_ARENA) {
+    if (slot == NULL || len >= BATCH_ARENA) {
         fprintf(stderr, "frdindex: skipping '%s': %s\n", we->path,
-                col == NULL ? "out of memory" : "path too long");
+                slot == NULL ? "worker index out of range" : "path too long");
         atomic_fetch_add(&c->errors, 1);
-        return col == NULL ? FRD_ACTION_STOP : FRD_ACTION_PRUNE;
+        return slot == NULL ? FRD_ACTION_STOP : FRD_ACTION_PRUNE;
     }
-    struct index_batch *b = col->batch;
+    struct index_batch *b = *slot;
     if (b == NULL || b->count == b->cap || b->arena_len + len + 1 > b->arena_cap) {
         // Hand the full batch over and take a spare one in the same critical section.
         pthread_mutex_lock(&c->lock);
@@ -127,7 +94,7 @@ static enum frd_action collect_visit(const struct frd_walk_entry *we, void *udat
         if (b == NULL) {
             b = batch_new();
         }
-        col->batch = b;
+        *slot = b;
         if (b == NULL) {
             pthread_mutex_lock(&c->lock);
             c->out_of_memory = true;
@@ -144,9 +111,17 @@ static enum frd_action collect_visit(const struct frd_walk_entry *we, void *udat
         .ctime_ns = e->ctime_ns,
         .file_id = e->file_id,
         .dev = e->dev,
-        .mode = e->mode & 07777, // permissions: the type has its own column
+        .mode = e->mode,
         .type = (uint8_t)e->type,
         .persistent = we->persistent_ids,
+        .nlink = e->nlink,
+        .uid = e->uid,
+        .gid = e->gid,
+        .btime_ns = e->btime_ns,
+        .rdev = e->rdev,
+        .attributes = e->attributes,
+        .attributes_known = e->attributes_known,
+        .fields = e->fields,
     };
     r->failed = e->error < 0;
     // Hashing here spreads the work over the walk's workers; the writer thread only looks up.
@@ -195,13 +170,13 @@ static void *walk_thread(void *arg)
     pthread_mutex_lock(&c->lock);
     // The workers are gone: hand over what each left in its batch.
     c->done = true; // so that pushing below never waits
-    for (struct index_collector *col = c->collectors; col != NULL; col = col->next) {
-        if (col->batch != NULL && col->batch->count > 0) {
-            queue_push_locked(c, col->batch);
+    for (unsigned i = 0; i < c->nworkers; i++) {
+        if (c->batches[i] != NULL && c->batches[i]->count > 0) {
+            queue_push_locked(c, c->batches[i]);
         } else {
-            index_batch_free(col->batch);
+            index_batch_free(c->batches[i]);
         }
-        col->batch = NULL;
+        c->batches[i] = NULL;
     }
     c->result = result;
     pthread_cond_broadcast(&c->ready);
@@ -215,10 +190,18 @@ int index_collect_start(struct index_collect *c, const char *const *roots, size_
     memset(c, 0, sizeof(*c));
     c->roots = roots;
     c->nroots = nroots;
-    c->serial = atomic_fetch_add(&next_serial, 1) + 1;
+    // One batch slot per worker index: the walker runs at most 8 workers (or the -j asked).
+    c->nworkers = workers > 8 ? workers : 8;
+    c->batches = calloc(c->nworkers, sizeof(*c->batches));
+    if (c->batches == NULL) {
+        fputs("frdindex: out of memory\n", stderr);
+        return -1;
+    }
     frd_walk_options_init(&c->options);
     c->options.workers = workers;
     c->options.on_error = collect_error;
+    // What a row keeps (what frd_entry_same() compares), and nothing more from the kernel.
+    c->options.fields = FRD_FIELDS_ALL & ~(unsigned)(FRD_FIELD_ALLOC_SIZE | FRD_FIELD_ATIME);
     if (one_file_system) {
         c->options.flags |= FRD_WALK_ONE_FILE_SYSTEM;
     }
@@ -227,6 +210,8 @@ int index_collect_start(struct index_collect *c, const char *const *roots, size_
     pthread_cond_init(&c->drained, NULL);
     if (pthread_create(&c->thread, NULL, walk_thread, c) != 0) {
         fputs("frdindex: cannot start a thread\n", stderr);
+        free(c->batches);
+        c->batches = NULL;
         return -1;
     }
     return 0;
@@ -277,11 +262,10 @@ void index_collect_free(struct index_collect *c)
         next = b->next;
         index_batch_free(b);
     }
-    for (struct index_collector *col = c->collectors, *next; col != NULL; col = next) {
-        next = col->next;
-        index_batch_free(col->batch);
-        free(col);
+    for (unsigned i = 0; i < c->nworkers; i++) {
+        index_batch_free(c->batches[i]);
     }
+    free(c->batches);
     for (size_t i = 0; i < c->nfailed; i++) {
         free(c->failed[i]);
     }

@@ -30,8 +30,6 @@ struct index_batch {
     size_t arena_len, arena_cap;
 };
 
-struct index_collector;
-
 /**
  * The walk and the queue between it and the thread that writes the database:
  *
@@ -56,8 +54,9 @@ struct index_collect {
     bool done;
     int result; /**< frd_walk_roots()'s result, once done */
     bool out_of_memory;
-    struct index_collector *collectors; /**< one per worker thread, under lock */
-    unsigned serial;                    /**< tells this walk's per-thread state from another's */
+    /** Each worker's current batch, indexed by frd_walk_entry.worker (no lock needed). */
+    struct index_batch **batches;
+    unsigned nworkers; /**< slots in batches */
 
     /** Directories the walk could not read (their old rows are kept), under lock. */
     char **failed;

@@ -20,7 +20,7 @@
  * Paths are BLOBs: file names are bytes, not text in any encoding.
  */
 #define INDEX_APPLICATION_ID 0x66726478 // "frdx"
-#define INDEX_SCHEMA_VERSION 1
+#define INDEX_SCHEMA_VERSION 2          // 2: every field frd_entry_same() compares, the full mode
 
 static const char *const schema_tables[][2] = {
     {"meta", "CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL)"},
@@ -28,7 +28,10 @@ static const char *const schema_tables[][2] = {
     {"entries", "CREATE TABLE entries(id INTEGER PRIMARY KEY, path BLOB NOT NULL, "
                 "type INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL, "
                 "ctime INTEGER NOT NULL, file_id INTEGER NOT NULL, dev INTEGER NOT NULL, "
-                "mode INTEGER NOT NULL, persistent INTEGER NOT NULL, gen INTEGER NOT NULL, "
+                "mode INTEGER NOT NULL, persistent INTEGER NOT NULL, nlink INTEGER NOT NULL, "
+                "uid INTEGER NOT NULL, gid INTEGER NOT NULL, btime INTEGER NOT NULL, "
+                "rdev INTEGER NOT NULL, attrs INTEGER NOT NULL, attrs_known INTEGER NOT NULL, "
+                "fields INTEGER NOT NULL, gen INTEGER NOT NULL, "
                 "change INTEGER NOT NULL, old_path BLOB)"},
     {"removed", "CREATE TABLE removed(path BLOB NOT NULL, type INTEGER NOT NULL)"},
     {"snapshot", "CREATE TABLE snapshot(data BLOB NOT NULL)"},

@@ -29,8 +29,34 @@ uint64_t index_row_digest(const struct index_row *row)
     h = tool_hash_mix(h ^ (uint64_t)row->ctime_ns);
     h = tool_hash_mix(h ^ row->file_id);
     h = tool_hash_mix(h ^ row->dev);
-    return tool_hash_mix(h ^
-                         ((uint64_t)row->mode << 16 | (uint64_t)row->type << 8 | row->persistent));
+    h = tool_hash_mix(h ^ ((uint64_t)row->mode << 16 | (uint64_t)row->type << 8 | row->persistent));
+    h = tool_hash_mix(h ^ ((uint64_t)row->uid << 32 | row->gid));
+    h = tool_hash_mix(h ^ ((uint64_t)row->nlink << 32 | row->fields));
+    h = tool_hash_mix(h ^ (uint64_t)row->btime_ns);
+    h = tool_hash_mix(h ^ row->rdev);
+    return tool_hash_mix(h ^ ((uint64_t)row->attributes << 32 | row->attributes_known));
+}
+
+void index_row_entry(const struct index_row *row, struct frd_entry *e)
+{
+    *e = (struct frd_entry){
+        .name = "",
+        .size = row->size,
+        .mtime_ns = row->mtime_ns,
+        .ctime_ns = row->ctime_ns,
+        .file_id = row->file_id,
+        .dev = row->dev,
+        .nlink = row->nlink,
+        .mode = row->mode,
+        .type = (enum frd_type)row->type,
+        .fields = row->fields,
+        .uid = row->uid,
+        .gid = row->gid,
+        .btime_ns = row->btime_ns,
+        .rdev = row->rdev,
+        .attributes = row->attributes,
+        .attributes_known = row->attributes_known,
+    };
 }
 
 void index_snapshot_free(struct index_snapshot *snap)

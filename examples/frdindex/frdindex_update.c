@@ -96,7 +96,33 @@ static int step_write(struct update *u, sqlite3_stmt *stmt, const char *what)
     return 0;
 }
 
-/** Binds the metadata columns 2..10 shared by INSERT and UPDATE. */
+/** The metadata columns, in the order of bind_row() and read_row(). */
+#define ROW_COLUMNS                                                                            \
+    "type, size, mtime, ctime, file_id, dev, mode, persistent, nlink, uid, gid, btime, rdev, " \
+    "attrs, attrs_known, fields"
+
+/** Reads the ROW_COLUMNS of a result row, starting at column `col`. */
+static void read_row(sqlite3_stmt *stmt, int col, struct index_row *row)
+{
+    row->type = (uint8_t)sqlite3_column_int(stmt, col);
+    row->size = (uint64_t)sqlite3_column_int64(stmt, col + 1);
+    row->mtime_ns = sqlite3_column_int64(stmt, col + 2);
+    row->ctime_ns = sqlite3_column_int64(stmt, col + 3);
+    row->file_id = (uint64_t)sqlite3_column_int64(stmt, col + 4);
+    row->dev = (uint64_t)sqlite3_column_int64(stmt, col + 5);
+    row->mode = (uint32_t)sqlite3_column_int64(stmt, col + 6);
+    row->persistent = sqlite3_column_int(stmt, col + 7) != 0;
+    row->nlink = (uint32_t)sqlite3_column_int64(stmt, col + 8);
+    row->uid = (uint32_t)sqlite3_column_int64(stmt, col + 9);
+    row->gid = (uint32_t)sqlite3_column_int64(stmt, col + 10);
+    row->btime_ns = sqlite3_column_int64(stmt, col + 11);
+    row->rdev = (uint64_t)sqlite3_column_int64(stmt, col + 12);
+    row->attributes = (uint32_t)sqlite3_column_int64(stmt, col + 13);
+    row->attributes_known = (uint32_t)sqlite3_column_int64(stmt, col + 14);
+    row->fields = (uint32_t)sqlite3_column_int64(stmt, col + 15);
+}
+
+/** Binds the metadata columns ?2..?17 (ROW_COLUMNS), gen ?18 and change ?19. */
 static void bind_row(sqlite3_stmt *stmt, const struct index_row *row, int64_t gen,
                      enum index_change change)
 {
@@ -106,24 +132,31 @@ static void bind_row(sqlite3_stmt *stmt, const struct index_row *row, int64_t ge
     sqlite3_bind_int64(stmt, 5, row->ctime_ns);
     sqlite3_bind_int64(stmt, 6, (int64_t)row->file_id);
     sqlite3_bind_int64(stmt, 7, (int64_t)row->dev);
-    sqlite3_bind_int(stmt, 8, (int)row->mode);
+    sqlite3_bind_int64(stmt, 8, row->mode);
     sqlite3_bind_int(stmt, 9, row->persistent);
-    sqlite3_bind_int64(stmt, 10, gen);
-    sqlite3_bind_int(stmt, 11, change);
+    sqlite3_bind_int64(stmt, 10, row->nlink);
+    sqlite3_bind_int64(stmt, 11, row->uid);
+    sqlite3_bind_int64(stmt, 12, row->gid);
+    sqlite3_bind_int64(stmt, 13, row->btime_ns);
+    sqlite3_bind_int64(stmt, 14, (int64_t)row->rdev);
+    sqlite3_bind_int64(stmt, 15, row->attributes);
+    sqlite3_bind_int64(stmt, 16, row->attributes_known);
+    sqlite3_bind_int64(stmt, 17, row->fields);
+    sqlite3_bind_int64(stmt, 18, gen);
+    sqlite3_bind_int(stmt, 19, change);
 }
 
 static int prepare_all(struct update *u)
 {
     static const char insert_sql[] =
-        "INSERT INTO entries(path, type, size, mtime, ctime, file_id, dev, mode, persistent, "
-        "gen, change) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+        "INSERT INTO entries(path, " ROW_COLUMNS ", gen, change) VALUES (?1, ?2, ?3, ?4, ?5, "
+        "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
     static const char update_sql[] =
         "UPDATE entries SET type = ?2, size = ?3, mtime = ?4, ctime = ?5, file_id = ?6, "
-        "dev = ?7, mode = ?8, persistent = ?9, gen = ?10, change = ?11, old_path = NULL "
-        "WHERE id = ?1";
-    static const char fetch_sql[] =
-        "SELECT path, type, size, mtime, ctime, file_id, dev, mode, persistent FROM entries "
-        "WHERE id = ?";
+        "dev = ?7, mode = ?8, persistent = ?9, nlink = ?10, uid = ?11, gid = ?12, btime = ?13, "
+        "rdev = ?14, attrs = ?15, attrs_known = ?16, fields = ?17, gen = ?18, change = ?19, "
+        "old_path = NULL WHERE id = ?1";
+    static const char fetch_sql[] = "SELECT path, " ROW_COLUMNS " FROM entries WHERE id = ?";
     if (sqlite3_prepare_v2(u->db, insert_sql, -1, &u->insert, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(u->db, update_sql, -1, &u->update, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(u->db, "DELETE FROM entries WHERE id = ?", -1, &u->remove, NULL) !=
@@ -156,25 +189,14 @@ static int load_rows(struct update *u, int64_t expected, int64_t path_bytes)
         fputs("frdindex: out of memory\n", stderr);
         return -1;
     }
-    if (sqlite3_prepare_v2(u->db,
-                           "SELECT id, path, type, size, mtime, ctime, file_id, dev, mode, "
-                           "persistent FROM entries",
-                           -1, &stmt, NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(u->db, "SELECT id, path, " ROW_COLUMNS " FROM entries", -1, &stmt,
+                           NULL) != SQLITE_OK) {
         return index_db_fail(u->db, "reading the index");
     }
     int rc;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        struct index_row row = {
-            .id = sqlite3_column_int64(stmt, 0),
-            .type = (uint8_t)sqlite3_column_int(stmt, 2),
-            .size = (uint64_t)sqlite3_column_int64(stmt, 3),
-            .mtime_ns = sqlite3_column_int64(stmt, 4),
-            .ctime_ns = sqlite3_column_int64(stmt, 5),
-            .file_id = (uint64_t)sqlite3_column_int64(stmt, 6),
-            .dev = (uint64_t)sqlite3_column_int64(stmt, 7),
-            .mode = (uint32_t)sqlite3_column_int(stmt, 8),
-            .persistent = sqlite3_column_int(stmt, 9) != 0,
-        };
+        struct index_row row = {.id = sqlite3_column_int64(stmt, 0)};
+        read_row(stmt, 2, &row);
         const void *path = sqlite3_column_blob(stmt, 1);
         int len = sqlite3_column_bytes(stmt, 1);
         if (path == NULL || len <= 0 || index_map_add(&u->map, path, (size_t)len, &row) < 0) {
@@ -200,19 +222,22 @@ static int load_rows(struct update *u, int64_t expected, int64_t path_bytes)
     return 0;
 }
 
+/** What changed: none when frd_entry_same() says the metadata is the same, else its kind. */
 static enum index_change classify(const struct index_row *old, const struct index_row *now)
 {
+    struct frd_entry a, b;
+    index_row_entry(old, &a);
+    index_row_entry(now, &b);
+    if (frd_entry_same(&a, &b) && old->persistent == now->persistent) {
+        return INDEX_UNCHANGED;
+    }
     if (old->type != now->type || old->file_id != now->file_id || old->dev != now->dev) {
         return INDEX_REPLACED;
     }
     if (old->size != now->size || old->mtime_ns != now->mtime_ns) {
         return INDEX_MODIFIED;
     }
-    if (old->ctime_ns != now->ctime_ns || old->mode != now->mode ||
-        old->persistent != now->persistent) {
-        return INDEX_METADATA;
-    }
-    return INDEX_UNCHANGED;
+    return INDEX_METADATA; // ctime, mode, owner, links, attributes, ...
 }
 
 static int out_of_memory(void)
@@ -313,17 +338,8 @@ static int fetch_row(struct update *u, int64_t id, const char *path, size_t len,
         }
         return index_db_fail(u->db, "reading an entry");
     }
-    *row = (struct index_row){
-        .id = id,
-        .type = (uint8_t)sqlite3_column_int(u->fetch, 1),
-        .size = (uint64_t)sqlite3_column_int64(u->fetch, 2),
-        .mtime_ns = sqlite3_column_int64(u->fetch, 3),
-        .ctime_ns = sqlite3_column_int64(u->fetch, 4),
-        .file_id = (uint64_t)sqlite3_column_int64(u->fetch, 5),
-        .dev = (uint64_t)sqlite3_column_int64(u->fetch, 6),
-        .mode = (uint32_t)sqlite3_column_int(u->fetch, 7),
-        .persistent = sqlite3_column_int(u->fetch, 8) != 0,
-    };
+    *row = (struct index_row){.id = id};
+    read_row(u->fetch, 1, row);
     *stored_path = sqlite3_column_blob(u->fetch, 0);
     *stored_len = (size_t)sqlite3_column_bytes(u->fetch, 0);
     if (*stored_path == NULL) {

@@ -118,6 +118,40 @@ else
   echo "skip: unreadable directory (needs root and setpriv)"
 fi
 
+# One message per failure, in du's words: as uid 65534, on a tree with an unreadable
+# directory and one readable but not searchable (0444, whose entries cannot be stat'ed),
+# stdout, stderr (the lines sorted: both tools meet the failures in their own order, with
+# "frddu:" read as "du:") and the exit status are the same as du's.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+  mkdir -p perm/locked/in/deeper perm/noexec/sub perm/ok "perm/odd name"
+  printf 'a' >perm/locked/in/f && printf 'b' >perm/noexec/f1 && printf 'c' >perm/noexec/f2
+  printf 'd' >perm/ok/f && printf 'e' >"perm/odd name/g"
+  chown -R 65534:65534 perm && chown root:root perm/locked/in perm/noexec "perm/odd name"
+  chmod 700 perm/locked/in && chmod 0444 perm/noexec && chmod 0711 "perm/odd name"
+  as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+  for opts in "" "-a" "-s" "-d 1" "-c -a" "-b -a"; do
+    du_rc=0; frd_rc=0
+    # shellcheck disable=SC2086
+    as_nobody du $opts perm perm/nonexistent >du.out 2>du.err || du_rc=$?
+    # shellcheck disable=SC2086
+    as_nobody "$frddu" $opts perm perm/nonexistent >frd.out 2>frd.err || frd_rc=$?
+    sort du.out >du.sorted && sort frd.out >frd.sorted
+    sort du.err >du.esorted && sed 's/^frddu: /du: /' frd.err | sort >frd.esorted
+    what="as uid 65534: frddu $opts perm perm/nonexistent"
+    if ! cmp -s du.sorted frd.sorted; then
+      bad "$what: stdout differs"; diff du.sorted frd.sorted | head || true
+    elif ! cmp -s du.esorted frd.esorted; then
+      bad "$what: stderr differs"; diff du.esorted frd.esorted | head || true
+    elif [ "$du_rc" -ne "$frd_rc" ]; then
+      bad "$what exits $frd_rc, du $du_rc"
+    else
+      ok "$what: same stdout, the same $(wc -l <du.err) error lines, exit $frd_rc"
+    fi
+  done
+else
+  echo "skip: error messages as uid 65534 (needs root and setpriv)"
+fi
+
 # -x: a file system mounted inside the tree is left out entirely, mount point included.
 mkdir -p mnt/outer mnt/inner
 printf 'o' >mnt/outer/file

@@ -362,6 +362,11 @@ t nobody "$g" . -type d
 t nobody,post "$g" noread -depth
 t nobody "$g" noread -empty
 t nobody "$g" nosearch -name '*'
+# No stat for -type f and -inum (both tools read them from the directory record), one for
+# -size (both fail on each entry of the unsearchable directory, once).
+t nobody "$g" nosearch -type f
+t nobody "$g" nosearch -inum "$(stat -c %i "$g/nosearch/file")"
+t nobody "$g" nosearch -size -1k
 t nobody,z "$g" . -print0
 t nobody,s,z "$g" . -print0
 

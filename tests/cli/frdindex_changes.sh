@@ -288,8 +288,8 @@ printf 'SQLite format 3\0 but not really' >fake.db
 refuse "a fake header" fake.db "not an frdindex database"
 sqlite3 other.db 'CREATE TABLE t(x); INSERT INTO t VALUES (1);'
 refuse "another program's database" other.db "not an frdindex database"
-cp "$db" v2.db && sqlite3 v2.db 'PRAGMA user_version = 2'
-refuse "another schema version" v2.db "schema version 2"
+cp "$db" v9.db && sqlite3 v9.db 'PRAGMA user_version = 9'
+refuse "another schema version" v9.db "schema version 9"
 cp "$db" altered.db && sqlite3 altered.db 'ALTER TABLE entries ADD COLUMN extra'
 refuse "a changed table" altered.db "not the one frdindex writes"
 cp "$db" lost.db && sqlite3 lost.db "DELETE FROM entries WHERE rowid IN (SELECT rowid FROM entries LIMIT 1)"
