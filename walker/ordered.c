@@ -971,7 +971,7 @@ static void o_run_frames(struct frd__worker *c)
         struct o_item *it = &o->items[f->first + f->next++];
         const char *name = o->names + it->name_off;
         size_t dir_len = f->dir_len;
-        size_t sep = dir_len > 0 && frd__plat_is_sep(c->path[dir_len - 1]) ? 0 : 1;
+        size_t sep = frd__path_sep(c->path, dir_len);
         size_t path_len = dir_len + sep + it->entry.name_len;
         if (frd__grow(c, &c->path, &c->path_cap, path_len + 1) < 0) {
             frd__walk_stop(walk, FRD_ENOMEM, c);

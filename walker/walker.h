@@ -64,7 +64,6 @@ enum wnode_flag {
     WN_ROOT = 1u << 0,            /**< a root of the walk */
     WN_VIA_LINK = 1u << 1,        /**< reached through a followed symlink */
     WN_HAS_ID = 1u << 2,          /**< id holds the directory's identity */
-    WN_UNUSED_3 = 1u << 3,        /**< (free) */
     WN_HOLDS_PARENT_FD = 1u << 4, /**< holds one of the parent's fd_refs until opened */
     WN_NAME_HEAP = 1u << 5,       /**< name was allocated apart (too long for its class) */
     WN_KEEP_DECIDED = 1u << 6,    /**< the keep-the-descriptor decision was taken */
@@ -95,6 +94,13 @@ static inline struct frd_walk_entry frd__wnode_walk_entry(struct frd__wnode *nod
         .dir_state = node->entry.type == FRD_TYPE_DIR ? (void **)&node->state : NULL,
     };
     return we;
+}
+
+/** Separator between a directory's path and a name: none after a root ending in one ('/',
+ *  or on Windows a backslash). @return 0 or 1. */
+static inline size_t frd__path_sep(const char *dir, size_t dir_len)
+{
+    return dir_len > 0 && frd__plat_is_sep(dir[dir_len - 1]) ? 0 : 1;
 }
 
 /** A work-stealing deque of nodes (walker/deque.c). */
@@ -289,9 +295,11 @@ struct frd__worker {
     size_t allocations; /**< slabs and buffers this worker asked for */
 };
 
-/* walker/walk.c: shared by both modes. */
+/* walker/node.c: nodes, their paths and descriptor refs (both modes). */
 struct frd__wnode *frd__wnode_new(struct frd__worker *w, struct frd__wnode *parent,
                                   const char *name, size_t name_len);
+/** Returns a node whose refs are gone to a free list (the consumer's go to the workers). */
+void frd__wnode_free(struct frd__worker *w, struct frd__wnode *node);
 void frd__wnode_release(struct frd__worker *w, struct frd__wnode *node);
 /** Drops a task that will not be listed (stop, prune): releases what it holds. */
 void frd__wnode_drop(struct frd__worker *w, struct frd__wnode *node);
@@ -404,7 +412,7 @@ void frd__ordered_consume(struct frd__worker *consumer);
 void frd__ordered_worker_run(struct frd__worker *w);
 void frd__ordered_wake(struct frd_walk *walk);
 
-/* walker/walk.c: the per-directory work of each mode. */
+/* walker/concurrent.c: the per-directory work of the concurrent mode. */
 void frd__concurrent_root(struct frd__worker *w, struct frd__wnode *root);
 void frd__concurrent_dir(struct frd__worker *w, struct frd__wnode *node);
 
