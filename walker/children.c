@@ -106,9 +106,9 @@ static int kids_reserve(struct frd__worker *w, size_t n)
     if (n > UINT32_MAX) {
         return FRD_ENOMEM;
     }
-    size_t cap = k->cap ? k->cap : 256;
-    while (cap < n) {
-        cap *= 2;
+    size_t cap;
+    if (frd__grow_cap(k->cap, n, 256, sizeof(*k->order), &cap) < 0) {
+        return FRD_ENOMEM;
     }
     uint32_t *order = frd__realloc(k->order, cap * sizeof(*order));
     if (order == NULL) {
@@ -159,7 +159,7 @@ int frd__children_run(struct frd__worker *w, const struct frd_walk_entry *dir, f
     k->count = m;
     memset(k->marks, 0, n);
     if (frd__cb_enter(w)) {
-        walk->opts.on_children(dir, k, walk->udata);
+        walk->opts.on_children(dir, k, walk->hooks.udata);
         frd__cb_leave(w);
     }
     // Keep the survivors, in the caller's order.

@@ -30,8 +30,7 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
     frd_list_clear(w->list);
     int rc = frd_lister_list_fd(w->lister, w->list, fd, NULL);
     if (rc < 0) {
-        struct frd_list_error le = frd_lister_error(w->lister);
-        if (!frd__report(w, w->path, le.op, rc, node->depth)) {
+        if (!frd__report(w, w->path, frd__list_failure(w->lister), rc, node->depth)) {
             return;
         }
     }
@@ -80,7 +79,7 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
         }
         memcpy(p, e->name, e->name_len + 1);
         size_t path_len = dir_len + sep + e->name_len;
-        if (e->error < 0 && !frd__report(w, w->path, "stat", e->error, depth)) {
+        if (e->error < 0 && !frd__report(w, w->path, FRD__FAIL_STAT, e->error, depth)) {
             return;
         }
         struct frd__resolved r;
@@ -127,7 +126,7 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
         struct frd__wnode *c = frd__child_node(w, node, &r);
         if (c == NULL) {
             frd__state_free(walk, state);
-            if (!frd__report(w, w->path, "alloc", FRD_ENOMEM, depth)) {
+            if (!frd__report(w, w->path, FRD__FAIL_ALLOC, FRD_ENOMEM, depth)) {
                 return;
             }
             continue;
@@ -137,7 +136,11 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
             atomic_fetch_add(&node->fd_refs, 1);
             c->flags |= WN_HOLDS_PARENT_FD;
         }
-        frd__pool_push(w, c);
+        if (frd__pool_push(w, c) < 0) {
+            // No memory to queue it: the subtree cannot be walked. Say so and let it go.
+            frd__report(w, "", FRD__FAIL_QUEUE, FRD_ENOMEM, c->depth);
+            frd__wnode_drop(w, c);
+        }
     }
     node->totals.entries = count;
     node->totals.bytes = bytes;
@@ -153,10 +156,9 @@ void frd__concurrent_dir(struct frd__worker *w, struct frd__wnode *node)
         return;
     }
     frd_os_fd fd;
-    const char *op;
-    int rc = frd__wnode_open(w, node, &fd, &op);
+    int rc = frd__wnode_open(w, node, &fd);
     if (rc < 0) {
-        frd__report(w, w->path, op, rc, node->depth);
+        frd__report(w, w->path, FRD__FAIL_OPEN, rc, node->depth);
         node->listed = true; // unreadable, but finished: the post-order hook runs for it
         frd__wnode_release(w, node);
         return;
@@ -169,74 +171,44 @@ void frd__concurrent_dir(struct frd__worker *w, struct frd__wnode *node)
         wn_list_and_visit(w, node, fd, dir_len, cls);
     } else if (rc != FRD_EXDEV) {
         // Another file system (EXDEV) is visited and not descended into: no post-order call.
-        frd__report(w, w->path, "open", rc, node->depth);
+        frd__report(w, w->path, FRD__FAIL_OPEN, rc, node->depth);
         node->listed = true;
     }
     frd__fd_release(walk, node);
     frd__progress_tick(w);
     frd__wnode_release(w, node);
 }
-/** Opens a root directory (the user named it: a link there is followed by the kernel only
- *  if asked, or if the name ends in '/'). */
-int frd__root_open(struct frd__worker *w, struct frd__wnode *root, frd_os_fd *fd)
-{
-    struct frd_walk *walk = w->walk;
-    int rc = frd__plat_open_dir(FRD_INVALID_FD, root->name, 0, fd);
-    if (rc < 0) {
-        *fd = FRD_INVALID_FD;
-        return rc;
-    }
-    atomic_fetch_add(&walk->open_fds, 1);
-    root->fd = *fd;
-    // One ref for the listing, one that pins the root while its subtree lives: every
-    // reopen along the ancestors can start from it.
-    atomic_store(&root->fd_refs, 2);
-    root->flags |= WN_ROOT_PIN;
-    return 0;
-}
-
 void frd__concurrent_root(struct frd__worker *w, struct frd__wnode *root)
 {
     struct frd_walk *walk = w->walk;
-    if (frd__root_stat(w, root) < 0) {
-        frd__wnode_release(w, root);
-        return;
-    }
-    // A root directory is opened before its visit, so that the visit can say whether its
-    // volume's ids persist; a root that cannot be opened is still visited, then reported.
-    bool is_dir = root->entry.type == FRD_TYPE_DIR && walk->opts.max_depth != 0;
-    size_t dir_len = 0;
-    frd_os_fd fd = FRD_INVALID_FD;
-    int open_rc = 0;
-    enum frd__vol_class cls = FRD__VOL_UNTRUSTED;
-    if (is_dir) {
-        if (frd__wnode_path(w, root, &w->path, &w->path_cap, &dir_len) < 0) {
-            frd__walk_stop(walk, FRD_ENOMEM, w);
-            frd__wnode_release(w, root);
-            return;
-        }
-        open_rc = frd__root_open(w, root, &fd);
-        if (open_rc == 0) {
-            open_rc = frd__dir_opened(w, root, fd, &cls);
-        }
-    }
-    struct frd_walk_entry we =
-        frd__wnode_walk_entry(root, root->name, root->name_len, FRD_INVALID_FD, w->index);
-    enum frd_action act = frd__visit(w, &we);
-    if (is_dir && open_rc < 0 && fd == FRD_INVALID_FD && act != FRD_ACTION_STOP) {
-        frd__report_root(w, root->name, "open", open_rc);
-    }
-    if (is_dir && open_rc < 0 && act == FRD_ACTION_CONTINUE) {
-        root->listed = true; // an unreadable root is finished too (post-order hook)
-    }
-    if (fd != FRD_INVALID_FD) {
-        if (act == FRD_ACTION_CONTINUE && open_rc == 0) {
-            wn_list_and_visit(w, root, fd, dir_len, cls);
-        } else if (open_rc < 0) {
-            frd__report_root(w, root->name, "open", open_rc);
-        }
+    struct frd__root_start rs;
+    switch (frd__root_begin(w, root, &rs)) {
+    case FRD__ROOT_LIST:
+        wn_list_and_visit(w, root, rs.fd, rs.dir_len, rs.cls);
         frd__fd_release(walk, root);
+        break;
+    case FRD__ROOT_UNREADABLE:
+        root->listed = true; // an unreadable root is finished too (post-order hook)
+        break;
+    case FRD__ROOT_DONE:
+        break;
     }
     frd__progress_tick(w);
     frd__wnode_release(w, root);
+}
+
+void frd__worker_run(struct frd__worker *w)
+{
+    struct frd_walk *walk = w->walk;
+    struct frd__wnode *node;
+    while ((node = frd__pool_next(w)) != NULL) {
+        if (atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
+            frd__wnode_drop(w, node);
+        } else if (node->flags & WN_ROOT) {
+            frd__concurrent_root(w, node);
+        } else {
+            frd__concurrent_dir(w, node);
+        }
+        frd__pool_task_done(walk);
+    }
 }

@@ -29,38 +29,21 @@ static size_t wn_node_size(unsigned size_class)
 
 int frd__grow(struct frd__worker *w, char **buf, size_t *cap, size_t need)
 {
-    if (need <= *cap) {
-        return 0;
+    int rc = FRD__RESERVE(*buf, *cap, need, 256);
+    if (rc < 0) {
+        return rc;
     }
-    size_t capacity = *cap ? *cap : 256;
-    while (capacity < need) {
-        if (capacity > SIZE_MAX / 2) {
-            return FRD_ENOMEM;
-        }
-        capacity *= 2;
-    }
-    char *p = frd__realloc(*buf, capacity);
-    if (p == NULL) {
-        return FRD_ENOMEM;
-    }
-    w->allocations++;
-    *buf = p;
-    *cap = capacity;
+    w->allocations += (size_t)rc;
     return 0;
 }
 
 static int wn_slab(struct frd__worker *w, unsigned size_class)
 {
-    if (w->nslabs == w->slabs_cap) {
-        size_t cap = w->slabs_cap ? w->slabs_cap * 2 : 16;
-        void **slabs = frd__realloc(w->slabs, cap * sizeof(*slabs));
-        if (slabs == NULL) {
-            return FRD_ENOMEM;
-        }
-        w->allocations++;
-        w->slabs = slabs;
-        w->slabs_cap = cap;
+    int rc = FRD__RESERVE(w->slabs, w->slabs_cap, w->nslabs + 1, 16);
+    if (rc < 0) {
+        return rc;
     }
+    w->allocations += (size_t)rc;
     size_t size = wn_node_size(size_class);
     char *slab = frd__malloc(size * WN_SLAB_NODES);
     if (slab == NULL) {
@@ -83,14 +66,15 @@ struct frd__wnode *frd__wnode_new(struct frd__worker *w, struct frd__wnode *pare
 {
     unsigned size_class = name_len < WN_SMALL_NAME ? 0 : 1;
     struct frd__wnode **head = size_class == 0 ? &w->free_small : &w->free_large;
-    if (*head == NULL && w->walk->ord != NULL) {
+    if (*head == NULL && w->walk->ordered.state != NULL) {
         // Ordered mode: the consumer frees the nodes workers made; take them back.
         struct frd_walk *walk = w->walk;
-        uv_mutex_lock(&walk->node_lock);
-        struct frd__wnode **shared = size_class == 0 ? &walk->shared_small : &walk->shared_large;
+        uv_mutex_lock(&walk->ordered.node_lock);
+        struct frd__wnode **shared =
+            size_class == 0 ? &walk->ordered.shared_small : &walk->ordered.shared_large;
         *head = *shared;
         *shared = NULL;
-        uv_mutex_unlock(&walk->node_lock);
+        uv_mutex_unlock(&walk->ordered.node_lock);
     }
     if (*head == NULL && wn_slab(w, size_class) < 0) {
         return NULL;
@@ -142,9 +126,11 @@ bool frd__fd_try_pin(struct frd__wnode *node)
 
 void frd__fd_release(struct frd_walk *walk, struct frd__wnode *node)
 {
-    if (atomic_fetch_sub(&node->fd_refs, 1) == 1) {
+    int prev = atomic_fetch_sub(&node->fd_refs, 1);
+    FRD_ASSERT(prev > 0); // released once per ref: never below zero
+    if (prev == 1) {
         frd__plat_close_dir(node->fd);
-        atomic_fetch_sub(&walk->open_fds, 1);
+        atomic_fetch_sub(&walk->fds.open_fds, 1);
     }
 }
 
@@ -177,6 +163,10 @@ int frd__wnode_path(struct frd__worker *w, struct frd__wnode *node, char **buf, 
 }
 void frd__wnode_free(struct frd__worker *w, struct frd__wnode *node)
 {
+    // Freed once, after its last ref, with its descriptor closed and its state released.
+    FRD_ASSERT(atomic_load(&node->refs) == 0);
+    FRD_ASSERT(atomic_load(&node->fd_refs) == 0);
+    FRD_ASSERT(node->state == NULL);
     if (node->flags & WN_NAME_HEAP) {
         frd__free(node->name);
     }
@@ -184,12 +174,12 @@ void frd__wnode_free(struct frd__worker *w, struct frd__wnode *node)
     struct frd_walk *walk = w->walk;
     if (w == walk->consumer) {
         // The consumer makes few nodes and frees most: hand them back to the workers.
-        uv_mutex_lock(&walk->node_lock);
+        uv_mutex_lock(&walk->ordered.node_lock);
         struct frd__wnode **shared =
-            node->size_class == 0 ? &walk->shared_small : &walk->shared_large;
+            node->size_class == 0 ? &walk->ordered.shared_small : &walk->ordered.shared_large;
         node->next_free = *shared;
         *shared = node;
-        uv_mutex_unlock(&walk->node_lock);
+        uv_mutex_unlock(&walk->ordered.node_lock);
         return;
     }
     struct frd__wnode **head = node->size_class == 0 ? &w->free_small : &w->free_large;
@@ -200,6 +190,6 @@ void frd__state_free(struct frd_walk *walk, void *state)
 {
     // Not gated by a stop: a state is released exactly once, also after a stop or cancel.
     if (state != NULL && walk->opts.on_dir_state_free != NULL) {
-        walk->opts.on_dir_state_free(state, walk->udata);
+        walk->opts.on_dir_state_free(state, walk->hooks.udata);
     }
 }

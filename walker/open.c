@@ -38,31 +38,23 @@ static unsigned wn_open_flags(const struct frd__wnode *node)
  * is still open, one component at a time, never following a link the walk did not follow,
  * checking each recorded identity. Then opens the node in it.
  */
-static int wn_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out,
-                     const char **op)
+static int wn_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out)
 {
     struct frd_walk *walk = w->walk;
     size_t n = 0;
     struct frd__wnode *anchor = node->parent;
     while (anchor != NULL && !frd__fd_try_pin(anchor)) {
-        if (n == w->chain_cap) {
-            size_t cap = w->chain_cap ? w->chain_cap * 2 : 64;
-            struct frd__wnode **chain = frd__realloc(w->chain, cap * sizeof(*chain));
-            if (chain == NULL) {
-                *op = "open";
-                return FRD_ENOMEM;
-            }
-            w->allocations++;
-            w->chain = chain;
-            w->chain_cap = cap;
+        int rc = FRD__RESERVE(w->chain, w->chain_cap, n + 1, 64);
+        if (rc < 0) {
+            return rc;
         }
+        w->allocations += (size_t)rc;
         w->chain[n++] = anchor;
         anchor = anchor->parent;
     }
     if (anchor == NULL) {
         // Every ancestor closed, the root included: cannot happen while the root's subtree
         // pins it; say stale rather than guess a path.
-        *op = "open";
         return FRD_ESTALE;
     }
     frd_os_fd cur = anchor->fd;
@@ -79,13 +71,11 @@ static int wn_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *
             frd__plat_close_dir(cur);
         }
         if (rc < 0) {
-            *op = "open";
             return rc;
         }
         rc = wn_check_identity(x, next);
         if (rc < 0) {
             frd__plat_close_dir(next);
-            *op = "open";
             return rc;
         }
         cur = next;
@@ -97,20 +87,18 @@ static int wn_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *
         frd__plat_close_dir(cur);
     }
     if (rc < 0) {
-        *op = "open";
     }
     return rc;
 }
 
 int frd__wnode_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out)
 {
-    const char *op;
     int rc;
     if (node->parent == NULL) {
         // A root whose descriptor was let go: by its name, as the walk opened it.
         rc = frd__plat_open_dir(FRD_INVALID_FD, node->name, 0, out);
     } else {
-        rc = wn_reopen(w, node, out, &op);
+        rc = wn_reopen(w, node, out);
     }
     if (rc < 0) {
         return rc;
@@ -120,7 +108,7 @@ int frd__wnode_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd 
         frd__plat_close_dir(*out);
         return rc;
     }
-    atomic_fetch_add(&w->walk->open_fds, 1);
+    atomic_fetch_add(&w->walk->fds.open_fds, 1);
     return 0;
 }
 
@@ -134,7 +122,7 @@ int frd__wnode_reopen_near(struct frd__worker *w, struct frd__wnode *node, frd_o
         unsigned flags = near_is_child ? FRD_OPEN_NOFOLLOW : wn_open_flags(node);
         if (frd__plat_open_dir(near, name, flags, out) == 0) {
             if (wn_check_identity(node, *out) == 0) {
-                atomic_fetch_add(&w->walk->open_fds, 1);
+                atomic_fetch_add(&w->walk->fds.open_fds, 1);
                 return 0;
             }
             frd__plat_close_dir(*out);
@@ -147,7 +135,7 @@ void frd__fd_close_owned(struct frd_walk *walk, frd_os_fd fd)
 {
     if (fd != FRD_INVALID_FD) {
         frd__plat_close_dir(fd);
-        atomic_fetch_sub(&walk->open_fds, 1);
+        atomic_fetch_sub(&walk->fds.open_fds, 1);
     }
 }
 
@@ -175,12 +163,11 @@ void frd__parent_fd_put(struct frd__worker *w, struct frd__wnode *node, int how,
     }
 }
 
-int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out, const char **op)
+int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out)
 {
     struct frd_walk *walk = w->walk;
     struct frd__wnode *parent = node->parent;
     int rc;
-    *op = "open";
     if (node->flags & WN_HOLDS_PARENT_FD) {
         rc = frd__plat_open_dir(parent->fd, node->name, wn_open_flags(node), out);
         node->flags &= ~(unsigned)WN_HOLDS_PARENT_FD;
@@ -189,7 +176,7 @@ int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *o
         rc = frd__plat_open_dir(parent->fd, node->name, wn_open_flags(node), out);
         frd__fd_release(walk, parent);
     } else {
-        rc = wn_reopen(w, node, out, op);
+        rc = wn_reopen(w, node, out);
     }
     if (rc < 0) {
         return rc;
@@ -203,7 +190,7 @@ int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *o
             return rc;
         }
     }
-    atomic_fetch_add(&walk->open_fds, 1);
+    atomic_fetch_add(&walk->fds.open_fds, 1);
     return 0;
 }
 
@@ -213,7 +200,8 @@ bool frd__keep_fd(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd fd)
     struct frd_walk *walk = w->walk;
     if (!(dir->flags & WN_KEEP_DECIDED)) {
         dir->flags |= WN_KEEP_DECIDED;
-        if (atomic_load_explicit(&walk->open_fds, memory_order_relaxed) < walk->keep_limit) {
+        if (atomic_load_explicit(&walk->fds.open_fds, memory_order_relaxed) <
+            walk->fds.keep_limit) {
             dir->flags |= WN_KEEP;
         } else if (!(dir->flags & WN_HAS_ID) && frd__plat_fd_identity(fd, &dir->id) == 0) {
             // Children will reopen it by path: record what they must find there.
@@ -239,7 +227,7 @@ static void wn_post_order(struct frd__worker *w, struct frd__wnode *node, frd_os
         how = frd__parent_fd_get(w, node, *carry, &pfd);
         struct frd_walk_entry we = frd__wnode_walk_entry(node, w->path2, len, pfd, w->index);
         if (frd__cb_enter(w)) {
-            walk->opts.on_dir_done(&we, &node->totals, walk->udata);
+            walk->opts.on_dir_done(&we, &node->totals, walk->hooks.udata);
             frd__cb_leave(w);
         }
     }
@@ -256,9 +244,14 @@ void frd__wnode_release(struct frd__worker *w, struct frd__wnode *node)
 {
     struct frd_walk *walk = w->walk;
     frd_os_fd carry = FRD_INVALID_FD; // a descriptor of `node`, reopened by the loop
-    while (node != NULL && atomic_fetch_sub(&node->refs, 1) == 1) {
+    while (node != NULL) {
+        unsigned prev = atomic_fetch_sub(&node->refs, 1);
+        FRD_ASSERT(prev > 0); // a node is released once per ref: a second release is a bug
+        if (prev != 1) {
+            break;
+        }
         // The node and everything below it are done.
-        if (walk->ord == NULL && node->listed && walk->opts.on_dir_done != NULL &&
+        if (walk->ordered.state == NULL && node->listed && walk->opts.on_dir_done != NULL &&
             !atomic_load_explicit(&walk->stop, memory_order_relaxed) &&
             (int)node->depth >= walk->opts.min_depth) {
             wn_post_order(w, node, &carry);

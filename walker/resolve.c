@@ -30,13 +30,13 @@ enum frd__vol_class frd__volume_class(struct frd__worker *w, frd_os_fd fd, uint6
     if (w->last_class >= 0 && w->last_dev == dev) {
         return (enum frd__vol_class)w->last_class;
     }
-    int cls = frd__volcache_get(w->walk->volumes, dev);
+    int cls = frd__volcache_get(w->walk->ids.volumes, dev);
     if (cls < 0) {
         enum frd__vol_class c;
         if (fd == FRD_INVALID_FD || frd__plat_volume_class(fd, &c) < 0) {
             return FRD__VOL_UNTRUSTED; // cannot tell now; not cached
         }
-        frd__volcache_put(w->walk->volumes, dev, c);
+        frd__volcache_put(w->walk->ids.volumes, dev, c);
         cls = (int)c;
     }
     w->last_dev = dev;
@@ -48,7 +48,7 @@ enum frd__vol_class frd__volume_class(struct frd__worker *w, frd_os_fd fd, uint6
 static enum frd__vol_class wn_entry_class(struct frd__worker *w, frd_os_fd dirfd,
                                           const struct frd_entry *e, bool follow)
 {
-    int cls = frd__volcache_get(w->walk->volumes, e->dev);
+    int cls = frd__volcache_get(w->walk->ids.volumes, e->dev);
     if (cls >= 0) {
         return (enum frd__vol_class)cls;
     }
@@ -74,7 +74,6 @@ int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd 
     r->has_id = false;
     r->loop = NULL;
     r->err = 0;
-    r->err_op = NULL;
     r->canon = NULL;
     r->persistent = false;
     if (walk->opts.follow == FRD_FOLLOW_ALL && e->type == FRD_TYPE_LNK) {
@@ -90,7 +89,7 @@ int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd 
             // A link to itself (or a chain too long) is an error and is not visited, as
             // find -L does; any other failure leaves the link reported as a link.
             r->err = rc;
-            r->err_op = "stat";
+            r->err_op = FRD__FAIL_STAT;
             if (rc == FRD_ELOOP) {
                 return RESOLVE_SKIP;
             }
@@ -123,7 +122,7 @@ int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd 
             r->loop = frd__find_loop(dir, &r->id, r->canon);
             if (r->loop != NULL) {
                 r->err = FRD_ELOOP;
-                r->err_op = "loop";
+                r->err_op = FRD__FAIL_LOOP;
                 return RESOLVE_SKIP;
             }
         }
@@ -145,13 +144,13 @@ bool frd__is_duplicate(struct frd_walk *walk, const struct frd__resolved *r)
 {
     // Visit each file or directory once: only where ids are strong (weak ids may be reused
     // once unpinned, and FAT has no hard links; untrusted ids mean nothing).
-    if (!r->has_id || !r->persistent || walk->seen == NULL) {
+    if (!r->has_id || !r->persistent || walk->ids.seen == NULL) {
         return false;
     }
     bool is_dir = r->entry.type == FRD_TYPE_DIR;
     if ((is_dir && (walk->opts.flags & FRD_WALK_UNIQUE_DIRS)) ||
         (!is_dir && (walk->opts.flags & FRD_WALK_UNIQUE_FILES) && r->entry.nlink > 1)) {
-        return frd__idset_insert(walk->seen, &r->id) == 0;
+        return frd__idset_insert(walk->ids.seen, &r->id) == 0;
     }
     return false;
 }
@@ -232,46 +231,6 @@ int frd__dir_opened(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd
         if ((walk->opts.flags & FRD_WALK_ONE_FILE_SYSTEM) && node->id.dev != node->root_dev) {
             return FRD_EXDEV; // names-only: seen only now; visited, not descended
         }
-    }
-    return 0;
-}
-
-/**
- * Stats a root (following it unless the walk follows nothing: find -P reports a root that
- * is a link as a link), into node->entry. @return 0 or the error reported.
- */
-int frd__root_stat(struct frd__worker *w, struct frd__wnode *root)
-{
-    struct frd_walk *walk = w->walk;
-    struct frd_entry e;
-    memset(&e, 0, sizeof(e));
-    bool follow = walk->opts.follow != FRD_FOLLOW_NEVER;
-    int rc = frd__plat_stat_at(FRD_INVALID_FD, root->name, follow, walk->names_only, &e);
-    if (rc < 0 && follow && (rc == FRD_ENOENT || rc == FRD_ELOOP)) {
-        // A dangling link as a root is still reported, as a link (find -L does).
-        memset(&e, 0, sizeof(e));
-        if (frd__plat_stat_at(FRD_INVALID_FD, root->name, false, walk->names_only, &e) == 0 &&
-            e.type == FRD_TYPE_LNK) {
-            rc = 0;
-        }
-    }
-    if (rc < 0) {
-        frd__report_root(w, root->name, "stat", rc);
-        return rc;
-    }
-    e.name = root->name;
-    e.name_len = root->name_len;
-    root->entry = e;
-    if (follow && e.type != FRD_TYPE_LNK) {
-        struct frd_entry l;
-        memset(&l, 0, sizeof(l));
-        if (frd__plat_stat_at(FRD_INVALID_FD, root->name, false, true, &l) == 0 &&
-            l.type == FRD_TYPE_LNK) {
-            root->flags |= WN_VIA_LINK;
-        }
-    }
-    if ((e.fields & FRD_FIELD_DEV) && !walk->names_only) {
-        root->persistent_ids = frd__volcache_get(walk->volumes, e.dev) == FRD__VOL_STRONG;
     }
     return 0;
 }
