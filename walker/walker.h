@@ -1,7 +1,26 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The frd authors
 
-/** Internal declarations of the walker: nodes, workers, deques, identity, the two modes. */
+/**
+ * Internal declarations of the walker: nodes, workers, deques, identity, the two modes.
+ *
+ * Who calls whom (each file calls only files below it; the one call upward, a stop waking
+ * the ordered mode's waiters, goes through walk->ordered.wake, set by that mode):
+ *
+ *   api.c                         public functions, options, a walk's threads' entry
+ *   concurrent.c  ordered.c       the two modes (ordered.c: the consumer)
+ *                 ordered_list.c  the ordered mode's heap and listing workers
+ *                 ordered_pool.c  its pooled results
+ *   root.c                        a root, in both modes
+ *   children.c                    the children hook
+ *   resolve.c                     an entry before its visit: links, loops, dedupe, descend?
+ *   report.c                      errors, progress, the visit callback
+ *   open.c                        opening and reopening; a node's last release
+ *   node.c                        node allocation, paths, descriptor refcounts
+ *   pool.c                        threads, parking, termination, stop (calls deque.c)
+ *   identity.c                    identities, dedupe sets, volume classes (calls table.c)
+ *   deque.c  table.c              a work-stealing deque; the walker's hash table
+ */
 #ifndef FRD_WALKER_WALKER_H
 #define FRD_WALKER_WALKER_H
 
