@@ -18,6 +18,7 @@ void frd_walk_options_init(struct frd_walk_options *opts)
     opts->follow = FRD_FOLLOW_NEVER;
     opts->max_depth = -1;
     opts->fields = FRD_FIELDS_ALL;
+    opts->children_fields = FRD_FIELD_TYPE;
 }
 
 /**
@@ -120,8 +121,7 @@ static int worker_init(struct frd_walk *walk, struct frd__worker *w, unsigned in
     }
     w->dq_ready = true;
     if ((rc = frd_lister_new(&w->lister, walk->lister_flags)) < 0 ||
-        (rc = frd_lister_set_fields(w->lister, walk->children ? FRD_FIELD_TYPE : walk->fields)) <
-            0 ||
+        (rc = frd_lister_set_fields(w->lister, walk->list_fields)) < 0 ||
         (rc = frd_list_new(&w->list)) < 0) {
         return rc;
     }
@@ -236,8 +236,14 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     walk->fields = wanted;
     walk->names_only = wanted == FRD_FIELD_TYPE;
     walk->children = o.on_children != NULL;
-    // With the children hook, list names only: what it drops is never stat'ed.
-    walk->lister_flags = walk->names_only || walk->children ? FRD_LIST_NAMES_ONLY : 0;
+    // With the children hook, list what it asks for (names only by default: what it drops
+    // is never stat'ed); the survivors are stat'ed after it if the visits need more.
+    walk->list_fields = wanted;
+    if (walk->children) {
+        walk->list_fields = (o.children_fields | FRD_FIELD_TYPE) & FRD_FIELDS_ALL;
+        walk->children_complete = (wanted & ~walk->list_fields) == 0;
+    }
+    walk->lister_flags = walk->list_fields == FRD_FIELD_TYPE ? FRD_LIST_NAMES_ONLY : 0;
     // Without entry ids, loops and other file systems are found when a directory is opened.
     unsigned ids = FRD_FIELD_FILE_ID | FRD_FIELD_DEV;
     walk->need_dir_ids = (wanted & ids) != ids &&

@@ -214,9 +214,11 @@ struct frd_walk {
     size_t nroots;
     unsigned nworkers;
     unsigned lister_flags;
-    unsigned fields; /**< enum frd_field bits the listers fill: wanted plus the walk's own */
-    bool names_only; /**< fields is FRD_FIELD_TYPE alone */
-    bool children;   /**< opts.on_children is set: list names, hook, then stat */
+    unsigned fields;        /**< enum frd_field bits the listers fill: wanted plus the walk's own */
+    bool names_only;        /**< fields is FRD_FIELD_TYPE alone */
+    bool children;          /**< opts.on_children is set: list names, hook, then stat */
+    unsigned list_fields;   /**< the listers' fields: `fields`, or the children hook's */
+    bool children_complete; /**< the hook's listing holds all `fields`: no stat after it */
     /** Concurrent mode with a post-order or children hook and no entry ids: record each
      *  directory's identity when it is opened, so that its descriptor can be reopened for
      *  those hooks one step away (by "..") and checked. */

@@ -816,6 +816,12 @@ struct frd_walk_options {
     /** Filters and orders each directory's listing before any stat; NULL: none (and no
      *  cost: the listing is stat'ed as it is read). */
     frd_walk_children_fn *on_children;
+    /** enum frd_field bits the children hook needs in its entries (FRD_FIELD_TYPE by
+     *  default: names and types, so what it drops is never stat'ed). Asking for more (say
+     *  FRD_FIELD_SIZE, to sort by size) stats the whole listing with those fields before
+     *  the hook; the survivors are stat'ed again after it only if the visits need fields
+     *  beyond these. 0 means FRD_FIELD_TYPE. Ignored without on_children. */
+    unsigned children_fields;
 };
 
 /**
