@@ -45,58 +45,6 @@ static int walk_options_copy(struct frd_walk_options *o, const struct frd_walk_o
     return 0;
 }
 
-enum frd_action frd_walk_ignore_permission_errors(const struct frd_walk_error *err, void *udata)
-{
-    (void)udata;
-    switch (err->code) {
-    case FRD_EACCES:
-    case FRD_EPERM:
-    // What a live tree does under a walk: entries vanish, are replaced, loop.
-    case FRD_ENOENT:
-    case FRD_ENOTDIR:
-    case FRD_ELOOP:
-    case FRD_ECHANGED:
-        return FRD_ACTION_CONTINUE;
-    default:
-        return FRD_ACTION_STOP;
-    }
-}
-
-enum frd_action frd_walk_continue_on_errors(const struct frd_walk_error *err, void *udata)
-{
-    (void)err;
-    (void)udata;
-    return FRD_ACTION_CONTINUE;
-}
-
-enum frd_action frd_walk_stop_on_error(const struct frd_walk_error *err, void *udata)
-{
-    (void)err;
-    (void)udata;
-    return FRD_ACTION_STOP;
-}
-
-const char *frd_op_name(enum frd_op op)
-{
-    switch (op) {
-    case FRD_OP_OPEN:
-        return "open";
-    case FRD_OP_READ_DIR:
-        return "read";
-    case FRD_OP_STAT:
-        return "stat";
-    case FRD_OP_READLINK:
-        return "readlink";
-    case FRD_OP_LOOP:
-        return "loop";
-    case FRD_OP_ALLOC:
-        return "alloc";
-    case FRD_OP_OTHER:
-        break;
-    }
-    return "other";
-}
-
 #define WALK_FLAGS_ALL                                                        \
     (FRD_WALK_NAMES_ONLY | FRD_WALK_ONE_FILE_SYSTEM | FRD_WALK_UNIQUE_FILES | \
      FRD_WALK_UNIQUE_DIRS | FRD_WALK_SKIP_HIDDEN | FRD_WALK_ORDERED)

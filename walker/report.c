@@ -3,7 +3,8 @@
 
 /**
  * What the walk tells the caller: errors (through the hook, or into the walk's result for
- * a root), progress reports, and the visit callback itself (or frd_read_tree()'s copy).
+ * a root), progress reports, and the visit callback itself (or frd_read_tree()'s copy); also
+ * the ready error policies and frd_op_name().
  */
 #include "walker.h"
 
@@ -130,4 +131,58 @@ enum frd_action frd__visit(struct frd__worker *w, const struct frd_walk_entry *w
         frd__walk_stop(walk, FRD_ESTOPPED, w);
     }
     return act;
+}
+
+/* ---- The ready error policies, and the names of failed calls (public) ---- */
+
+enum frd_action frd_walk_ignore_permission_errors(const struct frd_walk_error *err, void *udata)
+{
+    (void)udata;
+    switch (err->code) {
+    case FRD_EACCES:
+    case FRD_EPERM:
+    // What a live tree does under a walk: entries vanish, are replaced, loop.
+    case FRD_ENOENT:
+    case FRD_ENOTDIR:
+    case FRD_ELOOP:
+    case FRD_ECHANGED:
+        return FRD_ACTION_CONTINUE;
+    default:
+        return FRD_ACTION_STOP;
+    }
+}
+
+enum frd_action frd_walk_continue_on_errors(const struct frd_walk_error *err, void *udata)
+{
+    (void)err;
+    (void)udata;
+    return FRD_ACTION_CONTINUE;
+}
+
+enum frd_action frd_walk_stop_on_error(const struct frd_walk_error *err, void *udata)
+{
+    (void)err;
+    (void)udata;
+    return FRD_ACTION_STOP;
+}
+
+const char *frd_op_name(enum frd_op op)
+{
+    switch (op) {
+    case FRD_OP_OPEN:
+        return "open";
+    case FRD_OP_READ_DIR:
+        return "read";
+    case FRD_OP_STAT:
+        return "stat";
+    case FRD_OP_READLINK:
+        return "readlink";
+    case FRD_OP_LOOP:
+        return "loop";
+    case FRD_OP_ALLOC:
+        return "alloc";
+    case FRD_OP_OTHER:
+        break;
+    }
+    return "other";
 }
