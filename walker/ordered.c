@@ -492,7 +492,7 @@ void frd__ordered_free(struct frd_walk *walk)
             }
         }
         while (o->heap_n > 0) {
-            frd__wnode_drop(c, frd__oheap_pop(o));
+            frd__o_drop_task(c, frd__oheap_pop(o));
         }
     }
     frd__opool_free(o);

@@ -134,6 +134,11 @@ int frd__oheap_push(struct frd__ordered *o, struct frd__wnode *node);
 struct frd__wnode *frd__oheap_pop(struct frd__ordered *o);
 /** Is the read-ahead at its cap (results or entries listed and not taken)? */
 bool frd__o_window_full(const struct frd__ordered *o);
+/**
+ * Drops a task taken off the heap unlisted. A root holds the listing's descriptor ref the
+ * consumer took when it opened it: given back here, or the descriptor would stay open.
+ */
+void frd__o_drop_task(struct frd__worker *w, struct frd__wnode *node);
 /** Is the node or an ancestor pruned (the consumer will not descend there)? */
 bool frd__o_chain_pruned(const struct frd__wnode *node);
 /**

@@ -101,6 +101,14 @@ bool frd__o_window_full(const struct frd__ordered *o)
     return o->window >= o->window_max || o->window_entries >= O_WINDOW_ENTRIES;
 }
 
+void frd__o_drop_task(struct frd__worker *w, struct frd__wnode *node)
+{
+    if (node->flags & WN_ROOT) {
+        frd__fd_release(w->walk, node); // the listing's ref, which the consumer took for it
+    }
+    frd__wnode_drop(w, node);
+}
+
 bool frd__o_chain_pruned(const struct frd__wnode *node)
 {
     for (; node != NULL; node = node->parent) {
@@ -286,7 +294,7 @@ bool frd__o_work_one(struct frd__worker *w, struct frd__ordered *o)
     struct frd__wnode *node = frd__oheap_pop(o);
     if (frd__o_chain_pruned(node)) {
         // Below a directory the consumer skipped: nothing to list.
-        frd__wnode_drop(w, node);
+        frd__o_drop_task(w, node);
         return true;
     }
     struct o_result *r = frd__ores_get(o);
