@@ -173,9 +173,9 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
         if (krc == 0) {
             frd_os_fd pfd;
             int how = frd__parent_fd_get(w, node, fd, &pfd);
-            struct frd_walk_entry dir = frd__wnode_walk_entry(node, w->path2, plen, pfd, w->index);
-            dir.parent_state = NULL; // set by the consumer, which has not got here yet
-            dir.dir_state = NULL;
+            // No states: the consumer sets them, and may be doing so right now.
+            struct frd_walk_entry dir =
+                frd__wnode_walk_entry_stateless(node, w->path2, plen, pfd, w->index);
             krc = frd__children_run(w, &dir, fd);
             frd__parent_fd_put(w, node, how, pfd);
         }

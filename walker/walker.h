@@ -91,12 +91,13 @@ enum wnode_flag {
 };
 
 /**
- * The walk entry a directory node's own callbacks see (its root visit and its post-order
- * visit, in both modes): the node's entry, depth and flags at `path`, with `parent_fd`.
+ * The walk entry of a directory node without its states (parent_state and dir_state NULL):
+ * what an ordered worker's children hook sees, since the consumer may be writing the
+ * states of the node's ancestors meanwhile.
  */
-static inline struct frd_walk_entry frd__wnode_walk_entry(struct frd__wnode *node, const char *path,
-                                                          size_t path_len, frd_os_fd parent_fd,
-                                                          unsigned worker)
+static inline struct frd_walk_entry
+frd__wnode_walk_entry_stateless(struct frd__wnode *node, const char *path, size_t path_len,
+                                frd_os_fd parent_fd, unsigned worker)
 {
     struct frd_walk_entry we = {
         .path = path,
@@ -109,9 +110,22 @@ static inline struct frd_walk_entry frd__wnode_walk_entry(struct frd__wnode *nod
         .persistent_ids = node->persistent_ids,
         .root_index = node->root_index,
         .worker = worker,
-        .parent_state = node->parent != NULL ? node->parent->state : NULL,
-        .dir_state = node->entry.type == FRD_TYPE_DIR ? (void **)&node->state : NULL,
     };
+    return we;
+}
+
+/**
+ * The walk entry a directory node's own callbacks see (its root visit and its post-order
+ * visit, in both modes): the node's entry, depth and flags at `path`, with `parent_fd`.
+ */
+static inline struct frd_walk_entry frd__wnode_walk_entry(struct frd__wnode *node, const char *path,
+                                                          size_t path_len, frd_os_fd parent_fd,
+                                                          unsigned worker)
+{
+    struct frd_walk_entry we =
+        frd__wnode_walk_entry_stateless(node, path, path_len, parent_fd, worker);
+    we.parent_state = node->parent != NULL ? node->parent->state : NULL;
+    we.dir_state = node->entry.type == FRD_TYPE_DIR ? (void **)&node->state : NULL;
     return we;
 }
 
