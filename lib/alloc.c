@@ -63,3 +63,17 @@ char *frd__strdup(const char *s)
     }
     return copy;
 }
+
+void *frd__grow_array(void *ptr, size_t *cap, size_t need, size_t min, size_t size)
+{
+    size_t n;
+    if (frd__grow_cap(*cap, need, min, size, &n) < 0) {
+        return ptr;
+    }
+    void *p = frd__realloc(ptr, n * size);
+    if (p == NULL) {
+        return ptr;
+    }
+    *cap = n;
+    return p;
+}

@@ -45,6 +45,44 @@ static inline int frd__mul_size(size_t a, size_t b, size_t *out)
 }
 
 /**
+ * The capacity a growable buffer of `cap` elements of `size` bytes needs for `need`: `cap`
+ * (or `min` when 0) doubled until it holds `need`. @return 0 with *out set, or FRD_ENOMEM
+ * when the count or its bytes would overflow.
+ */
+static inline int frd__grow_cap(size_t cap, size_t need, size_t min, size_t size, size_t *out)
+{
+    size_t n = cap != 0 ? cap : (min != 0 ? min : 1);
+    while (n < need) {
+        if (n > SIZE_MAX / 2) {
+            return FRD_ENOMEM;
+        }
+        n *= 2;
+    }
+    size_t bytes;
+    if (frd__mul_size(n, size, &bytes) < 0) {
+        return FRD_ENOMEM;
+    }
+    *out = n;
+    return 0;
+}
+
+/** Reallocates `ptr` to the capacity frd__grow_cap() gives; on success updates *cap.
+ *  @return the new block, or `ptr` unchanged (and *cap too) when memory ran out. */
+void *frd__grow_array(void *ptr, size_t *cap, size_t need, size_t min, size_t size);
+
+/**
+ * Makes room for `need` elements in the growable array `ptr` (any `T *` lvalue) of `cap`
+ * elements (a size_t lvalue): grows it by doubling, from `min` elements, with overflow
+ * checks, keeping its contents. `need` is evaluated more than once: no side effects.
+ * @return 0 (room already), 1 (grown: one allocation), or FRD_ENOMEM (ptr and cap unchanged).
+ */
+#define FRD__RESERVE(ptr, cap, need, min)                                                  \
+    ((size_t)(need) <= (cap)                                                               \
+         ? 0                                                                               \
+         : ((ptr) = frd__grow_array((ptr), &(cap), (size_t)(need), (min), sizeof(*(ptr))), \
+            (size_t)(need) <= (cap) ? 1 : FRD_ENOMEM))
+
+/**
  * Appends an entry whose name is copied into the list's arena and returns it, so a backend
  * can fill the metadata in place. @return the new entry, or NULL when memory ran out (the
  * list is then unchanged).

@@ -66,21 +66,11 @@ size_t frd__list_allocations(const struct frd_list *list)
 
 static int list_reserve_entries(struct frd_list *list)
 {
-    if (list->count < list->capacity) {
-        return 0;
+    int rc = FRD__RESERVE(list->entries, list->capacity, list->count + 1, 256);
+    if (rc < 0) {
+        return rc;
     }
-    size_t capacity = list->capacity ? list->capacity * 2 : 256;
-    size_t bytes;
-    if (frd__mul_size(capacity, sizeof(*list->entries), &bytes) < 0) {
-        return FRD_ENOMEM;
-    }
-    struct frd_entry *entries = frd__realloc(list->entries, bytes);
-    if (entries == NULL) {
-        return FRD_ENOMEM;
-    }
-    list->allocations++;
-    list->entries = entries;
-    list->capacity = capacity;
+    list->allocations += (size_t)rc;
     return 0;
 }
 
@@ -89,12 +79,10 @@ static int list_reserve_arena(struct frd_list *list, size_t need)
     if (need <= list->arena_capacity - list->arena_used) {
         return 0;
     }
-    size_t capacity = list->arena_capacity ? list->arena_capacity : 16384;
-    while (capacity - list->arena_used < need) {
-        if (capacity > SIZE_MAX / 2) {
-            return FRD_ENOMEM;
-        }
-        capacity *= 2;
+    size_t capacity;
+    if (need > SIZE_MAX - list->arena_used ||
+        frd__grow_cap(list->arena_capacity, list->arena_used + need, 16384, 1, &capacity) < 0) {
+        return FRD_ENOMEM;
     }
     // A fresh block and a copy rather than realloc: rebasing the names needs the old block
     // still valid (arithmetic on a pointer into freed memory is undefined).

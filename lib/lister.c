@@ -74,7 +74,8 @@ unsigned frd_lister_fields(const struct frd_lister *lister)
 
 struct frd_list_error frd_lister_error(const struct frd_lister *lister)
 {
-    struct frd_list_error err = {lister->error_code, lister->error_op, ""};
+    struct frd_list_error err = {lister->error_code, lister->error_op, "",
+                                 lister->error_code != 0 ? lister->error_call : FRD_OP_OTHER};
     if (lister->error_code != 0 && lister->error_name != NULL) {
         err.name = lister->error_name;
     }
@@ -82,24 +83,21 @@ struct frd_list_error frd_lister_error(const struct frd_lister *lister)
 }
 
 /** Records a failure; on a failure to copy the name, the name reads as "". */
-static int lister_fail(struct frd_lister *lister, int code, const char *op, const char *name)
+static int lister_fail(struct frd_lister *lister, int code, struct frd__failure op,
+                       const char *name)
 {
     lister->error_code = code;
-    lister->error_op = op;
+    lister->error_op = op.op;
+    lister->error_call = op.call;
     if (name == NULL) {
         name = "";
     }
     size_t need = strlen(name) + 1;
-    if (need > lister->error_name_capacity) {
-        char *copy = frd__realloc(lister->error_name, need);
-        if (copy == NULL) {
-            if (lister->error_name != NULL) {
-                lister->error_name[0] = '\0';
-            }
-            return code;
+    if (FRD__RESERVE(lister->error_name, lister->error_name_capacity, need, 64) < 0) {
+        if (lister->error_name != NULL) {
+            lister->error_name[0] = '\0';
         }
-        lister->error_name = copy;
-        lister->error_name_capacity = need;
+        return code;
     }
     memcpy(lister->error_name, name, need);
     return code;
@@ -117,7 +115,7 @@ int frd_lister_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_
         return FRD_EINVAL;
     }
     lister->error_code = 0;
-    const char *op = "";
+    struct frd__failure op = {"", FRD_OP_OTHER};
     int rc = frd__plat_list_fd(lister, list, fd, &op);
     if (rc < 0) {
         return lister_fail(lister, rc, op, name);
@@ -136,7 +134,7 @@ int frd_lister_list_at(struct frd_lister *lister, struct frd_list *list, frd_os_
     frd_os_fd fd;
     int rc = frd__plat_open_dir(parent, name, open_flags, &fd);
     if (rc < 0) {
-        return lister_fail(lister, rc, "open", name);
+        return lister_fail(lister, rc, (struct frd__failure){"open", FRD_OP_OPEN}, name);
     }
     rc = frd_lister_list_fd(lister, list, fd, name);
     frd__plat_close_dir(fd);

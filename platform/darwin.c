@@ -224,7 +224,7 @@ static int dw_append_attr(struct frd_list *list, const struct frd__attr_entry *r
 }
 
 static int dw_list_bulk(struct frd_lister *lister, struct frd_list *list, int fd, unsigned wanted,
-                        const char **op)
+                        struct frd__failure *op)
 {
     struct frd__attr_set request;
     frd__attr_request_for(wanted, &request);
@@ -243,7 +243,7 @@ static int dw_list_bulk(struct frd_lister *lister, struct frd_list *list, int fd
             if (errno == EINTR) {
                 continue;
             }
-            *op = "getattrlistbulk";
+            frd__failure_set(op, "getattrlistbulk", FRD_OP_READ_DIR);
             return -errno;
         }
         if (n == 0) {
@@ -255,16 +255,16 @@ static int dw_list_bulk(struct frd_lister *lister, struct frd_list *list, int fd
             int rc =
                 frd__decode_attr_entry(lister->buffer, FRD__LISTER_BUFFER_SIZE, &pos, req, 0, &rec);
             if (rc <= 0) {
-                *op = "getattrlistbulk";
+                frd__failure_set(op, "getattrlistbulk", FRD_OP_READ_DIR);
                 return FRD_EMALFORMED; // fewer entries than the count said, or a bad one
             }
             rc = dw_append_attr(list, &rec, wanted, persistent);
             if (rc < 0) {
-                *op = "append";
+                frd__failure_set(op, "append", FRD_OP_ALLOC);
                 return rc;
             }
             if (total == INT32_MAX) {
-                *op = "getattrlistbulk";
+                frd__failure_set(op, "getattrlistbulk", FRD_OP_READ_DIR);
                 return FRD_EOVERFLOW;
             }
             total += rc;
@@ -274,7 +274,7 @@ static int dw_list_bulk(struct frd_lister *lister, struct frd_list *list, int fd
 
 /** Lists with struct direntry records, stat'ing what the records do not tell. */
 static int dw_list_direntries(struct frd_lister *lister, struct frd_list *list, int fd,
-                              unsigned wanted, const char **op)
+                              unsigned wanted, struct frd__failure *op)
 {
 #if FRD_USE_GETDIRENTRIES64
     // d_ino is the file id where the volume's ids persist (as with getattrlistbulk).
@@ -287,7 +287,7 @@ static int dw_list_direntries(struct frd_lister *lister, struct frd_list *list, 
             if (errno == EINTR) {
                 continue;
             }
-            *op = "getdirentries64";
+            frd__failure_set(op, "getdirentries64", FRD_OP_READ_DIR);
             return -errno;
         }
         if (n == 0) {
@@ -295,7 +295,7 @@ static int dw_list_direntries(struct frd_lister *lister, struct frd_list *list, 
         }
         int eof = frd__direntry_eof(lister->buffer, FRD__LISTER_BUFFER_SIZE, (size_t)n);
         if (eof < 0) {
-            *op = "getdirentries64";
+            frd__failure_set(op, "getdirentries64", FRD_OP_READ_DIR);
             return eof;
         }
         size_t pos = 0;
@@ -307,7 +307,7 @@ static int dw_list_direntries(struct frd_lister *lister, struct frd_list *list, 
             }
             struct frd_entry *e = frd__list_push(list, rec.name, rec.name_len);
             if (e == NULL) {
-                *op = "append";
+                frd__failure_set(op, "append", FRD_OP_ALLOC);
                 return FRD_ENOMEM;
             }
             enum frd_type dtype = frd__type_from_dt(rec.type);
@@ -336,13 +336,13 @@ static int dw_list_direntries(struct frd_lister *lister, struct frd_list *list, 
                 }
             }
             if (total == INT32_MAX) {
-                *op = "getdirentries64";
+                frd__failure_set(op, "getdirentries64", FRD_OP_READ_DIR);
                 return FRD_EOVERFLOW;
             }
             total++;
         }
         if (rc < 0) {
-            *op = "getdirentries64";
+            frd__failure_set(op, "getdirentries64", FRD_OP_READ_DIR);
             return rc;
         }
         if (eof == 1) {
@@ -356,11 +356,11 @@ static int dw_list_direntries(struct frd_lister *lister, struct frd_list *list, 
 }
 
 int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
-                      const char **op)
+                      struct frd__failure *op)
 {
     unsigned wanted = frd__wanted_fields(lister->flags, lister->wanted);
     if ((lister->flags & FRD_LIST_REWIND) && lseek(fd, 0, SEEK_SET) < 0) {
-        *op = "lseek";
+        frd__failure_set(op, "lseek", FRD_OP_READ_DIR);
         return -errno;
     }
     if (FRD_USE_GETDIRENTRIES64 && atomic_load_explicit(&dw_force_fallback, memory_order_relaxed)) {

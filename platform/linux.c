@@ -204,7 +204,7 @@ struct lx_want {
 
 /** Appends the records of one getdents64 batch. @return entries appended, or a code. */
 static int lx_append_batch(int fd, const uint8_t *buf, size_t len, const struct lx_want *want,
-                           struct frd_list *list, const char **op)
+                           struct frd_list *list, struct frd__failure *op)
 {
     int appended = 0;
     size_t pos = 0;
@@ -217,7 +217,7 @@ static int lx_append_batch(int fd, const uint8_t *buf, size_t len, const struct 
         }
         struct frd_entry *e = frd__list_push(list, name, rec.name_len);
         if (e == NULL) {
-            *op = "append";
+            frd__failure_set(op, "append", FRD_OP_ALLOC);
             return FRD_ENOMEM;
         }
         enum frd_type dtype = frd__type_from_dt(rec.type);
@@ -250,21 +250,21 @@ static int lx_append_batch(int fd, const uint8_t *buf, size_t len, const struct 
         appended++;
     }
     if (rc < 0) {
-        *op = "getdents64";
+        frd__failure_set(op, "getdents64", FRD_OP_READ_DIR);
         return rc;
     }
     return appended;
 }
 
 int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
-                      const char **op)
+                      struct frd__failure *op)
 {
     struct lx_want want;
     want.fields = frd__wanted_fields(lister->flags, lister->wanted);
     want.statx_mask = lx_statx_mask(want.fields);
     want.dirent_only = (want.fields & ~(unsigned)FRD__DIRENT_FIELDS) == 0;
     if ((lister->flags & FRD_LIST_REWIND) && lseek(fd, 0, SEEK_SET) < 0) {
-        *op = "lseek";
+        frd__failure_set(op, "lseek", FRD_OP_READ_DIR);
         return -errno;
     }
     int total = 0;
@@ -274,7 +274,7 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
             if (errno == EINTR) {
                 continue;
             }
-            *op = "getdents64";
+            frd__failure_set(op, "getdents64", FRD_OP_READ_DIR);
             return -errno;
         }
         if (n == 0) {
@@ -285,7 +285,7 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
             return got;
         }
         if (got > INT32_MAX - total) {
-            *op = "getdents64";
+            frd__failure_set(op, "getdents64", FRD_OP_READ_DIR);
             return FRD_EOVERFLOW;
         }
         total += got;

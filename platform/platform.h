@@ -20,12 +20,13 @@
 
 /** A lister. Defined here so that the backend can use its buffer directly. */
 struct frd_lister {
-    unsigned flags;       /**< enum frd_lister_flag */
-    unsigned wanted;      /**< enum frd_field bits the caller asked for */
-    uint8_t *buffer;      /**< FRD__LISTER_BUFFER_SIZE bytes, 16-byte aligned (malloc) */
-    int error_code;       /**< the last listing's result if it failed, else 0 */
-    const char *error_op; /**< a static string naming the failed call */
-    char *error_name;     /**< copy of the directory's name, grown as needed */
+    unsigned flags;         /**< enum frd_lister_flag */
+    unsigned wanted;        /**< enum frd_field bits the caller asked for */
+    uint8_t *buffer;        /**< FRD__LISTER_BUFFER_SIZE bytes, 16-byte aligned (malloc) */
+    int error_code;         /**< the last listing's result if it failed, else 0 */
+    const char *error_op;   /**< a static string naming the failed call */
+    enum frd_op error_call; /**< its kind */
+    char *error_name;       /**< copy of the directory's name, grown as needed */
     size_t error_name_capacity;
     void *backend; /**< state a backend may keep per lister (NULL where unused) */
 };
@@ -53,14 +54,26 @@ static inline bool frd__plat_is_sep(char c)
 /** Closes a directory opened by frd__plat_open_dir(). */
 void frd__plat_close_dir(frd_os_fd fd);
 
+/** The call a listing failed in: its name for messages (static) and its kind. */
+struct frd__failure {
+    const char *op;
+    enum frd_op call;
+};
+
+static inline void frd__failure_set(struct frd__failure *f, const char *op, enum frd_op call)
+{
+    f->op = op;
+    f->call = call;
+}
+
 /**
  * Appends the entries of an open directory to `list`, honouring lister->flags.
- * @param op on failure, receives a static string naming the call that failed.
+ * @param op on failure, receives the call that failed.
  * @return the number of entries appended, or a negative code (entries appended before the
  * failure stay in the list).
  */
 int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
-                      const char **op);
+                      struct frd__failure *op);
 
 /** Frees what a backend keeps in lister->backend (nothing on most platforms). */
 void frd__plat_lister_release(struct frd_lister *lister);

@@ -57,20 +57,20 @@ bool frd__plat_force_fallback(bool on)
 }
 
 int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
-                      const char **op)
+                      struct frd__failure *op)
 {
     unsigned wanted = frd__wanted_fields(lister->flags, lister->wanted);
     bool dirent_only = (wanted & ~(unsigned)FRD__DIRENT_FIELDS) == 0;
     int dupfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
     if (dupfd < 0) {
-        *op = "dup";
+        frd__failure_set(op, "dup", FRD_OP_OPEN);
         return -errno;
     }
     DIR *dir = fdopendir(dupfd);
     if (dir == NULL) {
         int err = -errno;
         close(dupfd);
-        *op = "fdopendir";
+        frd__failure_set(op, "fdopendir", FRD_OP_OPEN);
         return err;
     }
     if (lister->flags & FRD_LIST_REWIND) {
@@ -83,7 +83,7 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
         struct dirent *d = readdir(dir);
         if (d == NULL) {
             if (errno != 0) {
-                *op = "readdir";
+                frd__failure_set(op, "readdir", FRD_OP_READ_DIR);
                 rc = -errno;
             }
             break;
@@ -94,7 +94,7 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
         }
         struct frd_entry *e = frd__list_push(list, name, strlen(name));
         if (e == NULL) {
-            *op = "append";
+            frd__failure_set(op, "append", FRD_OP_ALLOC);
             rc = FRD_ENOMEM;
             break;
         }

@@ -369,7 +369,8 @@ static uint32_t win_attr_bits(uint32_t attributes)
 
 /** Appends the records of one buffer. @return entries appended, or a negative code. */
 static int win_append_batch(struct frd_lister *lister, struct win_state *st, enum frd__nt_class cls,
-                            unsigned wanted, DWORD serial, struct frd_list *list, const char **op)
+                            unsigned wanted, DWORD serial, struct frd_list *list,
+                            struct frd__failure *op)
 {
     bool names_only = (wanted & ~(unsigned)FRD_FIELD_TYPE) == 0;
     int appended = 0;
@@ -382,7 +383,7 @@ static int win_append_batch(struct frd_lister *lister, struct win_state *st, enu
         st->utf8[n] = '\0';
         struct frd_entry *e = frd__list_push(list, st->utf8, n);
         if (e == NULL) {
-            *op = "append";
+            frd__failure_set(op, "append", FRD_OP_ALLOC);
             return FRD_ENOMEM;
         }
         e->type = frd__type_from_dt(rec.type);
@@ -411,17 +412,17 @@ static int win_append_batch(struct frd_lister *lister, struct win_state *st, enu
         appended++;
     }
     if (rc < 0) {
-        *op = "GetFileInformationByHandleEx";
+        frd__failure_set(op, "GetFileInformationByHandleEx", FRD_OP_READ_DIR);
         return rc;
     }
     return appended;
 }
 
-static int win_volume_serial(HANDLE fd, DWORD *serial, const char **op)
+static int win_volume_serial(HANDLE fd, DWORD *serial, struct frd__failure *op)
 {
     BY_HANDLE_FILE_INFORMATION bhfi;
     if (!GetFileInformationByHandle(fd, &bhfi)) {
-        *op = "GetFileInformationByHandle";
+        frd__failure_set(op, "GetFileInformationByHandle", FRD_OP_STAT);
         return win_err(GetLastError());
     }
     *serial = bhfi.dwVolumeSerialNumber;
@@ -429,7 +430,7 @@ static int win_volume_serial(HANDLE fd, DWORD *serial, const char **op)
 }
 
 int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
-                      const char **op)
+                      struct frd__failure *op)
 {
     static const enum frd__nt_class full_chain[3] = {
         FRD__NT_ID_EXTD_DIR_INFO, FRD__NT_ID_BOTH_DIR_INFO, FRD__NT_FULL_DIR_INFO};
@@ -442,7 +443,7 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
 
     struct win_state *st = win_state_get(lister);
     if (st == NULL) {
-        *op = "append";
+        frd__failure_set(op, "append", FRD_OP_ALLOC);
         return FRD_ENOMEM;
     }
     // The volume serial is the entries' dev, and the key of what this volume refused. A
@@ -493,7 +494,7 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
                 level++;
                 continue;
             }
-            *op = "GetFileInformationByHandleEx";
+            frd__failure_set(op, "GetFileInformationByHandleEx", FRD_OP_READ_DIR);
             return win_err(err);
         }
         first = false;
@@ -502,7 +503,7 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
             return got;
         }
         if (got > INT32_MAX - total) {
-            *op = "GetFileInformationByHandleEx";
+            frd__failure_set(op, "GetFileInformationByHandleEx", FRD_OP_READ_DIR);
             return FRD_EOVERFLOW;
         }
         total += got;

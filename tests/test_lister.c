@@ -413,8 +413,39 @@ static void test_lister_missing_path_is_enoent_with_op_and_name(void **state)
     struct frd_list_error err = frd_lister_error(lister);
     assert_int_equal(err.code, FRD_ENOENT);
     assert_string_equal(err.op, "open");
+    assert_int_equal(err.call, FRD_OP_OPEN);
     assert_string_equal(err.name, "/nonexistent/frd/dir");
     assert_int_equal(frd_list_count(list), 0);
+    frd_lister_free(lister);
+    frd_list_free(list);
+}
+
+/* A descriptor of a regular file: the backend's read (or its fdopendir) fails, and says
+ * which kind of call that was; a listing that succeeds afterwards clears it. */
+static void test_lister_failed_read_names_its_call(void **state)
+{
+    (void)state;
+    struct frd_list *list;
+    struct frd_lister *lister;
+    assert_int_equal(frd_list_new(&list), 0);
+    assert_int_equal(frd_lister_new(&lister, 0), 0);
+    int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        fd = open("/etc/passwd", O_RDONLY | O_CLOEXEC);
+    }
+    assert_true(fd >= 0);
+    assert_true(frd_lister_list_fd(lister, list, fd, "file") < 0);
+    struct frd_list_error err = frd_lister_error(lister);
+    assert_true(err.code < 0);
+    // Linux reads with getdents64 (FRD_OP_READ_DIR), the portable backend opens a stream
+    // first (fdopendir: FRD_OP_OPEN).
+    assert_true(err.call == FRD_OP_READ_DIR || err.call == FRD_OP_OPEN);
+    assert_int_equal(err.call, strcmp(err.op, "fdopendir") == 0 || strcmp(err.op, "dup") == 0
+                                   ? FRD_OP_OPEN
+                                   : FRD_OP_READ_DIR);
+    close(fd);
+    assert_true(frd_lister_list_path(lister, list, "/") >= 0);
+    assert_int_equal(frd_lister_error(lister).call, FRD_OP_OTHER);
     frd_lister_free(lister);
     frd_list_free(list);
 }
@@ -818,6 +849,7 @@ int main(void)
         cmocka_unit_test(test_lister_names_only_equals_full_names_and_types),
         cmocka_unit_test(test_lister_fstatat_fallback_gives_identical_results),
         cmocka_unit_test(test_lister_missing_path_is_enoent_with_op_and_name),
+        cmocka_unit_test(test_lister_failed_read_names_its_call),
         cmocka_unit_test(test_lister_file_path_is_enotdir),
         cmocka_unit_test(test_lister_list_at_nofollow_refuses_symlink),
         cmocka_unit_test(test_lister_entry_deleted_before_stat_is_left_out),

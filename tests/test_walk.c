@@ -1609,6 +1609,87 @@ static void test_walk_children_hook_drops_reorders_and_skips_descent(void **stat
     }
 }
 
+/* ---- The children hook with fields: sort by size ---- */
+
+#define BYSIZE_FILES 10
+
+struct bysize_ctx {
+    char dir[4096]; /**< the directory whose files are checked */
+    uint64_t sizes[BYSIZE_FILES + 4];
+    size_t n;
+    atomic_int bad;
+};
+
+static int bysize_desc(const struct frd_entry *a, const struct frd_entry *b, void *arg)
+{
+    (void)arg;
+    return a->size > b->size ? -1 : a->size < b->size ? 1 : 0;
+}
+
+static void bysize_hook(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
+                        void *udata)
+{
+    (void)dir;
+    struct bysize_ctx *x = udata;
+    size_t n = frd_walk_children_count(kids);
+    for (size_t i = 0; i < n; i++) {
+        if (!(frd_walk_children_entry(kids, i)->fields & FRD_FIELD_SIZE)) {
+            atomic_fetch_add(&x->bad, 1); // the size was asked for before the hook
+        }
+    }
+    assert_int_equal(frd_walk_children_sort(kids, bysize_desc, NULL), 0);
+}
+
+static enum frd_action bysize_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct bysize_ctx *x = udata;
+    size_t dlen = strlen(x->dir);
+    if (we->entry->type == FRD_TYPE_REG && strncmp(we->path, x->dir, dlen) == 0 &&
+        we->path[dlen] == '/' && strchr(we->path + dlen + 1, '/') == NULL) {
+        if (!(we->entry->fields & FRD_FIELD_SIZE) || x->n == BYSIZE_FILES + 4) {
+            atomic_fetch_add(&x->bad, 1);
+            return FRD_ACTION_CONTINUE;
+        }
+        x->sizes[x->n++] = we->entry->size;
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+static void test_walk_children_fields_sort_by_size_in_ordered_mode(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    tree_dir(root, "d");
+    tree_dir(root, "d/sub");
+    char rel[64];
+    for (int i = 0; i < BYSIZE_FILES; i++) {
+        // Sizes in another order than the names.
+        snprintf(rel, sizeof(rel), "d/f%02d", i);
+        tree_file(root, rel, (size_t)((i * 7) % BYSIZE_FILES + 1) * 100);
+    }
+    tree_file(root, "d/sub/inner", 5);
+    // Visits that need only the size (no stat after the hook) and all fields (a stat after).
+    unsigned visit_fields[] = {FRD_FIELD_TYPE | FRD_FIELD_SIZE, FRD_FIELDS_ALL};
+    for (size_t run = 0; run < 2; run++) {
+        struct bysize_ctx x;
+        memset(&x, 0, sizeof(x));
+        snprintf(x.dir, sizeof(x.dir), "%s/d", root);
+        struct frd_walk_options o;
+        walk_opts(&o, FRD_WALK_ORDERED);
+        o.fields = visit_fields[run];
+        o.on_children = bysize_hook;
+        o.children_fields = FRD_FIELD_SIZE;
+        assert_int_equal(frd_walk(root, &o, bysize_visit, &x), 0);
+        assert_int_equal(atomic_load(&x.bad), 0);
+        assert_int_equal(x.n, BYSIZE_FILES);
+        for (size_t i = 0; i < x.n; i++) {
+            // Every size made once, largest first.
+            assert_int_equal(x.sizes[i], (BYSIZE_FILES - i) * 100);
+        }
+    }
+    tree_remove(root);
+}
+
 /* ---- parent_fd in every callback, beyond the descriptor budget and PATH_MAX ---- */
 
 #define DEEP_LEVELS 3000
@@ -1823,6 +1904,7 @@ int main(void)
         cmocka_unit_test(test_walk_handle_is_set_before_any_callback),
         cmocka_unit_test(test_walk_dir_state_seen_by_children_and_post_order_freed_once),
         cmocka_unit_test(test_walk_children_hook_drops_reorders_and_skips_descent),
+        cmocka_unit_test(test_walk_children_fields_sort_by_size_in_ordered_mode),
         cmocka_unit_test(test_walk_missing_and_empty_roots_reported_once_with_path),
         cmocka_unit_test(test_walk_ready_error_policies),
         cmocka_unit_test(test_walk_each_failure_reported_once_as_unprivileged_user),

@@ -18,6 +18,7 @@ void frd_walk_options_init(struct frd_walk_options *opts)
     opts->follow = FRD_FOLLOW_NEVER;
     opts->max_depth = -1;
     opts->fields = FRD_FIELDS_ALL;
+    opts->children_fields = FRD_FIELD_TYPE;
 }
 
 /**
@@ -44,58 +45,6 @@ static int walk_options_copy(struct frd_walk_options *o, const struct frd_walk_o
     return 0;
 }
 
-enum frd_action frd_walk_ignore_permission_errors(const struct frd_walk_error *err, void *udata)
-{
-    (void)udata;
-    switch (err->code) {
-    case FRD_EACCES:
-    case FRD_EPERM:
-    // What a live tree does under a walk: entries vanish, are replaced, loop.
-    case FRD_ENOENT:
-    case FRD_ENOTDIR:
-    case FRD_ELOOP:
-    case FRD_ECHANGED:
-        return FRD_ACTION_CONTINUE;
-    default:
-        return FRD_ACTION_STOP;
-    }
-}
-
-enum frd_action frd_walk_continue_on_errors(const struct frd_walk_error *err, void *udata)
-{
-    (void)err;
-    (void)udata;
-    return FRD_ACTION_CONTINUE;
-}
-
-enum frd_action frd_walk_stop_on_error(const struct frd_walk_error *err, void *udata)
-{
-    (void)err;
-    (void)udata;
-    return FRD_ACTION_STOP;
-}
-
-const char *frd_op_name(enum frd_op op)
-{
-    switch (op) {
-    case FRD_OP_OPEN:
-        return "open";
-    case FRD_OP_READ_DIR:
-        return "read";
-    case FRD_OP_STAT:
-        return "stat";
-    case FRD_OP_READLINK:
-        return "readlink";
-    case FRD_OP_LOOP:
-        return "loop";
-    case FRD_OP_ALLOC:
-        return "alloc";
-    case FRD_OP_OTHER:
-        break;
-    }
-    return "other";
-}
-
 #define WALK_FLAGS_ALL                                                        \
     (FRD_WALK_NAMES_ONLY | FRD_WALK_ONE_FILE_SYSTEM | FRD_WALK_UNIQUE_FILES | \
      FRD_WALK_UNIQUE_DIRS | FRD_WALK_SKIP_HIDDEN | FRD_WALK_ORDERED)
@@ -120,12 +69,11 @@ static int worker_init(struct frd_walk *walk, struct frd__worker *w, unsigned in
     }
     w->dq_ready = true;
     if ((rc = frd_lister_new(&w->lister, walk->lister_flags)) < 0 ||
-        (rc = frd_lister_set_fields(w->lister, walk->children ? FRD_FIELD_TYPE : walk->fields)) <
-            0 ||
+        (rc = frd_lister_set_fields(w->lister, walk->list_fields)) < 0 ||
         (rc = frd_list_new(&w->list)) < 0) {
         return rc;
     }
-    if (walk->collect && (rc = frd_list_new(&w->collect)) < 0) {
+    if (walk->collect.on && (rc = frd_list_new(&w->collect)) < 0) {
         return rc;
     }
     return 0;
@@ -155,7 +103,7 @@ static void walk_free(struct frd_walk *walk)
     if (walk == NULL) {
         return;
     }
-    if (walk->ord != NULL) {
+    if (walk->ordered.state != NULL) {
         frd__ordered_free(walk);
     }
     if (walk->workers != NULL) {
@@ -172,15 +120,15 @@ static void walk_free(struct frd_walk *walk)
         frd__free(walk->roots[i]);
     }
     frd__free(walk->roots);
-    frd__free(walk->threads);
-    frd__idset_free(walk->seen);
-    frd__volcache_free(walk->volumes);
-    if (walk->lot_ready) {
-        uv_cond_destroy(&walk->lot_cond);
-        uv_mutex_destroy(&walk->lot);
-        uv_mutex_destroy(&walk->node_lock);
+    frd__free(walk->sched.threads);
+    frd__idset_free(walk->ids.seen);
+    frd__volcache_free(walk->ids.volumes);
+    if (walk->sched.lot_ready) {
+        uv_cond_destroy(&walk->sched.lot_cond);
+        uv_mutex_destroy(&walk->sched.lot);
+        uv_mutex_destroy(&walk->ordered.node_lock);
     }
-    frd__free(walk->async);
+    frd__free(walk->async.handle);
     frd__free(walk);
 }
 
@@ -220,9 +168,9 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     }
     int rc = FRD_ENOMEM;
     walk->opts = o;
-    walk->visit = visit;
-    walk->udata = udata;
-    walk->collect = collect;
+    walk->hooks.visit = visit;
+    walk->hooks.udata = udata;
+    walk->collect.on = collect;
     walk->nworkers = o.workers ? o.workers : walk_default_workers();
     // Visiting each file once needs the ids a full listing gives.
     // The fields the caller wants, plus what the walk itself needs to decide: ids to visit
@@ -236,8 +184,14 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     walk->fields = wanted;
     walk->names_only = wanted == FRD_FIELD_TYPE;
     walk->children = o.on_children != NULL;
-    // With the children hook, list names only: what it drops is never stat'ed.
-    walk->lister_flags = walk->names_only || walk->children ? FRD_LIST_NAMES_ONLY : 0;
+    // With the children hook, list what it asks for (names only by default: what it drops
+    // is never stat'ed); the survivors are stat'ed after it if the visits need more.
+    walk->list_fields = wanted;
+    if (walk->children) {
+        walk->list_fields = (o.children_fields | FRD_FIELD_TYPE) & FRD_FIELDS_ALL;
+        walk->children_complete = (wanted & ~walk->list_fields) == 0;
+    }
+    walk->lister_flags = walk->list_fields == FRD_FIELD_TYPE ? FRD_LIST_NAMES_ONLY : 0;
     // Without entry ids, loops and other file systems are found when a directory is opened.
     unsigned ids = FRD_FIELD_FILE_ID | FRD_FIELD_DEV;
     walk->need_dir_ids = (wanted & ids) != ids &&
@@ -255,34 +209,35 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     // Each worker may hold its listing's descriptor and two while reopening along the
     // ancestors; the ordered consumer's frames hold theirs out of the kept ones.
     unsigned reserve = 2 * walk->nworkers + 2;
-    walk->keep_limit = budget > reserve ? (int)(budget - reserve) : 0;
-    walk->progress_ns =
+    walk->fds.keep_limit = budget > reserve ? (int)(budget - reserve) : 0;
+    walk->hooks.progress_ns =
         (uint64_t)(o.progress_interval_ms ? o.progress_interval_ms : 1000) * 1000000u;
-    atomic_init(&walk->progress_due, uv_hrtime() + walk->progress_ns);
-    atomic_flag_clear(&walk->progress_busy);
+    atomic_init(&walk->hooks.progress_due, uv_hrtime() + walk->hooks.progress_ns);
+    atomic_flag_clear(&walk->hooks.progress_busy);
     atomic_init(&walk->stop, false);
     atomic_init(&walk->first_err, 0);
     atomic_init(&walk->root_err, 0);
-    atomic_init(&walk->pending, 0);
-    atomic_init(&walk->queued, 0);
-    atomic_init(&walk->sleepers, 0);
-    atomic_init(&walk->open_fds, 0);
-    atomic_init(&walk->running, 0);
-    atomic_init(&walk->finished, false);
-    if (uv_mutex_init(&walk->lot) != 0) {
+    atomic_init(&walk->sched.pending, 0);
+    atomic_init(&walk->sched.queued, 0);
+    atomic_init(&walk->sched.sleepers, 0);
+    atomic_init(&walk->fds.open_fds, 0);
+    atomic_init(&walk->sched.running, 0);
+    atomic_init(&walk->sched.finished, false);
+    if (uv_mutex_init(&walk->sched.lot) != 0) {
         goto fail;
     }
-    if (uv_cond_init(&walk->lot_cond) != 0) {
-        uv_mutex_destroy(&walk->lot);
+    if (uv_cond_init(&walk->sched.lot_cond) != 0) {
+        uv_mutex_destroy(&walk->sched.lot);
         goto fail;
     }
-    if (uv_mutex_init(&walk->node_lock) != 0) {
-        uv_cond_destroy(&walk->lot_cond);
-        uv_mutex_destroy(&walk->lot);
+    if (uv_mutex_init(&walk->ordered.node_lock) != 0) {
+        uv_cond_destroy(&walk->sched.lot_cond);
+        uv_mutex_destroy(&walk->sched.lot);
         goto fail;
     }
-    walk->lot_ready = true;
-    if (frd__volcache_new(&walk->volumes) < 0 || (unique && frd__idset_new(&walk->seen) < 0)) {
+    walk->sched.lot_ready = true;
+    if (frd__volcache_new(&walk->ids.volumes) < 0 ||
+        (unique && frd__idset_new(&walk->ids.seen) < 0)) {
         goto fail;
     }
     walk->roots = frd__calloc(nroots, sizeof(*walk->roots));
@@ -335,15 +290,15 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
                 rc = FRD_ENOMEM;
                 goto fail;
             }
-            atomic_fetch_add(&walk->pending, 1);
-            atomic_fetch_add(&walk->queued, 1);
+            atomic_fetch_add(&walk->sched.pending, 1);
+            atomic_fetch_add(&walk->sched.queued, 1);
         }
     }
     *out = walk;
     return 0;
 
 fail:
-    if (walk->workers != NULL && walk->ord == NULL) {
+    if (walk->workers != NULL && walk->ordered.state == NULL) {
         // Roots already queued: free their nodes before the slabs go.
         struct frd__wnode *n;
         while ((n = frd__deque_pop(&walk->workers[0].dq)) != NULL) {
@@ -365,9 +320,25 @@ static int walk_result(struct frd_walk *walk)
 }
 
 /** Starts the threads; on failure, stops the walk so whatever started drains. */
+/** A walk thread: the ordered consumer, an ordered worker or a concurrent worker. */
+static void walk_thread_main(void *arg)
+{
+    struct frd__worker *w = arg;
+    struct frd_walk *walk = w->walk;
+    w->tid = uv_thread_self();
+    if (w == walk->consumer) {
+        frd__ordered_consume(w);
+    } else if (walk->ordered.state != NULL) {
+        frd__ordered_worker_run(w);
+    } else {
+        frd__worker_run(w);
+    }
+    frd__pool_thread_exit(walk);
+}
+
 static void walk_launch(struct frd_walk *walk)
 {
-    int rc = frd__pool_start(walk);
+    int rc = frd__pool_start(walk, walk_thread_main);
     if (rc < 0) {
         frd__walk_stop(walk, rc, NULL);
     }
@@ -383,7 +354,7 @@ int frd_walk_roots(const char *const *roots, size_t nroots, const struct frd_wal
     }
     // The caller's thread works too: as worker 0, or as the ordered walk's consumer.
     struct frd__worker *self = walk->consumer ? walk->consumer : &walk->workers[0];
-    walk->caller_runs_worker0 = walk->consumer == NULL;
+    walk->sched.caller_runs_worker0 = walk->consumer == NULL;
     self->tid = uv_thread_self();
     walk_launch(walk);
     if (walk->consumer != NULL) {
@@ -392,7 +363,7 @@ int frd_walk_roots(const char *const *roots, size_t nroots, const struct frd_wal
         frd__worker_run(self);
     }
     frd__pool_join(walk);
-    atomic_store(&walk->finished, true);
+    atomic_store(&walk->sched.finished, true);
     rc = walk_result(walk);
     walk_free(walk);
     return rc;
@@ -415,7 +386,7 @@ int frd_walk_start(struct frd_walk **out, const char *const *roots, size_t nroot
     if (rc < 0) {
         return rc;
     }
-    walk->threads_for_consumer = true;
+    walk->sched.threads_for_consumer = true;
     *out = walk; // before any thread starts: a callback may cancel through it
     walk_launch(walk);
     return 0;
@@ -427,7 +398,7 @@ int frd_walk_join(struct frd_walk *walk)
         return FRD_EINVAL;
     }
     frd__pool_join(walk);
-    atomic_store(&walk->finished, true);
+    atomic_store(&walk->sched.finished, true);
     int rc = walk_result(walk);
     walk_free(walk);
     return rc;
@@ -435,7 +406,7 @@ int frd_walk_join(struct frd_walk *walk)
 
 void frd_walk_cancel(struct frd_walk *walk)
 {
-    if (walk == NULL || atomic_load(&walk->finished)) {
+    if (walk == NULL || atomic_load(&walk->sched.finished)) {
         return;
     }
     frd__walk_stop(walk, FRD_ECANCELED, NULL);
@@ -450,8 +421,8 @@ static void async_done(uv_async_t *async)
 {
     struct frd_walk *walk = async->data;
     frd__pool_join(walk);
-    atomic_store(&walk->finished, true);
-    walk->done_cb(walk_result(walk), walk->done_udata);
+    atomic_store(&walk->sched.finished, true);
+    walk->async.done_cb(walk_result(walk), walk->async.done_udata);
     uv_close((uv_handle_t *)async, async_closed);
 }
 
@@ -467,20 +438,20 @@ int frd_walk_start_async(struct frd_walk **out, struct uv_loop_s *loop, const ch
     if (rc < 0) {
         return rc;
     }
-    walk->async = frd__malloc(sizeof(*walk->async));
-    if (walk->async == NULL) {
+    walk->async.handle = frd__malloc(sizeof(*walk->async.handle));
+    if (walk->async.handle == NULL) {
         walk_free(walk);
         return FRD_ENOMEM;
     }
-    if (uv_async_init(loop, walk->async, async_done) != 0) {
+    if (uv_async_init(loop, walk->async.handle, async_done) != 0) {
         walk_free(walk);
         return FRD_ENOMEM;
     }
-    walk->async->data = walk;
-    walk->loop = loop;
-    walk->done_cb = done;
-    walk->done_udata = udata;
-    walk->threads_for_consumer = true;
+    walk->async.handle->data = walk;
+    walk->async.loop = loop;
+    walk->async.done_cb = done;
+    walk->async.done_udata = udata;
+    walk->sched.threads_for_consumer = true;
     *out = walk; // before any thread starts: a callback may cancel through it
     walk_launch(walk);
     return 0;
@@ -502,8 +473,8 @@ int frd_read_tree(const char *root, unsigned flags, struct frd_list *out)
         return rc;
     }
     size_t len = strlen(root);
-    walk->collect_prefix = len + (len > 0 && frd__plat_is_sep(root[len - 1]) ? 0 : 1);
-    walk->caller_runs_worker0 = true;
+    walk->collect.prefix = len + (len > 0 && frd__plat_is_sep(root[len - 1]) ? 0 : 1);
+    walk->sched.caller_runs_worker0 = true;
     walk->workers[0].tid = uv_thread_self();
     walk_launch(walk);
     frd__worker_run(&walk->workers[0]);

@@ -7,8 +7,9 @@
  * stat'ed or visited, so that it can drop entries, reorder them and mark directories not to
  * be entered; then the survivors are stat'ed relative to the directory's descriptor.
  *
- * With the hook set, each worker's lister lists names only and the stat comes after the hook
- * (frd__children_entry()); without it nothing here runs and the listing is as before. The
+ * With the hook set, each worker's lister lists names only (or the fields opts.children_fields
+ * asks for, such as sizes to sort by) and the stat comes after the hook where the visits need
+ * more (frd__children_entry()); without it nothing here runs and the listing is as before. The
  * view (struct frd_walk_children) is per worker and reused: an array of indices into the
  * worker's list, in the order the caller wants, and a mark per listed entry.
  */
@@ -106,9 +107,9 @@ static int kids_reserve(struct frd__worker *w, size_t n)
     if (n > UINT32_MAX) {
         return FRD_ENOMEM;
     }
-    size_t cap = k->cap ? k->cap : 256;
-    while (cap < n) {
-        cap *= 2;
+    size_t cap;
+    if (frd__grow_cap(k->cap, n, 256, sizeof(*k->order), &cap) < 0) {
+        return FRD_ENOMEM;
     }
     uint32_t *order = frd__realloc(k->order, cap * sizeof(*order));
     if (order == NULL) {
@@ -159,7 +160,7 @@ int frd__children_run(struct frd__worker *w, const struct frd_walk_entry *dir, f
     k->count = m;
     memset(k->marks, 0, n);
     if (frd__cb_enter(w)) {
-        walk->opts.on_children(dir, k, walk->udata);
+        walk->opts.on_children(dir, k, walk->hooks.udata);
         frd__cb_leave(w);
     }
     // Keep the survivors, in the caller's order.
@@ -182,7 +183,7 @@ bool frd__children_entry(struct frd__worker *w, size_t i, frd_os_fd fd, struct f
     const struct frd_entry *e = &k->v[k->order[i]];
     *no_descent = (k->marks[k->order[i]] & KID_NO_DESCENT) != 0;
     *out = *e;
-    if (walk->names_only || e->error < 0) {
+    if (walk->names_only || walk->children_complete || e->error < 0) {
         return true; // the listing already holds all that was asked
     }
     struct frd_entry st;

@@ -35,15 +35,25 @@ void frd__deque_destroy(struct frd__deque *dq)
     dq->ring = NULL;
 }
 
+/** The ring's invariants (Debug builds): a power-of-two capacity, count within it, head in
+ *  range. Called with the lock held. */
+static void deque_check(const struct frd__deque *dq)
+{
+    FRD_ASSERT((dq->capacity & (dq->capacity - 1)) == 0);
+    FRD_ASSERT(dq->count <= dq->capacity);
+    FRD_ASSERT(dq->capacity == 0 ? dq->head == 0 : dq->head < dq->capacity);
+    (void)dq;
+}
+
 /** Doubles the ring, keeping the order. Called with the lock held. */
 static int deque_grow(struct frd__deque *dq)
 {
-    size_t capacity = dq->capacity ? dq->capacity * 2 : 64;
-    size_t bytes;
-    if (frd__mul_size(capacity, sizeof(*dq->ring), &bytes) < 0) {
+    size_t capacity;
+    if (frd__grow_cap(dq->capacity, dq->capacity + 1, 64, sizeof(*dq->ring), &capacity) < 0) {
         return FRD_ENOMEM;
     }
-    struct frd__wnode **ring = frd__malloc(bytes);
+    // A fresh ring rather than a realloc: the oldest moves to index 0 on the way.
+    struct frd__wnode **ring = frd__malloc(capacity * sizeof(*ring));
     if (ring == NULL) {
         return FRD_ENOMEM;
     }
@@ -66,6 +76,7 @@ int frd__deque_push(struct frd__deque *dq, struct frd__wnode *node)
     }
     dq->ring[(dq->head + dq->count) & (dq->capacity - 1)] = node;
     dq->count++;
+    deque_check(dq);
     uv_mutex_unlock(&dq->lock);
     return 0;
 }
@@ -78,6 +89,7 @@ struct frd__wnode *frd__deque_pop(struct frd__deque *dq)
         dq->count--;
         node = dq->ring[(dq->head + dq->count) & (dq->capacity - 1)];
     }
+    deque_check(dq);
     uv_mutex_unlock(&dq->lock);
     return node;
 }
@@ -114,6 +126,7 @@ struct frd__wnode *frd__deque_steal(struct frd__deque *victim, struct frd__deque
         victim->head = (victim->head + n) & (victim->capacity - 1);
         victim->count -= n;
     }
+    deque_check(victim);
     uv_mutex_unlock(&victim->lock);
     // The oldest stolen is returned; the rest go to our deque oldest first, so that we,
     // too, work through them newest first.

@@ -73,40 +73,40 @@ void frd__walk_stop(struct frd_walk *walk, int code, struct frd__worker *self)
 
 void frd__pool_wake_all(struct frd_walk *walk)
 {
-    uv_mutex_lock(&walk->lot);
-    uv_cond_broadcast(&walk->lot_cond);
-    uv_mutex_unlock(&walk->lot);
-    if (walk->ord != NULL) {
-        frd__ordered_wake(walk);
+    uv_mutex_lock(&walk->sched.lot);
+    uv_cond_broadcast(&walk->sched.lot_cond);
+    uv_mutex_unlock(&walk->sched.lot);
+    if (walk->ordered.wake != NULL) {
+        walk->ordered.wake(walk); // the ordered mode's own waiters
     }
 }
 
-void frd__pool_push(struct frd__worker *w, struct frd__wnode *node)
+int frd__pool_push(struct frd__worker *w, struct frd__wnode *node)
 {
     struct frd_walk *walk = w->walk;
-    atomic_fetch_add(&walk->pending, 1);
+    // Counted before it can be stolen and finished; the pushing task is still pending, so
+    // undoing it cannot end the walk.
+    atomic_fetch_add(&walk->sched.pending, 1);
     if (frd__deque_push(&w->dq, node) < 0) {
-        // No memory to queue it: the subtree cannot be walked. Say so and let it go.
-        frd__report(w, "", "queue", FRD_ENOMEM, node->depth);
-        frd__wnode_drop(w, node);
         frd__pool_task_done(walk);
-        return;
+        return FRD_ENOMEM;
     }
-    atomic_fetch_add(&walk->queued, 1);
-    if (atomic_load(&walk->sleepers) > 0) {
-        uv_mutex_lock(&walk->lot);
-        uv_cond_signal(&walk->lot_cond);
-        uv_mutex_unlock(&walk->lot);
+    atomic_fetch_add(&walk->sched.queued, 1);
+    if (atomic_load(&walk->sched.sleepers) > 0) {
+        uv_mutex_lock(&walk->sched.lot);
+        uv_cond_signal(&walk->sched.lot_cond);
+        uv_mutex_unlock(&walk->sched.lot);
     }
+    return 0;
 }
 
 void frd__pool_task_done(struct frd_walk *walk)
 {
-    if (atomic_fetch_sub(&walk->pending, 1) == 1) {
-        uv_mutex_lock(&walk->lot);
-        walk->done = true;
-        uv_cond_broadcast(&walk->lot_cond);
-        uv_mutex_unlock(&walk->lot);
+    if (atomic_fetch_sub(&walk->sched.pending, 1) == 1) {
+        uv_mutex_lock(&walk->sched.lot);
+        walk->sched.done = true;
+        uv_cond_broadcast(&walk->sched.lot_cond);
+        uv_mutex_unlock(&walk->sched.lot);
     }
 }
 
@@ -137,7 +137,7 @@ static struct frd__wnode *try_steal(struct frd__worker *w)
         }
         struct frd__wnode *node = frd__deque_steal(&victim->dq, &w->dq);
         if (node != NULL) {
-            atomic_fetch_sub(&walk->queued, 1);
+            atomic_fetch_sub(&walk->sched.queued, 1);
             return node;
         }
     }
@@ -150,116 +150,85 @@ struct frd__wnode *frd__pool_next(struct frd__worker *w)
     for (;;) {
         struct frd__wnode *node = frd__deque_pop(&w->dq);
         if (node != NULL) {
-            atomic_fetch_sub(&walk->queued, 1);
+            atomic_fetch_sub(&walk->sched.queued, 1);
             return node;
         }
         node = try_steal(w);
         if (node != NULL) {
             return node;
         }
-        uv_mutex_lock(&walk->lot);
-        if (walk->done) {
-            uv_mutex_unlock(&walk->lot);
+        uv_mutex_lock(&walk->sched.lot);
+        if (walk->sched.done) {
+            uv_mutex_unlock(&walk->sched.lot);
             return NULL;
         }
-        atomic_fetch_add(&walk->sleepers, 1);
-        if (atomic_load(&walk->queued) > 0) {
-            atomic_fetch_sub(&walk->sleepers, 1);
-            uv_mutex_unlock(&walk->lot);
+        atomic_fetch_add(&walk->sched.sleepers, 1);
+        if (atomic_load(&walk->sched.queued) > 0) {
+            atomic_fetch_sub(&walk->sched.sleepers, 1);
+            uv_mutex_unlock(&walk->sched.lot);
             continue;
         }
-        if (atomic_load(&walk->pending) == 0) {
-            walk->done = true;
-            uv_cond_broadcast(&walk->lot_cond);
-            atomic_fetch_sub(&walk->sleepers, 1);
-            uv_mutex_unlock(&walk->lot);
+        if (atomic_load(&walk->sched.pending) == 0) {
+            walk->sched.done = true;
+            uv_cond_broadcast(&walk->sched.lot_cond);
+            atomic_fetch_sub(&walk->sched.sleepers, 1);
+            uv_mutex_unlock(&walk->sched.lot);
             return NULL;
         }
-        uv_cond_wait(&walk->lot_cond, &walk->lot);
-        atomic_fetch_sub(&walk->sleepers, 1);
-        bool done = walk->done;
-        uv_mutex_unlock(&walk->lot);
+        uv_cond_wait(&walk->sched.lot_cond, &walk->sched.lot);
+        atomic_fetch_sub(&walk->sched.sleepers, 1);
+        bool done = walk->sched.done;
+        uv_mutex_unlock(&walk->sched.lot);
         if (done) {
             return NULL;
         }
     }
 }
 
-void frd__worker_run(struct frd__worker *w)
-{
-    struct frd_walk *walk = w->walk;
-    struct frd__wnode *node;
-    while ((node = frd__pool_next(w)) != NULL) {
-        if (atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
-            frd__wnode_drop(w, node);
-        } else if (node->flags & WN_ROOT) {
-            frd__concurrent_root(w, node);
-        } else {
-            frd__concurrent_dir(w, node);
-        }
-        frd__pool_task_done(walk);
-    }
-}
-
 /** Last thread out of a background walk: tell the host's loop (async walks). */
-static void thread_exit(struct frd_walk *walk)
+void frd__pool_thread_exit(struct frd_walk *walk)
 {
-    if (atomic_fetch_sub(&walk->running, 1) == 1 && walk->async != NULL) {
-        uv_async_send(walk->async);
+    if (atomic_fetch_sub(&walk->sched.running, 1) == 1 && walk->async.handle != NULL) {
+        uv_async_send(walk->async.handle);
     }
 }
 
-void frd__thread_main(void *arg)
-{
-    struct frd__worker *w = arg;
-    struct frd_walk *walk = w->walk;
-    w->tid = uv_thread_self();
-    if (w == walk->consumer) {
-        frd__ordered_consume(w);
-    } else if (walk->ord != NULL) {
-        frd__ordered_worker_run(w);
-    } else {
-        frd__worker_run(w);
-    }
-    thread_exit(walk);
-}
-
-int frd__pool_start(struct frd_walk *walk)
+int frd__pool_start(struct frd_walk *walk, uv_thread_cb entry)
 {
     // Threads to make: every worker but worker 0 when the caller runs it, or in an ordered
     // walk, whose consumer lists too and stands for worker 0 (so N workers are N threads
     // there as well); plus the consumer of an ordered walk started in the background.
-    unsigned first = walk->caller_runs_worker0 || walk->consumer != NULL ? 1 : 0;
+    unsigned first = walk->sched.caller_runs_worker0 || walk->consumer != NULL ? 1 : 0;
     unsigned count = walk->nworkers - first;
-    bool spawn_consumer = walk->consumer != NULL && walk->threads_for_consumer;
-    walk->threads = frd__calloc(count + 1, sizeof(*walk->threads));
-    if (walk->threads == NULL) {
+    bool spawn_consumer = walk->consumer != NULL && walk->sched.threads_for_consumer;
+    walk->sched.threads = frd__calloc(count + 1, sizeof(*walk->sched.threads));
+    if (walk->sched.threads == NULL) {
         return FRD_ENOMEM;
     }
-    atomic_store(&walk->running, count + (spawn_consumer ? 1 : 0));
+    atomic_store(&walk->sched.running, count + (spawn_consumer ? 1 : 0));
     for (unsigned i = 0; i < count; i++) {
         struct frd__worker *w = &walk->workers[first + i];
-        if (uv_thread_create(&walk->threads[walk->nthreads], frd__thread_main, w) != 0) {
-            atomic_fetch_sub(&walk->running, count - i + (spawn_consumer ? 1 : 0));
+        if (uv_thread_create(&walk->sched.threads[walk->sched.nthreads], entry, w) != 0) {
+            atomic_fetch_sub(&walk->sched.running, count - i + (spawn_consumer ? 1 : 0));
             return FRD_EAGAIN;
         }
-        walk->nthreads++;
+        walk->sched.nthreads++;
     }
     if (spawn_consumer) {
-        if (uv_thread_create(&walk->threads[walk->nthreads], frd__thread_main, walk->consumer) !=
+        if (uv_thread_create(&walk->sched.threads[walk->sched.nthreads], entry, walk->consumer) !=
             0) {
-            atomic_fetch_sub(&walk->running, 1);
+            atomic_fetch_sub(&walk->sched.running, 1);
             return FRD_EAGAIN;
         }
-        walk->nthreads++;
+        walk->sched.nthreads++;
     }
     return 0;
 }
 
 void frd__pool_join(struct frd_walk *walk)
 {
-    for (unsigned i = 0; i < walk->nthreads; i++) {
-        uv_thread_join(&walk->threads[i]);
+    for (unsigned i = 0; i < walk->sched.nthreads; i++) {
+        uv_thread_join(&walk->sched.threads[i]);
     }
-    walk->nthreads = 0;
+    walk->sched.nthreads = 0;
 }

@@ -1,7 +1,26 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The frd authors
 
-/** Internal declarations of the walker: nodes, workers, deques, identity, the two modes. */
+/**
+ * Internal declarations of the walker: nodes, workers, deques, identity, the two modes.
+ *
+ * Who calls whom (each file calls only files below it; the one call upward, a stop waking
+ * the ordered mode's waiters, goes through walk->ordered.wake, set by that mode):
+ *
+ *   api.c                         public functions, options, a walk's threads' entry
+ *   concurrent.c  ordered.c       the two modes (ordered.c: the consumer)
+ *                 ordered_list.c  the ordered mode's heap and listing workers
+ *                 ordered_pool.c  its pooled results
+ *   root.c                        a root, in both modes
+ *   children.c                    the children hook
+ *   resolve.c                     an entry before its visit: links, loops, dedupe, descend?
+ *   report.c                      errors, progress, the visit callback
+ *   open.c                        opening and reopening; a node's last release
+ *   node.c                        node allocation, paths, descriptor refcounts
+ *   pool.c                        threads, parking, termination, stop (calls deque.c)
+ *   identity.c                    identities, dedupe sets, volume classes (calls table.c)
+ *   deque.c  table.c              a work-stealing deque; the walker's hash table
+ */
 #ifndef FRD_WALKER_WALKER_H
 #define FRD_WALKER_WALKER_H
 
@@ -64,7 +83,6 @@ enum wnode_flag {
     WN_ROOT = 1u << 0,            /**< a root of the walk */
     WN_VIA_LINK = 1u << 1,        /**< reached through a followed symlink */
     WN_HAS_ID = 1u << 2,          /**< id holds the directory's identity */
-    WN_UNUSED_3 = 1u << 3,        /**< (free) */
     WN_HOLDS_PARENT_FD = 1u << 4, /**< holds one of the parent's fd_refs until opened */
     WN_NAME_HEAP = 1u << 5,       /**< name was allocated apart (too long for its class) */
     WN_KEEP_DECIDED = 1u << 6,    /**< the keep-the-descriptor decision was taken */
@@ -73,12 +91,13 @@ enum wnode_flag {
 };
 
 /**
- * The walk entry a directory node's own callbacks see (its root visit and its post-order
- * visit, in both modes): the node's entry, depth and flags at `path`, with `parent_fd`.
+ * The walk entry of a directory node without its states (parent_state and dir_state NULL):
+ * what an ordered worker's children hook sees, since the consumer may be writing the
+ * states of the node's ancestors meanwhile.
  */
-static inline struct frd_walk_entry frd__wnode_walk_entry(struct frd__wnode *node, const char *path,
-                                                          size_t path_len, frd_os_fd parent_fd,
-                                                          unsigned worker)
+static inline struct frd_walk_entry
+frd__wnode_walk_entry_stateless(struct frd__wnode *node, const char *path, size_t path_len,
+                                frd_os_fd parent_fd, unsigned worker)
 {
     struct frd_walk_entry we = {
         .path = path,
@@ -91,10 +110,30 @@ static inline struct frd_walk_entry frd__wnode_walk_entry(struct frd__wnode *nod
         .persistent_ids = node->persistent_ids,
         .root_index = node->root_index,
         .worker = worker,
-        .parent_state = node->parent != NULL ? node->parent->state : NULL,
-        .dir_state = node->entry.type == FRD_TYPE_DIR ? (void **)&node->state : NULL,
     };
     return we;
+}
+
+/**
+ * The walk entry a directory node's own callbacks see (its root visit and its post-order
+ * visit, in both modes): the node's entry, depth and flags at `path`, with `parent_fd`.
+ */
+static inline struct frd_walk_entry frd__wnode_walk_entry(struct frd__wnode *node, const char *path,
+                                                          size_t path_len, frd_os_fd parent_fd,
+                                                          unsigned worker)
+{
+    struct frd_walk_entry we =
+        frd__wnode_walk_entry_stateless(node, path, path_len, parent_fd, worker);
+    we.parent_state = node->parent != NULL ? node->parent->state : NULL;
+    we.dir_state = node->entry.type == FRD_TYPE_DIR ? (void **)&node->state : NULL;
+    return we;
+}
+
+/** Separator between a directory's path and a name: none after a root ending in one ('/',
+ *  or on Windows a backslash). @return 0 or 1. */
+static inline size_t frd__path_sep(const char *dir, size_t dir_len)
+{
+    return dir_len > 0 && frd__plat_is_sep(dir[dir_len - 1]) ? 0 : 1;
 }
 
 /** A work-stealing deque of nodes (walker/deque.c). */
@@ -185,21 +224,20 @@ struct frd__worker;
 /** Opaque to users as struct frd_walk. */
 struct frd_walk {
     struct frd_walk_options opts;
-    frd_visit_fn *visit;
-    void *udata;
     char **roots;
     size_t nroots;
     unsigned nworkers;
     unsigned lister_flags;
-    unsigned fields; /**< enum frd_field bits the listers fill: wanted plus the walk's own */
-    bool names_only; /**< fields is FRD_FIELD_TYPE alone */
-    bool children;   /**< opts.on_children is set: list names, hook, then stat */
+    unsigned fields;        /**< enum frd_field bits the listers fill: wanted plus the walk's own */
+    bool names_only;        /**< fields is FRD_FIELD_TYPE alone */
+    bool children;          /**< opts.on_children is set: list names, hook, then stat */
+    unsigned list_fields;   /**< the listers' fields: `fields`, or the children hook's */
+    bool children_complete; /**< the hook's listing holds all `fields`: no stat after it */
     /** Concurrent mode with a post-order or children hook and no entry ids: record each
      *  directory's identity when it is opened, so that its descriptor can be reopened for
      *  those hooks one step away (by "..") and checked. */
     bool need_parent_ids;
-    bool need_dir_ids;         /**< fstat every directory opened (names-only + follow or xdev) */
-    bool threads_for_consumer; /**< ordered background walk: the consumer gets a thread */
+    bool need_dir_ids; /**< fstat every directory opened (names-only + follow or xdev) */
 
     struct frd__worker *workers;  /**< nworkers of them */
     struct frd__worker *consumer; /**< ordered mode: the thread that runs callbacks */
@@ -208,48 +246,68 @@ struct frd_walk {
     atomic_int first_err; /**< the walk's result once stopped; 0 otherwise */
     atomic_int root_err;  /**< first error of a root that could not be walked */
 
-    // Scheduling (concurrent mode).
-    atomic_size_t pending; /**< directory tasks not finished */
-    atomic_size_t queued;  /**< tasks sitting in deques */
-    atomic_int sleepers;
-    uv_mutex_t lot;
-    uv_cond_t lot_cond;
-    bool done;            /**< under lot */
-    bool lot_ready;       /**< lot and lot_cond were initialized */
-    atomic_bool finished; /**< joined: a cancel now changes nothing */
+    /** The caller's callbacks and the progress clock (walker/report.c). */
+    struct {
+        frd_visit_fn *visit;
+        void *udata;
+        atomic_uint_fast64_t progress_due; /**< uv_hrtime() of the next report */
+        uint64_t progress_ns;
+        atomic_flag progress_busy;
+    } hooks;
 
-    // Descriptors.
-    atomic_int open_fds;
-    int keep_limit; /**< keep a directory's descriptor only below this many open */
+    /** Threads, and the concurrent mode's tasks (walker/pool.c). */
+    struct {
+        atomic_size_t pending; /**< directory tasks not finished */
+        atomic_size_t queued;  /**< tasks sitting in deques */
+        atomic_int sleepers;
+        uv_mutex_t lot;
+        uv_cond_t lot_cond;
+        bool done;            /**< under lot */
+        bool lot_ready;       /**< lot and lot_cond were initialized */
+        atomic_bool finished; /**< joined: a cancel now changes nothing */
+        uv_thread_t *threads;
+        unsigned nthreads;
+        bool caller_runs_worker0;  /**< blocking concurrent walk: the caller is worker 0 (an
+                                        ordered walk's consumer always stands for worker 0) */
+        bool threads_for_consumer; /**< ordered background walk: the consumer gets a thread */
+        atomic_uint running;       /**< threads still running (async completion) */
+    } sched;
 
-    uv_mutex_t node_lock; /**< ordered mode: nodes the consumer freed */
-    struct frd__wnode *shared_small;
-    struct frd__wnode *shared_large;
-    struct frd__idset *seen; /**< unique files and directories */
-    struct frd__volcache *volumes;
+    /** The descriptor budget (walker/open.c). */
+    struct {
+        atomic_int open_fds;
+        int keep_limit; /**< keep a directory's descriptor only below this many open */
+    } fds;
 
-    // Progress.
-    atomic_uint_fast64_t progress_due; /**< uv_hrtime() of the next report */
-    uint64_t progress_ns;
-    atomic_flag progress_busy;
+    /** Visit-once and volume classes (walker/identity.c). */
+    struct {
+        struct frd__idset *seen; /**< unique files and directories */
+        struct frd__volcache *volumes;
+    } ids;
 
-    // Ordered mode (walker/ordered.c).
-    struct frd__ordered *ord;
+    /** The ordered mode (walker/ordered*.c); state is NULL in the concurrent mode. */
+    struct {
+        struct frd__ordered *state;
+        /** Wakes the mode's own waiters on a stop, or NULL. */
+        void (*wake)(struct frd_walk *walk);
+        uv_mutex_t node_lock; /**< nodes the consumer freed, for the workers */
+        struct frd__wnode *shared_small;
+        struct frd__wnode *shared_large;
+    } ordered;
 
-    // Background walks.
-    uv_thread_t *threads;
-    unsigned nthreads;
-    bool caller_runs_worker0; /**< blocking concurrent walk: the caller is worker 0 (an
-                                   ordered walk's consumer always stands for worker 0) */
-    uv_loop_t *loop;
-    uv_async_t *async;
-    frd_walk_done_fn *done_cb;
-    void *done_udata;
-    atomic_uint running; /**< threads still running (async completion) */
+    /** frd_walk_start_async(). */
+    struct {
+        uv_loop_t *loop;
+        uv_async_t *handle;
+        frd_walk_done_fn *done_cb;
+        void *done_udata;
+    } async;
 
-    // frd_read_tree(): entries collected per worker instead of visit calls.
-    bool collect;
-    size_t collect_prefix; /**< bytes of root + "/" to strip from paths */
+    /** frd_read_tree(): entries collected per worker instead of visit calls. */
+    struct {
+        bool on;
+        size_t prefix; /**< bytes of root + "/" to strip from paths */
+    } collect;
 };
 
 /** One thread's state: its deque, lister, list, path buffers and node free lists. */
@@ -289,9 +347,11 @@ struct frd__worker {
     size_t allocations; /**< slabs and buffers this worker asked for */
 };
 
-/* walker/walk.c: shared by both modes. */
+/* walker/node.c: nodes, their paths and descriptor refs (both modes). */
 struct frd__wnode *frd__wnode_new(struct frd__worker *w, struct frd__wnode *parent,
                                   const char *name, size_t name_len);
+/** Returns a node whose refs are gone to a free list (the consumer's go to the workers). */
+void frd__wnode_free(struct frd__worker *w, struct frd__wnode *node);
 void frd__wnode_release(struct frd__worker *w, struct frd__wnode *node);
 /** Drops a task that will not be listed (stop, prune): releases what it holds. */
 void frd__wnode_drop(struct frd__worker *w, struct frd__wnode *node);
@@ -300,8 +360,7 @@ bool frd__fd_try_pin(struct frd__wnode *node);
 void frd__state_free(struct frd_walk *walk, void *state);
 void frd__fd_release(struct frd_walk *walk, struct frd__wnode *node);
 /** Opens a node's directory (relative to its parent, or along its ancestors). */
-int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out,
-                    const char **op);
+int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out);
 /**
  * Opens a node's own directory again (its descriptor was not kept): from the nearest
  * ancestor still open, one component at a time, O_NOFOLLOW except through links the walk
@@ -339,15 +398,28 @@ void frd__walk_stop(struct frd_walk *walk, int code, struct frd__worker *self);
 /** Enters and leaves a callback (see walker/pool.c). */
 bool frd__cb_enter(struct frd__worker *w);
 void frd__cb_leave(struct frd__worker *w);
+/** The walker's own failed calls (the listers' come from frd_lister_error()). */
+#define FRD__FAIL_OPEN  ((struct frd__failure){"open", FRD_OP_OPEN})
+#define FRD__FAIL_STAT  ((struct frd__failure){"stat", FRD_OP_STAT})
+#define FRD__FAIL_LOOP  ((struct frd__failure){"loop", FRD_OP_LOOP})
+#define FRD__FAIL_ALLOC ((struct frd__failure){"alloc", FRD_OP_ALLOC})
+#define FRD__FAIL_QUEUE ((struct frd__failure){"queue", FRD_OP_ALLOC})
+/** A listing's failure as its lister recorded it. */
+static inline struct frd__failure frd__list_failure(const struct frd_lister *lister)
+{
+    struct frd_list_error le = frd_lister_error(lister);
+    return (struct frd__failure){le.op, le.call};
+}
 /** Reports an error through the hook. @return false if the walk must stop. */
-bool frd__report(struct frd__worker *w, const char *path, const char *op, int code, unsigned depth);
+bool frd__report(struct frd__worker *w, const char *path, struct frd__failure op, int code,
+                 unsigned depth);
 /**
  * Reports an error of a root (it could not be stat'ed or opened): to the hook if there is
  * one, else into the walk's result (never both). @return false if the walk must stop.
  */
-bool frd__report_root(struct frd__worker *w, const char *path, const char *op, int code);
+bool frd__report_root(struct frd__worker *w, const char *path, struct frd__failure op, int code);
 /** Like frd__report(), for a loop: `other` is the path of the ancestor it repeats. */
-bool frd__report_loop(struct frd__worker *w, const char *path, const char *op, int code,
+bool frd__report_loop(struct frd__worker *w, const char *path, struct frd__failure op, int code,
                       unsigned depth, const char *other);
 /** Volume class of the directory `fd` on device `dev` (cached per worker and per walk). */
 enum frd__vol_class frd__volume_class(struct frd__worker *w, frd_os_fd fd, uint64_t dev);
@@ -362,7 +434,7 @@ struct frd__resolved {
     bool followed;   /**< a link the walk followed */
     bool persistent; /**< strong ids on its volume */
     int err;         /**< an error to report first (0: none) */
-    const char *err_op;
+    struct frd__failure err_op;
     const struct frd__wnode *loop; /**< with FRD_ELOOP from a loop: the ancestor repeated */
     const char *canon;             /**< canonical path (untrusted volumes, followed links) */
 };
@@ -384,18 +456,40 @@ struct frd__wnode *frd__child_node(struct frd__worker *w, struct frd__wnode *dir
 bool frd__keep_fd(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd fd);
 int frd__dir_opened(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
                     enum frd__vol_class *cls);
+
+/* walker/root.c: a root, in both modes. */
 int frd__root_stat(struct frd__worker *w, struct frd__wnode *root);
 int frd__root_open(struct frd__worker *w, struct frd__wnode *root, frd_os_fd *fd);
+/** What a root's mode does after frd__root_begin(). */
+enum frd__root_next {
+    FRD__ROOT_DONE,       /**< nothing more (not a directory, skipped, failed, stopped) */
+    FRD__ROOT_UNREADABLE, /**< visited with CONTINUE, could not be opened: post-order only */
+    FRD__ROOT_LIST,       /**< open (rs->fd holds the listing's ref): list it */
+};
+/** A root directory opened for listing. */
+struct frd__root_start {
+    size_t dir_len;          /**< its path's length in w->path */
+    frd_os_fd fd;            /**< with FRD__ROOT_LIST */
+    enum frd__vol_class cls; /**< its volume class */
+};
+/**
+ * Stats, opens and visits a root; reports a root that could not be opened. The node's own
+ * ref stays with the caller. @return what the mode does next.
+ */
+enum frd__root_next frd__root_begin(struct frd__worker *w, struct frd__wnode *root,
+                                    struct frd__root_start *rs);
 
 /* walker/pool.c: threads and parking. */
-int frd__pool_start(struct frd_walk *walk);
+/** Starts the walk's threads, each running `entry` with its worker (the consumer's too). */
+int frd__pool_start(struct frd_walk *walk, uv_thread_cb entry);
+/** A walk thread ends: the last one out of a background walk tells the host's loop. */
+void frd__pool_thread_exit(struct frd_walk *walk);
 void frd__pool_join(struct frd_walk *walk);
 struct frd__wnode *frd__pool_next(struct frd__worker *w);
-void frd__pool_push(struct frd__worker *w, struct frd__wnode *node);
+/** Queues a task on the worker's deque. @return 0, or FRD_ENOMEM (not queued). */
+int frd__pool_push(struct frd__worker *w, struct frd__wnode *node);
 void frd__pool_task_done(struct frd_walk *walk);
 void frd__pool_wake_all(struct frd_walk *walk);
-void frd__worker_run(struct frd__worker *w);
-void frd__thread_main(void *arg);
 
 /* walker/ordered.c. */
 int frd__ordered_init(struct frd_walk *walk);
@@ -404,8 +498,10 @@ void frd__ordered_consume(struct frd__worker *consumer);
 void frd__ordered_worker_run(struct frd__worker *w);
 void frd__ordered_wake(struct frd_walk *walk);
 
-/* walker/walk.c: the per-directory work of each mode. */
+/* walker/concurrent.c: the per-directory work of the concurrent mode. */
 void frd__concurrent_root(struct frd__worker *w, struct frd__wnode *root);
 void frd__concurrent_dir(struct frd__worker *w, struct frd__wnode *node);
+/** A concurrent worker: takes tasks until the walk is done. */
+void frd__worker_run(struct frd__worker *w);
 
 #endif // FRD_WALKER_WALKER_H

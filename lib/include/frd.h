@@ -394,6 +394,18 @@ enum frd_open_flag {
  */
 struct frd_lister;
 
+/** The kind of call that failed (struct frd_list_error.call, struct frd_walk_error.call), the
+ *  same on every platform. */
+enum frd_op {
+    FRD_OP_OTHER = 0,    /**< none of the below */
+    FRD_OP_OPEN = 1,     /**< opening a directory (open, openat, fdopendir, NtOpenFile) */
+    FRD_OP_READ_DIR = 2, /**< reading a directory (getdents64, readdir, getattrlistbulk, ...) */
+    FRD_OP_STAT = 3,     /**< stat of an entry or a root (statx, fstatat, ...) */
+    FRD_OP_READLINK = 4, /**< reading a symlink */
+    FRD_OP_LOOP = 5,     /**< a file system loop found (code FRD_ELOOP) */
+    FRD_OP_ALLOC = 6,    /**< the walk ran out of memory for this part of the tree */
+};
+
 /**
  * Describes why the last listing failed.
  */
@@ -401,6 +413,12 @@ struct frd_list_error {
     int code;         /**< the negative code the listing returned, 0 if it succeeded */
     const char *op;   /**< the call that failed: "open", "getdents64", "readdir", ... */
     const char *name; /**< the directory's path or name as given ("" for a bare descriptor) */
+    /** The kind of call that failed, set by the backend: FRD_OP_OPEN (opening the directory,
+     *  or duplicating its descriptor), FRD_OP_READ_DIR (reading it), FRD_OP_STAT (a backend
+     *  that stats entries or the directory while listing), FRD_OP_ALLOC (no memory to append
+     *  an entry); FRD_OP_OTHER if the listing succeeded. Compare this rather than `op`, which
+     *  names the platform's own call. */
+    enum frd_op call;
 };
 
 /**
@@ -593,17 +611,6 @@ struct frd_walk_entry {
 struct frd_walk_dir_totals {
     uint64_t entries; /**< entries listed in it (not counting its subdirectories' entries) */
     uint64_t bytes;   /**< sum of the sizes of those entries */
-};
-
-/** The kind of call that failed (struct frd_walk_error.call), the same on every platform. */
-enum frd_op {
-    FRD_OP_OTHER = 0,    /**< none of the below */
-    FRD_OP_OPEN = 1,     /**< opening a directory (open, openat, fdopendir, NtOpenFile) */
-    FRD_OP_READ_DIR = 2, /**< reading a directory (getdents64, readdir, getattrlistbulk, ...) */
-    FRD_OP_STAT = 3,     /**< stat of an entry or a root (statx, fstatat, ...) */
-    FRD_OP_READLINK = 4, /**< reading a symlink */
-    FRD_OP_LOOP = 5,     /**< a file system loop found (code FRD_ELOOP) */
-    FRD_OP_ALLOC = 6,    /**< the walk ran out of memory for this part of the tree */
 };
 
 /**
@@ -808,6 +815,12 @@ struct frd_walk_options {
     /** Filters and orders each directory's listing before any stat; NULL: none (and no
      *  cost: the listing is stat'ed as it is read). */
     frd_walk_children_fn *on_children;
+    /** enum frd_field bits the children hook needs in its entries (FRD_FIELD_TYPE by
+     *  default: names and types, so what it drops is never stat'ed). Asking for more (say
+     *  FRD_FIELD_SIZE, to sort by size) stats the whole listing with those fields before
+     *  the hook; the survivors are stat'ed again after it only if the visits need fields
+     *  beyond these. 0 means FRD_FIELD_TYPE. Ignored without on_children. */
+    unsigned children_fields;
 };
 
 /**

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * Opening a node's directory safely: relative to its parent's descriptor, borrowed through
+ * its refcount; when that was not kept (the descriptor budget), along the ancestors from
+ * the nearest one still open, one component at a time, each O_NOFOLLOW, checking recorded
+ * identities. Also the parent's descriptor for callbacks, the keep-the-descriptor decision,
+ * and letting go of a node: its last ref runs the post-order hook (concurrent mode, which
+ * needs the parent's descriptor) and frees it.
+ */
+#include "walker.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/** Checks an open directory against the identity recorded for it. */
+static int wn_check_identity(const struct frd__wnode *node, frd_os_fd fd)
+{
+    if (!(node->flags & WN_HAS_ID)) {
+        return 0;
+    }
+    struct frd__identity id;
+    int rc = frd__plat_fd_identity(fd, &id);
+    if (rc < 0) {
+        return rc;
+    }
+    return frd__identity_equal(&id, &node->id) ? 0 : FRD_ECHANGED;
+}
+
+static unsigned wn_open_flags(const struct frd__wnode *node)
+{
+    return (node->flags & WN_VIA_LINK) ? 0 : FRD_OPEN_NOFOLLOW;
+}
+
+/**
+ * Reopens a node's parent along the ancestors: from the nearest ancestor whose descriptor
+ * is still open, one component at a time, never following a link the walk did not follow,
+ * checking each recorded identity. Then opens the node in it.
+ */
+static int wn_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out)
+{
+    struct frd_walk *walk = w->walk;
+    size_t n = 0;
+    struct frd__wnode *anchor = node->parent;
+    while (anchor != NULL && !frd__fd_try_pin(anchor)) {
+        int rc = FRD__RESERVE(w->chain, w->chain_cap, n + 1, 64);
+        if (rc < 0) {
+            return rc;
+        }
+        w->allocations += (size_t)rc;
+        w->chain[n++] = anchor;
+        anchor = anchor->parent;
+    }
+    if (anchor == NULL) {
+        // Every ancestor closed, the root included: cannot happen while the root's subtree
+        // pins it; say stale rather than guess a path.
+        return FRD_ESTALE;
+    }
+    frd_os_fd cur = anchor->fd;
+    bool cur_is_anchor = true;
+    int rc = 0;
+    for (size_t i = n; i-- > 0;) {
+        struct frd__wnode *x = w->chain[i];
+        frd_os_fd next;
+        rc = frd__plat_open_dir(cur, x->name, wn_open_flags(x), &next);
+        if (cur_is_anchor) {
+            frd__fd_release(walk, anchor);
+            cur_is_anchor = false;
+        } else {
+            frd__plat_close_dir(cur);
+        }
+        if (rc < 0) {
+            return rc;
+        }
+        rc = wn_check_identity(x, next);
+        if (rc < 0) {
+            frd__plat_close_dir(next);
+            return rc;
+        }
+        cur = next;
+    }
+    rc = frd__plat_open_dir(cur, node->name, wn_open_flags(node), out);
+    if (cur_is_anchor) {
+        frd__fd_release(walk, anchor);
+    } else {
+        frd__plat_close_dir(cur);
+    }
+    if (rc < 0) {
+    }
+    return rc;
+}
+
+int frd__wnode_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out)
+{
+    int rc;
+    if (node->parent == NULL) {
+        // A root whose descriptor was let go: by its name, as the walk opened it.
+        rc = frd__plat_open_dir(FRD_INVALID_FD, node->name, 0, out);
+    } else {
+        rc = wn_reopen(w, node, out);
+    }
+    if (rc < 0) {
+        return rc;
+    }
+    rc = wn_check_identity(node, *out);
+    if (rc < 0) {
+        frd__plat_close_dir(*out);
+        return rc;
+    }
+    atomic_fetch_add(&w->walk->fds.open_fds, 1);
+    return 0;
+}
+
+int frd__wnode_reopen_near(struct frd__worker *w, struct frd__wnode *node, frd_os_fd near,
+                           bool near_is_child, frd_os_fd *out)
+{
+    if (near != FRD_INVALID_FD && (node->flags & WN_HAS_ID)) {
+        // One step from a descriptor at hand: down by name (never following a link the walk
+        // did not follow) or up by "..", then the identity recorded when it was listed.
+        const char *name = near_is_child ? ".." : node->name;
+        unsigned flags = near_is_child ? FRD_OPEN_NOFOLLOW : wn_open_flags(node);
+        if (frd__plat_open_dir(near, name, flags, out) == 0) {
+            if (wn_check_identity(node, *out) == 0) {
+                atomic_fetch_add(&w->walk->fds.open_fds, 1);
+                return 0;
+            }
+            frd__plat_close_dir(*out);
+        }
+    }
+    return frd__wnode_reopen(w, node, out);
+}
+
+void frd__fd_close_owned(struct frd_walk *walk, frd_os_fd fd)
+{
+    if (fd != FRD_INVALID_FD) {
+        frd__plat_close_dir(fd);
+        atomic_fetch_sub(&walk->fds.open_fds, 1);
+    }
+}
+
+int frd__parent_fd_get(struct frd__worker *w, struct frd__wnode *node, frd_os_fd node_fd,
+                       frd_os_fd *fd)
+{
+    struct frd__wnode *parent = node->parent;
+    *fd = FRD_INVALID_FD;
+    if (parent == NULL) {
+        return FD_NONE;
+    }
+    if (frd__fd_try_pin(parent)) {
+        *fd = parent->fd;
+        return FD_PINNED;
+    }
+    return frd__wnode_reopen_near(w, parent, node_fd, true, fd) == 0 ? FD_OWNED : FD_NONE;
+}
+
+void frd__parent_fd_put(struct frd__worker *w, struct frd__wnode *node, int how, frd_os_fd fd)
+{
+    if (how == FD_PINNED) {
+        frd__fd_release(w->walk, node->parent);
+    } else if (how == FD_OWNED) {
+        frd__fd_close_owned(w->walk, fd);
+    }
+}
+
+int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out)
+{
+    struct frd_walk *walk = w->walk;
+    struct frd__wnode *parent = node->parent;
+    int rc;
+    if (node->flags & WN_HOLDS_PARENT_FD) {
+        rc = frd__plat_open_dir(parent->fd, node->name, wn_open_flags(node), out);
+        node->flags &= ~(unsigned)WN_HOLDS_PARENT_FD;
+        frd__fd_release(walk, parent);
+    } else if (frd__fd_try_pin(parent)) {
+        rc = frd__plat_open_dir(parent->fd, node->name, wn_open_flags(node), out);
+        frd__fd_release(walk, parent);
+    } else {
+        rc = wn_reopen(w, node, out);
+    }
+    if (rc < 0) {
+        return rc;
+    }
+    // A directory reached through a link was checked for loops by its identity before we
+    // came here; make sure the link still leads to the same place.
+    if (node->flags & WN_VIA_LINK) {
+        rc = wn_check_identity(node, *out);
+        if (rc < 0) {
+            frd__plat_close_dir(*out);
+            return rc;
+        }
+    }
+    atomic_fetch_add(&walk->fds.open_fds, 1);
+    return 0;
+}
+
+/** Decides once per directory whether its descriptor stays open for its children. */
+bool frd__keep_fd(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd fd)
+{
+    struct frd_walk *walk = w->walk;
+    if (!(dir->flags & WN_KEEP_DECIDED)) {
+        dir->flags |= WN_KEEP_DECIDED;
+        if (atomic_load_explicit(&walk->fds.open_fds, memory_order_relaxed) <
+            walk->fds.keep_limit) {
+            dir->flags |= WN_KEEP;
+        } else if (!(dir->flags & WN_HAS_ID) && frd__plat_fd_identity(fd, &dir->id) == 0) {
+            // Children will reopen it by path: record what they must find there.
+            dir->flags |= WN_HAS_ID;
+        }
+    }
+    return (dir->flags & WN_KEEP) != 0;
+}
+
+/**
+ * The post-order hook for a finished directory (concurrent mode). `*carry` is a descriptor
+ * of `node` this worker reopened for the hook of a child just finished, or FRD_INVALID_FD:
+ * the parent is reached from it by "..", and the parent's reopened descriptor is carried on
+ * the same way, so finishing a chain deeper than the budget costs a step per directory.
+ */
+static void wn_post_order(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *carry)
+{
+    struct frd_walk *walk = w->walk;
+    size_t len;
+    frd_os_fd pfd = FRD_INVALID_FD;
+    int how = FD_NONE;
+    if (frd__wnode_path(w, node, &w->path2, &w->path2_cap, &len) == 0) {
+        how = frd__parent_fd_get(w, node, *carry, &pfd);
+        struct frd_walk_entry we = frd__wnode_walk_entry(node, w->path2, len, pfd, w->index);
+        if (frd__cb_enter(w)) {
+            walk->opts.on_dir_done(&we, &node->totals, walk->hooks.udata);
+            frd__cb_leave(w);
+        }
+    }
+    frd__fd_close_owned(walk, *carry);
+    *carry = FRD_INVALID_FD;
+    if (how == FD_OWNED) {
+        *carry = pfd; // for the parent's own post-order, if it finishes next
+    } else {
+        frd__parent_fd_put(w, node, how, pfd);
+    }
+}
+
+void frd__wnode_release(struct frd__worker *w, struct frd__wnode *node)
+{
+    struct frd_walk *walk = w->walk;
+    frd_os_fd carry = FRD_INVALID_FD; // a descriptor of `node`, reopened by the loop
+    while (node != NULL) {
+        unsigned prev = atomic_fetch_sub(&node->refs, 1);
+        FRD_ASSERT(prev > 0); // a node is released once per ref: a second release is a bug
+        if (prev != 1) {
+            break;
+        }
+        // The node and everything below it are done.
+        if (walk->ordered.state == NULL && node->listed && walk->opts.on_dir_done != NULL &&
+            !atomic_load_explicit(&walk->stop, memory_order_relaxed) &&
+            (int)node->depth >= walk->opts.min_depth) {
+            wn_post_order(w, node, &carry);
+        } else {
+            frd__fd_close_owned(walk, carry);
+            carry = FRD_INVALID_FD;
+        }
+        if (node->flags & WN_ROOT_PIN) {
+            frd__fd_release(walk, node);
+        }
+        frd__state_free(walk, node->state);
+        node->state = NULL;
+        struct frd__wnode *parent = node->parent;
+        frd__wnode_free(w, node);
+        node = parent;
+    }
+    frd__fd_close_owned(walk, carry);
+}
+
+void frd__wnode_drop(struct frd__worker *w, struct frd__wnode *node)
+{
+    if (node->flags & WN_HOLDS_PARENT_FD) {
+        node->flags &= ~(unsigned)WN_HOLDS_PARENT_FD;
+        frd__fd_release(w->walk, node->parent);
+    }
+    node->listed = false;
+    frd__wnode_release(w, node);
+}

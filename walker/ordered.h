@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * The ordered mode's internal parts (walker/ordered.c: the consumer; walker/ordered_list.c:
+ * the listing workers and the task heap; walker/ordered_pool.c: the results they hand over).
+ * See walker/ordered.c for the protocol.
+ */
+#ifndef FRD_WALKER_ORDERED_H
+#define FRD_WALKER_ORDERED_H
+
+#include "walker.h"
+
+/** One entry of a listing, resolved by a worker. Names are offsets into a name arena. */
+struct o_item {
+    struct frd_entry entry;        /**< name: see name_off */
+    size_t name_off;               /**< in the result's list (worker) or the stack arena */
+    struct frd__wnode *child;      /**< node to descend into, or NULL */
+    const struct frd__wnode *loop; /**< FRD_ELOOP from a loop: the ancestor */
+    struct frd__identity id;
+    int err;
+    struct frd__failure err_op;
+    bool skip;
+    bool has_id;
+    bool followed;
+    bool persistent;
+};
+
+enum o_state { O_FREE, O_INFLIGHT, O_READY };
+
+/** Items and names of a listing too large for a result's own room; pooled by size class. */
+struct o_buf {
+    struct o_buf *next_free;
+    unsigned cls; /**< holds O_BUF_ITEMS << cls items */
+    char *names;
+    size_t names_cap;
+    struct o_item items[];
+};
+
+/** Items a result holds in its own room, and bytes of names. */
+#define O_SMALL_ITEMS 24
+#define O_SMALL_NAMES 512
+/** Items of the smallest pooled buffer; class k holds O_BUF_ITEMS << k. */
+#define O_BUF_ITEMS   1024
+#define O_BUF_CLASSES 24
+/** Results allocated at a time. */
+#define O_RES_BLOCK 128
+/** Read-ahead cap in entries (listed and not yet taken), besides the cap in results. */
+#define O_WINDOW_ENTRIES 16384
+
+/**
+ * A listing handed from a worker to the consumer; pooled, never freed before the walk.
+ * Most directories are small: their items and names fit the result's own room, so results
+ * are allocated in blocks and a listing allocates nothing. A larger listing borrows a
+ * buffer of its size class from the pool and returns it when the result is taken.
+ */
+struct o_result {
+    struct frd__wnode *node;
+    enum o_state state;
+    char *names; /**< the entries' names, NUL-terminated, in sorted order */
+    size_t names_len;
+    size_t names_cap;
+    struct o_item *items;
+    size_t items_cap;
+    struct o_buf *big; /**< the borrowed buffer items and names are in, or NULL */
+    size_t count;
+    int open_err;
+    struct frd__failure open_op;
+    int list_err;
+    struct frd__failure list_op;
+    bool listed;
+    bool has_fd; /**< holds one of node's fd_refs for the consumer's frame */
+    struct o_result *next_free;
+    struct o_item small_items[O_SMALL_ITEMS];
+    char small_names[O_SMALL_NAMES];
+};
+
+/** A directory the consumer is in. */
+struct o_frame {
+    struct frd__wnode *node;
+    size_t first; /**< its items in the stack arena */
+    size_t count;
+    size_t next;
+    size_t names_mark; /**< name arena size before its names */
+    size_t dir_len;    /**< bytes of its path in the consumer's path buffer */
+    bool has_fd;
+    /** Without has_fd: the descriptor its callbacks get, reopened when first needed (from
+     *  the frame above or below, or along the ancestors) and closed when the consumer moves
+     *  on, so the consumer holds at most two of these at a time. */
+    frd_os_fd own_fd;
+    bool own_pinned; /**< own_fd is node->fd, pinned (release, do not close) */
+};
+
+struct frd__ordered {
+    uv_mutex_t mu;
+    uv_cond_t work_cond;  /**< workers: a task or a window slot appeared, or the end */
+    uv_cond_t ready_cond; /**< consumer: the awaited result was published */
+    struct frd__wnode **heap;
+    size_t heap_n;
+    size_t heap_cap;
+    size_t window; /**< results in flight or ready, not taken */
+    size_t window_max;
+    size_t window_entries;             /**< entries in ready results not taken */
+    struct o_buf *bufs[O_BUF_CLASSES]; /**< free buffers by size class */
+    struct o_buf **all_bufs;
+    size_t nbufs;
+    size_t bufs_cap;
+    struct o_result **blocks; /**< result blocks */
+    size_t nblocks;
+    size_t blocks_cap;
+    struct frd__wnode *awaited;
+    size_t idle;         /**< workers waiting on work_cond */
+    bool consumer_waits; /**< the consumer is waiting on ready_cond */
+    bool consumer_done;
+    struct o_result *free_res;
+    struct o_result **all;
+    size_t nall;
+    size_t all_cap;
+    // The consumer's stack (its thread only).
+    struct o_frame *frames;
+    size_t nframes;
+    size_t frames_cap;
+    struct o_item *items;
+    size_t nitems;
+    size_t items_cap;
+    char *names;
+    size_t nnames;
+    size_t names_cap;
+};
+
+/* walker/ordered_list.c: the task heap (by pre-order position) and the workers. All but
+ * frd__o_chain_pruned() are called with mu held. */
+int frd__oheap_push(struct frd__ordered *o, struct frd__wnode *node);
+struct frd__wnode *frd__oheap_pop(struct frd__ordered *o);
+/** Is the read-ahead at its cap (results or entries listed and not taken)? */
+bool frd__o_window_full(const struct frd__ordered *o);
+/**
+ * Drops a task taken off the heap unlisted. A root holds the listing's descriptor ref the
+ * consumer took when it opened it: given back here, or the descriptor would stay open.
+ */
+void frd__o_drop_task(struct frd__worker *w, struct frd__wnode *node);
+/** Is the node or an ancestor pruned (the consumer will not descend there)? */
+bool frd__o_chain_pruned(const struct frd__wnode *node);
+/**
+ * Takes the next listing task allowed now and does it: called with mu held, returns with it
+ * held (dropped while listing). Used by the workers and by the consumer while it waits.
+ * @return true if it did something (listed a directory or dropped a pruned one), false if
+ * there is nothing it may take now.
+ */
+bool frd__o_work_one(struct frd__worker *w, struct frd__ordered *o);
+
+/* walker/ordered_pool.c: results, pooled for the walk. */
+/** Takes a result from the pool (called with mu held). @return it, or NULL (no memory). */
+struct o_result *frd__ores_get(struct frd__ordered *o);
+/** Returns a result to the pool, and its borrowed buffer (called with mu held). */
+void frd__ores_put(struct frd__ordered *o, struct o_result *r);
+/**
+ * Lets go of a result nobody will consume: its frame's descriptor ref and its node's own
+ * ref (called with mu held). Its children are on the heap, which drops them as pruned.
+ */
+void frd__ores_discard(struct frd__worker *w, struct frd__ordered *o, struct o_result *r);
+/**
+ * Makes room in a result for n items and `names` bytes of names (takes mu).
+ * @return 0 or FRD_ENOMEM.
+ */
+int frd__ores_reserve(struct frd__ordered *o, struct o_result *r, size_t n, size_t names);
+/** Frees every result block and pooled buffer (the walk is over). */
+void frd__opool_free(struct frd__ordered *o);
+
+#endif // FRD_WALKER_ORDERED_H

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * The ordered mode's listing side: the heap of directory tasks by pre-order position, and
+ * the workers (the consumer too, while it waits) that take the first task allowed, list
+ * and resolve it, and publish the result on the node. See walker/ordered.c for the whole
+ * protocol.
+ */
+#include "ordered.h"
+
+#include <string.h>
+
+/* ---- The heap, by pre-order position ---- */
+
+static int pre_cmp(const struct frd__wnode *a, const struct frd__wnode *b)
+{
+    if (a == b) {
+        return 0;
+    }
+    while (a->depth > b->depth) {
+        a = a->parent;
+        if (a == b) {
+            return 1; // b is an ancestor: it comes first
+        }
+    }
+    while (b->depth > a->depth) {
+        b = b->parent;
+        if (b == a) {
+            return -1;
+        }
+    }
+    while (a->parent != b->parent) {
+        a = a->parent;
+        b = b->parent;
+    }
+    return a->ord < b->ord ? -1 : 1;
+}
+
+/** The heap's order where a node settled (Debug builds): after its parent, before its
+ *  children; the count within the capacity. */
+static void heap_check_at(const struct frd__ordered *o, size_t i)
+{
+    FRD_ASSERT(o->heap_n <= o->heap_cap && i < o->heap_n);
+    FRD_ASSERT(i == 0 || pre_cmp(o->heap[(i - 1) / 2], o->heap[i]) < 0);
+    FRD_ASSERT(2 * i + 1 >= o->heap_n || pre_cmp(o->heap[i], o->heap[2 * i + 1]) < 0);
+    FRD_ASSERT(2 * i + 2 >= o->heap_n || pre_cmp(o->heap[i], o->heap[2 * i + 2]) < 0);
+    (void)o;
+    (void)i;
+}
+
+int frd__oheap_push(struct frd__ordered *o, struct frd__wnode *node)
+{
+    if (FRD__RESERVE(o->heap, o->heap_cap, o->heap_n + 1, 256) < 0) {
+        return FRD_ENOMEM;
+    }
+    size_t i = o->heap_n++;
+    while (i > 0) {
+        size_t up = (i - 1) / 2;
+        if (pre_cmp(o->heap[up], node) < 0) {
+            break;
+        }
+        o->heap[i] = o->heap[up];
+        i = up;
+    }
+    o->heap[i] = node;
+    heap_check_at(o, i);
+    return 0;
+}
+
+struct frd__wnode *frd__oheap_pop(struct frd__ordered *o)
+{
+    FRD_ASSERT(o->heap_n > 0);
+    struct frd__wnode *top = o->heap[0];
+    struct frd__wnode *last = o->heap[--o->heap_n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= o->heap_n) {
+            break;
+        }
+        if (c + 1 < o->heap_n && pre_cmp(o->heap[c + 1], o->heap[c]) < 0) {
+            c++;
+        }
+        if (pre_cmp(last, o->heap[c]) < 0) {
+            break;
+        }
+        o->heap[i] = o->heap[c];
+        i = c;
+    }
+    if (o->heap_n > 0) {
+        o->heap[i] = last;
+        heap_check_at(o, i);
+    }
+    return top;
+}
+
+/** Is the read-ahead at its cap (results or entries listed and not taken)? */
+bool frd__o_window_full(const struct frd__ordered *o)
+{
+    return o->window >= o->window_max || o->window_entries >= O_WINDOW_ENTRIES;
+}
+
+void frd__o_drop_task(struct frd__worker *w, struct frd__wnode *node)
+{
+    if (node->flags & WN_ROOT) {
+        frd__fd_release(w->walk, node); // the listing's ref, which the consumer took for it
+    }
+    frd__wnode_drop(w, node);
+}
+
+bool frd__o_chain_pruned(const struct frd__wnode *node)
+{
+    for (; node != NULL; node = node->parent) {
+        if (atomic_load_explicit(&node->pruned, memory_order_relaxed)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/** Lists one directory into a result. */
+static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_result *r)
+{
+    struct frd_walk *walk = w->walk;
+    r->count = 0;
+    r->open_err = 0;
+    r->list_err = 0;
+    r->listed = false;
+    r->has_fd = false;
+    r->names_len = 0;
+    frd_os_fd fd;
+    enum frd__vol_class cls;
+    if (node->flags & WN_ROOT) {
+        // The consumer opened it (and holds the listing's ref for us).
+        fd = node->fd;
+        cls = (enum frd__vol_class)node->vclass;
+    } else {
+        int rc = frd__wnode_open(w, node, &fd);
+        if (rc < 0) {
+            r->open_err = rc;
+            r->open_op = FRD__FAIL_OPEN;
+            return;
+        }
+        node->fd = fd;
+        atomic_store(&node->fd_refs, 1);
+        rc = frd__dir_opened(w, node, fd, &cls);
+        if (rc < 0) {
+            if (rc != FRD_EXDEV) {
+                r->open_err = rc;
+                r->open_op = FRD__FAIL_OPEN;
+            }
+            frd__fd_release(walk, node);
+            return;
+        }
+    }
+    frd_list_clear(w->list);
+    int rc = frd_lister_list_fd(w->lister, w->list, fd, NULL);
+    if (rc < 0) {
+        r->list_err = rc;
+        r->list_op = frd__list_failure(w->lister);
+    }
+    r->listed = true;
+    frd_list_sort(w->list);
+    size_t count = frd_list_count(w->list);
+    const struct frd_entry *v = frd_list_entries(w->list);
+    bool kids = walk->children;
+    if (kids) {
+        // The children hook, on this worker, ahead of the consumer: it sees the sorted
+        // listing, and the order it leaves is the visit order.
+        size_t plen;
+        int krc = frd__wnode_path(w, node, &w->path2, &w->path2_cap, &plen);
+        if (krc == 0) {
+            frd_os_fd pfd;
+            int how = frd__parent_fd_get(w, node, fd, &pfd);
+            // No states: the consumer sets them, and may be doing so right now.
+            struct frd_walk_entry dir =
+                frd__wnode_walk_entry_stateless(node, w->path2, plen, pfd, w->index);
+            krc = frd__children_run(w, &dir, fd);
+            frd__parent_fd_put(w, node, how, pfd);
+        }
+        if (krc < 0) {
+            r->list_err = krc;
+            r->list_op = FRD__FAIL_ALLOC;
+            w->kids.count = 0;
+        }
+        count = w->kids.count;
+    }
+    size_t names = 0;
+    for (size_t i = 0; i < count; i++) {
+        names += (kids ? v[w->kids.order[i]] : v[i]).name_len + 1;
+    }
+    if (frd__ores_reserve(walk->ordered.state, r, count, names) < 0) {
+        r->list_err = FRD_ENOMEM;
+        r->list_op = FRD__FAIL_ALLOC;
+        count = 0;
+    }
+    bool keep = false;
+    uint64_t bytes = 0;
+    size_t n = 0; // items made: an entry that vanished before its stat is left out
+    for (size_t i = 0; i < count; i++) {
+        const struct frd_entry *e = &v[i];
+        struct frd_entry kst;
+        bool no_descent = false;
+        if (kids) {
+            if (!frd__children_entry(w, i, fd, &kst, &no_descent)) {
+                continue;
+            }
+            e = &kst;
+        }
+        struct o_item *it = &r->items[n++];
+        bytes += e->size;
+        memset(it, 0, sizeof(*it));
+        it->name_off = r->names_len;
+        it->entry.name_len = e->name_len;
+        memcpy(r->names + r->names_len, e->name, e->name_len + 1);
+        r->names_len += e->name_len + 1;
+        if ((walk->opts.flags & FRD_WALK_SKIP_HIDDEN) && e->name[0] == '.') {
+            it->skip = true;
+            continue;
+        }
+        if (e->error < 0) {
+            it->err = e->error;
+            it->err_op = FRD__FAIL_STAT;
+        }
+        struct frd__resolved res;
+        int how = frd__resolve_entry(w, node, fd, cls, e, false, &res);
+        it->entry = res.entry;
+        it->followed = res.followed;
+        it->persistent = res.persistent && !walk->names_only;
+        it->has_id = res.has_id;
+        it->id = res.id;
+        if (res.err < 0) {
+            it->err = res.err;
+            it->err_op = res.err_op;
+            it->loop = res.loop;
+        }
+        if (how == RESOLVE_SKIP) {
+            it->skip = true;
+            continue;
+        }
+        if (no_descent || !frd__may_descend(walk, node, &res)) {
+            continue;
+        }
+        struct frd__wnode *c = frd__child_node(w, node, &res);
+        if (c == NULL) {
+            it->err = FRD_ENOMEM;
+            it->err_op = FRD__FAIL_ALLOC;
+            continue;
+        }
+        c->ord = (uint32_t)(n - 1);
+        if (!keep && !(node->flags & WN_KEEP_DECIDED)) {
+            keep = frd__keep_fd(w, node, fd);
+        }
+        if (keep) {
+            atomic_fetch_add(&node->fd_refs, 1);
+            c->flags |= WN_HOLDS_PARENT_FD;
+        }
+        it->child = c;
+    }
+    r->count = n;
+    node->totals.entries = n;
+    node->totals.bytes = bytes;
+    atomic_fetch_add_explicit(&w->n_dirs, 1, memory_order_relaxed);
+    // The consumer's frame keeps the descriptor (parent_fd of its visits) while at most half
+    // the budget is in use: the rest stays for children to open relative to their parents,
+    // so that a tree deeper than the budget never has to be reopened along its path.
+    if (atomic_load_explicit(&walk->fds.open_fds, memory_order_relaxed) <
+        walk->fds.keep_limit / 2) {
+        atomic_fetch_add(&node->fd_refs, 1);
+        r->has_fd = true;
+    } else if (!(node->flags & WN_HAS_ID) && frd__plat_fd_identity(fd, &node->id) == 0) {
+        // The consumer will reopen it for its callbacks: record what it must find there.
+        node->flags |= WN_HAS_ID;
+    }
+    frd__fd_release(walk, node);
+}
+
+/**
+ * Takes the next listing task allowed now and does it: called with mu held, returns with it
+ * held (dropped while listing). Used by the workers and by the consumer while it waits.
+ * @return true if it did something (listed a directory or dropped a pruned one), false if
+ * there is nothing it may take now.
+ */
+bool frd__o_work_one(struct frd__worker *w, struct frd__ordered *o)
+{
+    struct frd_walk *walk = w->walk;
+    // Past the read-ahead cap only the awaited node may be listed; a pruned node at the top
+    // is dropped whatever the cap, so that it never hides the awaited one below it.
+    if (o->heap_n == 0 ||
+        (frd__o_window_full(o) && o->heap[0] != o->awaited && !frd__o_chain_pruned(o->heap[0]))) {
+        return false;
+    }
+    struct frd__wnode *node = frd__oheap_pop(o);
+    if (frd__o_chain_pruned(node)) {
+        // Below a directory the consumer skipped: nothing to list.
+        frd__o_drop_task(w, node);
+        return true;
+    }
+    struct o_result *r = frd__ores_get(o);
+    if (r == NULL) {
+        frd__oheap_push(o, node); // back, so the final drain frees it (heap_pop left room)
+        uv_mutex_unlock(&o->mu);
+        frd__walk_stop(walk, FRD_ENOMEM, w);
+        uv_mutex_lock(&o->mu);
+        return true;
+    }
+    r->node = node;
+    r->state = O_INFLIGHT;
+    o->window++;
+    uv_mutex_unlock(&o->mu);
+
+    o_list(w, node, r);
+    frd__progress_tick(w);
+
+    uv_mutex_lock(&o->mu);
+    bool ok = true;
+    size_t pushed = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        struct frd__wnode *c = r->items[i].child;
+        if (c != NULL && ok && frd__oheap_push(o, c) < 0) {
+            ok = false;
+        }
+        if (!ok && c != NULL) {
+            r->items[i].child = NULL;
+            frd__wnode_drop(w, c);
+        }
+        pushed += ok && c != NULL;
+    }
+    if (!ok) {
+        r->list_err = FRD_ENOMEM;
+        r->list_op = FRD__FAIL_QUEUE;
+    }
+    r->state = O_READY;
+    o->window_entries += r->count;
+    node->result = r;
+    if (node == o->awaited && o->consumer_waits) {
+        uv_cond_signal(&o->ready_cond);
+    }
+    // New tasks: wake as many idle workers as there are tasks beyond the one this thread
+    // takes next (a broadcast per listing woke every worker for one task, and mostly for
+    // nothing: most directories have no subdirectory).
+    if (pushed > 1 && o->idle > 0) {
+        if (pushed - 1 >= o->idle) {
+            uv_cond_broadcast(&o->work_cond);
+        } else {
+            for (size_t i = 1; i < pushed; i++) {
+                uv_cond_signal(&o->work_cond);
+            }
+        }
+    }
+    return true;
+}
+
+void frd__ordered_worker_run(struct frd__worker *w)
+{
+    struct frd_walk *walk = w->walk;
+    struct frd__ordered *o = walk->ordered.state;
+    uv_mutex_lock(&o->mu);
+    for (;;) {
+        if (o->consumer_done || atomic_load(&walk->stop)) {
+            break;
+        }
+        if (!frd__o_work_one(w, o)) {
+            o->idle++;
+            uv_cond_wait(&o->work_cond, &o->mu);
+            o->idle--;
+        }
+    }
+    uv_mutex_unlock(&o->mu);
+}
