@@ -1797,8 +1797,11 @@ static int errors_once_child(const char *root)
 {
     char want_open[4200];
     char want_stat[4200];
+    char want_sub[4200];
     snprintf(want_open, sizeof(want_open), "%s/closed\tEACCES\topen", root);
     snprintf(want_stat, sizeof(want_stat), "%s/noexec/f\tEACCES\tstat", root);
+    // A directory whose stat failed is reported once, by its stat, and not entered.
+    snprintf(want_sub, sizeof(want_sub), "%s/noexec/sub\tEACCES\tstat", root);
     for (int run = 0; run < 4; run++) {
         struct frd_walk_options o;
         walk_opts(&o, run & 1 ? FRD_WALK_ORDERED : 0);
@@ -1812,15 +1815,15 @@ static int errors_once_child(const char *root)
             return 20 + run;
         }
         recs_sort(&x.errs);
-        if (x.errs.n != 2 || strcmp(x.errs.v[0], want_open) != 0 ||
-            strcmp(x.errs.v[1], want_stat) != 0) {
+        if (x.errs.n != 3 || strcmp(x.errs.v[0], want_open) != 0 ||
+            strcmp(x.errs.v[1], want_stat) != 0 || strcmp(x.errs.v[2], want_sub) != 0) {
             for (size_t i = 0; i < x.errs.n; i++) {
                 fprintf(stderr, "error: %s\n", x.errs.v[i]);
             }
             return 30 + run;
         }
-        // The entry whose stat failed is visited, once, with its error as data.
-        if (atomic_load(&x.visits_with_error) != 1) {
+        // The entries whose stat failed are visited, once each, with their error as data.
+        if (atomic_load(&x.visits_with_error) != 2) {
             return 40 + run;
         }
         recs_free(&x.errs);
@@ -1829,8 +1832,9 @@ static int errors_once_child(const char *root)
 }
 
 /**
- * One failure, one report: an unreadable directory (open) and an entry that cannot be
- * stat'ed (stat) reach the hook once each, in both modes and with the children hook.
+ * One failure, one report: an unreadable directory (open), an entry that cannot be stat'ed
+ * (stat) and a directory that cannot be stat'ed (stat, not entered) reach the hook once
+ * each, in both modes and with the children hook.
  */
 static void test_walk_each_failure_reported_once_as_unprivileged_user(void **state)
 {
@@ -1841,6 +1845,8 @@ static void test_walk_each_failure_reported_once_as_unprivileged_user(void **sta
     tree_file(root, "closed/x", 1);
     tree_dir(root, "noexec");
     tree_file(root, "noexec/f", 1);
+    tree_dir(root, "noexec/sub");
+    tree_file(root, "noexec/sub/g", 1);
     char *closed = tree_path(root, "closed");
     char *noexec = tree_path(root, "noexec");
     assert_int_equal(chmod(closed, 0000), 0);

@@ -188,7 +188,7 @@ bool frd__children_entry(struct frd__worker *w, size_t i, frd_os_fd fd, struct f
     }
     struct frd_entry st;
     memset(&st, 0, sizeof(st));
-    int rc = frd__plat_stat_at(fd, e->name, false, false, &st);
+    int rc = frd__plat_stat_fields(fd, e->name, false, walk->fields, &st);
     if (rc == FRD_ENOENT) {
         return false; // removed since the listing: left out, as a listing leaves it out
     }

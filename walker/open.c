@@ -112,15 +112,15 @@ int frd__wnode_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd 
     return 0;
 }
 
-int frd__wnode_reopen_near(struct frd__worker *w, struct frd__wnode *node, frd_os_fd near,
-                           bool near_is_child, frd_os_fd *out)
+int frd__wnode_reopen_near(struct frd__worker *w, struct frd__wnode *node, frd_os_fd nearby,
+                           bool nearby_is_child, frd_os_fd *out)
 {
-    if (near != FRD_INVALID_FD && (node->flags & WN_HAS_ID)) {
+    if (nearby != FRD_INVALID_FD && (node->flags & WN_HAS_ID)) {
         // One step from a descriptor at hand: down by name (never following a link the walk
         // did not follow) or up by "..", then the identity recorded when it was listed.
-        const char *name = near_is_child ? ".." : node->name;
-        unsigned flags = near_is_child ? FRD_OPEN_NOFOLLOW : wn_open_flags(node);
-        if (frd__plat_open_dir(near, name, flags, out) == 0) {
+        const char *name = nearby_is_child ? ".." : node->name;
+        unsigned flags = nearby_is_child ? FRD_OPEN_NOFOLLOW : wn_open_flags(node);
+        if (frd__plat_open_dir(nearby, name, flags, out) == 0) {
             if (wn_check_identity(node, *out) == 0) {
                 atomic_fetch_add(&w->walk->fds.open_fds, 1);
                 return 0;

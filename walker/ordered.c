@@ -223,17 +223,17 @@ static frd_os_fd o_frame_fd(struct frd__worker *c, size_t i)
         f->own_pinned = true;
         return f->own_fd;
     }
-    frd_os_fd near = FRD_INVALID_FD;
-    bool near_is_child = false;
+    frd_os_fd nearby = FRD_INVALID_FD;
+    bool nearby_is_child = false;
     if (i + 1 < o->nframes) {
-        near = o_frame_open_fd(&o->frames[i + 1]);
-        near_is_child = true;
+        nearby = o_frame_open_fd(&o->frames[i + 1]);
+        nearby_is_child = true;
     }
-    if (near == FRD_INVALID_FD && i > 0) {
-        near = o_frame_open_fd(&o->frames[i - 1]);
-        near_is_child = false;
+    if (nearby == FRD_INVALID_FD && i > 0) {
+        nearby = o_frame_open_fd(&o->frames[i - 1]);
+        nearby_is_child = false;
     }
-    if (frd__wnode_reopen_near(c, f->node, near, near_is_child, &f->own_fd) < 0) {
+    if (frd__wnode_reopen_near(c, f->node, nearby, nearby_is_child, &f->own_fd) < 0) {
         f->own_fd = FRD_INVALID_FD;
     }
     return f->own_fd;

@@ -79,7 +79,7 @@ int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd 
     if (walk->opts.follow == FRD_FOLLOW_ALL && e->type == FRD_TYPE_LNK) {
         struct frd_entry t;
         memset(&t, 0, sizeof(t));
-        int rc = frd__plat_stat_at(fd, e->name, true, false, &t);
+        int rc = frd__plat_stat_fields(fd, e->name, true, walk->fields | FRD__ID_FIELDS, &t);
         if (rc == 0) {
             t.name = e->name;
             t.name_len = e->name_len;
@@ -160,6 +160,11 @@ bool frd__may_descend(struct frd_walk *walk, const struct frd__wnode *dir,
                       const struct frd__resolved *r)
 {
     if (r->entry.type != FRD_TYPE_DIR) {
+        return false;
+    }
+    if (r->entry.error < 0) {
+        // Its stat failed (a directory that can be read but not searched): that failure was
+        // reported once; opening it would only fail again (find does not descend either).
         return false;
     }
     if (walk->opts.max_depth >= 0 && (int)dir->depth + 1 >= walk->opts.max_depth) {

@@ -21,11 +21,14 @@ int frd__root_stat(struct frd__worker *w, struct frd__wnode *root)
     struct frd_entry e;
     memset(&e, 0, sizeof(e));
     bool follow = walk->opts.follow != FRD_FOLLOW_NEVER;
-    int rc = frd__plat_stat_at(FRD_INVALID_FD, root->name, follow, walk->names_only, &e);
+    // The fields the visits want, plus the ids the walk decides with (one file system,
+    // loops, volume classes); names-only walks ask for the type alone.
+    unsigned fields = walk->names_only ? FRD_FIELD_TYPE : walk->fields | FRD__ID_FIELDS;
+    int rc = frd__plat_stat_fields(FRD_INVALID_FD, root->name, follow, fields, &e);
     if (rc < 0 && follow && (rc == FRD_ENOENT || rc == FRD_ELOOP)) {
         // A dangling link as a root is still reported, as a link (find -L does).
         memset(&e, 0, sizeof(e));
-        if (frd__plat_stat_at(FRD_INVALID_FD, root->name, false, walk->names_only, &e) == 0 &&
+        if (frd__plat_stat_fields(FRD_INVALID_FD, root->name, false, fields, &e) == 0 &&
             e.type == FRD_TYPE_LNK) {
             rc = 0;
         }

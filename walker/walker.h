@@ -369,12 +369,12 @@ int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *o
  */
 int frd__wnode_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out);
 /**
- * Like frd__wnode_reopen(), trying first one step from `near`: the node's parent (open
- * node's name in it) or, with near_is_child, one of its children (open ".."), either checked
+ * Like frd__wnode_reopen(), trying first one step from `nearby`: the node's parent (open
+ * node's name in it) or, with nearby_is_child, one of its children (open ".."), either checked
  * against the node's recorded identity.
  */
-int frd__wnode_reopen_near(struct frd__worker *w, struct frd__wnode *node, frd_os_fd near,
-                           bool near_is_child, frd_os_fd *out);
+int frd__wnode_reopen_near(struct frd__worker *w, struct frd__wnode *node, frd_os_fd nearby,
+                           bool nearby_is_child, frd_os_fd *out);
 /** Closes a descriptor frd__wnode_reopen() gave (FRD_INVALID_FD is allowed). */
 void frd__fd_close_owned(struct frd_walk *walk, frd_os_fd fd);
 enum { FD_NONE = 0, FD_PINNED = 1, FD_OWNED = 2 };
@@ -425,6 +425,9 @@ bool frd__report_loop(struct frd__worker *w, const char *path, struct frd__failu
 enum frd__vol_class frd__volume_class(struct frd__worker *w, frd_os_fd fd, uint64_t dev);
 /** Progress report if due. */
 void frd__progress_tick(struct frd__worker *w);
+
+/** The fields the walk itself decides with (identity: loops, one file system, volumes). */
+#define FRD__ID_FIELDS (FRD_FIELD_FILE_ID | FRD_FIELD_DEV)
 
 /** An entry as the walk will report it: a followed link's target, its identity, errors. */
 struct frd__resolved {
