@@ -401,6 +401,7 @@ class Walker : public Napi::ObjectWrap<Walker> {
         w->walk_ = nullptr;
         w->result_ = result;
         w->Deliver();
+        w->CloseIfAbandoned();
     }
 
     static void OnClosed(uv_handle_t *handle)
@@ -443,6 +444,14 @@ class Walker : public Napi::ObjectWrap<Walker> {
         cb.MakeCallback(env.Global(), {err.IsUndefined() ? env.Null() : err, env.Null()}, *ctx_);
     }
 
+    // A cancelled walk that nobody waits on any more closes its handle itself.
+    void CloseIfAbandoned()
+    {
+        if (st_->cancelled && done_ && pending_.IsEmpty()) {
+            Close();
+        }
+    }
+
     void Close()
     {
         if (!closing_) {
@@ -477,6 +486,7 @@ class Walker : public Napi::ObjectWrap<Walker> {
         if (walk_ != nullptr && !done_) {
             frd_walk_cancel(walk_);
         }
+        CloseIfAbandoned();
         return info.Env().Undefined();
     }
 
