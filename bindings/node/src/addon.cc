@@ -7,6 +7,8 @@
 // loop thread hands one batch per uv_async wake-up to the callback waiting in next(), so
 // timers run between batches. runSync() walks on the calling thread's behalf and returns
 // every batch at once (for readdirSync). JavaScript turns batches into Dirent-like objects.
+#include "frd.h"
+
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -18,9 +20,8 @@
 #include <uv.h>
 #include <vector>
 
-#include "frd.h"
-
-namespace {
+namespace
+{
 
 constexpr unsigned kMaxWorkers = 8; // frd_walk_options.workers is at most 8
 constexpr size_t kNumFields = 13;   // doubles per entry with stats (see lib/index.js)
@@ -299,8 +300,7 @@ bool ParseConfig(const Napi::Env &env, const Napi::Object &o, Config *cfg)
     return true;
 }
 
-Napi::Value MakeError(Napi::Env env, int code, const std::string &syscall,
-                      const std::string &path)
+Napi::Value MakeError(Napi::Env env, int code, const std::string &syscall, const std::string &path)
 {
     std::string name = frd_err_name(code);
     std::string msg = name + ": " + frd_strerror(code) + ", " + syscall + " '" + path + "'";
@@ -341,21 +341,22 @@ Napi::Value ToJs(Napi::Env env, const Batch &b)
         arr.Set(4u, num);
         Napi::ArrayBuffer nsBuf = Napi::ArrayBuffer::New(env, b.ns.size() * sizeof(int64_t));
         memcpy(nsBuf.Data(), b.ns.data(), b.ns.size() * sizeof(int64_t));
-        Napi::Value ns = Napi::TypedArrayOf<int64_t>::New(env, b.ns.size(), nsBuf, 0,
-                                                          napi_bigint64_array);
+        Napi::Value ns =
+            Napi::TypedArrayOf<int64_t>::New(env, b.ns.size(), nsBuf, 0, napi_bigint64_array);
         arr.Set(5u, ns);
     }
     return arr;
 }
 
 // One walk started from JavaScript: new Walker(options), next(callback), cancel().
-class Walker : public Napi::ObjectWrap<Walker> {
+class Walker : public Napi::ObjectWrap<Walker>
+{
   public:
     static Napi::Function Init(Napi::Env env)
     {
-        return DefineClass(env, "Walker",
-                           {InstanceMethod("next", &Walker::Next),
-                            InstanceMethod("cancel", &Walker::Cancel)});
+        return DefineClass(
+            env, "Walker",
+            {InstanceMethod("next", &Walker::Next), InstanceMethod("cancel", &Walker::Cancel)});
     }
 
     explicit Walker(const Napi::CallbackInfo &info)
