@@ -99,6 +99,7 @@ function nativeOptions(root, o) {
   return {
     root,
     stats: !!o.stats,
+    relNames: o.withFileTypes === false,
     sort: !!o.sort,
     hidden: o.hidden !== false,
     followSymlinks: !!o.followSymlinks,
@@ -125,13 +126,8 @@ function decodeInto(out, batch, root, withFileTypes) {
   const [names, dirs, dirStart, types, num, ns] = batch;
   const nameList = names.split('\0');
   const n = types.length;
-  if (!withFileTypes) {
-    const rel = dirs.split('\0');
-    for (let d = 0; d < dirStart.length; d++) {
-      const end = d + 1 < dirStart.length ? dirStart[d + 1] : n;
-      const prefix = rel[d] === '' ? '' : rel[d] + '/';
-      for (let i = dirStart[d]; i < end; i++) out.push(prefix + nameList[i]);
-    }
+  if (!withFileTypes) { // the addon put the paths below the root in `names`
+    for (let i = 0; i < n; i++) out.push(nameList[i]);
     return out;
   }
   const parents = parentPaths(root, dirs);

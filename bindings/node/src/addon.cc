@@ -28,7 +28,7 @@ constexpr size_t kNumFields = 13;   // doubles per entry with stats (see lib/ind
 constexpr size_t kNsFields = 4;     // int64 ns times per entry with stats
 
 struct Batch {
-    std::string names;              // each name followed by a NUL
+    std::string names;              // each name (or relative path) followed by a NUL
     std::string dirs;               // each parent directory (relative) followed by a NUL
     std::vector<uint32_t> dirStart; // per directory group: index of its first entry
     std::vector<uint8_t> types;     // enum frd_type per entry
@@ -43,6 +43,7 @@ struct Config {
     size_t relOff = 0; // where the path below the root starts in a visited path
     bool stats = false;
     bool ignoreErrors = false;
+    bool relNames = false; // names holds the path below the root instead of the name
     unsigned typeMask = 0xff;
     std::vector<std::string> nameGlobs; // matched against the entry's name
     std::vector<std::string> pathGlobs; // with a '/': matched against the relative path
@@ -170,7 +171,11 @@ enum frd_action Visit(const struct frd_walk_entry *we, void *udata)
         b->dirs.push_back('\0');
         b->dirStart.push_back(static_cast<uint32_t>(b->count));
     }
-    b->names.append(rel + relLen - nameLen, nameLen);
+    if (st->cfg.relNames) {
+        b->names.append(rel, relLen);
+    } else {
+        b->names.append(rel + relLen - nameLen, nameLen);
+    }
     b->names.push_back('\0');
     b->types.push_back(static_cast<uint8_t>(e->type));
     if (st->cfg.stats) {
@@ -264,6 +269,7 @@ bool ParseConfig(const Napi::Env &env, const Napi::Object &o, Config *cfg)
     }
     cfg->stats = o.Get("stats").ToBoolean();
     cfg->ignoreErrors = o.Get("ignoreErrors").ToBoolean();
+    cfg->relNames = o.Get("relNames").ToBoolean();
     cfg->typeMask = o.Get("typeMask").ToNumber().Uint32Value();
     cfg->batchSize = o.Get("batchSize").ToNumber().Uint32Value();
     cfg->queueLimit = o.Get("queueLimit").ToNumber().Uint32Value();
