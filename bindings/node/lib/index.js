@@ -151,6 +151,10 @@ function abortError(signal) {
   return err;
 }
 
+// A walk dropped unfinished (no break, no return()) is cancelled when collected, so its
+// threads, waiting for a consumer that is gone, do not keep the process alive.
+const abandoned = new FinalizationRegistry((walker) => walker.cancel());
+
 /**
  * The async iterator walk() returns: each step yields one batch (an array of entries) as
  * the walk produces it. A bounded queue of batches sits between the walk and this iterator;
@@ -169,6 +173,7 @@ class Walk {
       return;
     }
     this.native = new native.Walker(nativeOptions(root, options));
+    abandoned.register(this, this.native, this);
     if (this.signal) {
       this.onAbort = () => this.abort();
       this.signal.addEventListener('abort', this.onAbort, { once: true });
@@ -179,6 +184,7 @@ class Walk {
 
   finish() {
     this.done = true;
+    abandoned.unregister(this);
     if (this.onAbort) this.signal.removeEventListener('abort', this.onAbort);
   }
 
