@@ -12,6 +12,11 @@ packages=(
   libsqlite3-dev sqlite3 coreutils
   abigail-tools binutils
 )
+# The Node.js binding (bindings/node) needs node and npm: Debian's only where the machine has
+# none, never over a Node installed otherwise (the image's NodeSource package provides both).
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
 # Extra packages a caller may ask for, e.g. FRD_EXTRA_PACKAGES="bfs fd-find".
 if [ -n "${FRD_EXTRA_PACKAGES:-}" ]; then
   read -r -a extra <<<"$FRD_EXTRA_PACKAGES"

@@ -1,0 +1,314 @@
+// frd for Node.js: readdir() in fs.readdir's shape (callback, promise and sync) and walk(), an
+// async iterator of batches, both over frd's parallel walker (src/addon.cc). The addon hands
+// over batches (names joined by NUL, parent directories, types, metadata in typed arrays);
+// this file turns them into Dirent-like objects and strings.
+'use strict';
+
+const path = require('node:path');
+const { fileURLToPath } = require('node:url');
+const native = require('../build/Release/frd.node');
+
+const kType = Symbol('type');
+const kNs = Symbol('ns');
+const kIdx = Symbol('index');
+
+// enum frd_type values, the same numbers as fs.constants.UV_DIRENT_*.
+const TYPES = {
+  unknown: 0, file: 1, directory: 2, symlink: 3, fifo: 4, socket: 5,
+  characterDevice: 6, blockDevice: 7,
+};
+const TYPE_ALIASES = { dir: 2, link: 3, symbolicLink: 3 };
+
+/** A directory entry, as fs.Dirent: name, parentPath (and path, its old name), is*(). */
+class Dirent {
+  constructor(name, parentPath, type) {
+    this.name = name;
+    this.parentPath = parentPath;
+    this.path = parentPath;
+    this[kType] = type;
+  }
+  isFile() { return this[kType] === 1; }
+  isDirectory() { return this[kType] === 2; }
+  isSymbolicLink() { return this[kType] === 3; }
+  isFIFO() { return this[kType] === 4; }
+  isSocket() { return this[kType] === 5; }
+  isCharacterDevice() { return this[kType] === 6; }
+  isBlockDevice() { return this[kType] === 7; }
+}
+
+const S_IFMT = 0o170000;
+
+/** Metadata of an entry, as fs.Stats (times as Date, lazily) plus the ns times as bigint. */
+class Stats {
+  constructor(num, ns, i) {
+    const o = i * native.statsFields;
+    this.dev = num[o];
+    this.ino = num[o + 1];
+    this.mode = num[o + 2];
+    this.nlink = num[o + 3];
+    this.uid = num[o + 4];
+    this.gid = num[o + 5];
+    this.rdev = num[o + 6];
+    this.size = num[o + 7];
+    this.blocks = num[o + 8];
+    this.atimeMs = num[o + 9];
+    this.mtimeMs = num[o + 10];
+    this.ctimeMs = num[o + 11];
+    this.birthtimeMs = num[o + 12];
+    this[kNs] = ns;
+    this[kIdx] = i;
+  }
+  get atime() { return new Date(this.atimeMs); }
+  get mtime() { return new Date(this.mtimeMs); }
+  get ctime() { return new Date(this.ctimeMs); }
+  get birthtime() { return new Date(this.birthtimeMs); }
+  get atimeNs() { return this[kNs][this[kIdx] * 4]; }
+  get mtimeNs() { return this[kNs][this[kIdx] * 4 + 1]; }
+  get ctimeNs() { return this[kNs][this[kIdx] * 4 + 2]; }
+  get birthtimeNs() { return this[kNs][this[kIdx] * 4 + 3]; }
+  isFile() { return (this.mode & S_IFMT) === 0o100000; }
+  isDirectory() { return (this.mode & S_IFMT) === 0o040000; }
+  isSymbolicLink() { return (this.mode & S_IFMT) === 0o120000; }
+  isFIFO() { return (this.mode & S_IFMT) === 0o010000; }
+  isSocket() { return (this.mode & S_IFMT) === 0o140000; }
+  isCharacterDevice() { return (this.mode & S_IFMT) === 0o020000; }
+  isBlockDevice() { return (this.mode & S_IFMT) === 0o060000; }
+}
+
+function toPath(p) {
+  if (typeof p === 'string') return p;
+  if (Buffer.isBuffer(p)) return p.toString();
+  if (p instanceof URL) return fileURLToPath(p);
+  throw Object.assign(new TypeError('The "path" argument must be a string, Buffer or URL'),
+    { code: 'ERR_INVALID_ARG_TYPE' });
+}
+
+function typeMask(types) {
+  if (types === undefined || types === null) return 0xff;
+  let mask = 0;
+  for (const t of types) {
+    const v = TYPES[t] ?? TYPE_ALIASES[t];
+    if (v === undefined) throw new TypeError(`frd: unknown type ${JSON.stringify(t)}`);
+    mask |= 1 << v;
+  }
+  return mask;
+}
+
+// Options for the addon from the user's walk options.
+function nativeOptions(root, o) {
+  return {
+    root,
+    stats: !!o.stats,
+    relNames: o.withFileTypes === false,
+    sort: !!o.sort,
+    hidden: o.hidden !== false,
+    followSymlinks: !!o.followSymlinks,
+    maxDepth: o.maxDepth === undefined || o.maxDepth === Infinity ? -1 : o.maxDepth,
+    typeMask: typeMask(o.types),
+    exclude: o.exclude ? [].concat(o.exclude) : [],
+    ignoreErrors: o.errors === 'ignore',
+    workers: o.workers ?? 0,
+    batchSize: o.batchSize ?? 1024,
+    queueLimit: o.highWaterMark ?? 8,
+  };
+}
+
+// Parent paths as fs.readdir gives them: the root as given for its own entries, else joined.
+function parentPaths(root, dirs) {
+  const out = dirs.split('\0');
+  out.pop();
+  for (let i = 0; i < out.length; i++) out[i] = out[i] === '' ? root : path.join(root, out[i]);
+  return out;
+}
+
+// Appends a batch's entries to `out`: relative path strings, or Dirents (with .stats).
+function decodeInto(out, batch, root, withFileTypes) {
+  const [names, dirs, dirStart, types, num, ns] = batch;
+  const nameList = names.split('\0');
+  const n = types.length;
+  if (!withFileTypes) { // the addon put the paths below the root in `names`
+    for (let i = 0; i < n; i++) out.push(nameList[i]);
+    return out;
+  }
+  const parents = parentPaths(root, dirs);
+  for (let d = 0; d < dirStart.length; d++) {
+    const end = d + 1 < dirStart.length ? dirStart[d + 1] : n;
+    const parent = parents[d];
+    for (let i = dirStart[d]; i < end; i++) {
+      const e = new Dirent(nameList[i], parent, types[i]);
+      if (num !== undefined) e.stats = new Stats(num, ns, i);
+      out.push(e);
+    }
+  }
+  return out;
+}
+
+function abortError(signal) {
+  const err = new Error('The operation was aborted');
+  err.name = 'AbortError';
+  err.code = 'ABORT_ERR';
+  if (signal && signal.reason !== undefined) err.cause = signal.reason;
+  return err;
+}
+
+// A walk dropped unfinished (no break, no return()) is cancelled when collected, so its
+// threads, waiting for a consumer that is gone, do not keep the process alive.
+const abandoned = new FinalizationRegistry((walker) => walker.cancel());
+
+/**
+ * The async iterator walk() returns: each step yields one batch (an array of entries) as
+ * the walk produces it. A bounded queue of batches sits between the walk and this iterator;
+ * while it is full the walk's threads wait.
+ */
+class Walk {
+  constructor(root, options) {
+    this.root = root;
+    this.withFileTypes = options.withFileTypes !== false;
+    this.signal = options.signal;
+    this.done = false;
+    this.pending = null;
+    if (this.signal?.aborted) {
+      this.done = true;
+      this.error = abortError(this.signal);
+      return;
+    }
+    this.native = new native.Walker(nativeOptions(root, options));
+    abandoned.register(this, this.native, this);
+    if (this.signal) {
+      this.onAbort = () => this.abort();
+      this.signal.addEventListener('abort', this.onAbort, { once: true });
+    }
+  }
+
+  [Symbol.asyncIterator]() { return this; }
+
+  finish() {
+    this.done = true;
+    abandoned.unregister(this);
+    if (this.onAbort) this.signal.removeEventListener('abort', this.onAbort);
+  }
+
+  abort() {
+    if (this.done) return;
+    this.finish();
+    this.native.cancel();
+    const err = abortError(this.signal);
+    if (this.pending) {
+      const { reject } = this.pending;
+      this.pending = null;
+      reject(err);
+    } else {
+      this.error = err;
+    }
+  }
+
+  // Resolves with the next raw batch from the addon, or null at the end.
+  nextRaw() {
+    if (this.error) {
+      const err = this.error;
+      this.error = null;
+      return Promise.reject(err);
+    }
+    if (this.done) return Promise.resolve(null);
+    return new Promise((resolve, reject) => {
+      this.pending = { resolve, reject };
+      this.native.next((err, batch) => {
+        if (this.pending === null) return; // aborted meanwhile
+        this.pending = null;
+        if (err) {
+          this.finish();
+          Error.captureStackTrace?.(err);
+          reject(err);
+        } else {
+          if (batch === null) this.finish();
+          resolve(batch);
+        }
+      });
+    });
+  }
+
+  async next() {
+    const batch = await this.nextRaw();
+    if (batch === null) return { done: true, value: undefined };
+    return { done: false, value: decodeInto([], batch, this.root, this.withFileTypes) };
+  }
+
+  async return() {
+    if (!this.done) {
+      this.finish();
+      this.native.cancel();
+    }
+    return { done: true, value: undefined };
+  }
+}
+
+/**
+ * walk(path, options): an async iterator over batches of entries below `path` (the root
+ * itself is not yielded). Options: stats, exclude (globs; a glob with '/' is matched against
+ * the path below the root), maxDepth, hidden, types, sort, signal, followSymlinks, errors
+ * ('throw' or 'ignore' below the root), withFileTypes (false: relative path strings),
+ * batchSize, highWaterMark (batches queued), workers.
+ */
+function walk(p, options = {}) {
+  return new Walk(toPath(p), options);
+}
+
+function readdirOptions(options) {
+  if (typeof options === 'string') options = { encoding: options };
+  options = options ?? {};
+  if (options.encoding && options.encoding !== 'utf8' && options.encoding !== 'utf-8') {
+    throw new TypeError(`frd: encoding ${options.encoding} is not supported (utf8 only)`);
+  }
+  return {
+    ...options,
+    maxDepth: options.recursive ? options.maxDepth : 1,
+    withFileTypes: !!options.withFileTypes || !!options.stats,
+  };
+}
+
+async function readdirPromise(p, options) {
+  const root = toPath(p);
+  const o = readdirOptions(options);
+  const w = new Walk(root, o);
+  const out = [];
+  for (;;) {
+    const batch = await w.nextRaw();
+    if (batch === null) return out;
+    decodeInto(out, batch, root, o.withFileTypes);
+  }
+}
+
+/**
+ * readdir(path, [options], [callback]): what fs.readdir returns, for options {recursive,
+ * withFileTypes, stats, encoding: 'utf8'} and the walk options above; entries in no set
+ * order unless `sort`. Without a callback it returns a promise.
+ */
+function readdir(p, options, callback) {
+  if (typeof options === 'function') {
+    callback = options;
+    options = undefined;
+  }
+  const promise = readdirPromise(p, options);
+  if (typeof callback !== 'function') return promise;
+  promise.then((r) => callback(null, r), (e) => callback(e));
+  return undefined;
+}
+
+/** readdirSync(path, [options]): readdir() on the calling thread; throws the walk's error. */
+function readdirSync(p, options) {
+  const root = toPath(p);
+  const o = readdirOptions(options);
+  const batches = native.runSync(nativeOptions(root, o));
+  const out = [];
+  for (const b of batches) decodeInto(out, b, root, o.withFileTypes);
+  return out;
+}
+
+module.exports = {
+  readdir,
+  readdirSync,
+  walk,
+  Dirent,
+  Stats,
+  promises: { readdir: readdirPromise },
+};

@@ -1,0 +1,544 @@
+// addon.cc: the native half of frd's Node.js binding (lib/index.js is the other half).
+//
+// A Walker runs one frd walk on frd's own threads. Each worker fills its own batch (names
+// joined by NUL, their parent directories, types and, when asked, metadata in typed arrays);
+// a full batch goes to a bounded queue, and a worker that finds the queue full waits until
+// JavaScript has taken a batch (backpressure: the walk pauses while JavaScript lags). The
+// loop thread hands one batch per uv_async wake-up to the callback waiting in next(), so
+// timers run between batches. runSync() walks on the calling thread's behalf and returns
+// every batch at once (for readdirSync). JavaScript turns batches into Dirent-like objects.
+#include "frd.h"
+
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <fnmatch.h>
+#include <memory>
+#include <mutex>
+#include <napi.h>
+#include <string>
+#include <uv.h>
+#include <vector>
+
+namespace
+{
+
+constexpr unsigned kMaxWorkers = 8; // frd_walk_options.workers is at most 8
+constexpr size_t kNumFields = 13;   // doubles per entry with stats (see lib/index.js)
+constexpr size_t kNsFields = 4;     // int64 ns times per entry with stats
+
+struct Batch {
+    std::string names;              // each name (or relative path) followed by a NUL
+    std::string dirs;               // each parent directory (relative) followed by a NUL
+    std::vector<uint32_t> dirStart; // per directory group: index of its first entry
+    std::vector<uint8_t> types;     // enum frd_type per entry
+    std::vector<double> num;        // kNumFields per entry (stats only)
+    std::vector<int64_t> ns;        // kNsFields per entry (stats only)
+    std::string lastDir;            // the directory of the current group
+    size_t count = 0;
+};
+
+struct Config {
+    std::string root;
+    size_t relOff = 0; // where the path below the root starts in a visited path
+    bool stats = false;
+    bool ignoreErrors = false;
+    bool relNames = false; // names holds the path below the root instead of the name
+    unsigned typeMask = 0xff;
+    std::vector<std::string> nameGlobs; // matched against the entry's name
+    std::vector<std::string> pathGlobs; // with a '/': matched against the relative path
+    size_t batchSize = 1024;
+    size_t queueLimit = 8;
+    struct frd_walk_options opts;
+};
+
+class Walker;
+
+// What the walk's threads share with the loop thread.
+struct State {
+    Config cfg;
+    bool sync = false;
+    std::unique_ptr<Batch> cur[kMaxWorkers];
+    std::string globBuf[kMaxWorkers];
+    std::mutex mu;
+    std::condition_variable space;
+    std::deque<std::unique_ptr<Batch>> queue;
+    bool cancelled = false;
+    bool hasError = false;
+    int errCode = 0;
+    std::string errSyscall;
+    std::string errPath;
+    uv_async_t async;
+    Walker *owner = nullptr;
+};
+
+const char *SyscallOf(const struct frd_walk_error *err)
+{
+    if (err->depth == 0) {
+        return "scandir";
+    }
+    switch (err->call) {
+    case FRD_OP_OPEN:
+    case FRD_OP_READ_DIR:
+    case FRD_OP_LOOP:
+        return "scandir";
+    case FRD_OP_STAT:
+        return "lstat";
+    case FRD_OP_READLINK:
+        return "readlink";
+    default:
+        return frd_op_name(err->call);
+    }
+}
+
+void RecordError(State *st, int code, const char *syscall, const std::string &path)
+{
+    std::lock_guard<std::mutex> lock(st->mu);
+    if (!st->hasError) {
+        st->hasError = true;
+        st->errCode = code;
+        st->errSyscall = syscall;
+        st->errPath = path;
+    }
+}
+
+enum frd_action OnError(const struct frd_walk_error *err, void *udata)
+{
+    auto *st = static_cast<State *>(udata);
+    if (err->depth > 0 && st->cfg.ignoreErrors) {
+        return FRD_ACTION_CONTINUE;
+    }
+    std::string path = err->depth == 0 ? st->cfg.root : std::string(err->path);
+    RecordError(st, err->code, SyscallOf(err), path);
+    return FRD_ACTION_STOP;
+}
+
+// Queues a full batch; waits while the queue is full (async walks only).
+// Returns false when the walk was cancelled.
+bool Flush(State *st, std::unique_ptr<Batch> &b)
+{
+    {
+        std::unique_lock<std::mutex> lock(st->mu);
+        while (!st->sync && st->queue.size() >= st->cfg.queueLimit && !st->cancelled) {
+            st->space.wait(lock);
+        }
+        if (st->cancelled) {
+            b.reset();
+            return false;
+        }
+        st->queue.push_back(std::move(b));
+    }
+    if (!st->sync) {
+        uv_async_send(&st->async);
+    }
+    return true;
+}
+
+double Ms(int64_t ns)
+{
+    return static_cast<double>(ns) / 1e6;
+}
+
+enum frd_action Visit(const struct frd_walk_entry *we, void *udata)
+{
+    auto *st = static_cast<State *>(udata);
+    const struct frd_entry *e = we->entry;
+    if (we->is_root) {
+        if (e->type != FRD_TYPE_DIR) {
+            RecordError(st, FRD_ENOTDIR, "scandir", st->cfg.root);
+            return FRD_ACTION_STOP;
+        }
+        return FRD_ACTION_CONTINUE;
+    }
+    if (!(st->cfg.typeMask & (1u << e->type))) {
+        return FRD_ACTION_CONTINUE;
+    }
+    std::unique_ptr<Batch> &b = st->cur[we->worker % kMaxWorkers];
+    if (!b) {
+        b = std::make_unique<Batch>();
+    }
+    const char *rel = we->path + st->cfg.relOff;
+    size_t relLen = we->path_len - st->cfg.relOff;
+    size_t nameLen = e->name_len <= relLen ? e->name_len : relLen;
+    size_t dirLen = relLen - nameLen;
+    if (dirLen > 0) {
+        dirLen--; // the '/' before the name
+    }
+    if (b->dirStart.empty() || b->lastDir.size() != dirLen ||
+        memcmp(b->lastDir.data(), rel, dirLen) != 0) {
+        b->lastDir.assign(rel, dirLen);
+        b->dirs.append(rel, dirLen);
+        b->dirs.push_back('\0');
+        b->dirStart.push_back(static_cast<uint32_t>(b->count));
+    }
+    if (st->cfg.relNames) {
+        b->names.append(rel, relLen);
+    } else {
+        b->names.append(rel + relLen - nameLen, nameLen);
+    }
+    b->names.push_back('\0');
+    b->types.push_back(static_cast<uint8_t>(e->type));
+    if (st->cfg.stats) {
+        const double num[kNumFields] = {static_cast<double>(e->dev),
+                                        static_cast<double>(e->file_id),
+                                        static_cast<double>(e->mode),
+                                        static_cast<double>(e->nlink),
+                                        static_cast<double>(e->uid),
+                                        static_cast<double>(e->gid),
+                                        static_cast<double>(e->rdev),
+                                        static_cast<double>(e->size),
+                                        static_cast<double>(e->alloc_size / 512),
+                                        Ms(e->atime_ns),
+                                        Ms(e->mtime_ns),
+                                        Ms(e->ctime_ns),
+                                        Ms(e->btime_ns)};
+        b->num.insert(b->num.end(), num, num + kNumFields);
+        const int64_t ns[kNsFields] = {e->atime_ns, e->mtime_ns, e->ctime_ns, e->btime_ns};
+        b->ns.insert(b->ns.end(), ns, ns + kNsFields);
+    }
+    if (++b->count >= st->cfg.batchSize && !Flush(st, b)) {
+        return FRD_ACTION_STOP;
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+// Drops the entries that match an exclude glob before they are stat'ed or entered.
+void OnChildren(const struct frd_walk_entry *dir, struct frd_walk_children *kids, void *udata)
+{
+    auto *st = static_cast<State *>(udata);
+    std::string &buf = st->globBuf[dir->worker % kMaxWorkers];
+    size_t n = frd_walk_children_count(kids);
+    for (size_t i = 0; i < n; i++) {
+        const struct frd_entry *e = frd_walk_children_entry(kids, i);
+        bool drop = false;
+        for (const std::string &g : st->cfg.nameGlobs) {
+            if (fnmatch(g.c_str(), e->name, 0) == 0) {
+                drop = true;
+                break;
+            }
+        }
+        if (!drop && !st->cfg.pathGlobs.empty()) {
+            if (dir->is_root) {
+                buf.assign(e->name, e->name_len);
+            } else {
+                buf.assign(dir->path + st->cfg.relOff, dir->path_len - st->cfg.relOff);
+                buf.push_back('/');
+                buf.append(e->name, e->name_len);
+            }
+            for (const std::string &g : st->cfg.pathGlobs) {
+                if (fnmatch(g.c_str(), buf.c_str(), FNM_PATHNAME) == 0) {
+                    drop = true;
+                    break;
+                }
+            }
+        }
+        if (drop) {
+            frd_walk_children_drop(kids, i);
+        }
+    }
+}
+
+// Flushes the workers' partial batches once no callback runs any more.
+void FlushAll(State *st)
+{
+    std::lock_guard<std::mutex> lock(st->mu);
+    for (auto &b : st->cur) {
+        if (b && b->count > 0 && !st->cancelled) {
+            st->queue.push_back(std::move(b));
+        }
+        b.reset();
+    }
+}
+
+bool ParseConfig(const Napi::Env &env, const Napi::Object &o, Config *cfg)
+{
+    frd_walk_options_init(&cfg->opts);
+    Napi::Value root = o.Get("root");
+    if (!root.IsString()) {
+        Napi::TypeError::New(env, "root must be a string").ThrowAsJavaScriptException();
+        return false;
+    }
+    cfg->root = root.As<Napi::String>().Utf8Value();
+    if (cfg->root.find('\0') != std::string::npos) {
+        Napi::TypeError::New(env, "path must not contain NUL bytes").ThrowAsJavaScriptException();
+        return false;
+    }
+    cfg->relOff = cfg->root.size();
+    if (cfg->root.empty() || cfg->root.back() != '/') {
+        cfg->relOff++;
+    }
+    cfg->stats = o.Get("stats").ToBoolean();
+    cfg->ignoreErrors = o.Get("ignoreErrors").ToBoolean();
+    cfg->relNames = o.Get("relNames").ToBoolean();
+    cfg->typeMask = o.Get("typeMask").ToNumber().Uint32Value();
+    cfg->batchSize = o.Get("batchSize").ToNumber().Uint32Value();
+    cfg->queueLimit = o.Get("queueLimit").ToNumber().Uint32Value();
+    if (cfg->batchSize == 0) {
+        cfg->batchSize = 1024;
+    }
+    if (cfg->queueLimit == 0) {
+        cfg->queueLimit = 1;
+    }
+    unsigned flags = cfg->stats ? 0 : FRD_WALK_NAMES_ONLY;
+    if (o.Get("sort").ToBoolean()) {
+        flags |= FRD_WALK_ORDERED;
+    }
+    if (!o.Get("hidden").ToBoolean()) {
+        flags |= FRD_WALK_SKIP_HIDDEN;
+    }
+    cfg->opts.flags = flags;
+    cfg->opts.fields = cfg->stats ? FRD_FIELDS_ALL : FRD_FIELD_TYPE;
+    cfg->opts.follow = o.Get("followSymlinks").ToBoolean() ? FRD_FOLLOW_ALL : FRD_FOLLOW_ROOTS;
+    cfg->opts.max_depth = o.Get("maxDepth").ToNumber().Int32Value();
+    cfg->opts.workers = o.Get("workers").ToNumber().Uint32Value();
+    Napi::Value ex = o.Get("exclude");
+    if (ex.IsArray()) {
+        Napi::Array arr = ex.As<Napi::Array>();
+        for (uint32_t i = 0; i < arr.Length(); i++) {
+            std::string g = arr.Get(i).ToString().Utf8Value();
+            (g.find('/') == std::string::npos ? cfg->nameGlobs : cfg->pathGlobs).push_back(g);
+        }
+    }
+    cfg->opts.on_error = OnError;
+    if (!cfg->nameGlobs.empty() || !cfg->pathGlobs.empty()) {
+        cfg->opts.on_children = OnChildren;
+    }
+    return true;
+}
+
+Napi::Value MakeError(Napi::Env env, int code, const std::string &syscall, const std::string &path)
+{
+    std::string name = frd_err_name(code);
+    std::string msg = name + ": " + frd_strerror(code) + ", " + syscall + " '" + path + "'";
+    Napi::Error err = Napi::Error::New(env, msg);
+    err.Set("errno", Napi::Number::New(env, code));
+    err.Set("code", Napi::String::New(env, name));
+    err.Set("syscall", Napi::String::New(env, syscall));
+    err.Set("path", Napi::String::New(env, path));
+    return err.Value();
+}
+
+// The error a finished walk ends with, or undefined.
+Napi::Value WalkError(Napi::Env env, State *st, int result)
+{
+    if (st->hasError) {
+        return MakeError(env, st->errCode, st->errSyscall, st->errPath);
+    }
+    if (result < 0 && result != FRD_ESTOPPED && result != FRD_ECANCELED) {
+        return MakeError(env, result, "scandir", st->cfg.root);
+    }
+    return env.Undefined();
+}
+
+Napi::Value ToJs(Napi::Env env, const Batch &b)
+{
+    Napi::Array arr = Napi::Array::New(env, 6);
+    arr.Set(0u, Napi::String::New(env, b.names.data(), b.names.size()));
+    arr.Set(1u, Napi::String::New(env, b.dirs.data(), b.dirs.size()));
+    Napi::Uint32Array ds = Napi::Uint32Array::New(env, b.dirStart.size());
+    memcpy(ds.Data(), b.dirStart.data(), b.dirStart.size() * sizeof(uint32_t));
+    arr.Set(2u, ds);
+    Napi::Uint8Array ty = Napi::Uint8Array::New(env, b.types.size());
+    memcpy(ty.Data(), b.types.data(), b.types.size());
+    arr.Set(3u, ty);
+    if (!b.num.empty()) {
+        Napi::Float64Array num = Napi::Float64Array::New(env, b.num.size());
+        memcpy(num.Data(), b.num.data(), b.num.size() * sizeof(double));
+        arr.Set(4u, num);
+        Napi::ArrayBuffer nsBuf = Napi::ArrayBuffer::New(env, b.ns.size() * sizeof(int64_t));
+        memcpy(nsBuf.Data(), b.ns.data(), b.ns.size() * sizeof(int64_t));
+        Napi::Value ns =
+            Napi::TypedArrayOf<int64_t>::New(env, b.ns.size(), nsBuf, 0, napi_bigint64_array);
+        arr.Set(5u, ns);
+    }
+    return arr;
+}
+
+// One walk started from JavaScript: new Walker(options), next(callback), cancel().
+class Walker : public Napi::ObjectWrap<Walker>
+{
+  public:
+    static Napi::Function Init(Napi::Env env)
+    {
+        return DefineClass(
+            env, "Walker",
+            {InstanceMethod("next", &Walker::Next), InstanceMethod("cancel", &Walker::Cancel)});
+    }
+
+    explicit Walker(const Napi::CallbackInfo &info)
+        : Napi::ObjectWrap<Walker>(info), st_(std::make_unique<State>())
+    {
+        Napi::Env env = info.Env();
+        if (!info[0].IsObject() || !ParseConfig(env, info[0].As<Napi::Object>(), &st_->cfg)) {
+            if (!env.IsExceptionPending()) {
+                Napi::TypeError::New(env, "options expected").ThrowAsJavaScriptException();
+            }
+            return;
+        }
+        st_->owner = this;
+        uv_loop_t *loop = nullptr;
+        napi_get_uv_event_loop(env, &loop);
+        uv_async_init(loop, &st_->async, &Walker::OnAsync);
+        st_->async.data = st_.get();
+        uv_unref(reinterpret_cast<uv_handle_t *>(&st_->async));
+        ctx_ = std::make_unique<Napi::AsyncContext>(env, "frd.walk");
+        const char *roots[1] = {st_->cfg.root.c_str()};
+        int rc = frd_walk_start_async(&walk_, reinterpret_cast<struct uv_loop_s *>(loop), roots, 1,
+                                      &st_->cfg.opts, Visit, st_.get(), &Walker::OnDone);
+        if (rc < 0) {
+            done_ = true;
+            result_ = rc;
+        }
+        Ref(); // alive until the handle is closed
+    }
+
+  private:
+    static void OnAsync(uv_async_t *handle)
+    {
+        auto *st = static_cast<State *>(handle->data);
+        st->owner->Deliver();
+    }
+
+    static void OnDone(int result, void *udata)
+    {
+        auto *st = static_cast<State *>(udata);
+        Walker *w = st->owner;
+        FlushAll(st);
+        w->done_ = true;
+        w->walk_ = nullptr;
+        w->result_ = result;
+        w->Deliver();
+        w->CloseIfAbandoned();
+    }
+
+    static void OnClosed(uv_handle_t *handle)
+    {
+        auto *st = static_cast<State *>(handle->data);
+        st->owner->closed_ = true;
+        st->owner->Unref();
+    }
+
+    void Deliver()
+    {
+        if (pending_.IsEmpty() || closing_) {
+            return;
+        }
+        Napi::Env env = Env();
+        Napi::HandleScope scope(env);
+        std::unique_ptr<Batch> b;
+        {
+            std::lock_guard<std::mutex> lock(st_->mu);
+            if (!st_->queue.empty()) {
+                b = std::move(st_->queue.front());
+                st_->queue.pop_front();
+                st_->space.notify_one();
+            }
+        }
+        Napi::Function cb = pending_.Value();
+        pending_.Reset();
+        uv_unref(reinterpret_cast<uv_handle_t *>(&st_->async));
+        if (b) {
+            cb.MakeCallback(env.Global(), {env.Null(), ToJs(env, *b)}, *ctx_);
+            return;
+        }
+        if (!done_) { // woken with nothing to hand: wait for the next batch
+            pending_ = Napi::Persistent(cb);
+            uv_ref(reinterpret_cast<uv_handle_t *>(&st_->async));
+            return;
+        }
+        Napi::Value err = WalkError(env, st_.get(), result_);
+        Close();
+        cb.MakeCallback(env.Global(), {err.IsUndefined() ? env.Null() : err, env.Null()}, *ctx_);
+    }
+
+    // A cancelled walk that nobody waits on any more closes its handle itself.
+    void CloseIfAbandoned()
+    {
+        if (st_->cancelled && done_ && pending_.IsEmpty()) {
+            Close();
+        }
+    }
+
+    void Close()
+    {
+        if (!closing_) {
+            closing_ = true;
+            uv_close(reinterpret_cast<uv_handle_t *>(&st_->async), &Walker::OnClosed);
+        }
+    }
+
+    // next(callback): callback(err, batch) with batch null at the end.
+    Napi::Value Next(const Napi::CallbackInfo &info)
+    {
+        Napi::Env env = info.Env();
+        if (!info[0].IsFunction() || !pending_.IsEmpty() || closing_) {
+            Napi::Error::New(env, "frd: next() needs a callback, one at a time, before the end")
+                .ThrowAsJavaScriptException();
+            return env.Undefined();
+        }
+        pending_ = Napi::Persistent(info[0].As<Napi::Function>());
+        uv_ref(reinterpret_cast<uv_handle_t *>(&st_->async));
+        uv_async_send(&st_->async); // deliver from the loop, never synchronously
+        return env.Undefined();
+    }
+
+    Napi::Value Cancel(const Napi::CallbackInfo &info)
+    {
+        {
+            std::lock_guard<std::mutex> lock(st_->mu);
+            st_->cancelled = true;
+            st_->queue.clear();
+            st_->space.notify_all();
+        }
+        if (walk_ != nullptr && !done_) {
+            frd_walk_cancel(walk_);
+        }
+        CloseIfAbandoned();
+        return info.Env().Undefined();
+    }
+
+    std::unique_ptr<State> st_;
+    std::unique_ptr<Napi::AsyncContext> ctx_;
+    Napi::FunctionReference pending_;
+    struct frd_walk *walk_ = nullptr;
+    bool done_ = false;
+    bool closing_ = false;
+    bool closed_ = false;
+    int result_ = 0;
+};
+
+// runSync(options): every batch of a walk run to its end, or throws the walk's error.
+Napi::Value RunSync(const Napi::CallbackInfo &info)
+{
+    Napi::Env env = info.Env();
+    State st;
+    st.sync = true;
+    if (!info[0].IsObject() || !ParseConfig(env, info[0].As<Napi::Object>(), &st.cfg)) {
+        return env.Undefined();
+    }
+    int rc = frd_walk(st.cfg.root.c_str(), &st.cfg.opts, Visit, &st);
+    FlushAll(&st);
+    Napi::Value err = WalkError(env, &st, rc);
+    if (!err.IsUndefined()) {
+        Napi::Error(env, err).ThrowAsJavaScriptException();
+        return env.Undefined();
+    }
+    Napi::Array out = Napi::Array::New(env, st.queue.size());
+    uint32_t i = 0;
+    for (const auto &b : st.queue) {
+        out.Set(i++, ToJs(env, *b));
+    }
+    return out;
+}
+
+Napi::Object InitModule(Napi::Env env, Napi::Object exports)
+{
+    exports.Set("Walker", Walker::Init(env));
+    exports.Set("runSync", Napi::Function::New(env, RunSync));
+    exports.Set("statsFields", Napi::Number::New(env, kNumFields));
+    return exports;
+}
+
+} // namespace
+
+NODE_API_MODULE(frd, InitModule)

@@ -1,0 +1,147 @@
+// walk(): batches, filters run in C (exclude, maxDepth, hidden, types), sort, abort, and the
+// event loop staying responsive during a long walk.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+const frd = require('..');
+const { tmpdir, keys, typeOf, oddTree, ubootTree } = require('./helpers');
+
+const fsTree = (root) => fs.readdirSync(root, { recursive: true, withFileTypes: true });
+const relOf = (root, d) => path.relative(root, path.join(d.parentPath, d.name));
+
+async function collect(root, options) {
+  const batches = [];
+  for await (const batch of frd.walk(root, options)) batches.push(batch);
+  return batches;
+}
+
+test('walk yields batches no larger than batchSize that add up to the whole tree', async (t) => {
+  const root = ubootTree(t);
+  const batches = await collect(root, { batchSize: 100 });
+  assert.ok(batches.length > 10, `${batches.length} batches`);
+  for (const b of batches) assert.ok(b.length >= 1 && b.length <= 100, `batch of ${b.length}`);
+  assert.deepStrictEqual(keys(batches.flat()), keys(fsTree(root)));
+});
+
+test('sort: depth-first, by name, the same order on every run', async (t) => {
+  const root = ubootTree(t);
+  // Reference order: children by name (byte order equals UTF-16 order on these ASCII
+  // names), each directory followed by its subtree.
+  const want = [];
+  const visit = (dir, rel) => {
+    const names = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const d of names) {
+      const r = rel ? `${rel}/${d.name}` : d.name;
+      want.push(r);
+      if (d.isDirectory()) visit(path.join(dir, d.name), r);
+    }
+  };
+  visit(root, '');
+  const got1 = (await collect(root, { sort: true, withFileTypes: false })).flat();
+  const got2 = (await collect(root, { sort: true, withFileTypes: false, batchSize: 7 })).flat();
+  assert.deepStrictEqual(got1, want);
+  assert.deepStrictEqual(got2, want);
+});
+
+test('exclude globs, maxDepth, hidden and types filter as fs + a JS filter would', async (t) => {
+  const root = oddTree(tmpdir(t));
+  const all = fsTree(root);
+  const rel = (d) => relOf(root, d);
+  const parts = (d) => rel(d).split('/');
+  const cases = [
+    [{ exclude: ['node_modules', '*.tmp'] },
+      (d) => !parts(d).includes('node_modules') && !d.name.endsWith('.tmp')],
+    [{ exclude: ['a/b'] }, (d) => !rel(d).startsWith('a/b')],
+    [{ maxDepth: 2 }, (d) => parts(d).length <= 2],
+    [{ maxDepth: 1 }, (d) => parts(d).length === 1],
+    [{ hidden: false }, (d) => !parts(d).some((p) => p.startsWith('.'))],
+    [{ types: ['file'] }, (d) => d.isFile()],
+    [{ types: ['symlink', 'directory'] }, (d) => d.isSymbolicLink() || d.isDirectory()],
+  ];
+  for (const [options, keep] of cases) {
+    const want = keys(all.filter(keep));
+    assert.ok(want.length > 0 && want.length < all.length, JSON.stringify(options));
+    assert.deepStrictEqual(keys((await collect(root, options)).flat()), want, JSON.stringify(options));
+    assert.deepStrictEqual(keys(frd.readdirSync(root, { recursive: true, withFileTypes: true, ...options })),
+      want, `sync ${JSON.stringify(options)}`);
+  }
+});
+
+test('walk with stats gives each entry its lstat metadata', async (t) => {
+  const root = oddTree(tmpdir(t));
+  let n = 0;
+  for await (const batch of frd.walk(root, { stats: true, exclude: ['bad-*'] })) {
+    for (const e of batch) {
+      const s = fs.lstatSync(path.join(e.parentPath, e.name), { bigint: true });
+      assert.strictEqual(e.stats.ino, Number(s.ino));
+      assert.strictEqual(e.stats.size, Number(s.size));
+      assert.strictEqual(e.stats.mtimeNs, s.mtimeNs);
+      assert.strictEqual(typeOf(e), typeOf(s));
+      n++;
+    }
+  }
+  assert.ok(n > 70);
+});
+
+test('abort mid-walk rejects with an AbortError and stops the walk', async (t) => {
+  const root = ubootTree(t);
+  const ac = new AbortController();
+  let seen = 0;
+  let batches = 0;
+  await assert.rejects(async () => {
+    for await (const batch of frd.walk(root, { signal: ac.signal, batchSize: 50, highWaterMark: 1 })) {
+      seen += batch.length;
+      if (++batches === 3) ac.abort();
+    }
+  }, { name: 'AbortError', code: 'ABORT_ERR' });
+  assert.strictEqual(batches, 3);
+  assert.ok(seen <= 150);
+  // Aborted before the start: nothing is walked.
+  await assert.rejects(collect(root, { signal: AbortSignal.abort() }), { name: 'AbortError' });
+  // An abort while a next() is waiting rejects that next().
+  const ac2 = new AbortController();
+  const it = frd.walk(root, { signal: ac2.signal })[Symbol.asyncIterator]();
+  const p = it.next();
+  ac2.abort(new Error('why'));
+  await assert.rejects(p, (e) => e.name === 'AbortError' && e.cause.message === 'why');
+});
+
+test('breaking out of the loop stops the walk; the next walk works', async (t) => {
+  const root = ubootTree(t);
+  for (let i = 0; i < 20; i++) {
+    // eslint-disable-next-line no-unused-vars
+    for await (const batch of frd.walk(root, { batchSize: 10, highWaterMark: 1 })) break;
+  }
+  assert.deepStrictEqual(keys((await collect(root, {})).flat()), keys(fsTree(root)));
+});
+
+test('walk errors: a missing root rejects the first next() with ENOENT', async (t) => {
+  const missing = path.join(tmpdir(t), 'nope');
+  await assert.rejects(collect(missing, {}), { code: 'ENOENT', syscall: 'scandir', path: missing, errno: -2 });
+});
+
+test('the event loop keeps running during a long walk (worst timer delay recorded)', async (t) => {
+  const root = fs.existsSync('/usr/lib') ? '/usr' : ubootTree(t);
+  const period = 5;
+  let ticks = 0;
+  let worst = 0;
+  let last = process.hrtime.bigint();
+  const timer = setInterval(() => {
+    const now = process.hrtime.bigint();
+    worst = Math.max(worst, Number(now - last) / 1e6 - period);
+    last = now;
+    ticks++;
+  }, period);
+  const start = process.hrtime.bigint();
+  let n = 0;
+  for (let round = 0; round < 2; round++) {
+    for await (const batch of frd.walk(root, { stats: round === 1 })) n += batch.length;
+  }
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  clearInterval(timer);
+  t.diagnostic(`${n} entries in ${ms.toFixed(0)} ms; timer fired ${ticks} times, worst delay ${worst.toFixed(1)} ms`);
+  // The walk spans several timer periods, so a loop blocked by it would show no ticks.
+  if (ms > 10 * period) assert.ok(ticks > 1, `timer fired ${ticks} times during a ${ms} ms walk`);
+});
