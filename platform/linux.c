@@ -181,12 +181,7 @@ static int lx_stat_flags(int dirfd, const char *name, int flags, unsigned wanted
         }
         atomic_store_explicit(&lx_no_statx, true, memory_order_relaxed);
     }
-    struct stat st;
-    if (fstatat(dirfd, name, &st, flags) != 0) {
-        return -errno;
-    }
-    frd__entry_from_stat(e, &st, wanted);
-    return 0;
+    return frd__unix_fstatat(dirfd, name, flags, wanted, e);
 }
 
 bool frd__plat_force_fallback(bool on)
@@ -237,17 +232,9 @@ static int lx_append_batch(int fd, const uint8_t *buf, size_t len, const struct 
         }
         int err = lx_stat_flags(fd, e->name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT, want->fields,
                                 want->statx_mask, e);
-        if (err == -ENOENT) {
-            // Removed between the read and the stat: it is no longer there to report.
-            frd__list_pop(list);
-            continue;
+        if (frd__unix_settle_stat(list, e, err, dtype)) {
+            appended++;
         }
-        if (err < 0) {
-            e->error = err;
-            e->type = dtype;
-            e->fields = dtype != FRD_TYPE_UNKNOWN ? FRD_FIELD_TYPE : 0;
-        }
-        appended++;
     }
     if (rc < 0) {
         frd__failure_set(op, "getdents64", FRD_OP_READ_DIR);

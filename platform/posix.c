@@ -38,18 +38,6 @@ _Static_assert(PX_SAME(DT_FIFO, FRD__DT_FIFO) && PX_SAME(DT_CHR, FRD__DT_CHR) &&
 #    define PX_DTYPE(d) FRD_TYPE_UNKNOWN
 #endif
 
-/** Stats one name relative to a directory with the given AT_* flags. @return 0 or a code. */
-static int px_stat_flags(int dirfd, const char *name, int flags, unsigned wanted,
-                         struct frd_entry *e)
-{
-    struct stat st;
-    if (fstatat(dirfd, name, &st, flags) != 0) {
-        return -errno;
-    }
-    frd__entry_from_stat(e, &st, wanted);
-    return 0;
-}
-
 bool frd__plat_force_fallback(bool on)
 {
     (void)on;
@@ -113,17 +101,10 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
         if (frd__test_before_stat != NULL) {
             frd__test_before_stat(dirfd(dir), name);
         }
-        int err = px_stat_flags(dirfd(dir), e->name, AT_SYMLINK_NOFOLLOW, wanted, e);
-        if (err == -ENOENT) {
-            frd__list_pop(list);
-            continue;
+        int err = frd__unix_fstatat(dirfd(dir), e->name, AT_SYMLINK_NOFOLLOW, wanted, e);
+        if (frd__unix_settle_stat(list, e, err, dtype)) {
+            total++;
         }
-        if (err < 0) {
-            e->error = err;
-            e->type = dtype;
-            e->fields = dtype != FRD_TYPE_UNKNOWN ? FRD_FIELD_TYPE : 0;
-        }
-        total++;
     }
     closedir(dir);
     return rc < 0 ? rc : total;
@@ -136,8 +117,8 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
 int frd__plat_stat_fields(frd_os_fd dir, const char *name, bool follow, unsigned wanted,
                           struct frd_entry *e)
 {
-    return px_stat_flags(dir == FRD_INVALID_FD ? AT_FDCWD : dir, name,
-                         follow ? 0 : AT_SYMLINK_NOFOLLOW, wanted, e);
+    return frd__unix_fstatat(dir == FRD_INVALID_FD ? AT_FDCWD : dir, name,
+                             follow ? 0 : AT_SYMLINK_NOFOLLOW, wanted, e);
 }
 
 int frd__plat_fd_identity(frd_os_fd fd, struct frd__identity *out)

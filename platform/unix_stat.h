@@ -10,8 +10,11 @@
 #define FRD_PLATFORM_UNIX_STAT_H
 
 #include "frd.h"
+#include "internal.h"
 #include "unix_types.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -79,6 +82,42 @@ static inline void frd__entry_from_stat(struct frd_entry *e, const struct stat *
     e->gid = (uint32_t)st->st_gid;
     e->rdev = frd__dev_u64(st->st_rdev);
     e->fields |= FRD__STAT_FIELDS;
+}
+
+/**
+ * Settles an entry of a listing after its stat: one removed since the read (`err` -ENOENT)
+ * is dropped from the list, as it is no longer there to report; one whose stat failed
+ * otherwise stays, with the record's type and `error` set (a directory that can be read but
+ * not searched). @return true if the entry stays in the list.
+ */
+static inline bool frd__unix_settle_stat(struct frd_list *list, struct frd_entry *e, int err,
+                                         enum frd_type dtype)
+{
+    if (err == -ENOENT) {
+        frd__list_pop(list);
+        return false;
+    }
+    if (err < 0) {
+        e->error = err;
+        e->type = dtype;
+        e->fields = dtype != FRD_TYPE_UNKNOWN ? FRD_FIELD_TYPE : 0;
+    }
+    return true;
+}
+
+/**
+ * fstatat() of `name` relative to `dirfd` with the given AT_* flags, into `e` (the fields
+ * of `wanted` that struct stat has). @return 0, or the negated errno.
+ */
+static inline int frd__unix_fstatat(int dirfd, const char *name, int flags, unsigned wanted,
+                                    struct frd_entry *e)
+{
+    struct stat st;
+    if (fstatat(dirfd, name, &st, flags) != 0) {
+        return -errno;
+    }
+    frd__entry_from_stat(e, &st, wanted);
+    return 0;
 }
 
 #endif // FRD_PLATFORM_UNIX_STAT_H

@@ -211,24 +211,45 @@ static int win_attributes(HANDLE h, DWORD *attributes, DWORD *tag)
     return 0;
 }
 
+/**
+ * Opens `name` relative to `parent` (without following a reparse point unless `follow`) and
+ * reads its attributes and reparse tag: the first steps of both opening a directory and
+ * stat'ing a name. @return 0 with *h open and *w the wide name (the caller closes and frees
+ * both), or a negative code with neither held (*h INVALID_HANDLE_VALUE, *w NULL).
+ */
+static int win_open_attributes(HANDLE parent, const char *name, bool follow, bool dir, WCHAR **w,
+                               size_t *units, HANDLE *h, DWORD *attributes, DWORD *tag)
+{
+    *w = NULL;
+    *h = INVALID_HANDLE_VALUE;
+    int rc = win_widen(name, w, units);
+    if (rc == 0) {
+        rc = win_open(parent, *w, *units, follow, dir, h);
+    }
+    if (rc == 0) {
+        rc = win_attributes(*h, attributes, tag);
+    }
+    if (rc < 0) {
+        if (*h != INVALID_HANDLE_VALUE) {
+            CloseHandle(*h);
+            *h = INVALID_HANDLE_VALUE;
+        }
+        frd__free(*w);
+        *w = NULL;
+    }
+    return rc;
+}
+
 int frd__plat_open_dir(frd_os_fd parent, const char *name, unsigned open_flags, frd_os_fd *out)
 {
-    WCHAR *w = NULL;
+    WCHAR *w;
     size_t units;
-    HANDLE h = INVALID_HANDLE_VALUE;
-    int rc = win_widen(name, &w, &units);
-    if (rc < 0) {
-        goto fail;
-    }
-    rc = win_open(parent, w, units, false, true, &h);
-    if (rc < 0) {
-        goto fail;
-    }
+    HANDLE h;
     DWORD attributes;
     DWORD tag;
-    rc = win_attributes(h, &attributes, &tag);
+    int rc = win_open_attributes(parent, name, false, true, &w, &units, &h, &attributes, &tag);
     if (rc < 0) {
-        goto fail;
+        return rc;
     }
     if ((attributes & FILE_ATTRIBUTE_REPARSE_POINT) && (tag & FRD__IO_REPARSE_TAG_NAME_SURROGATE)) {
         if (open_flags & FRD_OPEN_NOFOLLOW) {
@@ -535,22 +556,14 @@ int frd__plat_stat_fields(frd_os_fd dir, const char *name, bool follow, unsigned
                           struct frd_entry *e)
 {
     bool names_only = (wanted & ~(unsigned)FRD_FIELD_TYPE) == 0;
-    WCHAR *w = NULL;
+    WCHAR *w;
     size_t units;
-    HANDLE h = INVALID_HANDLE_VALUE;
-    int rc = win_widen(name, &w, &units);
-    if (rc < 0) {
-        goto fail;
-    }
-    rc = win_open(dir, w, units, follow, false, &h);
-    if (rc < 0) {
-        goto fail;
-    }
+    HANDLE h;
     DWORD attributes;
     DWORD tag;
-    rc = win_attributes(h, &attributes, &tag);
+    int rc = win_open_attributes(dir, name, follow, false, &w, &units, &h, &attributes, &tag);
     if (rc < 0) {
-        goto fail;
+        return rc;
     }
     unsigned char dt = win_dt_of(attributes, tag);
     e->type = frd__type_from_dt(dt);
