@@ -82,7 +82,7 @@ struct shared {
     char *root;
     char **exclude;
     size_t nexclude;
-    atomic_bool alloc_failed;
+    atomic_int failed; // a negative code when the binding itself had to stop the walk
 };
 
 static void batch_free(struct batch *b)
@@ -170,11 +170,21 @@ static enum frd_action worker_stop(struct shared *s)
     return FRD_ACTION_STOP;
 }
 
+/** Stops the walk for a failure of the binding (out of memory): the iterator raises it. */
+static enum frd_action worker_fail(struct shared *s, int code)
+{
+    int none = 0;
+    atomic_compare_exchange_strong(&s->failed, &none, code);
+    shared_cancel(s); // wakes the workers waiting for room in the queue
+    return worker_stop(s);
+}
+
 /** The record slot for the next entry of worker `w`, pushing a full batch first. NULL
  *  when the walk is cancelled or out of memory (then the walk stops). */
 static struct rec *worker_slot(struct shared *s, unsigned w, const char *path, size_t len)
 {
     if (w >= MAX_WORKERS) {
+        worker_fail(s, FRD_EINVAL); // frd.h: worker indices are below 8
         return NULL;
     }
     struct batch *b = s->cur[w];
@@ -188,13 +198,13 @@ static struct rec *worker_slot(struct shared *s, unsigned w, const char *path, s
     if (b == NULL) {
         b = s->cur[w] = batch_new();
         if (b == NULL) {
-            s->alloc_failed = true;
+            worker_fail(s, FRD_ENOMEM);
             return NULL;
         }
     }
     size_t off = batch_put_path(b, path, len);
     if (off == SIZE_MAX) {
-        s->alloc_failed = true;
+        worker_fail(s, FRD_ENOMEM);
         return NULL;
     }
     struct rec *r = &b->recs[b->n++];
@@ -251,8 +261,7 @@ static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
     size_t off = b != NULL ? batch_put_path(b, path, strlen(path)) : SIZE_MAX;
     if (off == SIZE_MAX) {
         batch_free(b);
-        s->alloc_failed = true;
-        return worker_stop(s);
+        return worker_fail(s, FRD_ENOMEM);
     }
     struct rec *r = &b->recs[b->n++];
     memset(r, 0, sizeof(*r));
@@ -307,7 +316,8 @@ static void *runner_main(void *arg)
     }
     pthread_mutex_lock(&s->mu);
     s->done = true;
-    s->result = s->alloc_failed ? FRD_ENOMEM : r;
+    int failed = atomic_load(&s->failed);
+    s->result = failed != 0 ? failed : r;
     pthread_cond_broadcast(&s->not_empty);
     pthread_mutex_unlock(&s->mu);
     return NULL;
@@ -520,6 +530,7 @@ typedef struct {
     struct batch *batch; // being handed out
     size_t pos;
     bool finished;
+    bool busy; // a thread is in __next__ (it may be waiting with the GIL released)
 } WalkerObject;
 
 static PyTypeObject WalkerType;
@@ -648,7 +659,23 @@ static int walker_error(WalkerObject *self, const struct rec *r, const char *pat
     return 0;
 }
 
+static PyObject *walker_iternext_locked(WalkerObject *self);
+
+/** __next__: one thread at a time, as a generator (another would use the batch or the
+ *  shared state the first is waiting on with the GIL released). */
 static PyObject *walker_iternext(WalkerObject *self)
+{
+    if (self->busy) {
+        PyErr_SetString(PyExc_ValueError, "frd.Walker already executing");
+        return NULL;
+    }
+    self->busy = true;
+    PyObject *e = walker_iternext_locked(self);
+    self->busy = false;
+    return e;
+}
+
+static PyObject *walker_iternext_locked(WalkerObject *self)
 {
     if (self->finished) {
         return NULL;
@@ -701,6 +728,10 @@ static PyObject *walker_iternext(WalkerObject *self)
 static PyObject *walker_close(WalkerObject *self, PyObject *unused)
 {
     (void)unused;
+    if (self->busy) {
+        PyErr_SetString(PyExc_ValueError, "frd.Walker already executing");
+        return NULL;
+    }
     walker_finish(self);
     Py_RETURN_NONE;
 }
@@ -714,7 +745,11 @@ static PyObject *walker_enter(WalkerObject *self, PyObject *unused)
 static PyObject *walker_exit(WalkerObject *self, PyObject *args)
 {
     (void)args;
-    walker_finish(self);
+    PyObject *r = walker_close(self, NULL);
+    if (r == NULL) {
+        return NULL;
+    }
+    Py_DECREF(r);
     Py_RETURN_FALSE;
 }
 
@@ -890,6 +925,7 @@ static PyObject *frd_py_walk(PyObject *module, PyObject *args, PyObject *kwargs)
     self->batch = NULL;
     self->pos = 0;
     self->finished = false;
+    self->busy = false;
     int err = pthread_create(&self->runner, NULL, runner_main, s);
     if (err != 0) {
         errno = err;

@@ -304,9 +304,13 @@ class TestUnreadable(unittest.TestCase):
                     out.append([dirpath, list(dirs), files])
                 return out, sorted([type(e).__name__, e.errno, e.filename] for e in errs)
             walk_errs = []
-            entries = sorted(e.path for e in frd.walk(root, onerror=walk_errs.append))
+            got = list(frd.walk(root, onerror=walk_errs.append))
+            entries = sorted(e.path for e in got)
+            stat_errnos = sorted([e.path, e.stat_errno, e.size] for e in got
+                                 if e.stat_errno is not None)
             print(json.dumps({"os": run(os.walk), "frd": run(frd.os_walk),
                               "uid": os.getuid(), "entries": entries,
+                              "stat_errnos": stat_errnos,
                               "walk_errs": sorted([type(e).__name__, e.errno, e.filename,
                                                    e.frd_op] for e in walk_errs)}))
         """)
@@ -330,6 +334,13 @@ class TestUnreadable(unittest.TestCase):
         self.assertIn(closed, out["entries"])
         self.assertNotIn(os.path.join(closed, "inside"), out["entries"])
         self.assertIn([PermissionError.__name__, 13, closed, "open"], out["walk_errs"])
+        # The entries of "a/b" are listed but cannot be stat'ed: each is reported to onerror
+        # (op "stat") and yielded with stat_errno set and no metadata.
+        ab = os.path.join(self.root, "a", "b")
+        self.assertEqual(out["stat_errnos"], [[os.path.join(ab, "c"), 13, None]])
+        self.assertIn([PermissionError.__name__, 13, os.path.join(ab, "c"), "stat"],
+                      out["walk_errs"])
+        self.assertEqual(len(out["walk_errs"]), 3)
 
 
 @unittest.skipUnless(os.path.exists(os.path.join(DATA, "u-boot.tsv.gz")), "no tests/data")
