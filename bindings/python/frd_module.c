@@ -552,9 +552,24 @@ static void walker_finish(WalkerObject *self)
 
 static void walker_dealloc(WalkerObject *self)
 {
+    PyObject_GC_UnTrack(self);
     walker_finish(self);
-    Py_XDECREF(self->onerror);
+    Py_CLEAR(self->onerror);
     Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+// onerror may hold the walker (a closure over it): the collector must see that cycle, or a
+// dropped walker waiting for room in its queue would keep its threads forever.
+static int walker_traverse(WalkerObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->onerror);
+    return 0;
+}
+
+static int walker_clear(WalkerObject *self)
+{
+    Py_CLEAR(self->onerror);
+    return 0;
 }
 
 static PyObject *decode_path(WalkerObject *self, const char *p, size_t len)
@@ -765,8 +780,10 @@ static PyTypeObject WalkerType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "frd.Walker",
     .tp_basicsize = sizeof(WalkerObject),
     .tp_dealloc = (destructor)walker_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "An iterator over a running walk (see frd.walk).",
+    .tp_traverse = (traverseproc)walker_traverse,
+    .tp_clear = (inquiry)walker_clear,
     .tp_iter = PyObject_SelfIter,
     .tp_iternext = (iternextfunc)walker_iternext,
     .tp_methods = walker_methods,
@@ -913,7 +930,7 @@ static PyObject *frd_py_walk(PyObject *module, PyObject *args, PyObject *kwargs)
         }
     }
 
-    WalkerObject *self = PyObject_New(WalkerObject, &WalkerType);
+    WalkerObject *self = PyObject_GC_New(WalkerObject, &WalkerType);
     if (self == NULL) {
         shared_free(s);
         return NULL;
@@ -926,6 +943,7 @@ static PyObject *frd_py_walk(PyObject *module, PyObject *args, PyObject *kwargs)
     self->pos = 0;
     self->finished = false;
     self->busy = false;
+    PyObject_GC_Track(self);
     int err = pthread_create(&self->runner, NULL, runner_main, s);
     if (err != 0) {
         errno = err;

@@ -392,6 +392,18 @@ class TestUBoot(Tree):
             del it
             self.assertEqual(threads(), before)
 
+    def test_a_walker_in_a_reference_cycle_is_collected_and_joined(self):
+        import gc
+        before = threads()
+        for _ in range(5):
+            box = []
+            it = frd.walk(self.broot, onerror=lambda exc: box)
+            box.append(it)  # it -> onerror -> box -> it
+            next(it)
+            del it, box
+            gc.collect()
+            self.assertEqual(threads(), before)
+
     def test_with_block_closes(self):
         before = threads()
         with frd.walk(self.broot) as it:
