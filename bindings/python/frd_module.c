@@ -877,7 +877,8 @@ static PyObject *frd_py_walk(PyObject *module, PyObject *args, PyObject *kwargs)
     }
     frd_walk_options_init(&s->opts);
     s->opts.on_error = on_error;
-    s->opts.follow = follow ? FRD_FOLLOW_ALL : FRD_FOLLOW_NEVER;
+    // A root given as a link is followed, as os.walk and os.scandir do (find -H).
+    s->opts.follow = follow ? FRD_FOLLOW_ALL : FRD_FOLLOW_ROOTS;
     if (!stats) {
         s->opts.flags |= FRD_WALK_NAMES_ONLY;
     } else {

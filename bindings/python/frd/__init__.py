@@ -24,7 +24,8 @@ def walk(path, *, stats=True, follow_links=False, max_depth=None, hidden=True, e
 
     stats         with False, names and types only (no stat per entry): the stat fields of
                   the entries are then None
-    follow_links  follow symbolic links (a loop is reported as an error, not walked)
+    follow_links  follow symbolic links (a loop is reported as an error, not walked);
+                  without it a root given as a link is still followed, as os.walk does
     max_depth     None, or the deepest depth yielded: 1 for the root's entries only
     hidden        with False, names starting with '.' are skipped (and not entered)
     exclude       globs (fnmatch(3), str or bytes) matched in C against each name before any

@@ -196,6 +196,11 @@ class TestWalk(Tree):
         self.assertEqual([(type(e), e.errno, e.filename) for e in seen],
                          [(FileNotFoundError, 2, missing)])
 
+    def test_root_given_as_a_link_to_a_directory_is_followed_as_os_walk_does(self):
+        top = os.path.join(self.broot, b"link-to-dir")
+        self.check_against_lstat(top)
+        self.assertEqual(list(frd.os_walk(top)), TestOsWalk.sorted_os_walk(None, top))
+
     def test_root_that_is_a_file_yields_nothing(self):
         self.assertEqual(list(frd.walk(os.path.join(self.root, "plain"))), [])
 
@@ -220,7 +225,7 @@ class TestWalk(Tree):
 
 
 class TestOsWalk(Tree):
-    def sorted_os_walk(self, top, **kw):
+    def sorted_os_walk(self, top, **kw):  # self unused: also called as a plain function
         out = []
         for dirpath, dirs, files in os.walk(top, **kw):
             dirs.sort()
