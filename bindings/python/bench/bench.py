@@ -8,7 +8,8 @@ Usage: PYTHONPATH=build/bindings/python /usr/bin/python3 bindings/python/bench/b
 
 Each round runs every method once per root, in a rotated order (interleaved, so a change of
 machine load hits every method alike); the medians over the rounds are printed, with the
-ratio of each method's median to frd's. Every method counts the entries it saw, and the
+ratio of each method's median to frd's, and the median CPU time (user + system, all threads)
+of each. Every method counts the entries it saw, and the
 counts must agree (the run fails otherwise). "names": every entry's path (bare "os.walk" only
 counts the names it lists, without making their paths); "metadata": every entry's path and
 lstat fields (size, mtime, mode) read in Python.
@@ -19,6 +20,7 @@ import json
 import os
 import pathlib
 import platform
+import resource
 import statistics
 import sys
 import time
@@ -114,6 +116,7 @@ def main():
     jobs = [(root, kind, label, fn) for root in args.roots for kind, methods in METHODS.items()
             for label, fn in methods]
     times = {(r, k, l): [] for r, k, l, _ in jobs}
+    cpu = {(r, k, l): [] for r, k, l, _ in jobs}  # user + system time of all threads
     counts = {}
     for root, kind, label, fn in jobs:  # warm the cache once
         counts.setdefault(root, fn(root))
@@ -121,25 +124,34 @@ def main():
         shift = i % len(jobs)
         for root, kind, label, fn in jobs[shift:] + jobs[:shift]:
             gc.collect()
+            r0 = resource.getrusage(resource.RUSAGE_SELF)
             t = time.perf_counter()
             n = fn(root)
             times[(root, kind, label)].append(time.perf_counter() - t)
+            r1 = resource.getrusage(resource.RUSAGE_SELF)
+            cpu[(root, kind, label)].append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
             if n != counts[root]:
                 sys.exit(f"{label} on {root}: {n} entries, expected {counts[root]}")
 
     result = {"python": sys.version.split()[0], "executable": sys.executable,
               "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.release()}",
-              "rounds": args.rounds, "results": []}
+              "rounds": args.rounds, "load_before": os.getloadavg()[0], "results": []}
     for root in args.roots:
         print(f"\n{root}: {counts[root]} entries, median of {args.rounds} interleaved rounds")
         for kind, methods in METHODS.items():
             base = statistics.median(times[(root, kind, methods[0][0])])
             for label, _ in methods:
                 med = statistics.median(times[(root, kind, label)])
-                print(f"  {kind:9} {label:24} {med * 1000:8.1f} ms  {med / base:5.2f}x frd")
+                cpu_med = statistics.median(cpu[(root, kind, label)])
+                print(f"  {kind:9} {label:24} {med * 1000:8.1f} ms  {med / base:5.2f}x frd"
+                      f"   cpu {cpu_med * 1000:7.1f} ms")
                 result["results"].append({"root": root, "entries": counts[root], "kind": kind,
                                           "method": label, "median_ms": round(med * 1000, 1),
-                                          "ratio_to_frd": round(med / base, 2)})
+                                          "ratio_to_frd": round(med / base, 2),
+                                          "median_cpu_ms": round(cpu_med * 1000, 1)})
+    result["load_after"] = os.getloadavg()[0]
+    print(f"\nload average (1 min) before {result['load_before']:.2f}, "
+          f"after {result['load_after']:.2f}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=1)
