@@ -115,6 +115,7 @@ def main():
 
     jobs = [(root, kind, label, fn) for root in args.roots for kind, methods in METHODS.items()
             for label, fn in methods]
+    load_before = os.getloadavg()[0]
     times = {(r, k, l): [] for r, k, l, _ in jobs}
     cpu = {(r, k, l): [] for r, k, l, _ in jobs}  # user + system time of all threads
     counts = {}
@@ -135,7 +136,7 @@ def main():
 
     result = {"python": sys.version.split()[0], "executable": sys.executable,
               "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.release()}",
-              "rounds": args.rounds, "load_before": os.getloadavg()[0], "results": []}
+              "rounds": args.rounds, "load_before": load_before, "results": []}
     for root in args.roots:
         print(f"\n{root}: {counts[root]} entries, median of {args.rounds} interleaved rounds")
         for kind, methods in METHODS.items():
