@@ -108,6 +108,9 @@ static struct batch *batch_new(void)
 /** Appends a path to a batch's arena. @return its offset, or SIZE_MAX out of memory. */
 static size_t batch_put_path(struct batch *b, const char *path, size_t len)
 {
+    if (len > SIZE_MAX / 4 || b->alen > SIZE_MAX / 4) {
+        return SIZE_MAX; // no path is this long; the bound also keeps the sums below exact
+    }
     if (b->alen + len + 1 > b->acap) {
         size_t cap = b->acap ? b->acap : 16384;
         while (cap < b->alen + len + 1) {
