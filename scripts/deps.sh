@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages frd needs to build, test, check (clang-tidy, abidiff) and
-# benchmark, if any is missing.
+# benchmark, if any is missing (python3-dev: the Python binding, bindings/python).
 # Safe to run again: it does nothing when everything is there. Needs root (or sudo).
 set -euo pipefail
 
 packages=(
-  cmake make gcc g++ pkg-config python3
+  cmake make gcc g++ pkg-config python3 python3-dev
   clang libclang-rt-14-dev clang-format clang-tidy
   libuv1-dev libcmocka-dev libbenchmark-dev
   findutils util-linux strace

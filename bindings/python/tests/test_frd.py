@@ -1,0 +1,446 @@
+# SPDX-License-Identifier: MIT
+# Copyright (c) 2026 The frd authors
+"""Tests of the Python binding against os.walk and os.lstat (python3 -m unittest).
+
+Run by ctest (label python) with PYTHONPATH set to the build's bindings/python and
+FRD_TEST_DATA to tests/data; by hand:
+  PYTHONPATH=build/bindings/python FRD_TEST_DATA=tests/data /usr/bin/python3 -m unittest \
+      discover -s bindings/python/tests
+"""
+import fnmatch
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+import frd
+
+DATA = os.environ.get("FRD_TEST_DATA", os.path.join(os.path.dirname(__file__), "..", "..", "..",
+                                                    "tests", "data"))
+TYPE_BITS = {"f": stat.S_IFREG, "d": stat.S_IFDIR, "l": stat.S_IFLNK, "p": stat.S_IFIFO,
+             "s": stat.S_IFSOCK, "c": stat.S_IFCHR, "b": stat.S_IFBLK}
+DEEP = 120
+
+
+def threads():
+    """Threads of this process (frd's workers included)."""
+    return len(os.listdir("/proc/self/task"))
+
+
+def make_tree(root):
+    """Lays out a tree with odd names (bytes, not UTF-8), links, empty and deep dirs."""
+    r = os.fsencode(root)
+    names = [b"plain", b"sp ace", b"new\nline", b"\xff\xfe-not-utf8", b"caf\xc3\xa9", b"-dash",
+             b"*star?", b".hidden", b"tab\tname", b"x" * 255]
+    for d in (b"a", b"a/b", b"a/b/c", b"empty", b"\xfe\xfd-dir", b".hdir", b"a/.hsub"):
+        os.mkdir(os.path.join(r, d))
+    for d in (b"", b"a", b"a/b/c", b"\xfe\xfd-dir", b".hdir"):
+        for n in names:
+            with open(os.path.join(r, d, n), "wb") as f:
+                f.write(n)
+    os.symlink(b"a", os.path.join(r, b"link-to-dir"))
+    os.symlink(b"plain", os.path.join(r, b"link-to-file"))
+    os.symlink(b"missing", os.path.join(r, b"dangling"))
+    os.link(os.path.join(r, b"plain"), os.path.join(r, b"a", b"hardlink"))
+    os.mkfifo(os.path.join(r, b"fifo"))
+    deep = os.path.join(r, b"deep")
+    os.mkdir(deep)
+    p = deep
+    for i in range(DEEP):
+        p = os.path.join(p, b"d%d" % i)
+        os.mkdir(p)
+    with open(os.path.join(p, b"leaf"), "wb"):
+        pass
+    return r
+
+
+def os_walk_entries(root, followlinks=False):
+    """{path: depth} of every entry below root as os.walk sees them."""
+    sep = b"/" if isinstance(root, bytes) else "/"
+    cut = len(root.rstrip(sep)) + 1
+    out = {}
+    for dirpath, dirs, files in os.walk(root, followlinks=followlinks):
+        for n in dirs + files:
+            path = os.path.join(dirpath, n)
+            out[path] = path[cut:].count(sep) + 1
+    return out
+
+
+class Tree(unittest.TestCase):
+    """A generated tree, made once per class."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="frd-py-")
+        os.chmod(cls.tmp, 0o755)
+        cls.root = os.path.join(cls.tmp, "t")
+        os.mkdir(cls.root)
+        cls.broot = make_tree(cls.root)
+        for _ in os.walk(cls.root):  # the first listing updates the directories' atimes
+            pass
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def check_against_lstat(self, root, **options):
+        expect = os_walk_entries(root)
+        got = {}
+        for e in frd.walk(root, **options):
+            self.assertNotIn(e.path, got)
+            got[e.path] = e
+        self.assertEqual(set(got), set(expect))
+        for path, e in got.items():
+            st = os.lstat(path)
+            self.assertEqual(e.depth, expect[path], path)
+            self.assertEqual(e.name, os.path.basename(path))
+            self.assertEqual(TYPE_BITS[e.type], stat.S_IFMT(st.st_mode), path)
+            self.assertEqual(e.is_dir(), stat.S_ISDIR(st.st_mode))
+            self.assertEqual(e.is_file(), stat.S_ISREG(st.st_mode))
+            self.assertEqual(e.is_symlink(), stat.S_ISLNK(st.st_mode))
+            self.assertEqual(os.fspath(e), path)
+            if options.get("stats", True):
+                self.assertEqual((e.mode, e.ino, e.dev, e.nlink, e.uid, e.gid, e.size),
+                                 (st.st_mode, st.st_ino, st.st_dev, st.st_nlink, st.st_uid,
+                                  st.st_gid, st.st_size), path)
+                self.assertEqual((e.mtime_ns, e.ctime_ns, e.atime_ns),
+                                 (st.st_mtime_ns, st.st_ctime_ns, st.st_atime_ns), path)
+                self.assertTrue(e.birthtime_ns is None or isinstance(e.birthtime_ns, int))
+                self.assertIsNone(e.stat_errno)
+            else:
+                self.assertEqual((e.size, e.mtime_ns, e.mode, e.ino, e.nlink),
+                                 (None, None, None, None, None))
+        return got
+
+
+class TestWalk(Tree):
+    def test_bytes_root_gives_bytes_that_match_os_walk_and_lstat(self):
+        got = self.check_against_lstat(self.broot)
+        self.assertTrue(all(isinstance(p, bytes) for p in got))
+        self.assertIn(os.path.join(self.broot, b"\xfe\xfd-dir", b"\xff\xfe-not-utf8"), got)
+        self.assertIn(os.path.join(self.broot, b"deep", *[b"d%d" % i for i in range(DEEP)],
+                                   b"leaf"), got)
+
+    def test_str_root_gives_str_decoded_as_os_walk_does(self):
+        got = self.check_against_lstat(self.root)
+        self.assertTrue(all(isinstance(p, str) for p in got))
+        self.assertIn(os.path.join(self.root, os.fsdecode(b"\xff\xfe-not-utf8")), got)
+
+    def test_names_only_matches_os_walk_with_no_stat_fields(self):
+        self.check_against_lstat(self.broot, stats=False)
+
+    def test_one_worker_and_sorted_match_too(self):
+        self.check_against_lstat(self.broot, workers=1)
+        self.check_against_lstat(self.broot, sort=True, workers=2)
+
+    def test_pathlike_root_is_taken(self):
+        import pathlib
+        got = {e.path for e in frd.walk(pathlib.Path(self.root), stats=False)}
+        self.assertEqual(got, set(os_walk_entries(self.root)))
+
+    def test_sort_yields_depth_first_by_byte_order(self):
+        def expected(d, depth):
+            for n in sorted(os.listdir(d)):
+                p = os.path.join(d, n)
+                yield p
+                if os.path.isdir(p) and not os.path.islink(p):
+                    yield from expected(p, depth + 1)
+        self.assertEqual([e.path for e in frd.walk(self.broot, sort=True)],
+                         list(expected(self.broot, 1)))
+
+    def test_max_depth_limits_what_is_yielded(self):
+        all_entries = os_walk_entries(self.broot)
+        for depth in (1, 2, 3):
+            got = {e.path for e in frd.walk(self.broot, max_depth=depth, stats=False)}
+            self.assertEqual(got, {p for p, d in all_entries.items() if d <= depth})
+
+    def test_exclude_drops_matching_names_and_their_subtrees(self):
+        globs = ["*.hidden", "b", "\xff*", "sp *"]
+        bglobs = [os.fsencode(g) if isinstance(g, str) else g for g in globs]
+        bglobs[2] = b"\xff*"
+        expect = set()
+        for dirpath, dirs, files in os.walk(self.broot):
+            dirs[:] = [d for d in dirs if not any(fnmatch.fnmatchcase(d, g) for g in bglobs)]
+            expect.update(os.path.join(dirpath, n) for n in dirs + files
+                          if not any(fnmatch.fnmatchcase(n, g) for g in bglobs))
+        got = {e.path for e in frd.walk(self.broot, exclude=bglobs)}
+        self.assertEqual(got, expect)
+        self.assertNotIn(os.path.join(self.broot, b"a", b"b", b"c", b"plain"), got)
+
+    def test_hidden_false_skips_dot_names_and_their_subtrees(self):
+        expect = {p for p in os_walk_entries(self.broot)
+                  if not any(part.startswith(b".")
+                             for part in p[len(self.broot) + 1:].split(b"/"))}
+        self.assertEqual({e.path for e in frd.walk(self.broot, hidden=False)}, expect)
+
+    def test_follow_links_matches_os_walk_followlinks(self):
+        expect = os_walk_entries(self.broot, followlinks=True)
+        got = {e.path: e for e in frd.walk(self.broot, follow_links=True)}
+        self.assertEqual(set(got), set(expect))
+        self.assertTrue(got[os.path.join(self.broot, b"link-to-dir")].is_dir())
+        self.assertEqual(got[os.path.join(self.broot, b"link-to-file")].ino,
+                         os.stat(os.path.join(self.broot, b"plain")).st_ino)
+
+    def test_missing_root_raises_file_not_found(self):
+        missing = os.path.join(self.root, "no-such")
+        with self.assertRaises(FileNotFoundError) as cm:
+            list(frd.walk(missing))
+        self.assertEqual((cm.exception.errno, cm.exception.filename), (2, missing))
+        seen = []
+        self.assertEqual(list(frd.walk(missing, onerror=seen.append)), [])
+        self.assertEqual([(type(e), e.errno, e.filename) for e in seen],
+                         [(FileNotFoundError, 2, missing)])
+
+    def test_root_given_as_a_link_to_a_directory_is_followed_as_os_walk_does(self):
+        top = os.path.join(self.broot, b"link-to-dir")
+        self.check_against_lstat(top)
+        self.assertEqual(list(frd.os_walk(top)), TestOsWalk.sorted_os_walk(None, top))
+
+    def test_root_that_is_a_file_yields_nothing(self):
+        self.assertEqual(list(frd.walk(os.path.join(self.root, "plain"))), [])
+
+    def test_onerror_exception_ends_the_walk(self):
+        def boom(exc):
+            raise RuntimeError("stop here")
+        with self.assertRaises(RuntimeError):
+            list(frd.walk(os.path.join(self.root, "no-such"), onerror=boom))
+
+    def test_bad_arguments_raise(self):
+        for kwargs in ({"workers": 0}, {"workers": 9}, {"max_depth": -1}, {"exclude": "*.c"},
+                       {"onerror": 3}):
+            with self.assertRaises((ValueError, TypeError)):
+                frd.walk(self.root, **kwargs)
+        with self.assertRaises(TypeError):
+            frd.walk(self.root, True)
+
+    def test_scandir_tree_returns_the_list(self):
+        got = frd.scandir_tree(self.broot, stats=False)
+        self.assertIsInstance(got, list)
+        self.assertEqual({e.path for e in got}, set(os_walk_entries(self.broot)))
+
+
+class TestOsWalk(Tree):
+    def sorted_os_walk(self, top, **kw):  # self unused: also called as a plain function
+        out = []
+        for dirpath, dirs, files in os.walk(top, **kw):
+            dirs.sort()
+            files.sort()
+            out.append((dirpath, list(dirs), list(files)))
+        return out
+
+    def test_topdown_equals_os_walk_with_sorted_lists(self):
+        for top in (self.root, self.broot, self.broot + b"/", os.path.join(self.root, "a")):
+            self.assertEqual(list(frd.os_walk(top)), self.sorted_os_walk(top))
+
+    def test_followlinks_equals_os_walk(self):
+        self.assertEqual(list(frd.os_walk(self.broot, followlinks=True)),
+                         self.sorted_os_walk(self.broot, followlinks=True))
+
+    def test_bottom_up_gives_the_same_tuples_children_first(self):
+        got = list(frd.os_walk(self.broot, topdown=False))
+        self.assertEqual(sorted(got), sorted(self.sorted_os_walk(self.broot)))
+        seen = set()
+        for dirpath, dirs, _ in got:
+            for d in dirs:
+                sub = os.path.join(dirpath, d)
+                if not os.path.islink(sub):
+                    self.assertIn(sub, seen)
+            seen.add(dirpath)
+
+    def test_pruning_dirnames_in_place_prunes(self):
+        def prune(walker):
+            out = []
+            for dirpath, dirs, files in walker:
+                dirs.sort()
+                files.sort()
+                dirs[:] = [d for d in dirs if d not in (b"a", b"deep")]
+                out.append((dirpath, list(dirs), files))
+            return out
+        self.assertEqual(prune(frd.os_walk(self.broot)), prune(os.walk(self.broot)))
+
+    def test_missing_top_calls_onerror_as_os_walk(self):
+        missing = os.path.join(self.root, "no-such")
+        errs_os, errs_frd = [], []
+        self.assertEqual(list(os.walk(missing, onerror=errs_os.append)), [])
+        self.assertEqual(list(frd.os_walk(missing, onerror=errs_frd.append)), [])
+        self.assertEqual([(type(e), e.errno, e.filename) for e in errs_frd],
+                         [(type(e), e.errno, e.filename) for e in errs_os])
+
+    def test_file_top_yields_nothing(self):
+        top = os.path.join(self.root, "plain")
+        self.assertEqual(list(frd.os_walk(top)), list(os.walk(top)))
+
+
+class TestUnreadable(unittest.TestCase):
+    """A directory the walker may not open: as uid 65534 when run as root (setpriv)."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="frd-py-perm-")
+        os.chmod(self.tmp, 0o755)
+        self.root = os.path.join(self.tmp, "t")
+        os.mkdir(self.root)
+        make_tree(self.root)
+        for d in ("a/b", "closed"):
+            os.makedirs(os.path.join(self.root, d), exist_ok=True)
+        with open(os.path.join(self.root, "closed", "inside"), "w"):
+            pass
+        os.chmod(os.path.join(self.root, "closed"), 0)
+        os.chmod(os.path.join(self.root, "a", "b"), 0o644)  # readable, not searchable
+
+    def tearDown(self):
+        os.chmod(os.path.join(self.root, "closed"), 0o755)
+        os.chmod(os.path.join(self.root, "a", "b"), 0o755)
+        shutil.rmtree(self.tmp)
+
+    def test_unreadable_dirs_agree_with_os_walk(self):
+        code = textwrap.dedent("""
+            import json, os, sys, frd
+            root = sys.argv[1]
+            def run(walker):
+                errs = []
+                out = []
+                for dirpath, dirs, files in walker(root, onerror=errs.append):
+                    dirs.sort(); files.sort()
+                    out.append([dirpath, list(dirs), files])
+                return out, sorted([type(e).__name__, e.errno, e.filename] for e in errs)
+            walk_errs = []
+            got = list(frd.walk(root, onerror=walk_errs.append))
+            entries = sorted(e.path for e in got)
+            stat_errnos = sorted([e.path, e.stat_errno, e.size] for e in got
+                                 if e.stat_errno is not None)
+            print(json.dumps({"os": run(os.walk), "frd": run(frd.os_walk),
+                              "uid": os.getuid(), "entries": entries,
+                              "stat_errnos": stat_errnos,
+                              "walk_errs": sorted([type(e).__name__, e.errno, e.filename,
+                                                   e.frd_op] for e in walk_errs)}))
+        """)
+        cmd = [sys.executable, "-c", code, self.root]
+        if os.getuid() == 0:
+            if shutil.which("setpriv") is None:
+                self.skipTest("root without setpriv")
+            cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + cmd
+        import json
+        out = json.loads(subprocess.run(cmd, check=True, stdout=subprocess.PIPE,
+                                        env=dict(os.environ)).stdout)
+        self.assertNotEqual(out["uid"], 0)
+        self.assertEqual(out["frd"], out["os"])
+        # "a/b" can be listed (read permission) but not searched, so "a/b/c" cannot be
+        # opened; "closed" cannot be listed at all.
+        self.assertEqual([e[2] for e in out["os"][1]],
+                         sorted([os.path.join(self.root, "a", "b", "c"),
+                                 os.path.join(self.root, "closed")]))
+        # frd.walk: the unreadable directories are entries, their contents are not.
+        closed = os.path.join(self.root, "closed")
+        self.assertIn(closed, out["entries"])
+        self.assertNotIn(os.path.join(closed, "inside"), out["entries"])
+        self.assertIn([PermissionError.__name__, 13, closed, "open"], out["walk_errs"])
+        # The entries of "a/b" are listed but cannot be stat'ed: each is reported to onerror
+        # (op "stat") and yielded with stat_errno set and no metadata.
+        ab = os.path.join(self.root, "a", "b")
+        self.assertEqual(out["stat_errnos"], [[os.path.join(ab, "c"), 13, None]])
+        self.assertIn([PermissionError.__name__, 13, os.path.join(ab, "c"), "stat"],
+                      out["walk_errs"])
+        self.assertEqual(len(out["walk_errs"]), 3)
+
+
+@unittest.skipUnless(os.path.exists(os.path.join(DATA, "u-boot.tsv.gz")), "no tests/data")
+class TestUBoot(Tree):
+    """The U-Boot source tree laid out by tests/data/materialize-tree."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="frd-py-uboot-")
+        cls.root = os.path.join(cls.tmp, "u-boot")
+        subprocess.run([sys.executable, os.path.join(DATA, "materialize-tree"),
+                        os.path.join(DATA, "u-boot.tsv.gz"), cls.root], check=True,
+                       stdout=subprocess.DEVNULL)
+        cls.broot = os.fsencode(cls.root)
+        for _ in os.walk(cls.root):
+            pass
+
+    def test_walk_matches_os_walk_and_lstat(self):
+        got = self.check_against_lstat(self.root)
+        self.assertGreater(len(got), 40000)
+        self.check_against_lstat(self.broot, stats=False)
+
+    def test_os_walk_equals_os_walk_sorted(self):
+        expect = []
+        for dirpath, dirs, files in os.walk(self.root):
+            dirs.sort()
+            files.sort()
+            expect.append((dirpath, list(dirs), files))
+        self.assertEqual(list(frd.os_walk(self.root)), expect)
+
+
+    def test_close_mid_walk_cancels_and_joins_threads(self):
+        # The tree holds more entries than the queue (16 batches of 512) and the workers'
+        # batches: the walk waits for Python, so its threads are there until close().
+        before = threads()
+        for _ in range(20):
+            it = frd.walk(self.broot, workers=4)
+            next(it)
+            self.assertGreater(threads(), before)
+            it.close()
+            self.assertEqual(threads(), before)
+            self.assertEqual(list(it), [])
+
+    def test_dropping_an_iterator_mid_walk_joins_threads(self):
+        before = threads()
+        for _ in range(20):
+            it = frd.walk(self.broot)
+            next(it)
+            del it
+            self.assertEqual(threads(), before)
+
+    def test_a_walker_in_a_reference_cycle_is_collected_and_joined(self):
+        import gc
+        before = threads()
+        for _ in range(5):
+            box = []
+            it = frd.walk(self.broot, onerror=lambda exc: box)
+            box.append(it)  # it -> onerror -> box -> it
+            next(it)
+            del it, box
+            gc.collect()
+            self.assertEqual(threads(), before)
+
+    def test_with_block_closes(self):
+        before = threads()
+        with frd.walk(self.broot) as it:
+            next(it)
+        self.assertEqual(threads(), before)
+
+    def test_sigint_stops_the_walk_and_joins_threads(self):
+        # The child walks again and again until SIGINT arrives: it must raise
+        # KeyboardInterrupt out of the iteration and leave only its main thread.
+        code = textwrap.dedent("""
+            import os, sys, frd
+            root, slow = sys.argv[1], sys.argv[2] == "slow"
+            # "slow": thousands of globs per name make the walk slower than Python, so
+            # the signal comes while __next__ waits for a batch with the GIL released.
+            exclude = ["no-such-%d*" % i for i in range(3000)] if slow else None
+            try:
+                print("walking", flush=True)
+                while True:
+                    for e in frd.walk(root, exclude=exclude):
+                        pass
+            except KeyboardInterrupt:
+                print("interrupted", len(os.listdir("/proc/self/task")), flush=True)
+        """)
+        for mode in ("fast", "slow", "fast", "slow"):
+            p = subprocess.Popen([sys.executable, "-c", code, self.broot, mode],
+                                 stdout=subprocess.PIPE, text=True)
+            self.assertEqual(p.stdout.readline(), "walking\n")
+            os.kill(p.pid, signal.SIGINT)
+            out, _ = p.communicate(timeout=120)
+            self.assertEqual(out, "interrupted 1\n")
+            self.assertEqual(p.returncode, 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
