@@ -19,6 +19,7 @@
 #define _GNU_SOURCE // FNM_CASEFOLD, st_mtim
 
 #include "frdfind.h"
+#include "toolname.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -697,8 +698,7 @@ static int parse_leading(struct parser *p)
             return -1;
         }
         if (strcmp(a, "--version") == 0 || strcmp(a, "-version") == 0) {
-            printf("frdfind (frd %s)\n", FRD_VERSION_STRING);
-            return -1;
+            return tool_print_version("frdfind", NULL) == 0 ? -1 : 1;
         }
         if (strcmp(a, "--") == 0) {
             p->i++;
