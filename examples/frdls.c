@@ -50,6 +50,16 @@ static int usage_error(void)
     return 2;
 }
 
+/** Flushes and closes stdout. @return 0, or 1 after a message if any write failed. */
+static int close_stdout(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+        fprintf(stderr, "%s: write error\n", prog);
+        return 1;
+    }
+    return 0;
+}
+
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -87,10 +97,10 @@ int main(int argc, char **argv)
             break;
         case 'h':
             fputs(usage_text, stdout);
-            return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+            return close_stdout();
         case 'V':
             printf("frdls (frd) %s\n", FRD_VERSION_STRING);
-            return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+            return close_stdout();
         default:
             return usage_error();
         }
@@ -145,8 +155,7 @@ int main(int argc, char **argv)
     }
     frd_lister_free(lister);
     frd_list_free(list);
-    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
-        fprintf(stderr, "%s: write error\n", prog);
+    if (close_stdout() != 0) {
         status = 1;
     }
     return status;

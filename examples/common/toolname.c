@@ -29,6 +29,11 @@ int tool_print_version(const char *tool, const char *extra)
     if (extra != NULL) {
         printf("%s\n", extra);
     }
+    return tool_flush_stdout();
+}
+
+int tool_flush_stdout(void)
+{
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "%s: write error\n", tool_name);
         return 1;

@@ -23,4 +23,11 @@ void tool_name_init(char **argv, const char *fallback);
  */
 int tool_print_version(const char *tool, const char *extra);
 
+/**
+ * Flushes stdout and checks that every write to it succeeded (for --help and --version,
+ * whose output goes nowhere else).
+ * @return 0, or 1 after "NAME: write error" on stderr.
+ */
+int tool_flush_stdout(void);
+
 #endif // FRD_EXAMPLES_COMMON_TOOLNAME_H

@@ -265,7 +265,7 @@ static int parse_options(int argc, char **argv, struct du_options *opts)
             break;
         case OPT_HELP:
             fputs(usage_text, stdout);
-            return 0;
+            return tool_flush_stdout();
         case OPT_VERSION:
             return tool_print_version("frddu", NULL);
         default:

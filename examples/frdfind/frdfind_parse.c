@@ -695,7 +695,7 @@ static int parse_leading(struct parser *p)
         const char *a = p->argv[p->i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-help") == 0) {
             fputs(usage_text, stdout);
-            return -1;
+            return tool_flush_stdout() == 0 ? -1 : 1;
         }
         if (strcmp(a, "--version") == 0 || strcmp(a, "-version") == 0) {
             return tool_print_version("frdfind", NULL) == 0 ? -1 : 1;

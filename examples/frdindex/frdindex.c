@@ -155,7 +155,7 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         fputs(usage_text, stdout);
-        return 0;
+        return tool_flush_stdout();
     }
     if (strcmp(cmd, "--version") == 0) {
         char sqlite_line[64];
