@@ -12,10 +12,12 @@
  * entries counts every entry visited, the roots included (what `find ROOT | wc -l` counts);
  * files counts regular files and bytes sums their sizes (0 with -n, which reads no sizes).
  * Callbacks run on several threads at once, so each thread counts into its own slot.
+ * Messages carry the program's name as invoked (the base name of argv[0]).
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <frd.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +33,36 @@ static const char *usage_text =
     "  -n    names and types only: no stat per entry (bytes is then 0)\n"
     "  -L    follow symbolic links (loops are reported, never walked twice)\n"
     "  -x    stay on the file system of each root\n"
-    "  -h    show this help\n";
+    "  -q    do not print each failure (the errors line still counts them)\n"
+    "  -h, --help     show this help\n"
+    "      --version  show the version\n"
+    "Exit status: 0 if all went well, 1 if some entry or root could not be read or output\n"
+    "failed, 2 for a usage error.\n";
+
+static const struct option long_options[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+/** The program's name as invoked, as GNU tools print it: argv[0] without its directory. */
+static const char *prog = "frdcount";
+
+static int usage_error(void)
+{
+    fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+    return 2;
+}
+
+/** Flushes and closes stdout. @return 0, or 1 after a message if any write failed. */
+static int close_stdout(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+        fprintf(stderr, "%s: write error\n", prog);
+        return 1;
+    }
+    return 0;
+}
 
 /** One thread's counts, on its own cache line. */
 struct count_slot {
@@ -73,7 +104,7 @@ static enum frd_action count_error(const struct frd_walk_error *err, void *udata
     (void)udata;
     slots[err->worker % MAX_SLOTS].errors++;
     if (!quiet_errors) {
-        fprintf(stderr, "frdcount: '%s': %s (%s)\n", err->path, frd_strerror(err->code),
+        fprintf(stderr, "%s: '%s': %s (%s)\n", prog, err->path, frd_strerror(err->code),
                 frd_op_name(err->call));
     }
     return FRD_ACTION_CONTINUE;
@@ -85,15 +116,22 @@ int main(int argc, char **argv)
     frd_walk_options_init(&opts);
     opts.on_error = count_error; // every failure, a missing root included, is reported here once
     opts.fields = FRD_FIELD_TYPE | FRD_FIELD_SIZE; // all that is counted
+    if (argc > 0 && argv[0] != NULL && argv[0][0] != '\0') {
+        char *slash = strrchr(argv[0], '/');
+        if (slash != NULL && slash[1] != '\0') {
+            argv[0] = slash + 1; // so getopt's own messages carry the same name
+        }
+        prog = argv[0];
+    }
     int c;
-    while ((c = getopt(argc, argv, "j:nLxqh")) != -1) {
+    while ((c = getopt_long(argc, argv, "j:nLxqh", long_options, NULL)) != -1) {
         switch (c) {
         case 'j': {
             char *end;
             long n = strtol(optarg, &end, 10);
             if (*end != '\0' || n < 1 || n > 256) {
-                fprintf(stderr, "frdcount: -j wants a number from 1 to 256\n");
-                return 2;
+                fprintf(stderr, "%s: -j wants a number from 1 to 256\n", prog);
+                return usage_error();
             }
             opts.workers = (unsigned)n;
             break;
@@ -112,10 +150,12 @@ int main(int argc, char **argv)
             break;
         case 'h':
             fputs(usage_text, stdout);
-            return 0;
+            return close_stdout();
+        case 'V':
+            printf("frdcount (frd) %s\n", FRD_VERSION_STRING);
+            return close_stdout();
         default:
-            fputs(usage_text, stderr);
-            return 2;
+            return usage_error();
         }
     }
     const char *default_root = "/usr";
@@ -141,11 +181,15 @@ int main(int argc, char **argv)
     printf("%" PRIu64 " entries\n%" PRIu64 " directories\n%" PRIu64 " files\n%" PRIu64
            " bytes\n%" PRIu64 " errors\n%.3f seconds\n",
            total.entries, total.dirs, total.files, total.bytes, total.errors, seconds);
+    int status = total.errors > 0 ? 1 : 0;
     if (rc < 0) {
         // Not a root's failure (the error hook has reported those, with their paths): the
         // walk itself could not run (out of memory, bad options).
-        fprintf(stderr, "frdcount: walk failed: %s\n", frd_strerror(rc));
-        return 1;
+        fprintf(stderr, "%s: walk failed: %s\n", prog, frd_strerror(rc));
+        status = 1;
     }
-    return total.errors > 0 ? 1 : 0;
+    if (close_stdout() != 0) {
+        status = 1;
+    }
+    return status;
 }

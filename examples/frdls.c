@@ -7,11 +7,14 @@
  * One line per entry, tab-separated: type size mtime_ns ctime_ns file_id name, where type
  * is one letter as GNU find's %y prints it (f d l p s c b, U for unknown). -n lists names
  * and types only (no stat per entry); -s sorts by name in byte order; -c prints only a
- * one-line summary (count and time). Names are written as the kernel gave them, bytes and all.
+ * one-line summary (count and time); -0 ends each record with a NUL byte instead of a newline
+ * (for names holding newlines: xargs -0, sort -z). Names are written as the kernel gave them,
+ * bytes and all. Messages carry the program's name as invoked (the base name of argv[0]).
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <frd.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,13 +22,43 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *usage_text = "usage: frdls [-n] [-s] [-c] [DIR]\n"
-                                "List one directory (default: .), one entry per line:\n"
-                                "  type<TAB>size<TAB>mtime_ns<TAB>ctime_ns<TAB>file_id<TAB>name\n"
-                                "  -n  names only: print type<TAB>name, with no stat per entry\n"
-                                "  -s  sort by name in byte order\n"
-                                "  -c  print only a summary: entry count and time taken\n"
-                                "  -h  show this help\n";
+static const char usage_text[] =
+    "usage: frdls [-n] [-s] [-c] [-0] [DIR]\n"
+    "List one directory (default: .), one entry per line:\n"
+    "  type<TAB>size<TAB>mtime_ns<TAB>ctime_ns<TAB>file_id<TAB>name\n"
+    "  -n  names only: print type<TAB>name, with no stat per entry\n"
+    "  -s  sort by name in byte order\n"
+    "  -c  print only a summary: entry count and time taken\n"
+    "  -0  end each record with a NUL byte, not a newline\n"
+    "  -h, --help     show this help\n"
+    "      --version  show the version\n"
+    "Exit status: 0 if all went well, 1 if DIR or an entry could not be read or output\n"
+    "failed, 2 for a usage error.\n";
+
+static const struct option long_options[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+/** The program's name as invoked, as GNU tools print it: argv[0] without its directory. */
+static const char *prog = "frdls";
+
+static int usage_error(void)
+{
+    fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+    return 2;
+}
+
+/** Flushes and closes stdout. @return 0, or 1 after a message if any write failed. */
+static int close_stdout(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+        fprintf(stderr, "%s: write error\n", prog);
+        return 1;
+    }
+    return 0;
+}
 
 static double now_seconds(void)
 {
@@ -39,8 +72,16 @@ int main(int argc, char **argv)
     bool names_only = false;
     bool sorted = false;
     bool summary = false;
+    char end = '\n';
+    if (argc > 0 && argv[0] != NULL && argv[0][0] != '\0') {
+        char *slash = strrchr(argv[0], '/');
+        if (slash != NULL && slash[1] != '\0') {
+            argv[0] = slash + 1; // so getopt's own messages carry the same name
+        }
+        prog = argv[0];
+    }
     int opt;
-    while ((opt = getopt(argc, argv, "nsch")) != -1) {
+    while ((opt = getopt_long(argc, argv, "nsch0", long_options, NULL)) != -1) {
         switch (opt) {
         case 'n':
             names_only = true;
@@ -51,17 +92,22 @@ int main(int argc, char **argv)
         case 'c':
             summary = true;
             break;
+        case '0':
+            end = '\0';
+            break;
         case 'h':
             fputs(usage_text, stdout);
-            return 0;
+            return close_stdout();
+        case 'V':
+            printf("frdls (frd) %s\n", FRD_VERSION_STRING);
+            return close_stdout();
         default:
-            fputs(usage_text, stderr);
-            return 2;
+            return usage_error();
         }
     }
     if (argc - optind > 1) {
-        fputs(usage_text, stderr);
-        return 2;
+        fprintf(stderr, "%s: extra operand '%s'\n", prog, argv[optind + 1]);
+        return usage_error();
     }
     const char *dir = optind < argc ? argv[optind] : ".";
 
@@ -69,7 +115,7 @@ int main(int argc, char **argv)
     struct frd_lister *lister;
     if (frd_list_new(&list) < 0 ||
         frd_lister_new(&lister, names_only ? FRD_LIST_NAMES_ONLY : 0) < 0) {
-        fprintf(stderr, "frdls: out of memory\n");
+        fprintf(stderr, "%s: out of memory\n", prog);
         return 1;
     }
     double start = now_seconds();
@@ -78,7 +124,7 @@ int main(int argc, char **argv)
     int status = 0;
     if (rc < 0) {
         struct frd_list_error err = frd_lister_error(lister);
-        fprintf(stderr, "frdls: cannot list '%s': %s (%s)\n", dir, frd_strerror(rc), err.op);
+        fprintf(stderr, "%s: cannot list '%s': %s (%s)\n", prog, dir, frd_strerror(rc), err.op);
         status = 1;
     }
     if (sorted) {
@@ -93,7 +139,7 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < count; i++) {
             const struct frd_entry *e = &entries[i];
             if (e->error < 0) {
-                fprintf(stderr, "frdls: cannot stat '%s/%s': %s\n", dir, e->name,
+                fprintf(stderr, "%s: cannot stat '%s/%s': %s\n", prog, dir, e->name,
                         frd_strerror(e->error));
                 status = 1;
             }
@@ -104,13 +150,12 @@ int main(int argc, char **argv)
             }
             putchar('\t');
             fwrite(e->name, 1, e->name_len, stdout);
-            putchar('\n');
+            putchar(end);
         }
     }
     frd_lister_free(lister);
     frd_list_free(list);
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "frdls: write error\n");
+    if (close_stdout() != 0) {
         status = 1;
     }
     return status;

@@ -18,6 +18,7 @@
 
 #include "errtext.h"
 #include "grow.h"
+#include "toolname.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -99,9 +100,9 @@ static int parse_count(const char *text, long *out)
 static int usage_error(const char *message, const char *arg)
 {
     if (message != NULL) {
-        fprintf(stderr, "frddu: %s%s%s\n", message, arg ? " " : "", arg ? arg : "");
+        fprintf(stderr, "%s: %s%s%s\n", tool_name, message, arg ? " " : "", arg ? arg : "");
     }
-    fputs("Try 'frddu --help' for more information.\n", stderr);
+    fprintf(stderr, "Try '%s --help' for more information.\n", tool_name);
     return 2;
 }
 
@@ -264,10 +265,9 @@ static int parse_options(int argc, char **argv, struct du_options *opts)
             break;
         case OPT_HELP:
             fputs(usage_text, stdout);
-            return 0;
+            return tool_flush_stdout();
         case OPT_VERSION:
-            printf("frddu (frd) %s\n", FRD_VERSION_STRING);
-            return 0;
+            return tool_print_version("frddu", NULL);
         default:
             return usage_error(NULL, NULL);
         }
@@ -304,6 +304,7 @@ static char *display_name(const char *arg)
 
 int main(int argc, char **argv)
 {
+    tool_name_init(argv, "frddu");
     struct du_options opts = {
         .follow = FRD_FOLLOW_NEVER,
         .max_depth = -1,
@@ -332,7 +333,7 @@ int main(int argc, char **argv)
     st.nbatches = opts.workers > 8 ? opts.workers : 8;
     st.batches = calloc(st.nbatches, sizeof *st.batches);
     if (st.seen == NULL || st.batches == NULL) {
-        fputs("frddu: out of memory\n", stderr);
+        fprintf(stderr, "%s: out of memory\n", tool_name);
         return 1;
     }
 
@@ -352,7 +353,7 @@ int main(int argc, char **argv)
         // The error hook may already have said why the root failed.
         if (rc < 0 && atomic_load(&st.errors) == errors_before) {
             progress_line_clear(&st.progress);
-            fprintf(stderr, "frddu: cannot access '%s': %s\n", roots[i], tool_strerror(rc));
+            fprintf(stderr, "%s: cannot access '%s': %s\n", tool_name, roots[i], tool_strerror(rc));
             atomic_store(&st.status, 1);
         }
         grand_total += st.root_total;
@@ -367,11 +368,11 @@ int main(int argc, char **argv)
     }
     int status = atomic_load(&st.status);
     if (atomic_load(&st.out_of_memory)) {
-        fputs("frddu: out of memory\n", stderr);
+        fprintf(stderr, "%s: out of memory\n", tool_name);
         status = 1;
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fputs("frddu: write error\n", stderr);
+        fprintf(stderr, "%s: write error\n", tool_name);
         status = 1;
     }
     free(st.batches);

@@ -4,6 +4,7 @@
 /** frddu's walk: totals per directory from the visit and post-order callbacks. */
 #include "errtext.h"
 #include "frddu.h"
+#include "toolname.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -85,7 +86,7 @@ static void report(struct du_state *st, const char *what, const char *path, int 
     atomic_store(&st->status, 1);
     atomic_fetch_add(&st->errors, 1);
     progress_line_clear(&st->progress);
-    fprintf(stderr, "frddu: %s '%s': %s\n", what, path, tool_strerror(code));
+    fprintf(stderr, "%s: %s '%s': %s\n", tool_name, what, path, tool_strerror(code));
 }
 
 static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)

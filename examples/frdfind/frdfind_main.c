@@ -14,6 +14,7 @@
 
 #include "errtext.h"
 #include "frdfind.h"
+#include "toolname.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -187,6 +188,7 @@ static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
 
 int main(int argc, char **argv)
 {
+    tool_name_init(argv, "frdfind");
     struct ff_options opts;
     int rc = ff_parse(argc, argv, &opts);
     if (rc != 0) {

@@ -19,6 +19,7 @@
 
 #include "frdfind.h"
 #include "grow.h"
+#include "toolname.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -262,7 +263,7 @@ size_t ff_quote(char *dst, size_t cap, const char *path)
     return n;
 }
 
-/** Writes "frdfind: " + parts + "\n" to stderr in one write(). */
+/** Writes tool_name + ": " + parts + "\n" to stderr in one write(). */
 static void write_message(const char *quoted_path, const char *text)
 {
     size_t path_len = 0;
@@ -270,15 +271,17 @@ static void write_message(const char *quoted_path, const char *text)
         path_len = ff_quote(NULL, 0, quoted_path);
     }
     size_t text_len = strlen(text);
-    size_t total = 9 + path_len + 2 + text_len + 1;
+    size_t name_len = strlen(tool_name);
+    size_t total = name_len + 2 + path_len + 2 + text_len + 1;
     char stack[1024];
     char *msg = total <= sizeof(stack) ? stack : malloc(total);
     if (msg == NULL) {
         return;
     }
     size_t n = 0;
-    memcpy(msg, "frdfind: ", 9);
-    n = 9;
+    memcpy(msg, tool_name, name_len);
+    memcpy(msg + name_len, ": ", 2);
+    n = name_len + 2;
     if (quoted_path != NULL) {
         n += ff_quote(msg + n, path_len, quoted_path);
         memcpy(msg + n, ": ", 2);

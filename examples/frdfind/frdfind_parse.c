@@ -19,6 +19,7 @@
 #define _GNU_SOURCE // FNM_CASEFOLD, st_mtim
 
 #include "frdfind.h"
+#include "toolname.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -694,11 +695,10 @@ static int parse_leading(struct parser *p)
         const char *a = p->argv[p->i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-help") == 0) {
             fputs(usage_text, stdout);
-            return -1;
+            return tool_flush_stdout() == 0 ? -1 : 1;
         }
         if (strcmp(a, "--version") == 0 || strcmp(a, "-version") == 0) {
-            printf("frdfind (frd %s)\n", FRD_VERSION_STRING);
-            return -1;
+            return tool_print_version("frdfind", NULL) == 0 ? -1 : 1;
         }
         if (strcmp(a, "--") == 0) {
             p->i++;

@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "frdfind.h"
+#include "toolname.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -49,9 +50,9 @@ static const char unsupported_directives[] = "aAcgGuUtFSZB";
 static void warn(const char *what, const char *p, size_t n)
 {
     // GNU find warns about an unknown directive or escape and prints it as it is.
-    char msg[64];
-    int len =
-        snprintf(msg, sizeof(msg), "frdfind: warning: unrecognized %s `%.*s'\n", what, (int)n, p);
+    char msg[128];
+    int len = snprintf(msg, sizeof(msg), "%s: warning: unrecognized %s `%.*s'\n", tool_name, what,
+                       (int)n, p);
     if (len > 0) {
         size_t n_out = (size_t)len < sizeof(msg) ? (size_t)len : sizeof(msg) - 1;
         ssize_t rc = write(STDERR_FILENO, msg, n_out);

@@ -9,6 +9,8 @@
 
 #include "frdindex.h"
 
+#include "toolname.h"
+
 #include <errno.h>
 #include <frd.h>
 #include <getopt.h>
@@ -43,9 +45,9 @@ static const char usage_text[] =
 static int usage_error(const char *message)
 {
     if (message != NULL) {
-        fprintf(stderr, "frdindex: %s\n", message);
+        fprintf(stderr, "%s: %s\n", tool_name, message);
     }
-    fputs("Try 'frdindex --help' for more information.\n", stderr);
+    fprintf(stderr, "Try '%s --help' for more information.\n", tool_name);
     return 2;
 }
 
@@ -146,21 +148,24 @@ static int cmd_find(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    tool_name_init(argv, "frdindex");
     if (argc < 2) {
         return usage_error("which command? update, changes, find or check");
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         fputs(usage_text, stdout);
-        return 0;
+        return tool_flush_stdout();
     }
     if (strcmp(cmd, "--version") == 0) {
-        printf("frdindex (frd) %s, SQLite %s\n", FRD_VERSION_STRING, sqlite3_libversion());
-        return 0;
+        char sqlite_line[64];
+        snprintf(sqlite_line, sizeof(sqlite_line), "SQLite %s", sqlite3_libversion());
+        return tool_print_version("frdindex", sqlite_line);
     }
-    // Each command parses its own options: argv[1] plays the program name.
+    // Each command parses its own options from argv[1] on, the program name in its slot.
     int sub_argc = argc - 1;
     char **sub_argv = argv + 1;
+    sub_argv[0] = argv[0]; // getopt's messages name the program, not the command
     optind = 1;
     int status;
     if (strcmp(cmd, "update") == 0) {
@@ -172,11 +177,11 @@ int main(int argc, char **argv)
     } else if (strcmp(cmd, "check") == 0) {
         status = argc == 3 ? index_check(argv[2]) : usage_error("check needs one database");
     } else {
-        fprintf(stderr, "frdindex: unknown command '%s'\n", cmd);
+        fprintf(stderr, "%s: unknown command '%s'\n", tool_name, cmd);
         return usage_error(NULL);
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fputs("frdindex: write error\n", stderr);
+        fprintf(stderr, "%s: write error\n", tool_name);
         status = 1;
     }
     return status;

@@ -9,6 +9,7 @@
 #include "frdindex_map.h"
 #include "frdindex_snapshot.h"
 #include "grow.h"
+#include "toolname.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,7 +75,7 @@ static enum frd_action collect_visit(const struct frd_walk_entry *we, void *udat
         len--;
     }
     if (slot == NULL || len >= BATCH_ARENA) {
-        fprintf(stderr, "frdindex: skipping '%s': %s\n", we->path,
+        fprintf(stderr, "%s: skipping '%s': %s\n", tool_name, we->path,
                 slot == NULL ? "worker index out of range" : "path too long");
         atomic_fetch_add(&c->errors, 1);
         return slot == NULL ? FRD_ACTION_STOP : FRD_ACTION_PRUNE;
@@ -139,8 +140,8 @@ static enum frd_action collect_error(const struct frd_walk_error *err, void *uda
 {
     struct index_collect *c = udata;
     atomic_fetch_add(&c->errors, 1);
-    fprintf(stderr, "frdindex: %s '%s': %s (its entries stay as indexed)\n", err->op, err->path,
-            frd_strerror(err->code));
+    fprintf(stderr, "%s: %s '%s': %s (its entries stay as indexed)\n", tool_name, err->op,
+            err->path, frd_strerror(err->code));
     // Whatever failed, keep what the index knew below that path rather than report it
     // removed: a directory that cannot be read now has not lost its files.
     size_t len = strlen(err->path);
@@ -194,7 +195,7 @@ int index_collect_start(struct index_collect *c, const char *const *roots, size_
     c->nworkers = workers > 8 ? workers : 8;
     c->batches = calloc(c->nworkers, sizeof(*c->batches));
     if (c->batches == NULL) {
-        fputs("frdindex: out of memory\n", stderr);
+        fprintf(stderr, "%s: out of memory\n", tool_name);
         return -1;
     }
     frd_walk_options_init(&c->options);
@@ -209,7 +210,7 @@ int index_collect_start(struct index_collect *c, const char *const *roots, size_
     pthread_cond_init(&c->ready, NULL);
     pthread_cond_init(&c->drained, NULL);
     if (pthread_create(&c->thread, NULL, walk_thread, c) != 0) {
-        fputs("frdindex: cannot start a thread\n", stderr);
+        fprintf(stderr, "%s: cannot start a thread\n", tool_name);
         free(c->batches);
         c->batches = NULL;
         return -1;

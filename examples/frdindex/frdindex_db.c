@@ -3,6 +3,7 @@
 
 /** frdindex's database: opening it, checking it is ours and of this version, creating it. */
 #include "frdindex.h"
+#include "toolname.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -40,7 +41,7 @@ static const char *const schema_tables[][2] = {
 
 int index_db_fail(sqlite3 *db, const char *what)
 {
-    fprintf(stderr, "frdindex: %s: %s\n", what, db ? sqlite3_errmsg(db) : "out of memory");
+    fprintf(stderr, "%s: %s: %s\n", tool_name, what, db ? sqlite3_errmsg(db) : "out of memory");
     return -1;
 }
 
@@ -135,9 +136,9 @@ static int check_tables(sqlite3 *db, const char *path)
         } else if (rc == SQLITE_DONE ||
                    strcmp((const char *)sqlite3_column_text(stmt, 0), schema_tables[i][1]) != 0) {
             fprintf(stderr,
-                    "frdindex: %s: table '%s' is not the one frdindex writes: the file "
+                    "%s: %s: table '%s' is not the one frdindex writes: the file "
                     "was changed by another program; remove it and run update again\n",
-                    path, schema_tables[i][0]);
+                    tool_name, path, schema_tables[i][0]);
             result = -1;
         }
     }
@@ -181,9 +182,9 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
     if (rc != SQLITE_OK) {
         if (mode == INDEX_OPEN_READ && rc == SQLITE_CANTOPEN) {
             fprintf(stderr,
-                    "frdindex: %s: cannot open the index (does it exist? make it with "
+                    "%s: %s: cannot open the index (does it exist? make it with "
                     "'frdindex update %s ROOT')\n",
-                    path, path);
+                    tool_name, path, path);
         } else {
             index_db_fail(db, path);
         }
@@ -196,13 +197,13 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
     // The first read of the header is where a file that is not a database shows up.
     if (query_int(db, "PRAGMA application_id", &app_id, &rc) < 0) {
         if (rc == SQLITE_NOTADB) {
-            fprintf(stderr, "frdindex: %s: not an frdindex database (%s)\n", path,
+            fprintf(stderr, "%s: %s: not an frdindex database (%s)\n", tool_name, path,
                     sqlite3_errstr(rc));
         } else if (rc == SQLITE_CORRUPT) {
             fprintf(stderr,
-                    "frdindex: %s: the database is damaged (%s): remove it and run update "
+                    "%s: %s: the database is damaged (%s): remove it and run update "
                     "again\n",
-                    path, sqlite3_errstr(rc));
+                    tool_name, path, sqlite3_errstr(rc));
         } else {
             index_db_fail(db, path);
         }
@@ -216,8 +217,8 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
     if (app_id == 0 && version == 0 && tables == 0) {
         // An empty file or a database SQLite has just made.
         if (mode == INDEX_OPEN_READ) {
-            fprintf(stderr, "frdindex: %s: the index is empty: run 'frdindex update %s ROOT'\n",
-                    path, path);
+            fprintf(stderr, "%s: %s: the index is empty: run 'frdindex update %s ROOT'\n",
+                    tool_name, path, path);
             goto fail;
         }
         if (tune(db, path, mode) < 0 || create_schema(db, path) < 0) {
@@ -227,15 +228,15 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
         return 0;
     }
     if (app_id != INDEX_APPLICATION_ID) {
-        fprintf(stderr, "frdindex: %s: not an frdindex database (application id 0x%llx)\n", path,
-                (unsigned long long)(uint32_t)app_id);
+        fprintf(stderr, "%s: %s: not an frdindex database (application id 0x%llx)\n", tool_name,
+                path, (unsigned long long)(uint32_t)app_id);
         goto fail;
     }
     if (version != INDEX_SCHEMA_VERSION) {
         fprintf(stderr,
-                "frdindex: %s: index schema version %lld, but this frdindex reads version %d: "
+                "%s: %s: index schema version %lld, but this frdindex reads version %d: "
                 "remove the file and run update again\n",
-                path, (long long)version, INDEX_SCHEMA_VERSION);
+                tool_name, path, (long long)version, INDEX_SCHEMA_VERSION);
         goto fail;
     }
     if (check_tables(db, path) < 0 || tune(db, path, mode) < 0) {

@@ -6,6 +6,7 @@
 
 #include "frdindex.h"
 #include "grow.h"
+#include "toolname.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
@@ -129,9 +130,9 @@ static int check_row_count(sqlite3 *db, const char *db_path)
     }
     if (rows != expected) {
         fprintf(stderr,
-                "frdindex: %s: the index holds %lld entries where its last update wrote %lld: "
+                "%s: %s: the index holds %lld entries where its last update wrote %lld: "
                 "it is damaged; remove it and run update again\n",
-                db_path, (long long)rows, (long long)expected);
+                tool_name, db_path, (long long)rows, (long long)expected);
         return -1;
     }
     return 0;
@@ -244,7 +245,7 @@ int index_find(const struct index_find_options *opts)
         size_t len = strlen(pattern);
         wrapped = malloc(len + 3);
         if (wrapped == NULL) {
-            fputs("frdindex: out of memory\n", stderr);
+            fprintf(stderr, "%s: out of memory\n", tool_name);
             return 1;
         }
         wrapped[0] = '*';
@@ -290,7 +291,7 @@ int index_find(const struct index_find_options *opts)
             }
         }
         if (fnmatch(pattern, subject, flags) == 0 && found_add(&found, path, len) < 0) {
-            fputs("frdindex: out of memory\n", stderr);
+            fprintf(stderr, "%s: out of memory\n", tool_name);
             goto done;
         }
     }
@@ -300,9 +301,9 @@ int index_find(const struct index_find_options *opts)
     }
     if (rows != expected) {
         fprintf(stderr,
-                "frdindex: %s: the index holds %lld entries where its last update wrote %lld: "
+                "%s: %s: the index holds %lld entries where its last update wrote %lld: "
                 "it is damaged; remove it and run update again\n",
-                opts->db_path, (long long)rows, (long long)expected);
+                tool_name, opts->db_path, (long long)rows, (long long)expected);
         goto done;
     }
     if (opts->count) {
@@ -345,7 +346,7 @@ int index_check(const char *db_path)
         if (line != NULL && strcmp(line, "ok") == 0) {
             ok = true;
         } else {
-            fprintf(stderr, "frdindex: %s: %s\n", db_path, line ? line : "?");
+            fprintf(stderr, "%s: %s: %s\n", tool_name, db_path, line ? line : "?");
         }
     }
     sqlite3_finalize(stmt);

@@ -5,6 +5,7 @@
 #include "frdindex_snapshot.h"
 
 #include "grow.h"
+#include "toolname.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,7 +185,7 @@ int index_snapshot_save(sqlite3 *db, int64_t generation, struct index_snapshot *
     }
     int indexed = snapshot_index(snap);
     if (indexed < 0) {
-        fputs("frdindex: out of memory\n", stderr);
+        fprintf(stderr, "%s: out of memory\n", tool_name);
         return -1;
     }
     if (indexed == 1) {
@@ -194,7 +195,7 @@ int index_snapshot_save(sqlite3 *db, int64_t generation, struct index_snapshot *
     size_t len = SNAP_HEADER + snap->count * sizeof(struct index_snap_entry);
     unsigned char *data = malloc(len);
     if (data == NULL) {
-        fputs("frdindex: out of memory\n", stderr);
+        fprintf(stderr, "%s: out of memory\n", tool_name);
         return -1;
     }
     uint64_t mark = SNAP_ORDER_MARK, count = snap->count;

@@ -10,6 +10,7 @@
 #include "frdindex_rename.h"
 #include "frdindex_snapshot.h"
 #include "grow.h"
+#include "toolname.h"
 
 #include <frd.h>
 #include <limits.h>
@@ -186,7 +187,7 @@ static int load_rows(struct update *u, int64_t expected, int64_t path_bytes)
 {
     sqlite3_stmt *stmt;
     if (expected > 0 && index_map_reserve(&u->map, (size_t)expected, (size_t)path_bytes) < 0) {
-        fputs("frdindex: out of memory\n", stderr);
+        fprintf(stderr, "%s: out of memory\n", tool_name);
         return -1;
     }
     if (sqlite3_prepare_v2(u->db, "SELECT id, path, " ROW_COLUMNS " FROM entries", -1, &stmt,
@@ -201,10 +202,10 @@ static int load_rows(struct update *u, int64_t expected, int64_t path_bytes)
         int len = sqlite3_column_bytes(stmt, 1);
         if (path == NULL || len <= 0 || index_map_add(&u->map, path, (size_t)len, &row) < 0) {
             sqlite3_finalize(stmt);
-            fputs(path == NULL && len > 0 ? "frdindex: out of memory\n"
-                                          : "frdindex: the index holds an empty path: it is "
-                                            "damaged; remove it and run update again\n",
-                  stderr);
+            fprintf(stderr, "%s: %s\n", tool_name,
+                    path == NULL && len > 0 ? "out of memory"
+                                            : "the index holds an empty path: it is damaged; "
+                                              "remove it and run update again");
             return -1;
         }
     }
@@ -214,9 +215,9 @@ static int load_rows(struct update *u, int64_t expected, int64_t path_bytes)
     }
     if ((int64_t)u->map.count != expected) {
         fprintf(stderr,
-                "frdindex: the index holds %zu entries where its last update wrote %lld: it is "
+                "%s: the index holds %zu entries where its last update wrote %lld: it is "
                 "damaged; remove it and run update again\n",
-                u->map.count, (long long)expected);
+                tool_name, u->map.count, (long long)expected);
         return -1;
     }
     return 0;
@@ -242,7 +243,7 @@ static enum index_change classify(const struct index_row *old, const struct inde
 
 static int out_of_memory(void)
 {
-    fputs("frdindex: out of memory\n", stderr);
+    fprintf(stderr, "%s: out of memory\n", tool_name);
     return -1;
 }
 
@@ -331,9 +332,9 @@ static int fetch_row(struct update *u, int64_t id, const char *path, size_t len,
     if (rc != SQLITE_ROW) {
         if (rc == SQLITE_DONE) {
             fprintf(stderr,
-                    "frdindex: row %lld of the snapshot is missing: the index is "
+                    "%s: row %lld of the snapshot is missing: the index is "
                     "damaged; remove it and run update again\n",
-                    (long long)id);
+                    tool_name, (long long)id);
             return -1;
         }
         return index_db_fail(u->db, "reading an entry");
@@ -447,7 +448,7 @@ static int write_renames_and_removals(struct update *u)
     bool failed;
     struct index_rename *pairs = index_match_renames(&u->map, &u->added, &npairs, &failed);
     if (failed) {
-        fputs("frdindex: out of memory\n", stderr);
+        fprintf(stderr, "%s: out of memory\n", tool_name);
         return -1;
     }
     int result = 0;
@@ -528,13 +529,14 @@ static char **resolve_roots(const char *const *given, size_t n, size_t *nout)
     char **roots = calloc(n ? n : 1, sizeof(*roots));
     *nout = 0;
     if (roots == NULL) {
-        fputs("frdindex: out of memory\n", stderr);
+        fprintf(stderr, "%s: out of memory\n", tool_name);
         return NULL;
     }
     for (size_t i = 0; i < n; i++) {
         char *resolved = realpath(given[i], NULL);
         if (resolved == NULL) {
-            fprintf(stderr, "frdindex: cannot access '%s': %s\n", given[i], frd_strerror(-errno));
+            fprintf(stderr, "%s: cannot access '%s': %s\n", tool_name, given[i],
+                    frd_strerror(-errno));
             for (size_t j = 0; j < *nout; j++) {
                 free(roots[j]);
             }
@@ -548,7 +550,7 @@ static char **resolve_roots(const char *const *given, size_t n, size_t *nout)
     // left freed paths for the later comparisons to read.
     bool *inside = calloc(*nout ? *nout : 1, sizeof(*inside));
     if (inside == NULL) {
-        fputs("frdindex: out of memory\n", stderr);
+        fprintf(stderr, "%s: out of memory\n", tool_name);
         for (size_t j = 0; j < *nout; j++) {
             free(roots[j]);
         }
@@ -617,9 +619,9 @@ static int check_count(struct update *u, int64_t expected)
     sqlite3_finalize(stmt);
     if (rows != expected) {
         fprintf(stderr,
-                "frdindex: the index holds %lld entries where its last update wrote %lld: it is "
+                "%s: the index holds %lld entries where its last update wrote %lld: it is "
                 "damaged; remove it and run update again\n",
-                (long long)rows, (long long)expected);
+                tool_name, (long long)rows, (long long)expected);
         return -1;
     }
     return 0;
@@ -637,8 +639,8 @@ static int write_snapshot(struct update *u, int64_t entries)
     }
     if ((int64_t)u->next.count != entries) {
         // Cannot happen; if it did, no snapshot beats a wrong one.
-        fprintf(stderr, "frdindex: internal: snapshot of %zu rows for %lld entries; not kept\n",
-                u->next.count, (long long)entries);
+        fprintf(stderr, "%s: internal: snapshot of %zu rows for %lld entries; not kept\n",
+                tool_name, u->next.count, (long long)entries);
         return index_db_meta_set(u->db, "snapshot_gen", 0);
     }
     return index_snapshot_save(u->db, u->generation, &u->next);
@@ -682,7 +684,7 @@ int index_update(const struct index_update_options *opts)
     } else {
         roots = stored_roots(u.db, &nroots);
         if (nroots == 0) {
-            fprintf(stderr, "frdindex: %s: no roots: give the directories to index\n",
+            fprintf(stderr, "%s: %s: no roots: give the directories to index\n", tool_name,
                     opts->db_path);
             goto done;
         }
@@ -724,7 +726,7 @@ int index_update(const struct index_update_options *opts)
     double t_walked = mono_seconds();
     if (walked < 0 && walked != FRD_ESTOPPED) {
         // A root that cannot be walked (unmounted, say) must not read as "everything gone".
-        fprintf(stderr, "frdindex: the walk failed: %s; the index is unchanged\n",
+        fprintf(stderr, "%s: the walk failed: %s; the index is unchanged\n", tool_name,
                 frd_strerror(walked));
         ok = false;
     }
@@ -762,11 +764,11 @@ int index_update(const struct index_update_options *opts)
     }
     if (opts->verbose) {
         fprintf(stderr,
-                "frdindex: %s %zu rows in %.3f s; walked and compared in %.3f s more; "
+                "%s: %s %zu rows in %.3f s; walked and compared in %.3f s more; "
                 "renames and removals %.3f s; commit %.3f s\n",
-                u.snap_mode ? "snapshot of" : "loaded", u.snap_mode ? u.snap.count : u.map.count,
-                t_loaded - t_start, t_walked - t_loaded, t_written - t_walked,
-                mono_seconds() - t_written);
+                tool_name, u.snap_mode ? "snapshot of" : "loaded",
+                u.snap_mode ? u.snap.count : u.map.count, t_loaded - t_start, t_walked - t_loaded,
+                t_written - t_walked, mono_seconds() - t_written);
     }
     status = atomic_load(&collect.errors) > 0 ? 1 : 0;
     if (!opts->quiet) {

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/** The tools' name in messages and their shared --version format (see toolname.h). */
+#include "toolname.h"
+
+#include <frd.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *tool_name = "frd";
+
+void tool_name_init(char **argv, const char *fallback)
+{
+    tool_name = fallback;
+    if (argv == NULL || argv[0] == NULL || argv[0][0] == '\0') {
+        return;
+    }
+    char *slash = strrchr(argv[0], '/');
+    if (slash != NULL && slash[1] != '\0') {
+        argv[0] = slash + 1;
+    }
+    tool_name = argv[0];
+}
+
+int tool_print_version(const char *tool, const char *extra)
+{
+    printf("%s (frd) %s\n", tool, FRD_VERSION_STRING);
+    if (extra != NULL) {
+        printf("%s\n", extra);
+    }
+    return tool_flush_stdout();
+}
+
+int tool_flush_stdout(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: write error\n", tool_name);
+        return 1;
+    }
+    return 0;
+}
