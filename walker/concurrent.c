@@ -56,14 +56,11 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
     unsigned depth = node->depth + 1;
     uint64_t bytes = 0;
     for (size_t i = 0; i < count; i++) {
-        const struct frd_entry *e = &v[i];
         struct frd_entry kst;
-        bool no_descent = false;
-        if (kids) {
-            if (!frd__children_entry(w, i, fd, &kst, &no_descent)) {
-                continue;
-            }
-            e = &kst;
+        bool no_descent;
+        const struct frd_entry *e = frd__dir_entry_at(w, kids, v, i, fd, &kst, &no_descent);
+        if (e == NULL) {
+            continue; // removed since the listing: left out, as a listing leaves it out
         }
         bytes += e->size;
         if ((walk->opts.flags & FRD_WALK_SKIP_HIDDEN) && e->name[0] == '.') {

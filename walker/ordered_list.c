@@ -199,14 +199,11 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
     uint64_t bytes = 0;
     size_t n = 0; // items made: an entry that vanished before its stat is left out
     for (size_t i = 0; i < count; i++) {
-        const struct frd_entry *e = &v[i];
         struct frd_entry kst;
-        bool no_descent = false;
-        if (kids) {
-            if (!frd__children_entry(w, i, fd, &kst, &no_descent)) {
-                continue;
-            }
-            e = &kst;
+        bool no_descent;
+        const struct frd_entry *e = frd__dir_entry_at(w, kids, v, i, fd, &kst, &no_descent);
+        if (e == NULL) {
+            continue; // removed since the listing: left out, as a listing leaves it out
         }
         struct o_item *it = &r->items[n++];
         bytes += e->size;

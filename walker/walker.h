@@ -215,6 +215,23 @@ int frd__children_run(struct frd__worker *w, const struct frd_walk_entry *dir, f
  */
 bool frd__children_entry(struct frd__worker *w, size_t i, frd_os_fd fd, struct frd_entry *out,
                          bool *no_descent);
+
+/**
+ * The i-th entry of a directory's loop (both modes): the listing's own `v[i]`, or with the
+ * children hook (`kids`) its i-th survivor, stat'ed into *scratch; *no_descent says whether
+ * the hook marked it not to be entered. @return the entry, or NULL when it vanished.
+ */
+static inline const struct frd_entry *frd__dir_entry_at(struct frd__worker *w, bool kids,
+                                                        const struct frd_entry *v, size_t i,
+                                                        frd_os_fd fd, struct frd_entry *scratch,
+                                                        bool *no_descent)
+{
+    *no_descent = false;
+    if (!kids) {
+        return &v[i];
+    }
+    return frd__children_entry(w, i, fd, scratch, no_descent) ? scratch : NULL;
+}
 void frd__children_free(struct frd__worker *w);
 
 /* ---- The walk ---- */
