@@ -816,6 +816,22 @@ static void test_walk_ignore_permission_errors_policy(void **state)
     assert_int_equal(frd_walk_ignore_permission_errors(&e, NULL), FRD_ACTION_STOP);
 }
 
+/** In a child process: becomes uid and gid 65534 with no groups, or exits with status 3. */
+static void become_nobody(void)
+{
+    if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0 || getuid() != 65534) {
+        _exit(3);
+    }
+}
+
+/** Waits for a child process. @return its wait status. */
+static int wait_child(pid_t pid)
+{
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    return st;
+}
+
 /**
  * Unreadable directories, as the unprivileged user 65534 (root reads everything): the walk
  * reports each once, goes on, and visits exactly what find (as the same user) prints.
@@ -847,10 +863,7 @@ static void test_walk_unreadable_dirs_as_unprivileged_user(void **state)
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
-        if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0 ||
-            getuid() != 65534) {
-            _exit(3);
-        }
+        become_nobody();
         if (access(root, R_OK) != 0) {
             _exit(4);
         }
@@ -887,8 +900,7 @@ static void test_walk_unreadable_dirs_as_unprivileged_user(void **state)
         }
         _exit(0);
     }
-    int st;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
+    int st = wait_child(pid);
     assert_true(WIFEXITED(st));
     assert_int_equal(WEXITSTATUS(st), 0);
     p = tree_path(root, "closed");
@@ -982,14 +994,10 @@ static void test_walk_post_order_runs_for_unreadable_dir(void **state)
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
-        if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0 ||
-            getuid() != 65534) {
-            _exit(3);
-        }
+        become_nobody();
         _exit(post_order_unreadable_child(root, closed));
     }
-    int st;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
+    int st = wait_child(pid);
     assert_true(WIFEXITED(st));
     assert_int_equal(WEXITSTATUS(st), 0);
     chmod(closed, 0755);
@@ -1854,14 +1862,10 @@ static void test_walk_each_failure_reported_once_as_unprivileged_user(void **sta
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
-        if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0 ||
-            getuid() != 65534) {
-            _exit(3);
-        }
+        become_nobody();
         _exit(errors_once_child(root));
     }
-    int st;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
+    int st = wait_child(pid);
     chmod(closed, 0755);
     chmod(noexec, 0755);
     assert_true(WIFEXITED(st));
