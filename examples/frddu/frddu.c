@@ -334,6 +334,8 @@ int main(int argc, char **argv)
     st.batches = calloc(st.nbatches, sizeof *st.batches);
     if (st.seen == NULL || st.batches == NULL) {
         fprintf(stderr, "%s: out of memory\n", tool_name);
+        du_seen_free(st.seen);
+        free(st.batches);
         return 1;
     }
 
