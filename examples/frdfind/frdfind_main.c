@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The frd authors
 
 /**
- * frdfind's main(): turns the parsed options into one frd walk over every root, evaluates
+ * frdfind's main(): turns the parsed options into frd walks over the roots, evaluates
  * the expression in the walker's callbacks, reports errors as GNU find words them, and
  * exits 1 if anything failed (the walk itself goes on after an error).
  *
@@ -225,13 +225,30 @@ int main(int argc, char **argv)
     }
     // Every root is walked: one that is missing, empty or unreadable is reported by the
     // walk, once, with its path (find's message), and the others are walked all the same.
-    opts.roots = opts.paths;
-    opts.nroots = opts.npaths;
-    rc = frd_walk_roots(opts.paths, opts.npaths, &wo, on_visit, &walk);
-    if (rc < 0 && rc != FRD_ESTOPPED) {
-        ff_error(tool_strerror(rc));
+    // find (and POSIX) take the roots in command-line order: the results of a root come
+    // after everything of the roots before it. The ordered walk keeps that itself; a
+    // concurrent walk over several roots would interleave them, so each root is then a
+    // walk of its own, its output flushed before the next starts (-quit ends them all).
+    uint64_t count = 0;
+    if (opts.ordered || opts.npaths <= 1) {
+        opts.roots = opts.paths;
+        opts.nroots = opts.npaths;
+        rc = frd_walk_roots(opts.paths, opts.npaths, &wo, on_visit, &walk);
+        if (rc < 0 && rc != FRD_ESTOPPED) {
+            ff_error(tool_strerror(rc));
+        }
+    } else {
+        for (size_t i = 0; i < opts.npaths && !atomic_load(&walk.quit); i++) {
+            opts.roots = &opts.paths[i];
+            opts.nroots = 1;
+            rc = frd_walk(opts.paths[i], &wo, on_visit, &walk);
+            if (rc < 0 && rc != FRD_ESTOPPED) {
+                ff_error(tool_strerror(rc));
+            }
+            count += ff_out_flush_all();
+        }
     }
-    uint64_t count = ff_out_flush_all();
+    count += ff_out_flush_all();
     if (opts.count) {
         char line[32];
         int n = snprintf(line, sizeof(line), "%" PRIu64 "\n", count);

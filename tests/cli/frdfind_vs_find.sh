@@ -113,8 +113,35 @@ sys.stdout.buffer.write(b"".join(p + b"\0" for p in sorted(data, key=key)))
 ' "$1"
 }
 
+# Sorts -print output only inside each run of lines from one root (the roots are the
+# arguments before the expression), keeping the runs in the order they came: two outputs
+# agree only if each took the roots in the same order without interleaving them.
+root_runs() {
+  python3 -c '
+import sys
+roots = []
+for a in sys.argv[1:]:
+    if a.startswith("-") or a in ("!", "("): break
+    roots.append(a)
+def root_of(line):
+    best = -1
+    for i, r in enumerate(roots):
+        if line == r or line.startswith(r if r.endswith("/") else r + "/"):
+            if best < 0 or len(r) > len(roots[best]): best = i
+    return best
+runs, last = [], None
+for line in sys.stdin.read().splitlines():
+    r = root_of(line)
+    if not runs or r != last: runs.append([])
+    runs[-1].append(line)
+    last = r
+sys.stdout.write("".join(l + "\n" for run in runs for l in sorted(run)))
+' "$@"
+}
+
 # t MODE DIR ARGS...: MODE is a comma list of: z (NUL-separated output), s (-s: compare
-# frdfind's order), post (-s with -depth order), nobody (run as uid 65534), jN (frdfind -jN).
+# frdfind's order), post (-s with -depth order), nobody (run as uid 65534), jN (frdfind -jN),
+# roots (the roots' order: see root_runs).
 t() {
   local mode=$1 dir=$2 this_gap=$gap
   shift 2
@@ -141,6 +168,9 @@ t() {
       tr '\n' '\0' <"$tmp/find.out" | sort_components $order | tr '\0' '\n' >"$tmp/find.sorted"
     fi
     cp "$tmp/frd.out" "$tmp/frd.sorted"
+  elif [[ ,$mode, == *,roots,* ]]; then
+    root_runs "$@" <"$tmp/find.out" >"$tmp/find.sorted"
+    root_runs "$@" <"$tmp/frd.out" >"$tmp/frd.sorted"
   elif [ $sep = nul ]; then
     sort -z "$tmp/find.out" >"$tmp/find.sorted"
     sort -z "$tmp/frd.out" >"$tmp/frd.sorted"
@@ -168,6 +198,13 @@ t() {
       head -8 | sed 's/^/     stdout /' || true
     diff "$tmp/find.err.sorted" "$tmp/frd.err.sorted" | head -6 | sed 's/^/     stderr /' || true
   fi
+}
+
+# rep N MODE DIR ARGS...: the case N times (for orders that a race would break now and then).
+rep() {
+  local n=$1 i
+  shift
+  for ((i = 0; i < n; i++)); do t "$@"; done
 }
 
 # ---- the table: generated tree -------------------------------------------------------------
@@ -343,6 +380,14 @@ t s,j1 "$g" dir
 t s,j3 "$g" . -name '*.c'
 t z,post "$g" . -depth -print0
 t z,s "$g" odd -print0
+# Roots in command-line order, each root's results after the previous root's, at any -j.
+mkdir -p "$g/r/a/x" "$g/r/b" "$g/r/c/d/y" "$g/r/e/f"
+touch "$g/r/a/x/1" "$g/r/a/2" "$g/r/b/3" "$g/r/c/d/4" "$g/r/c/d/y/5" "$g/r/e/f/6"
+rep 20 roots,j8 "$g/r" a b c/d e/f -maxdepth 0
+rep 20 roots,j8 "$g/r" e/f c/d b a
+rep 10 roots "$g/r" a b c/d e/f -depth
+rep 5 roots,j8 "$g/r" a missing b -name '[1-9]' -print
+t roots,j8 "$g/r" a b c e -print -name 3 -quit
 # Worker counts do not change the set of results.
 t j1 "$g" . -printf '%p %s %y\n'
 t j2 "$g" . -type f
