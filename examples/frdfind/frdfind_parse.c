@@ -680,11 +680,14 @@ static struct ff_expr *parse_comma(struct parser *p)
     return lhs;
 }
 
-/** Does GNU find take this argument as the start of the expression (not a path)? */
+/**
+ * Does GNU find take this argument as the start of the expression (not a path)? "-x" (not
+ * "-" alone), "(" and "!" do; ")" and "," are paths there, as any other name: they are
+ * operators only once the expression has started.
+ */
 static bool starts_expression(const char *arg)
 {
-    return (arg[0] == '-' && arg[1] != '\0') || strcmp(arg, "(") == 0 || strcmp(arg, "!") == 0 ||
-           strcmp(arg, ")") == 0 || strcmp(arg, ",") == 0;
+    return (arg[0] == '-' && arg[1] != '\0') || strcmp(arg, "(") == 0 || strcmp(arg, "!") == 0;
 }
 
 /** Leading options: -H -L -P, and frdfind's -s and -j N. @return 0, 1 (error) or -1. */

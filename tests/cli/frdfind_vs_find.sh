@@ -388,6 +388,22 @@ rep 20 roots,j8 "$g/r" e/f c/d b a
 rep 10 roots "$g/r" a b c/d e/f -depth
 rep 5 roots,j8 "$g/r" a missing b -name '[1-9]' -print
 t roots,j8 "$g/r" a b c e -print -name 3 -quit
+# Paths named like operators: only "-x", "(" and "!" start the expression.
+mkdir -p "$g/ops/,"
+touch "$g/ops/)" "$g/ops/,/x" "$g/ops/!" "$g/ops/(" "$g/ops/-"
+t "" "$g/ops" , -print
+t "" "$g/ops" ')'
+t "" "$g/ops" -- ,
+t "" "$g/ops" -- ')' , -maxdepth 0
+t "" "$g/ops" , ')' -print , -print
+t "" "$g/ops" ')' ! -name x
+t "" "$g/ops" -
+t "" "$g/ops" ! -maxdepth 0
+t "" "$g/ops" '(' -maxdepth 0 ')'
+t "" "$g/ops" -H -- ,
+t "" "$g/ops" -- -H ,
+t "" "$g/ops" , -- ,
+t "" "$g/ops" ',x' ')x' '!x' '(x'
 # Worker counts do not change the set of results.
 t j1 "$g" . -printf '%p %s %y\n'
 t j2 "$g" . -type f
