@@ -432,7 +432,6 @@ static size_t below_root(const struct ff_options *opts, const struct frd_walk_en
     return we->path_len - skip;
 }
 
-/** %Y for a link: the type of its target, 'L' for a loop, 'N' when it dangles. */
 /**
  * The directory to reach an entry from: the walk's descriptor of its parent (valid in every
  * callback), or for a root, whose name is the path as given, the current directory.
@@ -442,6 +441,10 @@ static int entry_dir(const struct frd_walk_entry *we)
     return we->parent_fd != FRD_INVALID_FD ? we->parent_fd : AT_FDCWD;
 }
 
+/**
+ * %Y for a link: the type of its target, 'L' for a loop, 'N' when it dangles (a missing
+ * target, or one whose path runs through a file: find takes ENOTDIR as ENOENT there).
+ */
 static char target_letter(const struct frd_walk_entry *we)
 {
     if (we->entry->type != FRD_TYPE_LNK) {
@@ -450,7 +453,7 @@ static char target_letter(const struct frd_walk_entry *we)
     struct stat st;
     int rc = fstatat(entry_dir(we), we->entry->name, &st, 0);
     if (rc != 0) {
-        return errno == ELOOP ? 'L' : errno == ENOENT ? 'N' : '?';
+        return errno == ELOOP ? 'L' : errno == ENOENT || errno == ENOTDIR ? 'N' : '?';
     }
     switch (st.st_mode & S_IFMT) {
     case S_IFREG:

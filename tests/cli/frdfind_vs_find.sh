@@ -45,6 +45,7 @@ ln -s ../dir/file.c "$g/links/to_file"
 ln -s ../dir "$g/links/to_dir"
 ln -s nowhere "$g/links/dangling"
 ln -s self "$g/links/self"
+ln -s ../dir/file.c/x "$g/links/through_file"
 ln -s .. "$g/loops/inner/up"
 ln -s ../inner "$g/loops/inner/again"
 # Hard links.
@@ -404,6 +405,9 @@ t "" "$g/ops" -H -- ,
 t "" "$g/ops" -- -H ,
 t "" "$g/ops" , -- ,
 t "" "$g/ops" ',x' ')x' '!x' '(x'
+# %Y of a link whose target path runs through a file (ENOTDIR): N, as a dangling link.
+t "" "$g" links/through_file -printf '%p %y %Y\n'
+t "" "$g" links -type l -printf '%p %Y\n'
 # -H/-L on a broken link given as a root: the link itself, exit 0.
 t "" "$g" -L links/dangling
 t "" "$g" -H links/dangling -printf '%p %y %Y %s\n'
