@@ -278,6 +278,15 @@ t "" "$g" times -mmin -60
 t "" "$g" times -mmin +60
 t "" "$g" times -mmin 60
 t "" "$g" times -mmin 61
+# Huge and odd numbers: no overflow, find's results and errors.
+for n in +127539 -127539 127539 +106752 -106752 -9999999999999999999999 \
+  +9999999999999999999999 9999999999999999999999 -1e300 +1e300 inf -inf +-inf \
+  +-9999999999999999999999 +-1e300 +-127539000 1e400 1e-400 -1e-320 -0x10 +25000000000000; do
+  t "" "$g" times -mtime "$n"
+done
+for n in +9999999999999999999 -9999999999999999999999 +153722867280 -153722867280 +-1e300; do
+  t "" "$g" times -mmin "$n"
+done
 t "" "$g" times -newer times/ref
 t "" "$g" times ! -newer times/ref
 t "" "$g" . -empty
