@@ -330,6 +330,11 @@ t "" "$g" links -printf '%f -> %l %y %Y\n'
 t "" "$g" . -printf '%-12f|%12f|%.3f|%5s|%-5s|%05d|%+d|%.0d|%3y|\n'
 t "" "$g" dir -printf 'tab\there\\ \101\102\060 \\\\ 50%% done \a\b\f\v\r\n'
 t "" "$g" dir -printf 'stop\cnot printed\n'
+# Broken directives: find's errors (one with a NUL byte in it) and exit status, or warnings.
+for f in '%' 'a%' '%5' '%-' '%-5' '%.' '%5.3' '%#' '%+' '% ' '%0' '%{' '%[' '%(' '%5{' '%5%%' \
+  '%5%' '%-%x' '%.%' '%5z' '%)' '%5\' '\' 'x\'; do
+  t "" "$g" dir -maxdepth 0 -printf "$f"
+done
 t "" "$g" dir -maxdepth 0 -printf '%p'
 t "" "$g" dir/ dir// ./dir -maxdepth 1 -printf '%p|%P|%H|%f|%h\n'
 t "" "$g" dir/sub/ dir/sub// ./dir/sub/ x x/ x// ./x/ links/ links// ./ .// . ../gen/ ../gen// -maxdepth 0 -printf '%p|%P|%H|%f|%h\n'
