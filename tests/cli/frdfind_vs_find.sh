@@ -142,7 +142,7 @@ sys.stdout.write("".join(l + "\n" for run in runs for l in sorted(run)))
 
 # t MODE DIR ARGS...: MODE is a comma list of: z (NUL-separated output), s (-s: compare
 # frdfind's order), post (-s with -depth order), nobody (run as uid 65534), jN (frdfind -jN),
-# roots (the roots' order: see root_runs).
+# roots (the roots' order: see root_runs), depth (-depth's order without -s: see post_check).
 t() {
   local mode=$1 dir=$2 this_gap=$gap
   shift 2
@@ -169,6 +169,9 @@ t() {
       tr '\n' '\0' <"$tmp/find.out" | sort_components $order | tr '\0' '\n' >"$tmp/find.sorted"
     fi
     cp "$tmp/frd.out" "$tmp/frd.sorted"
+  elif [[ ,$mode, == *,depth,* ]]; then
+    post_check <"$tmp/find.out" >"$tmp/find.sorted"
+    post_check <"$tmp/frd.out" >"$tmp/frd.sorted"
   elif [[ ,$mode, == *,roots,* ]]; then
     root_runs "$@" <"$tmp/find.out" >"$tmp/find.sorted"
     root_runs "$@" <"$tmp/frd.out" >"$tmp/frd.sorted"
@@ -199,6 +202,26 @@ t() {
       head -8 | sed 's/^/     stdout /' || true
     diff "$tmp/find.err.sorted" "$tmp/frd.err.sorted" | head -6 | sed 's/^/     stderr /' || true
   fi
+}
+
+# -depth order without -s: passes the lines on sorted if each directory comes after every
+# line below it; otherwise says which did not (so the comparison with find fails).
+post_check() {
+  python3 -c '
+import sys
+lines = sys.stdin.buffer.read().split(b"\n")
+if lines and lines[-1] == b"": lines.pop()
+seen = set()
+bad = []
+for l in lines:
+    # each ancestor of l already printed came too early
+    p = l
+    while b"/" in p:
+        p = p.rsplit(b"/", 1)[0]
+        if p in seen: bad.append(b"ORDER: " + p + b" before " + l)
+    seen.add(l)
+sys.stdout.buffer.write(b"".join(x + b"\n" for x in bad + sorted(lines)))
+'
 }
 
 # rep N MODE DIR ARGS...: the case N times (for orders that a race would break now and then).
@@ -432,6 +455,10 @@ t "" "$g" -L links/self
 t "" "$g" -L links/dangling ./links/dangling -type l -size -1k
 t s "$g" -L links/dangling links/to_file -printf '%p %y %Y\n'
 t j1 "$g" -H links/dangling -mtime -100000
+# -depth at several workers: a directory after everything below it, in every run.
+rep 20 depth,j4 "$g" dir -depth
+rep 10 depth,j8 "$g" . -depth -name '*' -print
+rep 5 depth "$g" dir odd -depth -printf '%p\n'
 # Worker counts do not change the set of results.
 t j1 "$g" . -printf '%p %s %y\n'
 t j2 "$g" . -type f
@@ -485,6 +512,8 @@ if [ -f "$manifest" ]; then
   t s "$u" .
   t s,j2 "$u" . -name '*.c'
   t post "$u" . -depth
+  rep 5 depth,j4 "$u" . -depth
+  rep 5 depth,j8 "$u" . -depth -type d
 else
   echo "FAIL: no u-boot listing at $manifest"
   fail=$((fail + 1))
