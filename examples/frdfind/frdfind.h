@@ -208,6 +208,22 @@ void ff_out_count(struct ff_thread *thr);
  */
 uint64_t ff_out_flush_all(void);
 
+/**
+ * Locks / unlocks the thread's buffer against ff_out_flush_each(): the owner holds it while
+ * it writes records, when another thread may flush them (-depth with several workers).
+ */
+void ff_out_lock(struct ff_thread *thr);
+
+/** See ff_out_lock(). */
+void ff_out_unlock(struct ff_thread *thr);
+
+/**
+ * Flushes every thread's buffer during the walk, each under its lock (see ff_out_lock()).
+ * Every state must exist before the walk (ff_thread_get() for each index), so no thread
+ * adds one meanwhile.
+ */
+void ff_out_flush_each(void);
+
 /** Frees every thread's state (after ff_out_flush_all()). */
 void ff_out_free_all(void);
 

@@ -139,10 +139,9 @@ static bool time_matches(const struct ff_expr *expr, int64_t t)
     case FF_CMP_LT: // written +N: older than the reference
         return t < expr->ref_ns;
     case FF_CMP_EQ:
-    default: {
-        int64_t delta = t - expr->ref_ns;
-        return delta > 0 && delta <= expr->window_ns;
-    }
+    default: // (the reference may be saturated at either end: no signed difference)
+        return t > expr->ref_ns &&
+               (uint64_t)t - (uint64_t)expr->ref_ns <= (uint64_t)expr->window_ns;
     }
 }
 

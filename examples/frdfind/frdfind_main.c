@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The frd authors
 
 /**
- * frdfind's main(): turns the parsed options into one frd walk over every root, evaluates
+ * frdfind's main(): turns the parsed options into frd walks over the roots, evaluates
  * the expression in the walker's callbacks, reports errors as GNU find words them, and
  * exits 1 if anything failed (the walk itself goes on after an error).
  *
@@ -29,6 +29,9 @@
 struct ff_walk {
     const struct ff_options *opts;
     atomic_bool quit; /**< -quit was evaluated: no callback evaluates anything after it */
+    /** -depth with several workers: evaluations hold their buffer's lock, and a post-order
+     *  evaluation flushes every buffer first (see frdfind_out.c). */
+    bool post_order_sync;
 };
 
 /** -depth: is this directory's evaluation deferred to the post-order hook? */
@@ -55,7 +58,13 @@ static enum frd_action evaluate(struct ff_walk *walk, const struct frd_walk_entr
         return FRD_ACTION_PRUNE;
     }
     struct ff_result res = {false, false};
-    ff_eval(opts->expr, opts, we, thr, &res);
+    if (walk->post_order_sync) {
+        ff_out_lock(thr);
+        ff_eval(opts->expr, opts, we, thr, &res);
+        ff_out_unlock(thr);
+    } else {
+        ff_eval(opts->expr, opts, we, thr, &res);
+    }
     if (res.quit) {
         atomic_store(&walk->quit, true);
         return FRD_ACTION_STOP;
@@ -112,6 +121,11 @@ static void on_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_
     // or a directory at -maxdepth: both are evaluated at their visit.
     if (deferred(walk->opts, dir)) {
         // The hook cannot stop the walk; a -quit here is honoured by the next visit.
+        // Everything below the directory has been evaluated; its lines may still wait in
+        // other workers' buffers: they go out before this one's.
+        if (walk->post_order_sync) {
+            ff_out_flush_each();
+        }
         evaluate(walk, dir);
     }
 }
@@ -218,20 +232,48 @@ int main(int argc, char **argv)
     struct ff_walk walk = {.opts = &opts};
     atomic_init(&walk.quit, false);
     // One output state per worker index: the walker runs at most 8 workers (or the -j asked).
-    if (ff_out_init(opts.workers > 8 ? opts.workers : 8) < 0) {
+    unsigned nstates = opts.workers > 8 ? opts.workers : 8;
+    if (ff_out_init(nstates) < 0) {
         ff_error("out of memory");
         ff_options_free(&opts);
         return 1;
     }
+    walk.post_order_sync = opts.depth && !opts.ordered && opts.workers != 1;
+    for (unsigned i = 0; walk.post_order_sync && i < nstates; i++) {
+        // ff_out_flush_each() reads every state: all are made before the walk.
+        if (ff_thread_get(i) == NULL) {
+            ff_error("out of memory");
+            ff_out_free_all();
+            ff_options_free(&opts);
+            return 1;
+        }
+    }
     // Every root is walked: one that is missing, empty or unreadable is reported by the
     // walk, once, with its path (find's message), and the others are walked all the same.
-    opts.roots = opts.paths;
-    opts.nroots = opts.npaths;
-    rc = frd_walk_roots(opts.paths, opts.npaths, &wo, on_visit, &walk);
-    if (rc < 0 && rc != FRD_ESTOPPED) {
-        ff_error(tool_strerror(rc));
+    // find (and POSIX) take the roots in command-line order: the results of a root come
+    // after everything of the roots before it. The ordered walk keeps that itself; a
+    // concurrent walk over several roots would interleave them, so each root is then a
+    // walk of its own, its output flushed before the next starts (-quit ends them all).
+    uint64_t count = 0;
+    if (opts.ordered || opts.npaths <= 1) {
+        opts.roots = opts.paths;
+        opts.nroots = opts.npaths;
+        rc = frd_walk_roots(opts.paths, opts.npaths, &wo, on_visit, &walk);
+        if (rc < 0 && rc != FRD_ESTOPPED) {
+            ff_error(tool_strerror(rc));
+        }
+    } else {
+        for (size_t i = 0; i < opts.npaths && !atomic_load(&walk.quit); i++) {
+            opts.roots = &opts.paths[i];
+            opts.nroots = 1;
+            rc = frd_walk(opts.paths[i], &wo, on_visit, &walk);
+            if (rc < 0 && rc != FRD_ESTOPPED) {
+                ff_error(tool_strerror(rc));
+            }
+            count += ff_out_flush_all();
+        }
     }
-    uint64_t count = ff_out_flush_all();
+    count += ff_out_flush_all();
     if (opts.count) {
         char line[32];
         int n = snprintf(line, sizeof(line), "%" PRIu64 "\n", count);

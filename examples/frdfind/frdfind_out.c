@@ -12,6 +12,12 @@
  * never run at once), so main() can flush what is left after the walk, when the workers are
  * gone.
  *
+ * -depth with several workers: a directory's line must follow every line below it, which
+ * may still sit in other workers' buffers. Its post-order evaluation first flushes every
+ * buffer (ff_out_flush_each(), each under its owner's lock, which the owner holds while it
+ * evaluates), so what is below it reaches stdout first; its own line then waits in its
+ * buffer, which its parent's post-order flushes before the parent's line in turn.
+ *
  * Errors go to stderr in one write() each, worded and quoted as GNU find does in the C
  * locale, and set a flag that makes the exit status 1.
  */
@@ -37,6 +43,9 @@ enum {
 };
 
 struct ff_thread {
+    /** Held by the owner while it evaluates, under -depth with several workers, so that
+     *  ff_out_flush_each() never takes half a record; uncontended otherwise. */
+    pthread_mutex_t lock;
     char *buf;
     size_t len;
     size_t cap;
@@ -81,6 +90,7 @@ struct ff_thread *ff_thread_get(unsigned worker)
         return NULL;
     }
     thr->cap = INITIAL_CAP;
+    pthread_mutex_init(&thr->lock, NULL);
     threads[worker] = thr;
     return thr;
 }
@@ -163,6 +173,30 @@ uint64_t ff_out_flush_all(void)
     return total;
 }
 
+void ff_out_lock(struct ff_thread *thr)
+{
+    pthread_mutex_lock(&thr->lock);
+}
+
+void ff_out_unlock(struct ff_thread *thr)
+{
+    pthread_mutex_unlock(&thr->lock);
+}
+
+void ff_out_flush_each(void)
+{
+    for (unsigned i = 0; i < nthreads; i++) {
+        struct ff_thread *thr = threads[i];
+        if (thr != NULL) {
+            pthread_mutex_lock(&thr->lock);
+            if (thr->len > 0) {
+                flush_locked(thr);
+            }
+            pthread_mutex_unlock(&thr->lock);
+        }
+    }
+}
+
 void ff_out_free_all(void)
 {
     for (unsigned i = 0; i < nthreads; i++) {
@@ -172,6 +206,7 @@ void ff_out_free_all(void)
             frd_list_free(thr->list);
             free(thr->scratch);
             free(thr->buf);
+            pthread_mutex_destroy(&thr->lock);
             free(thr);
         }
     }

@@ -327,10 +327,37 @@ static struct ff_expr *parse_size(struct parser *p, const char *arg)
 }
 
 /**
+ * A double of seconds to a time_t the way find's `time_t = double` does on x86-64: in range,
+ * truncated; out of range (or NaN), the hardware's "integer indefinite", INT64_MIN.
+ */
+static int64_t seconds_as_find(double d)
+{
+    if (d >= -9223372036854775808.0 && d < 9223372036854775808.0) {
+        return (int64_t)d;
+    }
+    return INT64_MIN;
+}
+
+/** sec + nsec as ns since the epoch, saturated to the int64 range (the entries' own). */
+static int64_t saturated_ns(int64_t sec, int64_t nsec)
+{
+    if (sec > INT64_MAX / NS_PER_SEC - 1) {
+        return INT64_MAX;
+    }
+    if (sec < INT64_MIN / NS_PER_SEC + 1) {
+        return INT64_MIN;
+    }
+    return sec * NS_PER_SEC + nsec;
+}
+
+/**
  * -mtime and -mmin as GNU find 4.9 sets them up (parser.c: parse_time, do_parse_xmin and
  * get_relative_timestamp): the reference is an origin minus N units, the comparison is
  * inverted (+N means older than the reference), and for -mtime -N the origin is moved to
- * the end of the current "day" (start - 1 s).
+ * the end of the current "day" (start - 1 s). The number is strtod's, as find's xstrtod
+ * takes it (inf included; an overflow, or an underflow to a nonzero value, is invalid), and
+ * the subtraction is done in double as find does, with find's overflow error when the
+ * reference would pass the end of time_t. NaN is refused (find 4.9 fails an assertion).
  */
 static struct ff_expr *parse_time(struct parser *p, const char *primary, const char *arg,
                                   bool minutes)
@@ -340,7 +367,7 @@ static struct ff_expr *parse_time(struct parser *p, const char *primary, const c
     char *end;
     errno = 0;
     double value = *s != '\0' ? strtod(s, &end) : 0.0;
-    if (*s == '\0' || *end != '\0' || errno != 0 || !isfinite(value)) {
+    if (*s == '\0' || *end != '\0' || (value != 0.0 && errno == ERANGE) || isnan(value)) {
         FAIL(p, "invalid argument `%s' to `%s'", arg, primary);
         return NULL;
     }
@@ -355,16 +382,21 @@ static struct ff_expr *parse_time(struct parser *p, const char *primary, const c
     double unit = minutes ? 60.0 : (double)DAYSECS;
     double seconds;
     double nanosec = modf(value * unit, &seconds) * 1.0e9;
-    int64_t ref_sec = origin_sec - (int64_t)seconds;
+    int64_t ref_sec = seconds_as_find((double)origin_sec - seconds);
+    if ((origin_sec < ref_sec) != (seconds < 0)) {
+        FAIL(p, "arithmetic overflow while converting %s %s to a number of seconds", s,
+             minutes ? "minutes" : "days");
+        return NULL;
+    }
     int64_t ref_nsec = (int64_t)((double)start_nsec - nanosec);
-    if ((double)start_nsec < nanosec) {
+    if ((double)start_nsec < nanosec && ref_sec > INT64_MIN) {
         ref_nsec += NS_PER_SEC;
         ref_sec -= 1;
     }
     struct ff_expr *e = node(p, FF_TIME);
     if (e != NULL) {
         e->cmp = written == FF_CMP_LT ? FF_CMP_GT : written == FF_CMP_GT ? FF_CMP_LT : FF_CMP_EQ;
-        e->ref_ns = ref_sec * NS_PER_SEC + ref_nsec;
+        e->ref_ns = saturated_ns(ref_sec, ref_nsec);
         e->window_ns = (minutes ? 60 : DAYSECS) * NS_PER_SEC;
     }
     return e;
@@ -680,11 +712,14 @@ static struct ff_expr *parse_comma(struct parser *p)
     return lhs;
 }
 
-/** Does GNU find take this argument as the start of the expression (not a path)? */
+/**
+ * Does GNU find take this argument as the start of the expression (not a path)? "-x" (not
+ * "-" alone), "(" and "!" do; ")" and "," are paths there, as any other name: they are
+ * operators only once the expression has started.
+ */
 static bool starts_expression(const char *arg)
 {
-    return (arg[0] == '-' && arg[1] != '\0') || strcmp(arg, "(") == 0 || strcmp(arg, "!") == 0 ||
-           strcmp(arg, ")") == 0 || strcmp(arg, ",") == 0;
+    return (arg[0] == '-' && arg[1] != '\0') || strcmp(arg, "(") == 0 || strcmp(arg, "!") == 0;
 }
 
 /** Leading options: -H -L -P, and frdfind's -s and -j N. @return 0, 1 (error) or -1. */

@@ -47,6 +47,36 @@ struct ff_format {
 /** Directives GNU find has and frdfind does not (refused by name). */
 static const char unsupported_directives[] = "aAcgGuUtFSZB";
 
+/** Writes "frdfind: " + the n bytes of msg (a NUL among them included, as find writes
+ *  it) + "\n" to stderr in one write. */
+static void say(const char *msg, size_t n)
+{
+    char buf[256];
+    size_t name_len = strlen(tool_name);
+    if (name_len + 2 + n + 1 > sizeof(buf)) {
+        return;
+    }
+    memcpy(buf, tool_name, name_len);
+    memcpy(buf + name_len, ": ", 2);
+    memcpy(buf + name_len + 2, msg, n);
+    buf[name_len + 2 + n] = '\n';
+    ssize_t rc = write(STDERR_FILENO, buf, name_len + 2 + n + 1);
+    (void)rc;
+}
+
+/** find's error for "%" then flags and the character c: reserved ('\0' written as is). */
+static void reserved_directive(char c)
+{
+    static const char head[] = "error: the format directive `%";
+    static const char tail[] = "' is reserved for future use";
+    char msg[sizeof(head) + sizeof(tail)];
+    memcpy(msg, head, sizeof(head) - 1);
+    msg[sizeof(head) - 1] = c;
+    memcpy(msg + sizeof(head), tail, sizeof(tail) - 1);
+    say(msg, sizeof(head) + sizeof(tail) - 1);
+    ff_set_failed();
+}
+
 static void warn(const char *what, const char *p, size_t n)
 {
     // GNU find warns about an unknown directive or escape and prints it as it is.
@@ -131,6 +161,8 @@ int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
                 text[t++] = (char)v;
                 p += k;
             } else if (c == '\0') {
+                static const char msg[] = "warning: escape `\\' followed by nothing at all";
+                say(msg, sizeof(msg) - 1);
                 text[t++] = '\\';
                 p++;
             } else {
@@ -149,6 +181,13 @@ int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
             text[t++] = '%';
             p += 2;
             continue;
+        }
+        if (p[1] == '\0') {
+            static const char msg[] = "error: % at end of format string";
+            say(msg, sizeof(msg) - 1);
+            ff_set_failed();
+            ff_format_free(fmt);
+            return 1;
         }
         struct ff_seg seg = {.prec = -1};
         const char *q = p + 1;
@@ -177,11 +216,17 @@ int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
             }
         }
         char d = *q;
-        if (d == '\0') {
-            // A lone '%' at the end is printed as it is.
+        if (d == '\0' || d == '{' || d == '[' || d == '(') {
+            // find: "%5" or "%-" at the end, and these three, are errors.
+            reserved_directive(d);
+            ff_format_free(fmt);
+            return 1;
+        }
+        if (d == '%') {
+            // find prints "%5%" as "%5": the flags, not the second '%'.
             memcpy(text + t, p, (size_t)(q - p));
             t += (size_t)(q - p);
-            p = q;
+            p = q + 1;
             continue;
         }
         if ((d == 'T' || d == 'C') && q[1] == '@') {
@@ -207,7 +252,8 @@ int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
             *needs |= directive_field(d);
             q++;
         } else {
-            warn("format directive", q - 1, 2);
+            char directive[2] = {'%', d};
+            warn("format directive", directive, 2);
             memcpy(text + t, p, (size_t)(q + 1 - p));
             t += (size_t)(q + 1 - p);
             p = q + 1;
@@ -432,7 +478,6 @@ static size_t below_root(const struct ff_options *opts, const struct frd_walk_en
     return we->path_len - skip;
 }
 
-/** %Y for a link: the type of its target, 'L' for a loop, 'N' when it dangles. */
 /**
  * The directory to reach an entry from: the walk's descriptor of its parent (valid in every
  * callback), or for a root, whose name is the path as given, the current directory.
@@ -442,6 +487,10 @@ static int entry_dir(const struct frd_walk_entry *we)
     return we->parent_fd != FRD_INVALID_FD ? we->parent_fd : AT_FDCWD;
 }
 
+/**
+ * %Y for a link: the type of its target, 'L' for a loop, 'N' when it dangles (a missing
+ * target, or one whose path runs through a file: find takes ENOTDIR as ENOENT there).
+ */
 static char target_letter(const struct frd_walk_entry *we)
 {
     if (we->entry->type != FRD_TYPE_LNK) {
@@ -450,7 +499,7 @@ static char target_letter(const struct frd_walk_entry *we)
     struct stat st;
     int rc = fstatat(entry_dir(we), we->entry->name, &st, 0);
     if (rc != 0) {
-        return errno == ELOOP ? 'L' : errno == ENOENT ? 'N' : '?';
+        return errno == ELOOP ? 'L' : errno == ENOENT || errno == ENOTDIR ? 'N' : '?';
     }
     switch (st.st_mode & S_IFMT) {
     case S_IFREG:

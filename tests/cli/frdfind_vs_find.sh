@@ -45,6 +45,7 @@ ln -s ../dir/file.c "$g/links/to_file"
 ln -s ../dir "$g/links/to_dir"
 ln -s nowhere "$g/links/dangling"
 ln -s self "$g/links/self"
+ln -s ../dir/file.c/x "$g/links/through_file"
 ln -s .. "$g/loops/inner/up"
 ln -s ../inner "$g/loops/inner/again"
 # Hard links.
@@ -113,8 +114,35 @@ sys.stdout.buffer.write(b"".join(p + b"\0" for p in sorted(data, key=key)))
 ' "$1"
 }
 
+# Sorts -print output only inside each run of lines from one root (the roots are the
+# arguments before the expression), keeping the runs in the order they came: two outputs
+# agree only if each took the roots in the same order without interleaving them.
+root_runs() {
+  python3 -c '
+import sys
+roots = []
+for a in sys.argv[1:]:
+    if a.startswith("-") or a in ("!", "("): break
+    roots.append(a)
+def root_of(line):
+    best = -1
+    for i, r in enumerate(roots):
+        if line == r or line.startswith(r if r.endswith("/") else r + "/"):
+            if best < 0 or len(r) > len(roots[best]): best = i
+    return best
+runs, last = [], None
+for line in sys.stdin.read().splitlines():
+    r = root_of(line)
+    if not runs or r != last: runs.append([])
+    runs[-1].append(line)
+    last = r
+sys.stdout.write("".join(l + "\n" for run in runs for l in sorted(run)))
+' "$@"
+}
+
 # t MODE DIR ARGS...: MODE is a comma list of: z (NUL-separated output), s (-s: compare
-# frdfind's order), post (-s with -depth order), nobody (run as uid 65534), jN (frdfind -jN).
+# frdfind's order), post (-s with -depth order), nobody (run as uid 65534), jN (frdfind -jN),
+# roots (the roots' order: see root_runs), depth (-depth's order without -s: see post_check).
 t() {
   local mode=$1 dir=$2 this_gap=$gap
   shift 2
@@ -141,6 +169,12 @@ t() {
       tr '\n' '\0' <"$tmp/find.out" | sort_components $order | tr '\0' '\n' >"$tmp/find.sorted"
     fi
     cp "$tmp/frd.out" "$tmp/frd.sorted"
+  elif [[ ,$mode, == *,depth,* ]]; then
+    post_check <"$tmp/find.out" >"$tmp/find.sorted"
+    post_check <"$tmp/frd.out" >"$tmp/frd.sorted"
+  elif [[ ,$mode, == *,roots,* ]]; then
+    root_runs "$@" <"$tmp/find.out" >"$tmp/find.sorted"
+    root_runs "$@" <"$tmp/frd.out" >"$tmp/frd.sorted"
   elif [ $sep = nul ]; then
     sort -z "$tmp/find.out" >"$tmp/find.sorted"
     sort -z "$tmp/frd.out" >"$tmp/frd.sorted"
@@ -168,6 +202,33 @@ t() {
       head -8 | sed 's/^/     stdout /' || true
     diff "$tmp/find.err.sorted" "$tmp/frd.err.sorted" | head -6 | sed 's/^/     stderr /' || true
   fi
+}
+
+# -depth order without -s: passes the lines on sorted if each directory comes after every
+# line below it; otherwise says which did not (so the comparison with find fails).
+post_check() {
+  python3 -c '
+import sys
+lines = sys.stdin.buffer.read().split(b"\n")
+if lines and lines[-1] == b"": lines.pop()
+seen = set()
+bad = []
+for l in lines:
+    # each ancestor of l already printed came too early
+    p = l
+    while b"/" in p:
+        p = p.rsplit(b"/", 1)[0]
+        if p in seen: bad.append(b"ORDER: " + p + b" before " + l)
+    seen.add(l)
+sys.stdout.buffer.write(b"".join(x + b"\n" for x in bad + sorted(lines)))
+'
+}
+
+# rep N MODE DIR ARGS...: the case N times (for orders that a race would break now and then).
+rep() {
+  local n=$1 i
+  shift
+  for ((i = 0; i < n; i++)); do t "$@"; done
 }
 
 # ---- the table: generated tree -------------------------------------------------------------
@@ -240,6 +301,15 @@ t "" "$g" times -mmin -60
 t "" "$g" times -mmin +60
 t "" "$g" times -mmin 60
 t "" "$g" times -mmin 61
+# Huge and odd numbers: no overflow, find's results and errors.
+for n in +127539 -127539 127539 +106752 -106752 -9999999999999999999999 \
+  +9999999999999999999999 9999999999999999999999 -1e300 +1e300 inf -inf +-inf \
+  +-9999999999999999999999 +-1e300 +-127539000 1e400 1e-400 -1e-320 -0x10 +25000000000000; do
+  t "" "$g" times -mtime "$n"
+done
+for n in +9999999999999999999 -9999999999999999999999 +153722867280 -153722867280 +-1e300; do
+  t "" "$g" times -mmin "$n"
+done
 t "" "$g" times -newer times/ref
 t "" "$g" times ! -newer times/ref
 t "" "$g" . -empty
@@ -283,6 +353,11 @@ t "" "$g" links -printf '%f -> %l %y %Y\n'
 t "" "$g" . -printf '%-12f|%12f|%.3f|%5s|%-5s|%05d|%+d|%.0d|%3y|\n'
 t "" "$g" dir -printf 'tab\there\\ \101\102\060 \\\\ 50%% done \a\b\f\v\r\n'
 t "" "$g" dir -printf 'stop\cnot printed\n'
+# Broken directives: find's errors (one with a NUL byte in it) and exit status, or warnings.
+for f in '%' 'a%' '%5' '%-' '%-5' '%.' '%5.3' '%#' '%+' '% ' '%0' '%{' '%[' '%(' '%5{' '%5%%' \
+  '%5%' '%-%x' '%.%' '%5z' '%)' '%5\' '\' 'x\'; do
+  t "" "$g" dir -maxdepth 0 -printf "$f"
+done
 t "" "$g" dir -maxdepth 0 -printf '%p'
 t "" "$g" dir/ dir// ./dir -maxdepth 1 -printf '%p|%P|%H|%f|%h\n'
 t "" "$g" dir/sub/ dir/sub// ./dir/sub/ x x/ x// ./x/ links/ links// ./ .// . ../gen/ ../gen// -maxdepth 0 -printf '%p|%P|%H|%f|%h\n'
@@ -343,6 +418,47 @@ t s,j1 "$g" dir
 t s,j3 "$g" . -name '*.c'
 t z,post "$g" . -depth -print0
 t z,s "$g" odd -print0
+# Roots in command-line order, each root's results after the previous root's, at any -j.
+mkdir -p "$g/r/a/x" "$g/r/b" "$g/r/c/d/y" "$g/r/e/f"
+touch "$g/r/a/x/1" "$g/r/a/2" "$g/r/b/3" "$g/r/c/d/4" "$g/r/c/d/y/5" "$g/r/e/f/6"
+rep 20 roots,j8 "$g/r" a b c/d e/f -maxdepth 0
+rep 20 roots,j8 "$g/r" e/f c/d b a
+rep 10 roots "$g/r" a b c/d e/f -depth
+rep 5 roots,j8 "$g/r" a missing b -name '[1-9]' -print
+t roots,j8 "$g/r" a b c e -print -name 3 -quit
+# Paths named like operators: only "-x", "(" and "!" start the expression.
+mkdir -p "$g/ops/,"
+touch "$g/ops/)" "$g/ops/,/x" "$g/ops/!" "$g/ops/(" "$g/ops/-"
+t "" "$g/ops" , -print
+t "" "$g/ops" ')'
+t "" "$g/ops" -- ,
+t "" "$g/ops" -- ')' , -maxdepth 0
+t "" "$g/ops" , ')' -print , -print
+t "" "$g/ops" ')' ! -name x
+t "" "$g/ops" -
+t "" "$g/ops" ! -maxdepth 0
+t "" "$g/ops" '(' -maxdepth 0 ')'
+t "" "$g/ops" -H -- ,
+t "" "$g/ops" -- -H ,
+t "" "$g/ops" , -- ,
+t "" "$g/ops" ',x' ')x' '!x' '(x'
+# %Y of a link whose target path runs through a file (ENOTDIR): N, as a dangling link.
+t "" "$g" links/through_file -printf '%p %y %Y\n'
+t "" "$g" links -type l -printf '%p %Y\n'
+# -H/-L on a broken link given as a root: the link itself, exit 0.
+t "" "$g" -L links/dangling
+t "" "$g" -H links/dangling -printf '%p %y %Y %s\n'
+known_gap "walker/root.c falls back to the link itself on ELOOP too; find reports a self-loop root"
+t "" "$g" -H links/self -printf '%p %y %Y %s\n'
+known_gap "walker/root.c falls back to the link itself on ELOOP too; find reports a self-loop root"
+t "" "$g" -L links/self
+t "" "$g" -L links/dangling ./links/dangling -type l -size -1k
+t s "$g" -L links/dangling links/to_file -printf '%p %y %Y\n'
+t j1 "$g" -H links/dangling -mtime -100000
+# -depth at several workers: a directory after everything below it, in every run.
+rep 20 depth,j4 "$g" dir -depth
+rep 10 depth,j8 "$g" . -depth -name '*' -print
+rep 5 depth "$g" dir odd -depth -printf '%p\n'
 # Worker counts do not change the set of results.
 t j1 "$g" . -printf '%p %s %y\n'
 t j2 "$g" . -type f
@@ -396,6 +512,8 @@ if [ -f "$manifest" ]; then
   t s "$u" .
   t s,j2 "$u" . -name '*.c'
   t post "$u" . -depth
+  rep 5 depth,j4 "$u" . -depth
+  rep 5 depth,j8 "$u" . -depth -type d
 else
   echo "FAIL: no u-boot listing at $manifest"
   fail=$((fail + 1))
