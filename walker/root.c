@@ -25,8 +25,9 @@ int frd__root_stat(struct frd__worker *w, struct frd__wnode *root)
     // loops, volume classes); names-only walks ask for the type alone.
     unsigned fields = walk->names_only ? FRD_FIELD_TYPE : walk->fields | FRD__ID_FIELDS;
     int rc = frd__plat_stat_fields(FRD_INVALID_FD, root->name, follow, fields, &e);
-    if (rc < 0 && follow && (rc == FRD_ENOENT || rc == FRD_ELOOP)) {
-        // A dangling link as a root is still reported, as a link (find -L does).
+    if (rc < 0 && follow && rc == FRD_ENOENT) {
+        // A dangling link as a root is still reported, as a link (find -L does); a link
+        // that loops (FRD_ELOOP) is an error, as find reports it.
         memset(&e, 0, sizeof(e));
         if (frd__plat_stat_fields(FRD_INVALID_FD, root->name, false, fields, &e) == 0 &&
             e.type == FRD_TYPE_LNK) {
