@@ -6,13 +6,8 @@
 set -euo pipefail
 frdcount=$(realpath "$1")
 export LC_ALL=C
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok: $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
+cli_begin
 
 mkdir -p real/sub && printf 'abc' >real/sub/f && printf 'de' >real/g
 
@@ -68,5 +63,4 @@ else
   bad "frdcount real: exit $rc, stderr: $(cat err.txt)"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+cli_end

@@ -11,13 +11,8 @@ if ! command -v strace >/dev/null || ! strace -f -c -o /dev/null true 2>/dev/nul
   echo "skip: strace is missing or cannot trace here"
   exit 77
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok: $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
+cli_begin
 
 mkdir -p empty tree
 for d in 1 2 3 4 5 6 7 8 9 10; do
@@ -67,5 +62,4 @@ else
   bad "frdfind tree -size +1: $tree statx calls for $entries entries (empty directory: $base)"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+cli_end

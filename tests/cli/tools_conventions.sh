@@ -12,13 +12,8 @@ declare -A bin=(
 )
 tools=(frdfind frddu frdindex frdls frdcount)
 export LC_ALL=C
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok: $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
+cli_begin
 
 # A small tree with odd names for the runs below.
 mkdir -p tree/sub tree/'with space' && printf 'abc' >tree/f && printf 'x' >tree/sub/g
@@ -142,5 +137,4 @@ for opt in "" -n; do
   fi
 done
 
-echo "passed $pass, failed $fail"
-[ "$fail" -eq 0 ]
+cli_end
