@@ -477,7 +477,7 @@ FRD_EXTERN int frd_lister_list_path(struct frd_lister *lister, struct frd_list *
  *     for frd_lister_error());
  *   - from opening `name` (frd_lister_error().op is "open"): FRD_ENOENT, FRD_ENOTDIR,
  *     FRD_ELOOP (a symlink under FRD_OPEN_NOFOLLOW, or a loop of links), FRD_EACCES,
- *     FRD_EMFILE, FRD_ENFILE, FRD_ENAMETOOLONG, FRD_ENOMEM, or another FRD_EXXX the OS gives;
+ *     FRD_EMFILE, FRD_ENFILE, FRD_ENAMETOOLONG, FRD_ENOMEM, or another negative code the OS gives;
  *   - from reading it: what frd_lister_list_fd() returns.
  * On a failure after the open, the entries read before it stay in the list.
  */
@@ -498,7 +498,7 @@ FRD_EXTERN int frd_lister_list_at(struct frd_lister *lister, struct frd_list *li
  *   - from the OS's read of the directory (op names the call: "getdents64", "readdir",
  *     "lseek", "getattrlistbulk", "NtQueryDirectoryFile", ...): FRD_EBADF (not an open
  *     descriptor), FRD_ENOTDIR (not a directory), FRD_ENOENT (the directory was removed),
- *     FRD_EACCES, FRD_EIO, or another FRD_EXXX the OS gives.
+ *     FRD_EACCES, FRD_EIO, or another negative code the OS gives.
  * On failure the entries read before it stay in the list, and frd_lister_error() says
  * what failed. A failed stat of one entry is no failure of the listing: that entry is kept
  * with its `error` set.
