@@ -485,6 +485,11 @@ t nobody "$g" nosearch -size -1k
 t nobody,z "$g" . -print0
 t nobody,s,z "$g" . -print0
 
+# ---- actions: -exec, -execdir, -ok, -delete, -ls, -fls, -fprint, -fprintf, -quit, -color ----
+
+# ---- predicates: -regex, -perm, -user, -group, times, -newerXY, -lname, -xtype, -samefile,
+# -readable, -printf directives, UTF-8 matching, -exclude ------------------------------------
+
 # ---- the table: the u-boot tree ------------------------------------------------------------
 manifest="$data/u-boot.tsv.gz"
 if [ -f "$manifest" ]; then
