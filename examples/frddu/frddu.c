@@ -17,129 +17,155 @@
 #include "frddu.h"
 
 #include "errtext.h"
+#include "gnuquote.h"
 #include "grow.h"
 #include "toolname.h"
 
-#include <getopt.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
-
-static const char usage_text[] =
-    "usage: frddu [OPTION]... [FILE]...\n"
-    "Summarize the disk usage of each FILE, recursively for directories, in parallel.\n"
-    "Sizes are in 1024-byte blocks unless told otherwise; totals match GNU du.\n"
-    "\n"
-    "  -a, --all             print files too, not only directories\n"
-    "      --apparent-size   count sizes (st_size), not allocated blocks\n"
-    "  -b, --bytes           --apparent-size in bytes (--block-size=1)\n"
-    "  -c, --total           print a grand total\n"
-    "  -d, --max-depth=N     print a line only N or fewer levels below a FILE\n"
-    "  -h, --human-readable  sizes like 4.0K 12M 1.1G (powers of 1024)\n"
-    "      --si              like -h, in powers of 1000\n"
-    "  -k                    1024-byte blocks (the default)\n"
-    "  -m                    1048576-byte blocks\n"
-    "  -l, --count-links     count a hard-linked file each time it is met\n"
-    "  -L, --dereference     follow every symbolic link\n"
-    "  -H, -D, --dereference-args  follow symbolic links given as FILE only\n"
-    "  -P, --no-dereference  follow no symbolic link (the default)\n"
-    "  -s, --summarize       print only a total for each FILE\n"
-    "  -x, --one-file-system skip directories on other file systems\n"
-    "  -0, --null            end each line with NUL, not newline\n"
-    "      --top=N           print only the N largest lines, largest first\n"
-    "  -j, --jobs=N          walk with N threads (default: one per core)\n"
-    "      --help            show this help\n"
-    "      --version         show the version\n"
-    "\n"
-    "On a terminal, a progress line on stderr shows entries, bytes, rate and the\n"
-    "current directory while a walk takes longer than half a second.\n";
-
-enum {
-    OPT_APPARENT = 256,
-    OPT_SI,
-    OPT_TOP,
-    OPT_HELP,
-    OPT_VERSION,
-};
-
-static const struct option long_options[] = {
-    {"all", no_argument, NULL, 'a'},
-    {"apparent-size", no_argument, NULL, OPT_APPARENT},
-    {"bytes", no_argument, NULL, 'b'},
-    {"total", no_argument, NULL, 'c'},
-    {"max-depth", required_argument, NULL, 'd'},
-    {"human-readable", no_argument, NULL, 'h'},
-    {"si", no_argument, NULL, OPT_SI},
-    {"count-links", no_argument, NULL, 'l'},
-    {"dereference", no_argument, NULL, 'L'},
-    {"dereference-args", no_argument, NULL, 'D'},
-    {"no-dereference", no_argument, NULL, 'P'},
-    {"summarize", no_argument, NULL, 's'},
-    {"one-file-system", no_argument, NULL, 'x'},
-    {"null", no_argument, NULL, '0'},
-    {"top", required_argument, NULL, OPT_TOP},
-    {"jobs", required_argument, NULL, 'j'},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
-    {NULL, 0, NULL, 0},
-};
-
-/** Parses a non-negative decimal number. @return 0, or -1 if `text` is not one. */
-static int parse_count(const char *text, long *out)
-{
-    char *end;
-    errno = 0;
-    long value = strtol(text, &end, 10);
-    if (errno != 0 || end == text || *end != '\0' || value < 0) {
-        return -1;
-    }
-    *out = value;
-    return 0;
-}
-
-static int usage_error(const char *message, const char *arg)
-{
-    if (message != NULL) {
-        fprintf(stderr, "%s: %s%s%s\n", tool_name, message, arg ? " " : "", arg ? arg : "");
-    }
-    fprintf(stderr, "Try '%s --help' for more information.\n", tool_name);
-    return 2;
-}
 
 TOOL_RESERVE_DEFINE(lines_reserve, struct du_line, 256)
 
 /** Remembers a line for --top. Called with out_lock held. */
-static void remember_line(struct du_state *st, uint64_t bytes, const char *path, size_t len)
+static void remember_line(struct du_state *st, const struct du_sum *sum, const char *head,
+                          size_t head_len, const char *tail, size_t tail_len)
 {
     if (lines_reserve(&st->lines, &st->lines_cap, st->nlines + 1) < 0) {
         atomic_store(&st->out_of_memory, true);
         return;
     }
-    char *copy = malloc(len + 1);
+    char *copy = malloc(head_len + tail_len + 1);
     if (copy == NULL) {
         atomic_store(&st->out_of_memory, true);
         return;
     }
-    memcpy(copy, path, len);
-    copy[len] = '\0';
-    st->lines[st->nlines].bytes = bytes;
+    memcpy(copy, head, head_len);
+    memcpy(copy + head_len, tail, tail_len);
+    copy[head_len + tail_len] = '\0';
+    st->lines[st->nlines].sum = *sum;
     st->lines[st->nlines].path = copy;
     st->nlines++;
 }
 
-static void write_line(struct du_state *st, uint64_t bytes, const char *head, size_t head_len,
-                       const char *tail, size_t tail_len)
+/**
+ * Prints a time as du --time does: the format of --time-style through strftime, with %N
+ * (and %<width>N) for the nanoseconds, as gnulib's nstrftime has them.
+ */
+static void write_time(FILE *out, int64_t ns, const char *format)
 {
+    int64_t sec = ns / 1000000000;
+    int64_t nsec = ns % 1000000000;
+    if (nsec < 0) {
+        sec--;
+        nsec += 1000000000;
+    }
+    time_t t = (time_t)sec;
+    struct tm tm;
+    if (localtime_r(&t, &tm) == NULL) {
+        fprintf(out, "%" PRId64, sec);
+        return;
+    }
+    // Replace each %N (or %<digits>N) with the digits, doubling no '%': strftime gets the rest.
+    char digits[10];
+    snprintf(digits, sizeof digits, "%09" PRId64, nsec);
+    size_t len = strlen(format);
+    char *fmt = malloc(len * 9 + 2);
+    if (fmt == NULL) {
+        return;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (format[i] != '%') {
+            fmt[n++] = format[i];
+            continue;
+        }
+        size_t j = i + 1;
+        unsigned width = 0;
+        while (format[j] >= '0' && format[j] <= '9') {
+            width = width * 10 + (unsigned)(format[j] - '0');
+            if (width > 9) {
+                width = 9;
+            }
+            j++;
+        }
+        if (format[j] == 'N') {
+            if (width == 0) {
+                width = 9;
+            }
+            memcpy(fmt + n, digits, width);
+            n += width;
+            i = j;
+        } else if (format[j] == '%' && j == i + 1) {
+            fmt[n++] = '%';
+            fmt[n++] = '%';
+            i = j;
+        } else {
+            fmt[n++] = '%';
+        }
+    }
+    fmt[n] = '\0';
+    // strftime says 0 both for an empty result and for one too long: grow until it fits.
+    size_t cap = 256;
+    char *buf = NULL;
+    for (;;) {
+        char *grown = realloc(buf, cap);
+        if (grown == NULL) {
+            break;
+        }
+        buf = grown;
+        buf[0] = 'x'; // tells an empty result from a failure below
+                      // The format is --time-style's, the user's own, as date(1) takes it.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+        size_t got = strftime(buf, cap, fmt, &tm);
+#pragma GCC diagnostic pop
+        if (got > 0 || n == 0 || cap > 65536) {
+            fwrite(buf, 1, got, out);
+            break;
+        }
+        cap *= 4;
+    }
+    free(buf);
+    free(fmt);
+}
+
+static void write_line(struct du_state *st, const struct du_sum *sum, const char *head,
+                       size_t head_len, const char *tail, size_t tail_len)
+{
+    const struct du_options *opts = st->opts;
     char size[DU_SIZE_MAX_LEN];
-    fputs(du_format_size(bytes, &st->opts->units, size), st->out);
+    fputs(du_format_size(opts->inodes ? sum->inodes : sum->bytes, &opts->units, size), st->out);
+    if (opts->time != DU_TIME_NONE) {
+        fputc('\t', st->out);
+        write_time(st->out, sum->tmax, opts->time_format);
+    }
     fputc('\t', st->out);
     fwrite(head, 1, head_len, st->out);
     fwrite(tail, 1, tail_len, st->out);
-    fputc(st->opts->terminator, st->out);
+    fputc(opts->terminator, st->out);
 }
 
-void du_emit(struct du_state *st, uint64_t bytes, const char *walk_path, size_t walk_path_len)
+/** @return whether -t lets the line print: at least the threshold, or at most -threshold. */
+static bool above_threshold(const struct du_options *opts, const struct du_sum *sum)
 {
+    uint64_t v = opts->inodes ? sum->inodes : sum->bytes;
+    if (opts->threshold < 0) {
+        return v <= (uint64_t)0 - (uint64_t)opts->threshold;
+    }
+    return v >= (uint64_t)opts->threshold;
+}
+
+void du_emit(struct du_state *st, const struct du_sum *sum, const char *walk_path,
+             size_t walk_path_len)
+{
+    if (!above_threshold(st->opts, sum)) {
+        return;
+    }
     // The walker's path is walk_root followed by "/name..."; du spells it with the root as
     // given (trailing slashes trimmed to one) and never doubles a slash after it.
     const char *tail = walk_path + st->walk_root_len;
@@ -151,30 +177,36 @@ void du_emit(struct du_state *st, uint64_t bytes, const char *walk_path, size_t 
     }
     pthread_mutex_lock(&st->out_lock);
     if (st->opts->top > 0) {
-        char *joined = malloc(st->display_root_len + tail_len + 1);
-        if (joined == NULL) {
-            atomic_store(&st->out_of_memory, true);
-        } else {
-            memcpy(joined, st->display_root, st->display_root_len);
-            memcpy(joined + st->display_root_len, tail, tail_len);
-            remember_line(st, bytes, joined, st->display_root_len + tail_len);
-            free(joined);
-        }
+        remember_line(st, sum, st->display_root, st->display_root_len, tail, tail_len);
     } else {
         if (st->out_is_tty) {
             progress_line_clear(&st->progress);
         }
-        write_line(st, bytes, st->display_root, st->display_root_len, tail, tail_len);
+        write_line(st, sum, st->display_root, st->display_root_len, tail, tail_len);
     }
     pthread_mutex_unlock(&st->out_lock);
+}
+
+void du_report(struct du_state *st, const char *what, const char *path, int code)
+{
+    atomic_store(&st->status, 1);
+    atomic_fetch_add(&st->errors, 1);
+    progress_line_clear(&st->progress);
+    char *q = tool_quote(path, TOOL_QUOTE_SHELL_ALWAYS);
+    if (code != 0) {
+        fprintf(stderr, "%s: %s %s: %s\n", tool_name, what, q ? q : path, tool_strerror(code));
+    } else {
+        fprintf(stderr, "%s: %s %s\n", tool_name, what, q ? q : path);
+    }
+    free(q);
 }
 
 static int line_larger_first(const void *a, const void *b)
 {
     const struct du_line *x = a;
     const struct du_line *y = b;
-    if (x->bytes != y->bytes) {
-        return x->bytes > y->bytes ? -1 : 1;
+    if (x->sum.bytes != y->sum.bytes) {
+        return x->sum.bytes > y->sum.bytes ? -1 : 1;
     }
     return strcmp(x->path, y->path);
 }
@@ -183,108 +215,12 @@ static void print_top(struct du_state *st)
 {
     qsort(st->lines, st->nlines, sizeof(*st->lines), line_larger_first);
     for (size_t i = 0; i < st->nlines && i < st->opts->top; i++) {
-        write_line(st, st->lines[i].bytes, st->lines[i].path, strlen(st->lines[i].path), "", 0);
+        write_line(st, &st->lines[i].sum, st->lines[i].path, strlen(st->lines[i].path), "", 0);
     }
     for (size_t i = 0; i < st->nlines; i++) {
         free(st->lines[i].path);
     }
     free(st->lines);
-}
-
-/** Fills `opts` from the command line. @return -1 to go on, or an exit status. */
-static int parse_options(int argc, char **argv, struct du_options *opts)
-{
-    bool summarize = false;
-    long depth = -1;
-    long top = 0;
-    long jobs = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "abcd:hklmLDHPsx0j:", long_options, NULL)) != -1) {
-        switch (c) {
-        case 'a':
-            opts->all = true;
-            break;
-        case OPT_APPARENT:
-            opts->apparent = true;
-            break;
-        case 'b':
-            opts->apparent = true;
-            opts->units = (struct du_units){1, 0};
-            break;
-        case 'c':
-            opts->grand_total = true;
-            break;
-        case 'd':
-            if (parse_count(optarg, &depth) < 0) {
-                return usage_error("invalid maximum depth", optarg);
-            }
-            break;
-        case 'h':
-            opts->units = (struct du_units){1, 1024};
-            break;
-        case OPT_SI:
-            opts->units = (struct du_units){1, 1000};
-            break;
-        case 'k':
-            opts->units = (struct du_units){1024, 0};
-            break;
-        case 'm':
-            opts->units = (struct du_units){1024 * 1024, 0};
-            break;
-        case 'l':
-            opts->count_links = true;
-            break;
-        case 'L':
-            opts->follow = FRD_FOLLOW_ALL;
-            break;
-        case 'D':
-        case 'H':
-            opts->follow = FRD_FOLLOW_ROOTS;
-            break;
-        case 'P':
-            opts->follow = FRD_FOLLOW_NEVER;
-            break;
-        case 's':
-            summarize = true;
-            break;
-        case 'x':
-            opts->one_fs = true;
-            break;
-        case '0':
-            opts->terminator = '\0';
-            break;
-        case OPT_TOP:
-            if (parse_count(optarg, &top) < 0 || top == 0) {
-                return usage_error("invalid --top count", optarg);
-            }
-            break;
-        case 'j':
-            if (parse_count(optarg, &jobs) < 0 || jobs > 1024) {
-                return usage_error("invalid job count", optarg);
-            }
-            break;
-        case OPT_HELP:
-            fputs(usage_text, stdout);
-            return tool_flush_stdout();
-        case OPT_VERSION:
-            return tool_print_version("frddu", NULL);
-        default:
-            return usage_error(NULL, NULL);
-        }
-    }
-    if (summarize && opts->all) {
-        return usage_error("cannot both summarize and show all entries", NULL);
-    }
-    if (summarize && depth > 0) {
-        return usage_error("summarizing conflicts with --max-depth", NULL);
-    }
-    opts->max_depth = summarize ? 0 : depth;
-    opts->top = (size_t)top;
-    opts->workers = (unsigned)jobs;
-    // As du: with several roots (or -L) a file with one link can be met twice, so every
-    // (device, inode) is remembered, directories included.
-    opts->hash_all = argc - optind > 1 || opts->follow == FRD_FOLLOW_ALL;
-    return -1;
 }
 
 /** GNU du trims two or more trailing slashes of a FILE to one. @return a malloc'd copy. */
@@ -302,25 +238,87 @@ static char *display_name(const char *arg)
     return copy;
 }
 
+/** The roots: the operands, the records of --files0-from, or ".". */
+struct du_roots {
+    char **argv; /**< operands left, NULL-terminated, or NULL with --files0-from */
+    FILE *list;  /**< --files0-from's stream */
+    char *record;
+    size_t record_cap;
+    unsigned long count; /**< records read so far */
+    bool read_error;
+};
+
+/** @return the next root, or NULL at the end (or after a read error of the list). */
+static const char *next_root(struct du_roots *r)
+{
+    if (r->list == NULL) {
+        return *r->argv != NULL ? *r->argv++ : NULL;
+    }
+    ssize_t len = getdelim(&r->record, &r->record_cap, '\0', r->list);
+    if (len < 0) {
+        r->read_error = ferror(r->list) != 0;
+        return NULL;
+    }
+    r->count++;
+    return r->record;
+}
+
+/** Walks one root (name as given) and reports what du reports for it. */
+static void du_one_root(struct du_state *st, const char *root)
+{
+    char *display = display_name(root);
+    if (display == NULL) {
+        atomic_store(&st->out_of_memory, true);
+        return;
+    }
+    if (du_excluded(&st->opts->exclude, display)) {
+        free(display); // du leaves out an excluded FILE without a word
+        return;
+    }
+    unsigned errors_before = atomic_load(&st->errors);
+    int rc = du_walk_root(st, display, display);
+    // The error hook may already have said why the root failed.
+    if (rc < 0 && rc != FRD_ENOMEM && atomic_load(&st->errors) == errors_before) {
+        du_report(st, "cannot access", root, rc);
+    }
+    free(display);
+}
+
 int main(int argc, char **argv)
 {
+    setlocale(LC_ALL, "");
     tool_name_init(argv, "frddu");
     struct du_options opts = {
         .follow = FRD_FOLLOW_NEVER,
         .max_depth = -1,
         .terminator = '\n',
-        .units = {1024, 0},
     };
-    int parsed = parse_options(argc, argv, &opts);
+    int parsed = du_parse_options(argc, argv, &opts);
     if (parsed >= 0) {
+        du_exclude_free(&opts.exclude);
         return parsed;
     }
-    static const char *const dot[] = {"."};
-    const char *const *roots = optind < argc ? (const char *const *)(argv + optind) : dot;
-    size_t nroots = optind < argc ? (size_t)(argc - optind) : 1;
+    static char dot[] = ".";
+    static char *dot_only[] = {dot, NULL};
+    struct du_roots roots = {.argv = optind < argc ? argv + optind : dot_only};
+    bool list_is_stdin = false;
+    if (opts.files0_from != NULL) {
+        list_is_stdin = strcmp(opts.files0_from, "-") == 0;
+        roots.argv = NULL;
+        roots.list = list_is_stdin ? stdin : fopen(opts.files0_from, "r");
+        if (roots.list == NULL) {
+            char *q = tool_quote(opts.files0_from, TOOL_QUOTE_SHELL_ALWAYS);
+            fprintf(stderr, "%s: cannot open %s for reading: %s\n", tool_name,
+                    q ? q : opts.files0_from, strerror(errno));
+            free(q);
+            du_exclude_free(&opts.exclude);
+            return 1;
+        }
+    }
 
     struct du_state st = {.opts = &opts, .out = stdout};
     st.out_is_tty = isatty(STDOUT_FILENO) == 1;
+    atomic_init(&st.total_tmax, INT64_MIN);
     pthread_mutex_init(&st.out_lock, NULL);
     double delay = 0.5;
     const char *delay_ms = getenv("FRDDU_PROGRESS_DELAY_MS");
@@ -333,52 +331,69 @@ int main(int argc, char **argv)
     st.nbatches = opts.workers > 8 ? opts.workers : 8;
     st.batches = calloc(st.nbatches, sizeof *st.batches);
     if (st.seen == NULL || st.batches == NULL) {
-        fprintf(stderr, "%s: out of memory\n", tool_name);
+        fprintf(stderr, "%s: memory exhausted\n", tool_name);
         du_seen_free(st.seen);
         free(st.batches);
         return 1;
     }
 
-    uint64_t grand_total = 0;
-    for (size_t i = 0; i < nroots; i++) {
-        char *display = display_name(roots[i]);
-        if (display == NULL) {
-            atomic_store(&st.out_of_memory, true);
-            break;
-        }
-        unsigned errors_before = atomic_load(&st.errors);
-        int rc = du_walk_root(&st, display, display);
-        if (rc == FRD_ENOMEM) {
-            free(display);
-            break;
-        }
-        // The error hook may already have said why the root failed.
-        if (rc < 0 && atomic_load(&st.errors) == errors_before) {
-            progress_line_clear(&st.progress);
-            fprintf(stderr, "%s: cannot access '%s': %s\n", tool_name, roots[i], tool_strerror(rc));
+    const char *root;
+    while (!atomic_load(&st.out_of_memory) && (root = next_root(&roots)) != NULL) {
+        if (list_is_stdin && strcmp(root, "-") == 0) {
+            char *q = tool_quote(root, TOOL_QUOTE_SHELL_ALWAYS);
+            fprintf(stderr, "%s: when reading file names from stdin, no file name of %s allowed\n",
+                    tool_name, q ? q : root);
+            free(q);
             atomic_store(&st.status, 1);
+        } else if (root[0] == '\0') {
+            if (opts.files0_from == NULL) {
+                fprintf(stderr, "%s: invalid zero-length file name\n", tool_name);
+            } else {
+                char *q = tool_quote(opts.files0_from, TOOL_QUOTE_SHELL_COLON);
+                fprintf(stderr, "%s: %s:%lu: invalid zero-length file name\n", tool_name,
+                        q ? q : opts.files0_from, roots.count);
+                free(q);
+            }
+            atomic_store(&st.status, 1);
+        } else {
+            du_one_root(&st, root);
         }
-        grand_total += st.root_total;
-        free(display);
     }
+    if (roots.read_error) {
+        char *q = tool_quote(opts.files0_from, TOOL_QUOTE_SHELL_COLON);
+        fprintf(stderr, "%s: %s: read error: %s\n", tool_name, q ? q : opts.files0_from,
+                strerror(errno));
+        free(q);
+        atomic_store(&st.status, 1);
+    }
+    if (roots.list != NULL && roots.list != stdin) {
+        fclose(roots.list);
+    }
+    free(roots.record);
     progress_line_clear(&st.progress);
     if (opts.top > 0) {
         print_top(&st);
     }
     if (opts.grand_total && !atomic_load(&st.out_of_memory)) {
-        write_line(&st, grand_total, "total", 5, "", 0);
+        struct du_sum total = {
+            .bytes = atomic_load(&st.total_bytes),
+            .inodes = atomic_load(&st.total_inodes),
+            .tmax = atomic_load(&st.total_tmax),
+        };
+        write_line(&st, &total, "total", 5, "", 0);
     }
     int status = atomic_load(&st.status);
     if (atomic_load(&st.out_of_memory)) {
-        fprintf(stderr, "%s: out of memory\n", tool_name);
+        fprintf(stderr, "%s: memory exhausted\n", tool_name);
         status = 1;
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: write error\n", tool_name);
+        fprintf(stderr, "%s: write error: %s\n", tool_name, strerror(errno));
         status = 1;
     }
     free(st.batches);
     du_seen_free(st.seen);
+    du_exclude_free(&opts.exclude);
     progress_line_destroy(&st.progress);
     pthread_mutex_destroy(&st.out_lock);
     return status;

@@ -5,6 +5,7 @@
 #ifndef FRD_EXAMPLES_FRDDU_H
 #define FRD_EXAMPLES_FRDDU_H
 
+#include "frddu_exclude.h"
 #include "frddu_seen.h"
 #include "frddu_size.h"
 #include "progress_line.h"
@@ -23,25 +24,50 @@ struct du_batch {
     char pad[64 - sizeof(uint64_t) - sizeof(unsigned)];
 };
 
+/** Which time --time prints: a directory's is the latest of everything counted in it. */
+enum du_time {
+    DU_TIME_NONE = 0, /**< no --time */
+    DU_TIME_MTIME,    /**< --time */
+    DU_TIME_ATIME,    /**< --time=atime, access, use */
+    DU_TIME_CTIME,    /**< --time=ctime, status */
+};
+
+/** The walker's limit on worker threads (walker/api.c): -j takes 1 to this. */
+#define DU_MAX_JOBS 256
+
 /** What the command line asked for. */
 struct du_options {
-    bool apparent;          /**< --apparent-size: st_size, not allocated blocks */
-    bool all;               /**< -a: print files too */
-    bool count_links;       /**< -l: count hard-linked files every time they are seen */
-    bool one_fs;            /**< -x: skip entries on other file systems */
-    bool grand_total;       /**< -c: print a "total" line */
-    bool hash_all;          /**< dedupe directories too (several roots or -L), as du does */
-    enum frd_follow follow; /**< -P (default), -H/-D, -L */
-    long max_depth;         /**< print nothing deeper; -1 for no limit (-s is 0) */
-    size_t top;             /**< --top N: print only the N largest lines, sorted; 0 = off */
-    char terminator;        /**< '\n', or '\0' with -0 */
-    unsigned workers;       /**< -j N, 0 for the walker's default */
+    bool apparent;           /**< --apparent-size: st_size, not allocated blocks */
+    bool all;                /**< -a: print files too */
+    bool count_links;        /**< -l: count hard-linked files every time they are seen */
+    bool one_fs;             /**< -x: skip entries on other file systems */
+    bool grand_total;        /**< -c: print a "total" line */
+    bool separate_dirs;      /**< -S: a directory's line leaves out its subdirectories */
+    bool inodes;             /**< --inodes: count entries, not bytes */
+    bool hash_all;           /**< dedupe directories too (several roots or -L), as du does */
+    enum frd_follow follow;  /**< -P (default), -H/-D, -L */
+    long max_depth;          /**< print nothing deeper; -1 for no limit (-s is 0) */
+    int64_t threshold;       /**< -t: print values >= it, or <= -it when negative */
+    enum du_time time;       /**< --time: which time to print */
+    const char *time_format; /**< strftime format of --time (with %N for nanoseconds) */
+    size_t top;              /**< --top N: print only the N largest lines, sorted; 0 = off */
+    char terminator;         /**< '\n', or '\0' with -0 */
+    unsigned workers;        /**< -j N, 0 for the walker's default */
+    const char *files0_from; /**< --files0-from=F: the roots are read from F */
     struct du_units units;
+    struct du_exclude exclude; /**< --exclude, -X */
+};
+
+/** What a directory (or a whole run, for -c) adds up to. */
+struct du_sum {
+    uint64_t bytes;  /**< allocated or apparent bytes */
+    uint64_t inodes; /**< entries counted */
+    int64_t tmax;    /**< the latest time counted, ns since the epoch (--time) */
 };
 
 /** One printed (or, with --top, remembered) line. */
 struct du_line {
-    uint64_t bytes;
+    struct du_sum sum;
     char *path;
 };
 
@@ -61,8 +87,10 @@ struct du_state {
     size_t walk_root_len;
     const char *display_root;
     size_t display_root_len;
-    uint64_t root_dev;        /**< the root's device, for -x */
-    uint64_t root_total;      /**< the finished root's total, for -c */
+    uint64_t root_dev; /**< the root's device, for -x */
+    /** Everything counted in the run, for -c (with -S too): sums and the latest time. */
+    atomic_uint_least64_t total_bytes, total_inodes;
+    atomic_int_least64_t total_tmax;
     struct du_batch *batches; /**< per-worker progress counts, indexed by the worker */
     unsigned nbatches;
 
@@ -74,13 +102,24 @@ struct du_state {
 };
 
 /**
- * Prints one line (or remembers it for --top): the size, a tab, the path as du would spell
- * it (`walk_path` is the walker's path for an entry of the current root). Thread-safe.
+ * Prints one line (or remembers it for --top) unless -t leaves it out: the size (or inode
+ * count), the time with --time, a tab, the path as du would spell it (`walk_path` is the
+ * walker's path for an entry of the current root). Thread-safe.
  */
-void du_emit(struct du_state *st, uint64_t bytes, const char *walk_path, size_t walk_path_len);
+void du_emit(struct du_state *st, const struct du_sum *sum, const char *walk_path,
+             size_t walk_path_len);
+
+/** Prints "NAME: what 'path'[: reason]" on stderr (reason left out for code 0); status 1. */
+void du_report(struct du_state *st, const char *what, const char *path, int code);
 
 /**
- * Walks one root and prints its lines. Sets st->root_total.
+ * Parses the command line into `opts` (zeroed but for its defaults), as du 9.1 does, with
+ * its messages on stderr. @return -1 to go on, or the exit status to end with.
+ */
+int du_parse_options(int argc, char **argv, struct du_options *opts);
+
+/**
+ * Walks one root and prints its lines.
  * @return 0, or a negative frd code when the root could not be walked at all.
  */
 int du_walk_root(struct du_state *st, const char *walk_root, const char *display_root);

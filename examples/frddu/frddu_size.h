@@ -1,28 +1,63 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The frd authors
 
-/** Formats byte counts the way GNU du prints them: whole blocks rounded up, or -h/--si. */
+/** Formats sizes the way GNU du prints them: -k, -m, -B SIZE, -h, --si (see frddu_size.c). */
 #ifndef FRD_EXAMPLES_FRDDU_SIZE_H
 #define FRD_EXAMPLES_FRDDU_SIZE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+/** How sizes print, gnulib's human options as du 9.1 sets them. */
+enum du_human {
+    DU_HUMAN_AUTOSCALE = 1u << 0, /**< pick the unit per value (-h, --si) */
+    DU_HUMAN_SI = 1u << 1,        /**< append the unit's prefix: K, M, ... (k for 1000) */
+    DU_HUMAN_1024 = 1u << 2,      /**< powers of 1024, not 1000 */
+    DU_HUMAN_B = 1u << 3,         /**< append B (or iB with DU_HUMAN_1024) after the prefix */
+};
+
 /** How sizes are printed. */
 struct du_units {
-    uint64_t block_size; /**< bytes per printed unit (1, 1024, 1048576); unused when human */
-    unsigned human_base; /**< 0: blocks; 1024 for -h; 1000 for --si */
+    uint64_t block_size; /**< bytes per printed unit; 1 with DU_HUMAN_AUTOSCALE */
+    unsigned human;      /**< enum du_human bits */
 };
 
 /** Longest string du_format_size() writes, NUL included. */
-#define DU_SIZE_MAX_LEN 32
+#define DU_SIZE_MAX_LEN 48
+
+/** What du_parse_block_size() found wrong, as gnulib's xstrtol reports it. */
+enum du_num_error {
+    DU_NUM_OK = 0,
+    DU_NUM_INVALID,  /**< not a number */
+    DU_NUM_SUFFIX,   /**< a number followed by a suffix that is not allowed */
+    DU_NUM_OVERFLOW, /**< too large */
+};
 
 /**
- * Writes `bytes` in `units` to `out` (at least DU_SIZE_MAX_LEN bytes): the number of blocks
- * rounded up, or for -h/--si the GNU style "4.0K", "12M", "1.1G" (rounded up as well, one
- * decimal below 10, the next prefix once the value reaches the base).
+ * Parses a number as gnulib's xstrtoumax/xstrtoimax do: base 0 (0x.., 0..), an optional
+ * multiplier suffix from `suffixes` (k K m M G T P E Z Y, powers of 1024; followed by "B" for
+ * powers of 1000 or "iB" for 1024 when `suffixes` holds '0'), a suffix alone meaning 1.
+ * @param is_signed allow a leading '-' (then *out holds an int64_t's bits).
+ * @return DU_NUM_OK with *out set, or what is wrong.
+ */
+enum du_num_error du_parse_number(const char *text, const char *suffixes, int is_signed,
+                                  uint64_t *out);
+
+/**
+ * Parses a block size as du -B (and DU_BLOCK_SIZE, BLOCK_SIZE) takes it: "human-readable"
+ * or "si" (or a prefix of them), a number with an optional suffix ("1K", "1MB", "2M"), a
+ * suffix alone ("K", "KiB", "kB": sizes then print with that unit appended), a leading "'"
+ * (digit grouping, which the C and C.UTF-8 locales do not show).
+ * @return DU_NUM_OK with *units set, or what is wrong (a size of 0 is DU_NUM_INVALID).
+ */
+enum du_num_error du_parse_block_size(const char *spec, struct du_units *units);
+
+/**
+ * Writes `n` (bytes, or inodes) in `units` to `out` (at least DU_SIZE_MAX_LEN bytes), as
+ * gnulib's human_readable() prints it for du: whole units rounded up, or with
+ * DU_HUMAN_AUTOSCALE "4.0K", "12M", "1.1G" (rounded up, one decimal below 10).
  * @return out.
  */
-char *du_format_size(uint64_t bytes, const struct du_units *units, char *out);
+char *du_format_size(uint64_t n, const struct du_units *units, char *out);
 
 #endif // FRD_EXAMPLES_FRDDU_SIZE_H

@@ -29,8 +29,10 @@
 
 /** One directory whose total is still growing: the walker's state of that directory. */
 struct du_dir {
-    struct du_dir *parent;       /**< the directory holding it; NULL for a root */
-    atomic_uint_least64_t bytes; /**< its own size plus everything counted below it so far */
+    struct du_dir *parent;        /**< the directory holding it; NULL for a root */
+    atomic_uint_least64_t bytes;  /**< its own size plus everything counted below it so far */
+    atomic_uint_least64_t inodes; /**< entries counted in it so far, itself included */
+    atomic_int_least64_t tmax;    /**< the latest --time counted in it so far (ns) */
     /** 1 until its post-order visit, plus 1 per unfinished subdirectory: at 0 it is done. */
     atomic_uint pending;
     atomic_uint refs;   /**< the walker's slot + one per subdirectory's du_dir */
@@ -39,6 +41,25 @@ struct du_dir {
     size_t path_len;    /**< bytes in path */
     char path[];        /**< the directory's path as the walker spells it, NUL-terminated */
 };
+
+/** Raises *a to v if v is later. */
+static void atomic_max64(atomic_int_least64_t *a, int64_t v)
+{
+    int64_t old = atomic_load_explicit(a, memory_order_relaxed);
+    while (old < v && !atomic_compare_exchange_weak_explicit(a, &old, v, memory_order_relaxed,
+                                                             memory_order_relaxed)) {
+    }
+}
+
+/** Adds a sum to a directory's (or, for a root's entries, nothing). */
+static void dir_add(struct du_dir *dir, const struct du_sum *sum, bool with_time)
+{
+    atomic_fetch_add_explicit(&dir->bytes, sum->bytes, memory_order_relaxed);
+    atomic_fetch_add_explicit(&dir->inodes, sum->inodes, memory_order_relaxed);
+    if (with_time) {
+        atomic_max64(&dir->tmax, sum->tmax);
+    }
+}
 
 static void dir_unref(struct du_dir *dir)
 {
@@ -53,15 +74,18 @@ static void dir_unref(struct du_dir *dir)
 static void dir_release(struct du_state *st, struct du_dir *dir)
 {
     while (dir != NULL && atomic_fetch_sub_explicit(&dir->pending, 1, memory_order_acq_rel) == 1) {
-        uint64_t total = atomic_load_explicit(&dir->bytes, memory_order_relaxed);
+        struct du_sum total = {
+            .bytes = atomic_load_explicit(&dir->bytes, memory_order_relaxed),
+            .inodes = atomic_load_explicit(&dir->inodes, memory_order_relaxed),
+            .tmax = atomic_load_explicit(&dir->tmax, memory_order_relaxed),
+        };
         struct du_dir *parent = dir->parent;
         if (st->opts->max_depth < 0 || (long)dir->depth <= st->opts->max_depth) {
-            du_emit(st, total, dir->path, dir->path_len);
+            du_emit(st, &total, dir->path, dir->path_len);
         }
-        if (parent != NULL) {
-            atomic_fetch_add_explicit(&parent->bytes, total, memory_order_relaxed);
-        } else {
-            st->root_total = total;
+        // -S: a directory's line leaves out its subdirectories (their own sizes too).
+        if (parent != NULL && !st->opts->separate_dirs) {
+            dir_add(parent, &total, st->opts->time != DU_TIME_NONE);
         }
         dir = parent;
     }
@@ -81,12 +105,17 @@ static void count_progress(struct du_state *st, unsigned worker, uint64_t bytes)
     }
 }
 
-static void report(struct du_state *st, const char *what, const char *path, int code)
+/** @return the time --time asked for, of entry e, in ns since the epoch. */
+static int64_t entry_time(const struct du_options *opts, const struct frd_entry *e)
 {
-    atomic_store(&st->status, 1);
-    atomic_fetch_add(&st->errors, 1);
-    progress_line_clear(&st->progress);
-    fprintf(stderr, "%s: %s '%s': %s\n", tool_name, what, path, tool_strerror(code));
+    switch (opts->time) {
+    case DU_TIME_ATIME:
+        return e->atime_ns;
+    case DU_TIME_CTIME:
+        return e->ctime_ns;
+    default:
+        return e->mtime_ns;
+    }
 }
 
 static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)
@@ -96,6 +125,13 @@ static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)
     const struct frd_entry *e = we->entry;
     if (e->error < 0) {
         return FRD_ACTION_PRUNE; // du_error has said "cannot access" (one report per failure)
+    }
+    if (e->type == FRD_TYPE_LNK &&
+        (opts->follow == FRD_FOLLOW_ALL || (opts->follow == FRD_FOLLOW_ROOTS && we->depth == 0))) {
+        // A link du was told to follow and could not: dangling. du says "cannot access"
+        // (fts gives no errno for it) and counts nothing.
+        du_report(st, "cannot access", we->path, 0);
+        return FRD_ACTION_PRUNE;
     }
     bool is_dir = e->type == FRD_TYPE_DIR;
     if (we->depth == 0) {
@@ -114,7 +150,13 @@ static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)
             return FRD_ACTION_PRUNE; // a hard link (or directory) already counted
         }
     }
-    uint64_t size = opts->apparent ? e->size : e->alloc_size;
+    uint64_t size = opts->apparent && !opts->inodes ? e->size : e->alloc_size;
+    struct du_sum sum = {size, 1, opts->time != DU_TIME_NONE ? entry_time(opts, e) : 0};
+    atomic_fetch_add_explicit(&st->total_bytes, size, memory_order_relaxed);
+    atomic_fetch_add_explicit(&st->total_inodes, 1, memory_order_relaxed);
+    if (opts->time != DU_TIME_NONE) {
+        atomic_max64(&st->total_tmax, sum.tmax);
+    }
     if (progress_line_enabled(&st->progress)) {
         count_progress(st, we->worker, size);
         if (is_dir) {
@@ -131,6 +173,8 @@ static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)
         }
         dir->parent = parent;
         atomic_init(&dir->bytes, size);
+        atomic_init(&dir->inodes, 1);
+        atomic_init(&dir->tmax, sum.tmax);
         atomic_init(&dir->pending, 1);
         atomic_init(&dir->refs, 1);
         atomic_init(&dir->listed, false);
@@ -145,13 +189,11 @@ static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)
         return FRD_ACTION_CONTINUE;
     }
     if (parent != NULL) {
-        atomic_fetch_add_explicit(&parent->bytes, size, memory_order_relaxed);
-    } else {
-        st->root_total = size; // a root that is not a directory
+        dir_add(parent, &sum, opts->time != DU_TIME_NONE);
     }
     if (we->depth == 0 ||
         (opts->all && (opts->max_depth < 0 || (long)we->depth <= opts->max_depth))) {
-        du_emit(st, size, we->path, we->path_len);
+        du_emit(st, &sum, we->path, we->path_len);
     }
     return FRD_ACTION_CONTINUE;
 }
@@ -185,8 +227,49 @@ static enum frd_action du_error(const struct frd_walk_error *err, void *udata)
         return FRD_ACTION_CONTINUE;
     }
     bool listing = err->call == FRD_OP_OPEN || err->call == FRD_OP_READ_DIR;
-    report(st, listing ? "cannot read directory" : "cannot access", err->path, err->code);
+    du_report(st, listing ? "cannot read directory" : "cannot access", err->path, err->code);
     return FRD_ACTION_CONTINUE;
+}
+
+/**
+ * --exclude and -X: drops what matches before it is stat'ed, as du tests its patterns
+ * before the stat (so an excluded entry is neither counted nor a "cannot access").
+ */
+static void du_children(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
+                        void *udata)
+{
+    struct du_state *st = udata;
+    size_t n = frd_walk_children_count(kids);
+    if (n == 0) {
+        return;
+    }
+    // The walker joins with '/' unless the directory's path already ends with one.
+    bool slash = dir->path_len == 0 || dir->path[dir->path_len - 1] != '/';
+    size_t cap = 0;
+    char *path = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const struct frd_entry *e = frd_walk_children_entry(kids, i);
+        size_t need = dir->path_len + 1 + e->name_len + 1;
+        if (need > cap) {
+            char *grown = realloc(path, need * 2);
+            if (grown == NULL) {
+                atomic_store(&st->out_of_memory, true);
+                break;
+            }
+            path = grown;
+            cap = need * 2;
+        }
+        size_t len = dir->path_len;
+        memcpy(path, dir->path, len);
+        if (slash) {
+            path[len++] = '/';
+        }
+        memcpy(path + len, e->name, e->name_len + 1);
+        if (du_excluded(&st->opts->exclude, path)) {
+            frd_walk_children_drop(kids, i);
+        }
+    }
+    free(path);
 }
 
 static void du_progress(const struct frd_walk_progress *progress, void *udata)
@@ -202,7 +285,6 @@ int du_walk_root(struct du_state *st, const char *walk_root, const char *display
     st->walk_root_len = strlen(walk_root);
     st->display_root = display_root;
     st->display_root_len = strlen(display_root);
-    st->root_total = 0;
 
     struct frd_walk_options wo;
     frd_walk_options_init(&wo);
@@ -214,9 +296,14 @@ int du_walk_root(struct du_state *st, const char *walk_root, const char *display
     wo.on_error = du_error;
     wo.on_dir_done = du_dir_done;
     wo.on_dir_state_free = du_dir_free;
+    if (st->opts->exclude.n > 0) {
+        wo.on_children = du_children; // only then: a children hook costs a stat per entry
+    }
     // What du reads of an entry: nothing else is asked of the kernel.
     wo.fields = FRD_FIELD_TYPE | FRD_FIELD_SIZE | FRD_FIELD_ALLOC_SIZE | FRD_FIELD_DEV |
                 FRD_FIELD_FILE_ID | FRD_FIELD_NLINK;
+    static const unsigned time_fields[] = {0, FRD_FIELD_MTIME, FRD_FIELD_ATIME, FRD_FIELD_CTIME};
+    wo.fields |= time_fields[st->opts->time];
     if (progress_line_enabled(&st->progress)) {
         wo.on_progress = du_progress;
         wo.progress_interval_ms = 100;
