@@ -1,0 +1,258 @@
+#!/usr/bin/env bash
+# frddu is GNU du 9.1 for every option and message: each case runs `du ARGS` and frddu (by
+# a link named `du`, so its messages say `du:` as du's do) on the same generated tree, as
+# root and again as uid 65534, and compares stderr byte for byte, the exit status, and
+# stdout byte for byte once its records are sorted (frddu finishes sibling directories in
+# any order; the records themselves, sizes, times and names, must be identical).
+# Cases: usage errors and their wording, -B in all its forms (and DU_BLOCK_SIZE,
+# BLOCK_SIZE, POSIXLY_CORRECT), -k -m -h --si -b --apparent-size, -t (negative too),
+# --time with every WORD and style (and TIME_STYLE), --inodes, -0, -l, -P -H -D -L,
+# --files0-from, -S, -c, -a, -s, -d, -x, --exclude and -X (applied before the stat: an
+# excluded unreadable entry is no error), odd names quoted as du quotes them, in the C
+# and the C.UTF-8 locale.
+# Usage: tests/cli/frddu_options.sh PATH/TO/frddu
+set -euo pipefail
+frddu=$(realpath "$1")
+export LC_ALL=C
+# shellcheck source=lib.sh disable=SC2154
+. "$(dirname "$0")/lib.sh"
+cli_begin
+chmod 755 "$tmp"
+trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+mkdir bin && ln -s "$frddu" bin/du
+
+# --- the tree ---------------------------------------------------------------------------
+mkdir -p t/a/b/c t/empty t/sizes "t/odd names" t/links t/x.d/sub
+printf 'x' >t/a/one
+head -c 5000 /dev/urandom >t/a/b/five-k
+head -c 70000 /dev/urandom >t/a/b/c/seventy-k
+printf 'o' >t/a/b/c/obj.o && printf 'o' >t/a/main.o && printf 'o' >t/x.d/sub/keep.o
+for s in 0 1 1023 1024 1025 10239 10240 10241 1048575 1048576 1048577 1572864 10485759 \
+  10485761 999999 1000000 1000001 1073741824 5000000000 1099511627776; do
+  truncate -s $s t/sizes/s$s
+done
+head -c 100000 /dev/urandom >t/links/big
+ln t/links/big t/links/big-again
+ln -s big t/links/to-file
+ln -s ../a t/links/to-dir
+ln -s /nonexistent t/links/dangling
+mkfifo t/a/fifo
+printf 'y' >"t/odd names/$(printf 'new\nline')"
+printf 'y' >"t/odd names/it's"
+printf 'y' >"t/odd names/$(printf 'bad\377byte')"
+printf 'y' >"t/odd names/ümlaut"
+# Private parts, which uid 65534 cannot read (root can): an unreadable directory and one
+# readable but not searchable (its entries cannot be stat'ed).
+mkdir -p t/private/locked/in t/private/noexec
+printf 'p' >t/private/locked/in/f && printf 'q' >t/private/noexec/f1
+chmod 700 t/private/locked && chmod 744 t/private/noexec
+# Times: fixed mtimes a second apart, atimes in the future so reading changes none.
+i=0
+while IFS= read -r -d '' p; do
+  i=$((i + 1))
+  touch -h -m -d "@$((1600000000 + i * 86401)).$((i * 7919 % 1000000000))" "$p"
+done < <(find t -depth -print0)
+find t -print0 | xargs -0 touch -h -a -d "@$(($(date +%s) + 7200))"
+# Lists for -X and --files0-from.
+printf '*.o\n\n  \nsub   \n' >excludes
+printf 't/a\0t/sizes/s1\0' >list
+printf 't/a\0\0missing\0t/a\0t/links' >list-bad
+printf 't/sizes/s1024' >list-unterminated
+
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+users=(root)
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+  users+=(nobody)
+else
+  echo "note: not root: the cases run as $(id -un) only"
+fi
+
+# run USER OUTPREFIX CMD ARGS...: stdout, stderr and status to OUTPREFIX.{out,err,rc}.
+run() {
+  local user=$1 out=$2
+  shift 2
+  local rc=0
+  if [ "$user" = nobody ]; then
+    as_nobody env "PATH=$PATH" "$@" <"${STDIN:-/dev/null}" >"$out.out" 2>"$out.err" || rc=$?
+  else
+    "$@" <"${STDIN:-/dev/null}" >"$out.out" 2>"$out.err" || rc=$?
+  fi
+  echo "$rc" >"$out.rc"
+}
+
+# check ARGS...: du ARGS and frddu-as-du ARGS agree, as every user.
+check() {
+  local user sort_opt=() what="du $*"
+  [[ " $* " == *" -0 "* || " $* " == *" --null "* ]] && sort_opt=(-z)
+  for user in "${users[@]}"; do
+    run "$user" du du "$@"
+    run "$user" frd "$tmp/bin/du" "$@"
+    sort "${sort_opt[@]}" du.out >du.sorted
+    sort "${sort_opt[@]}" frd.out >frd.sorted
+    sort du.err >du.esorted
+    sort frd.err >frd.esorted
+    if ! cmp -s du.sorted frd.sorted; then
+      bad "$what (as $user): stdout differs"; diff du.sorted frd.sorted | head -8 || true
+    elif ! cmp -s du.err frd.err && ! { cmp -s du.esorted frd.esorted && [ "$(wc -l <du.err)" -gt 1 ]; }; then
+      # Several error lines may come in another order (the walk's); one must be identical.
+      bad "$what (as $user): stderr differs"; diff du.err frd.err | head -8 || true
+    elif ! cmp -s du.rc frd.rc; then
+      bad "$what (as $user): exit $(cat frd.rc), du $(cat du.rc)"
+    else
+      ok "$what (as $user): $(tr -cd '\n\0' <du.out | wc -c) records, $(wc -l <du.err) error lines, exit $(cat du.rc)"
+    fi
+  done
+}
+
+# --- usage errors and messages ----------------------------------------------------------
+check -Z t
+check --bogus t
+check --a t
+check --no-such=1 t
+check -s -a t
+check -d x t
+check -d -1 t
+check -d 1k t
+check -d x -Z -s -a t
+check --max-depth
+check -d
+check --exclude
+check -s -d 1 t
+check -s -d 0 t
+check --inodes -b -s t
+check --inodes --apparent-size -s t
+check missing
+check t/a missing t/sizes/s1
+check ''
+check t/a '' t/sizes/s1
+# shellcheck disable=SC2016
+check "$(printf 'new\nline')" "it's" 'a:b' 'sp ace' '$x' '~x' 'x~' '#a' 'a#' 'ümlaut' "$(printf 'bad\377byte')"
+check -X missing-excludes t
+check -X "$(printf 'odd\nname')" t
+check --files0-from=missing
+check --files0-from=list extra-operand
+for b in 0 x 1X -1 '' 1R 1.5K 99999999999999999999 b B; do
+  check -B "$b" t
+done
+check --block-size=1X t
+check --block-size=99999999999999999999 t
+for th in x 1X -0 99999999999999999999 1g 1B; do
+  check -t "$th" t
+done
+check --threshold=1X t
+check --time=bogus t
+check --time=a t
+check --time=mtime t
+check --time-style=bogus --time t
+check --time-style=f --time -s t
+check --time-style=bogus -s t
+
+# --- sizes ------------------------------------------------------------------------------
+for opts in "" -a -s -b "-a -b" --apparent-size "-a --apparent-size" -k -m "-a -m" -h "-a -h" \
+  --si "-a --si" "-a -h --apparent-size" "-a --si --apparent-size" -c "-c -a" "-c -s"; do
+  # shellcheck disable=SC2086
+  check $opts t
+done
+for b in K KiB KB 1K 1KB 1KiB human si human-readable h M MB MiB G 1 512 0x400 010 "'1K" k \
+  2M 1MB " 1K" 3000 1E 1000; do
+  check -a -B "$b" t
+  check -s --apparent-size -B "$b" t
+done
+check -a -B K --si t
+check -a --si -B K t
+check -a -h -k t
+check -a -b -h t
+DU_BLOCK_SIZE=M check -a t
+DU_BLOCK_SIZE=bogus check -a t
+BLOCK_SIZE=KB check -a t
+BLOCKSIZE=human check -s t
+POSIXLY_CORRECT=1 check -a t
+POSIXLY_CORRECT=1 check -a -k t
+
+# --- threshold, inodes, -S, depth, links ------------------------------------------------
+for th in 0 1 4096 5K 5k 70K -5K -1 -0x1000 1M 1MB -1KiB; do
+  check -a -t "$th" t
+done
+check -a --apparent-size -t 1000 t
+check --threshold=-8K t
+check -a --inodes t
+check --inodes t
+check -s --inodes t
+check -a --inodes -t 3 t
+check -a --inodes -h t
+check -c --inodes t/a t/links
+check -S t
+check -a -S t
+check -s -S t
+check -c -S t
+check -S --inodes t
+check -S -d 1 t
+for d in 0 1 2 0x2 010 " 1" +1; do
+  check -d "$d" t
+  check -a --max-depth="$d" t
+done
+check -a -l t
+check -l -c t/a t/links
+check -c t/a t/links t/a
+check -a -0 t
+check -0 -s t t/a
+check --null -c t/sizes
+
+# --- symbolic links ---------------------------------------------------------------------
+for f in "" -P -H -D -L "-H -P" "-L -P"; do
+  # shellcheck disable=SC2086
+  check -a $f t/links
+  # shellcheck disable=SC2086
+  check -s $f t/links/to-dir t/links/to-file t/links/dangling
+done
+check -L -a t/links/dangling
+check -H t/links/dangling
+
+# --- times ------------------------------------------------------------------------------
+for tw in "" =atime =access =use =ctime =status =at =s; do
+  check -a "--time$tw" t
+done
+for style in full-iso long-iso iso +%s.%N '+%Y-%m-%d %3N %%N %H' + posix-iso; do
+  check -a --time --time-style="$style" t
+done
+check -s --time -c t t/a
+check -S --time t
+check -a --time --time-style=full-iso -0 t
+TIME_STYLE=full-iso check -s --time t
+TIME_STYLE=posix-long-iso check -s --time t
+TIME_STYLE='locale' check -s --time t
+TIME_STYLE="$(printf '+%%Y\nsecond line')" check -s --time t
+TIME_STYLE=bogus check -s --time t
+TZ=Asia/Kolkata check -a --time --time-style=full-iso t/a
+TZ=UTC0 check -a --time --time-style=+%c t/a
+
+# --- excludes (before the stat: an excluded private entry is no error as uid 65534) -------
+for ex in '*.o' sub 't/a' 'a/b' 'b/*' '*' 'private' 'locked' 'f1' '*e*' '[st]*' 'x.d' \
+  'odd names' 't' 't/' '*/c/*' 's1*'; do
+  check -a --exclude="$ex" t
+done
+check --exclude='*.o' --exclude=sizes -a t
+check -X excludes -a t
+check -X excludes --exclude=private -c t
+check --exclude=a -a t/a t/links
+check --exclude=links/big-again -a t/links
+
+# --- --files0-from ----------------------------------------------------------------------
+check --files0-from=list
+check --files0-from=list -c -s
+check --files0-from=list-bad
+check --files0-from=list-unterminated -a
+STDIN=list check --files0-from=-
+printf 't/a\0-\0' >list-dash
+STDIN=list-dash check --files0-from=-
+check --files0-from=/dev/null -c
+check --files0-from=t
+
+# --- locale: names and arguments quoted as in a UTF-8 locale ------------------------------
+export LC_ALL=C.UTF-8
+check "$(printf 'new\nline')" "it's" 'ümlaut' "$(printf 'bad\377byte')"
+check -d 'ü' t
+check --time=bogus t
+check -a -h t/sizes
+
+cli_end
