@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages frd needs to build, test, check (clang-tidy, abidiff) and
-# benchmark, if any is missing (python3-dev: the Python binding, bindings/python).
+# benchmark, if any is missing (python3-dev: the Python binding, bindings/python; ncdu: the
+# frddu --export round trip).
 # Safe to run again: it does nothing when everything is there. Needs root (or sudo).
 set -euo pipefail
 
@@ -11,6 +12,7 @@ packages=(
   findutils util-linux strace
   libsqlite3-dev sqlite3 coreutils
   abigail-tools binutils
+  ncdu
 )
 # The Node.js binding (bindings/node) needs node and npm: Debian's only where the machine has
 # none, never over a Node installed otherwise (the image's NodeSource package provides both).

@@ -163,7 +163,7 @@ static bool above_threshold(const struct du_options *opts, const struct du_sum *
 void du_emit(struct du_state *st, const struct du_sum *sum, const char *walk_path,
              size_t walk_path_len)
 {
-    if (!above_threshold(st->opts, sum)) {
+    if (st->quiet || !above_threshold(st->opts, sum)) {
         return;
     }
     // The walker's path is walk_root followed by "/name..."; du spells it with the root as
@@ -284,6 +284,30 @@ static void du_one_root(struct du_state *st, const char *root)
     free(display);
 }
 
+/** --export: writes the tree, or says why not (a root that is no directory, a write error). */
+static void export_tree(struct du_state *st)
+{
+    const char *file = st->opts->export_file;
+    const struct du_node *root = st->export.root;
+    if (root == NULL) {
+        return; // the root failed, and that was said
+    }
+    if (!(root->flags & DU_NODE_DIR)) {
+        char *q = tool_quote(root->name, TOOL_QUOTE_SHELL_ALWAYS);
+        fprintf(stderr, "%s: cannot export %s: %s\n", tool_name, q ? q : root->name,
+                strerror(ENOTDIR));
+        free(q);
+        atomic_store(&st->status, 1);
+        return;
+    }
+    if (du_export_write(&st->export, file, FRD_VERSION_STRING) < 0) {
+        char *q = tool_quote(file, TOOL_QUOTE_SHELL_ALWAYS);
+        fprintf(stderr, "%s: cannot write %s: %s\n", tool_name, q ? q : file, strerror(errno));
+        free(q);
+        atomic_store(&st->status, 1);
+    }
+}
+
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
@@ -318,6 +342,9 @@ int main(int argc, char **argv)
 
     struct du_state st = {.opts = &opts, .out = stdout};
     st.out_is_tty = isatty(STDOUT_FILENO) == 1;
+    du_export_init(&st.export);
+    st.exporting = opts.export_file != NULL;
+    st.quiet = st.exporting && strcmp(opts.export_file, "-") == 0;
     atomic_init(&st.total_tmax, INT64_MIN);
     pthread_mutex_init(&st.out_lock, NULL);
     double delay = 0.5;
@@ -374,7 +401,10 @@ int main(int argc, char **argv)
     if (opts.top > 0) {
         print_top(&st);
     }
-    if (opts.grand_total && !atomic_load(&st.out_of_memory)) {
+    if (st.exporting && !atomic_load(&st.out_of_memory)) {
+        export_tree(&st);
+    }
+    if (opts.grand_total && !st.quiet && !atomic_load(&st.out_of_memory)) {
         struct du_sum total = {
             .bytes = atomic_load(&st.total_bytes),
             .inodes = atomic_load(&st.total_inodes),
@@ -394,6 +424,7 @@ int main(int argc, char **argv)
     free(st.batches);
     du_seen_free(st.seen);
     du_exclude_free(&opts.exclude);
+    du_export_free(&st.export);
     progress_line_destroy(&st.progress);
     pthread_mutex_destroy(&st.out_lock);
     return status;

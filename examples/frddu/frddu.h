@@ -6,6 +6,7 @@
 #define FRD_EXAMPLES_FRDDU_H
 
 #include "frddu_exclude.h"
+#include "frddu_export.h"
 #include "frddu_seen.h"
 #include "frddu_size.h"
 #include "progress_line.h"
@@ -54,6 +55,7 @@ struct du_options {
     char terminator;         /**< '\n', or '\0' with -0 */
     unsigned workers;        /**< -j N, 0 for the walker's default */
     const char *files0_from; /**< --files0-from=F: the roots are read from F */
+    const char *export_file; /**< --export=FILE: the tree in ncdu's format ("-": stdout) */
     struct du_units units;
     struct du_exclude exclude; /**< --exclude, -X */
 };
@@ -94,6 +96,9 @@ struct du_state {
     struct du_batch *batches; /**< per-worker progress counts, indexed by the worker */
     unsigned nbatches;
 
+    bool exporting;           /**< --export: build the tree */
+    bool quiet;               /**< --export=-: no du lines, the JSON is the output */
+    struct du_export export;  /**< --export's tree */
     pthread_mutex_t out_lock; /**< serialises output and the --top list */
     FILE *out;
     bool out_is_tty;

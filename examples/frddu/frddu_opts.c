@@ -31,6 +31,7 @@ enum {
     OPT_HELP,
     OPT_VERSION,
     OPT_TOP,
+    OPT_EXPORT,
 };
 
 // du's own table first, in du's order (getopt lists ambiguous matches in this order).
@@ -63,6 +64,7 @@ static const struct option long_options[] = {
     // frddu's own
     {"top", required_argument, NULL, OPT_TOP},
     {"jobs", required_argument, NULL, 'j'},
+    {"export", required_argument, NULL, OPT_EXPORT},
     {NULL, 0, NULL, 0},
 };
 
@@ -109,6 +111,8 @@ static const char usage_text[] =
     "      --exclude=PATTERN    exclude files that match PATTERN\n"
     "  -x, --one-file-system    skip directories on different file systems\n"
     "      --top=N           print only the N largest lines, largest first\n"
+    "      --export=FILE     also write the whole tree to FILE in ncdu's JSON format,\n"
+    "                          for `ncdu -f FILE` (FILE - : to stdout, instead of lines)\n"
     "  -j, --jobs=N          walk with N threads, 1 to %d (default: one per core, up to 8)\n"
     "      --help            display this help and exit\n"
     "      --version         output version information and exit\n"
@@ -410,6 +414,9 @@ int du_parse_options(int argc, char **argv, struct du_options *opts)
             }
             break;
         }
+        case OPT_EXPORT:
+            opts->export_file = optarg;
+            break;
         case 'j': {
             uint64_t jobs;
             if (du_parse_number(optarg, "", 0, &jobs) != DU_NUM_OK || jobs < 1 ||
@@ -469,6 +476,11 @@ int du_parse_options(int argc, char **argv, struct du_options *opts)
     if (opts->files0_from != NULL && optind < argc) {
         say_quoted("extra operand", argv[optind]);
         fputs("file operands cannot be combined with --files0-from\n", stderr);
+        try_help();
+        return 1;
+    }
+    if (opts->export_file != NULL && (argc - optind > 1 || opts->files0_from != NULL)) {
+        say("--export takes one FILE: ncdu's format holds one tree");
         try_help();
         return 1;
     }

@@ -2,6 +2,8 @@
 // Copyright (c) 2026 The frd authors
 
 /** frddu's walk: totals per directory from the visit and post-order callbacks. */
+#define _XOPEN_SOURCE 700
+
 #include "errtext.h"
 #include "frddu.h"
 #include "toolname.h"
@@ -35,11 +37,12 @@ struct du_dir {
     atomic_int_least64_t tmax;    /**< the latest --time counted in it so far (ns) */
     /** 1 until its post-order visit, plus 1 per unfinished subdirectory: at 0 it is done. */
     atomic_uint pending;
-    atomic_uint refs;   /**< the walker's slot + one per subdirectory's du_dir */
-    atomic_bool listed; /**< its post-order visit happened (or it was released) */
-    unsigned depth;     /**< 0 for a root */
-    size_t path_len;    /**< bytes in path */
-    char path[];        /**< the directory's path as the walker spells it, NUL-terminated */
+    atomic_uint refs;     /**< the walker's slot + one per subdirectory's du_dir */
+    atomic_bool listed;   /**< its post-order visit happened (or it was released) */
+    struct du_node *node; /**< its item in --export's tree; NULL without --export */
+    unsigned depth;       /**< 0 for a root */
+    size_t path_len;      /**< bytes in path */
+    char path[];          /**< the directory's path as the walker spells it, NUL-terminated */
 };
 
 /** Raises *a to v if v is later. */
@@ -118,12 +121,63 @@ static int64_t entry_time(const struct du_options *opts, const struct frd_entry 
     }
 }
 
+/**
+ * --export: adds the entry to ncdu's tree under its directory's item (the root when
+ * `parent` is NULL), with `flags` besides those its type gives. @return the item, or NULL
+ * (out of memory, which is then flagged).
+ */
+static struct du_node *export_add(struct du_state *st, const struct frd_walk_entry *we,
+                                  struct du_dir *parent, unsigned flags)
+{
+    const struct frd_entry *e = we->entry;
+    struct du_node *pnode = parent != NULL ? parent->node : NULL;
+    if (we->depth > 0 && pnode == NULL) {
+        return NULL; // below a directory whose item could not be made
+    }
+    bool is_dir = e->type == FRD_TYPE_DIR;
+    flags |= is_dir ? DU_NODE_DIR : 0;
+    if (e->type != FRD_TYPE_DIR && e->type != FRD_TYPE_REG) {
+        flags |= DU_NODE_NOTREG;
+    }
+    if (!is_dir && e->nlink > 1) {
+        flags |= DU_NODE_HLNKC;
+    }
+    if (we->depth == 0 || (is_dir && pnode->dev != e->dev)) {
+        flags |= DU_NODE_WRITE_DEV;
+    }
+    struct du_node *node;
+    if (we->depth == 0) {
+        // ncdu names the root by its absolute path.
+        char *abs = realpath(we->path, NULL);
+        const char *name = abs != NULL ? abs : we->path;
+        node = du_export_add(&st->export, NULL, name, strlen(name), flags);
+        free(abs);
+    } else {
+        node = du_export_add(&st->export, pnode, e->name, e->name_len, flags);
+    }
+    if (node == NULL) {
+        atomic_store(&st->out_of_memory, true);
+        return NULL;
+    }
+    node->asize = e->size;
+    node->dsize = e->alloc_size;
+    node->dev = e->dev;
+    node->ino = e->file_id;
+    node->nlink = e->nlink;
+    return node;
+}
+
 static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)
 {
     struct du_state *st = udata;
     const struct du_options *opts = st->opts;
     const struct frd_entry *e = we->entry;
+    struct du_dir *parent = we->parent_state;
     if (e->error < 0) {
+        if (st->exporting && parent != NULL && parent->node != NULL) {
+            // ncdu marks the directory it could not read entirely.
+            atomic_store(&parent->node->read_error, true);
+        }
         return FRD_ACTION_PRUNE; // du_error has said "cannot access" (one report per failure)
     }
     if (e->type == FRD_TYPE_LNK &&
@@ -138,6 +192,9 @@ static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)
         st->root_dev = e->dev;
     } else if (opts->one_fs && e->dev != st->root_dev) {
         // du -x leaves out a mount point and everything on it, not only what is below it.
+        if (st->exporting) {
+            export_add(st, we, parent, DU_NODE_OTHFS);
+        }
         return FRD_ACTION_PRUNE;
     }
     if (!opts->count_links && (opts->hash_all || (!is_dir && e->nlink > 1))) {
@@ -147,6 +204,9 @@ static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)
             return FRD_ACTION_STOP;
         }
         if (added == 0) {
+            if (st->exporting && !is_dir) {
+                export_add(st, we, parent, 0); // ncdu lists every link and counts one
+            }
             return FRD_ACTION_PRUNE; // a hard link (or directory) already counted
         }
     }
@@ -164,7 +224,7 @@ static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)
         }
     }
 
-    struct du_dir *parent = we->parent_state;
+    struct du_node *node = st->exporting ? export_add(st, we, parent, 0) : NULL;
     if (is_dir) {
         struct du_dir *dir = malloc(sizeof *dir + we->path_len + 1);
         if (dir == NULL) {
@@ -172,6 +232,7 @@ static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)
             return FRD_ACTION_STOP;
         }
         dir->parent = parent;
+        dir->node = node;
         atomic_init(&dir->bytes, size);
         atomic_init(&dir->inodes, 1);
         atomic_init(&dir->tmax, sum.tmax);
@@ -202,7 +263,11 @@ static void du_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_
                         void *udata)
 {
     (void)totals; // its bytes are apparent sizes of one level; du needs its own sums
+    struct du_state *st = udata;
     struct du_dir *d = *dir->dir_state;
+    if (d != NULL && d->node != NULL && du_export_failed(&st->export, dir->path)) {
+        atomic_store(&d->node->read_error, true);
+    }
     if (d != NULL && !atomic_exchange(&d->listed, true)) {
         dir_release(udata, d);
     }
@@ -227,6 +292,9 @@ static enum frd_action du_error(const struct frd_walk_error *err, void *udata)
         return FRD_ACTION_CONTINUE;
     }
     bool listing = err->call == FRD_OP_OPEN || err->call == FRD_OP_READ_DIR;
+    if (listing && st->exporting) {
+        du_export_note_failed(&st->export, err->path);
+    }
     du_report(st, listing ? "cannot read directory" : "cannot access", err->path, err->code);
     return FRD_ACTION_CONTINUE;
 }
@@ -267,6 +335,12 @@ static void du_children(const struct frd_walk_entry *dir, struct frd_walk_childr
         memcpy(path + len, e->name, e->name_len + 1);
         if (du_excluded(&st->opts->exclude, path)) {
             frd_walk_children_drop(kids, i);
+            struct du_dir *d = *dir->dir_state;
+            if (st->exporting && d != NULL && d->node != NULL &&
+                du_export_add(&st->export, d->node, e->name, e->name_len, DU_NODE_PATTERN) ==
+                    NULL) {
+                atomic_store(&st->out_of_memory, true);
+            }
         }
     }
     free(path);

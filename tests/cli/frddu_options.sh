@@ -248,6 +248,25 @@ STDIN=list-dash check --files0-from=-
 check --files0-from=/dev/null -c
 check --files0-from=t
 
+# --- frddu's own options: -j takes the walker's range, 1 to 256 --------------------------
+for j in 0 257 x -1 ''; do
+  for opt in -j --jobs; do
+    rc=0
+    "$frddu" "$opt" "$j" -s t >out.txt 2>err.txt || rc=$?
+    want="frddu: invalid $opt argument '$j': the range is 1 to 256"
+    if [ "$rc" -eq 1 ] && [ ! -s out.txt ] && [ "$(cat err.txt)" = "$want" ]; then
+      ok "frddu $opt '$j': exit 1, $want"
+    else
+      bad "frddu $opt '$j': exit $rc, stderr: $(cat err.txt)"
+    fi
+  done
+done
+for j in 1 2 256; do
+  "$frddu" -j "$j" -a t 2>/dev/null | sort >j.out || true
+  "$frddu" -a t 2>/dev/null | sort >j.want || true
+  if cmp -s j.out j.want && [ -s j.out ]; then ok "frddu -j $j: the same lines"; else bad "frddu -j $j differs"; fi
+done
+
 # --- locale: names and arguments quoted as in a UTF-8 locale ------------------------------
 export LC_ALL=C.UTF-8
 check "$(printf 'new\nline')" "it's" 'ümlaut' "$(printf 'bad\377byte')"
