@@ -46,15 +46,28 @@ bool progress_line_enabled(const struct progress_line *p)
     return p->enabled;
 }
 
+/**
+ * @return `start` moved forward past UTF-8 continuation bytes (10xxxxxx, at most three), so
+ * that a path cut there starts on a character, not inside one.
+ */
+static size_t utf8_start(const char *s, size_t len, size_t start)
+{
+    for (int i = 0; i < 3 && start < len && ((unsigned char)s[start] & 0xc0) == 0x80; i++) {
+        start++;
+    }
+    return start;
+}
+
 void progress_line_set_current(struct progress_line *p, const char *path, size_t len)
 {
     if (!p->enabled || pthread_mutex_trylock(&p->current_lock) != 0) {
         return;
     }
     if (len >= sizeof(p->current)) {
-        // Keep the end of the path: the deepest names say the most.
-        path += len - (sizeof(p->current) - 1);
-        len = sizeof(p->current) - 1;
+        // Keep the end of the path: the deepest names say the most (from a whole character).
+        size_t cut = utf8_start(path, len, len - (sizeof(p->current) - 1));
+        path += cut;
+        len -= cut;
     }
     // A name may hold any byte but '/' and NUL: keep control characters off the terminal.
     for (size_t i = 0; i < len; i++) {
@@ -136,10 +149,11 @@ void progress_line_draw(struct progress_line *p, uint64_t entries, uint64_t byte
     if (dir_len > room) {
         // Show the end of the path, marked as cut.
         if (room > 3) {
+            size_t start = utf8_start(dir, dir_len, dir_len - (room - 3));
             memcpy(line + used, "...", 3);
             used += 3;
-            memcpy(line + used, dir + dir_len - (room - 3), room - 3);
-            used += room - 3;
+            memcpy(line + used, dir + start, dir_len - start);
+            used += dir_len - start;
         }
     } else {
         memcpy(line + used, dir, dir_len);

@@ -242,6 +242,49 @@ else
   bad "no u-boot listing in $data"
 fi
 
+# The progress line cuts long paths on UTF-8 character boundaries: on a 100-column terminal,
+# a walk of directories with long names of two- and three-byte characters draws lines that
+# are all valid UTF-8.
+mkdir -p utf8
+for i in $(seq 1 60); do
+  for j in 1 2 3; do
+    d="utf8/$(printf 'é%.0s' $(seq 1 $((30 + i % 7))))$i/$(printf '€%.0s' $(seq 1 $((20 + j))))$j"
+    mkdir -p "$d/$(printf 'ü%.0s' $(seq 1 40))"
+    for k in $(seq 1 20); do : >"$d/f$k"; done
+  done
+done
+if python3 - "$frddu" utf8 <<'PY'
+import fcntl, os, pty, re, select, struct, sys, termios
+frddu, root = sys.argv[1], sys.argv[2]
+env = dict(os.environ, FRDDU_PROGRESS_DELAY_MS="0", FRDDU_PROGRESS_INTERVAL_MS="1")
+master, slave = pty.openpty()
+fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+tty = b""
+for run in range(20):  # a walk this small draws only a few lines: walk it until some show
+    pid = os.fork()
+    if pid == 0:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        os.dup2(slave, 2)
+        os.execve(frddu, [frddu, "-j", "1", root], env)
+    os.waitpid(pid, 0)
+    while select.select([master], [], [], 0.05)[0]:
+        tty += os.read(master, 65536)
+    if tty.count(b"entries/s") >= 3:
+        break
+lines = [l for l in tty.split(b"\r\x1b[K") if l]
+if not lines:
+    sys.exit("no progress line drawn")
+for l in lines:
+    try:
+        l.decode("utf-8")
+    except UnicodeDecodeError as e:
+        sys.exit(f"a progress line is not valid UTF-8: {l!r} ({e})")
+cut = [l for l in lines if b"..." in l]
+print(f"{len(lines)} progress lines, {len(cut)} cut, all valid UTF-8")
+PY
+then ok "progress line: long UTF-8 paths cut on character boundaries"
+else bad "progress line: long UTF-8 paths"; fi
+
 # --- errors and help --------------------------------------------------------------------
 if "$frddu" --help | grep -q -- "--apparent-size"; then ok "--help"; else bad "--help"; fi
 if "$frddu" -s -a $t >/dev/null 2>&1; then bad "-s -a accepted"; else ok "-s -a refused"; fi
