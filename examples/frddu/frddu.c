@@ -345,7 +345,6 @@ int main(int argc, char **argv)
     du_export_init(&st.export);
     st.exporting = opts.export_file != NULL;
     st.quiet = st.exporting && strcmp(opts.export_file, "-") == 0;
-    atomic_init(&st.total_tmax, INT64_MIN);
     pthread_mutex_init(&st.out_lock, NULL);
     double delay = 0.5;
     const char *delay_ms = getenv("FRDDU_PROGRESS_DELAY_MS");
@@ -356,7 +355,13 @@ int main(int argc, char **argv)
     st.seen = du_seen_new();
     // One progress batch per walker thread (the walker runs at most 8, or the -j asked for).
     st.nbatches = opts.workers > 8 ? opts.workers : 8;
-    st.batches = calloc(st.nbatches, sizeof *st.batches);
+    st.batches = aligned_alloc(_Alignof(struct du_batch), st.nbatches * sizeof *st.batches);
+    if (st.batches != NULL) {
+        memset(st.batches, 0, st.nbatches * sizeof *st.batches);
+        for (unsigned i = 0; i < st.nbatches; i++) {
+            st.batches[i].total_tmax = INT64_MIN;
+        }
+    }
     if (st.seen == NULL || st.batches == NULL) {
         fprintf(stderr, "%s: memory exhausted\n", tool_name);
         du_seen_free(st.seen);
@@ -405,11 +410,13 @@ int main(int argc, char **argv)
         export_tree(&st);
     }
     if (opts.grand_total && !st.quiet && !atomic_load(&st.out_of_memory)) {
-        struct du_sum total = {
-            .bytes = atomic_load(&st.total_bytes),
-            .inodes = atomic_load(&st.total_inodes),
-            .tmax = atomic_load(&st.total_tmax),
-        };
+        struct du_sum total = {.tmax = INT64_MIN};
+        for (unsigned i = 0; i < st.nbatches; i++) {
+            total.bytes += st.batches[i].total_bytes;
+            total.inodes += st.batches[i].total_inodes;
+            total.tmax =
+                st.batches[i].total_tmax > total.tmax ? st.batches[i].total_tmax : total.tmax;
+        }
         write_line(&st, &total, "total", 5, "", 0);
     }
     int status = atomic_load(&st.status);

@@ -18,11 +18,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/** A worker's progress count, published every few hundred entries; padded to a cache line. */
+/**
+ * One worker's counts, on a cache line of its own: the progress count it publishes every
+ * few hundred entries, and its share of the run's totals for -c (summed at the end, so no
+ * shared counter is touched per entry).
+ */
 struct du_batch {
-    uint64_t bytes;
-    unsigned entries;
-    char pad[64 - sizeof(uint64_t) - sizeof(unsigned)];
+    _Alignas(64) uint64_t bytes; /**< progress: bytes not yet published */
+    unsigned entries;            /**< progress: entries not yet published */
+    uint64_t total_bytes;        /**< -c: bytes counted by this worker */
+    uint64_t total_inodes;       /**< -c: entries counted by this worker */
+    int64_t total_tmax;          /**< -c --time: the latest time it counted */
 };
 
 /** Which time --time prints: a directory's is the latest of everything counted in it. */
@@ -89,10 +95,7 @@ struct du_state {
     size_t walk_root_len;
     const char *display_root;
     size_t display_root_len;
-    uint64_t root_dev; /**< the root's device, for -x */
-    /** Everything counted in the run, for -c (with -S too): sums and the latest time. */
-    atomic_uint_least64_t total_bytes, total_inodes;
-    atomic_int_least64_t total_tmax;
+    uint64_t root_dev;        /**< the root's device, for -x */
     struct du_batch *batches; /**< per-worker progress counts, indexed by the worker */
     unsigned nbatches;
 

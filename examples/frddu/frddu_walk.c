@@ -212,10 +212,11 @@ static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)
     }
     uint64_t size = opts->apparent && !opts->inodes ? e->size : e->alloc_size;
     struct du_sum sum = {size, 1, opts->time != DU_TIME_NONE ? entry_time(opts, e) : 0};
-    atomic_fetch_add_explicit(&st->total_bytes, size, memory_order_relaxed);
-    atomic_fetch_add_explicit(&st->total_inodes, 1, memory_order_relaxed);
-    if (opts->time != DU_TIME_NONE) {
-        atomic_max64(&st->total_tmax, sum.tmax);
+    if (opts->grand_total && we->worker < st->nbatches) {
+        struct du_batch *b = &st->batches[we->worker]; // this worker's alone
+        b->total_bytes += size;
+        b->total_inodes++;
+        b->total_tmax = sum.tmax > b->total_tmax ? sum.tmax : b->total_tmax;
     }
     if (progress_line_enabled(&st->progress)) {
         count_progress(st, we->worker, size);
