@@ -158,7 +158,9 @@ int frd__children_run(struct frd__worker *w, const struct frd_walk_entry *dir, f
         }
     }
     k->count = m;
-    memset(k->marks, 0, n);
+    if (n > 0) {
+        memset(k->marks, 0, n); // marks is NULL until a listing has had entries
+    }
     if (frd__cb_enter(w)) {
         walk->opts.on_children(dir, k, walk->hooks.udata);
         frd__cb_leave(w);

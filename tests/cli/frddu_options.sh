@@ -93,6 +93,7 @@ check() {
     sort frd.err >frd.esorted
     if ! cmp -s du.sorted frd.sorted; then
       bad "$what (as $user): stdout differs"; diff du.sorted frd.sorted | head -8 || true
+      head -c 2000 frd.err
     elif ! cmp -s du.err frd.err && ! { cmp -s du.esorted frd.esorted && [ "$(wc -l <du.err)" -gt 1 ]; }; then
       # Several error lines may come in another order (the walk's); one must be identical.
       bad "$what (as $user): stderr differs"; diff du.err frd.err | head -8 || true
