@@ -193,6 +193,8 @@ for d in 0 1 2 0x2 010 " 1" +1; do
   check -a --max-depth="$d" t
 done
 check -a -l t
+check -a -x t
+check -s -x -c t t/a
 check -l -c t/a t/links
 check -c t/a t/links t/a
 check -a -0 t
