@@ -341,10 +341,15 @@ void ff_ls_eval(struct ff_file *file, const struct ff_options *opts,
     column(thr, &w_nlink, num, false);
     ff_out_byte(thr, ' ');
     const char *user = id_lookup(e->uid, false);
-    if (user == NULL) {
-        snprintf(num, sizeof(num), "%lu", (unsigned long)e->uid);
+    if (user != NULL) {
+        column(thr, &w_owner, user, true);
+    } else {
+        // find 4.9: a numeric owner is "%-8lu" whatever the column's width, and widens the
+        // column by one more than it printed.
+        int n = snprintf(num, sizeof(num), "%-8lu", (unsigned long)e->uid);
+        ff_out_append(thr, num, (size_t)n);
+        widen(&w_owner, n + 1);
     }
-    column(thr, &w_owner, user != NULL ? user : num, true);
     ff_out_byte(thr, ' ');
     const char *group = id_lookup(e->gid, true);
     if (group == NULL) {
@@ -359,10 +364,12 @@ void ff_ls_eval(struct ff_file *file, const struct ff_options *opts,
         snprintf(min, sizeof(min), "%lu", (unsigned long)minor((dev_t)e->rdev));
         widen(&w_major, (int)strlen(maj));
         widen(&w_minor, (int)strlen(min));
+        // "major, minor" in their own columns; find neither pads it to the size column nor
+        // widens that.
         char dev[64];
-        snprintf(dev, sizeof(dev), "%*s%-2s%*s", atomic_load(&w_major), maj, ",",
-                 atomic_load(&w_minor), min);
-        column(thr, &w_size, dev, false);
+        int n = snprintf(dev, sizeof(dev), "%*s%-2s%*s", atomic_load(&w_major), maj, ",",
+                         atomic_load(&w_minor), min);
+        ff_out_append(thr, dev, (size_t)n);
     } else {
         snprintf(num, sizeof(num), "%llu", (unsigned long long)e->size);
         column(thr, &w_size, num, false);

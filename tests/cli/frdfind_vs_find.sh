@@ -692,25 +692,53 @@ delcase "" a/to_keep -delete
 # A directory swapped for a link to outside the tree while the walk is inside it: -delete
 # acts relative to the descriptor of the directory it listed, so outside stays whole.
 swapcase() {
+  local mode=$1
   rm -rf "$tmp/swap" "$tmp/outside"
   mkdir -p "$tmp/swap/t/victim" "$tmp/outside"
-  for i in $(seq 1 200); do touch "$tmp/swap/t/victim/f$i"; done
-  touch "$tmp/outside/precious"
-  # -exec renames the directory away and puts a link to outside in its place, before -delete
-  # gets to the files below it (which come before the directory in -depth order).
-  (cd "$tmp/swap" && "$frdfind" t -depth -name f1 -exec sh -c \
-    'mv t/victim t/moved && ln -s "$1" t/victim' sh "$tmp/outside" \; -o -name 'f*' -delete \
-    >/dev/null 2>&1) || true
-  if [ -e "$tmp/outside/precious" ]; then
+  for i in $(seq 1 50); do
+    touch "$tmp/swap/t/victim/f$i" "$tmp/outside/f$i"
+  done
+  # The first file evaluated moves t/victim away and puts a link to outside in its place;
+  # every -delete after it must act in the moved directory (a path-based removal would go
+  # through the link and remove outside/fN).
+  (cd "$tmp/swap" && "$frdfind" $mode t -name 'f*' -exec sh -c \
+    '[ -L t/victim ] || { mv t/victim t/moved && ln -s "$1" t/victim; }' sh "$tmp/outside" \; \
+    -delete >/dev/null 2>&1) || true
+  local left_outside left_moved
+  left_outside=$(ls "$tmp/outside" | wc -l)
+  left_moved=$(ls "$tmp/swap/t/moved" 2>/dev/null | wc -l)
+  if [ "$left_outside" -eq 50 ] && [ "$left_moved" -eq 0 ] && [ -d "$tmp/swap/t/moved" ]; then
     pass=$((pass + 1))
-    echo "ok   [swap] a directory swapped for a link: nothing outside the tree deleted"
+    echo "ok   [swap $mode] a directory swapped for a link mid-walk: -delete stays in the tree"
   else
     fail=$((fail + 1))
-    failed_cases+=("swap: -delete followed a swapped-in link")
-    echo "FAIL [swap] -delete removed a file outside the tree"
+    failed_cases+=("swap $mode: outside has $left_outside of 50, the moved directory $left_moved")
+    echo "FAIL [swap $mode] outside has $left_outside of 50 files, moved directory $left_moved"
   fi
 }
-swapcase
+swapcase -j1
+swapcase -j4
+# '+' batches as large as find's: names of one length make the batches independent of the
+# order, so the argument counts of the commands must be find's (several batches of 128 KiB).
+mkdir -p "$tmp/batch/b"
+(cd "$tmp/batch/b" && for i in $(seq 10000 19999); do : >"name_of_some_length_$i"; done)
+t "" "$tmp/batch" b -type f -exec sh -c 'echo $#' sh {} +
+t "" "$tmp/batch" b -type f -exec sh -c 'echo $#' sh {} + -exec sh -c 'echo x $#' sh a b c {} +
+t "" "$tmp/batch/b" . -type f -execdir sh -c 'echo $#' sh {} +
+t "" "$tmp/batch" b -exec sh -c 'echo $#' sh -c 'padding padding padding' {} +
+# -ls widths: a numeric owner widens the owner column; device numbers their own columns.
+mkdir -p "$tmp/lsw"
+: >"$tmp/lsw/num" && : >"$tmp/lsw/plain"
+chown 12345:54321 "$tmp/lsw/num" 2>/dev/null || true
+mknod "$tmp/lsw/chr" c 136 12345 2>/dev/null || true
+mknod "$tmp/lsw/chr2" c 1 3 2>/dev/null || true
+t "" "$tmp/lsw" plain num plain -maxdepth 0 -ls
+t "" "$tmp/lsw" num plain num -maxdepth 0 -ls
+t "" "$tmp/lsw" . -maxdepth 0 -ls
+if [ -e "$tmp/lsw/chr" ]; then
+  t "" "$tmp/lsw" chr chr2 plain -maxdepth 0 -ls
+  t "" "$tmp/lsw" chr2 chr plain -ls
+fi
 
 # ---- predicates: -regex, -perm, -user, -group, times, -newerXY, -lname, -xtype, -samefile,
 # -readable, -printf directives, UTF-8 matching, -exclude ------------------------------------
