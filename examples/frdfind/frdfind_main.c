@@ -294,9 +294,9 @@ int main(int argc, char **argv)
     ff_file_close_all();
     int werr = ff_out_write_error();
     if (werr != 0) {
-        char msg[128];
-        snprintf(msg, sizeof(msg), "write error: %s", strerror(werr));
-        ff_error(msg);
+        // find's two lines: "'standard output': Broken pipe", then "write error".
+        ff_error_path("standard output", strerror(werr));
+        ff_error("write error");
     }
     ff_out_free_all();
     ff_options_free(&opts);

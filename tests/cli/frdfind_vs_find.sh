@@ -726,6 +726,26 @@ t "" "$tmp/batch" b -type f -exec sh -c 'echo $#' sh {} +
 t "" "$tmp/batch" b -type f -exec sh -c 'echo $#' sh {} + -exec sh -c 'echo x $#' sh a b c {} +
 t "" "$tmp/batch/b" . -type f -execdir sh -c 'echo $#' sh {} +
 t "" "$tmp/batch" b -exec sh -c 'echo $#' sh -c 'padding padding padding' {} +
+# A closed pipe stops the walk at once: with SIGPIPE ignored, the first write that fails with
+# EPIPE ends the walk (find's messages; find itself walks on to the end). Records of 1 KiB make
+# the first write come after a few hundred entries; -fprint counts the entries evaluated.
+epipe() {
+  local seen rc
+  rc=$( (trap '' PIPE; "$frdfind" "$@" "$tmp/batch/b" -printf '%1000p\n' -fprint "$tmp/seen" \
+    2>"$tmp/epipe.err"; echo $? >"$tmp/epipe.rc") | head -c 1 >/dev/null; cat "$tmp/epipe.rc")
+  seen=$(wc -l <"$tmp/seen")
+  if [ "$seen" -lt 5000 ] && [ "$rc" -eq 1 ] &&
+    [ "$(cat "$tmp/epipe.err")" = "$(printf "frdfind: 'standard output': Broken pipe\nfrdfind: write error")" ]; then
+    pass=$((pass + 1))
+    echo "ok   [epipe $*] stopped after $seen of 10001 entries, exit $rc"
+  else
+    fail=$((fail + 1))
+    failed_cases+=("epipe $*: $seen entries evaluated, exit $rc")
+    echo "FAIL [epipe $*] $seen of 10001 entries evaluated, exit $rc: $(cat "$tmp/epipe.err")"
+  fi
+}
+epipe -j1
+epipe -j4
 # -ls widths: a numeric owner widens the owner column; device numbers their own columns.
 mkdir -p "$tmp/lsw"
 : >"$tmp/lsw/num" && : >"$tmp/lsw/plain"
