@@ -13,6 +13,7 @@
  *   frdfind_exec.c    -exec, -execdir, -ok, -okdir: commands, batches for '+'
  *   frdfind_delete.c  -delete: unlinkat() relative to the parent's descriptor
  *   frdfind_file.c    -ls, -fls, -fprint, -fprint0, -fprintf: the ls line, output files
+ *   frdfind_color.c   -color: LS_COLORS as bfs applies it, on a terminal
  *   frdfind_main.c    main(): options -> frd_walk_roots(), the callbacks, exit status
  *
  * Only <frd.h> and libc are used, like any program that embeds frd.
@@ -119,6 +120,7 @@ struct ff_options {
     bool deletes;           /**< -delete appears (it turns -depth on) */
     bool prunes;            /**< -prune appears */
     bool depth_given;       /**< -depth (or -d) was written */
+    bool color;             /**< -color, and stdout is a terminal */
     unsigned workers;       /**< -j N; 0 for the walker's default */
     const char **paths;     /**< the roots (default ".") */
     size_t npaths;          /**< number of roots */
@@ -244,6 +246,17 @@ void ff_file_eval(const struct ff_expr *expr, const struct ff_options *opts,
 
 /** Flushes and closes every file, reporting write errors as find does (after the walk). */
 void ff_file_close_all(void);
+
+/* frdfind_color.c */
+
+/** Reads LS_COLORS (bfs's defaults for what it leaves unset). @return 0, or -1 (no memory). */
+int ff_color_init(void);
+
+/** Frees what ff_color_init() allocated. */
+void ff_color_free(void);
+
+/** -print with -color: the colored path and a newline, as one record. */
+void ff_color_print(const struct frd_walk_entry *we, struct ff_thread *thr);
 
 /* frdfind_out.c */
 

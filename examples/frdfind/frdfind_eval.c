@@ -210,6 +210,10 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
         res->quit = true;
         return true;
     case FF_PRINT:
+        if (opts->color && expr->sep == '\n') {
+            ff_color_print(we, thr);
+            return true;
+        }
         print_path(expr, we, thr);
         return true;
     case FF_PRINTF:

@@ -299,6 +299,7 @@ int main(int argc, char **argv)
         ff_error("write error");
     }
     ff_out_free_all();
+    ff_color_free();
     ff_options_free(&opts);
     return ff_failed() ? 1 : 0;
 }

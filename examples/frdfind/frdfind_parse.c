@@ -43,7 +43,7 @@ static const char usage_text[] =
     "options:   -P (never follow links, default)  -L (follow all)  -H (follow the PATHs)\n"
     "           -s (sorted, deterministic output)  -j N (N walker threads)\n"
     "operators: ( EXPR )  ! EXPR  -not EXPR  EXPR -a EXPR  EXPR -o EXPR  EXPR , EXPR\n"
-    "globals:   -depth -maxdepth N -mindepth N -xdev -mount -noleaf -follow\n"
+    "globals:   -depth -maxdepth N -mindepth N -xdev -mount -noleaf -follow -color -nocolor\n"
     "tests:     -name PAT -iname PAT -path PAT -ipath PAT -wholename PAT -iwholename PAT\n"
     "           -type [fdlpscb,] -size [+-]N[cwbkMG] -mtime [+-]N -mmin [+-]N\n"
     "           -newer FILE -empty -inum [+-]N -links [+-]N -true -false\n"
@@ -602,6 +602,8 @@ static struct ff_expr *parse_primary(struct parser *p)
         o->depth_given = true;
     } else if (strcmp(tok, "-xdev") == 0 || strcmp(tok, "-mount") == 0) {
         o->xdev = true;
+    } else if (strcmp(tok, "-color") == 0 || strcmp(tok, "-nocolor") == 0) {
+        o->color = tok[1] == 'c'; // bfs's: colors on a terminal only (see ff_parse())
     } else if (strcmp(tok, "-follow") == 0) {
         o->follow = FRD_FOLLOW_ALL;
     } else if (strcmp(tok, "-noleaf") != 0) {
@@ -899,6 +901,15 @@ int ff_parse(int argc, char **argv, struct ff_options *opts)
     }
     opts->expr = expr;
     opts->needs |= ff_expr_needs(expr);
+    opts->color = opts->color && isatty(STDOUT_FILENO) == 1;
+    if (opts->color) {
+        // The colors of types depend on the mode (sticky, setuid, executable) and links.
+        opts->needs |= FRD_FIELD_MODE | FRD_FIELD_NLINK;
+        if (ff_color_init() < 0) {
+            ff_error("out of memory");
+            return 1;
+        }
+    }
     return 0;
 }
 

@@ -746,6 +746,44 @@ epipe() {
 }
 epipe -j1
 epipe -j4
+# -color: on a terminal (script(1) gives one), -print's paths colored from LS_COLORS as bfs
+# colors them; into a pipe, no escape at all (the output is find's).
+colorcase() {
+  local lsc=$1 what="[color] LS_COLORS='$1' ${*:2}"
+  shift
+  local a b
+  a=$(cd "$g" && LS_COLORS=$lsc script -qec "bfs $* -color" /dev/null | sort)
+  b=$(cd "$g" && LS_COLORS=$lsc script -qec "$frdfind $* -color" /dev/null | sort)
+  if [ "$a" = "$b" ] && [[ $a == *$'\e['* || $lsc == *lc=* ]]; then
+    pass=$((pass + 1))
+    echo "ok   $what"
+  else
+    fail=$((fail + 1))
+    failed_cases+=("$what")
+    echo "FAIL $what"
+    diff <(echo "$a") <(echo "$b") | head -6 | cat -v || true
+  fi
+}
+colorcase "" dir links perm times
+colorcase "" . -maxdepth 1
+colorcase "" dir/ dir/sub
+colorcase 'di=01;34:ln=01;36:*.c=01;31:ex=01;32:or=40;31;01:pi=33:*.H=35' dir links perm
+colorcase 'di=0:ex=:fi=36' dir perm
+colorcase 'rs=7:lc=<:rc=>:ec=E' dir links
+colorcase '*.C=31:*.c=32:*c=33:mh=36' dir odd
+colorcase 'or=31:su=:sg=:tw=1:ow=2:st=3:so=4:cd=5:bd=6' perm links dir /tmp -maxdepth 0
+for args in "dir links -color" "dir -nocolor -name *.c" "dir -color -nocolor"; do
+  # shellcheck disable=SC2086 # the words are the arguments
+  if [ "$(cd "$g" && "$frdfind" -s $args)" = "$(cd "$g" && "$frdfind" -s ${args//-*color/})" ] &&
+    ! (cd "$g" && "$frdfind" $args) | grep -q $'\e'; then
+    pass=$((pass + 1))
+    echo "ok   [color] into a pipe, no escape: $args"
+  else
+    fail=$((fail + 1))
+    failed_cases+=("[color] into a pipe: $args")
+    echo "FAIL [color] into a pipe: $args"
+  fi
+done
 # -ls widths: a numeric owner widens the owner column; device numbers their own columns.
 mkdir -p "$tmp/lsw"
 : >"$tmp/lsw/num" && : >"$tmp/lsw/plain"
