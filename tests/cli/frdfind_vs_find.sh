@@ -784,6 +784,15 @@ for args in "dir links -color" "dir -nocolor -name *.c" "dir -color -nocolor"; d
     echo "FAIL [color] into a pipe: $args"
   fi
 done
+# Commands follow the walk's order rules: roots in command-line order, -depth's post-order.
+mkdir -p "$g/r/a/x" "$g/r/b" "$g/r/c/d/y" "$g/r/e/f"
+touch "$g/r/a/x/1" "$g/r/a/2" "$g/r/b/3" "$g/r/c/d/4" "$g/r/c/d/y/5" "$g/r/e/f/6"
+rep 5 roots,j8 "$g/r" a b c/d e/f -exec echo {} \;
+rep 3 roots,j8 "$g/r" e/f c/d b a -maxdepth 0 -exec echo {} \;
+rep 5 depth,j4 "$g" dir -depth -exec echo {} \;
+rep 3 depth,j8 "$g" dir odd -depth -execdir sh -c 'echo "$PWD/${1#./}"' sh {} \;
+t post "$g" dir -depth -exec echo {} \;
+t s "$g" dir -exec echo {} \;
 # -ls widths: a numeric owner widens the owner column; device numbers their own columns.
 mkdir -p "$tmp/lsw"
 : >"$tmp/lsw/num" && : >"$tmp/lsw/plain"
