@@ -10,7 +10,8 @@
  * within min(128 KiB, ARG_MAX - environment - 2048) bytes), always true; a batch that
  * fails makes frdfind exit 1. -execdir's batches gather the entries of one directory.
  *
- * Commands never run concurrently: each holds the output lock (ff_out_exclusive_begin())
+ * Commands are started with posix_spawnp() (and fork() only for -execdir where the C library
+ * cannot change a spawned child's directory). Commands never run concurrently: each holds the output lock (ff_out_exclusive_begin())
  * from fork to wait, after writing its thread's pending lines, so its output follows the
  * lines the same thread printed before it and no other line comes in the middle. The
  * directory of -execdir is reached with fchdir() on the walker's parent descriptor in the
@@ -25,6 +26,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,11 @@
 #include <unistd.h>
 
 extern char **environ;
+
+/** posix_spawn_file_actions_addfchdir_np() is there (glibc 2.29+): set by CMake. */
+#ifndef FRDFIND_HAVE_ADDFCHDIR
+#    define FRDFIND_HAVE_ADDFCHDIR 0
+#endif
 
 /** One batch of '+' arguments. */
 struct batch {
@@ -245,11 +252,68 @@ static void command_message(const char *argv0, const char *text, bool fail)
     free(msg);
 }
 
+/** "frdfind: 'path': text" on stderr, without failing the run (find's exit status stays). */
+static void note_path(const char *path, const char *text)
+{
+    size_t q = ff_quote(NULL, 0, path);
+    size_t t = strlen(text);
+    char *msg = malloc(q + t + 3);
+    if (msg == NULL) {
+        return;
+    }
+    ff_quote(msg, q, path);
+    memcpy(msg + q, ": ", 2);
+    memcpy(msg + q + 2, text, t + 1);
+    ff_note(msg);
+    free(msg);
+}
+
 /**
- * Runs argv (in dir_fd when it is not -1) and waits for it. The caller holds the output
- * lock. @return the wait status, or -1 if it could not be started (reported).
+ * Starts argv with posix_spawnp() (a vfork-like clone: no copy of frdfind's memory, which
+ * fork() would make for every command), in dir_fd when it is not -1.
+ * @return the child's pid, or -1 after find's message when it could not be started.
  */
-static int run(char **argv, int dir_fd, bool ask)
+static pid_t start_spawn(char **argv, int dir_fd, bool ask)
+{
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attr;
+    if (posix_spawn_file_actions_init(&actions) != 0) {
+        ff_error("out of memory");
+        return -1;
+    }
+    if (posix_spawnattr_init(&attr) != 0) {
+        posix_spawn_file_actions_destroy(&actions);
+        ff_error("out of memory");
+        return -1;
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+#if FRDFIND_HAVE_ADDFCHDIR
+    if (dir_fd >= 0) {
+        posix_spawn_file_actions_addfchdir_np(&actions, dir_fd);
+    }
+#endif
+    if (ask) {
+        // find 4.9 runs -ok's command with standard input closed (its manual says
+        // /dev/null): the command does not read the answers.
+        posix_spawn_file_actions_addclose(&actions, STDIN_FILENO);
+    }
+    pid_t pid;
+    int rc = posix_spawnp(&pid, argv[0], &actions, &attr, argv, environ);
+    posix_spawnattr_destroy(&attr);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) {
+        // find's words, "find: 'cmd': No such file or directory"; the command is false.
+        note_path(argv[0], strerror(rc));
+        return -1;
+    }
+    return pid;
+}
+
+/** fork() and exec, for -execdir where posix_spawn cannot change directory. */
+static pid_t start_fork(char **argv, int dir_fd, bool ask)
 {
     pid_t pid = fork();
     if (pid < 0) {
@@ -264,15 +328,25 @@ static int run(char **argv, int dir_fd, bool ask)
             _exit(1);
         }
         if (ask) {
-            // find 4.9 runs -ok's command with standard input closed (its manual says
-            // /dev/null): the answers must not be read by the command.
-            close(STDIN_FILENO);
+            close(STDIN_FILENO); // as find 4.9 (see start_spawn())
         }
         execvp(argv[0], argv);
-        int err = errno;
-        // find's words: "find: 'cmd': No such file or directory".
-        ff_error_path(argv[0], strerror(err));
+        ff_error_path(argv[0], strerror(errno));
         _exit(1);
+    }
+    return pid;
+}
+
+/**
+ * Runs argv (in dir_fd when it is not -1) and waits for it. The caller holds the output
+ * lock. @return the wait status, or -1 if it could not be started (reported).
+ */
+static int run(char **argv, int dir_fd, bool ask)
+{
+    bool spawn = dir_fd < 0 || FRDFIND_HAVE_ADDFCHDIR;
+    pid_t pid = spawn ? start_spawn(argv, dir_fd, ask) : start_fork(argv, dir_fd, ask);
+    if (pid < 0) {
+        return -1;
     }
     int status;
     while (waitpid(pid, &status, 0) < 0) {
