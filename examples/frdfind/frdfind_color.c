@@ -130,7 +130,11 @@ int ff_color_init(void)
     if (env_copy == NULL || exts == NULL) {
         return -1;
     }
-    for (char *item = strtok(env_copy, ":"); item != NULL; item = strtok(NULL, ":")) {
+    for (char *item = env_copy, *next; item != NULL; item = next) {
+        next = strchr(item, ':');
+        if (next != NULL) {
+            *next++ = '\0';
+        }
         char *eq = strchr(item, '=');
         if (eq == NULL) {
             continue;

@@ -412,7 +412,7 @@ static char *substitute(const char *word, const char *repl)
     for (const char *s = word;;) {
         const char *hit = strstr(s, "{}");
         if (hit == NULL) {
-            strcpy(o, s);
+            memcpy(o, s, strlen(s) + 1);
             break;
         }
         memcpy(o, s, (size_t)(hit - s));
