@@ -544,7 +544,7 @@ static void batch_add(struct ff_exec *ex, struct batch *b, const char *arg, stru
     size_t len = strlen(arg) + 1;
     if (b->nargs > 0 && (ex->fixed_chars + b->nchars + len > arg_max ||
                          (size_t)ex->nwords + b->nargs + 1 >= max_args)) {
-        int keep_fd = b->dir_fd >= 0 ? dup(b->dir_fd) : -1;
+        int keep_fd = b->dir_fd >= 0 ? fcntl(b->dir_fd, F_DUPFD_CLOEXEC, 0) : -1;
         char *keep_key = b->dir_key != NULL ? strdup(b->dir_key) : NULL;
         bool root = b->dir_is_root;
         run_batch(ex, b, thr);
@@ -645,7 +645,7 @@ bool ff_exec_eval(struct ff_exec *ex, const struct ff_options *opts,
             close(b->dir_fd);
         }
         free(b->dir_key);
-        b->dir_fd = owned ? fd : dup(fd);
+        b->dir_fd = owned ? fd : fcntl(fd, F_DUPFD_CLOEXEC, 0);
         b->dir_key = key;
         b->dir_is_root = root;
         owned = false;

@@ -63,7 +63,7 @@ int ff_file_open(const char *name, struct ff_file **out)
     } else if (strcmp(name, "/dev/stderr") == 0) {
         fp = stderr;
     } else {
-        fp = fopen(name, "w");
+        fp = fopen(name, "we"); // close-on-exec: commands do not inherit it
         if (fp == NULL) {
             ff_error_path(name, strerror(errno));
             return 1;
