@@ -407,7 +407,10 @@ void ff_ls_eval(struct ff_file *file, const struct ff_options *opts,
             ff_out_append(thr, " -> ", 4);
             ls_name(thr, target, (size_t)n);
         } else {
-            ff_note(we->path);
+            // find: error(0, errno, "%s", name), unquoted, and the exit status stays.
+            char msg[512];
+            snprintf(msg, sizeof(msg), "%.300s: %s", we->path, strerror(errno));
+            ff_note(msg);
         }
     }
     ff_out_byte(thr, '\n');

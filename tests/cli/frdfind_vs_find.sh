@@ -576,6 +576,26 @@ t "" "$g" dir -fprint
 t "" "$g" dir -fls
 t "" "$g" dir -fprintf /dev/stdout '%'
 t "" / proc/self -maxdepth 0 -fprint /proc/self/nonexistent
+# Write errors: an output file (and standard output) that is full, in find's words.
+if [ -w /dev/full ]; then
+  t "" "$g" dir -fprint /dev/full
+  t "" "$g" dir -fls /dev/full -fprint0 /dev/full
+  t "" "$g" dir -fprintf /dev/full '%p\n' -print
+  for args in "dir" "dir -ls" "dir -exec echo {} +"; do
+    # shellcheck disable=SC2086 # the words are the arguments
+    a=$(cd "$g" && { find $args >/dev/full; echo "exit $?"; } 2>&1 | sed 's/^find: /frdfind: /')
+    # shellcheck disable=SC2086
+    b=$(cd "$g" && { "$frdfind" $args >/dev/full; echo "exit $?"; } 2>&1)
+    if [ "$a" = "$b" ]; then
+      pass=$((pass + 1))
+      echo "ok   [full] $args >/dev/full"
+    else
+      fail=$((fail + 1))
+      failed_cases+=("[full] $args >/dev/full")
+      echo "FAIL [full] $args >/dev/full: find '$a', frdfind '$b'"
+    fi
+  done
+fi
 # Output files: written, truncated, shared when named twice (both tools write a file each).
 outcase() {
   local what="[out] $*"
