@@ -612,7 +612,10 @@ outcase() {
     [ -e "$f" ] || continue
     cmp -s <(tr '\0' '\n' <"$f" | sort) <(tr '\0' '\n' <"${f/o_find_/o_frd_}" | sort) || ok=0
   done
-  [ "$(ls "$tmp" | grep -c '^o_find_')" = "$(ls "$tmp" | grep -c '^o_frd_')" ] || ok=0
+  local n_find n_frd
+  n_find=$(find "$tmp" -maxdepth 1 -name 'o_find_*' | wc -l)
+  n_frd=$(find "$tmp" -maxdepth 1 -name 'o_frd_*' | wc -l)
+  [ "$n_find" = "$n_frd" ] || ok=0
   cmp -s <(sort "$tmp/find.out") <(sort "$tmp/frd.out") || ok=0
   [ "$(sed "s|$tmp/o_find_|@|g; s/^find: /frdfind: /" "$tmp/find.err" | sort)" = \
     "$(sed "s|$tmp/o_frd_|@|g" "$tmp/frd.err" | sort)" ] || ok=0
