@@ -9,7 +9,7 @@ packages=(
   cmake make gcc g++ pkg-config python3 python3-dev
   clang libclang-rt-14-dev clang-format clang-tidy
   libuv1-dev libcmocka-dev libbenchmark-dev
-  findutils util-linux strace
+  findutils util-linux strace bfs
   libsqlite3-dev sqlite3 coreutils
   abigail-tools binutils
   ncdu

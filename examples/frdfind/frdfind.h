@@ -10,6 +10,10 @@
  *   frdfind_eval.c    evaluates the tree on one walk entry; which metadata it needs
  *   frdfind_printf.c  compiles and renders -printf formats, GNU find's %-directives
  *   frdfind_out.c     per-thread output buffers flushed under a lock, error messages
+ *   frdfind_exec.c    -exec, -execdir, -ok, -okdir: commands, batches for '+'
+ *   frdfind_delete.c  -delete: unlinkat() relative to the parent's descriptor
+ *   frdfind_file.c    -ls, -fls, -fprint, -fprint0, -fprintf: the ls line, output files
+ *   frdfind_color.c   -color: LS_COLORS as bfs applies it, on a terminal
  *   frdfind_main.c    main(): options -> frd_walk_roots(), the callbacks, exit status
  *
  * Only <frd.h> and libc are used, like any program that embeds frd.
@@ -24,26 +28,31 @@
 
 /** Node kinds of the expression tree. */
 enum ff_kind {
-    FF_AND,    /**< lhs -a rhs */
-    FF_OR,     /**< lhs -o rhs */
-    FF_COMMA,  /**< lhs , rhs: both, the value of rhs */
-    FF_NOT,    /**< ! lhs */
-    FF_TRUE,   /**< -true, and the global options (-depth, -maxdepth...) in place */
-    FF_FALSE,  /**< -false */
-    FF_NAME,   /**< -name / -iname: fnmatch on the base name */
-    FF_PATH,   /**< -path / -ipath: fnmatch on the whole path */
-    FF_TYPE,   /**< -type: a set of type letters */
-    FF_SIZE,   /**< -size */
-    FF_TIME,   /**< -mtime / -mmin: mtime against a reference instant */
-    FF_NEWER,  /**< -newer: mtime after the reference file's */
-    FF_EMPTY,  /**< -empty */
-    FF_INUM,   /**< -inum */
-    FF_LINKS,  /**< -links */
-    FF_PRUNE,  /**< -prune */
-    FF_QUIT,   /**< -quit */
-    FF_PRINT,  /**< -print and -print0 (sep says which) */
-    FF_PRINTF, /**< -printf */
-    FF_COUNT,  /**< -count: counts the entries it is evaluated on */
+    FF_AND,     /**< lhs -a rhs */
+    FF_OR,      /**< lhs -o rhs */
+    FF_COMMA,   /**< lhs , rhs: both, the value of rhs */
+    FF_NOT,     /**< ! lhs */
+    FF_TRUE,    /**< -true, and the global options (-depth, -maxdepth...) in place */
+    FF_FALSE,   /**< -false */
+    FF_NAME,    /**< -name / -iname: fnmatch on the base name */
+    FF_PATH,    /**< -path / -ipath: fnmatch on the whole path */
+    FF_TYPE,    /**< -type: a set of type letters */
+    FF_SIZE,    /**< -size */
+    FF_TIME,    /**< -mtime / -mmin: mtime against a reference instant */
+    FF_NEWER,   /**< -newer: mtime after the reference file's */
+    FF_EMPTY,   /**< -empty */
+    FF_INUM,    /**< -inum */
+    FF_LINKS,   /**< -links */
+    FF_PRUNE,   /**< -prune */
+    FF_QUIT,    /**< -quit */
+    FF_PRINT,   /**< -print and -print0 (sep says which) */
+    FF_PRINTF,  /**< -printf */
+    FF_COUNT,   /**< -count: counts the entries it is evaluated on */
+    FF_EXEC,    /**< -exec, -execdir, -ok, -okdir (exec says which) */
+    FF_DELETE,  /**< -delete */
+    FF_LS,      /**< -ls, -fls (file NULL for stdout) */
+    FF_FPRINT,  /**< -fprint, -fprint0 (sep says which) */
+    FF_FPRINTF, /**< -fprintf */
 };
 
 /** A numeric comparison as find spells it: +N, -N or N. */
@@ -62,6 +71,8 @@ enum ff_match {
 };
 
 struct ff_format;
+struct ff_exec;
+struct ff_file;
 
 /** One node of the expression tree. */
 struct ff_expr {
@@ -80,7 +91,9 @@ struct ff_expr {
     int64_t ref_ns;           /**< -mtime, -mmin, -newer: reference instant, ns since epoch */
     int64_t window_ns;        /**< -mtime N, -mmin N: width of the window after ref_ns */
     char sep;                 /**< -print: '\n', -print0: '\0' */
-    struct ff_format *format; /**< -printf */
+    struct ff_format *format; /**< -printf, -fprintf */
+    struct ff_exec *exec;     /**< -exec and its kin (owned by frdfind_exec.c's registry) */
+    struct ff_file *file;     /**< -fls, -fprint, -fprint0, -fprintf (shared, see ff_file_open) */
 };
 
 /**
@@ -104,6 +117,10 @@ struct ff_options {
     bool xdev;              /**< -xdev, -mount */
     bool ordered;           /**< -s: sorted, deterministic output */
     bool count;             /**< -count appears: print the total at the end */
+    bool deletes;           /**< -delete appears (it turns -depth on) */
+    bool prunes;            /**< -prune appears */
+    bool depth_given;       /**< -depth (or -d) was written */
+    bool color;             /**< -color, and stdout is a terminal */
     unsigned workers;       /**< -j N; 0 for the walker's default */
     const char **paths;     /**< the roots (default ".") */
     size_t npaths;          /**< number of roots */
@@ -176,6 +193,71 @@ void ff_format_free(struct ff_format *fmt);
 void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts,
                       const struct frd_walk_entry *we, struct ff_thread *thr);
 
+/* frdfind_exec.c */
+
+/** @return true if tok is -exec, -execdir, -ok or -okdir. */
+bool ff_exec_is_primary(const char *tok);
+
+/**
+ * Parses the command of -exec and its kin from argv[*i] on (the primary itself already
+ * taken), up to its ';', or its '{}' '+'. Prints find's message on an error.
+ * @param out receives the command (freed by ff_exec_free_all()).
+ * @return 0, or 1 after an error was printed.
+ */
+int ff_exec_parse(const char *primary, char **argv, int argc, int *i, struct ff_exec **out);
+
+/**
+ * Makes room for the '+' batches of -execdir, one per worker index (before the walk).
+ * @return 0, or -1 when out of memory.
+ */
+int ff_exec_prepare(unsigned workers);
+
+/** Evaluates -exec and its kin on one entry. @return the value find gives it. */
+bool ff_exec_eval(struct ff_exec *ex, const struct ff_options *opts,
+                  const struct frd_walk_entry *we, struct ff_thread *thr);
+
+/**
+ * Runs every '+' batch still pending (after the walk, from one thread, or when an -execdir
+ * walk leaves a directory), then frees every command.
+ */
+void ff_exec_finish_all(void);
+
+/* frdfind_delete.c */
+
+/** -delete on one entry (in post-order). @return true if it was removed. */
+bool ff_delete_eval(const struct frd_walk_entry *we);
+
+/* frdfind_file.c */
+
+/**
+ * Opens (creates, truncates) the file an -fls/-fprint... names, once: a name given twice, or
+ * two names of one file, share the stream. /dev/stdout and /dev/stderr are the streams.
+ * @return 0, or 1 after find's message.
+ */
+int ff_file_open(const char *name, struct ff_file **out);
+
+/** -ls and -fls: the `ls -dils` line of the entry (file NULL: stdout). */
+void ff_ls_eval(struct ff_file *file, const struct ff_options *opts,
+                const struct frd_walk_entry *we, struct ff_thread *thr);
+
+/** -fprint, -fprint0, -fprintf: the record, rendered in the thread's buffer, to the file. */
+void ff_file_eval(const struct ff_expr *expr, const struct ff_options *opts,
+                  const struct frd_walk_entry *we, struct ff_thread *thr);
+
+/** Flushes and closes every file, reporting write errors as find does (after the walk). */
+void ff_file_close_all(void);
+
+/* frdfind_color.c */
+
+/** Reads LS_COLORS (bfs's defaults for what it leaves unset). @return 0, or -1 (no memory). */
+int ff_color_init(void);
+
+/** Frees what ff_color_init() allocated. */
+void ff_color_free(void);
+
+/** -print with -color: the colored path and a newline, as one record. */
+void ff_color_print(const struct frd_walk_entry *we, struct ff_thread *thr);
+
 /* frdfind_out.c */
 
 /**
@@ -238,6 +320,29 @@ void ff_error(const char *text);
 
 /** Appends path quoted as GNU find quotes it in the C locale ('...' with C escapes). */
 size_t ff_quote(char *dst, size_t cap, const char *path);
+
+/** Prints "frdfind: " + text + "\n" to stderr in one write without failing the run. */
+void ff_note(const char *text);
+
+/**
+ * Takes the output lock for a command's run: writes the thread's pending records first, so
+ * a command's output follows the lines printed before it, and nothing else reaches stdout
+ * until ff_out_exclusive_end(). thr may be NULL (no pending records).
+ */
+void ff_out_exclusive_begin(struct ff_thread *thr);
+
+/** See ff_out_exclusive_begin(). */
+void ff_out_exclusive_end(void);
+
+/** @return the length of the thread's pending output (a mark for ff_out_cut()). */
+size_t ff_out_mark(struct ff_thread *thr);
+
+/** Removes the bytes after `mark` from the thread's buffer; *data and *len say what they
+ *  were (valid until the next append). */
+void ff_out_cut(struct ff_thread *thr, size_t mark, const char **data, size_t *len);
+
+/** @return true once stdout's reader went away (EPIPE) or a write failed: stop the walk. */
+bool ff_out_broken(void);
 
 /** @return true once any error was reported (exit status 1). */
 bool ff_failed(void);

@@ -35,6 +35,10 @@ unsigned ff_expr_needs(const struct ff_expr *expr)
     case FF_LINKS:
         needs |= FRD_FIELD_NLINK;
         break;
+    case FF_LS: // the ls -dils line
+        needs |= FRD_FIELD_FILE_ID | FRD_FIELD_ALLOC_SIZE | FRD_FIELD_MODE | FRD_FIELD_NLINK |
+                 FRD_FIELD_UID | FRD_FIELD_GID | FRD_FIELD_SIZE | FRD_FIELD_RDEV | FRD_FIELD_MTIME;
+        break;
     default:
         break;
     }
@@ -206,6 +210,10 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
         res->quit = true;
         return true;
     case FF_PRINT:
+        if (opts->color && expr->sep == '\n') {
+            ff_color_print(we, thr);
+            return true;
+        }
         print_path(expr, we, thr);
         return true;
     case FF_PRINTF:
@@ -214,6 +222,17 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
         return true;
     case FF_COUNT:
         ff_out_count(thr);
+        return true;
+    case FF_EXEC:
+        return ff_exec_eval(expr->exec, opts, we, thr);
+    case FF_DELETE:
+        return ff_delete_eval(we);
+    case FF_LS:
+        ff_ls_eval(expr->file, opts, we, thr);
+        return true;
+    case FF_FPRINT:
+    case FF_FPRINTF:
+        ff_file_eval(expr, opts, we, thr);
         return true;
     }
     return false;

@@ -44,7 +44,9 @@ static bool deferred(const struct ff_options *opts, const struct frd_walk_entry 
 static enum frd_action evaluate(struct ff_walk *walk, const struct frd_walk_entry *we)
 {
     const struct ff_options *opts = walk->opts;
-    if (atomic_load_explicit(&walk->quit, memory_order_relaxed)) {
+    if (atomic_load_explicit(&walk->quit, memory_order_relaxed) || ff_out_broken()) {
+        // -quit, or stdout's reader went away (EPIPE): nothing more can be printed.
+        atomic_store(&walk->quit, true);
         return FRD_ACTION_STOP;
     }
     struct ff_thread *thr = ff_thread_get(we->worker);
@@ -206,6 +208,8 @@ int main(int argc, char **argv)
     struct ff_options opts;
     int rc = ff_parse(argc, argv, &opts);
     if (rc != 0) {
+        ff_exec_finish_all(); // frees the commands parsed (no batch has an argument)
+        ff_file_close_all();
         ff_options_free(&opts);
         return rc < 0 ? 0 : 1;
     }
@@ -233,7 +237,7 @@ int main(int argc, char **argv)
     atomic_init(&walk.quit, false);
     // One output state per worker index: the walker runs at most 8 workers (or the -j asked).
     unsigned nstates = opts.workers > 8 ? opts.workers : 8;
-    if (ff_out_init(nstates) < 0) {
+    if (ff_out_init(nstates) < 0 || ff_exec_prepare(nstates) < 0) {
         ff_error("out of memory");
         ff_options_free(&opts);
         return 1;
@@ -283,13 +287,19 @@ int main(int argc, char **argv)
             ff_out_flush_all();
         }
     }
+    // The '+' batches still pending run last, after every line printed (as find's do).
+    ff_out_flush_all();
+    ff_exec_finish_all();
+    ff_out_flush_all();
+    ff_file_close_all();
     int werr = ff_out_write_error();
     if (werr != 0) {
-        char msg[128];
-        snprintf(msg, sizeof(msg), "write error: %s", strerror(werr));
-        ff_error(msg);
+        // find's two lines: "'standard output': Broken pipe", then "write error".
+        ff_error_path("standard output", strerror(werr));
+        ff_error("write error");
     }
     ff_out_free_all();
+    ff_color_free();
     ff_options_free(&opts);
     return ff_failed() ? 1 : 0;
 }

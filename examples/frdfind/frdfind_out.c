@@ -58,6 +58,10 @@ struct ff_thread {
 };
 
 static pthread_mutex_t stdout_lock = PTHREAD_MUTEX_INITIALIZER;
+/** stdout is a terminal: each record goes out when it ends (results as they are found). */
+static bool line_mode;
+/** A write to stdout failed (EPIPE when the reader went away): the walk stops. */
+static atomic_bool broken;
 /** One state per worker index, made on first use by that worker. */
 static struct ff_thread **threads;
 static unsigned nthreads;
@@ -67,6 +71,7 @@ static atomic_int first_write_errno;
 int ff_out_init(unsigned workers)
 {
     nthreads = workers;
+    line_mode = isatty(STDOUT_FILENO) == 1;
     threads = calloc(workers, sizeof(*threads));
     return threads == NULL ? -1 : 0;
 }
@@ -106,6 +111,9 @@ static void write_all(int fd, const char *data, size_t len)
             }
             int expected = 0;
             atomic_compare_exchange_strong(&first_write_errno, &expected, errno);
+            if (fd == STDOUT_FILENO) {
+                atomic_store(&broken, true);
+            }
             return;
         }
         data += n;
@@ -142,7 +150,7 @@ void ff_out_byte(struct ff_thread *thr, char c)
 
 void ff_out_end_record(struct ff_thread *thr)
 {
-    if (thr->len >= FLUSH_AT) {
+    if (thr->len >= FLUSH_AT || (line_mode && thr->len > 0)) {
         flush_locked(thr);
     }
 }
@@ -171,6 +179,37 @@ uint64_t ff_out_flush_all(void)
         thr->count = 0;
     }
     return total;
+}
+
+void ff_out_exclusive_begin(struct ff_thread *thr)
+{
+    pthread_mutex_lock(&stdout_lock);
+    if (thr != NULL && thr->len > 0) {
+        write_all(STDOUT_FILENO, thr->buf, thr->len);
+        thr->len = 0;
+    }
+}
+
+void ff_out_exclusive_end(void)
+{
+    pthread_mutex_unlock(&stdout_lock);
+}
+
+size_t ff_out_mark(struct ff_thread *thr)
+{
+    return thr->len;
+}
+
+void ff_out_cut(struct ff_thread *thr, size_t mark, const char **data, size_t *len)
+{
+    *data = thr->buf + mark;
+    *len = thr->len - mark;
+    thr->len = mark;
+}
+
+bool ff_out_broken(void)
+{
+    return atomic_load_explicit(&broken, memory_order_relaxed);
 }
 
 void ff_out_lock(struct ff_thread *thr)
@@ -340,6 +379,11 @@ void ff_error_path(const char *path, const char *message)
 void ff_error(const char *text)
 {
     atomic_store(&run_failed, true);
+    write_message(NULL, text);
+}
+
+void ff_note(const char *text)
+{
     write_message(NULL, text);
 }
 

@@ -43,15 +43,17 @@ static const char usage_text[] =
     "options:   -P (never follow links, default)  -L (follow all)  -H (follow the PATHs)\n"
     "           -s (sorted, deterministic output)  -j N (N walker threads)\n"
     "operators: ( EXPR )  ! EXPR  -not EXPR  EXPR -a EXPR  EXPR -o EXPR  EXPR , EXPR\n"
-    "globals:   -depth -maxdepth N -mindepth N -xdev -mount -noleaf -follow\n"
+    "globals:   -depth -maxdepth N -mindepth N -xdev -mount -noleaf -follow -color -nocolor\n"
     "tests:     -name PAT -iname PAT -path PAT -ipath PAT -wholename PAT -iwholename PAT\n"
     "           -type [fdlpscb,] -size [+-]N[cwbkMG] -mtime [+-]N -mmin [+-]N\n"
     "           -newer FILE -empty -inum [+-]N -links [+-]N -true -false\n"
-    "actions:   -print -print0 -printf FORMAT -count -prune -quit\n"
+    "actions:   -print -print0 -printf FORMAT -count -prune -quit -delete -ls\n"
+    "           -exec CMD ; -exec CMD {} + -execdir CMD ; -execdir CMD {} + -ok CMD ;\n"
+    "           -okdir CMD ; -fls FILE -fprint FILE -fprint0 FILE -fprintf FILE FORMAT\n"
     "-printf:   %p %P %H %f %h %y %Y %s %i %n %d %m %M %l %k %b %D %T@ %C@ %%, flags - 0 + # ' ',\n"
     "           width and precision, escapes \\a \\b \\c \\f \\n \\r \\t \\v \\\\ \\NNN\n"
     "\n"
-    "Not supported (an error names them): -exec, -ok, -delete, -ls, -regex, -perm, -user,\n"
+    "Not supported (an error names them): -regex, -perm, -user,\n"
     "-group, -atime, -newerXY and the other GNU primaries not listed above.\n";
 
 /** Primaries GNU find 4.9 has that frdfind refuses by name. */
@@ -63,26 +65,16 @@ static const char *const gnu_only[] = {
     "-cnewer",
     "-ctime",
     "-daystart",
-    "-delete",
-    "-exec",
-    "-execdir",
     "-executable",
-    "-fls",
-    "-fprint",
-    "-fprint0",
-    "-fprintf",
     "-fstype",
     "-gid",
     "-group",
     "-ilname",
     "-iregex",
     "-lname",
-    "-ls",
     "-newerXY",
     "-nogroup",
     "-nouser",
-    "-ok",
-    "-okdir",
     "-perm",
     "-readable",
     "-regex",
@@ -449,6 +441,71 @@ static struct ff_expr *parse_newer(struct parser *p, const char *arg)
     return e;
 }
 
+/** @return true for the actions frdfind_file.c and frdfind_delete.c carry out. */
+static bool is_output_action(const char *tok)
+{
+    return strcmp(tok, "-delete") == 0 || strcmp(tok, "-ls") == 0 || strcmp(tok, "-fls") == 0 ||
+           strcmp(tok, "-fprint") == 0 || strcmp(tok, "-fprint0") == 0 ||
+           strcmp(tok, "-fprintf") == 0;
+}
+
+/** -exec and its kin, -delete, -ls and the output files (their own files do the work). */
+static struct ff_expr *parse_action(struct parser *p, const char *tok)
+{
+    struct ff_options *o = p->opts;
+    struct ff_expr *e;
+    p->has_action = true;
+    if (ff_exec_is_primary(tok)) {
+        struct ff_exec *ex;
+        if (ff_exec_parse(tok, p->argv, p->argc, &p->i, &ex) != 0) {
+            p->status = 1;
+            return NULL;
+        }
+        if ((e = node(p, FF_EXEC)) != NULL) {
+            e->exec = ex;
+        }
+        return e;
+    }
+    if (strcmp(tok, "-delete") == 0) {
+        o->deletes = true;
+        o->depth = true; // find: -delete turns -depth on
+        return node(p, FF_DELETE);
+    }
+    if (strcmp(tok, "-ls") == 0) {
+        return node(p, FF_LS);
+    }
+    const char *name = take_arg(p, tok);
+    if (name == NULL) {
+        return NULL;
+    }
+    const char *fmt = NULL;
+    if (strcmp(tok, "-fprintf") == 0) {
+        if (p->i >= p->argc) {
+            // find's words when the format is missing.
+            FAIL(p, "invalid argument `%s' to `%s'", name, tok);
+            return NULL;
+        }
+        fmt = p->argv[p->i++];
+    }
+    struct ff_file *file;
+    if (ff_file_open(name, &file) != 0) {
+        p->status = 1;
+        return NULL;
+    }
+    enum ff_kind kind = strcmp(tok, "-fls") == 0 ? FF_LS : fmt != NULL ? FF_FPRINTF : FF_FPRINT;
+    if ((e = node(p, kind)) == NULL) {
+        return NULL;
+    }
+    e->file = file;
+    e->sep = strcmp(tok, "-fprint0") == 0 ? '\0' : '\n';
+    if (fmt != NULL && ff_format_compile(fmt, &e->format, &o->needs) != 0) {
+        p->status = 1;
+        free(e);
+        return NULL;
+    }
+    return e;
+}
+
 static struct ff_expr *parse_primary(struct parser *p)
 {
     const char *tok = p->argv[p->i++];
@@ -499,6 +556,9 @@ static struct ff_expr *parse_primary(struct parser *p)
         }
         return node(p, FF_TRUE);
     }
+    if (ff_exec_is_primary(tok) || is_output_action(tok)) {
+        return parse_action(p, tok);
+    }
     if (strcmp(tok, "-printf") == 0) {
         if ((arg = take_arg(p, tok)) == NULL || (e = node(p, FF_PRINTF)) == NULL) {
             return NULL;
@@ -527,6 +587,8 @@ static struct ff_expr *parse_primary(struct parser *p)
             if (e->kind == FF_PRINT) {
                 e->sep = tok[6] == '0' ? '\0' : '\n';
                 p->has_action = true;
+            } else if (e->kind == FF_PRUNE) {
+                o->prunes = true;
             } else if (e->kind == FF_COUNT) {
                 p->has_action = true;
                 o->count = true;
@@ -537,8 +599,11 @@ static struct ff_expr *parse_primary(struct parser *p)
     // Global options: they set an option and are true where they stand, as in GNU find.
     if (strcmp(tok, "-depth") == 0 || strcmp(tok, "-d") == 0) {
         o->depth = true;
+        o->depth_given = true;
     } else if (strcmp(tok, "-xdev") == 0 || strcmp(tok, "-mount") == 0) {
         o->xdev = true;
+    } else if (strcmp(tok, "-color") == 0 || strcmp(tok, "-nocolor") == 0) {
+        o->color = tok[1] == 'c'; // bfs's: colors on a terminal only (see ff_parse())
     } else if (strcmp(tok, "-follow") == 0) {
         o->follow = FRD_FOLLOW_ALL;
     } else if (strcmp(tok, "-noleaf") != 0) {
@@ -815,6 +880,13 @@ int ff_parse(int argc, char **argv, struct ff_options *opts)
             return 1;
         }
     }
+    if (opts->deletes && opts->prunes && !opts->depth_given) {
+        ff_error("The -delete action automatically turns on -depth, but -prune does nothing when "
+                 "-depth is in effect.  If you want to carry on anyway, just explicitly use the "
+                 "-depth option.");
+        expr_free(expr);
+        return 1;
+    }
     if (!p.has_action) {
         struct ff_expr *print = node(&p, FF_PRINT);
         if (print == NULL) {
@@ -829,6 +901,15 @@ int ff_parse(int argc, char **argv, struct ff_options *opts)
     }
     opts->expr = expr;
     opts->needs |= ff_expr_needs(expr);
+    opts->color = opts->color && isatty(STDOUT_FILENO) == 1;
+    if (opts->color) {
+        // The colors of types depend on the mode (sticky, setuid, executable) and links.
+        opts->needs |= FRD_FIELD_MODE | FRD_FIELD_NLINK;
+        if (ff_color_init() < 0) {
+            ff_error("out of memory");
+            return 1;
+        }
+    }
     return 0;
 }
 

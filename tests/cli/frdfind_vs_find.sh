@@ -142,7 +142,8 @@ sys.stdout.write("".join(l + "\n" for run in runs for l in sorted(run)))
 
 # t MODE DIR ARGS...: MODE is a comma list of: z (NUL-separated output), s (-s: compare
 # frdfind's order), post (-s with -depth order), nobody (run as uid 65534), jN (frdfind -jN),
-# roots (the roots' order: see root_runs), depth (-depth's order without -s: see post_check).
+# roots (the roots' order: see root_runs), depth (-depth's order without -s: see post_check),
+# yes / no (standard input answers every -ok question y / n; otherwise it is /dev/null).
 t() {
   local mode=$1 dir=$2 this_gap=$gap
   shift 2
@@ -156,10 +157,12 @@ t() {
   [[ ,$mode, == *,z,* ]] && sep=nul
   [[ $mode =~ (^|,)j([0-9]+) ]] && fargs+=(-j "${BASH_REMATCH[2]}")
   [[ ,$mode, == *,s,* || ,$mode, == *,post,* ]] && fargs+=(-s)
-  local rc_find=0 rc_frd=0
-  (cd "$dir" && "${as[@]}" find "$@") >"$tmp/find.out" 2>"$tmp/find.err" || rc_find=$?
-  (cd "$dir" && "${as[@]}" "$frdfind" "${fargs[@]}" "$@") >"$tmp/frd.out" 2>"$tmp/frd.err" ||
-    rc_frd=$?
+  local rc_find=0 rc_frd=0 in=/dev/null
+  [[ ,$mode, == *,yes,* ]] && in=$tmp/answers.yes
+  [[ ,$mode, == *,no,* ]] && in=$tmp/answers.no
+  (cd "$dir" && "${as[@]}" find "$@") <"$in" >"$tmp/find.out" 2>"$tmp/find.err" || rc_find=$?
+  (cd "$dir" && "${as[@]}" "$frdfind" "${fargs[@]}" "$@") <"$in" >"$tmp/frd.out" \
+    2>"$tmp/frd.err" || rc_frd=$?
   if [[ ,$mode, == *,s,* || ,$mode, == *,post,* ]]; then
     local order=pre
     [[ ,$mode, == *,post,* ]] && order=post
@@ -486,6 +489,346 @@ t nobody,z "$g" . -print0
 t nobody,s,z "$g" . -print0
 
 # ---- actions: -exec, -execdir, -ok, -delete, -ls, -fls, -fprint, -fprintf, -quit, -color ----
+for _ in $(seq 1000); do echo y; done >"$tmp/answers.yes"
+for _ in $(seq 1000); do echo n; done >"$tmp/answers.no"
+# -exec and -execdir with ';': every {} in every word, the exit status as the value.
+t "" "$g" dir -exec echo {} \;
+t "" "$g" dir -exec echo a{}b{} x \;
+t "" "$g" dir -exec echo {}{} {} \; -print
+t "" "$g" . -name '*.c' -exec printf '%s|\n' {} \;
+t "" "$g" dir -exec test -f {} \; -print
+t "" "$g" dir ! -exec test -d {} \; -printf 'not a dir: %p\n'
+t "" "$g" dir -exec false \; -o -print
+t "" "$g" dir -type f -exec sh -c 'exit 3' \; -print
+t "" "$g" dir -maxdepth 0 -exec nonexistent-command {} \;
+t "" "$g" dir -maxdepth 0 -exec sh -c 'kill -9 $$' \;
+t "" "$g" dir -maxdepth 1 -exec echo {} \; -exec echo again {} \;
+t "" "$g" dir -execdir echo {} \;
+t "" "$g" dir -execdir sh -c 'echo "$(basename "$PWD")" "$@"' sh {} \;
+t "" "$g" dir/ dir/sub/ ./dir/sub . / -maxdepth 0 -execdir sh -c 'echo "$PWD" "$@"' sh {} \;
+t "" "$g" -execdir echo {} \; -quit
+t z "$g" odd -execdir printf '%s\0' {} \;
+t z "$g" odd -exec printf '%s\0' {} \;
+t "" "$g" -L links -maxdepth 1 -execdir echo {} \;
+t "" "$g" dir -name file.c -exec echo {} \; -quit
+t "" "$g" dir -exec
+t "" "$g" dir -exec echo
+t "" "$g" dir -exec \;
+t "" "$g" dir -exec echo {} x +
+t "" "$g" dir -execdir
+t "" "$g" dir -exec echo {} {} +
+t "" "$g" dir -execdir echo {} {} +
+t "" "$g" dir -exec echo a{}b +
+t "" "$g" dir -exec +
+t "" "$g" dir -ok echo {} +
+t "" "$g" dir -okdir echo {} +
+# -exec and -execdir with '+': the paths in batches (one per line with printf), find's exit
+# status (1 when a batch fails), the batches of -execdir one per directory.
+t "" "$g" . -exec printf '%s\n' {} +
+t z "$g" odd -exec printf '%s\0' {} +
+t "" "$g" dir -exec printf 'x %s\n' {} + -print
+t "" "$g" dir -maxdepth 0 -exec false {} +
+t "" "$g" dir -maxdepth 0 -exec true {} +
+t "" "$g" dir -maxdepth 0 -exec nonexistent-command {} +
+t "" "$g" dir -maxdepth 0 -exec sh -c 'exit 3' sh {} + -print
+t "" "$g" dir -exec echo {} + -quit
+t "" "$g" dir -execdir printf '%s\n' {} +
+t "" "$g" dir -execdir sh -c 'for a; do echo "$PWD $a"; done' sh {} +
+t "" "$g" . dir -maxdepth 0 -execdir echo {} +
+t "" "$g" dir -exec printf '%s\n' {} + -exec printf 'second %s\n' {} +
+t j1 "$g" . -type f -exec sh -c 'echo $#' sh {} +
+# $PATH with the current directory or a relative entry: -execdir and -okdir refuse it.
+t "" "$g" dir -maxdepth 0 -exec env PATH=.:/usr/bin find . -maxdepth 0 -execdir true \; \;
+t "" "$g" dir -maxdepth 0 -exec env PATH=/usr/bin::/bin find . -execdir true {} + \;
+t "" "$g" dir -maxdepth 0 -exec env PATH=/usr/bin:rel find . -okdir true \; \;
+# -ok and -okdir: the question on stderr, the answer from stdin (EOF: no).
+t "" "$g" dir -maxdepth 0 -ok echo {} \;
+t yes "$g" dir -maxdepth 0 -ok echo {} \;
+t no "$g" dir -maxdepth 0 -ok echo {} \; -o -print
+t yes "$g" dir -name file.c -okdir echo {} \;
+t yes "$g" dir -name file.h -ok sh -c 'cat; echo "$1"' sh {} \;
+t no "$g" dir -name file.h -okdir echo {} \;
+# As an unprivileged user: commands in directories it may not read.
+t nobody "$g" . -name child -exec echo {} \;
+t nobody "$g" noread -execdir echo {} \;
+t nobody "$g" . -maxdepth 1 -exec printf '%s\n' {} +
+# The batches are as large as find's: the same number of commands on the u-boot tree
+# (checked there), each within find's limit.
+# -ls and -fls: find's columns, names escaped, " -> target" for links.
+t "" "$g" dir -ls
+t "" "$g" odd -ls
+t "" "$g" links -ls
+t "" "$g" perm -ls
+t "" "$g" times -ls
+t "" "$g" sizes -ls
+t "" "$g" . -name '*.c' -ls -print
+t nobody "$g" nosearch -ls
+# -fprint, -fprint0, -fprintf, -fls: /dev/stdout and /dev/stderr are the streams; an output
+# file that cannot be opened is find's error before any walk.
+t "" "$g" dir -fprint /dev/stdout
+t z "$g" dir -fprint0 /dev/stdout
+t "" "$g" dir -fprintf /dev/stdout '%p %y\n'
+t "" "$g" dir -fls /dev/stdout
+t "" "$g" dir -fprint /dev/stderr -name x
+t "" "$g" dir -fprint /nonexistent/dir/out
+t "" "$g" dir -fprintf /dev/stdout
+t "" "$g" dir -fprint
+t "" "$g" dir -fls
+t "" "$g" dir -fprintf /dev/stdout '%'
+t "" / proc/self -maxdepth 0 -fprint /proc/self/nonexistent
+# Write errors: an output file (and standard output) that is full, in find's words.
+if [ -w /dev/full ]; then
+  t "" "$g" dir -fprint /dev/full
+  t "" "$g" dir -fls /dev/full -fprint0 /dev/full
+  t "" "$g" dir -fprintf /dev/full '%p\n' -print
+  for args in "dir" "dir -ls" "dir -exec echo {} +"; do
+    # shellcheck disable=SC2086 # the words are the arguments
+    a=$(cd "$g" && { find $args >/dev/full; echo "exit $?"; } 2>&1 | sed 's/^find: /frdfind: /')
+    # shellcheck disable=SC2086
+    b=$(cd "$g" && { "$frdfind" $args >/dev/full; echo "exit $?"; } 2>&1)
+    if [ "$a" = "$b" ]; then
+      pass=$((pass + 1))
+      echo "ok   [full] $args >/dev/full"
+    else
+      fail=$((fail + 1))
+      failed_cases+=("[full] $args >/dev/full")
+      echo "FAIL [full] $args >/dev/full: find '$a', frdfind '$b'"
+    fi
+  done
+fi
+# Output files: written, truncated, shared when named twice (both tools write a file each).
+outcase() {
+  local what="[out] $*"
+  rm -f "$tmp"/o_find_* "$tmp"/o_frd_*
+  printf 'old content that must go\n' >"$tmp/o_find_1"
+  printf 'old content that must go\n' >"$tmp/o_frd_1"
+  local a_find=() a_frd=() x
+  for x in "$@"; do a_find+=("${x//@/$tmp/o_find_}"); a_frd+=("${x//@/$tmp/o_frd_}"); done
+  local rc_find=0 rc_frd=0
+  (cd "$g" && find "${a_find[@]}") >"$tmp/find.out" 2>"$tmp/find.err" || rc_find=$?
+  (cd "$g" && "$frdfind" "${a_frd[@]}") >"$tmp/frd.out" 2>"$tmp/frd.err" || rc_frd=$?
+  local ok=1 f
+  for f in "$tmp"/o_find_*; do
+    [ -e "$f" ] || continue
+    cmp -s <(tr '\0' '\n' <"$f" | sort) <(tr '\0' '\n' <"${f/o_find_/o_frd_}" | sort) || ok=0
+  done
+  local n_find n_frd
+  n_find=$(find "$tmp" -maxdepth 1 -name 'o_find_*' | wc -l)
+  n_frd=$(find "$tmp" -maxdepth 1 -name 'o_frd_*' | wc -l)
+  [ "$n_find" = "$n_frd" ] || ok=0
+  cmp -s <(sort "$tmp/find.out") <(sort "$tmp/frd.out") || ok=0
+  [ "$(sed "s|$tmp/o_find_|@|g; s/^find: /frdfind: /" "$tmp/find.err" | sort)" = \
+    "$(sed "s|$tmp/o_frd_|@|g" "$tmp/frd.err" | sort)" ] || ok=0
+  [ $rc_find -eq $rc_frd ] || ok=0
+  if [ $ok -eq 1 ]; then
+    pass=$((pass + 1))
+    echo "ok   $what"
+  else
+    fail=$((fail + 1))
+    failed_cases+=("$what")
+    echo "FAIL $what"
+  fi
+}
+outcase dir -fprint @1
+outcase dir -fprint0 @1
+outcase dir -fprintf @1 '%p %s %y\n' -print
+outcase dir -fls @1
+outcase odd -fls @1 -fprint @2
+outcase dir -fprint @1 -fprint @1
+outcase dir -name '*.c' -fprint @1 -o -fprint @1
+outcase dir -fprint @1 -fprintf @2 '%f\n' -fprint0 @3
+outcase dir -false -fprint @1
+outcase dir -fprint @1 -foo
+# -delete: post-order, relative to the parent's descriptor, find's messages; each tool works
+# on a fresh copy of one tree and what is left of it must agree too.
+dt="$tmp/deltpl"
+mkdir -p "$dt/a/b/c" "$dt/d" "$dt/e/f" "$dt/keep"
+touch "$dt/a/b/c/1.tmp" "$dt/a/b/2.tmp" "$dt/a/3.txt" "$dt/d/4.tmp" "$dt/keep/5.txt" "$dt/e/f/6"
+ln -s ../keep "$dt/a/to_keep"
+ln -s ../keep/5.txt "$dt/d/to_file"
+ln -s nowhere "$dt/d/dangling"
+mkfifo "$dt/d/fifo"
+delcase() {
+  local mode=$1
+  shift
+  local what="[del,$mode] $*" as=()
+  [[ ,$mode, == *,nobody,* ]] && as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  rm -rf "$tmp/del_find" "$tmp/del_frd"
+  cp -a "$dt" "$tmp/del_find"
+  cp -a "$dt" "$tmp/del_frd"
+  if [[ ,$mode, == *,ro,* ]]; then
+    chmod 555 "$tmp/del_find/a/b" "$tmp/del_frd/a/b"
+  fi
+  if [ ${#as[@]} -gt 0 ]; then chown -R 65534:65534 "$tmp/del_find" "$tmp/del_frd"; fi
+  local rc_find=0 rc_frd=0
+  (cd "$tmp/del_find" && "${as[@]}" find "$@") >"$tmp/find.out" 2>"$tmp/find.err" || rc_find=$?
+  (cd "$tmp/del_frd" && "${as[@]}" "$frdfind" "$@") >"$tmp/frd.out" 2>"$tmp/frd.err" || rc_frd=$?
+  chmod -R u+rwx "$tmp/del_find" "$tmp/del_frd"
+  local ok=1
+  cmp -s <(sort "$tmp/find.out") <(sort "$tmp/frd.out") || ok=0
+  cmp -s <(sed 's/^find: /frdfind: /' "$tmp/find.err" | sort) <(sort "$tmp/frd.err") || ok=0
+  cmp -s <(cd "$tmp/del_find" && find . | sort) <(cd "$tmp/del_frd" && find . | sort) || ok=0
+  [ $rc_find -eq $rc_frd ] || ok=0
+  if [ $ok -eq 1 ]; then
+    pass=$((pass + 1))
+    echo "ok   $what"
+  else
+    fail=$((fail + 1))
+    failed_cases+=("$what")
+    echo "FAIL $what (exit find $rc_find frdfind $rc_frd)"
+    diff <(sort "$tmp/find.out") <(sort "$tmp/frd.out") | head -5 || true
+    diff <(sed 's/^find: /frdfind: /' "$tmp/find.err" | sort) <(sort "$tmp/frd.err") | head -5 || true
+  fi
+}
+delcase "" . -name '*.tmp' -delete
+delcase "" . -name '*.tmp' -delete -print
+delcase "" . -delete
+delcase "" . -mindepth 1 -delete -print
+delcase "" a -delete
+delcase "" a/b -name b -delete
+delcase "" . -name a -delete
+delcase "" . -type l -delete
+delcase "" . -type p -delete -print
+delcase "" -L . -name to_keep -delete
+delcase "" -L a/to_keep -delete
+delcase "" -H a/to_keep -delete
+delcase "" . -path ./keep -prune -o -delete
+delcase "" . -depth -path ./keep -prune -o -delete
+delcase "" . -name '*.txt' -prune -delete
+delcase "" a/to_keep/ -maxdepth 0 -delete
+delcase "" a/to_keep -delete
+delcase "" . -name 'e' -delete -o -print
+delcase "" d/ e -delete
+delcase "" . -maxdepth 1 -type d -delete
+delcase "" . -empty -delete
+delcase "" missing -delete
+delcase "" . -name 1.tmp -delete -quit
+delcase ro . -name '*.tmp' -delete
+delcase ro . -delete
+delcase nobody . -delete
+delcase nobody,ro . -name c -delete
+# -delete never follows a link: a link to a directory outside the tree is removed as a link,
+# what it points to stays (what is left of the tree must be what find leaves).
+delcase "" a -delete
+delcase "" . -name 'to_*' -delete
+delcase "" a/to_keep -delete
+# A directory swapped for a link to outside the tree while the walk is inside it: -delete
+# acts relative to the descriptor of the directory it listed, so outside stays whole.
+swapcase() {
+  local mode=$1
+  rm -rf "$tmp/swap" "$tmp/outside"
+  mkdir -p "$tmp/swap/t/victim" "$tmp/outside"
+  for i in $(seq 1 50); do
+    touch "$tmp/swap/t/victim/f$i" "$tmp/outside/f$i"
+  done
+  # The first file evaluated moves t/victim away and puts a link to outside in its place;
+  # every -delete after it must act in the moved directory (a path-based removal would go
+  # through the link and remove outside/fN).
+  (cd "$tmp/swap" && "$frdfind" $mode t -name 'f*' -exec sh -c \
+    '[ -L t/victim ] || { mv t/victim t/moved && ln -s "$1" t/victim; }' sh "$tmp/outside" \; \
+    -delete >/dev/null 2>&1) || true
+  local left_outside left_moved
+  left_outside=$(ls "$tmp/outside" | wc -l)
+  left_moved=$(ls "$tmp/swap/t/moved" 2>/dev/null | wc -l)
+  if [ "$left_outside" -eq 50 ] && [ "$left_moved" -eq 0 ] && [ -d "$tmp/swap/t/moved" ]; then
+    pass=$((pass + 1))
+    echo "ok   [swap $mode] a directory swapped for a link mid-walk: -delete stays in the tree"
+  else
+    fail=$((fail + 1))
+    failed_cases+=("swap $mode: outside has $left_outside of 50, the moved directory $left_moved")
+    echo "FAIL [swap $mode] outside has $left_outside of 50 files, moved directory $left_moved"
+  fi
+}
+swapcase -j1
+swapcase -j4
+# '+' batches as large as find's: names of one length make the batches independent of the
+# order, so the argument counts of the commands must be find's (several batches of 128 KiB).
+mkdir -p "$tmp/batch/b"
+(cd "$tmp/batch/b" && for i in $(seq 10000 19999); do : >"name_of_some_length_$i"; done)
+t "" "$tmp/batch" b -type f -exec sh -c 'echo $#' sh {} +
+t "" "$tmp/batch" b -type f -exec sh -c 'echo $#' sh {} + -exec sh -c 'echo x $#' sh a b c {} +
+t "" "$tmp/batch/b" . -type f -execdir sh -c 'echo $#' sh {} +
+t "" "$tmp/batch" b -exec sh -c 'echo $#' sh -c 'padding padding padding' {} +
+# A closed pipe stops the walk at once: with SIGPIPE ignored, the first write that fails with
+# EPIPE ends the walk (find's messages; find itself walks on to the end). Records of 1 KiB make
+# the first write come after a few hundred entries; -fprint counts the entries evaluated.
+epipe() {
+  local seen rc
+  rc=$( (trap '' PIPE; "$frdfind" "$@" "$tmp/batch/b" -printf '%1000p\n' -fprint "$tmp/seen" \
+    2>"$tmp/epipe.err"; echo $? >"$tmp/epipe.rc") | head -c 1 >/dev/null; cat "$tmp/epipe.rc")
+  seen=$(wc -l <"$tmp/seen")
+  if [ "$seen" -lt 5000 ] && [ "$rc" -eq 1 ] &&
+    [ "$(cat "$tmp/epipe.err")" = "$(printf "frdfind: 'standard output': Broken pipe\nfrdfind: write error")" ]; then
+    pass=$((pass + 1))
+    echo "ok   [epipe $*] stopped after $seen of 10001 entries, exit $rc"
+  else
+    fail=$((fail + 1))
+    failed_cases+=("epipe $*: $seen entries evaluated, exit $rc")
+    echo "FAIL [epipe $*] $seen of 10001 entries evaluated, exit $rc: $(cat "$tmp/epipe.err")"
+  fi
+}
+epipe -j1
+epipe -j4
+# -color: on a terminal (script(1) gives one), -print's paths colored from LS_COLORS as bfs
+# colors them; into a pipe, no escape at all (the output is find's).
+colorcase() {
+  local lsc=$1 what="[color] LS_COLORS='$1' ${*:2}"
+  shift
+  local a b
+  a=$(cd "$g" && LS_COLORS=$lsc script -qec "bfs $* -color" /dev/null | sort)
+  b=$(cd "$g" && LS_COLORS=$lsc script -qec "$frdfind $* -color" /dev/null | sort)
+  if [ "$a" = "$b" ] && [[ $a == *$'\e['* || $lsc == *lc=* ]]; then
+    pass=$((pass + 1))
+    echo "ok   $what"
+  else
+    fail=$((fail + 1))
+    failed_cases+=("$what")
+    echo "FAIL $what"
+    diff <(echo "$a") <(echo "$b") | head -6 | cat -v || true
+  fi
+}
+colorcase "" dir links perm times
+colorcase "" . -maxdepth 1
+colorcase "" dir/ dir/sub
+colorcase 'di=01;34:ln=01;36:*.c=01;31:ex=01;32:or=40;31;01:pi=33:*.H=35' dir links perm
+colorcase 'di=0:ex=:fi=36' dir perm
+colorcase 'rs=7:lc=<:rc=>:ec=E' dir links
+colorcase '*.C=31:*.c=32:*c=33:mh=36' dir odd
+colorcase 'or=31:su=:sg=:tw=1:ow=2:st=3:so=4:cd=5:bd=6' perm links dir /tmp -maxdepth 0
+for args in "dir links -color" "dir -nocolor -name *.c" "dir -color -nocolor"; do
+  # shellcheck disable=SC2086 # the words are the arguments
+  if [ "$(cd "$g" && "$frdfind" -s $args)" = "$(cd "$g" && "$frdfind" -s ${args//-*color/})" ] &&
+    ! (cd "$g" && "$frdfind" $args) | grep -q $'\e'; then
+    pass=$((pass + 1))
+    echo "ok   [color] into a pipe, no escape: $args"
+  else
+    fail=$((fail + 1))
+    failed_cases+=("[color] into a pipe: $args")
+    echo "FAIL [color] into a pipe: $args"
+  fi
+done
+# Commands follow the walk's order rules: roots in command-line order, -depth's post-order.
+mkdir -p "$g/r/a/x" "$g/r/b" "$g/r/c/d/y" "$g/r/e/f"
+touch "$g/r/a/x/1" "$g/r/a/2" "$g/r/b/3" "$g/r/c/d/4" "$g/r/c/d/y/5" "$g/r/e/f/6"
+rep 5 roots,j8 "$g/r" a b c/d e/f -exec echo {} \;
+rep 3 roots,j8 "$g/r" e/f c/d b a -maxdepth 0 -exec echo {} \;
+rep 5 depth,j4 "$g" dir -depth -exec echo {} \;
+rep 3 depth,j8 "$g" dir odd -depth -execdir sh -c 'echo "$PWD/${1#./}"' sh {} \;
+t post "$g" dir -depth -exec echo {} \;
+t s "$g" dir -exec echo {} \;
+# -ls widths: a numeric owner widens the owner column; device numbers their own columns.
+mkdir -p "$tmp/lsw"
+: >"$tmp/lsw/num" && : >"$tmp/lsw/plain"
+chown 12345:54321 "$tmp/lsw/num" 2>/dev/null || true
+mknod "$tmp/lsw/chr" c 136 12345 2>/dev/null || true
+mknod "$tmp/lsw/chr2" c 1 3 2>/dev/null || true
+t "" "$tmp/lsw" plain num plain -maxdepth 0 -ls
+t "" "$tmp/lsw" num plain num -maxdepth 0 -ls
+t "" "$tmp/lsw" . -maxdepth 0 -ls
+if [ -e "$tmp/lsw/chr" ]; then
+  t "" "$tmp/lsw" chr chr2 plain -maxdepth 0 -ls
+  t "" "$tmp/lsw" chr2 chr plain -ls
+fi
 
 # ---- predicates: -regex, -perm, -user, -group, times, -newerXY, -lname, -xtype, -samefile,
 # -readable, -printf directives, UTF-8 matching, -exclude ------------------------------------

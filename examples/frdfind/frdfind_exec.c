@@ -1,0 +1,692 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * frdfind's -exec, -execdir, -ok and -okdir, as GNU find 4.9 runs them.
+ *
+ * `;`: one command per entry, every "{}" inside every word replaced by the path (-execdir:
+ * by "./NAME", run in the entry's directory); true if it exits 0. `+`: the paths are
+ * gathered into batches sized as find's buildcmd sizes them (all the words with their NULs
+ * within min(128 KiB, ARG_MAX - environment - 2048) bytes), always true; a batch that
+ * fails makes frdfind exit 1. -execdir's batches gather the entries of one directory.
+ *
+ * Commands are started with posix_spawnp() (and fork() only for -execdir where the C library
+ * cannot change a spawned child's directory). Commands never run concurrently: each holds the output lock (ff_out_exclusive_begin())
+ * from fork to wait, after writing its thread's pending lines, so its output follows the
+ * lines the same thread printed before it and no other line comes in the middle. The
+ * directory of -execdir is reached with fchdir() on the walker's parent descriptor in the
+ * child, never by resolving the path again.
+ */
+#define _GNU_SOURCE // environ
+
+#include "frdfind.h"
+#include "toolname.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/** posix_spawn_file_actions_addfchdir_np() is there (glibc 2.29+): set by CMake. */
+#ifndef FRDFIND_HAVE_ADDFCHDIR
+#    define FRDFIND_HAVE_ADDFCHDIR 0
+#endif
+
+/** One batch of '+' arguments. */
+struct batch {
+    char *chars;      /**< the arguments, NUL-terminated, one after the other */
+    size_t nchars;    /**< bytes used in chars */
+    size_t cap;       /**< bytes allocated */
+    size_t nargs;     /**< arguments in chars */
+    int dir_fd;       /**< -execdir: the directory (owned), else -1 */
+    char *dir_key;    /**< -execdir: the directory's path as walked, to tell a new one */
+    bool dir_is_root; /**< -execdir: the batch holds a root (its own batch, as find) */
+};
+
+struct ff_exec {
+    const char *primary;      /**< "-exec", "-execdir", "-ok" or "-okdir" */
+    char **words;             /**< the command's words as written (argv pointers) */
+    int nwords;               /**< words before ';' (or before "{}" "+") */
+    bool in_dir;              /**< -execdir, -okdir */
+    bool plus;                /**< '+': batches */
+    bool ask;                 /**< -ok, -okdir */
+    size_t fixed_chars;       /**< '+': bytes of the words with their NULs */
+    pthread_mutex_t lock;     /**< '+' of -exec: guards the shared batch */
+    struct batch shared;      /**< '+' of -exec */
+    struct batch *per_worker; /**< '+' of -execdir: one per worker index */
+    struct ff_exec *next;     /**< the registry */
+};
+
+/** Every command parsed, for ff_exec_finish_all(). */
+static struct ff_exec *registry;
+static unsigned registry_workers;
+/** find's buildcmd limits, set once at parse. */
+static size_t arg_max;
+static size_t max_args;
+
+bool ff_exec_is_primary(const char *tok)
+{
+    return strcmp(tok, "-exec") == 0 || strcmp(tok, "-execdir") == 0 || strcmp(tok, "-ok") == 0 ||
+           strcmp(tok, "-okdir") == 0;
+}
+
+/** find's limits: min(128 KiB, ARG_MAX - environment - 2048), at least 4096 bytes. */
+static void set_limits(void)
+{
+    long sys = sysconf(_SC_ARG_MAX);
+    size_t posix_max = sys > 0 ? (size_t)sys : 131072 + 4096;
+    size_t env = 0;
+    for (char **e = environ; *e != NULL; e++) {
+        env += strlen(*e) + 1;
+    }
+    posix_max = env + 2048 < posix_max ? posix_max - env - 2048 : 4096;
+    arg_max = posix_max < 131072 ? posix_max : 131072;
+    if (arg_max < 4096) {
+        arg_max = 4096;
+    }
+    max_args = posix_max / sizeof(char *) - 2;
+}
+
+/** find refuses -execdir and -okdir when $PATH has a relative entry (or an empty one). */
+static int check_path(const char *primary)
+{
+    const char *path = getenv("PATH");
+    if (path == NULL) {
+        return 0;
+    }
+    const char *s = path;
+    for (;;) {
+        const char *end = strchr(s, ':');
+        size_t len = end != NULL ? (size_t)(end - s) : strlen(s);
+        char msg[1400];
+        if (len == 0 || (len == 1 && s[0] == '.')) {
+            snprintf(msg, sizeof(msg),
+                     "The current directory is included in the PATH environment variable, "
+                     "which is insecure in combination with the %s action of find.  Please "
+                     "remove the current directory from your $PATH (that is, remove \".\", "
+                     "doubled colons, or leading or trailing colons)",
+                     primary);
+            ff_error(msg);
+            return 1;
+        }
+        if (s[0] != '/') {
+            char entry[256];
+            snprintf(entry, sizeof(entry), "%.*s", (int)len, s);
+            char quoted[1040];
+            size_t q = ff_quote(quoted, sizeof(quoted) - 1, entry);
+            quoted[q < sizeof(quoted) ? q : sizeof(quoted) - 1] = '\0';
+            snprintf(msg, sizeof(msg),
+                     "The relative path %s is included in the PATH environment variable, which "
+                     "is insecure in combination with the %s action of find.  Please remove "
+                     "that entry from $PATH",
+                     quoted, primary);
+            ff_error(msg);
+            return 1;
+        }
+        if (end == NULL) {
+            return 0;
+        }
+        s = end + 1;
+    }
+}
+
+int ff_exec_parse(const char *primary, char **argv, int argc, int *i, struct ff_exec **out)
+{
+    char msg[512];
+    bool ask = strncmp(primary, "-ok", 3) == 0;
+    int start = *i;
+    int end = -1;
+    bool plus = false;
+    for (int j = start; j < argc; j++) {
+        if (strcmp(argv[j], ";") == 0) {
+            end = j;
+            break;
+        }
+        if (!ask && strcmp(argv[j], "+") == 0 && j > start && strstr(argv[j - 1], "{}") != NULL) {
+            end = j; // "a{}b +" ends it too, for the error below
+            plus = true;
+            break;
+        }
+    }
+    if (end < 0 || (plus && end - 1 == start)) {
+        snprintf(msg, sizeof(msg), "missing argument to `%s'", primary);
+        ff_error(msg);
+        return 1;
+    }
+    if (end == start) {
+        snprintf(msg, sizeof(msg), "invalid argument `;' to `%s'", primary);
+        ff_error(msg);
+        return 1;
+    }
+    int nwords = plus ? end - 1 - start : end - start;
+    if (plus) {
+        for (int j = start; j <= start + nwords; j++) {
+            if (strcmp(argv[j], "{}") == 0 && j < start + nwords) {
+                snprintf(msg, sizeof(msg), "Only one instance of {} is supported with %s ... +",
+                         primary);
+                ff_error(msg);
+                return 1;
+            }
+            if (strstr(argv[j], "{}") != NULL && strcmp(argv[j], "{}") != 0) {
+                snprintf(msg, sizeof(msg),
+                         "In '%s ... {} +' the '{}' must appear by itself, but you specified "
+                         "'%.300s'",
+                         primary, argv[j]);
+                ff_error(msg);
+                return 1;
+            }
+        }
+    }
+    bool in_dir = strcmp(primary, "-execdir") == 0 || strcmp(primary, "-okdir") == 0;
+    if (in_dir && check_path(primary) != 0) {
+        return 1;
+    }
+    struct ff_exec *ex = calloc(1, sizeof(*ex));
+    if (ex == NULL) {
+        ff_error("out of memory");
+        return 1;
+    }
+    if (arg_max == 0) {
+        set_limits();
+    }
+    ex->primary = primary;
+    ex->words = &argv[start];
+    ex->nwords = nwords;
+    ex->in_dir = in_dir;
+    ex->plus = plus;
+    ex->ask = ask;
+    for (int j = 0; j < nwords; j++) {
+        ex->fixed_chars += strlen(ex->words[j]) + 1;
+    }
+    pthread_mutex_init(&ex->lock, NULL);
+    ex->shared.dir_fd = -1;
+    ex->next = registry;
+    registry = ex;
+    *i = end + 1;
+    *out = ex;
+    return 0;
+}
+
+int ff_exec_prepare(unsigned workers)
+{
+    for (struct ff_exec *ex = registry; ex != NULL; ex = ex->next) {
+        if (ex->plus && ex->in_dir) {
+            ex->per_worker = calloc(workers, sizeof(*ex->per_worker));
+            if (ex->per_worker == NULL) {
+                return -1;
+            }
+            for (unsigned w = 0; w < workers; w++) {
+                ex->per_worker[w].dir_fd = -1;
+            }
+        }
+    }
+    registry_workers = workers;
+    return 0;
+}
+
+/** "'argv0' " quoted as find quotes names in messages, then text. */
+static void command_message(const char *argv0, const char *text, bool fail)
+{
+    size_t q = ff_quote(NULL, 0, argv0);
+    size_t t = strlen(text);
+    char *msg = malloc(q + t + 2);
+    if (msg == NULL) {
+        return;
+    }
+    ff_quote(msg, q, argv0);
+    msg[q] = ' ';
+    memcpy(msg + q + 1, text, t + 1);
+    if (fail) {
+        ff_error(msg);
+    } else {
+        ff_note(msg);
+    }
+    free(msg);
+}
+
+/** "frdfind: 'path': text" on stderr, without failing the run (find's exit status stays). */
+static void note_path(const char *path, const char *text)
+{
+    size_t q = ff_quote(NULL, 0, path);
+    size_t t = strlen(text);
+    char *msg = malloc(q + t + 3);
+    if (msg == NULL) {
+        return;
+    }
+    ff_quote(msg, q, path);
+    memcpy(msg + q, ": ", 2);
+    memcpy(msg + q + 2, text, t + 1);
+    ff_note(msg);
+    free(msg);
+}
+
+/**
+ * Starts argv with posix_spawnp() (a vfork-like clone: no copy of frdfind's memory, which
+ * fork() would make for every command), in dir_fd when it is not -1.
+ * @return the child's pid, or -1 after find's message when it could not be started.
+ */
+static pid_t start_spawn(char **argv, int dir_fd, bool ask)
+{
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attr;
+    if (posix_spawn_file_actions_init(&actions) != 0) {
+        ff_error("out of memory");
+        return -1;
+    }
+    if (posix_spawnattr_init(&attr) != 0) {
+        posix_spawn_file_actions_destroy(&actions);
+        ff_error("out of memory");
+        return -1;
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+#if FRDFIND_HAVE_ADDFCHDIR
+    if (dir_fd >= 0) {
+        posix_spawn_file_actions_addfchdir_np(&actions, dir_fd);
+    }
+#endif
+    if (ask) {
+        // find 4.9 runs -ok's command with standard input closed (its manual says
+        // /dev/null): the command does not read the answers.
+        posix_spawn_file_actions_addclose(&actions, STDIN_FILENO);
+    }
+    pid_t pid;
+    int rc = posix_spawnp(&pid, argv[0], &actions, &attr, argv, environ);
+    posix_spawnattr_destroy(&attr);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) {
+        // find's words, "find: 'cmd': No such file or directory"; the command is false.
+        note_path(argv[0], strerror(rc));
+        return -1;
+    }
+    return pid;
+}
+
+/** fork() and exec, for -execdir where posix_spawn cannot change directory. */
+static pid_t start_fork(char **argv, int dir_fd, bool ask)
+{
+    pid_t pid = fork();
+    if (pid < 0) {
+        ff_error_path(argv[0], strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        if (dir_fd >= 0 && fchdir(dir_fd) != 0) {
+            _exit(1);
+        }
+        if (ask) {
+            close(STDIN_FILENO); // as find 4.9 (see start_spawn())
+        }
+        execvp(argv[0], argv);
+        ff_error_path(argv[0], strerror(errno));
+        _exit(1);
+    }
+    return pid;
+}
+
+/**
+ * Runs argv (in dir_fd when it is not -1) and waits for it. The caller holds the output
+ * lock. @return the wait status, or -1 if it could not be started (reported).
+ */
+static int run(char **argv, int dir_fd, bool ask)
+{
+    bool spawn = dir_fd < 0 || FRDFIND_HAVE_ADDFCHDIR;
+    pid_t pid = spawn ? start_spawn(argv, dir_fd, ask) : start_fork(argv, dir_fd, ask);
+    if (pid < 0) {
+        return -1;
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            ff_error_path(argv[0], strerror(errno));
+            return -1;
+        }
+    }
+    if (WIFSIGNALED(status)) {
+        char text[64];
+        snprintf(text, sizeof(text), "terminated by signal %d", WTERMSIG(status));
+        command_message(argv[0], text, false);
+    }
+    return status;
+}
+
+/** -ok's question on stderr, the answer from stdin: yes if it starts with y or Y. */
+static bool ask_user(const struct ff_exec *ex, const char *path)
+{
+    size_t a = strlen(ex->words[0]);
+    size_t p = strlen(path);
+    char *q = malloc(a + p + 16);
+    if (q == NULL) {
+        return false;
+    }
+    int n = snprintf(q, a + p + 16, "< %s ... %s > ? ", ex->words[0], path);
+    ssize_t rc = write(STDERR_FILENO, q, (size_t)n);
+    (void)rc;
+    free(q);
+    char first = 0;
+    bool any = false;
+    for (;;) {
+        char c;
+        ssize_t got = read(STDIN_FILENO, &c, 1);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got <= 0 || c == '\n') {
+            break;
+        }
+        if (!any) {
+            first = c;
+            any = true;
+        }
+    }
+    return first == 'y' || first == 'Y';
+}
+
+/** Replaces every "{}" in word by repl. @return a new string, or NULL. */
+static char *substitute(const char *word, const char *repl)
+{
+    size_t rlen = strlen(repl);
+    size_t count = 0;
+    for (const char *s = strstr(word, "{}"); s != NULL; s = strstr(s + 2, "{}")) {
+        count++;
+    }
+    size_t len = strlen(word) + count * rlen;
+    char *out = malloc(len + 1);
+    if (out == NULL) {
+        return NULL;
+    }
+    char *o = out;
+    for (const char *s = word;;) {
+        const char *hit = strstr(s, "{}");
+        if (hit == NULL) {
+            memcpy(o, s, strlen(s) + 1);
+            break;
+        }
+        memcpy(o, s, (size_t)(hit - s));
+        o += hit - s;
+        memcpy(o, repl, rlen);
+        o += rlen;
+        s = hit + 2;
+    }
+    return out;
+}
+
+/**
+ * -execdir: where the command runs and what stands for the entry. A root runs in the
+ * directory its path names before its last component ("./NAME", trailing slashes kept, as
+ * find); "/" runs in "/" as "/". Other entries run in their parent (the walker's descriptor).
+ * @return a descriptor to close (or the parent's, *owned false), -1 on error (reported).
+ */
+static int entry_dir(const struct frd_walk_entry *we, char **arg, bool *owned, char **key)
+{
+    *owned = false;
+    *key = NULL;
+    if (!we->is_root && we->depth > 0) {
+        if (we->parent_fd == FRD_INVALID_FD) {
+            ff_error_path(we->path, strerror(ENOENT));
+            return -1;
+        }
+        *arg = malloc(we->entry->name_len + 3);
+        *key = malloc(we->path_len - we->entry->name_len + 1);
+        if (*arg == NULL || *key == NULL) {
+            free(*arg);
+            free(*key);
+            *key = NULL;
+            ff_error("out of memory");
+            return -1;
+        }
+        memcpy(*arg, "./", 2);
+        memcpy(*arg + 2, we->entry->name, we->entry->name_len + 1);
+        size_t klen = we->path_len - we->entry->name_len;
+        memcpy(*key, we->path, klen);
+        (*key)[klen] = '\0';
+        return (int)we->parent_fd;
+    }
+    const char *path = we->path;
+    size_t end = we->path_len;
+    while (end > 0 && path[end - 1] == '/') {
+        end--;
+    }
+    size_t start = end;
+    while (start > 0 && path[start - 1] != '/') {
+        start--;
+    }
+    char *dir;
+    if (end == 0) {
+        dir = strdup("/");
+        *arg = strdup(we->path_len > 0 ? "/" : "");
+    } else {
+        size_t dlen = start;
+        while (dlen > 1 && path[dlen - 1] == '/') {
+            dlen--;
+        }
+        dir = dlen == 0 ? strdup(".") : strndup(path, dlen);
+        size_t blen = we->path_len - start;
+        *arg = malloc(blen + 3);
+        if (*arg != NULL) {
+            memcpy(*arg, "./", 2);
+            memcpy(*arg + 2, path + start, blen);
+            (*arg)[blen + 2] = '\0';
+        }
+    }
+    if (dir == NULL || *arg == NULL) {
+        free(dir);
+        free(*arg);
+        ff_error("out of memory");
+        return -1;
+    }
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        ff_error_path(dir, strerror(errno));
+        free(dir);
+        free(*arg);
+        return -1;
+    }
+    *owned = true;
+    *key = dir;
+    return fd;
+}
+
+/** '+': runs the batch (the caller holds its lock) and empties it. */
+static void run_batch(struct ff_exec *ex, struct batch *b, struct ff_thread *thr)
+{
+    if (b->nargs == 0) {
+        return;
+    }
+    char **argv = malloc(((size_t)ex->nwords + b->nargs + 1) * sizeof(*argv));
+    if (argv == NULL) {
+        ff_error("out of memory");
+    } else {
+        int k = 0;
+        for (; k < ex->nwords; k++) {
+            argv[k] = ex->words[k];
+        }
+        char *s = b->chars;
+        for (size_t a = 0; a < b->nargs; a++) {
+            argv[k++] = s;
+            s += strlen(s) + 1;
+        }
+        argv[k] = NULL;
+        ff_out_exclusive_begin(thr);
+        int status = run(argv, b->dir_fd, false);
+        ff_out_exclusive_end();
+        if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            ff_set_failed();
+        }
+        free(argv);
+    }
+    b->nchars = 0;
+    b->nargs = 0;
+    if (b->dir_fd >= 0) {
+        close(b->dir_fd);
+        b->dir_fd = -1;
+    }
+    free(b->dir_key);
+    b->dir_key = NULL;
+}
+
+/** '+': adds one argument, running the batch first when it would not fit. */
+static void batch_add(struct ff_exec *ex, struct batch *b, const char *arg, struct ff_thread *thr)
+{
+    size_t len = strlen(arg) + 1;
+    if (b->nargs > 0 && (ex->fixed_chars + b->nchars + len > arg_max ||
+                         (size_t)ex->nwords + b->nargs + 1 >= max_args)) {
+        int keep_fd = b->dir_fd >= 0 ? fcntl(b->dir_fd, F_DUPFD_CLOEXEC, 0) : -1;
+        char *keep_key = b->dir_key != NULL ? strdup(b->dir_key) : NULL;
+        bool root = b->dir_is_root;
+        run_batch(ex, b, thr);
+        b->dir_fd = keep_fd;
+        b->dir_key = keep_key;
+        b->dir_is_root = root;
+    }
+    if (b->nchars + len > b->cap) {
+        size_t cap = b->cap > 0 ? b->cap : 4096;
+        while (cap < b->nchars + len) {
+            cap *= 2;
+        }
+        char *grown = realloc(b->chars, cap);
+        if (grown == NULL) {
+            ff_error("out of memory");
+            return;
+        }
+        b->chars = grown;
+        b->cap = cap;
+    }
+    memcpy(b->chars + b->nchars, arg, len);
+    b->nchars += len;
+    b->nargs++;
+}
+
+static bool exec_one(struct ff_exec *ex, const struct frd_walk_entry *we, struct ff_thread *thr)
+{
+    char *arg = NULL;
+    char *key = NULL;
+    bool owned = false;
+    int dir_fd = -1;
+    if (ex->in_dir) {
+        dir_fd = entry_dir(we, &arg, &owned, &key);
+        if (dir_fd < 0) {
+            return false;
+        }
+        free(key);
+    }
+    const char *repl = ex->in_dir ? arg : we->path;
+    char **argv = calloc((size_t)ex->nwords + 1, sizeof(*argv));
+    bool ok = argv != NULL;
+    for (int k = 0; ok && k < ex->nwords; k++) {
+        argv[k] = substitute(ex->words[k], repl);
+        ok = argv[k] != NULL;
+    }
+    bool result = false;
+    if (!ok) {
+        ff_error("out of memory");
+    } else {
+        ff_out_exclusive_begin(thr);
+        bool go = !ex->ask || ask_user(ex, we->path);
+        int status = go ? run(argv, dir_fd, ex->ask) : -1;
+        ff_out_exclusive_end();
+        result = status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    }
+    for (int k = 0; argv != NULL && k < ex->nwords; k++) {
+        free(argv[k]);
+    }
+    free(argv);
+    free(arg);
+    if (owned) {
+        close(dir_fd);
+    }
+    return result;
+}
+
+bool ff_exec_eval(struct ff_exec *ex, const struct ff_options *opts,
+                  const struct frd_walk_entry *we, struct ff_thread *thr)
+{
+    (void)opts;
+    if (!ex->plus) {
+        return exec_one(ex, we, thr);
+    }
+    if (!ex->in_dir) {
+        pthread_mutex_lock(&ex->lock);
+        batch_add(ex, &ex->shared, we->path, thr);
+        pthread_mutex_unlock(&ex->lock);
+        return true;
+    }
+    // -execdir ... +: one batch per directory, as find runs it when it leaves a directory.
+    if (we->worker >= registry_workers || ex->per_worker == NULL) {
+        return false;
+    }
+    struct batch *b = &ex->per_worker[we->worker];
+    char *arg = NULL;
+    char *key = NULL;
+    bool owned = false;
+    int fd = entry_dir(we, &arg, &owned, &key);
+    if (fd < 0) {
+        return true;
+    }
+    bool root = we->is_root || we->depth == 0;
+    if (b->nargs > 0 && (root || b->dir_is_root || strcmp(b->dir_key, key) != 0)) {
+        run_batch(ex, b, thr);
+    }
+    if (b->nargs == 0) {
+        if (b->dir_fd >= 0) {
+            close(b->dir_fd);
+        }
+        free(b->dir_key);
+        b->dir_fd = owned ? fd : fcntl(fd, F_DUPFD_CLOEXEC, 0);
+        b->dir_key = key;
+        b->dir_is_root = root;
+        owned = false;
+        key = NULL;
+        if (b->dir_fd < 0) {
+            ff_error_path(we->path, strerror(errno));
+        }
+    }
+    batch_add(ex, b, arg, thr);
+    free(arg);
+    free(key);
+    if (owned) {
+        close(fd);
+    }
+    return true;
+}
+
+void ff_exec_finish_all(void)
+{
+    // The registry lists the commands last first: run the batches in command-line order.
+    struct ff_exec *rev = NULL;
+    while (registry != NULL) {
+        struct ff_exec *ex = registry;
+        registry = ex->next;
+        ex->next = rev;
+        rev = ex;
+    }
+    struct ff_thread *thr = ff_thread_get(0);
+    for (struct ff_exec *ex = rev; ex != NULL;) {
+        if (ex->plus) {
+            run_batch(ex, &ex->shared, thr);
+            for (unsigned w = 0; ex->per_worker != NULL && w < registry_workers; w++) {
+                run_batch(ex, &ex->per_worker[w], thr);
+                free(ex->per_worker[w].chars);
+            }
+        }
+        struct ff_exec *next = ex->next;
+        free(ex->shared.chars);
+        free(ex->per_worker);
+        pthread_mutex_destroy(&ex->lock);
+        free(ex);
+        ex = next;
+    }
+}

@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * frdfind's -ls line and its output files (-fls, -fprint, -fprint0, -fprintf).
+ *
+ * -ls prints what GNU find 4.9 prints (its listfile.c): inode, 1 KiB blocks, mode, links,
+ * owner, group, size (or "major, minor"), mtime as ls does ("Mon dd HH:MM" within six months
+ * of the start, else "Mon dd  YYYY"), the path with find's backslash escapes, and " -> target"
+ * for a link. Each column starts at find's minimum width and widens for good once a wider
+ * value is printed, as in find; with several workers which line widens a column first
+ * depends on the order the lines come in.
+ *
+ * Output files are opened (created, truncated) once, at parse time, as find opens them;
+ * one file named twice (or by two names) shares one stream. A record is rendered into the
+ * thread's buffer, cut off it and written to the stream whole with one fwrite() (stdio locks
+ * the stream). Write errors are reported when the files are closed after the walk.
+ */
+#define _GNU_SOURCE
+
+#include "frdfind.h"
+#include "toolname.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#if __has_include(<sys/sysmacros.h>)
+#    include <sys/sysmacros.h> // major(), minor() with glibc; <sys/types.h> has them elsewhere
+#endif
+
+struct ff_file {
+    char *name; /**< as given */
+    FILE *fp;   /**< the stream (stdout, stderr or the file) */
+    dev_t dev;  /**< the file's identity, to share one stream between two names */
+    ino_t ino;  /**< see dev */
+    bool own;   /**< fp is a file frdfind opened (closed at the end) */
+    struct ff_file *next;
+};
+
+static struct ff_file *files;
+
+int ff_file_open(const char *name, struct ff_file **out)
+{
+    for (struct ff_file *f = files; f != NULL; f = f->next) {
+        if (strcmp(f->name, name) == 0) {
+            *out = f;
+            return 0;
+        }
+    }
+    FILE *fp;
+    bool own = false;
+    if (strcmp(name, "/dev/stdout") == 0) {
+        fp = stdout;
+    } else if (strcmp(name, "/dev/stderr") == 0) {
+        fp = stderr;
+    } else {
+        fp = fopen(name, "we"); // close-on-exec: commands do not inherit it
+        if (fp == NULL) {
+            ff_error_path(name, strerror(errno));
+            return 1;
+        }
+        own = true;
+    }
+    struct stat st;
+    if (own && fstat(fileno(fp), &st) == 0) {
+        for (struct ff_file *f = files; f != NULL; f = f->next) {
+            if (f->own && f->dev == st.st_dev && f->ino == st.st_ino) {
+                fclose(fp);
+                *out = f;
+                return 0;
+            }
+        }
+    }
+    struct ff_file *f = calloc(1, sizeof(*f));
+    char *copy = strdup(name);
+    if (f == NULL || copy == NULL) {
+        free(f);
+        free(copy);
+        if (own) {
+            fclose(fp);
+        }
+        ff_error("out of memory");
+        return 1;
+    }
+    f->name = copy;
+    f->fp = fp;
+    f->own = own;
+    if (own) {
+        f->dev = st.st_dev;
+        f->ino = st.st_ino;
+    }
+    f->next = files;
+    files = f;
+    *out = f;
+    return 0;
+}
+
+/** Writes the record rendered after `mark` to the file, whole. */
+static void put_record(struct ff_file *file, struct ff_thread *thr, size_t mark)
+{
+    if (file == NULL) {
+        ff_out_end_record(thr);
+        return;
+    }
+    const char *data;
+    size_t len;
+    ff_out_cut(thr, mark, &data, &len);
+    if (file->fp == stdout) {
+        // Through the thread's buffer, in order with -print's lines.
+        ff_out_append(thr, data, len);
+        ff_out_end_record(thr);
+        return;
+    }
+    if (len > 0) {
+        fwrite(data, 1, len, file->fp);
+    }
+}
+
+void ff_file_eval(const struct ff_expr *expr, const struct ff_options *opts,
+                  const struct frd_walk_entry *we, struct ff_thread *thr)
+{
+    size_t mark = ff_out_mark(thr);
+    if (expr->kind == FF_FPRINTF) {
+        ff_format_render(expr->format, opts, we, thr);
+    } else {
+        ff_out_append(thr, we->path, we->path_len);
+        ff_out_byte(thr, expr->sep);
+    }
+    put_record(expr->file, thr, mark);
+}
+
+void ff_file_close_all(void)
+{
+    fflush(stderr);
+    while (files != NULL) {
+        struct ff_file *f = files;
+        files = f->next;
+        if (f->own) {
+            bool bad = ferror(f->fp) != 0;
+            int err = errno;
+            if (fclose(f->fp) != 0 || bad) {
+                ff_error_path(f->name, strerror(bad ? (err != 0 ? err : EIO) : errno));
+            }
+        }
+        free(f->name);
+        free(f);
+    }
+}
+
+/* ---- -ls ------------------------------------------------------------------------------- */
+
+/** Column widths: find's minimums, widened for good by a wider value (as find). */
+static atomic_int w_inode = 9, w_blocks = 6, w_nlink = 3, w_owner = 8, w_group = 8, w_mode = 10,
+                  w_major = 3, w_minor = 3, w_size = 8, w_time = 12;
+
+static void widen(atomic_int *w, int n)
+{
+    int cur = atomic_load_explicit(w, memory_order_relaxed);
+    while (n > cur && !atomic_compare_exchange_weak(w, &cur, n)) {
+    }
+}
+
+/** Appends s right-aligned (left: left-aligned) in the column, widening it. */
+static void column(struct ff_thread *thr, atomic_int *w, const char *s, bool left)
+{
+    int len = (int)strlen(s);
+    int width = atomic_load_explicit(w, memory_order_relaxed);
+    if (!left) {
+        for (int k = len; k < width; k++) {
+            ff_out_byte(thr, ' ');
+        }
+    }
+    ff_out_append(thr, s, (size_t)len);
+    if (left) {
+        for (int k = len; k < width; k++) {
+            ff_out_byte(thr, ' ');
+        }
+    }
+    widen(w, len);
+}
+
+/** A name as find's -ls prints it: C-style escapes, octal for the rest, "\ " for a space. */
+static void ls_name(struct ff_thread *thr, const char *p, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        unsigned char c = (unsigned char)p[k];
+        const char *esc = NULL;
+        switch (c) {
+        case '\\':
+            esc = "\\\\";
+            break;
+        case '\n':
+            esc = "\\n";
+            break;
+        case '\b':
+            esc = "\\b";
+            break;
+        case '\r':
+            esc = "\\r";
+            break;
+        case '\t':
+            esc = "\\t";
+            break;
+        case '\f':
+            esc = "\\f";
+            break;
+        case ' ':
+            esc = "\\ ";
+            break;
+        case '"':
+            esc = "\\\"";
+            break;
+        default:
+            break;
+        }
+        if (esc != NULL) {
+            ff_out_append(thr, esc, 2);
+        } else if (c > 040 && c < 0177) {
+            ff_out_byte(thr, (char)c);
+        } else {
+            char oct[4] = {'\\', (char)('0' + (c >> 6)), (char)('0' + ((c >> 3) & 7)),
+                           (char)('0' + (c & 7))};
+            ff_out_append(thr, oct, 4);
+        }
+    }
+}
+
+/** The user or group name of an id (cached: one lookup per id per run), or NULL. */
+struct id_name {
+    uint32_t id;
+    bool group;
+    char *name; /**< NULL when the id has no name */
+    struct id_name *next;
+};
+static struct id_name *id_names;
+static pthread_mutex_t id_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *id_lookup(uint32_t id, bool group)
+{
+    pthread_mutex_lock(&id_lock);
+    for (struct id_name *n = id_names; n != NULL; n = n->next) {
+        if (n->id == id && n->group == group) {
+            pthread_mutex_unlock(&id_lock);
+            return n->name;
+        }
+    }
+    char *name = NULL;
+    if (group) {
+        struct group *g = getgrgid((gid_t)id);
+        name = g != NULL ? strdup(g->gr_name) : NULL;
+    } else {
+        struct passwd *pw = getpwuid((uid_t)id);
+        name = pw != NULL ? strdup(pw->pw_name) : NULL;
+    }
+    struct id_name *n = malloc(sizeof(*n));
+    if (n != NULL) {
+        n->id = id;
+        n->group = group;
+        n->name = name;
+        n->next = id_names;
+        id_names = n;
+    }
+    pthread_mutex_unlock(&id_lock);
+    return name;
+}
+
+static void mode_string(char out[11], enum frd_type type, uint32_t mode)
+{
+    static const char letters[] = "?-dlpscb";
+    char t = '?';
+    switch (type) {
+    case FRD_TYPE_REG:
+        t = '-';
+        break;
+    case FRD_TYPE_DIR:
+        t = 'd';
+        break;
+    case FRD_TYPE_LNK:
+        t = 'l';
+        break;
+    case FRD_TYPE_FIFO:
+        t = 'p';
+        break;
+    case FRD_TYPE_SOCK:
+        t = 's';
+        break;
+    case FRD_TYPE_CHR:
+        t = 'c';
+        break;
+    case FRD_TYPE_BLK:
+        t = 'b';
+        break;
+    default:
+        break;
+    }
+    (void)letters;
+    out[0] = t;
+    const char *rwx = "rwxrwxrwx";
+    for (int k = 0; k < 9; k++) {
+        out[1 + k] = (mode & (0400u >> k)) ? rwx[k] : '-';
+    }
+    if (mode & 04000) {
+        out[3] = (mode & 0100) ? 's' : 'S';
+    }
+    if (mode & 02000) {
+        out[6] = (mode & 0010) ? 's' : 'S';
+    }
+    if (mode & 01000) {
+        out[9] = (mode & 0001) ? 't' : 'T';
+    }
+    out[10] = '\0';
+}
+
+void ff_ls_eval(struct ff_file *file, const struct ff_options *opts,
+                const struct frd_walk_entry *we, struct ff_thread *thr)
+{
+    const struct frd_entry *e = we->entry;
+    size_t mark = ff_out_mark(thr);
+    char num[32];
+    snprintf(num, sizeof(num), "%llu", (unsigned long long)e->file_id);
+    column(thr, &w_inode, num, false);
+    ff_out_byte(thr, ' ');
+    uint64_t blocks512 = e->alloc_size / 512;
+    snprintf(num, sizeof(num), "%llu", (unsigned long long)((blocks512 + 1) / 2));
+    column(thr, &w_blocks, num, false);
+    ff_out_byte(thr, ' ');
+    char mode[11];
+    mode_string(mode, e->type, e->mode);
+    column(thr, &w_mode, mode, true);
+    ff_out_byte(thr, ' ');
+    snprintf(num, sizeof(num), "%lu", (unsigned long)e->nlink);
+    column(thr, &w_nlink, num, false);
+    ff_out_byte(thr, ' ');
+    const char *user = id_lookup(e->uid, false);
+    if (user != NULL) {
+        column(thr, &w_owner, user, true);
+    } else {
+        // find 4.9: a numeric owner is "%-8lu" whatever the column's width, and widens the
+        // column by one more than it printed.
+        int n = snprintf(num, sizeof(num), "%-8lu", (unsigned long)e->uid);
+        ff_out_append(thr, num, (size_t)n);
+        widen(&w_owner, n + 1);
+    }
+    ff_out_byte(thr, ' ');
+    const char *group = id_lookup(e->gid, true);
+    if (group == NULL) {
+        snprintf(num, sizeof(num), "%lu", (unsigned long)e->gid);
+    }
+    column(thr, &w_group, group != NULL ? group : num, true);
+    ff_out_byte(thr, ' ');
+    if (e->type == FRD_TYPE_CHR || e->type == FRD_TYPE_BLK) {
+        char maj[24];
+        char min[24];
+        snprintf(maj, sizeof(maj), "%lu", (unsigned long)major((dev_t)e->rdev));
+        snprintf(min, sizeof(min), "%lu", (unsigned long)minor((dev_t)e->rdev));
+        widen(&w_major, (int)strlen(maj));
+        widen(&w_minor, (int)strlen(min));
+        // "major, minor" in their own columns; find neither pads it to the size column nor
+        // widens that.
+        char dev[64];
+        int n = snprintf(dev, sizeof(dev), "%*s%-2s%*s", atomic_load(&w_major), maj, ",",
+                         atomic_load(&w_minor), min);
+        ff_out_append(thr, dev, (size_t)n);
+    } else {
+        snprintf(num, sizeof(num), "%llu", (unsigned long long)e->size);
+        column(thr, &w_size, num, false);
+    }
+    ff_out_byte(thr, ' ');
+    time_t now = (time_t)(opts->start_ns / 1000000000LL);
+    int64_t sec = e->mtime_ns / 1000000000LL - (e->mtime_ns % 1000000000LL < 0);
+    time_t t = (time_t)sec;
+    struct tm tm;
+    char when[64];
+    if (localtime_r(&t, &tm) != NULL) {
+        bool recent = now - 6 * 30 * 24 * 60 * 60 <= t && t <= now + 60 * 60;
+        size_t n = recent ? strftime(when, sizeof(when), "%b %e %H:%M", &tm)
+                          : strftime(when, sizeof(when), "%b %e  %Y", &tm);
+        if (n == 0) {
+            when[0] = '\0';
+        }
+        column(thr, &w_time, when, false);
+    } else {
+        snprintf(when, sizeof(when), "%lld", (long long)sec);
+        ff_out_append(thr, when, strlen(when));
+        widen(&w_time, (int)strlen(when));
+    }
+    ff_out_byte(thr, ' ');
+    ls_name(thr, we->path, we->path_len);
+    if (e->type == FRD_TYPE_LNK) {
+        char target[4096];
+        ssize_t n = -1;
+        if (we->depth > 0 && we->parent_fd != FRD_INVALID_FD) {
+            n = readlinkat((int)we->parent_fd, e->name, target, sizeof(target));
+        } else if (we->depth == 0) {
+            n = readlink(we->path, target, sizeof(target));
+        }
+        if (n >= 0) {
+            ff_out_append(thr, " -> ", 4);
+            ls_name(thr, target, (size_t)n);
+        } else {
+            // find: error(0, errno, "%s", name), unquoted, and the exit status stays.
+            char msg[512];
+            snprintf(msg, sizeof(msg), "%.300s: %s", we->path, strerror(errno));
+            ff_note(msg);
+        }
+    }
+    ff_out_byte(thr, '\n');
+    put_record(file, thr, mark);
+}
