@@ -102,10 +102,10 @@ int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd 
         r->id.dev = x->dev;
         r->id.ino = x->file_id;
         r->has_id = true;
-    } else if (is_dir && x->error >= 0) {
-        // A listing without ids (names only): every directory is still checked against its
-        // ancestors before it is visited (a bind mount can repeat one, links or not), so it
-        // costs one stat of the directory's identity, as fts pays for each directory.
+    } else if (is_dir && x->error >= 0 && walk->stat_dir_ids) {
+        // A listing without ids (names only) where a directory may repeat an ancestor (links
+        // followed, or mounts that can cycle): one stat of its identity, as fts pays for
+        // each directory, so that it is checked before it is visited.
         struct frd_entry t;
         memset(&t, 0, sizeof(t));
         if (frd__plat_stat_fields(fd, e->name, r->followed, FRD__ID_FIELDS, &t) == 0 &&

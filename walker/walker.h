@@ -255,6 +255,9 @@ struct frd_walk {
      *  those hooks one step away (by "..") and checked. */
     bool need_parent_ids;
     bool need_dir_ids; /**< fstat every directory opened (names-only + follow or xdev) */
+    /** The listing gives no ids, and a directory may repeat an ancestor (links followed, or
+     *  mounts that can cycle): stat each directory's identity before its visit. */
+    bool stat_dir_ids;
 
     struct frd__worker *workers;  /**< nworkers of them */
     struct frd__worker *consumer; /**< ordered mode: the thread that runs callbacks */
