@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Loops, cycles and odd directories, as frdfind, frddu and frdcount report them: each case
+# compares the sorted stdout, the sorted stderr (the program name read as ours) and the exit
+# status with GNU find 4.9 / du 9.1 byte for byte. The trees: a directory bind-mounted below
+# itself (needs root: mount --bind, undone by the exit trap), a real directory that repeats an
+# ancestor reached through a link (-L), a chain of 400 symlinks, and a directory that can be
+# read but not searched, as uid 65534.
+# Usage: tests/cli/walk_loops.sh FRDFIND FRDDU FRDCOUNT
+set -euo pipefail
+frdfind=$(realpath "$1")
+frddu=$(realpath "$2")
+frdcount=$(realpath "$3")
+export LC_ALL=C
+. "$(dirname "$0")/lib.sh"
+cli_begin
+mounted=""
+trap '[ -z "$mounted" ] || umount "$mounted"; chmod -R u+rwx "$tmp"; rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"
+
+# same TOOL REF MODE ARGS...: runs `REF ARGS` and `TOOL ARGS` in $tmp (as uid 65534 with MODE
+# nobody) and compares sorted stdout, sorted stderr ("REF: " read as "TOOL: ") and status.
+same() {
+  local tool=$1 ref=$2 mode=$3
+  shift 3
+  local as=() rc_ref=0 rc_tool=0 name
+  name=$(basename "$tool")
+  [ "$mode" = nobody ] && as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  "${as[@]}" "$ref" "$@" >ref.out 2>ref.err || rc_ref=$?
+  "${as[@]}" "$tool" "$@" >tool.out 2>tool.err || rc_tool=$?
+  sort ref.out >ref.sorted
+  sort tool.out >tool.sorted
+  sed "s/^$ref: /$name: /" ref.err | sort >ref.err.sorted
+  sort tool.err >tool.err.sorted
+  local what="$name${mode:+ [$mode]} $*"
+  if cmp -s ref.sorted tool.sorted && cmp -s ref.err.sorted tool.err.sorted &&
+    [ $rc_ref -eq $rc_tool ]; then
+    ok "$what: as $ref ($(wc -l <ref.out) lines, $(wc -l <ref.err) errors, exit $rc_ref)"
+  else
+    bad "$what: exit $ref $rc_ref, $name $rc_tool"
+    diff ref.sorted tool.sorted | head -8 | sed 's/^/     stdout /' || true
+    diff ref.err.sorted tool.err.sorted | head -6 | sed 's/^/     stderr /' || true
+  fi
+}
+
+# one_line ARGS...: frdcount ARGS exits 1 with one stderr line naming the loop and its ancestor.
+count_loop() {
+  local path=$1 anc=$2 rc=0
+  shift 2
+  "$frdcount" "$@" >count.out 2>count.err || rc=$?
+  if [ $rc -eq 1 ] && [ "$(wc -l <count.err)" -eq 1 ] && grep -qF "'$path'" count.err &&
+    grep -qF "'$anc'" count.err; then
+    ok "frdcount $*: exit 1, one line: $(cat count.err)"
+  else
+    bad "frdcount $*: exit $rc, stderr:"
+    cat count.err
+  fi
+}
+
+# ---- a real directory repeating an ancestor reached through a link (find -L) -------------
+mkdir -p late/a/b && printf 'f' >late/a/b/f && ln -s a/b late/s && ln -s .. late/a/b/up
+for j in "" "-j1" "-j8" "-s"; do
+  same "$frdfind" find "" -L late/s ${j:+"$j"}
+  same "$frdfind" find "" -L late ${j:+"$j"}
+done
+same "$frdfind" find "" -L late/s -name b
+same "$frdfind" find "" -L late/s -type f
+same "$frddu" du "" -L late/s
+count_loop late/s/up/b late/s -L late/s
+count_loop late/s/up/b late/s -L -n late/s
+
+# ---- a chain of 400 symlinks (the kernel stops at 40) -------------------------------------
+mkdir -p chain/d && printf 'c' >chain/d/f && ln -s d chain/l400
+for i in $(seq 399 -1 0); do ln -s "l$((i + 1))" "chain/l$i"; done
+same "$frddu" du "" -L chain/l0
+same "$frddu" du "" -L chain/l380
+same "$frddu" du "" -L -s chain
+same "$frdfind" find "" -L chain/l0
+same "$frdfind" find "" -L chain -name f
+
+# ---- a directory bind-mounted below itself -------------------------------------------------
+mkdir -p bind/t/a/b && printf 'x' >bind/t/a/f
+if [ "$(id -u)" -ne 0 ]; then
+  bad "the bind mount cases need root (CI runs as root)"
+elif ! mount --bind bind/t/a bind/t/a/b; then
+  bad "mount --bind failed: the bind mount cases cannot run here"
+else
+  mounted="$tmp/bind/t/a/b"
+  for args in "bind/t" "-L bind/t" "bind/t -depth" "bind/t -maxdepth 2" "bind/t -mindepth 3" \
+    "bind/t/a" "bind/t/a/b" "bind/t -name b" "bind/t -size -1M" "bind/t -xdev" \
+    "bind/t -j1" "bind/t -j8" "bind/t -s"; do
+    # shellcheck disable=SC2086
+    same "$frdfind" find "" $args
+  done
+  for args in "bind/t" "-a bind/t" "-s bind/t" "-L bind/t" "-x bind/t" "bind/t/a"; do
+    # shellcheck disable=SC2086
+    same "$frddu" du "" $args
+  done
+  count_loop bind/t/a/b bind/t/a bind/t
+  count_loop bind/t/a/b bind/t/a -n bind/t
+  count_loop bind/t/a/b bind/t/a -L -j1 bind/t
+  umount "$mounted"
+  mounted=""
+fi
+
+cli_end
