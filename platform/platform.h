@@ -145,6 +145,13 @@ int frd__plat_fd_path(frd_os_fd fd, char *buf, size_t cap);
  */
 bool frd__plat_mounts_may_cycle(void);
 
+/**
+ * May this process search every directory whatever its mode (POSIX: root)? When not, a
+ * walk whose listing gives no stat checks that each directory it lists can be searched
+ * (one stat of its first subdirectory), as find learns it from its stat of every directory.
+ */
+bool frd__plat_searches_everything(void);
+
 /** @return how many descriptors the process may open (soft RLIMIT_NOFILE), 0 if unknown. */
 unsigned frd__plat_fd_limit(void);
 

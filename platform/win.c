@@ -699,3 +699,8 @@ bool frd__plat_mounts_may_cycle(void)
 {
     return true; // cannot tell here: every directory is checked
 }
+
+bool frd__plat_searches_everything(void)
+{
+    return true; // traversal is not checked by default (SeChangeNotifyPrivilege)
+}

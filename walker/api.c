@@ -201,6 +201,8 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     // or a mount of a device below another mount of it: rare, so usually nothing).
     walk->stat_dir_ids =
         (wanted & ids) != ids && (o.follow == FRD_FOLLOW_ALL || frd__plat_mounts_may_cycle());
+    walk->probe_search =
+        !walk->stat_dir_ids && (wanted & ids) != ids && !frd__plat_searches_everything();
     walk->need_parent_ids = !(o.flags & FRD_WALK_ORDERED) && (wanted & ids) != ids &&
                             (o.on_dir_done != NULL || o.on_children != NULL);
     unsigned budget = o.fd_budget;

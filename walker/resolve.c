@@ -102,17 +102,29 @@ int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd 
         r->id.dev = x->dev;
         r->id.ino = x->file_id;
         r->has_id = true;
-    } else if (is_dir && x->error >= 0 && walk->stat_dir_ids) {
+    } else if (is_dir && x->error >= 0 &&
+               (walk->stat_dir_ids || (walk->probe_search && dir->search != WN_SEARCH_YES))) {
         // A listing without ids (names only) where a directory may repeat an ancestor (links
         // followed, or mounts that can cycle): one stat of its identity, as fts pays for
-        // each directory, so that it is checked before it is visited.
+        // each directory, so that it is checked before it is visited. Where the process may
+        // lack search permission, the first subdirectory's stat tells whether this
+        // directory can be searched; if not, each fails as find's stat fails: reported once,
+        // visited with entry->error set (its type unknown to find), not descended.
         struct frd_entry t;
         memset(&t, 0, sizeof(t));
-        if (frd__plat_stat_fields(fd, e->name, r->followed, FRD__ID_FIELDS, &t) == 0 &&
-            t.type == FRD_TYPE_DIR && (t.fields & FRD__ID_FIELDS) == FRD__ID_FIELDS) {
+        int rc = frd__plat_stat_fields(fd, e->name, r->followed, FRD__ID_FIELDS, &t);
+        if (rc == 0 && t.type == FRD_TYPE_DIR && (t.fields & FRD__ID_FIELDS) == FRD__ID_FIELDS) {
             r->id.dev = t.dev;
             r->id.ino = t.file_id;
             r->has_id = true;
+        }
+        if (rc == 0 && dir->search == WN_SEARCH_UNKNOWN) {
+            dir->search = WN_SEARCH_YES;
+        } else if (rc == FRD_EACCES || rc == FRD_EPERM) {
+            dir->search = WN_SEARCH_NO;
+            r->entry.error = rc;
+            r->err = rc;
+            r->err_op = FRD__FAIL_STAT;
         }
     }
     r->id.subvol = 0;

@@ -34,10 +34,12 @@ struct ff_walk {
     bool post_order_sync;
 };
 
-/** -depth: is this directory's evaluation deferred to the post-order hook? */
+/** -depth: is this directory's evaluation deferred to the post-order hook? Not for one whose
+ *  stat failed (an unsearchable parent): the walker does not enter it, so it has no
+ *  post-order call; it is evaluated at its visit. */
 static bool deferred(const struct ff_options *opts, const struct frd_walk_entry *we)
 {
-    return opts->depth && we->entry->type == FRD_TYPE_DIR &&
+    return opts->depth && we->entry->type == FRD_TYPE_DIR && we->entry->error >= 0 &&
            (opts->maxdepth < 0 || (int)we->depth < opts->maxdepth);
 }
 

@@ -77,6 +77,24 @@ same "$frddu" du "" -L -s chain
 same "$frdfind" find "" -L chain/l0
 same "$frdfind" find "" -L chain -name f
 
+# ---- a directory that can be read but not searched, as uid 65534 -------------------------
+# find stats each directory it lists: in d (0444) that fails, so find reports d/sub, cannot
+# tell its type, and -prune (which needs the stat) is false; nothing but d/sub is stat'ed.
+mkdir -p perm/d/sub/deeper && printf 'f' >perm/d/f && ln -s f perm/d/l && chmod 0444 perm/d
+for args in "perm/d" "perm/d -maxdepth 1" "perm/d -mindepth 1 -maxdepth 1" \
+  "perm/d -name sub -prune -o -print" "perm/d -prune" "perm/d -type d" "perm/d -type f" \
+  "perm/d -type l" "perm/d -maxdepth 1 -type d -o -print" "perm/d -type d -o -type f" \
+  "perm/d -depth" "perm/d -depth -type d" "perm/d -maxdepth 1 -size -1M" "perm/d -name sub" \
+  "perm -maxdepth 2" "perm/d -j1" "perm/d -j8 -maxdepth 1" "perm/d -s" "-L perm/d"; do
+  # shellcheck disable=SC2086
+  same "$frdfind" find nobody $args
+done
+for args in "perm/d" "-a perm/d" "-d 0 perm/d"; do
+  # shellcheck disable=SC2086
+  same "$frddu" du nobody $args
+done
+chmod 755 perm/d
+
 # ---- a directory bind-mounted below itself -------------------------------------------------
 mkdir -p bind/t/a/b && printf 'x' >bind/t/a/f
 if [ "$(id -u)" -ne 0 ]; then
