@@ -10,6 +10,7 @@ set -euo pipefail
 frdfind=$(realpath "$1")
 frddu=$(realpath "$2")
 frdcount=$(realpath "$3")
+here=$(dirname "$(realpath "$0")")
 export LC_ALL=C
 . "$(dirname "$0")/lib.sh"
 cli_begin
@@ -94,6 +95,48 @@ for args in "perm/d" "-a perm/d" "-d 0 perm/d"; do
   same "$frddu" du nobody $args
 done
 chmod 755 perm/d
+
+# ---- a directory renamed while the walk is at a given point ---------------------------------
+# tests/cli/rename_shim.c moves r/a/b out of the tree just before the first openat() of a
+# name. Renamed between the listing of r/a and its own opening (at "b"): both tools report
+# that it cannot be read, count what they saw, exit 1. Renamed while the walk is below it
+# (at "c"): both go on by descriptor with the paths they listed, exit 0.
+if ${CC:-cc} -shared -fPIC -o rename_shim.so "$here/rename_shim.c" -ldl; then
+  for at in b c; do
+    for tool in du "$frddu"; do
+      rm -rf r out && mkdir -p r/a/b/c r/z out && printf 'x' >r/a/b/c/x && printf 'y' >r/a/y
+      rc=0
+      SHIM_AT=$at SHIM_FROM="$tmp/r/a/b" SHIM_TO="$tmp/out/b" LD_PRELOAD="$tmp/rename_shim.so" \
+        ASAN_OPTIONS=verify_asan_link_order=0 "$tool" -a r >"$(basename "$tool").out" \
+        2>"$(basename "$tool").err" || rc=$?
+      echo "exit $rc" >>"$(basename "$tool").out"
+    done
+    sed 's/^du: /frddu: /' du.err >du.err.named
+    if cmp -s <(sort du.out) <(sort frddu.out) && cmp -s du.err.named frddu.err; then
+      ok "r/a/b renamed before opening '$at': frddu as du ($(tail -1 du.out), $(wc -l <du.err) errors)"
+    else
+      bad "r/a/b renamed before opening '$at': frddu differs from du"
+      diff <(sort du.out) <(sort frddu.out) | sed 's/^/     stdout /' || true
+      diff du.err.named frddu.err | sed 's/^/     stderr /' || true
+    fi
+  done
+  # Deeper than fts's ring of descriptors, du climbs back by ".." and finds that r/a/b is no
+  # longer in r/a: it stops ("fts_read failed", exit 1). frddu never climbs by "..": it
+  # finishes by descriptor with the sizes and paths it listed, exit 0 (see frddu.1, BUGS).
+  rm -rf r out && mkdir -p r/a/b/c/d/e/f/g/h r/z out && printf 'x' >r/a/b/c/d/e/f/g/h/x
+  du r | sort >want.out
+  rc=0
+  SHIM_AT=h SHIM_FROM="$tmp/r/a/b" SHIM_TO="$tmp/out/b" LD_PRELOAD="$tmp/rename_shim.so" \
+    ASAN_OPTIONS=verify_asan_link_order=0 "$frddu" r >got.out 2>got.err || rc=$?
+  if [ $rc -eq 0 ] && [ ! -s got.err ] && cmp -s want.out <(sort got.out); then
+    ok "r/a/b renamed 7 levels above the walk: frddu finishes as listed, exit 0"
+  else
+    bad "r/a/b renamed 7 levels above the walk: exit $rc, stderr: $(cat got.err)"
+    diff want.out <(sort got.out) || true
+  fi
+else
+  bad "cannot build the rename shim with ${CC:-cc}"
+fi
 
 # ---- a directory bind-mounted below itself -------------------------------------------------
 mkdir -p bind/t/a/b && printf 'x' >bind/t/a/f
