@@ -103,7 +103,15 @@ static enum frd_action count_error(const struct frd_walk_error *err, void *udata
 {
     (void)udata;
     slots[err->worker % MAX_SLOTS].errors++;
-    if (!quiet_errors) {
+    if (quiet_errors) {
+        return FRD_ACTION_CONTINUE;
+    }
+    if (err->call == FRD_OP_LOOP && err->other_path != NULL) {
+        // A directory that repeats an ancestor (a link followed back, a bind mount): one
+        // line that names both, as find words it; it is counted once, not walked again.
+        fprintf(stderr, "%s: '%s': file system loop: the same directory as '%s'\n", prog, err->path,
+                err->other_path);
+    } else {
         fprintf(stderr, "%s: '%s': %s (%s)\n", prog, err->path, frd_strerror(err->code),
                 frd_op_name(err->call));
     }

@@ -466,3 +466,13 @@ unsigned frd__plat_fd_limit(void)
     }
     return rl.rlim_cur > UINT32_MAX ? UINT32_MAX : (unsigned)rl.rlim_cur;
 }
+
+bool frd__plat_mounts_may_cycle(void)
+{
+    return true; // cannot tell here: every directory is checked
+}
+
+bool frd__plat_searches_everything(void)
+{
+    return geteuid() == 0; // root is not held back by a directory's search bit
+}

@@ -396,3 +396,71 @@ int frd__plat_fd_path(frd_os_fd fd, char *buf, size_t cap)
     buf[n] = '\0';
     return (int)n;
 }
+
+/** A mount of /proc/self/mountinfo: its id, its parent's, its device. */
+struct lx_mount {
+    unsigned long id, parent;
+    unsigned long major, minor;
+};
+
+/** The mount with id `id` among `n`, or NULL. */
+static const struct lx_mount *lx_mount_find(const struct lx_mount *v, size_t n, unsigned long id)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].id == id) {
+            return &v[i];
+        }
+    }
+    return NULL;
+}
+
+/** More mounts than this: do not search the tree (quadratic), say "may cycle". */
+#define LX_MOUNTS_MAX 4096
+
+bool frd__plat_mounts_may_cycle(void)
+{
+    // A cycle needs a directory that is its own ancestor: the walk goes down from it within
+    // its mount and the mounts below, so a mount below it shows its device again. Whether
+    // any mount has an ancestor mount of its own device is read from the mount tree.
+    FILE *f = fopen("/proc/self/mountinfo", "re");
+    if (f == NULL) {
+        return true;
+    }
+    struct lx_mount *v = NULL;
+    size_t n = 0, cap = 0;
+    bool may = false;
+    char line[4096];
+    while (fgets(line, sizeof(line), f) != NULL) {
+        struct lx_mount m;
+        if (sscanf(line, "%lu %lu %lu:%lu", &m.id, &m.parent, &m.major, &m.minor) != 4 ||
+            n == LX_MOUNTS_MAX) {
+            may = true; // unreadable or too many (a line longer than the buffer too)
+            break;
+        }
+        if (n == cap) {
+            size_t ncap = cap ? cap * 2 : 64;
+            struct lx_mount *nv = frd__realloc(v, ncap * sizeof(*v));
+            if (nv == NULL) {
+                may = true;
+                break;
+            }
+            v = nv;
+            cap = ncap;
+        }
+        v[n++] = m;
+        if (strchr(line, '\n') == NULL && !feof(f)) {
+            may = true;
+            break;
+        }
+    }
+    fclose(f);
+    for (size_t i = 0; i < n && !may; i++) {
+        const struct lx_mount *p = lx_mount_find(v, n, v[i].parent);
+        for (size_t steps = 0; p != NULL && p != &v[i] && steps < n && !may; steps++) {
+            may = p->major == v[i].major && p->minor == v[i].minor;
+            p = lx_mount_find(v, n, p->parent);
+        }
+    }
+    frd__free(v);
+    return may;
+}

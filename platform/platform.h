@@ -136,6 +136,22 @@ enum frd__vol_class frd__plat_classify_fs_type(uint64_t fs_type);
  */
 int frd__plat_fd_path(frd_os_fd fd, char *buf, size_t cap);
 
+/**
+ * Can the mounts of this process make a directory cycle (a mount of a device below another
+ * mount of the same device: a bind mount of a directory below itself, a device mounted
+ * inside itself)? A walk whose listing gives no ids stats each directory for the ancestor
+ * check only when this says yes. Linux reads /proc/self/mountinfo; elsewhere, or when it
+ * cannot tell, true.
+ */
+bool frd__plat_mounts_may_cycle(void);
+
+/**
+ * May this process search every directory whatever its mode (POSIX: root)? When not, a
+ * walk whose listing gives no stat checks that each directory it lists can be searched
+ * (one stat of its first subdirectory), as find learns it from its stat of every directory.
+ */
+bool frd__plat_searches_everything(void);
+
 /** @return how many descriptors the process may open (soft RLIMIT_NOFILE), 0 if unknown. */
 unsigned frd__plat_fd_limit(void);
 

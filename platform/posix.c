@@ -153,3 +153,8 @@ int frd__plat_fd_path(frd_os_fd fd, char *buf, size_t cap)
     (void)cap;
     return FRD_ENOSYS;
 }
+
+bool frd__plat_mounts_may_cycle(void)
+{
+    return true; // cannot tell here: every directory is checked
+}

@@ -694,3 +694,13 @@ unsigned frd__plat_fd_limit(void)
 {
     return 0; // handles are limited by memory only (about 16 million per process)
 }
+
+bool frd__plat_mounts_may_cycle(void)
+{
+    return true; // cannot tell here: every directory is checked
+}
+
+bool frd__plat_searches_everything(void)
+{
+    return true; // traversal is not checked by default (SeChangeNotifyPrivilege)
+}

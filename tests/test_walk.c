@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <stdatomic.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -441,6 +442,100 @@ static void test_walk_symlink_loops_are_eloop_never_walked_twice(void **state)
         rec_ctx_free(&c);
     }
     tree_remove(root);
+}
+
+/**
+ * Walks `root` (find's `find_opts`) in both modes, names only and with metadata, and checks
+ * the visits against find's and the errors against the one loop `path` -> `ancestor`.
+ */
+static void assert_one_loop(const char *root, enum frd_follow follow, const char *find_opts,
+                            const char *path, const char *ancestor)
+{
+    for (int mode = 0; mode < 4; mode++) {
+        bool ordered = mode & 1;
+        bool names = mode & 2;
+        struct frd_walk_options o;
+        walk_opts(&o, (ordered ? FRD_WALK_ORDERED : 0) | (names ? FRD_WALK_NAMES_ONLY : 0));
+        o.follow = follow;
+        o.on_error = rec_error;
+        struct rec_ctx c;
+        rec_ctx_init(&c, names ? REC_NAMES : REC_FULL);
+        assert_int_equal(frd_walk(root, &o, rec_visit, &c), 0);
+        struct recs f;
+        recs_init(&f);
+        find_recs(find_opts, root, "", names ? REC_NAMES : REC_FULL, &f);
+        recs_assert_equal(&c.recs, &f, "loop: visits");
+        struct recs want;
+        recs_init(&want);
+        char buf[4096];
+        int n = snprintf(buf, sizeof(buf), "%s\tELOOP\tloop\t%s", path, ancestor);
+        recs_add(&want, buf, (size_t)n);
+        recs_assert_equal(&c.errors, &want, "loop: errors");
+        recs_free(&want);
+        recs_free(&f);
+        rec_ctx_free(&c);
+    }
+}
+
+static void test_walk_real_dir_repeating_a_linked_ancestor_is_eloop(void **state)
+{
+    (void)state;
+    // s -> a/b, a/b/up -> ..: s/up is a (no loop yet); s/up/b is a real directory and is
+    // s itself. find -L stops there; the walk must too, not one level later.
+    char *root = tree_make_root();
+    tree_dir(root, "a");
+    tree_dir(root, "a/b");
+    tree_file(root, "a/b/f", 1);
+    tree_symlink(root, "a/b", "s");
+    tree_symlink(root, "..", "a/b/up");
+    char *s = tree_path(root, "s");
+    char *loop = tree_path(root, "s/up/b");
+    assert_one_loop(s, FRD_FOLLOW_ALL, "-L", loop, s);
+    free(loop);
+    free(s);
+    tree_remove(root);
+}
+
+/** The bind mount test's tree and mount point, undone by its teardown (also on failure). */
+static char *bind_root;
+static char *bind_target;
+
+static int bind_teardown(void **state)
+{
+    (void)state;
+    if (bind_target != NULL) {
+        assert_int_equal(umount2(bind_target, MNT_DETACH), 0);
+        free(bind_target);
+        bind_target = NULL;
+    }
+    if (bind_root != NULL) {
+        tree_remove(bind_root);
+        bind_root = NULL;
+    }
+    return 0;
+}
+
+static void test_walk_bind_mount_cycle_is_eloop_never_walked(void **state)
+{
+    (void)state;
+    // mkdir -p a/b; touch a/f; mount --bind a a/b: a/b is a again, links or not. find
+    // visits root, a, a/f and reports a/b as a loop back to a; so must the walk, at once.
+    bind_root = tree_make_root();
+    tree_dir(bind_root, "a");
+    tree_dir(bind_root, "a/b");
+    tree_file(bind_root, "a/f", 3);
+    char *a = tree_path(bind_root, "a");
+    char *b = tree_path(bind_root, "a/b");
+    if (mount(a, b, NULL, MS_BIND, NULL) != 0) {
+        print_message("skip: mount --bind needs root (CAP_SYS_ADMIN): %s\n", strerror(errno));
+        free(a);
+        free(b);
+        skip();
+    }
+    bind_target = b;
+    assert_one_loop(bind_root, FRD_FOLLOW_NEVER, "", b, a);
+    assert_one_loop(bind_root, FRD_FOLLOW_ALL, "-L", b, a);
+    free(a);
 }
 
 /** The portable backend (FRD_BACKEND=posix) cannot tell file system types: every volume is
@@ -1800,6 +1895,49 @@ static void kids_keep_all(const struct frd_walk_entry *dir, struct frd_walk_chil
     (void)udata;
 }
 
+/**
+ * As uid 65534, names only: nothing is stat'ed, yet a directory listed in a directory that
+ * cannot be searched is reported as find reports it (its stat fails: once, by its stat,
+ * visited with the error, not entered), also at the depth limit where nothing is opened.
+ * @return 0 or a step.
+ */
+static int names_only_unsearchable_child(const char *root)
+{
+    char want_open[4200];
+    char want_sub[4200];
+    snprintf(want_open, sizeof(want_open), "%s/closed\tEACCES\topen", root);
+    snprintf(want_sub, sizeof(want_sub), "%s/noexec/sub\tEACCES\tstat", root);
+    for (int run = 0; run < 8; run++) {
+        struct frd_walk_options o;
+        walk_opts(&o, FRD_WALK_NAMES_ONLY | (run & 1 ? FRD_WALK_ORDERED : 0));
+        o.on_error = err_record;
+        if (run & 2) {
+            o.on_children = kids_keep_all;
+        }
+        if (run & 4) {
+            o.max_depth = 2; // noexec/sub is visited, never opened
+        }
+        struct err_ctx x = {0};
+        recs_init(&x.errs);
+        if (frd_walk(root, &o, err_visit, &x) != 0) {
+            return 20 + run;
+        }
+        recs_sort(&x.errs);
+        if (x.errs.n != 2 || strcmp(x.errs.v[0], want_open) != 0 ||
+            strcmp(x.errs.v[1], want_sub) != 0) {
+            for (size_t i = 0; i < x.errs.n; i++) {
+                fprintf(stderr, "error: %s\n", x.errs.v[i]);
+            }
+            return 30 + run;
+        }
+        if (atomic_load(&x.visits_with_error) != 1) {
+            return 40 + run;
+        }
+        recs_free(&x.errs);
+    }
+    return 0;
+}
+
 /** As uid 65534: each failure once in the hook, with its kind of call. @return 0 or a step. */
 static int errors_once_child(const char *root)
 {
@@ -1863,7 +2001,8 @@ static void test_walk_each_failure_reported_once_as_unprivileged_user(void **sta
     assert_true(pid >= 0);
     if (pid == 0) {
         become_nobody();
-        _exit(errors_once_child(root));
+        int rc = errors_once_child(root);
+        _exit(rc != 0 ? rc : names_only_unsearchable_child(root));
     }
     int st = wait_child(pid);
     chmod(closed, 0755);
@@ -1883,6 +2022,8 @@ int main(void)
         cmocka_unit_test(test_walk_depth_limits_match_find),
         cmocka_unit_test(test_walk_trailing_slash_joins_like_find),
         cmocka_unit_test(test_walk_follow_all_matches_find_L),
+        cmocka_unit_test(test_walk_real_dir_repeating_a_linked_ancestor_is_eloop),
+        cmocka_unit_test_teardown(test_walk_bind_mount_cycle_is_eloop_never_walked, bind_teardown),
         cmocka_unit_test(test_walk_root_link_follow_never_is_a_link),
         cmocka_unit_test(test_walk_skip_hidden_leaves_dot_entries_out),
         cmocka_unit_test(test_walk_odd_names_are_reported_byte_exact),

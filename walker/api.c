@@ -196,6 +196,13 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     unsigned ids = FRD_FIELD_FILE_ID | FRD_FIELD_DEV;
     walk->need_dir_ids = (wanted & ids) != ids &&
                          (o.follow == FRD_FOLLOW_ALL || (o.flags & FRD_WALK_ONE_FILE_SYSTEM));
+    // Every directory is checked against its ancestors before its visit; a listing without
+    // ids pays a stat per directory for it only where a cycle can happen (links followed,
+    // or a mount of a device below another mount of it: rare, so usually nothing).
+    walk->stat_dir_ids =
+        (wanted & ids) != ids && (o.follow == FRD_FOLLOW_ALL || frd__plat_mounts_may_cycle());
+    walk->probe_search =
+        !walk->stat_dir_ids && (wanted & ids) != ids && !frd__plat_searches_everything();
     walk->need_parent_ids = !(o.flags & FRD_WALK_ORDERED) && (wanted & ids) != ids &&
                             (o.on_dir_done != NULL || o.on_children != NULL);
     unsigned budget = o.fd_budget;

@@ -44,22 +44,23 @@ enum frd__vol_class frd__volume_class(struct frd__worker *w, frd_os_fd fd, uint6
     return (enum frd__vol_class)cls;
 }
 
-/** Volume class of an entry on another device than its directory (a mount point). */
-static enum frd__vol_class wn_entry_class(struct frd__worker *w, frd_os_fd dirfd,
-                                          const struct frd_entry *e, bool follow)
+/** Volume class of an entry (`name`, of `type`) on another device than its directory (a
+ *  mount point). */
+static enum frd__vol_class wn_entry_class(struct frd__worker *w, frd_os_fd dirfd, const char *name,
+                                          enum frd_type type, uint64_t dev, bool follow)
 {
-    int cls = frd__volcache_get(w->walk->ids.volumes, e->dev);
+    int cls = frd__volcache_get(w->walk->ids.volumes, dev);
     if (cls >= 0) {
         return (enum frd__vol_class)cls;
     }
-    if (e->type != FRD_TYPE_DIR) {
+    if (type != FRD_TYPE_DIR) {
         return FRD__VOL_UNTRUSTED;
     }
     frd_os_fd fd;
-    if (frd__plat_open_dir(dirfd, e->name, follow ? 0 : FRD_OPEN_NOFOLLOW, &fd) < 0) {
+    if (frd__plat_open_dir(dirfd, name, follow ? 0 : FRD_OPEN_NOFOLLOW, &fd) < 0) {
         return FRD__VOL_UNTRUSTED;
     }
-    enum frd__vol_class c = frd__volume_class(w, fd, e->dev);
+    enum frd__vol_class c = frd__volume_class(w, fd, dev);
     frd__plat_close_dir(fd);
     return c;
 }
@@ -96,22 +97,50 @@ int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd 
         }
     }
     const struct frd_entry *x = &r->entry;
-    bool have_id =
-        (x->fields & (FRD_FIELD_FILE_ID | FRD_FIELD_DEV)) == (FRD_FIELD_FILE_ID | FRD_FIELD_DEV);
-    enum frd__vol_class cls = dir_class;
-    if (have_id) {
+    bool is_dir = x->type == FRD_TYPE_DIR;
+    if ((x->fields & FRD__ID_FIELDS) == FRD__ID_FIELDS) {
         r->id.dev = x->dev;
         r->id.ino = x->file_id;
-        r->id.subvol = 0;
         r->has_id = true;
-        if (x->dev != dir->id.dev || !(dir->flags & WN_HAS_ID)) {
-            cls = wn_entry_class(w, fd, x, r->followed);
+    } else if (is_dir && x->error >= 0 &&
+               (walk->stat_dir_ids || (walk->probe_search && dir->search != WN_SEARCH_YES))) {
+        // A listing without ids (names only) where a directory may repeat an ancestor (links
+        // followed, or mounts that can cycle): one stat of its identity, as fts pays for
+        // each directory, so that it is checked before it is visited. Where the process may
+        // lack search permission, the first subdirectory's stat tells whether this
+        // directory can be searched; if not, each fails as find's stat fails: reported once,
+        // visited with entry->error set (its type unknown to find), not descended.
+        struct frd_entry t;
+        memset(&t, 0, sizeof(t));
+        int rc = frd__plat_stat_fields(fd, e->name, r->followed, FRD__ID_FIELDS, &t);
+        if (rc == 0 && t.type == FRD_TYPE_DIR && (t.fields & FRD__ID_FIELDS) == FRD__ID_FIELDS) {
+            r->id.dev = t.dev;
+            r->id.ino = t.file_id;
+            r->has_id = true;
+        }
+        if (rc == 0 && dir->search == WN_SEARCH_UNKNOWN) {
+            dir->search = WN_SEARCH_YES;
+        } else if (rc == FRD_EACCES || rc == FRD_EPERM) {
+            dir->search = WN_SEARCH_NO;
+            r->entry.error = rc;
+            r->err = rc;
+            r->err_op = FRD__FAIL_STAT;
+        }
+    }
+    r->id.subvol = 0;
+    enum frd__vol_class cls = dir_class;
+    if (r->has_id) {
+        if (r->id.dev != dir->id.dev || !(dir->flags & WN_HAS_ID)) {
+            cls = wn_entry_class(w, fd, e->name, x->type, r->id.dev, r->followed);
         }
         r->persistent = cls == FRD__VOL_STRONG;
     }
-    if (r->followed && x->type == FRD_TYPE_DIR) {
-        if (cls == FRD__VOL_UNTRUSTED) {
-            // Ids cannot be trusted here: compare canonical paths instead.
+    if (is_dir && (r->followed || cls != FRD__VOL_UNTRUSTED)) {
+        // Every directory is compared with its ancestors, as fts does: a followed link, a
+        // bind mount of an ancestor below itself, a real directory that repeats an ancestor
+        // reached through a link. On an untrusted volume only a followed link is compared,
+        // by canonical path: its ids may be invented.
+        if (r->followed && cls == FRD__VOL_UNTRUSTED) {
             frd_os_fd tfd;
             if (frd__plat_open_dir(fd, e->name, 0, &tfd) == 0) {
                 r->canon = wn_canon_path(w, tfd);

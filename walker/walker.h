@@ -60,6 +60,9 @@ struct frd__wnode {
      *  hook. A field of its own, because the ordered consumer sets it while workers read the
      *  flags of ancestors. */
     bool listed;
+    /** Can this directory be searched (enum wnode_search)? Written by the worker listing
+     *  it, from the first stat of a subdirectory, in walks that check it. */
+    uint8_t search;
     uint32_t ord;                      /**< ordered mode: position in the parent's sorted listing */
     atomic_bool pruned;                /**< ordered mode: the consumer will not descend here */
     struct frd__identity id;           /**< valid with WN_HAS_ID */
@@ -77,6 +80,9 @@ struct frd__wnode {
     uint8_t size_class; /**< which free list it returns to */
     char name_inline[]; /**< storage for name when it fits the size class */
 };
+
+/** Node search states (frd__wnode.search). */
+enum wnode_search { WN_SEARCH_UNKNOWN = 0, WN_SEARCH_YES = 1, WN_SEARCH_NO = 2 };
 
 /** Node flags. */
 enum wnode_flag {
@@ -255,6 +261,12 @@ struct frd_walk {
      *  those hooks one step away (by "..") and checked. */
     bool need_parent_ids;
     bool need_dir_ids; /**< fstat every directory opened (names-only + follow or xdev) */
+    /** The listing gives no ids, and a directory may repeat an ancestor (links followed, or
+     *  mounts that can cycle): stat each directory's identity before its visit. */
+    bool stat_dir_ids;
+    /** The listing gives no stat and the process may lack search permission: stat the first
+     *  subdirectory of each directory, and every one of an unsearchable directory. */
+    bool probe_search;
 
     struct frd__worker *workers;  /**< nworkers of them */
     struct frd__worker *consumer; /**< ordered mode: the thread that runs callbacks */

@@ -287,9 +287,11 @@ static void du_dir_free(void *state, void *udata)
 static enum frd_action du_error(const struct frd_walk_error *err, void *udata)
 {
     struct du_state *st = udata;
-    if (err->call == FRD_OP_LOOP && st->opts->hash_all) {
-        // A link back to a directory above: du -L meets it as a directory already counted
-        // and skips it without a word.
+    if (err->call == FRD_OP_LOOP) {
+        // A directory that repeats an ancestor: du meets a link back to one (-L), or a bind
+        // mount of one below itself, as a directory already counted, and skips it without a
+        // word and without failing (du prints its "Circular directory structure" warning only
+        // for a cycle through no mount point and no followed link: a corrupt file system).
         return FRD_ACTION_CONTINUE;
     }
     bool listing = err->call == FRD_OP_OPEN || err->call == FRD_OP_READ_DIR;

@@ -185,7 +185,9 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
     case FF_PATH:
         return fnmatch(expr->pattern, we->path, expr->fnm_flags) == 0;
     case FF_TYPE:
-        return (expr->types & (1u << e->type)) != 0;
+        // find stats every directory; when that fails (an unsearchable parent) it cannot
+        // tell the type, and -type is false: only the directory record's type is left here.
+        return (expr->types & (1u << e->type)) != 0 && !(e->type == FRD_TYPE_DIR && e->error < 0);
     case FF_SIZE: {
         // GNU find rounds the size up to whole units, then compares.
         uint64_t units = e->size / expr->unit + (e->size % expr->unit != 0);
@@ -202,6 +204,9 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
     case FF_LINKS:
         return compare(expr->cmp, e->nlink, expr->num);
     case FF_PRUNE:
+        if (e->error < 0) {
+            return false; // find's -prune needs the stat that failed (reported once already)
+        }
         if (!opts->depth) {
             res->prune = true;
         }

@@ -34,10 +34,12 @@ struct ff_walk {
     bool post_order_sync;
 };
 
-/** -depth: is this directory's evaluation deferred to the post-order hook? */
+/** -depth: is this directory's evaluation deferred to the post-order hook? Not for one whose
+ *  stat failed (an unsearchable parent): the walker does not enter it, so it has no
+ *  post-order call; it is evaluated at its visit. */
 static bool deferred(const struct ff_options *opts, const struct frd_walk_entry *we)
 {
-    return opts->depth && we->entry->type == FRD_TYPE_DIR &&
+    return opts->depth && we->entry->type == FRD_TYPE_DIR && we->entry->error >= 0 &&
            (opts->maxdepth < 0 || (int)we->depth < opts->maxdepth);
 }
 
@@ -132,14 +134,47 @@ static void on_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_
     }
 }
 
+/** Prints find's loop message: "File system loop detected; 'X' is part of the same file
+ *  system loop as 'Y'." */
+static void print_loop(const char *path, const char *ancestor)
+{
+    size_t a = ff_quote(NULL, 0, path);
+    size_t b = ff_quote(NULL, 0, ancestor);
+    size_t cap = a + b + 80;
+    char *qa = malloc(a + 1);
+    char *qb = malloc(b + 1);
+    char *msg = malloc(cap);
+    if (qa == NULL || qb == NULL || msg == NULL) {
+        ff_error_path(path, tool_strerror(FRD_ELOOP));
+    } else {
+        ff_quote(qa, a, path);
+        ff_quote(qb, b, ancestor);
+        qa[a] = '\0';
+        qb[b] = '\0';
+        snprintf(msg, cap,
+                 "File system loop detected; %s is part of the same file system loop as %s.", qa,
+                 qb);
+        ff_error(msg);
+    }
+    free(qa);
+    free(qb);
+    free(msg);
+}
+
 /**
- * find -L words a directory loop as "File system loop detected; 'X' is part of the same
- * file system loop as 'Y'." where Y is the ancestor X leads back to. The walker reports
- * the loop as FRD_ELOOP on X; the ancestor is found by comparing X with each ancestor path
- * (the error is rare, so a few stat calls are fine).
+ * find words a directory loop (a link followed back, a bind mount of an ancestor below
+ * itself, a real directory repeating an ancestor reached through a link) as
+ * "File system loop detected; 'X' is part of the same file system loop as 'Y'." where Y
+ * is the ancestor X leads back to. The walker reports it as FRD_OP_LOOP on X with Y in
+ * err->other_path; without Y, Y is found by comparing X with each ancestor path (the error
+ * is rare, so a few stat calls are fine).
  */
 static void report_loop(const struct frd_walk_error *err)
 {
+    if (err->other_path != NULL) {
+        print_loop(err->path, err->other_path);
+        return;
+    }
     struct stat target;
     if (stat(err->path, &target) != 0) {
         // A link that resolves to itself: stat fails with ELOOP.
@@ -162,27 +197,7 @@ static void report_loop(const struct frd_walk_error *err)
         struct stat st;
         const char *probe = anc[0] != '\0' ? anc : "/";
         if (stat(probe, &st) == 0 && st.st_dev == target.st_dev && st.st_ino == target.st_ino) {
-            size_t a = ff_quote(NULL, 0, err->path);
-            size_t b = ff_quote(NULL, 0, probe);
-            char *msg = malloc(a + b + 80);
-            if (msg != NULL) {
-                char *qa = malloc(a + 1);
-                char *qb = malloc(b + 1);
-                if (qa != NULL && qb != NULL) {
-                    ff_quote(qa, a, err->path);
-                    ff_quote(qb, b, probe);
-                    qa[a] = '\0';
-                    qb[b] = '\0';
-                    snprintf(msg, a + b + 80,
-                             "File system loop detected; %s is part of the same file system "
-                             "loop as %s.",
-                             qa, qb);
-                    ff_error(msg);
-                }
-                free(qa);
-                free(qb);
-                free(msg);
-            }
+            print_loop(err->path, probe);
             free(anc);
             return;
         }

@@ -542,7 +542,10 @@ enum frd_follow {
 /** Walk options, a bit set. */
 enum frd_walk_flag {
     /** Names and types only: no stat per entry. The same as opts.fields = FRD_FIELD_TYPE
-     *  (and it wins over opts.fields). */
+     *  (and it wins over opts.fields). A subdirectory's identity is still stat'ed where a
+     *  loop is possible (FRD_FOLLOW_ALL, or a mount below another mount of its device), and
+     *  for a process that may lack search permission (not root) the first subdirectory of
+     *  each directory, to report a directory that cannot be searched as find does. */
     FRD_WALK_NAMES_ONLY = 1u << 0,
     FRD_WALK_ONE_FILE_SYSTEM = 1u << 1, /**< do not descend into other file systems (-xdev) */
     /** Visit a hard-linked file once (nlink > 1 only, on volumes with strong ids). Needs
@@ -633,8 +636,9 @@ FRD_EXTERN const char *frd_op_name(enum frd_op op);
  * root or directory that cannot be opened or read (FRD_OP_OPEN or FRD_OP_READ_DIR; its
  * entries read before a read error are visited); a failed stat of an entry (FRD_OP_STAT:
  * reported, then the entry is visited with entry->error set, as data, not as a second
- * report: print errors in the hook only); a loop (FRD_OP_LOOP, FRD_ELOOP: reported, not
- * visited). An entry that vanished between the listing and its stat is no failure: it is
+ * report: print errors in the hook only); a loop (FRD_OP_LOOP, FRD_ELOOP, other_path the
+ * ancestor it repeats: reported, not visited; every directory is checked, links followed
+ * or not). An entry that vanished between the listing and its stat is no failure: it is
  * left out silently, as if the listing had come a moment later; a directory that vanished
  * before it was opened is an FRD_OP_OPEN failure with FRD_ENOENT.
  */
@@ -668,8 +672,10 @@ struct frd_walk_progress {
  * `we` and everything it points to are valid only during the call. A root's entry->name is
  * the root as given. An entry whose stat failed is visited too, after the error hook, with
  * entry->error set (the error was reported already: see struct frd_walk_error for the one
- * rule); a symlink loop (FRD_FOLLOW_ALL) is reported and not visited, as find -L does; a
- * dangling link is visited as a link.
+ * rule); a directory that repeats one of its ancestors (same device and file id, as fts
+ * compares: a symlink loop with FRD_FOLLOW_ALL, a bind mount of a directory below itself,
+ * a real directory below a followed link that is the link's target) is reported
+ * (FRD_OP_LOOP) and not visited, as find does; a dangling link is visited as a link.
  * @return FRD_ACTION_CONTINUE, FRD_ACTION_PRUNE or FRD_ACTION_STOP.
  */
 typedef enum frd_action frd_visit_fn(const struct frd_walk_entry *we, void *udata);

@@ -31,15 +31,27 @@ statx_calls() {
   awk '$NF == "statx" { n = ($4 ~ /^[0-9]+$/) ? $4 : $5 } END { print n + 0 }' trace.txt
 }
 
-# check_none EXPR...: as many statx on the tree as on an empty directory, same output as find.
+# Where a mount sits below another mount of its device (a bind mount that may make a
+# directory cycle), the walk stats each directory's identity for the loop check (one more
+# statx per subdirectory); on an ordinary mount table, none.
+extra=0
+if [ -r /proc/self/mountinfo ] && awk '{ split($0, f, " "); par[f[1]] = f[2]; dev[f[1]] = f[3] }
+    END { for (m in par) for (p = par[m]; p in par && p != m; p = par[p]) if (dev[p] == dev[m]) exit 0; exit 1 }' \
+    /proc/self/mountinfo; then
+  extra=$(find tree -mindepth 1 -type d | wc -l)
+  echo "note: a mount below another of its device: $extra directory stats expected"
+fi
+
+# check_none EXPR...: as many statx on the tree as on an empty directory (plus the above),
+# same output as find.
 check_none() {
   local base tree
   base=$(statx_calls empty "$@")
   tree=$(statx_calls tree "$@")
   "$frdfind" tree "$@" | sort >frd.out
   find tree "$@" | sort >find.out
-  if [ "$tree" -ne "$base" ]; then
-    bad "frdfind tree $*: $tree statx calls, $base on an empty directory: entries were stat'ed"
+  if [ "$tree" -ne $((base + extra)) ]; then
+    bad "frdfind tree $*: $tree statx calls, $base on an empty directory (+$extra): entries were stat'ed"
   elif ! cmp -s frd.out find.out || [ ! -s find.out ]; then
     bad "frdfind tree $*: output differs from find's"; diff find.out frd.out | head || true
   else

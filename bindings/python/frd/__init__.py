@@ -76,15 +76,20 @@ def os_walk(top, topdown=True, onerror=None, followlinks=False):
     sep = b"/" if isinstance(top, bytes) else "/"
     groups = {}  # dirpath -> (dirnames, filenames)
     failed = {}  # dirpath -> OSError: its listing failed, as scandir(dirpath) would
+    stat_failed = {}  # path -> OSError of its stat (a directory in one not searchable)
     loops = []
 
     def collect(exc):
         # Listings that failed are os.walk errors (a root that cannot be stat'ed, a
         # directory that cannot be opened or read); stats of entries are not (it does not
-        # stat); a loop (followlinks) is reported when os.walk would enter it.
+        # stat), except a directory's, which the walk does not enter (it sits in a directory
+        # that cannot be searched): os.walk fails to list it; a loop (followlinks) is
+        # reported when os.walk would enter it.
         op = getattr(exc, "frd_op", "other")
         if op in ("open", "read") or exc.filename == top:
             failed.setdefault(exc.filename, exc)
+        elif op == "stat":
+            stat_failed.setdefault(exc.filename, exc)
         elif op == "loop":
             loops.append(exc)
             failed.setdefault(exc.filename, exc)
@@ -97,6 +102,8 @@ def os_walk(top, topdown=True, onerror=None, followlinks=False):
             g = groups[parent] = ([], [])
         if e.is_dir():
             g[0].append(name)
+            if e.path in stat_failed:
+                failed.setdefault(e.path, stat_failed[e.path])
         elif e.is_symlink() and os.path.isdir(e.path):
             g[0].append(name)  # os.walk lists a link to a directory with the directories
         else:

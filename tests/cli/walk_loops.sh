@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# Loops, cycles and odd directories, as frdfind, frddu and frdcount report them: each case
+# compares the sorted stdout, the sorted stderr (the program name read as ours) and the exit
+# status with GNU find 4.9 / du 9.1 byte for byte. The trees: a directory bind-mounted below
+# itself (needs root: mount --bind, undone by the exit trap), a real directory that repeats an
+# ancestor reached through a link (-L), a chain of 400 symlinks, and a directory that can be
+# read but not searched, as uid 65534.
+# Usage: tests/cli/walk_loops.sh FRDFIND FRDDU FRDCOUNT
+set -euo pipefail
+frdfind=$(realpath "$1")
+frddu=$(realpath "$2")
+frdcount=$(realpath "$3")
+here=$(dirname "$(realpath "$0")")
+export LC_ALL=C
+. "$(dirname "$0")/lib.sh"
+cli_begin
+mounted=""
+trap '[ -z "$mounted" ] || umount "$mounted"; chmod -R u+rwx "$tmp"; rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"
+
+# same TOOL REF MODE ARGS...: runs `REF ARGS` and `TOOL ARGS` in $tmp (as uid 65534 with MODE
+# nobody) and compares sorted stdout, sorted stderr ("REF: " read as "TOOL: ") and status.
+same() {
+  local tool=$1 ref=$2 mode=$3
+  shift 3
+  local as=() rc_ref=0 rc_tool=0 name
+  name=$(basename "$tool")
+  [ "$mode" = nobody ] && as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  "${as[@]}" "$ref" "$@" >ref.out 2>ref.err || rc_ref=$?
+  "${as[@]}" "$tool" "$@" >tool.out 2>tool.err || rc_tool=$?
+  sort ref.out >ref.sorted
+  sort tool.out >tool.sorted
+  sed "s/^$ref: /$name: /" ref.err | sort >ref.err.sorted
+  sort tool.err >tool.err.sorted
+  local what="$name${mode:+ [$mode]} $*"
+  if cmp -s ref.sorted tool.sorted && cmp -s ref.err.sorted tool.err.sorted &&
+    [ $rc_ref -eq $rc_tool ]; then
+    ok "$what: as $ref ($(wc -l <ref.out) lines, $(wc -l <ref.err) errors, exit $rc_ref)"
+  else
+    bad "$what: exit $ref $rc_ref, $name $rc_tool"
+    diff ref.sorted tool.sorted | head -8 | sed 's/^/     stdout /' || true
+    diff ref.err.sorted tool.err.sorted | head -6 | sed 's/^/     stderr /' || true
+  fi
+}
+
+# one_line ARGS...: frdcount ARGS exits 1 with one stderr line naming the loop and its ancestor.
+count_loop() {
+  local path=$1 anc=$2 rc=0
+  shift 2
+  "$frdcount" "$@" >count.out 2>count.err || rc=$?
+  if [ $rc -eq 1 ] && [ "$(wc -l <count.err)" -eq 1 ] && grep -qF "'$path'" count.err &&
+    grep -qF "'$anc'" count.err; then
+    ok "frdcount $*: exit 1, one line: $(cat count.err)"
+  else
+    bad "frdcount $*: exit $rc, stderr:"
+    cat count.err
+  fi
+}
+
+# ---- a real directory repeating an ancestor reached through a link (find -L) -------------
+mkdir -p late/a/b && printf 'f' >late/a/b/f && ln -s a/b late/s && ln -s .. late/a/b/up
+for j in "" "-j1" "-j8" "-s"; do
+  same "$frdfind" find "" -L late/s ${j:+"$j"}
+  same "$frdfind" find "" -L late ${j:+"$j"}
+done
+same "$frdfind" find "" -L late/s -name b
+same "$frdfind" find "" -L late/s -type f
+same "$frddu" du "" -L late/s
+count_loop late/s/up/b late/s -L late/s
+count_loop late/s/up/b late/s -L -n late/s
+
+# ---- a chain of 400 symlinks (the kernel stops at 40) -------------------------------------
+mkdir -p chain/d && printf 'c' >chain/d/f && ln -s d chain/l400
+for i in $(seq 399 -1 0); do ln -s "l$((i + 1))" "chain/l$i"; done
+same "$frddu" du "" -L chain/l0
+same "$frddu" du "" -L chain/l380
+same "$frddu" du "" -L -s chain
+same "$frdfind" find "" -L chain/l0
+same "$frdfind" find "" -L chain -name f
+
+# ---- a directory that can be read but not searched, as uid 65534 -------------------------
+# find stats each directory it lists: in d (0444) that fails, so find reports d/sub, cannot
+# tell its type, and -prune (which needs the stat) is false; nothing but d/sub is stat'ed.
+mkdir -p perm/d/sub/deeper && printf 'f' >perm/d/f && ln -s f perm/d/l && chmod 0444 perm/d
+for args in "perm/d" "perm/d -maxdepth 1" "perm/d -mindepth 1 -maxdepth 1" \
+  "perm/d -name sub -prune -o -print" "perm/d -prune" "perm/d -type d" "perm/d -type f" \
+  "perm/d -type l" "perm/d -maxdepth 1 -type d -o -print" "perm/d -type d -o -type f" \
+  "perm/d -depth" "perm/d -depth -type d" "perm/d -maxdepth 1 -size -1M" "perm/d -name sub" \
+  "perm -maxdepth 2" "perm/d -j1" "perm/d -j8 -maxdepth 1" "perm/d -s" "-L perm/d"; do
+  # shellcheck disable=SC2086
+  same "$frdfind" find nobody $args
+done
+for args in "perm/d" "-a perm/d" "-d 0 perm/d"; do
+  # shellcheck disable=SC2086
+  same "$frddu" du nobody $args
+done
+chmod 755 perm/d
+
+# ---- a directory renamed while the walk is at a given point ---------------------------------
+# tests/cli/rename_shim.c moves r/a/b out of the tree just before the first openat() of a
+# name. Renamed between the listing of r/a and its own opening (at "b"): both tools report
+# that it cannot be read, count what they saw, exit 1. Renamed while the walk is below it
+# (at "c"): both go on by descriptor with the paths they listed, exit 0.
+if ${CC:-cc} -shared -fPIC -o rename_shim.so "$here/rename_shim.c" -ldl; then
+  for at in b c; do
+    for tool in du "$frddu"; do
+      rm -rf r out && mkdir -p r/a/b/c r/z out && printf 'x' >r/a/b/c/x && printf 'y' >r/a/y
+      rc=0
+      SHIM_AT=$at SHIM_FROM="$tmp/r/a/b" SHIM_TO="$tmp/out/b" LD_PRELOAD="$tmp/rename_shim.so" \
+        ASAN_OPTIONS=verify_asan_link_order=0 "$tool" -a r >"$(basename "$tool").out" \
+        2>"$(basename "$tool").err" || rc=$?
+      echo "exit $rc" >>"$(basename "$tool").out"
+    done
+    sed 's/^du: /frddu: /' du.err >du.err.named
+    if cmp -s <(sort du.out) <(sort frddu.out) && cmp -s du.err.named frddu.err; then
+      ok "r/a/b renamed before opening '$at': frddu as du ($(tail -1 du.out), $(wc -l <du.err) errors)"
+    else
+      bad "r/a/b renamed before opening '$at': frddu differs from du"
+      diff <(sort du.out) <(sort frddu.out) | sed 's/^/     stdout /' || true
+      diff du.err.named frddu.err | sed 's/^/     stderr /' || true
+    fi
+  done
+  # Deeper than fts's ring of descriptors, du climbs back by ".." and finds that r/a/b is no
+  # longer in r/a: it stops ("fts_read failed", exit 1). frddu never climbs by "..": it
+  # finishes by descriptor with the sizes and paths it listed, exit 0 (see frddu.1, BUGS).
+  rm -rf r out && mkdir -p r/a/b/c/d/e/f/g/h r/z out && printf 'x' >r/a/b/c/d/e/f/g/h/x
+  du r | sort >want.out
+  rc=0
+  SHIM_AT=h SHIM_FROM="$tmp/r/a/b" SHIM_TO="$tmp/out/b" LD_PRELOAD="$tmp/rename_shim.so" \
+    ASAN_OPTIONS=verify_asan_link_order=0 "$frddu" r >got.out 2>got.err || rc=$?
+  if [ $rc -eq 0 ] && [ ! -s got.err ] && cmp -s want.out <(sort got.out); then
+    ok "r/a/b renamed 7 levels above the walk: frddu finishes as listed, exit 0"
+  else
+    bad "r/a/b renamed 7 levels above the walk: exit $rc, stderr: $(cat got.err)"
+    diff want.out <(sort got.out) || true
+  fi
+else
+  bad "cannot build the rename shim with ${CC:-cc}"
+fi
+
+# ---- a directory bind-mounted below itself -------------------------------------------------
+mkdir -p bind/t/a/b && printf 'x' >bind/t/a/f
+if [ "$(id -u)" -ne 0 ]; then
+  bad "the bind mount cases need root (CI runs as root)"
+elif ! mount --bind bind/t/a bind/t/a/b; then
+  bad "mount --bind failed: the bind mount cases cannot run here"
+else
+  mounted="$tmp/bind/t/a/b"
+  for args in "bind/t" "-L bind/t" "bind/t -depth" "bind/t -maxdepth 2" "bind/t -mindepth 3" \
+    "bind/t/a" "bind/t/a/b" "bind/t -name b" "bind/t -size -1M" "bind/t -xdev" \
+    "bind/t -j1" "bind/t -j8" "bind/t -s"; do
+    # shellcheck disable=SC2086
+    same "$frdfind" find "" $args
+  done
+  for args in "bind/t" "-a bind/t" "-s bind/t" "-L bind/t" "-x bind/t" "bind/t/a"; do
+    # shellcheck disable=SC2086
+    same "$frddu" du "" $args
+  done
+  count_loop bind/t/a/b bind/t/a bind/t
+  count_loop bind/t/a/b bind/t/a -n bind/t
+  count_loop bind/t/a/b bind/t/a -L -j1 bind/t
+  umount "$mounted"
+  mounted=""
+fi
+
+cli_end
