@@ -168,12 +168,38 @@ int frd_lister_batch_read(struct frd_lister *lister, struct frd_list *list)
     return rc;
 }
 
+int frd_lister_batch_open(struct frd_lister *lister, frd_os_fd parent, const char *name,
+                          unsigned open_flags)
+{
+    if (lister == NULL || name == NULL || (open_flags & ~(unsigned)FRD_OPEN_NOFOLLOW)) {
+        return FRD_EINVAL;
+    }
+    frd_lister_batch_end(lister);
+    lister->error_code = 0;
+    frd_os_fd fd;
+    int rc = frd__plat_open_dir(parent, name, open_flags, &fd);
+    if (rc < 0) {
+        return lister_fail(lister, rc, (struct frd__failure){"open", FRD_OP_OPEN}, name);
+    }
+    rc = frd_lister_batch_begin(lister, fd, name);
+    if (rc < 0) {
+        frd__plat_close_dir(fd);
+        return rc;
+    }
+    lister->batch_owns_fd = true;
+    return 0;
+}
+
 void frd_lister_batch_end(struct frd_lister *lister)
 {
     if (lister == NULL || !lister->batch_open) {
         return;
     }
     frd__plat_batch_end(lister);
+    if (lister->batch_owns_fd) {
+        frd__plat_close_dir(lister->batch_fd);
+        lister->batch_owns_fd = false;
+    }
     lister->batch_open = false;
     lister->batch_fd = FRD_INVALID_FD;
 }

@@ -103,6 +103,8 @@ bool frd__plat_force_fallback(bool on)
     return FRD_USE_GETDIRENTRIES64 != 0; // the fallback is the private call plus fstatat
 }
 
+const unsigned frd__plat_record_fields = FRD_FIELDS_ALL; // getattrlistbulk: the metadata
+
 int frd__plat_open_dir(frd_os_fd parent, const char *name, unsigned open_flags, frd_os_fd *out)
 {
     int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;

@@ -42,6 +42,8 @@ static atomic_bool lx_no_statx;
 
 void (*frd__test_before_stat)(frd_os_fd dir, const char *name);
 
+const unsigned frd__plat_record_fields = FRD__DIRENT_FIELDS;
+
 /**
  * The smallest statx mask that answers `wanted`. dev, rdev and the attributes come with
  * every statx call and need no bit; STATX_TYPE is always asked (the type is always filled).

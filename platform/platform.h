@@ -34,6 +34,7 @@ struct frd_lister {
     bool batch_open;    /**< between frd_lister_batch_begin() and frd_lister_batch_end() */
     bool batch_started; /**< the first batch was read (the rewind is done) */
     bool batch_done;    /**< the end of the directory or a failure was met */
+    bool batch_owns_fd; /**< batch_fd was opened by frd_lister_batch_open(): closed at the end */
     void *batch_state;  /**< what a backend keeps between batches (posix: the DIR stream) */
     char *batch_name;   /**< copy of the name given to frd_lister_batch_begin() */
     size_t batch_name_capacity;
@@ -96,6 +97,14 @@ int frd__plat_list_batch(struct frd_lister *lister, struct frd_list *list, struc
 
 /** Releases what a backend keeps in lister->batch_state between batches (posix: closedir). */
 void frd__plat_batch_end(struct frd_lister *lister);
+
+/**
+ * The enum frd_field bits a listing fills from the directory records alone, with no call
+ * per entry: type and file id where the records carry d_type and d_ino (Linux, other Unix
+ * systems), every field where they carry the metadata (Windows, macOS). A walk that wants
+ * more than these pays a stat per entry, which it can spread over its workers.
+ */
+extern const unsigned frd__plat_record_fields;
 
 /** Frees what a backend keeps in lister->backend (nothing on most platforms). */
 void frd__plat_lister_release(struct frd_lister *lister);

@@ -25,6 +25,8 @@
 
 void (*frd__test_before_stat)(frd_os_fd dir, const char *name);
 
+const unsigned frd__plat_record_fields = FRD__DIRENT_FIELDS;
+
 #if FRD_HAS_DIRENT_D_TYPE
 // d_type values are the same on every Unix that has them (they are S_IFMT >> 12).
 #    define PX_SAME(a, b) ((int)(a) == (int)(b))

@@ -287,6 +287,8 @@ void frd__plat_close_dir(frd_os_fd fd)
     CloseHandle(fd);
 }
 
+const unsigned frd__plat_record_fields = FRD_FIELDS_ALL; // the records carry the metadata
+
 bool frd__plat_force_fallback(bool on)
 {
     InterlockedExchange(&win_force_full, on ? 1 : 0);

@@ -524,7 +524,22 @@ FRD_EXTERN int frd_lister_list_fd(struct frd_lister *lister, struct frd_list *li
 FRD_EXTERN int frd_lister_batch_begin(struct frd_lister *lister, frd_os_fd fd, const char *name);
 
 /**
- * Appends the next batch of the listing begun by frd_lister_batch_begin() to `list`, with
+ * Like frd_lister_batch_begin(), on the directory `name` relative to the open directory
+ * `parent` (FRD_INVALID_FD: the current directory, or `name` is absolute), which the lister
+ * opens itself (openat; `open_flags` are enum frd_open_flag bits) and closes at
+ * frd_lister_batch_end() or frd_lister_free(). So a program reads a directory in batches
+ * with no descriptor of its own.
+ * @return 0; FRD_EINVAL for a NULL lister or name or an unknown open flag (nothing
+ * recorded); or the open's failure as frd_lister_list_at() returns it (FRD_ENOENT,
+ * FRD_ENOTDIR, FRD_ELOOP, FRD_EACCES, FRD_EMFILE, ...), with frd_lister_error().op "open".
+ * Not thread-safe on one lister.
+ */
+FRD_EXTERN int frd_lister_batch_open(struct frd_lister *lister, frd_os_fd parent, const char *name,
+                                     unsigned open_flags);
+
+/**
+ * Appends the next batch of the listing begun by frd_lister_batch_begin() (or
+ * frd_lister_batch_open()) to `list`, with
  * the same rules for entries as frd_lister_list_path() (stat'ed with the lister's fields;
  * an entry that vanished before its stat is left out; a failed stat keeps the entry with
  * `error` set). A batch is what one kernel buffer held (64 KiB of records on Linux, about
@@ -548,7 +563,8 @@ FRD_EXTERN int frd_lister_batch_read(struct frd_lister *lister, struct frd_list 
 
 /**
  * Ends a listing in batches (before or after its end): releases what the lister kept for
- * it. The descriptor is the caller's, not closed. NULL, or a lister with no listing begun,
+ * it. A descriptor given to frd_lister_batch_begin() is the caller's, not closed; one
+ * frd_lister_batch_open() opened is closed. NULL, or a lister with no listing begun,
  * is allowed (nothing happens). frd_lister_free() ends an open listing too.
  */
 FRD_EXTERN void frd_lister_batch_end(struct frd_lister *lister);
