@@ -22,14 +22,6 @@
 #include <stddef.h>
 #include <string.h>
 
-/**
- * A batch of this many entries or more marks a big directory: its later batches are listed
- * by name and type and handed to idle workers, which stat and visit them. One 64 KiB
- * getdents64 buffer holds about 1,500 short names, so a directory smaller than a buffer is
- * listed and visited as before, by one worker, with no hand-off.
- */
-#define WN_BATCH_SPLIT 1024
-
 /** Batches of one directory out at once per other worker (read ahead, not yet visited). */
 #define WN_BATCHES_PER_WORKER 2
 
@@ -278,86 +270,91 @@ static void wn_batch_run(struct frd__worker *w, struct frd__wnode *t)
 
 /**
  * Lists an open directory batch by batch and handles its entries (concurrent mode, no
- * children hook): memory is bounded by a batch, not by the directory. The first batches are
- * stat'ed as they are read and visited here. Once a batch shows a big directory, the later
- * ones are read by name and type only and pushed on this worker's deque, where idle workers
- * steal them to stat and visit, while this one reads on; with too many out already (or one
- * worker), it visits the batch itself.
+ * children hook): memory is bounded by the batches in flight, not by the directory. The
+ * first batch is stat'ed as it is read and visited here: a directory that fits one kernel
+ * buffer (most do) is listed and visited by one worker as before, with no hand-off. A second
+ * batch shows a big directory: the later ones are read by what the records give (name and
+ * type) and pushed on this worker's deque, where idle workers steal them to stat and visit
+ * while this one reads on; with too many out already (or one worker), it visits one itself.
  */
 static void wn_list_batches(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
                             size_t dir_len, enum frd__vol_class cls)
 {
     struct frd_walk *walk = w->walk;
     struct frd_lister *lister = w->lister;
-    int rc = frd_lister_batch_begin(lister, fd, NULL);
-    if (rc == 0) {
-        frd_list_clear(w->list);
-        rc = frd_lister_batch_read(lister, w->list);
-    }
-    if (rc < 0) {
-        if (!frd__report(w, w->path, frd__list_failure(lister), rc, node->depth)) {
-            frd_lister_batch_end(lister);
-            return;
-        }
-    }
-    node->listed = true;
-    atomic_fetch_add_explicit(&w->n_dirs, 1, memory_order_relaxed);
+    unsigned limit = (walk->nworkers - 1) * WN_BATCHES_PER_WORKER;
+    unsigned record = walk->list_fields & frd__plat_record_fields;
+    bool late_stat = !walk->names_only && record != walk->list_fields;
     uint64_t entries = 0;
     uint64_t bytes = 0;
+    bool first = true;
+    bool split = false; // later batches go to the deque, listed by what the records give
     bool ok = true;
-    // One batch at a time, visited here, until one shows a big directory.
-    bool split = false;
-    while (rc > 0) {
-        entries += (uint64_t)rc;
-        split = walk->nworkers > 1 && rc >= WN_BATCH_SPLIT;
-        ok = wn_visit_entries(w, node, fd, dir_len, cls, frd_list_entries(w->list),
-                              frd_list_count(w->list), false, false, &bytes);
-        if (!ok || split) {
-            break;
-        }
-        frd_list_clear(w->list);
-        rc = frd_lister_batch_read(lister, w->list);
-    }
-    if (ok && split) {
-        // A big directory: list the rest by what the records give, and spread the stats.
-        unsigned record = walk->list_fields & frd__plat_record_fields;
-        bool late_stat = !walk->names_only && record != walk->list_fields;
-        frd_lister_set_fields(lister, late_stat ? record | FRD_FIELD_TYPE : walk->list_fields);
-        frd__keep_fd(w, node, fd); // decided once, before any other worker sees the node
-        unsigned limit = (walk->nworkers - 1) * WN_BATCHES_PER_WORKER;
-        for (;;) {
-            struct frd__batch *b = wn_batch_take(w);
-            if (b == NULL) {
+    int rc = frd_lister_batch_begin(lister, fd, NULL);
+    while (rc >= 0) {
+        struct frd__batch *b = NULL;
+        struct frd_list *list = w->list;
+        if (split) {
+            if ((b = wn_batch_take(w)) == NULL) {
                 frd__walk_stop(walk, FRD_ENOMEM, w);
                 ok = false;
                 break;
             }
-            rc = frd_lister_batch_read(lister, b->list);
-            if (rc <= 0) {
+            list = b->list;
+        } else {
+            frd_list_clear(list);
+        }
+        rc = frd_lister_batch_read(lister, list);
+        if (rc < 0) {
+            // Reported before the entries read ahead of the failure are visited.
+            w->path[dir_len] = '\0';
+            ok = frd__report(w, w->path, frd__list_failure(lister), rc, node->depth);
+        }
+        if (first && ok) {
+            node->listed = true;
+            atomic_fetch_add_explicit(&w->n_dirs, 1, memory_order_relaxed);
+        }
+        first = false;
+        size_t n = frd_list_count(list);
+        if (!ok || n == 0) {
+            if (b != NULL) {
                 wn_batch_put(walk, b);
-                break;
             }
-            entries += (uint64_t)rc;
+            break;
+        }
+        entries += n;
+        if (b != NULL) {
             b->owner = w;
             b->cls = cls;
             b->late_stat = late_stat;
-            if (atomic_load(&w->batches_out) >= limit || !wn_batch_push(w, node, b)) {
-                ok = wn_visit_entries(w, node, fd, dir_len, cls, frd_list_entries(b->list),
-                                      frd_list_count(b->list), false, late_stat, &bytes);
+        }
+        if (b == NULL || atomic_load(&w->batches_out) >= limit || !wn_batch_push(w, node, b)) {
+            ok = wn_visit_entries(w, node, fd, dir_len, cls, frd_list_entries(list), n, false,
+                                  b != NULL && late_stat, &bytes);
+            if (b != NULL) {
                 wn_batch_put(walk, b);
-                if (!ok) {
-                    break;
-                }
             }
         }
+        if (!ok || rc < 0 || atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
+            break;
+        }
+        if (!split && walk->nworkers > 1) {
+            // More than one batch: a big directory. Spread its stats and visits.
+            split = true;
+            frd_lister_set_fields(lister, late_stat ? record | FRD_FIELD_TYPE : walk->list_fields);
+            frd__keep_fd(w, node, fd); // decided once, before any other worker sees the node
+        }
+    }
+    if (rc < 0 && first) {
+        // The name copy failed (no memory): nothing was read.
+        w->path[dir_len] = '\0';
+        ok = frd__report(w, w->path, FRD__FAIL_ALLOC, rc, node->depth);
+    }
+    if (split) {
         frd_lister_set_fields(lister, walk->list_fields);
     }
     frd_lister_batch_end(lister);
-    if (ok && rc < 0) {
-        w->path[dir_len] = '\0';
-        ok = frd__report(w, w->path, frd__list_failure(lister), rc, node->depth);
-    }
-    if (!ok) {
+    if (!ok || atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
         return;
     }
     node->totals.entries = entries;
