@@ -8,7 +8,8 @@
  * is one letter as GNU find's %y prints it (f d l p s c b, U for unknown). -n lists names
  * and types only (no stat per entry); -s sorts by name in byte order; -c prints only a
  * one-line summary (count and time); -0 ends each record with a NUL byte instead of a newline
- * (for names holding newlines: xargs -0, sort -z). Names are written as the kernel gave them,
+ * (for names holding newlines: xargs -0, sort -z). Unsorted, the listing streams a batch at a
+ * time (memory of one kernel buffer). Names are written as the kernel gave them,
  * bytes and all. Messages carry the program's name as invoked (the base name of argv[0]).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -67,6 +68,34 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/**
+ * Prints the entries of `list` (unless `summary`), one record each ended by `end`; a failed
+ * stat goes to stderr and sets *status to 1. @return the number of entries.
+ */
+static size_t print_entries(const struct frd_list *list, const char *dir, bool names_only,
+                            bool summary, char end, int *status)
+{
+    size_t n = frd_list_count(list);
+    const struct frd_entry *entries = frd_list_entries(list);
+    for (size_t i = 0; i < n && !summary; i++) {
+        const struct frd_entry *e = &entries[i];
+        if (e->error < 0) {
+            fprintf(stderr, "%s: cannot stat '%s/%s': %s\n", prog, dir, e->name,
+                    frd_strerror(e->error));
+            *status = 1;
+        }
+        putchar(frd_type_letter(e->type));
+        if (!names_only) {
+            printf("\t%" PRIu64 "\t%" PRId64 "\t%" PRId64 "\t%" PRIu64, e->size, e->mtime_ns,
+                   e->ctime_ns, e->file_id);
+        }
+        putchar('\t');
+        fwrite(e->name, 1, e->name_len, stdout);
+        putchar(end);
+    }
+    return n;
+}
+
 int main(int argc, char **argv)
 {
     bool names_only = false;
@@ -118,41 +147,38 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: out of memory\n", prog);
         return 1;
     }
+    // Unsorted, the listing streams: a batch (one kernel buffer) is read, printed and
+    // dropped, so memory stays that of a batch however big the directory. Sorted, it is
+    // read whole first. Entries read before a failure are printed too.
     double start = now_seconds();
-    int rc = frd_lister_list_path(lister, list, dir);
-    double elapsed = now_seconds() - start;
     int status = 0;
+    size_t count = 0;
+    int rc;
+    if (sorted) {
+        rc = frd_lister_list_path(lister, list, dir);
+        frd_list_sort(list);
+        count = print_entries(list, dir, names_only, summary, end, &status);
+    } else {
+        rc = frd_lister_batch_open(lister, FRD_INVALID_FD, dir, 0);
+        while (rc >= 0) {
+            frd_list_clear(list);
+            rc = frd_lister_batch_read(lister, list);
+            count += print_entries(list, dir, names_only, summary, end, &status);
+            if (rc == 0) {
+                break;
+            }
+        }
+    }
+    double elapsed = now_seconds() - start;
     if (rc < 0) {
         struct frd_list_error err = frd_lister_error(lister);
         fprintf(stderr, "%s: cannot list '%s': %s (%s)\n", prog, dir, frd_strerror(rc), err.op);
         status = 1;
     }
-    if (sorted) {
-        frd_list_sort(list);
-    }
-
-    size_t count = frd_list_count(list);
-    const struct frd_entry *entries = frd_list_entries(list);
     if (summary) {
         printf("%zu entries in %s, %.3f ms\n", count, dir, elapsed * 1e3);
-    } else {
-        for (size_t i = 0; i < count; i++) {
-            const struct frd_entry *e = &entries[i];
-            if (e->error < 0) {
-                fprintf(stderr, "%s: cannot stat '%s/%s': %s\n", prog, dir, e->name,
-                        frd_strerror(e->error));
-                status = 1;
-            }
-            putchar(frd_type_letter(e->type));
-            if (!names_only) {
-                printf("\t%" PRIu64 "\t%" PRId64 "\t%" PRId64 "\t%" PRIu64, e->size, e->mtime_ns,
-                       e->ctime_ns, e->file_id);
-            }
-            putchar('\t');
-            fwrite(e->name, 1, e->name_len, stdout);
-            putchar(end);
-        }
     }
+    frd_lister_batch_end(lister);
     frd_lister_free(lister);
     frd_list_free(list);
     if (close_stdout() != 0) {

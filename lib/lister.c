@@ -26,6 +26,7 @@ int frd_lister_new(struct frd_lister **out, unsigned flags)
     lister->flags = flags;
     lister->wanted = FRD_FIELDS_ALL;
     lister->error_op = "";
+    lister->batch_fd = FRD_INVALID_FD;
     *out = lister;
     return 0;
 }
@@ -35,7 +36,9 @@ void frd_lister_free(struct frd_lister *lister)
     if (lister == NULL) {
         return;
     }
+    frd_lister_batch_end(lister);
     frd__plat_lister_release(lister);
+    frd__free(lister->batch_name);
     frd__free(lister->error_name);
     frd__free(lister->buffer);
     frd__free(lister);
@@ -121,6 +124,84 @@ int frd_lister_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_
         return lister_fail(lister, rc, op, name);
     }
     return rc;
+}
+
+int frd_lister_batch_begin(struct frd_lister *lister, frd_os_fd fd, const char *name)
+{
+    if (lister == NULL || fd == FRD_INVALID_FD) {
+        return FRD_EINVAL;
+    }
+    frd_lister_batch_end(lister);
+    lister->error_code = 0;
+    if (name == NULL) {
+        name = "";
+    }
+    size_t need = strlen(name) + 1;
+    if (FRD__RESERVE(lister->batch_name, lister->batch_name_capacity, need, 64) < 0) {
+        return lister_fail(lister, FRD_ENOMEM, (struct frd__failure){"append", FRD_OP_ALLOC}, name);
+    }
+    memcpy(lister->batch_name, name, need);
+    lister->batch_fd = fd;
+    lister->batch_open = true;
+    lister->batch_started = false;
+    lister->batch_done = false;
+    return 0;
+}
+
+int frd_lister_batch_read(struct frd_lister *lister, struct frd_list *list)
+{
+    if (!lister_ready(lister, list) || !lister->batch_open) {
+        return FRD_EINVAL;
+    }
+    if (lister->batch_done) {
+        return 0;
+    }
+    lister->error_code = 0;
+    struct frd__failure op = {"", FRD_OP_OTHER};
+    int rc = frd__plat_list_batch(lister, list, &op);
+    if (rc <= 0) {
+        lister->batch_done = true;
+    }
+    if (rc < 0) {
+        return lister_fail(lister, rc, op, lister->batch_name);
+    }
+    return rc;
+}
+
+int frd_lister_batch_open(struct frd_lister *lister, frd_os_fd parent, const char *name,
+                          unsigned open_flags)
+{
+    if (lister == NULL || name == NULL || (open_flags & ~(unsigned)FRD_OPEN_NOFOLLOW)) {
+        return FRD_EINVAL;
+    }
+    frd_lister_batch_end(lister);
+    lister->error_code = 0;
+    frd_os_fd fd;
+    int rc = frd__plat_open_dir(parent, name, open_flags, &fd);
+    if (rc < 0) {
+        return lister_fail(lister, rc, (struct frd__failure){"open", FRD_OP_OPEN}, name);
+    }
+    rc = frd_lister_batch_begin(lister, fd, name);
+    if (rc < 0) {
+        frd__plat_close_dir(fd);
+        return rc;
+    }
+    lister->batch_owns_fd = true;
+    return 0;
+}
+
+void frd_lister_batch_end(struct frd_lister *lister)
+{
+    if (lister == NULL || !lister->batch_open) {
+        return;
+    }
+    frd__plat_batch_end(lister);
+    if (lister->batch_owns_fd) {
+        frd__plat_close_dir(lister->batch_fd);
+        lister->batch_owns_fd = false;
+    }
+    lister->batch_open = false;
+    lister->batch_fd = FRD_INVALID_FD;
 }
 
 int frd_lister_list_at(struct frd_lister *lister, struct frd_list *list, frd_os_fd parent,

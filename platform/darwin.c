@@ -103,6 +103,8 @@ bool frd__plat_force_fallback(bool on)
     return FRD_USE_GETDIRENTRIES64 != 0; // the fallback is the private call plus fstatat
 }
 
+const unsigned frd__plat_record_fields = FRD_FIELDS_ALL; // getattrlistbulk: the metadata
+
 int frd__plat_open_dir(frd_os_fd parent, const char *name, unsigned open_flags, frd_os_fd *out)
 {
     int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
@@ -371,6 +373,23 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
         return dw_list_direntries(lister, list, fd, wanted, op);
     }
     return dw_list_bulk(lister, list, fd, wanted, op);
+}
+
+// A listing in batches: not split here yet (getattrlistbulk keeps no state of its own, so
+// it could be; no Mac to test it on). The first batch is the whole directory, the next is
+// the end.
+int frd__plat_list_batch(struct frd_lister *lister, struct frd_list *list, struct frd__failure *op)
+{
+    if (lister->batch_started) {
+        return 0;
+    }
+    lister->batch_started = true;
+    return frd__plat_list_fd(lister, list, lister->batch_fd, op);
+}
+
+void frd__plat_batch_end(struct frd_lister *lister)
+{
+    (void)lister;
 }
 
 // What the walker needs: stat by name, identity and volume class of an open directory.

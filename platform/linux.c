@@ -42,6 +42,8 @@ static atomic_bool lx_no_statx;
 
 void (*frd__test_before_stat)(frd_os_fd dir, const char *name);
 
+const unsigned frd__plat_record_fields = FRD__DIRENT_FIELDS;
+
 /**
  * The smallest statx mask that answers `wanted`. dev, rdev and the attributes come with
  * every statx call and need no bit; STATX_TYPE is always asked (the type is always filled).
@@ -243,33 +245,64 @@ static int lx_append_batch(int fd, const uint8_t *buf, size_t len, const struct 
     return appended;
 }
 
-int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
-                      struct frd__failure *op)
+/** What `lister` asks of each entry. */
+static struct lx_want lx_want_of(const struct frd_lister *lister)
 {
     struct lx_want want;
     want.fields = frd__wanted_fields(lister->flags, lister->wanted);
     want.statx_mask = lx_statx_mask(want.fields);
     want.dirent_only = (want.fields & ~(unsigned)FRD__DIRENT_FIELDS) == 0;
+    return want;
+}
+
+/**
+ * Reads one getdents64 buffer of `fd` and appends its entries.
+ * @return entries appended (>= 0, with *end false), 0 with *end true at the end of the
+ * directory, or a negative code.
+ */
+static int lx_read_buffer(struct frd_lister *lister, int fd, const struct lx_want *want,
+                          struct frd_list *list, bool *end, struct frd__failure *op)
+{
+    *end = false;
+    long n;
+    do {
+        n = syscall(SYS_getdents64, fd, lister->buffer, FRD__LISTER_BUFFER_SIZE);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        frd__failure_set(op, "getdents64", FRD_OP_READ_DIR);
+        return -errno;
+    }
+    if (n == 0) {
+        *end = true;
+        return 0;
+    }
+    return lx_append_batch(fd, lister->buffer, (size_t)n, want, list, op);
+}
+
+/** Moves `fd` to the directory's start when the lister says FRD_LIST_REWIND. */
+static int lx_rewind(const struct frd_lister *lister, int fd, struct frd__failure *op)
+{
     if ((lister->flags & FRD_LIST_REWIND) && lseek(fd, 0, SEEK_SET) < 0) {
         frd__failure_set(op, "lseek", FRD_OP_READ_DIR);
         return -errno;
     }
+    return 0;
+}
+
+int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
+                      struct frd__failure *op)
+{
+    struct lx_want want = lx_want_of(lister);
+    int rc = lx_rewind(lister, fd, op);
+    if (rc < 0) {
+        return rc;
+    }
     int total = 0;
     for (;;) {
-        long n = syscall(SYS_getdents64, fd, lister->buffer, FRD__LISTER_BUFFER_SIZE);
-        if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            frd__failure_set(op, "getdents64", FRD_OP_READ_DIR);
-            return -errno;
-        }
-        if (n == 0) {
-            return total;
-        }
-        int got = lx_append_batch(fd, lister->buffer, (size_t)n, &want, list, op);
-        if (got < 0) {
-            return got;
+        bool end;
+        int got = lx_read_buffer(lister, fd, &want, list, &end, op);
+        if (got < 0 || end) {
+            return got < 0 ? got : total;
         }
         if (got > INT32_MAX - total) {
             frd__failure_set(op, "getdents64", FRD_OP_READ_DIR);
@@ -277,6 +310,31 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
         }
         total += got;
     }
+}
+
+int frd__plat_list_batch(struct frd_lister *lister, struct frd_list *list, struct frd__failure *op)
+{
+    struct lx_want want = lx_want_of(lister);
+    int fd = lister->batch_fd;
+    if (!lister->batch_started) {
+        lister->batch_started = true;
+        int rc = lx_rewind(lister, fd, op);
+        if (rc < 0) {
+            return rc;
+        }
+    }
+    for (;;) {
+        bool end;
+        int got = lx_read_buffer(lister, fd, &want, list, &end, op);
+        if (got != 0 || end) {
+            return got;
+        }
+    }
+}
+
+void frd__plat_batch_end(struct frd_lister *lister)
+{
+    (void)lister; // the descriptor holds the position: nothing kept
 }
 
 // What the walker needs: stat by name, identity and volume class of an open directory.

@@ -29,6 +29,15 @@ struct frd_lister {
     char *error_name;       /**< copy of the directory's name, grown as needed */
     size_t error_name_capacity;
     void *backend; /**< state a backend may keep per lister (NULL where unused) */
+    /* A listing in batches (frd_lister_batch_begin() to frd_lister_batch_end()): */
+    frd_os_fd batch_fd; /**< the directory read in batches; FRD_INVALID_FD when none */
+    bool batch_open;    /**< between frd_lister_batch_begin() and frd_lister_batch_end() */
+    bool batch_started; /**< the first batch was read (the rewind is done) */
+    bool batch_done;    /**< the end of the directory or a failure was met */
+    bool batch_owns_fd; /**< batch_fd was opened by frd_lister_batch_open(): closed at the end */
+    void *batch_state;  /**< what a backend keeps between batches (posix: the DIR stream) */
+    char *batch_name;   /**< copy of the name given to frd_lister_batch_begin() */
+    size_t batch_name_capacity;
 };
 
 /**
@@ -74,6 +83,28 @@ static inline void frd__failure_set(struct frd__failure *f, const char *op, enum
  */
 int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
                       struct frd__failure *op);
+
+/**
+ * Appends the next entries of lister->batch_fd (a listing in batches): reads kernel buffers
+ * until at least one entry was appended or the directory ends (one buffer, except where
+ * every record in it was "." or "..", vanished, or the backend cannot split a listing:
+ * darwin.c lists the whole directory as one batch). Honours FRD_LIST_REWIND on the first
+ * call (lister->batch_started false; the backend sets it).
+ * @return the number of entries appended (> 0), 0 at the end of the directory, or a
+ * negative code with `op` set (entries appended before the failure stay in the list).
+ */
+int frd__plat_list_batch(struct frd_lister *lister, struct frd_list *list, struct frd__failure *op);
+
+/** Releases what a backend keeps in lister->batch_state between batches (posix: closedir). */
+void frd__plat_batch_end(struct frd_lister *lister);
+
+/**
+ * The enum frd_field bits a listing fills from the directory records alone, with no call
+ * per entry: type and file id where the records carry d_type and d_ino (Linux, other Unix
+ * systems), every field where they carry the metadata (Windows, macOS). A walk that wants
+ * more than these pays a stat per entry, which it can spread over its workers.
+ */
+extern const unsigned frd__plat_record_fields;
 
 /** Frees what a backend keeps in lister->backend (nothing on most platforms). */
 void frd__plat_lister_release(struct frd_lister *lister);

@@ -25,6 +25,8 @@
 
 void (*frd__test_before_stat)(frd_os_fd dir, const char *name);
 
+const unsigned frd__plat_record_fields = FRD__DIRENT_FIELDS;
+
 #if FRD_HAS_DIRENT_D_TYPE
 // d_type values are the same on every Unix that has them (they are S_IFMT >> 12).
 #    define PX_SAME(a, b) ((int)(a) == (int)(b))
@@ -44,36 +46,52 @@ bool frd__plat_force_fallback(bool on)
     return false;
 }
 
-int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
-                      struct frd__failure *op)
+/** Entries per batch (frd__plat_list_batch()): about what a 64 KiB buffer holds. */
+#define PX_BATCH_ENTRIES 1024
+
+/** Opens a DIR stream on a duplicate of `fd` (rewound with FRD_LIST_REWIND).
+ *  @return the stream, or NULL with *err and `op` set. */
+static DIR *px_open(const struct frd_lister *lister, int fd, int *err, struct frd__failure *op)
 {
-    unsigned wanted = frd__wanted_fields(lister->flags, lister->wanted);
-    bool dirent_only = (wanted & ~(unsigned)FRD__DIRENT_FIELDS) == 0;
     int dupfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
     if (dupfd < 0) {
+        *err = -errno;
         frd__failure_set(op, "dup", FRD_OP_OPEN);
-        return -errno;
+        return NULL;
     }
     DIR *dir = fdopendir(dupfd);
     if (dir == NULL) {
-        int err = -errno;
+        *err = -errno;
         close(dupfd);
         frd__failure_set(op, "fdopendir", FRD_OP_OPEN);
-        return err;
+        return NULL;
     }
     if (lister->flags & FRD_LIST_REWIND) {
         rewinddir(dir);
     }
+    return dir;
+}
+
+/**
+ * Reads records from `dir` until `limit` entries were appended or the stream ends.
+ * @return entries appended (*end true when the stream ended), or a negative code.
+ */
+static int px_read(const struct frd_lister *lister, DIR *dir, struct frd_list *list, int limit,
+                   bool *end, struct frd__failure *op)
+{
+    unsigned wanted = frd__wanted_fields(lister->flags, lister->wanted);
+    bool dirent_only = (wanted & ~(unsigned)FRD__DIRENT_FIELDS) == 0;
     int total = 0;
-    int rc = 0;
-    for (;;) {
+    *end = false;
+    while (total < limit) {
         errno = 0;
         struct dirent *d = readdir(dir);
         if (d == NULL) {
             if (errno != 0) {
                 frd__failure_set(op, "readdir", FRD_OP_READ_DIR);
-                rc = -errno;
+                return -errno;
             }
+            *end = true;
             break;
         }
         const char *name = d->d_name;
@@ -83,8 +101,7 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
         struct frd_entry *e = frd__list_push(list, name, strlen(name));
         if (e == NULL) {
             frd__failure_set(op, "append", FRD_OP_ALLOC);
-            rc = FRD_ENOMEM;
-            break;
+            return FRD_ENOMEM;
         }
         enum frd_type dtype = PX_DTYPE(d);
         if (dirent_only && dtype != FRD_TYPE_UNKNOWN) {
@@ -106,8 +123,48 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
             total++;
         }
     }
+    return total;
+}
+
+int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
+                      struct frd__failure *op)
+{
+    int err = 0;
+    DIR *dir = px_open(lister, fd, &err, op);
+    if (dir == NULL) {
+        return err;
+    }
+    bool end;
+    int rc = px_read(lister, dir, list, INT32_MAX, &end, op);
     closedir(dir);
-    return rc < 0 ? rc : total;
+    return rc;
+}
+
+int frd__plat_list_batch(struct frd_lister *lister, struct frd_list *list, struct frd__failure *op)
+{
+    if (!lister->batch_started) {
+        int err = 0;
+        DIR *dir = px_open(lister, lister->batch_fd, &err, op);
+        if (dir == NULL) {
+            return err;
+        }
+        lister->batch_state = dir;
+        lister->batch_started = true;
+    }
+    bool end = false;
+    int rc = 0;
+    while (rc == 0 && !end) {
+        rc = px_read(lister, lister->batch_state, list, PX_BATCH_ENTRIES, &end, op);
+    }
+    return rc;
+}
+
+void frd__plat_batch_end(struct frd_lister *lister)
+{
+    if (lister->batch_state != NULL) {
+        closedir(lister->batch_state);
+        lister->batch_state = NULL;
+    }
 }
 
 // What the walker needs. POSIX has no portable file system type, so every volume is

@@ -287,11 +287,25 @@ void frd__plat_close_dir(frd_os_fd fd)
     CloseHandle(fd);
 }
 
+const unsigned frd__plat_record_fields = FRD_FIELDS_ALL; // the records carry the metadata
+
 bool frd__plat_force_fallback(bool on)
 {
     InterlockedExchange(&win_force_full, on ? 1 : 0);
     return true;
 }
+
+/** One listing in progress: the class chain, where it stands, the volume serial. */
+struct win_cursor {
+    const enum frd__nt_class *chain; // the classes to try, best first
+    size_t level;                    // the class in use
+    unsigned wanted;                 // enum frd_field bits, FRD_FIELD_TYPE among them
+    DWORD serial;                    // volume serial, valid with have_serial
+    bool have_serial;
+    unsigned *refused; // the volume's refused classes, NULL until known
+    bool restart;      // the next call restarts the scan (FRD_LIST_REWIND, first call)
+    bool first;        // no buffer was read yet (a refused class may still fall back)
+};
 
 /** What a lister remembers between listings. */
 #define WIN_VOLUMES 8
@@ -301,6 +315,7 @@ struct win_state {
     unsigned refused[WIN_VOLUMES]; // ...and which classes (bit per enum frd__nt_class)
     unsigned nvolumes;             // slots in use
     unsigned next_slot;            // the slot to reuse when all are in use
+    struct win_cursor cursor;      // the listing in batches (frd__plat_list_batch())
 };
 
 static void win_state_free(struct win_state *st)
@@ -450,78 +465,106 @@ static int win_volume_serial(HANDLE fd, DWORD *serial, struct frd__failure *op)
     return 0;
 }
 
-int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
-                      struct frd__failure *op)
+/** Starts a listing of `fd`: picks the class chain and reads the volume serial if needed.
+ *  @return 0 or a negative code. */
+static int win_cursor_begin(struct frd_lister *lister, struct win_state *st, HANDLE fd,
+                            struct win_cursor *c, struct frd__failure *op)
 {
     static const enum frd__nt_class full_chain[3] = {
         FRD__NT_ID_EXTD_DIR_INFO, FRD__NT_ID_BOTH_DIR_INFO, FRD__NT_FULL_DIR_INFO};
     static const enum frd__nt_class names_chain[3] = {
         FRD__NT_FULL_DIR_INFO, FRD__NT_ID_BOTH_DIR_INFO, FRD__NT_ID_EXTD_DIR_INFO};
-    unsigned wanted =
+    c->wanted =
         (lister->flags & FRD_LIST_NAMES_ONLY) ? FRD_FIELD_TYPE : (lister->wanted | FRD_FIELD_TYPE);
     // FILE_FULL_DIR_INFO has every field but the file id: the id classes only when wanted.
-    const enum frd__nt_class *chain = (wanted & FRD_FIELD_FILE_ID) ? full_chain : names_chain;
-
-    struct win_state *st = win_state_get(lister);
-    if (st == NULL) {
-        frd__failure_set(op, "append", FRD_OP_ALLOC);
-        return FRD_ENOMEM;
-    }
+    c->chain = (c->wanted & FRD_FIELD_FILE_ID) ? full_chain : names_chain;
     // The volume serial is the entries' dev, and the key of what this volume refused. A
     // listing that does not want dev needs it only once some volume has refused a class.
-    DWORD serial = 0;
-    bool have_serial = false;
-    if ((wanted & FRD_FIELD_DEV) || st->nvolumes > 0) {
-        int rc = win_volume_serial(fd, &serial, op);
+    c->serial = 0;
+    c->have_serial = false;
+    if ((c->wanted & FRD_FIELD_DEV) || st->nvolumes > 0) {
+        int rc = win_volume_serial(fd, &c->serial, op);
         if (rc < 0) {
             return rc;
         }
-        have_serial = true;
+        c->have_serial = true;
     }
-    unsigned *refused = have_serial ? win_refused_slot(st, serial, false) : NULL;
+    c->refused = c->have_serial ? win_refused_slot(st, c->serial, false) : NULL;
     unsigned forced =
         win_force_full ? (1u << FRD__NT_ID_EXTD_DIR_INFO) | (1u << FRD__NT_ID_BOTH_DIR_INFO) : 0;
-    size_t level = 0;
-    while (level < 3 && (((refused ? *refused : 0) | forced) & (1u << chain[level]))) {
-        level++;
+    c->level = 0;
+    while (c->level < 3 &&
+           (((c->refused ? *c->refused : 0) | forced) & (1u << c->chain[c->level]))) {
+        c->level++;
     }
-    if (level == 3) {
-        level = 2; // everything refused before: ask again, and report what it says
+    if (c->level == 3) {
+        c->level = 2; // everything refused before: ask again, and report what it says
     }
+    c->restart = (lister->flags & FRD_LIST_REWIND) != 0;
+    c->first = true;
+    return 0;
+}
 
-    bool restart = (lister->flags & FRD_LIST_REWIND) != 0;
-    bool first = true;
-    int total = 0;
+/**
+ * Reads one buffer of `fd` and appends its entries.
+ * @return entries appended (>= 0, *end false), 0 with *end true at the end, or a code.
+ */
+static int win_cursor_read(struct frd_lister *lister, struct win_state *st, HANDLE fd,
+                           struct win_cursor *c, struct frd_list *list, bool *end,
+                           struct frd__failure *op)
+{
+    *end = false;
     for (;;) {
-        enum frd__nt_class cls = chain[level];
-        if (!GetFileInformationByHandleEx(fd, win_class(cls, restart && first), lister->buffer,
-                                          (DWORD)FRD__LISTER_BUFFER_SIZE)) {
+        enum frd__nt_class cls = c->chain[c->level];
+        if (!GetFileInformationByHandleEx(fd, win_class(cls, c->restart && c->first),
+                                          lister->buffer, (DWORD)FRD__LISTER_BUFFER_SIZE)) {
             DWORD err = GetLastError();
             if (err == ERROR_NO_MORE_FILES || err == ERROR_FILE_NOT_FOUND) {
-                return total; // FILE_NOT_FOUND: a drive's root, which has no "." to list
+                *end = true; // FILE_NOT_FOUND: a drive's root, which has no "." to list
+                return 0;
             }
-            if (first && win_class_refused(err) && level < 2) {
-                if (!have_serial) {
-                    int rc = win_volume_serial(fd, &serial, op);
+            if (c->first && win_class_refused(err) && c->level < 2) {
+                if (!c->have_serial) {
+                    int rc = win_volume_serial(fd, &c->serial, op);
                     if (rc < 0) {
                         return rc;
                     }
-                    have_serial = true;
+                    c->have_serial = true;
                 }
-                if (refused == NULL) {
-                    refused = win_refused_slot(st, serial, true);
+                if (c->refused == NULL) {
+                    c->refused = win_refused_slot(st, c->serial, true);
                 }
-                *refused |= 1u << cls;
-                level++;
+                *c->refused |= 1u << cls;
+                c->level++;
                 continue;
             }
             frd__failure_set(op, "GetFileInformationByHandleEx", FRD_OP_READ_DIR);
             return win_err(err);
         }
-        first = false;
-        int got = win_append_batch(lister, st, cls, wanted, serial, list, op);
-        if (got < 0) {
-            return got;
+        c->first = false;
+        return win_append_batch(lister, st, cls, c->wanted, c->serial, list, op);
+    }
+}
+
+int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_fd fd,
+                      struct frd__failure *op)
+{
+    struct win_state *st = win_state_get(lister);
+    if (st == NULL) {
+        frd__failure_set(op, "append", FRD_OP_ALLOC);
+        return FRD_ENOMEM;
+    }
+    struct win_cursor c;
+    int rc = win_cursor_begin(lister, st, fd, &c, op);
+    if (rc < 0) {
+        return rc;
+    }
+    int total = 0;
+    for (;;) {
+        bool end;
+        int got = win_cursor_read(lister, st, fd, &c, list, &end, op);
+        if (got < 0 || end) {
+            return got < 0 ? got : total;
         }
         if (got > INT32_MAX - total) {
             frd__failure_set(op, "GetFileInformationByHandleEx", FRD_OP_READ_DIR);
@@ -529,6 +572,34 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
         }
         total += got;
     }
+}
+
+int frd__plat_list_batch(struct frd_lister *lister, struct frd_list *list, struct frd__failure *op)
+{
+    struct win_state *st = win_state_get(lister);
+    if (st == NULL) {
+        frd__failure_set(op, "append", FRD_OP_ALLOC);
+        return FRD_ENOMEM;
+    }
+    if (!lister->batch_started) {
+        int rc = win_cursor_begin(lister, st, lister->batch_fd, &st->cursor, op);
+        if (rc < 0) {
+            return rc;
+        }
+        lister->batch_started = true;
+    }
+    for (;;) {
+        bool end;
+        int got = win_cursor_read(lister, st, lister->batch_fd, &st->cursor, list, &end, op);
+        if (got != 0 || end) {
+            return got;
+        }
+    }
+}
+
+void frd__plat_batch_end(struct frd_lister *lister)
+{
+    (void)lister; // the handle holds the position; the cursor is reset by the next begin
 }
 
 // What the walker needs: stat by name, identity and volume class of an open directory.

@@ -835,6 +835,311 @@ static void test_lister_set_fields_rejects_unknown_bits(void **state)
     frd_lister_free(lister);
 }
 
+/* ---- Listing in batches (frd_lister_batch_*), on one directory of 200,000 entries ---- */
+
+#define BIG_N 200000
+
+static char *big_root; // made once (big_dir()), removed by the group teardown
+
+static void big_name(char *buf, size_t cap, size_t i)
+{
+    snprintf(buf, cap, "f%06zu", i);
+}
+
+/** The 200,000-entry directory: empty files f000000..f199999, made with openat in a loop. */
+static const char *big_dir(void)
+{
+    if (big_root != NULL) {
+        return big_root;
+    }
+    big_root = tree_make_root();
+    int dfd = open(big_root, O_RDONLY | O_DIRECTORY);
+    assert_true(dfd >= 0);
+    char name[32];
+    for (size_t i = 0; i < BIG_N; i++) {
+        big_name(name, sizeof(name), i);
+        int fd = openat(dfd, name, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+        assert_true(fd >= 0);
+        close(fd);
+    }
+    close(dfd);
+    return big_root;
+}
+
+static int big_teardown(void **state)
+{
+    (void)state;
+    if (big_root != NULL) {
+        tree_remove(big_root);
+        big_root = NULL;
+    }
+    return 0;
+}
+
+/** The index of a name f%06zu, or BIG_N when it is not one. */
+static size_t big_index(const char *name)
+{
+    if (name[0] != 'f' || strlen(name) != 7) {
+        return BIG_N;
+    }
+    char *end;
+    unsigned long v = strtoul(name + 1, &end, 10);
+    return *end == '\0' && v < BIG_N ? (size_t)v : BIG_N;
+}
+
+/** What reading a directory in batches saw. */
+struct batch_run {
+    size_t batches;      // batches read (calls that returned > 0)
+    size_t entries;      // entries over all batches
+    size_t largest;      // entries in the largest batch
+    size_t later_alloc;  // allocations while reading the batches after the first two
+    size_t errors;       // entries with error set (counted, and checked == want_error)
+    int want_error;      // the error every entry must carry (0: none)
+    unsigned char *seen; // BIG_N flags: each name at most once
+    int rc;              // the last return of frd_lister_batch_read()
+};
+
+/** Reads `dir` in batches through `lister` (clearing the list between batches) and checks
+ *  every entry: a name of the set, seen once, a regular file, its error as asked. */
+static void read_batches(struct frd_lister *lister, const char *dir, struct batch_run *r)
+{
+    struct frd_list *list;
+    assert_int_equal(frd_list_new(&list), 0);
+    frd_os_fd fd;
+    assert_int_equal(frd__plat_open_dir(FRD_INVALID_FD, dir, 0, &fd), 0);
+    assert_int_equal(frd_lister_batch_begin(lister, fd, dir), 0);
+    r->seen = calloc(BIG_N, 1);
+    assert_non_null(r->seen);
+    size_t before = 0;
+    int rc;
+    while ((rc = frd_lister_batch_read(lister, list)) > 0) {
+        if (r->batches == 2) {
+            before = allocations;
+        }
+        assert_int_equal((size_t)rc, frd_list_count(list));
+        const struct frd_entry *v = frd_list_entries(list);
+        for (size_t i = 0; i < (size_t)rc; i++) {
+            size_t k = big_index(v[i].name);
+            assert_true(k < BIG_N);
+            assert_int_equal(r->seen[k], 0);
+            r->seen[k] = 1;
+            assert_int_equal(v[i].type, FRD_TYPE_REG);
+            assert_int_equal(v[i].error, r->want_error);
+            r->errors += v[i].error != 0;
+        }
+        r->batches++;
+        r->entries += (size_t)rc;
+        r->largest = (size_t)rc > r->largest ? (size_t)rc : r->largest;
+        frd_list_clear(list);
+    }
+    r->later_alloc = r->batches > 2 ? allocations - before : 0;
+    r->rc = rc;
+    // After the end, every further read says end again.
+    assert_int_equal(frd_lister_batch_read(lister, list), 0);
+    frd_lister_batch_end(lister);
+    frd__plat_close_dir(fd);
+    frd_list_free(list);
+}
+
+static void test_lister_batches_cover_big_directory_once_each(void **state)
+{
+    (void)state;
+    const char *dir = big_dir();
+    struct frd_lister *lister;
+    assert_int_equal(frd_lister_new(&lister, 0), 0);
+    struct batch_run r = {0};
+    read_batches(lister, dir, &r);
+    assert_int_equal(r.rc, 0);
+    assert_int_equal(r.entries, BIG_N);
+    assert_int_equal(r.errors, 0);
+    // A batch is one kernel buffer, not the directory: many batches, each small.
+    assert_true(r.batches >= BIG_N / 4096);
+    assert_true(r.largest <= 4096);
+    // Memory is bounded by the batch: once sized, a cleared list takes the next batches
+    // without allocating (a few growths at most, for a batch larger than the first two).
+    assert_true(r.later_alloc <= 4);
+    // A sample of entries carries the metadata lstat gives.
+    struct frd_list *list;
+    assert_int_equal(frd_list_new(&list), 0);
+    frd_os_fd fd;
+    assert_int_equal(frd__plat_open_dir(FRD_INVALID_FD, dir, 0, &fd), 0);
+    assert_int_equal(frd_lister_batch_begin(lister, fd, NULL), 0);
+    int rc = frd_lister_batch_read(lister, list);
+    assert_true(rc > 0);
+    assert_entry_matches_lstat(dir, &frd_list_entries(list)[rc / 2]);
+    frd_lister_batch_end(lister);
+    frd_lister_batch_end(lister); // twice is allowed
+    frd__plat_close_dir(fd);
+    frd_list_free(list);
+    free(r.seen);
+    frd_lister_free(lister);
+}
+
+static void test_lister_batches_names_only_match_one_call_listing(void **state)
+{
+    (void)state;
+    const char *dir = big_dir();
+    struct frd_lister *lister;
+    assert_int_equal(frd_lister_new(&lister, FRD_LIST_NAMES_ONLY), 0);
+    struct batch_run r = {0};
+    stats_made = 0;
+    frd__test_before_stat = count_stat;
+    read_batches(lister, dir, &r);
+    frd__test_before_stat = NULL;
+    assert_int_equal(r.entries, BIG_N);
+    int rc;
+    struct frd_list *all = list_dir(dir, FRD_LIST_NAMES_ONLY, &rc);
+    assert_int_equal(rc, BIG_N);
+    const struct frd_entry *v = frd_list_entries(all);
+    for (size_t i = 0; i < BIG_N; i++) {
+        assert_int_equal(r.seen[big_index(v[i].name)], 1);
+    }
+#if FRD_TEST_STATX_BACKEND
+    assert_int_equal(stats_made, 0); // the records answer names only (ext4, tmpfs: d_type)
+#endif
+    frd_list_free(all);
+    free(r.seen);
+    frd_lister_free(lister);
+}
+
+/** Deletes every tenth entry (the names ending in 7) just before its stat. */
+static size_t vanished;
+static void delete_sevens(frd_os_fd dir, const char *name)
+{
+    size_t len = strlen(name);
+    if (len > 0 && name[len - 1] == '7') {
+        assert_int_equal(unlinkat(dir, name, 0), 0);
+        vanished++;
+    }
+}
+
+static void test_lister_batches_leave_out_entries_vanished_before_stat(void **state)
+{
+    (void)state;
+    const char *dir = big_dir();
+    struct frd_lister *lister;
+    assert_int_equal(frd_lister_new(&lister, 0), 0);
+    struct batch_run r = {0};
+    vanished = 0;
+    frd__test_before_stat = delete_sevens;
+    read_batches(lister, dir, &r);
+    frd__test_before_stat = NULL;
+    assert_int_equal(r.rc, 0);
+    assert_int_equal(vanished, BIG_N / 10);
+    assert_int_equal(r.entries, BIG_N - BIG_N / 10);
+    for (size_t i = 0; i < BIG_N; i++) {
+        assert_int_equal(r.seen[i], i % 10 != 7);
+    }
+    // Put them back for the other tests.
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+    assert_true(dfd >= 0);
+    char name[32];
+    for (size_t i = 7; i < BIG_N; i += 10) {
+        big_name(name, sizeof(name), i);
+        int fd = openat(dfd, name, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+        assert_true(fd >= 0);
+        close(fd);
+    }
+    close(dfd);
+    free(r.seen);
+    frd_lister_free(lister);
+}
+
+/** As nobody: every entry of the unsearchable big directory comes, with FRD_EACCES. */
+static void child_batches_with_stat_errors(const char *dir)
+{
+    struct frd_lister *lister;
+    if (frd_lister_new(&lister, 0) < 0) {
+        _exit(2);
+    }
+    struct batch_run r = {0};
+    r.want_error = FRD_EACCES;
+    read_batches(lister, dir, &r); // cmocka's asserts end the child with a failure status
+    _exit(r.rc == 0 && r.entries == BIG_N && r.errors == BIG_N ? 0 : 3);
+}
+
+static void test_lister_batches_keep_entries_whose_stat_fails(void **state)
+{
+    (void)state;
+    const char *dir = big_dir();
+    char *parent = strdup(dir);
+    assert_non_null(parent);
+    *strrchr(parent, '/') = '\0';
+    struct stat pst;
+    assert_int_equal(stat(parent, &pst), 0);
+    assert_int_equal(chmod(parent, 0755), 0);
+    assert_int_equal(chmod(dir, 0444), 0); // readable, not searchable: each stat fails
+    int status = as_nobody(child_batches_with_stat_errors, dir);
+    assert_int_equal(chmod(dir, 0755), 0);
+    assert_int_equal(chmod(parent, pst.st_mode & 07777), 0);
+    free(parent);
+    assert_int_equal(status, 0);
+}
+
+static void test_lister_batches_rewind_and_bad_arguments(void **state)
+{
+    (void)state;
+    const char *dir = big_dir();
+    struct frd_lister *lister;
+    struct frd_list *list;
+    assert_int_equal(frd_lister_new(&lister, FRD_LIST_NAMES_ONLY), 0);
+    assert_int_equal(frd_list_new(&list), 0);
+    assert_int_equal(frd_lister_batch_read(lister, list), FRD_EINVAL); // nothing begun
+    assert_int_equal(frd_lister_batch_begin(NULL, 0, NULL), FRD_EINVAL);
+    assert_int_equal(frd_lister_batch_begin(lister, FRD_INVALID_FD, NULL), FRD_EINVAL);
+    frd_lister_batch_end(NULL);
+    frd_lister_batch_end(lister); // none open: nothing happens
+
+    // A descriptor read to its end lists nothing; with FRD_LIST_REWIND, everything.
+    frd_os_fd fd;
+    assert_int_equal(frd__plat_open_dir(FRD_INVALID_FD, dir, 0, &fd), 0);
+    assert_int_equal(frd_lister_list_fd(lister, list, fd, NULL), BIG_N);
+    frd_list_clear(list);
+    assert_int_equal(frd_lister_batch_begin(lister, fd, "x"), 0);
+    assert_int_equal(frd_lister_batch_read(lister, list), 0);
+    assert_int_equal(frd_lister_set_flags(lister, FRD_LIST_NAMES_ONLY | FRD_LIST_REWIND), 0);
+    assert_int_equal(frd_lister_batch_begin(lister, fd, "x"), 0);
+    size_t total = 0;
+    int rc;
+    while ((rc = frd_lister_batch_read(lister, list)) > 0) {
+        total += (size_t)rc;
+        // A whole listing of another directory between two batches leaves the cursor be.
+        if (total == (size_t)rc) {
+            struct frd_list *other;
+            assert_int_equal(frd_list_new(&other), 0);
+            assert_true(frd_lister_list_path(lister, other, "/") > 0);
+            frd_list_free(other);
+        }
+    }
+    assert_int_equal(rc, 0);
+    assert_int_equal(total, BIG_N);
+    assert_int_equal(frd_list_count(list), BIG_N);
+    frd_lister_batch_end(lister);
+    frd__plat_close_dir(fd);
+
+    // A descriptor that is not a directory: the read fails, named as given, then ends.
+    int file = open(dir, O_RDONLY | O_DIRECTORY);
+    assert_true(file >= 0);
+    char *path = tree_path(dir, "f000001");
+    int ffd = open(path, O_RDONLY);
+    assert_true(ffd >= 0);
+    assert_int_equal(frd_lister_batch_begin(lister, ffd, "a-file"), 0);
+    frd_list_clear(list);
+    rc = frd_lister_batch_read(lister, list);
+    assert_int_equal(rc, FRD_ENOTDIR);
+    struct frd_list_error err = frd_lister_error(lister);
+    assert_int_equal(err.code, FRD_ENOTDIR);
+    // Linux fails in getdents64 (a read), the portable backend in fdopendir (an open).
+    assert_true(err.call == FRD_OP_READ_DIR || err.call == FRD_OP_OPEN);
+    assert_string_equal(err.name, "a-file");
+    assert_int_equal(frd_lister_batch_read(lister, list), 0);
+    frd_lister_free(lister); // ends the listing still open
+    close(ffd);
+    close(file);
+    free(path);
+    frd_list_free(list);
+}
+
 int main(void)
 {
     frd_replace_allocator(counting_malloc, counting_realloc, free);
@@ -862,6 +1167,11 @@ int main(void)
         cmocka_unit_test(test_lister_type_and_file_id_make_no_stat),
         cmocka_unit_test(test_lister_chowned_file_has_its_owner),
         cmocka_unit_test(test_lister_set_fields_rejects_unknown_bits),
+        cmocka_unit_test(test_lister_batches_cover_big_directory_once_each),
+        cmocka_unit_test(test_lister_batches_names_only_match_one_call_listing),
+        cmocka_unit_test(test_lister_batches_leave_out_entries_vanished_before_stat),
+        cmocka_unit_test(test_lister_batches_keep_entries_whose_stat_fails),
+        cmocka_unit_test(test_lister_batches_rewind_and_bad_arguments),
     };
-    return cmocka_run_group_tests_name("lister", tests, NULL, NULL);
+    return cmocka_run_group_tests_name("lister", tests, NULL, big_teardown);
 }

@@ -9,11 +9,14 @@
  * FRD_TEST_WORKERS sets the worker count.
  */
 #include "internal.h"
+#include "platform.h"
 #include "tree.h"
 #include "walk_common.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <malloc.h>
 #include <stdatomic.h>
 #include <sys/file.h>
 #include <sys/resource.h>
@@ -21,8 +24,9 @@
 
 static char *scratch; // holds the generated trees, made once for the group
 static char *uboot;
-static char *deep; // scratch/deep: a chain of 5,000 directories
-static char *wide; // scratch/wide: 200,000 entries in one directory
+static char *deep;      // scratch/deep: a chain of 5,000 directories
+static char *wide;      // scratch/wide: 200,000 entries in one directory
+static char *huge_root; // a private directory of HUGE_N entries (huge_dir()), changed by tests
 static char *many; // scratch/many: MANY_TOP * MANY_MID * MANY_LEAF directories, as many as /usr
 
 #define DEEP_LEVELS  5000
@@ -158,6 +162,9 @@ static int group_setup(void **state)
 static int group_teardown(void **state)
 {
     (void)state;
+    if (huge_root != NULL) {
+        tree_remove(huge_root);
+    }
     free(deep);
     free(wide);
     free(many);
@@ -300,16 +307,47 @@ static void test_walk_tiny_fd_budget_reopens_by_path(void **state)
 // Allocation counting through frd_replace_allocator(), installed in main().
 static atomic_size_t allocations;
 
+static atomic_size_t live_bytes; // bytes frd holds now (malloc_usable_size)
+static atomic_size_t peak_bytes; // the most it held since the last reset
+
+static void live_add(void *p)
+{
+    if (p != NULL) {
+        size_t now =
+            atomic_fetch_add_explicit(&live_bytes, malloc_usable_size(p), memory_order_relaxed) +
+            malloc_usable_size(p);
+        size_t peak = atomic_load_explicit(&peak_bytes, memory_order_relaxed);
+        while (now > peak && !atomic_compare_exchange_weak(&peak_bytes, &peak, now)) {
+        }
+    }
+}
+
+static void counting_free(void *ptr)
+{
+    if (ptr != NULL) {
+        atomic_fetch_sub_explicit(&live_bytes, malloc_usable_size(ptr), memory_order_relaxed);
+    }
+    free(ptr);
+}
+
 static void *counting_malloc(size_t size)
 {
     atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
-    return malloc(size);
+    void *p = malloc(size);
+    live_add(p);
+    return p;
 }
 
 static void *counting_realloc(void *ptr, size_t size)
 {
     atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
-    return realloc(ptr, size);
+    size_t old = ptr != NULL ? malloc_usable_size(ptr) : 0;
+    void *p = realloc(ptr, size);
+    if (p != NULL || size == 0) {
+        atomic_fetch_sub_explicit(&live_bytes, old, memory_order_relaxed);
+        live_add(p);
+    }
+    return p;
 }
 
 static atomic_size_t dirs_seen;
@@ -349,9 +387,276 @@ static void test_walk_allocations_below_one_per_hundred_dirs(void **state)
     }
 }
 
+/* ---- One directory of 200,000 entries of its own, which the tests change ---- */
+
+#define HUGE_N 200000
+
+/** Entry i: a directory holding one file when i % 1000 == 0, else a file of i % 5 bytes. */
+static bool huge_is_dir(size_t i)
+{
+    return i % 1000 == 0;
+}
+
+static void huge_make(int dfd, size_t i)
+{
+    char name[32];
+    snprintf(name, sizeof(name), "h%06zu", i);
+    if (huge_is_dir(i)) {
+        assert_int_equal(mkdirat(dfd, name, 0755), 0);
+        int sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        assert_true(sub >= 0);
+        int f = openat(sub, "inner", O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+        assert_true(f >= 0);
+        close(f);
+        close(sub);
+        return;
+    }
+    int f = openat(dfd, name, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+    assert_true(f >= 0);
+    if (i % 5 != 0) {
+        assert_int_equal(ftruncate(f, (off_t)(i % 5)), 0);
+    }
+    close(f);
+}
+
+static const char *huge_dir(void)
+{
+    if (huge_root == NULL) {
+        huge_root = tree_make_root();
+        assert_int_equal(chmod(huge_root, 0755), 0);
+        int dfd = open(huge_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        assert_true(dfd >= 0);
+        for (size_t i = 0; i < HUGE_N; i++) {
+            huge_make(dfd, i);
+        }
+        close(dfd);
+    }
+    return huge_root;
+}
+
+/** The index of a name h%06zu directly in the huge directory, or HUGE_N. */
+static size_t huge_index(const struct frd_walk_entry *we)
+{
+    const char *n = we->entry->name;
+    if (we->depth != 1 || n[0] != 'h' || strlen(n) != 7) {
+        return HUGE_N;
+    }
+    return (size_t)strtoul(n + 1, NULL, 10);
+}
+
+/** What a walk of the huge directory saw. */
+struct huge_seen {
+    atomic_uchar *visits; // HUGE_N counters
+    atomic_size_t entries, inner, bad, stat_errors, other_errors;
+    atomic_uint_fast64_t dir_entries, dir_bytes; // the big directory's post-order totals
+    atomic_int dir_done;
+    int want_error; // the error every entry must carry
+};
+
+static enum frd_action huge_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct huge_seen *h = udata;
+    if (we->depth == 0) {
+        return FRD_ACTION_CONTINUE;
+    }
+    if (we->depth == 2) {
+        atomic_fetch_add(&h->inner, strcmp(we->entry->name, "inner") == 0);
+        return FRD_ACTION_CONTINUE;
+    }
+    size_t i = huge_index(we);
+    const struct frd_entry *e = we->entry;
+    bool ok = i < HUGE_N && e->error == h->want_error &&
+              e->type == (huge_is_dir(i) ? FRD_TYPE_DIR : FRD_TYPE_REG) &&
+              (h->want_error != 0 || huge_is_dir(i) || e->size == i % 5);
+    if (!ok) {
+        atomic_fetch_add(&h->bad, 1);
+        return FRD_ACTION_CONTINUE;
+    }
+    atomic_fetch_add(&h->visits[i], 1);
+    atomic_fetch_add(&h->entries, 1);
+    return FRD_ACTION_CONTINUE;
+}
+
+static enum frd_action huge_error(const struct frd_walk_error *err, void *udata)
+{
+    struct huge_seen *h = udata;
+    if (err->call == FRD_OP_STAT && err->code == h->want_error) {
+        atomic_fetch_add(&h->stat_errors, 1);
+    } else if (err->call != FRD_OP_OPEN || h->want_error == 0) {
+        atomic_fetch_add(&h->other_errors, 1); // an unsearchable directory's subdirectories
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+static void huge_done(const struct frd_walk_entry *dir, const struct frd_walk_dir_totals *t,
+                      void *udata)
+{
+    struct huge_seen *h = udata;
+    if (dir->depth == 0) {
+        atomic_store(&h->dir_entries, t->entries);
+        atomic_store(&h->dir_bytes, t->bytes);
+        atomic_fetch_add(&h->dir_done, 1);
+    }
+}
+
+/** Walks the huge directory with every field, the hooks above, the given flags. */
+static void huge_walk(const char *root, unsigned flags, unsigned workers, struct huge_seen *h)
+{
+    h->visits = calloc(HUGE_N, sizeof(*h->visits));
+    assert_non_null(h->visits);
+    struct frd_walk_options o;
+    walk_opts(&o, flags);
+    o.workers = workers;
+    o.on_error = huge_error;
+    o.on_dir_done = huge_done;
+    assert_int_equal(frd_walk(root, &o, huge_visit, h), 0);
+}
+
+/** Sum of the sizes of the entries huge_make() made (a directory's as lstat says), minus
+ *  those `gone` says vanished. */
+static uint64_t huge_bytes(const char *root, bool (*gone)(size_t))
+{
+    int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    assert_true(dfd >= 0);
+    uint64_t sum = 0;
+    for (size_t i = 0; i < HUGE_N; i++) {
+        if (huge_is_dir(i)) {
+            char name[32];
+            snprintf(name, sizeof(name), "h%06zu", i);
+            struct stat st;
+            assert_int_equal(fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW), 0);
+            sum += (uint64_t)st.st_size;
+        } else if (gone == NULL || !gone(i)) {
+            sum += i % 5;
+        }
+    }
+    close(dfd);
+    return sum;
+}
+
+static void test_walk_huge_directory_every_entry_once_in_both_modes(void **state)
+{
+    (void)state;
+    const char *root = huge_dir();
+    for (int ordered = 0; ordered < 2; ordered++) {
+        struct huge_seen h = {0};
+        atomic_store(&peak_bytes, atomic_load(&live_bytes));
+        size_t base = atomic_load(&live_bytes);
+        huge_walk(root, ordered ? FRD_WALK_ORDERED : 0, test_workers(), &h);
+        size_t peak = atomic_load(&peak_bytes) - base;
+        print_message("%s, %u workers: peak %zu KiB held\n", ordered ? "ordered" : "unordered",
+                      test_workers(), peak / 1024);
+        assert_int_equal(atomic_load(&h.bad), 0);
+        assert_int_equal(atomic_load(&h.entries), HUGE_N);
+        for (size_t i = 0; i < HUGE_N; i++) {
+            assert_int_equal(atomic_load(&h.visits[i]), 1);
+        }
+        assert_int_equal(atomic_load(&h.inner), HUGE_N / 1000);
+        assert_int_equal(atomic_load(&h.dir_done), 1);
+        assert_int_equal(atomic_load(&h.dir_entries), HUGE_N);
+        assert_int_equal(atomic_load(&h.dir_bytes), huge_bytes(root, NULL));
+        assert_int_equal(atomic_load(&h.other_errors) + atomic_load(&h.stat_errors), 0);
+        if (!ordered) {
+            // Bounded by the batches, not by the directory (its whole listing alone would
+            // take HUGE_N * sizeof(struct frd_entry), over 20 MiB).
+            assert_true(peak < 12u << 20);
+        }
+        free(h.visits);
+    }
+}
+
+/** Deletes the files whose names end in 3 just before their stat. */
+static atomic_size_t huge_deleted;
+static bool huge_gone(size_t i)
+{
+    return i % 10 == 3;
+}
+
+static void huge_delete_threes(frd_os_fd dir, const char *name)
+{
+    size_t len = strlen(name);
+    if (len == 7 && name[0] == 'h' && name[6] == '3') {
+        assert_int_equal(unlinkat(dir, name, 0), 0);
+        atomic_fetch_add(&huge_deleted, 1);
+    }
+}
+
+static void test_walk_huge_directory_entries_vanishing_mid_listing(void **state)
+{
+    (void)state;
+    const char *root = huge_dir();
+    for (int ordered = 0; ordered < 2; ordered++) {
+        struct huge_seen h = {0};
+        atomic_store(&huge_deleted, 0);
+        frd__test_before_stat = huge_delete_threes;
+        huge_walk(root, ordered ? FRD_WALK_ORDERED : 0, test_workers(), &h);
+        frd__test_before_stat = NULL;
+        uint64_t want_bytes = huge_bytes(root, huge_gone);
+        // Put them back first, so a failure below leaves the directory whole.
+        int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        assert_true(dfd >= 0);
+        for (size_t i = 3; i < HUGE_N; i += 10) {
+            huge_make(dfd, i);
+        }
+        close(dfd);
+        assert_int_equal(atomic_load(&huge_deleted), HUGE_N / 10);
+        assert_int_equal(atomic_load(&h.bad), 0);
+        assert_int_equal(atomic_load(&h.entries), HUGE_N - HUGE_N / 10);
+        for (size_t i = 0; i < HUGE_N; i++) {
+            assert_int_equal(atomic_load(&h.visits[i]), !huge_gone(i)); // none twice
+        }
+        // Vanished entries are no error, and are not counted as bytes.
+        assert_int_equal(atomic_load(&h.other_errors) + atomic_load(&h.stat_errors), 0);
+        assert_int_equal(atomic_load(&h.dir_bytes), want_bytes);
+        free(h.visits);
+    }
+}
+
+/** In a child as user 65534: every entry of the unsearchable directory comes with
+ *  FRD_EACCES, reported once each. Exits 0 when so. */
+static int huge_unsearchable_child(const char *root, unsigned flags)
+{
+    if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0) {
+        return 3;
+    }
+    struct huge_seen h = {0};
+    h.want_error = FRD_EACCES;
+    huge_walk(root, flags, test_workers(), &h);
+    for (size_t i = 0; i < HUGE_N; i++) {
+        if (atomic_load(&h.visits[i]) != 1) {
+            fprintf(stderr, "flags %u: entry %zu visited %u times (bad %zu)\n", flags, i,
+                    (unsigned)atomic_load(&h.visits[i]), atomic_load(&h.bad));
+            return 4;
+        }
+    }
+    return atomic_load(&h.bad) == 0 && atomic_load(&h.stat_errors) == HUGE_N &&
+                   atomic_load(&h.other_errors) == 0
+               ? 0
+               : 5;
+}
+
+static void test_walk_huge_directory_stat_failures(void **state)
+{
+    (void)state;
+    const char *root = huge_dir();
+    assert_int_equal(chmod(root, 0444), 0); // readable, not searchable: every stat fails
+    for (int ordered = 0; ordered < 2; ordered++) {
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            _exit(huge_unsearchable_child(root, ordered ? FRD_WALK_ORDERED : 0));
+        }
+        int st;
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        assert_true(WIFEXITED(st));
+        assert_int_equal(WEXITSTATUS(st), 0);
+    }
+    assert_int_equal(chmod(root, 0755), 0);
+}
+
 int main(void)
 {
-    assert_int_equal(frd_replace_allocator(counting_malloc, counting_realloc, free), 0);
+    assert_int_equal(frd_replace_allocator(counting_malloc, counting_realloc, counting_free), 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_walk_uboot_matches_find),
         cmocka_unit_test(test_walk_many_dirs_matches_find),
@@ -360,6 +665,9 @@ int main(void)
         cmocka_unit_test(test_walk_completes_under_ulimit_n_64),
         cmocka_unit_test(test_walk_tiny_fd_budget_reopens_by_path),
         cmocka_unit_test(test_walk_allocations_below_one_per_hundred_dirs),
+        cmocka_unit_test(test_walk_huge_directory_every_entry_once_in_both_modes),
+        cmocka_unit_test(test_walk_huge_directory_entries_vanishing_mid_listing),
+        cmocka_unit_test(test_walk_huge_directory_stat_failures),
     };
     if (getenv("FRD_TEST_FILTER") != NULL) {
         cmocka_set_test_filter(getenv("FRD_TEST_FILTER"));

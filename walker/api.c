@@ -63,6 +63,7 @@ static int worker_init(struct frd_walk *walk, struct frd__worker *w, unsigned in
     w->rng = 0x9E3779B97F4A7C15u * (index + 1) | 1;
     w->last_class = -1;
     atomic_init(&w->in_cb, 0);
+    atomic_init(&w->batches_out, 0);
     int rc = frd__deque_init(&w->dq);
     if (rc < 0) {
         return rc;
@@ -127,6 +128,8 @@ static void walk_free(struct frd_walk *walk)
         uv_cond_destroy(&walk->sched.lot_cond);
         uv_mutex_destroy(&walk->sched.lot);
         uv_mutex_destroy(&walk->ordered.node_lock);
+        frd__batches_free(walk);
+        uv_mutex_destroy(&walk->batches.lock);
     }
     frd__free(walk->async.handle);
     frd__free(walk);
@@ -238,6 +241,12 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
         goto fail;
     }
     if (uv_mutex_init(&walk->ordered.node_lock) != 0) {
+        uv_cond_destroy(&walk->sched.lot_cond);
+        uv_mutex_destroy(&walk->sched.lot);
+        goto fail;
+    }
+    if (uv_mutex_init(&walk->batches.lock) != 0) {
+        uv_mutex_destroy(&walk->ordered.node_lock);
         uv_cond_destroy(&walk->sched.lot_cond);
         uv_mutex_destroy(&walk->sched.lot);
         goto fail;

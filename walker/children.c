@@ -184,9 +184,22 @@ bool frd__children_entry(struct frd__worker *w, size_t i, frd_os_fd fd, struct f
     const struct frd_walk_children *k = &w->kids;
     const struct frd_entry *e = &k->v[k->order[i]];
     *no_descent = (k->marks[k->order[i]] & KID_NO_DESCENT) != 0;
-    *out = *e;
     if (walk->names_only || walk->children_complete || e->error < 0) {
+        *out = *e;
         return true; // the listing already holds all that was asked
+    }
+    return frd__entry_stat_late(walk, e, fd, out);
+}
+
+bool frd__entry_stat_late(struct frd_walk *walk, const struct frd_entry *e, frd_os_fd fd,
+                          struct frd_entry *out)
+{
+    *out = *e;
+    if (e->error < 0) {
+        return true;
+    }
+    if (frd__test_before_stat != NULL) {
+        frd__test_before_stat(fd, e->name);
     }
     struct frd_entry st;
     memset(&st, 0, sizeof(st));

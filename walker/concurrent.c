@@ -22,53 +22,98 @@
 #include <stddef.h>
 #include <string.h>
 
-/** Lists an open directory and handles its entries (concurrent mode). */
-static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
-                              size_t dir_len, enum frd__vol_class cls)
+/** Batches of one directory out at once per other worker (read ahead, not yet visited). */
+#define WN_BATCHES_PER_WORKER 2
+
+/** At most this many spare batches are kept for reuse. */
+#define WN_BATCHES_SPARE 64
+
+/** Takes a spare batch (its list empty) or makes one. @return it, or NULL (no memory). */
+static struct frd__batch *wn_batch_take(struct frd__worker *w)
 {
     struct frd_walk *walk = w->walk;
-    frd_list_clear(w->list);
-    int rc = frd_lister_list_fd(w->lister, w->list, fd, NULL);
-    if (rc < 0) {
-        if (!frd__report(w, w->path, frd__list_failure(w->lister), rc, node->depth)) {
-            return;
-        }
+    uv_mutex_lock(&walk->batches.lock);
+    struct frd__batch *b = walk->batches.free;
+    if (b != NULL) {
+        walk->batches.free = b->next;
+        walk->batches.nfree--;
     }
-    node->listed = true;
-    atomic_fetch_add_explicit(&w->n_dirs, 1, memory_order_relaxed);
-    size_t count = frd_list_count(w->list);
-    const struct frd_entry *v = frd_list_entries(w->list);
-    bool kids = walk->children;
-    if (kids) {
-        // The children hook sees the listing before anything in it is stat'ed or visited.
-        frd_os_fd pfd;
-        int how = frd__parent_fd_get(w, node, fd, &pfd);
-        struct frd_walk_entry dir = frd__wnode_walk_entry(node, w->path, dir_len, pfd, w->index);
-        rc = frd__children_run(w, &dir, fd);
-        frd__parent_fd_put(w, node, how, pfd);
-        if (rc < 0) {
-            frd__walk_stop(walk, rc, w);
-            return;
-        }
-        count = w->kids.count;
+    uv_mutex_unlock(&walk->batches.lock);
+    if (b != NULL) {
+        return b;
     }
+    b = frd__calloc(1, sizeof(*b));
+    if (b == NULL || frd_list_new(&b->list) < 0) {
+        frd__free(b);
+        return NULL;
+    }
+    w->allocations++;
+    return b;
+}
+
+/** Gives a batch back for reuse (or frees it beyond the spares kept). */
+static void wn_batch_put(struct frd_walk *walk, struct frd__batch *b)
+{
+    frd_list_clear(b->list);
+    uv_mutex_lock(&walk->batches.lock);
+    bool keep = walk->batches.nfree < WN_BATCHES_SPARE;
+    if (keep) {
+        b->next = walk->batches.free;
+        walk->batches.free = b;
+        walk->batches.nfree++;
+    }
+    uv_mutex_unlock(&walk->batches.lock);
+    if (!keep) {
+        frd_list_free(b->list);
+        frd__free(b);
+    }
+}
+
+void frd__batches_free(struct frd_walk *walk)
+{
+    struct frd__batch *b = walk->batches.free;
+    while (b != NULL) {
+        struct frd__batch *next = b->next;
+        frd_list_free(b->list);
+        frd__free(b);
+        b = next;
+    }
+    walk->batches.free = NULL;
+    walk->batches.nfree = 0;
+}
+
+/**
+ * Visits `count` entries of a listing of `node` (open as `fd`; its path in w->path, length
+ * dir_len): the listing's own entries `v`, or with the children hook (`kids`) its
+ * survivors; with `late_stat`, entries listed by name and type are stat'ed first.
+ * Adds their sizes to *bytes. @return false when the walk stops.
+ */
+static bool wn_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                             size_t dir_len, enum frd__vol_class cls, const struct frd_entry *v,
+                             size_t count, bool kids, bool late_stat, uint64_t *bytes)
+{
+    struct frd_walk *walk = w->walk;
     size_t sep = frd__path_sep(w->path, dir_len);
     unsigned depth = node->depth + 1;
-    uint64_t bytes = 0;
     for (size_t i = 0; i < count; i++) {
         struct frd_entry kst;
-        bool no_descent;
-        const struct frd_entry *e = frd__dir_entry_at(w, kids, v, i, fd, &kst, &no_descent);
+        bool no_descent = false;
+        const struct frd_entry *e;
+        if (late_stat) {
+            e = frd__entry_stat_late(walk, &v[i], fd, &kst) ? &kst : NULL;
+        } else {
+            e = frd__dir_entry_at(w, kids, v, i, fd, &kst, &no_descent);
+        }
         if (e == NULL) {
             continue; // removed since the listing: left out, as a listing leaves it out
         }
-        bytes += e->size;
+        *bytes += e->size;
         if ((walk->opts.flags & FRD_WALK_SKIP_HIDDEN) && e->name[0] == '.') {
             continue;
         }
         if (frd__grow(w, &w->path, &w->path_cap, dir_len + sep + e->name_len + 1) < 0) {
             frd__walk_stop(walk, FRD_ENOMEM, w);
-            return;
+            return false;
         }
         char *p = w->path + dir_len;
         if (sep) {
@@ -77,7 +122,7 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
         memcpy(p, e->name, e->name_len + 1);
         size_t path_len = dir_len + sep + e->name_len;
         if (e->error < 0 && !frd__report(w, w->path, FRD__FAIL_STAT, e->error, depth)) {
-            return;
+            return false;
         }
         struct frd__resolved r;
         int how = frd__resolve_entry(w, node, fd, cls, e, true, &r);
@@ -89,7 +134,7 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
                 other = w->path2;
             }
             if (!frd__report_loop(w, w->path, r.err_op, r.err, depth, other)) {
-                return;
+                return false;
             }
         }
         if (how == RESOLVE_SKIP) {
@@ -116,7 +161,7 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
         if (act != FRD_ACTION_CONTINUE || no_descent || !frd__may_descend(walk, node, &r)) {
             frd__state_free(walk, state); // not entered: released at once
             if (act == FRD_ACTION_STOP) {
-                return;
+                return false;
             }
             continue;
         }
@@ -124,7 +169,7 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
         if (c == NULL) {
             frd__state_free(walk, state);
             if (!frd__report(w, w->path, FRD__FAIL_ALLOC, FRD_ENOMEM, depth)) {
-                return;
+                return false;
             }
             continue;
         }
@@ -139,8 +184,192 @@ static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, fr
             frd__wnode_drop(w, c);
         }
     }
+    return !atomic_load_explicit(&walk->stop, memory_order_relaxed);
+}
+
+/** Lists a directory whole, runs the children hook, visits the survivors. */
+static void wn_list_hooked(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                           size_t dir_len, enum frd__vol_class cls)
+{
+    struct frd_walk *walk = w->walk;
+    frd_list_clear(w->list);
+    int rc = frd_lister_list_fd(w->lister, w->list, fd, NULL);
+    if (rc < 0) {
+        if (!frd__report(w, w->path, frd__list_failure(w->lister), rc, node->depth)) {
+            return;
+        }
+    }
+    node->listed = true;
+    atomic_fetch_add_explicit(&w->n_dirs, 1, memory_order_relaxed);
+    // The children hook sees the listing before anything in it is stat'ed or visited.
+    frd_os_fd pfd;
+    int how = frd__parent_fd_get(w, node, fd, &pfd);
+    struct frd_walk_entry dir = frd__wnode_walk_entry(node, w->path, dir_len, pfd, w->index);
+    rc = frd__children_run(w, &dir, fd);
+    frd__parent_fd_put(w, node, how, pfd);
+    if (rc < 0) {
+        frd__walk_stop(walk, rc, w);
+        return;
+    }
+    size_t count = w->kids.count;
+    uint64_t bytes = 0;
+    if (!wn_visit_entries(w, node, fd, dir_len, cls, frd_list_entries(w->list), count, true, false,
+                          &bytes)) {
+        return;
+    }
     node->totals.entries = count;
     node->totals.bytes = bytes;
+}
+
+/**
+ * Hands a batch of a big directory to the other workers: a task node under the directory,
+ * holding a ref on it and on its descriptor. @return false if it could not be queued (the
+ * caller visits the batch itself).
+ */
+static bool wn_batch_push(struct frd__worker *w, struct frd__wnode *node, struct frd__batch *b)
+{
+    struct frd__wnode *t = frd__wnode_new(w, node, "", 0);
+    if (t == NULL) {
+        return false;
+    }
+    t->flags |= WN_BATCH | WN_HOLDS_PARENT_FD;
+    t->result = b;
+    atomic_fetch_add(&node->fd_refs, 1);
+    atomic_fetch_add(&w->batches_out, 1);
+    if (frd__pool_push(w, t) < 0) {
+        atomic_fetch_sub(&w->batches_out, 1);
+        t->result = NULL;
+        frd__wnode_drop(w, t);
+        return false;
+    }
+    return true;
+}
+
+/** A batch task, on whichever worker took it: stat and visit its entries, then let go. */
+static void wn_batch_run(struct frd__worker *w, struct frd__wnode *t)
+{
+    struct frd_walk *walk = w->walk;
+    struct frd__batch *b = t->result;
+    struct frd__wnode *dir = t->parent;
+    size_t dir_len;
+    if (!atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
+        if (frd__wnode_path(w, dir, &w->path, &w->path_cap, &dir_len) < 0) {
+            frd__walk_stop(walk, FRD_ENOMEM, w);
+        } else {
+            uint64_t bytes = 0;
+            wn_visit_entries(w, dir, dir->fd, dir_len, b->cls, frd_list_entries(b->list),
+                             frd_list_count(b->list), false, b->late_stat, &bytes);
+            atomic_fetch_add(&dir->batch_bytes, bytes);
+        }
+    }
+    atomic_fetch_sub(&b->owner->batches_out, 1);
+    wn_batch_put(walk, b);
+    t->result = NULL;
+    frd__wnode_drop(w, t); // releases the descriptor ref and the directory's ref
+}
+
+/**
+ * Lists an open directory batch by batch and handles its entries (concurrent mode, no
+ * children hook): memory is bounded by the batches in flight, not by the directory. The
+ * first batch is stat'ed as it is read and visited here: a directory that fits one kernel
+ * buffer (most do) is listed and visited by one worker as before, with no hand-off. A second
+ * batch shows a big directory: the later ones are read by what the records give (name and
+ * type) and pushed on this worker's deque, where idle workers steal them to stat and visit
+ * while this one reads on; with too many out already (or one worker), it visits one itself.
+ */
+static void wn_list_batches(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                            size_t dir_len, enum frd__vol_class cls)
+{
+    struct frd_walk *walk = w->walk;
+    struct frd_lister *lister = w->lister;
+    unsigned limit = (walk->nworkers - 1) * WN_BATCHES_PER_WORKER;
+    unsigned record = walk->list_fields & frd__plat_record_fields;
+    bool late_stat = !walk->names_only && record != walk->list_fields;
+    uint64_t entries = 0;
+    uint64_t bytes = 0;
+    bool first = true;
+    bool split = false; // later batches go to the deque, listed by what the records give
+    bool ok = true;
+    int rc = frd_lister_batch_begin(lister, fd, NULL);
+    while (rc >= 0) {
+        struct frd__batch *b = NULL;
+        struct frd_list *list = w->list;
+        if (split) {
+            if ((b = wn_batch_take(w)) == NULL) {
+                frd__walk_stop(walk, FRD_ENOMEM, w);
+                ok = false;
+                break;
+            }
+            list = b->list;
+        } else {
+            frd_list_clear(list);
+        }
+        rc = frd_lister_batch_read(lister, list);
+        if (rc < 0) {
+            // Reported before the entries read ahead of the failure are visited.
+            w->path[dir_len] = '\0';
+            ok = frd__report(w, w->path, frd__list_failure(lister), rc, node->depth);
+        }
+        if (first && ok) {
+            node->listed = true;
+            atomic_fetch_add_explicit(&w->n_dirs, 1, memory_order_relaxed);
+        }
+        first = false;
+        size_t n = frd_list_count(list);
+        if (!ok || n == 0) {
+            if (b != NULL) {
+                wn_batch_put(walk, b);
+            }
+            break;
+        }
+        entries += n;
+        if (b != NULL) {
+            b->owner = w;
+            b->cls = cls;
+            b->late_stat = late_stat;
+        }
+        if (b == NULL || atomic_load(&w->batches_out) >= limit || !wn_batch_push(w, node, b)) {
+            ok = wn_visit_entries(w, node, fd, dir_len, cls, frd_list_entries(list), n, false,
+                                  b != NULL && late_stat, &bytes);
+            if (b != NULL) {
+                wn_batch_put(walk, b);
+            }
+        }
+        if (!ok || rc < 0 || atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
+            break;
+        }
+        if (!split && walk->nworkers > 1) {
+            // More than one batch: a big directory. Spread its stats and visits.
+            split = true;
+            frd_lister_set_fields(lister, late_stat ? record | FRD_FIELD_TYPE : walk->list_fields);
+            frd__keep_fd(w, node, fd); // decided once, before any other worker sees the node
+        }
+    }
+    if (rc < 0 && first) {
+        // The name copy failed (no memory): nothing was read.
+        w->path[dir_len] = '\0';
+        ok = frd__report(w, w->path, FRD__FAIL_ALLOC, rc, node->depth);
+    }
+    if (split) {
+        frd_lister_set_fields(lister, walk->list_fields);
+    }
+    frd_lister_batch_end(lister);
+    if (!ok || atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
+        return;
+    }
+    node->totals.entries = entries;
+    node->totals.bytes = bytes;
+}
+
+/** Lists an open directory and handles its entries (concurrent mode). */
+static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                              size_t dir_len, enum frd__vol_class cls)
+{
+    if (w->walk->children) {
+        wn_list_hooked(w, node, fd, dir_len, cls);
+    } else {
+        wn_list_batches(w, node, fd, dir_len, cls);
+    }
 }
 
 void frd__concurrent_dir(struct frd__worker *w, struct frd__wnode *node)
@@ -199,7 +428,9 @@ void frd__worker_run(struct frd__worker *w)
     struct frd_walk *walk = w->walk;
     struct frd__wnode *node;
     while ((node = frd__pool_next(w)) != NULL) {
-        if (atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
+        if (node->flags & WN_BATCH) {
+            wn_batch_run(w, node); // also after a stop: it lets go of what it holds
+        } else if (atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
             frd__wnode_drop(w, node);
         } else if (node->flags & WN_ROOT) {
             frd__concurrent_root(w, node);

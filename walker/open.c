@@ -251,6 +251,7 @@ void frd__wnode_release(struct frd__worker *w, struct frd__wnode *node)
             break;
         }
         // The node and everything below it are done.
+        node->totals.bytes += atomic_load(&node->batch_bytes);
         if (walk->ordered.state == NULL && node->listed && walk->opts.on_dir_done != NULL &&
             !atomic_load_explicit(&walk->stop, memory_order_relaxed) &&
             (int)node->depth >= walk->opts.min_depth) {

@@ -68,7 +68,12 @@ struct frd__wnode {
     struct frd__identity id;           /**< valid with WN_HAS_ID */
     struct frd_entry entry;            /**< the directory's own entry (name: this->name) */
     struct frd_walk_dir_totals totals; /**< filled once listed */
-    void *result; /**< ordered mode: the listing, once a worker has published it */
+    /** Ordered mode: the listing, once a worker has published it. Concurrent mode, a batch
+     *  task (WN_BATCH): its struct frd__batch. */
+    void *result;
+    /** Sizes summed by batch tasks of this directory (concurrent mode), added to
+     *  totals.bytes when it is finished. */
+    atomic_uint_fast64_t batch_bytes;
     /** The caller's per-directory state (frd_walk_entry.dir_state), written by the thread
      *  that visits the directory before the node is published to the others (concurrent
      *  mode) or by the consumer only (ordered mode); released once with the node. */
@@ -94,6 +99,21 @@ enum wnode_flag {
     WN_KEEP_DECIDED = 1u << 6,    /**< the keep-the-descriptor decision was taken */
     WN_KEEP = 1u << 7,            /**< the descriptor is kept for the children */
     WN_ROOT_PIN = 1u << 8,        /**< a root: holds a ref on its own fd for its subtree */
+    /** Not a directory but a batch of its parent's listing to stat and visit (concurrent
+     *  mode, a big directory): holds a ref on the parent and on its descriptor. */
+    WN_BATCH = 1u << 9,
+};
+
+/**
+ * A batch of a big directory's listing (concurrent mode), handed through the deques to
+ * whichever worker is idle, while the worker listing the directory reads the next one.
+ */
+struct frd__batch {
+    struct frd_list *list;     /**< names and what the records give */
+    struct frd__worker *owner; /**< the worker listing the directory (counts batches out) */
+    enum frd__vol_class cls;   /**< the directory's volume class */
+    bool late_stat;            /**< the entries still need their stat */
+    struct frd__batch *next;   /**< in walk->batches.free */
 };
 
 /**
@@ -221,6 +241,13 @@ int frd__children_run(struct frd__worker *w, const struct frd_walk_entry *dir, f
  */
 bool frd__children_entry(struct frd__worker *w, size_t i, frd_os_fd fd, struct frd_entry *out,
                          bool *no_descent);
+/**
+ * The stat of an entry listed by name and type only, relative to `fd`, with the walk's
+ * fields, into *out (the entry itself when the stat fails: then with `error` set).
+ * @return false if it vanished since the listing (then it is left out).
+ */
+bool frd__entry_stat_late(struct frd_walk *walk, const struct frd_entry *e, frd_os_fd fd,
+                          struct frd_entry *out);
 
 /**
  * The i-th entry of a directory's loop (both modes): the listing's own `v[i]`, or with the
@@ -324,6 +351,13 @@ struct frd_walk {
         struct frd__wnode *shared_large;
     } ordered;
 
+    /** Spare batches of big directories' listings (walker/concurrent.c). */
+    struct {
+        uv_mutex_t lock;
+        struct frd__batch *free;
+        size_t nfree;
+    } batches;
+
     /** frd_walk_start_async(). */
     struct {
         uv_loop_t *loop;
@@ -368,6 +402,7 @@ struct frd__worker {
     size_t canon_cap;
     struct frd_walk_children kids; /**< the children hook's view */
     bool kids_on;                  /**< the current listing went through the hook */
+    atomic_uint batches_out;       /**< batches of the directory it lists, pushed, not finished */
     // Progress counters, read by whoever reports progress.
     atomic_uint_fast64_t n_dirs;
     atomic_uint_fast64_t n_entries;
@@ -533,6 +568,8 @@ void frd__ordered_wake(struct frd_walk *walk);
 /* walker/concurrent.c: the per-directory work of the concurrent mode. */
 void frd__concurrent_root(struct frd__worker *w, struct frd__wnode *root);
 void frd__concurrent_dir(struct frd__worker *w, struct frd__wnode *node);
+/** Frees the walk's spare batches. */
+void frd__batches_free(struct frd_walk *walk);
 /** A concurrent worker: takes tasks until the walk is done. */
 void frd__worker_run(struct frd__worker *w);
 

@@ -507,6 +507,69 @@ FRD_EXTERN int frd_lister_list_fd(struct frd_lister *lister, struct frd_list *li
                                   const char *name);
 
 /**
+ * Starts a listing in batches of a directory the caller has open: frd_lister_batch_read()
+ * then hands out its entries a kernel buffer at a time (a continuation, as getdents does),
+ * so a caller that does not need the whole directory at once never holds it; memory is
+ * bounded by one batch, not by the directory. The lister keeps the cursor: one listing in
+ * batches per lister at a time (beginning another ends the one open). Other listings
+ * through the same lister (frd_lister_list_fd() ...) may run in between, on other
+ * descriptors. The descriptor stays the caller's and must stay open until
+ * frd_lister_batch_end(); it is read from its current position, or from the start with
+ * FRD_LIST_REWIND (the lister's flags and fields as they are at the first read apply).
+ * @param name used only in frd_lister_error(); may be NULL; copied.
+ * @return 0; FRD_EINVAL for a NULL lister or FRD_INVALID_FD (nothing recorded for
+ * frd_lister_error()); FRD_ENOMEM (no memory to copy the name; then no listing is open).
+ * Not thread-safe on one lister.
+ */
+FRD_EXTERN int frd_lister_batch_begin(struct frd_lister *lister, frd_os_fd fd, const char *name);
+
+/**
+ * Like frd_lister_batch_begin(), on the directory `name` relative to the open directory
+ * `parent` (FRD_INVALID_FD: the current directory, or `name` is absolute), which the lister
+ * opens itself (openat; `open_flags` are enum frd_open_flag bits) and closes at
+ * frd_lister_batch_end() or frd_lister_free(). So a program reads a directory in batches
+ * with no descriptor of its own.
+ * @return 0; FRD_EINVAL for a NULL lister or name or an unknown open flag (nothing
+ * recorded); or the open's failure as frd_lister_list_at() returns it (FRD_ENOENT,
+ * FRD_ENOTDIR, FRD_ELOOP, FRD_EACCES, FRD_EMFILE, ...), with frd_lister_error().op "open".
+ * Not thread-safe on one lister.
+ */
+FRD_EXTERN int frd_lister_batch_open(struct frd_lister *lister, frd_os_fd parent, const char *name,
+                                     unsigned open_flags);
+
+/**
+ * Appends the next batch of the listing begun by frd_lister_batch_begin() (or
+ * frd_lister_batch_open()) to `list`, with
+ * the same rules for entries as frd_lister_list_path() (stat'ed with the lister's fields;
+ * an entry that vanished before its stat is left out; a failed stat keeps the entry with
+ * `error` set). A batch is what one kernel buffer held (64 KiB of records on Linux, about
+ * 1,000 entries on other Unix systems, one FILE_*_DIR_INFO buffer on Windows; on macOS the
+ * whole directory, not yet split). Clear the list between batches to keep memory bounded:
+ * a cleared list that held a batch allocates nothing for the next one of the same size.
+ * Every entry of the directory comes in exactly one batch (given no concurrent change to
+ * it; entries added or removed meanwhile may or may not appear, as with readdir).
+ * @return the number of entries appended (> 0), 0 at the end of the directory (and on every
+ * call after the end or after a failure), or a negative code:
+ *   - FRD_EINVAL: a NULL lister or list, or no listing begun (nothing recorded);
+ *   - what frd_lister_list_fd() returns for a failed read (FRD_ENOMEM, FRD_EMALFORMED,
+ *     FRD_EBADF, FRD_ENOTDIR, FRD_ENOENT, FRD_EACCES, FRD_EIO, ...), with
+ *     frd_lister_error() saying what failed and naming the directory as given to
+ *     frd_lister_batch_begin(). The entries appended before the failure stay in the list;
+ *     the listing is then over (later calls return 0).
+ * Not thread-safe on one lister; successive batches may be read from different threads if
+ * the caller orders the calls.
+ */
+FRD_EXTERN int frd_lister_batch_read(struct frd_lister *lister, struct frd_list *list);
+
+/**
+ * Ends a listing in batches (before or after its end): releases what the lister kept for
+ * it. A descriptor given to frd_lister_batch_begin() is the caller's, not closed; one
+ * frd_lister_batch_open() opened is closed. NULL, or a lister with no listing begun,
+ * is allowed (nothing happens). frd_lister_free() ends an open listing too.
+ */
+FRD_EXTERN void frd_lister_batch_end(struct frd_lister *lister);
+
+/**
  * Says what made the lister's last listing fail. The strings are owned by the lister and
  * valid until its next listing.
  */
