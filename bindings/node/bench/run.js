@@ -26,24 +26,36 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-const results = { machine: `${os.cpus().length} x ${os.cpus()[0].model}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.release()}, Node ${process.version}, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`, rounds, roots: {} };
+const results = { machine: `${os.cpus().length} x ${os.cpus()[0].model}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.release()}, Node ${process.version}`, load_before: os.loadavg().map((x) => x.toFixed(1)).join(' '), rounds, roots: {} };
 for (const root of roots) {
   results.roots[root] = {};
   for (const mode of Object.keys(contenders)) {
     const times = {};
+    const cpu = {};
+    const delay = {};
     const entries = {};
     for (let r = 0; r < rounds; r++) {
       for (const name of Object.keys(contenders[mode])) {
         const out = JSON.parse(execFileSync(process.execPath, [path.join(__dirname, 'one.js'), mode, name, root]));
         (times[name] ??= []).push(out.ms);
+        (cpu[name] ??= []).push(out.cpuMs);
+        (delay[name] ??= []).push(out.loopDelayMs);
         entries[name] = out.entries;
       }
     }
     const rows = {};
-    for (const name of Object.keys(times)) rows[name] = { median_ms: median(times[name]), runs_ms: times[name], entries: entries[name] };
+    for (const name of Object.keys(times)) {
+      rows[name] = {
+        median_ms: median(times[name]), runs_ms: times[name], median_cpu_ms: median(cpu[name]),
+        worst_loop_delay_ms: Math.max(...delay[name]), entries: entries[name],
+      };
+    }
     results.roots[root][mode] = rows;
-    console.log(`\n${root}, ${mode} (median of ${rounds}, ms):`);
-    for (const [name, row] of Object.entries(rows)) console.log(`  ${name.padEnd(28)} ${row.median_ms.toFixed(1).padStart(8)}  (${row.entries} entries)`);
+    console.log(`\n${root}, ${mode} (median of ${rounds}, ms; cpu: all threads; worst event loop delay):`);
+    for (const [name, row] of Object.entries(rows)) {
+      console.log(`  ${name.padEnd(28)} ${row.median_ms.toFixed(1).padStart(8)}  cpu ${row.median_cpu_ms.toFixed(0).padStart(6)}` +
+        `  delay ${row.worst_loop_delay_ms.toFixed(1).padStart(6)}  (${row.entries} entries)`);
+    }
   }
 }
 results.load_after = os.loadavg().map((x) => x.toFixed(1)).join(' ');
