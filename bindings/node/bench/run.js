@@ -2,6 +2,7 @@
 // with metadata, on /usr and on the u-boot tree. Runs are interleaved (one run of each
 // contender per round, each in a fresh process that warms up first) and the median of the
 // rounds is reported. Usage: node bench/run.js [ROUNDS] [ROOT...]; writes bench/results.json.
+// BENCH_ONLY=REGEX runs only the contenders whose name matches (e.g. '^(frd|fdir|fs)').
 'use strict';
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -10,6 +11,7 @@ const path = require('node:path');
 const contenders = require('./contenders');
 
 const rounds = Number(process.argv[2] || 5);
+const only = new RegExp(process.env.BENCH_ONLY || '');
 let roots = process.argv.slice(3);
 if (roots.length === 0) {
   const repo = path.resolve(__dirname, '..', '..', '..');
@@ -26,7 +28,7 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-const results = { machine: `${os.cpus().length} x ${os.cpus()[0].model}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.release()}, Node ${process.version}`, load_before: os.loadavg().map((x) => x.toFixed(1)).join(' '), rounds, roots: {} };
+const results = { only: only.source, machine: `${os.cpus().length} x ${os.cpus()[0].model}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.release()}, Node ${process.version}`, load_before: os.loadavg().map((x) => x.toFixed(1)).join(' '), rounds, roots: {} };
 for (const root of roots) {
   results.roots[root] = {};
   for (const mode of Object.keys(contenders)) {
@@ -35,7 +37,7 @@ for (const root of roots) {
     const delay = {};
     const entries = {};
     for (let r = 0; r < rounds; r++) {
-      for (const name of Object.keys(contenders[mode])) {
+      for (const name of Object.keys(contenders[mode]).filter((n) => only.test(n))) {
         const out = JSON.parse(execFileSync(process.execPath, [path.join(__dirname, 'one.js'), mode, name, root]));
         (times[name] ??= []).push(out.ms);
         (cpu[name] ??= []).push(out.cpuMs);
