@@ -2,7 +2,8 @@
 // with metadata, on /usr and on the u-boot tree. Runs are interleaved (one run of each
 // contender per round, each in a fresh process that warms up first) and the median of the
 // rounds is reported. Usage: node bench/run.js [ROUNDS] [ROOT...]; writes bench/results.json.
-// BENCH_ONLY=REGEX runs only the contenders whose name matches (e.g. '^(frd|fdir|fs)').
+// BENCH_OUT=FILE writes there instead. BENCH_ONLY=REGEX runs only the contenders whose name
+// matches (e.g. '^(frd|fdir|fs)').
 'use strict';
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -49,16 +50,17 @@ for (const root of roots) {
     for (const name of Object.keys(times)) {
       rows[name] = {
         median_ms: median(times[name]), runs_ms: times[name], median_cpu_ms: median(cpu[name]),
-        worst_loop_delay_ms: Math.max(...delay[name]), entries: entries[name],
+        worst_loop_delay_ms: Math.max(...delay[name]),
+        median_loop_delay_ms: median(delay[name]), entries: entries[name],
       };
     }
     results.roots[root][mode] = rows;
     console.log(`\n${root}, ${mode} (median of ${rounds}, ms; cpu: all threads; worst event loop delay):`);
     for (const [name, row] of Object.entries(rows)) {
       console.log(`  ${name.padEnd(28)} ${row.median_ms.toFixed(1).padStart(8)}  cpu ${row.median_cpu_ms.toFixed(0).padStart(6)}` +
-        `  delay ${row.worst_loop_delay_ms.toFixed(1).padStart(6)}  (${row.entries} entries)`);
+        `  delay ${row.worst_loop_delay_ms.toFixed(1).padStart(6)} (median ${row.median_loop_delay_ms.toFixed(1)})  (${row.entries} entries)`);
     }
   }
 }
 results.load_after = os.loadavg().map((x) => x.toFixed(1)).join(' ');
-fs.writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(results, null, 1) + '\n');
+fs.writeFileSync(process.env.BENCH_OUT || path.join(__dirname, 'results.json'), JSON.stringify(results, null, 1) + '\n');
