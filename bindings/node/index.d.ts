@@ -5,21 +5,22 @@ export type EntryType =
   | 'file' | 'directory' | 'symlink' | 'fifo' | 'socket' | 'characterDevice' | 'blockDevice'
   | 'unknown' | 'dir' | 'link' | 'symbolicLink';
 
-/** Metadata of an entry, as fs.Stats (from lstat: links are not followed). */
+/** Metadata of an entry, as fs.Stats (from lstat: links are not followed). The fields are
+ *  read-only getters over the batch's arrays, read on access; toJSON() copies them. */
 export class Stats {
-  dev: number;
-  ino: number;
-  mode: number;
-  nlink: number;
-  uid: number;
-  gid: number;
-  rdev: number;
-  size: number;
-  blocks: number;
-  atimeMs: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  birthtimeMs: number;
+  readonly dev: number;
+  readonly ino: number;
+  readonly mode: number;
+  readonly nlink: number;
+  readonly uid: number;
+  readonly gid: number;
+  readonly rdev: number;
+  readonly size: number;
+  readonly blocks: number;
+  readonly atimeMs: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly birthtimeMs: number;
   readonly atime: Date;
   readonly mtime: Date;
   readonly ctime: Date;
@@ -35,6 +36,12 @@ export class Stats {
   isSocket(): boolean;
   isCharacterDevice(): boolean;
   isBlockDevice(): boolean;
+  /** The 13 number fields (dev ... birthtimeMs) as a plain object. */
+  toJSON(): {
+    dev: number; ino: number; mode: number; nlink: number; uid: number; gid: number;
+    rdev: number; size: number; blocks: number; atimeMs: number; mtimeMs: number;
+    ctimeMs: number; birthtimeMs: number;
+  };
 }
 
 /** A directory entry, as fs.Dirent; `stats` is there when the walk asked for stats. */

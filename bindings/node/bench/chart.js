@@ -1,34 +1,38 @@
-// Draws bench/results.json as an SVG bar chart (one panel per tree and mode, median ms per
-// contender, frd's bars dark). Usage: node bench/chart.js > bench/results.svg
+// Draws bench/results.json as bench/results.svg with gnuplot (../bench-chart.gp): one panel
+// per tree and mode, the median ms of each contender, frd's bars dark.
+// Usage: node bench/chart.js [RESULTS.json] [OUT.svg]
 'use strict';
-const results = require('./results.json');
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
 
-const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const W = 760;
-const labelW = 220;
-const barMax = W - labelW - 90;
-const rowH = 20;
-let y = 30;
-const parts = [];
-parts.push(`<text x="10" y="20" font-size="15" font-weight="bold">frd vs Node.js tree walkers: median ms of ${results.rounds} interleaved runs (shorter is faster)</text>`);
+const input = path.resolve(process.argv[2] || path.join(__dirname, 'results.json'));
+const out = path.resolve(process.argv[3] || path.join(__dirname, 'results.svg'));
+const results = JSON.parse(fs.readFileSync(input, 'utf8'));
+
+const blocks = [];
+const titles = [];
 for (const [root, modes] of Object.entries(results.roots)) {
   for (const [mode, rows] of Object.entries(modes)) {
-    y += 24;
-    const title = `${root.includes('u-boot') ? 'u-boot tree' : root}, ${mode === 'names' ? 'names and types' : 'with lstat metadata'}`;
-    parts.push(`<text x="10" y="${y}" font-size="13" font-weight="bold">${esc(title)}</text>`);
-    y += 6;
-    const max = Math.max(...Object.values(rows).map((r) => r.median_ms));
-    for (const [name, r] of Object.entries(rows)) {
-      const w = Math.max(1, (r.median_ms / max) * barMax);
-      const color = name.startsWith('frd') ? '#1f4e79' : '#9db9d5';
-      parts.push(`<text x="${labelW - 6}" y="${y + 14}" font-size="12" text-anchor="end">${esc(name)}</text>`);
-      parts.push(`<rect x="${labelW}" y="${y + 3}" width="${w.toFixed(1)}" height="${rowH - 6}" fill="${color}"/>`);
-      parts.push(`<text x="${(labelW + w + 5).toFixed(1)}" y="${y + 14}" font-size="12">${r.median_ms.toFixed(0)} ms</text>`);
-      y += rowH;
-    }
+    const entries = Object.values(rows)[0].entries;
+    titles.push(`${root.includes('u-boot') ? 'u-boot tree' : root} (${entries} entries), ` +
+      `${mode === 'names' ? 'names and types' : 'with lstat metadata'}`);
+    blocks.push(Object.entries(rows)
+      .map(([name, r]) => `${name}\t${r.median_ms}\t${name.startsWith('frd') ? 1 : 0}`).join('\n'));
   }
 }
-y += 20;
-parts.push(`<text x="10" y="${y}" font-size="11">${esc(results.machine)}</text>`);
-y += 10;
-process.stdout.write(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${y}" font-family="sans-serif">\n<rect width="100%" height="100%" fill="white"/>\n${parts.join('\n')}\n</svg>\n`);
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'frd-chart-'));
+try {
+  const data = path.join(tmp, 'data.tsv');
+  const titleFile = path.join(tmp, 'titles.txt');
+  fs.writeFileSync(data, blocks.join('\n\n\n') + '\n');
+  fs.writeFileSync(titleFile, titles.join('\n') + '\n');
+  const heading = `frd vs Node.js tree walkers, Node ${process.version.slice(1)}: median of ` +
+    `${results.rounds} interleaved runs (load ${results.load_before ?? ''}..${results.load_after})`;
+  const q = (s) => `'${s.replace(/'/g, '')}'`;
+  execFileSync('gnuplot', ['-e', `data=${q(data)}; titles=${q(titleFile)}; heading=${q(heading)}; out=${q(out)}`,
+    path.join(__dirname, '..', '..', 'bench-chart.gp')], { stdio: 'inherit' });
+} finally {
+  fs.rmSync(tmp, { recursive: true, force: true });
+}

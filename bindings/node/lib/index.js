@@ -6,6 +6,7 @@
 
 const path = require('node:path');
 const { fileURLToPath } = require('node:url');
+const { inspect } = require('node:util');
 const native = require('../build/Release/frd.node');
 
 const kType = Symbol('type');
@@ -37,35 +38,45 @@ class Dirent {
 }
 
 const S_IFMT = 0o170000;
+const N_FIELDS = native.statsFields;
 
-/** Metadata of an entry, as fs.Stats (times as Date, lazily) plus the ns times as bigint. */
+/**
+ * Metadata of an entry, as fs.Stats (dev, ino, mode, nlink, uid, gid, rdev, size, blocks,
+ * atimeMs..birthtimeMs, times as Date) plus the ns times as bigint. The fields are getters
+ * that read the batch's typed arrays when asked, so an entry whose metadata is not read
+ * costs one small object; a Stats kept alive keeps its batch's arrays alive.
+ */
 class Stats {
+  #num;
+  #ns;
+  #i;
   constructor(num, ns, i) {
-    const o = i * native.statsFields;
-    this.dev = num[o];
-    this.ino = num[o + 1];
-    this.mode = num[o + 2];
-    this.nlink = num[o + 3];
-    this.uid = num[o + 4];
-    this.gid = num[o + 5];
-    this.rdev = num[o + 6];
-    this.size = num[o + 7];
-    this.blocks = num[o + 8];
-    this.atimeMs = num[o + 9];
-    this.mtimeMs = num[o + 10];
-    this.ctimeMs = num[o + 11];
-    this.birthtimeMs = num[o + 12];
-    this[kNs] = ns;
-    this[kIdx] = i;
+    this.#num = num;
+    this.#ns = ns;
+    this.#i = i;
   }
+  #f(k) { return this.#num[this.#i * N_FIELDS + k]; }
+  get dev() { return this.#f(0); }
+  get ino() { return this.#f(1); }
+  get mode() { return this.#f(2); }
+  get nlink() { return this.#f(3); }
+  get uid() { return this.#f(4); }
+  get gid() { return this.#f(5); }
+  get rdev() { return this.#f(6); }
+  get size() { return this.#f(7); }
+  get blocks() { return this.#f(8); }
+  get atimeMs() { return this.#f(9); }
+  get mtimeMs() { return this.#f(10); }
+  get ctimeMs() { return this.#f(11); }
+  get birthtimeMs() { return this.#f(12); }
   get atime() { return new Date(this.atimeMs); }
   get mtime() { return new Date(this.mtimeMs); }
   get ctime() { return new Date(this.ctimeMs); }
   get birthtime() { return new Date(this.birthtimeMs); }
-  get atimeNs() { return this[kNs][this[kIdx] * 4]; }
-  get mtimeNs() { return this[kNs][this[kIdx] * 4 + 1]; }
-  get ctimeNs() { return this[kNs][this[kIdx] * 4 + 2]; }
-  get birthtimeNs() { return this[kNs][this[kIdx] * 4 + 3]; }
+  get atimeNs() { return this.#ns[this.#i * 4]; }
+  get mtimeNs() { return this.#ns[this.#i * 4 + 1]; }
+  get ctimeNs() { return this.#ns[this.#i * 4 + 2]; }
+  get birthtimeNs() { return this.#ns[this.#i * 4 + 3]; }
   isFile() { return (this.mode & S_IFMT) === 0o100000; }
   isDirectory() { return (this.mode & S_IFMT) === 0o040000; }
   isSymbolicLink() { return (this.mode & S_IFMT) === 0o120000; }
@@ -73,7 +84,17 @@ class Stats {
   isSocket() { return (this.mode & S_IFMT) === 0o140000; }
   isCharacterDevice() { return (this.mode & S_IFMT) === 0o020000; }
   isBlockDevice() { return (this.mode & S_IFMT) === 0o060000; }
+  /** The fields as a plain object (what JSON.stringify and util.inspect show). */
+  toJSON() {
+    const o = {};
+    for (const k of STATS_KEYS) o[k] = this[k];
+    return o;
+  }
+  [inspect.custom](depth, options) { return `Stats ${inspect(this.toJSON(), options)}`; }
 }
+
+const STATS_KEYS = ['dev', 'ino', 'mode', 'nlink', 'uid', 'gid', 'rdev', 'size', 'blocks',
+  'atimeMs', 'mtimeMs', 'ctimeMs', 'birthtimeMs'];
 
 function toPath(p) {
   if (typeof p === 'string') return p;
@@ -113,16 +134,24 @@ function nativeOptions(root, o) {
   };
 }
 
+// What fs.readdir puts before a relative directory to make an entry's parentPath:
+// path.join(root, rel) is path.join(root, 'x') with 'x' replaced by rel, since rel's
+// components are names (never '.', '..' or empty). One normalisation per walk, not per
+// directory.
+function parentPrefix(root) {
+  return path.join(root, 'x').slice(0, -1);
+}
+
 // Parent paths as fs.readdir gives them: the root as given for its own entries, else joined.
-function parentPaths(root, dirs) {
+function parentPaths(root, prefix, dirs) {
   const out = dirs.split('\0');
   out.pop();
-  for (let i = 0; i < out.length; i++) out[i] = out[i] === '' ? root : path.join(root, out[i]);
+  for (let i = 0; i < out.length; i++) out[i] = out[i] === '' ? root : prefix + out[i];
   return out;
 }
 
 // Appends a batch's entries to `out`: relative path strings, or Dirents (with .stats).
-function decodeInto(out, batch, root, withFileTypes) {
+function decodeInto(out, batch, root, prefix, withFileTypes) {
   const [names, dirs, dirStart, types, num, ns] = batch;
   const nameList = names.split('\0');
   const n = types.length;
@@ -130,7 +159,7 @@ function decodeInto(out, batch, root, withFileTypes) {
     for (let i = 0; i < n; i++) out.push(nameList[i]);
     return out;
   }
-  const parents = parentPaths(root, dirs);
+  const parents = parentPaths(root, prefix, dirs);
   for (let d = 0; d < dirStart.length; d++) {
     const end = d + 1 < dirStart.length ? dirStart[d + 1] : n;
     const parent = parents[d];
@@ -163,6 +192,7 @@ const abandoned = new FinalizationRegistry((walker) => walker.cancel());
 class Walk {
   constructor(root, options) {
     this.root = root;
+    this.prefix = parentPrefix(root);
     this.withFileTypes = options.withFileTypes !== false;
     this.signal = options.signal;
     this.done = false;
@@ -230,7 +260,7 @@ class Walk {
   async next() {
     const batch = await this.nextRaw();
     if (batch === null) return { done: true, value: undefined };
-    return { done: false, value: decodeInto([], batch, this.root, this.withFileTypes) };
+    return { done: false, value: decodeInto([], batch, this.root, this.prefix, this.withFileTypes) };
   }
 
   async return() {
@@ -274,7 +304,7 @@ async function readdirPromise(p, options) {
   for (;;) {
     const batch = await w.nextRaw();
     if (batch === null) return out;
-    decodeInto(out, batch, root, o.withFileTypes);
+    decodeInto(out, batch, root, w.prefix, o.withFileTypes);
   }
 }
 
@@ -300,7 +330,8 @@ function readdirSync(p, options) {
   const o = readdirOptions(options);
   const batches = native.runSync(nativeOptions(root, o));
   const out = [];
-  for (const b of batches) decodeInto(out, b, root, o.withFileTypes);
+  const prefix = parentPrefix(root);
+  for (const b of batches) decodeInto(out, b, root, prefix, o.withFileTypes);
   return out;
 }
 

@@ -139,6 +139,21 @@ double Ms(int64_t ns)
     return static_cast<double>(ns) / 1e6;
 }
 
+// A batch with room for a full batch's entries, so appends do not reallocate (and copy).
+std::unique_ptr<Batch> NewBatch(const Config &cfg)
+{
+    auto b = std::make_unique<Batch>();
+    size_t n = cfg.batchSize;
+    b->names.reserve(n * (cfg.relNames ? 48 : 16));
+    b->types.reserve(n);
+    b->dirStart.reserve(n / 4 + 1);
+    if (cfg.stats) {
+        b->num.reserve(n * kNumFields);
+        b->ns.reserve(n * kNsFields);
+    }
+    return b;
+}
+
 enum frd_action Visit(const struct frd_walk_entry *we, void *udata)
 {
     auto *st = static_cast<State *>(udata);
@@ -155,7 +170,7 @@ enum frd_action Visit(const struct frd_walk_entry *we, void *udata)
     }
     std::unique_ptr<Batch> &b = st->cur[we->worker % kMaxWorkers];
     if (!b) {
-        b = std::make_unique<Batch>();
+        b = NewBatch(st->cfg);
     }
     const char *rel = we->path + st->cfg.relOff;
     size_t relLen = we->path_len - st->cfg.relOff;

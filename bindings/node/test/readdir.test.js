@@ -5,6 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
+const util = require('node:util');
 const frd = require('..');
 const { tmpdir, keys, oddTree, ubootTree } = require('./helpers');
 
@@ -39,6 +40,22 @@ test('roots given as "dir/", "./dir" and "dir/x/.." give fs\'s parentPath string
       assert.deepStrictEqual(keys(frd.readdirSync(r, { recursive: true, withFileTypes: true })),
         keys(fsTree(r)), r);
     }
+  }
+});
+
+test('a root of ".", "./" or "sub/.." (relative to the cwd) gives fs\'s parentPath strings', (t) => {
+  const base = tmpdir(t);
+  oddTree(path.join(base, 'r'));
+  fs.mkdirSync(path.join(base, 'r', 'sub'));
+  const cwd = process.cwd();
+  process.chdir(path.join(base, 'r'));
+  try {
+    for (const root of ['.', './', 'sub/..', 'sub/../', '..', '../r']) {
+      assert.deepStrictEqual(keys(frd.readdirSync(root, { recursive: true, withFileTypes: true })),
+        keys(fsTree(root)), root);
+    }
+  } finally {
+    process.chdir(cwd);
   }
 });
 
@@ -77,6 +94,26 @@ test('stats: the metadata fs.lstatSync reports, times as Date and bigint ns', as
     assert.strictEqual(e.stats.mtime.getTime(), Math.floor(Number(s.mtimeNs / 1000000n)), `mtime of ${label}`);
     assert.strictEqual(e.stats.isDirectory(), e.isDirectory(), label);
     assert.strictEqual(e.stats.isSymbolicLink(), e.isSymbolicLink(), label);
+    // The fields are read from the batch on access; toJSON (and so util.inspect and
+    // JSON.stringify) lists the same values as plain properties.
+    const plain = JSON.parse(JSON.stringify(e.stats));
+    assert.deepStrictEqual(Object.keys(plain), ['dev', 'ino', 'mode', 'nlink', 'uid', 'gid', 'rdev',
+      'size', 'blocks', 'atimeMs', 'mtimeMs', 'ctimeMs', 'birthtimeMs'], label);
+    for (const k of Object.keys(plain)) assert.strictEqual(plain[k], e.stats[k], `${k} of ${label}`);
+    assert.match(util.inspect(e.stats), new RegExp(`size: ${e.stats.size}\\b`), label);
+  }
+});
+
+test('stats of every batch stay right after later batches arrive (no buffer reuse)', async (t) => {
+  const root = ubootTree(t);
+  const kept = [];
+  for await (const batch of frd.walk(root, { stats: true, batchSize: 64 })) kept.push(...batch);
+  assert.ok(kept.length > 10000);
+  for (let i = 0; i < kept.length; i += 97) {
+    const e = kept[i];
+    const s = fs.lstatSync(path.join(e.parentPath, e.name), { bigint: true });
+    assert.strictEqual(e.stats.ino, Number(s.ino), e.name);
+    assert.strictEqual(e.stats.mtimeNs, s.mtimeNs, e.name);
   }
 });
 

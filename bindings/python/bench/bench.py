@@ -12,7 +12,8 @@ ratio of each method's median to frd's, and the median CPU time (user + system, 
 of each. Every method counts the entries it saw, and the
 counts must agree (the run fails otherwise). "names": every entry's path (bare "os.walk" only
 counts the names it lists, without making their paths); "metadata": every entry's path and
-lstat fields (size, mtime, mode) read in Python.
+lstat fields (size, mtime, mode) read in Python. --svg draws the chart with gnuplot
+(bench/chart.py, which can also redraw it from a --json file).
 """
 import argparse
 import gc
@@ -26,6 +27,9 @@ import sys
 import time
 
 import frd
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import chart  # noqa: E402  (bench/chart.py: the SVG by gnuplot)
 
 
 def os_walk_bare(root):
@@ -157,49 +161,7 @@ def main():
         with open(args.json, "w") as f:
             json.dump(result, f, indent=1)
     if args.svg:
-        with open(args.svg, "w") as f:
-            f.write(svg_chart(result))
-
-
-def svg_chart(result):
-    """A horizontal bar chart of the medians, one group per root and kind."""
-    rows = result["results"]
-    width, bar_h, gap, left = 760, 16, 26, 230
-    groups = []
-    for r in rows:
-        key = (r["root"], r["kind"])
-        if not groups or groups[-1][0] != key:
-            groups.append((key, []))
-        groups[-1][1].append(r)
-    height = 40 + sum(gap + bar_h * len(g) for _, g in groups)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'font-family="sans-serif" font-size="12">',
-           f'<rect width="{width}" height="{height}" fill="white"/>',
-           f'<text x="10" y="20" font-size="14">frd.walk vs os.walk and Path.rglob: median ms '
-           f'(shorter is faster), Python {result["python"]}</text>']
-    y = 40
-    for (root, kind), g in groups:
-        scale = (width - left - 90) / max(r["median_ms"] for r in g)
-        out.append(f'<text x="10" y="{y + 12}" font-weight="bold">{esc(root)} ({kind}, '
-                   f'{g[0]["entries"]} entries)</text>')
-        y += gap - 8
-        for r in g:
-            w = max(1, r["median_ms"] * scale)
-            color = "#2b7bb9" if r["method"].startswith("frd") else "#bbbbbb"
-            out.append(f'<text x="{left - 6}" y="{y + 12}" text-anchor="end">'
-                       f'{esc(r["method"])}</text>')
-            out.append(f'<rect x="{left}" y="{y + 2}" width="{w:.1f}" height="{bar_h - 4}" '
-                       f'fill="{color}"/>')
-            out.append(f'<text x="{left + w + 4:.1f}" y="{y + 12}">{r["median_ms"]} ms '
-                       f'({r["ratio_to_frd"]}x)</text>')
-            y += bar_h
-        y += 8
-    out.append("</svg>\n")
-    return "\n".join(out)
-
-
-def esc(s):
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        chart.draw(result, args.svg)
 
 
 if __name__ == "__main__":
