@@ -20,7 +20,7 @@
 
 static const char usage_text[] =
     "usage: frdindex update [-q] [-v] [-x] [-j N] DB [ROOT...]\n"
-    "       frdindex changes [--json] [--all] DB\n"
+    "       frdindex changes [--since GEN|TIME] [--json|-0] [--all] DB\n"
     "       frdindex find [-i] [-b] [-0] [-c] DB PATTERN\n"
     "       frdindex check DB\n"
     "Keep an SQLite index (DB) of the entries below ROOT... and query it.\n"
@@ -30,11 +30,13 @@ static const char usage_text[] =
     "             -q  no summary line   -v  time each phase (on stderr)\n"
     "             -x  stay on each root's file system\n"
     "             -j N  walk with N threads\n"
-    "  changes  what the last update found: added, removed, modified (size or mtime),\n"
+    "  changes  what changed after update GEN (default: what the last update found),\n"
+    "           folded per path: added, removed, modified (size or mtime),\n"
     "           metadata (ctime or mode only), replaced (another file at the same path),\n"
     "           renamed (the same file at a new path: 'renamed OLD NEW')\n"
-    "             --json  as one JSON object   --all  also directories whose mtime moved,\n"
-    "                                              and renames implied by a parent's\n"
+    "             --since GEN|TIME  after that update (TIME: @SECONDS, YYYY-MM-DD[ HH:MM])\n"
+    "             --json  as one JSON object   -0, --print0  existing paths, NUL-ended\n"
+    "             --all  also directories whose mtime moved, renames implied by a parent's\n"
     "  find     paths matching a glob, as locate: a pattern without * ? [ matches anywhere\n"
     "             -i  ignore case   -b  match the last name only   -0  NUL-terminate\n"
     "             -c  print only the count\n"
@@ -94,17 +96,25 @@ static int cmd_changes(int argc, char **argv)
     static const struct option options[] = {
         {"json", no_argument, NULL, 'J'},
         {"all", no_argument, NULL, 'a'},
+        {"print0", no_argument, NULL, '0'},
+        {"since", required_argument, NULL, 's'},
         {NULL, 0, NULL, 0},
     };
-    bool json = false, all = false;
+    struct index_changes_options opts = {0};
     int c;
-    while ((c = getopt_long(argc, argv, "a", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "a0", options, NULL)) != -1) {
         switch (c) {
         case 'J':
-            json = true;
+            opts.json = true;
             break;
         case 'a':
-            all = true;
+            opts.all = true;
+            break;
+        case '0':
+            opts.null = true;
+            break;
+        case 's':
+            opts.since = optarg;
             break;
         default:
             return usage_error(NULL);
@@ -113,7 +123,11 @@ static int cmd_changes(int argc, char **argv)
     if (argc - optind != 1) {
         return usage_error("changes needs one database");
     }
-    return index_changes(argv[optind], json, all);
+    if (opts.json && opts.null) {
+        return usage_error("--json and --print0 exclude each other");
+    }
+    opts.db_path = argv[optind];
+    return index_changes(&opts);
 }
 
 static int cmd_find(int argc, char **argv)

@@ -52,7 +52,9 @@ enum index_change {
     INDEX_RENAMED = 5,  /**< a file that was at old_path, unchanged, now here */
     /** renamed only because a directory above it was renamed (shown with --all) */
     INDEX_RENAMED_WITH_PARENT = 6,
-    INDEX_REMOVED = 7, /**< only in table `removed` */
+    INDEX_REMOVED = 7, /**< only in table `history` */
+    /** history only: this path's file, unchanged, was renamed to `other_path` */
+    INDEX_RENAMED_AWAY = 8,
 };
 
 /** @return the word `changes` prints for a kind: "added", "removed", ... */
@@ -75,6 +77,9 @@ enum index_open_mode {
  * @return 0 with *out set, or -1.
  */
 int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out);
+
+/** @return the database's schema version (2 or this one's), or -1 on a read error. */
+int index_db_schema(sqlite3 *db);
 
 /** Reads an integer from table `meta`. @return 0 (with *out set; 0 if absent) or -1. */
 int index_db_meta_get(sqlite3 *db, const char *key, int64_t *out);
@@ -103,8 +108,17 @@ int index_update(const struct index_update_options *opts);
 
 /* ---- frdindex_query.c ----------------------------------------------------------------- */
 
-/** Runs `frdindex changes DB [--json] [--all]`. @return the exit status. */
-int index_changes(const char *db_path, bool json, bool all);
+/** Options of `frdindex changes`. */
+struct index_changes_options {
+    const char *db_path;
+    const char *since; /**< --since: a generation or a time; NULL: the last update's */
+    bool json;         /**< --json */
+    bool all;          /**< --all */
+    bool null;         /**< -0: only the paths that exist, each ended by NUL */
+};
+
+/** Runs `frdindex changes`. @return the exit status. */
+int index_changes(const struct index_changes_options *opts);
 
 /** Options of `frdindex find`. */
 struct index_find_options {

@@ -45,7 +45,7 @@ struct update {
     sqlite3 *db;
     int64_t generation;
     struct index_map map;
-    sqlite3_stmt *insert, *update, *remove, *insert_removed, *mark_renamed;
+    sqlite3_stmt *insert, *update, *remove, *insert_history, *mark_renamed;
     uint64_t counts[INDEX_REMOVED + 1];
     uint64_t rows_written;
     uint64_t inserted_path_bytes; // for the next update's map reservation
@@ -162,8 +162,10 @@ static int prepare_all(struct update *u)
         sqlite3_prepare_v2(u->db, update_sql, -1, &u->update, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(u->db, "DELETE FROM entries WHERE id = ?", -1, &u->remove, NULL) !=
             SQLITE_OK ||
-        sqlite3_prepare_v2(u->db, "INSERT INTO removed(path, type) VALUES (?, ?)", -1,
-                           &u->insert_removed, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(u->db,
+                           "INSERT INTO history(gen, path, change, type, other_path) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5)",
+                           -1, &u->insert_history, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(u->db, "UPDATE entries SET change = ?2, old_path = ?3 WHERE id = ?1", -1,
                            &u->mark_renamed, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(u->db, fetch_sql, -1, &u->fetch, NULL) != SQLITE_OK) {
@@ -175,7 +177,7 @@ static int prepare_all(struct update *u)
 static void finalize_all(struct update *u)
 {
     sqlite3_stmt **all[] = {&u->insert,         &u->update,       &u->remove,
-                            &u->insert_removed, &u->mark_renamed, &u->fetch};
+                            &u->insert_history, &u->mark_renamed, &u->fetch};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
         sqlite3_finalize(*all[i]);
         *all[i] = NULL;
@@ -441,6 +443,59 @@ static void keep_failed(struct update *u, const struct index_collect *c)
     }
 }
 
+/** Appends one row to table history for this generation. @return 0 or -1. */
+static int add_history(struct update *u, const char *path, size_t len, enum index_change change,
+                       unsigned type, const char *other, size_t other_len)
+{
+    sqlite3_bind_int64(u->insert_history, 1, u->generation);
+    sqlite3_bind_blob(u->insert_history, 2, path, (int)len, SQLITE_STATIC);
+    sqlite3_bind_int(u->insert_history, 3, change);
+    sqlite3_bind_int(u->insert_history, 4, (int)type);
+    if (other != NULL) {
+        sqlite3_bind_blob(u->insert_history, 5, other, (int)other_len, SQLITE_STATIC);
+    } else {
+        sqlite3_bind_null(u->insert_history, 5);
+    }
+    return step_write(u, u->insert_history, "recording a change");
+}
+
+/**
+ * Copies this generation's rows of entries (added, changed, renamed) into table history,
+ * and notes when the update ran. Reads the table only if something was written.
+ */
+static int write_history(struct update *u)
+{
+    uint64_t written = 0;
+    for (size_t k = INDEX_ADDED; k < INDEX_REMOVED; k++) {
+        written += u->counts[k];
+    }
+    sqlite3_stmt *stmt;
+    if (written > 0) {
+        if (sqlite3_prepare_v2(u->db,
+                               "INSERT INTO history(gen, path, change, type, other_path) "
+                               "SELECT gen, path, change, type, old_path FROM entries "
+                               "WHERE gen = ?1 AND change != 0",
+                               -1, &stmt, NULL) != SQLITE_OK) {
+            return index_db_fail(u->db, "recording the changes");
+        }
+        sqlite3_bind_int64(stmt, 1, u->generation);
+        int rc = sqlite3_step(stmt);
+        sqlite3_finalize(stmt);
+        if (rc != SQLITE_DONE) {
+            return index_db_fail(u->db, "recording the changes");
+        }
+    }
+    if (sqlite3_prepare_v2(u->db, "INSERT INTO generations(gen, time_ns) VALUES (?, ?)", -1, &stmt,
+                           NULL) != SQLITE_OK) {
+        return index_db_fail(u->db, "recording the generation");
+    }
+    sqlite3_bind_int64(stmt, 1, u->generation);
+    sqlite3_bind_int64(stmt, 2, now_ns());
+    int rc = sqlite3_step(stmt);
+    sqlite3_finalize(stmt);
+    return rc == SQLITE_DONE ? 0 : index_db_fail(u->db, "recording the generation");
+}
+
 /** Writes renames and removals. @return 0 or -1. */
 static int write_renames_and_removals(struct update *u)
 {
@@ -459,6 +514,11 @@ static int write_renames_and_removals(struct update *u)
             src->mark = INDEX_MARK_MOVED; // its path is gone: the row goes with it
             sqlite3_bind_int64(u->remove, 1, src->row.id);
             result = step_write(u, u->remove, "removing a renamed entry's old row");
+            if (result == 0) {
+                result =
+                    add_history(u, index_item_path(&u->map, src), src->path_len, INDEX_RENAMED_AWAY,
+                                src->row.type, index_added_path(&u->added, a), a->path_len);
+            }
         }
         if (result == 0) {
             sqlite3_bind_int64(u->mark_renamed, 1, a->row.id);
@@ -479,10 +539,8 @@ static int write_renames_and_removals(struct update *u)
         sqlite3_bind_int64(u->remove, 1, item->row.id);
         result = step_write(u, u->remove, "removing an entry");
         if (result == 0) {
-            sqlite3_bind_blob(u->insert_removed, 1, index_item_path(&u->map, item),
-                              (int)item->path_len, SQLITE_STATIC);
-            sqlite3_bind_int(u->insert_removed, 2, item->row.type);
-            result = step_write(u, u->insert_removed, "recording a removal");
+            result = add_history(u, index_item_path(&u->map, item), item->path_len, INDEX_REMOVED,
+                                 item->row.type, NULL, 0);
         }
         u->counts[INDEX_REMOVED]++;
     }
@@ -716,8 +774,7 @@ int index_update(const struct index_update_options *opts)
     bool ok =
         snap >= 0 &&
         (u.snap_mode ? check_count(&u, expected) : load_rows(&u, expected, path_bytes)) == 0 &&
-        prepare_all(&u) == 0 &&
-        sqlite3_exec(u.db, "DELETE FROM removed", NULL, NULL, NULL) == SQLITE_OK;
+        prepare_all(&u) == 0;
     u.track_added = expected > 0;
     double t_loaded = mono_seconds();
     ok = drain(&u, &collect, ok) == 0 && ok;
@@ -753,7 +810,8 @@ int index_update(const struct index_update_options *opts)
         uint8_t mark = u.map.items[i].mark;
         entries -= mark == INDEX_MARK_UNSEEN || mark == INDEX_MARK_MOVED;
     }
-    if (write_meta_and_roots(&u, roots, nroots, entries) < 0 || write_snapshot(&u, entries) < 0) {
+    if (write_history(&u) < 0 || write_meta_and_roots(&u, roots, nroots, entries) < 0 ||
+        write_snapshot(&u, entries) < 0) {
         goto rollback;
     }
     finalize_all(&u);
@@ -762,6 +820,10 @@ int index_update(const struct index_update_options *opts)
         index_db_fail(u.db, "committing the update");
         goto rollback;
     }
+    // Back to a rollback journal at rest: then a user who may read but not write the
+    // database (nor its folder) can query it, which a WAL database does not allow without
+    // its -shm file. Busy (a query running) leaves WAL mode; the next update tries again.
+    sqlite3_exec(u.db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
     if (opts->verbose) {
         fprintf(stderr,
                 "%s: %s %zu rows in %.3f s; walked and compared in %.3f s more; "
