@@ -18,6 +18,7 @@
 
 #include "errtext.h"
 #include "grow.h"
+#include "jobs.h"
 #include "toolname.h"
 
 #include <getopt.h>
@@ -258,11 +259,14 @@ static int parse_options(int argc, char **argv, struct du_options *opts)
                 return usage_error("invalid --top count", optarg);
             }
             break;
-        case 'j':
-            if (parse_count(optarg, &jobs) < 0 || jobs > 1024) {
-                return usage_error("invalid job count", optarg);
+        case 'j': {
+            unsigned workers;
+            if (tool_parse_jobs(optarg, "-j", &workers) < 0) {
+                return usage_error(NULL, NULL);
             }
+            jobs = workers;
             break;
+        }
         case OPT_HELP:
             fputs(usage_text, stdout);
             return tool_flush_stdout();

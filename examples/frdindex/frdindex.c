@@ -9,6 +9,7 @@
 
 #include "frdindex.h"
 
+#include "jobs.h"
 #include "toolname.h"
 
 #include <errno.h>
@@ -19,7 +20,7 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: frdindex update [-q] [-v] [-x] [-j N] DB [ROOT...]\n"
+    "usage: frdindex update [-q] [-v] [-x] [-j N] [-m MODE] DB [ROOT...]\n"
     "       frdindex changes [--since GEN|TIME] [--json|-0] [--all] DB\n"
     "       frdindex find [-i] [-b] [-0] [-c] DB PATTERN\n"
     "       frdindex check DB\n"
@@ -29,7 +30,8 @@ static const char usage_text[] =
     "           DB up to date in one transaction, writing only what changed\n"
     "             -q  no summary line   -v  time each phase (on stderr)\n"
     "             -x  stay on each root's file system\n"
-    "             -j N  walk with N threads\n"
+    "             -j N  walk with N threads (1 to 256)\n"
+    "             -m MODE  a new DB's mode, octal (default 600: only its owner reads it)\n"
     "  changes  what changed after update GEN (default: what the last update found),\n"
     "           folded per path: added, removed, modified (size or mtime),\n"
     "           metadata (ctime or mode only), replaced (another file at the same path),\n"
@@ -57,7 +59,7 @@ static int cmd_update(int argc, char **argv)
 {
     struct index_update_options opts = {0};
     int c;
-    while ((c = getopt(argc, argv, "qvxj:")) != -1) {
+    while ((c = getopt(argc, argv, "qvxj:m:")) != -1) {
         switch (c) {
         case 'q':
             opts.quiet = true;
@@ -68,16 +70,23 @@ static int cmd_update(int argc, char **argv)
         case 'x':
             opts.one_file_system = true;
             break;
-        case 'j': {
+        case 'm': {
             char *end;
             errno = 0;
-            long jobs = strtol(optarg, &end, 10);
-            if (errno != 0 || *end != '\0' || jobs < 1 || jobs > 1024) {
-                return usage_error("invalid job count");
+            unsigned long mode = strtoul(optarg, &end, 8);
+            if (errno != 0 || end == optarg || *end != '\0' || mode > 0777 || optarg[0] == '-' ||
+                optarg[0] == '+') {
+                fprintf(stderr, "%s: invalid mode '%s' (octal, at most 0777)\n", tool_name, optarg);
+                return usage_error(NULL);
             }
-            opts.workers = (unsigned)jobs;
+            opts.mode = mode == 0 ? 0 : (unsigned)mode; // 0 asks for no access: keep 0600
             break;
         }
+        case 'j':
+            if (tool_parse_jobs(optarg, "-j", &opts.workers) < 0) {
+                return usage_error(NULL);
+            }
+            break;
         default:
             return usage_error(NULL);
         }
@@ -86,6 +95,9 @@ static int cmd_update(int argc, char **argv)
         return usage_error("update needs a database");
     }
     opts.db_path = argv[optind];
+    if (opts.db_path[0] == '\0') {
+        return usage_error("the database path is empty");
+    }
     opts.roots = (const char *const *)(argv + optind + 1);
     opts.nroots = (size_t)(argc - optind - 1);
     return index_update(&opts);

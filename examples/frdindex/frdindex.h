@@ -101,6 +101,7 @@ struct index_update_options {
     bool one_file_system; /**< -x */
     bool quiet;           /**< -q: no summary line */
     bool verbose;         /**< -v: time each phase, on stderr */
+    unsigned mode;        /**< -m: a new database's mode; 0: 0600 */
 };
 
 /** Runs `frdindex update`. @return the exit status. */

@@ -6,6 +6,7 @@
 
 #include "frdindex_collect.h"
 
+#include "errtext.h"
 #include "frdindex_map.h"
 #include "frdindex_snapshot.h"
 #include "grow.h"
@@ -141,7 +142,7 @@ static enum frd_action collect_error(const struct frd_walk_error *err, void *uda
     struct index_collect *c = udata;
     atomic_fetch_add(&c->errors, 1);
     fprintf(stderr, "%s: %s '%s': %s (its entries stay as indexed)\n", tool_name, err->op,
-            err->path, frd_strerror(err->code));
+            err->path, tool_strerror(err->code));
     // Whatever failed, keep what the index knew below that path rather than report it
     // removed: a directory that cannot be read now has not lost its files.
     size_t len = strlen(err->path);

@@ -4,6 +4,7 @@
 /** `frdindex update`: walk the roots and bring the database up to date in one transaction. */
 #define _XOPEN_SOURCE 700 // realpath
 
+#include "errtext.h"
 #include "frdindex.h"
 #include "frdindex_collect.h"
 #include "frdindex_map.h"
@@ -12,13 +13,17 @@
 #include "grow.h"
 #include "toolname.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <frd.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /*
  * An update, all inside one write transaction (BEGIN IMMEDIATE ... COMMIT):
@@ -593,8 +598,7 @@ static char **resolve_roots(const char *const *given, size_t n, size_t *nout)
     for (size_t i = 0; i < n; i++) {
         char *resolved = realpath(given[i], NULL);
         if (resolved == NULL) {
-            fprintf(stderr, "%s: cannot access '%s': %s\n", tool_name, given[i],
-                    frd_strerror(-errno));
+            fprintf(stderr, "%s: cannot access '%s': %s\n", tool_name, given[i], strerror(errno));
             for (size_t j = 0; j < *nout; j++) {
                 free(roots[j]);
             }
@@ -720,9 +724,64 @@ static int drain(struct update *u, struct index_collect *c, bool apply)
     return result;
 }
 
+/**
+ * Makes the database file if it does not exist, with `mode` (0: 0600, the index lists
+ * names of the whole tree), so SQLite (which would use 0644 less the umask) opens ours.
+ * @return 1 if made, 0 if it exists, -1 after a message (also when there is nothing to
+ * make it from: no roots).
+ */
+static int create_db_file(const char *path, bool have_roots, unsigned mode)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        return 0;
+    }
+    if (errno != ENOENT) {
+        fprintf(stderr, "%s: cannot access '%s': %s\n", tool_name, path, strerror(errno));
+        return -1;
+    }
+    if (!have_roots) {
+        fprintf(stderr, "%s: %s: no such index: give the directories to index\n", tool_name, path);
+        return -1;
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        fprintf(stderr, "%s: cannot create '%s': %s\n", tool_name, path, strerror(errno));
+        return -1;
+    }
+    if (fchmod(fd, mode != 0 ? mode : 0600) < 0) {
+        fprintf(stderr, "%s: cannot set the mode of '%s': %s\n", tool_name, path, strerror(errno));
+        close(fd);
+        unlink(path);
+        return -1;
+    }
+    close(fd);
+    return 1;
+}
+
+/** Removes a database this update made and could not complete, and SQLite's side files. */
+static void remove_db_files(const char *path)
+{
+    static const char *const suffixes[] = {"", "-wal", "-shm", "-journal"};
+    size_t len = strlen(path);
+    char *name = malloc(len + sizeof("-journal"));
+    if (name == NULL) {
+        unlink(path);
+        return;
+    }
+    for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+        memcpy(name, path, len);
+        strcpy(name + len, suffixes[i]);
+        unlink(name);
+    }
+    free(name);
+}
+
 int index_update(const struct index_update_options *opts)
 {
     struct update u = {0};
+    bool created = false; // the database file was made by this update
+    bool committed = false;
     struct index_collect collect;
     bool collecting = false;
     bool joined = false;
@@ -734,12 +793,22 @@ int index_update(const struct index_update_options *opts)
         u.kill_after = strtoull(kill_after, NULL, 10);
     }
 
-    if (index_db_open(opts->db_path, INDEX_OPEN_UPDATE, &u.db) < 0) {
-        return 1;
-    }
+    // The roots first: a root that does not exist must not leave a new, empty database.
     if (opts->nroots > 0) {
         roots = resolve_roots(opts->roots, opts->nroots, &nroots);
-    } else {
+        if (roots == NULL) {
+            return 1;
+        }
+    }
+    int made = create_db_file(opts->db_path, nroots > 0, opts->mode);
+    if (made < 0) {
+        goto done;
+    }
+    created = made == 1;
+    if (index_db_open(opts->db_path, INDEX_OPEN_UPDATE, &u.db) < 0) {
+        goto done;
+    }
+    if (opts->nroots == 0) {
         roots = stored_roots(u.db, &nroots);
         if (nroots == 0) {
             fprintf(stderr, "%s: %s: no roots: give the directories to index\n", tool_name,
@@ -784,7 +853,7 @@ int index_update(const struct index_update_options *opts)
     if (walked < 0 && walked != FRD_ESTOPPED) {
         // A root that cannot be walked (unmounted, say) must not read as "everything gone".
         fprintf(stderr, "%s: the walk failed: %s; the index is unchanged\n", tool_name,
-                frd_strerror(walked));
+                tool_strerror(walked));
         ok = false;
     }
     if (!ok) {
@@ -824,6 +893,7 @@ int index_update(const struct index_update_options *opts)
     // database (nor its folder) can query it, which a WAL database does not allow without
     // its -shm file. Busy (a query running) leaves WAL mode; the next update tries again.
     sqlite3_exec(u.db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
+    committed = true;
     if (opts->verbose) {
         fprintf(stderr,
                 "%s: %s %zu rows in %.3f s; walked and compared in %.3f s more; "
@@ -868,6 +938,9 @@ done:
     if (sqlite3_close(u.db) != SQLITE_OK) {
         index_db_fail(u.db, "closing the index");
         status = 1;
+    }
+    if (created && !committed) {
+        remove_db_files(opts->db_path); // no half-made database left behind
     }
     return status;
 }

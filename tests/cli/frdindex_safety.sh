@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# frdindex fails loudly and leaves nothing behind: an update of a database it may not
+# write (mode, chattr +i) exits 1 with a message and no -wal/-shm files; an empty database
+# path is a usage error; a missing root or a missing database without roots makes no file;
+# a full disk says "disk full" (a small tmpfs, when this may mount one) and makes no file.
+# New databases are mode 0600 unless -m says otherwise. -j takes 1 to 256 in every tool.
+# Safe to share: another user queries a root-built index read-only, and sees no name inside
+# a directory that user cannot read (checked at query time, as plocate does).
+# Usage: tests/cli/frdindex_safety.sh PATH/TO/frdindex [OTHER TOOLS for -j]
+set -euo pipefail
+frdindex=$(realpath "$1")
+shift
+. "$(dirname "$0")/lib.sh"
+cli_begin
+chmod 755 "$tmp"
+export LC_ALL=C
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+is_root=false
+[ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && is_root=true
+
+mkdir -p t/sub && echo a >t/a && echo b >t/sub/b
+
+# expect_fail NAME STATUS WANT CMD...: exit STATUS, stdout empty, stderr matching WANT.
+expect_fail() {
+  local name=$1 want_rc=$2 want=$3 rc=0
+  shift 3
+  "$@" >out 2>err || rc=$?
+  if [ "$rc" -eq "$want_rc" ] && [ ! -s out ] && grep -q -- "$want" err; then
+    ok "$name: exit $rc: $(head -1 err)"
+  else
+    bad "$name: exit $rc (want $want_rc), stdout $(head -c 200 out), stderr $(cat err)"
+  fi
+}
+no_files() { # NAME GLOB...
+  local name=$1 f
+  shift
+  for f in "$@"; do
+    if [ -e "$f" ]; then bad "$name: $f was left behind"; return; fi
+  done
+  ok "$name: nothing left behind"
+}
+
+expect_fail "update '' ROOT" 2 "database path is empty" "$frdindex" update '' t
+expect_fail "a missing root" 1 "cannot access 'missing': No such file or directory" \
+  "$frdindex" update new.db missing
+no_files "a missing root" new.db new.db-wal new.db-shm new.db-journal
+expect_fail "no database, no roots" 1 "no such index" "$frdindex" update new.db
+no_files "no database, no roots" new.db
+
+"$frdindex" update -q db t
+if [ "$(stat -c %a db)" = 600 ]; then ok "a new database is mode 600"
+else bad "a new database is mode $(stat -c %a db)"; fi
+"$frdindex" update -q -m 644 shared.db t
+if [ "$(stat -c %a shared.db)" = 644 ]; then ok "-m 644 makes it 644"
+else bad "-m 644 gave $(stat -c %a shared.db)"; fi
+expect_fail "-m 999" 2 "invalid mode" "$frdindex" update -m 999 x.db t
+
+if $is_root; then
+  cp db ro.db && chown 65534 ro.db && chmod 444 ro.db && chmod 1777 "$tmp"
+  expect_fail "a read-only database (uid 65534)" 1 "ro.db: cannot write the index: Permission denied" \
+    as_nobody "$frdindex" update ro.db
+  no_files "a read-only database" ro.db-wal ro.db-shm
+  chmod 755 "$tmp"
+  cp db immutable.db
+  if chattr +i immutable.db 2>/dev/null; then
+    expect_fail "an immutable database" 1 "cannot write the index: Operation not permitted" \
+      "$frdindex" update immutable.db
+    no_files "an immutable database" immutable.db-wal immutable.db-shm
+    chattr -i immutable.db
+  else
+    echo "skip: chattr +i is not possible here"
+  fi
+  # A full disk: a 100 KiB tmpfs, filled.
+  mkdir small
+  if mount -t tmpfs -o size=100k tmpfs small 2>/dev/null; then
+    expect_fail "a new database on a full disk" 1 "disk full" "$frdindex" update -q small/db /usr/share
+    no_files "a new database on a full disk" small/db small/db-wal small/db-shm small/db-journal
+    "$frdindex" update -q small/kept.db t
+    head -c 200000 /dev/zero >small/fill 2>/dev/null || true
+    for i in $(seq 1 300); do echo "$i" >"t/new-$i"; done
+    expect_fail "an update on a full disk" 1 "disk full" "$frdindex" update -q small/kept.db
+    rm small/fill
+    if [ "$("$frdindex" find -c small/kept.db new-)" = 0 ] &&
+      [ "$("$frdindex" check small/kept.db)" = ok ]; then
+      ok "a full disk: the database is as the last update left it"
+    else bad "a full disk: the database changed"; fi
+    rm -f t/new-*
+    umount small
+  else
+    echo "skip: cannot mount a small tmpfs here (disk full)"
+  fi
+fi
+
+# -j: one range, 1 to 256, checked by each tool, the option named.
+for tool in "$frdindex update -q j.db" "$@"; do
+  for j in 0 257 x -1; do
+    rc=0
+    # shellcheck disable=SC2086
+    $tool -j "$j" t >out 2>err || rc=$?
+    name=$(basename "${tool%% *}")
+    if [ "$rc" -ne 0 ] && grep -q "invalid thread count '$j' for -j (from 1 to 256)" err; then
+      ok "$name -j $j: exit $rc"
+    else bad "$name -j $j: exit $rc, said $(cat err)"; fi
+  done
+  rc=0
+  # shellcheck disable=SC2086
+  $tool -j 256 t >out 2>err || rc=$?
+  if [ "$rc" -eq 0 ]; then ok "$(basename "${tool%% *}") -j 256 works"
+  else bad "$(basename "${tool%% *}") -j 256: exit $rc, said $(cat err)"; fi
+done
+cli_end
