@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <frd.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,7 @@
 static const char usage_text[] =
     "usage: frdindex update [-q] [-v] [-x] [-j N] [-m MODE] DB [ROOT...]\n"
     "       frdindex changes [--since GEN|TIME] [--json|-0] [--all] DB\n"
-    "       frdindex find [-i] [-b] [-0] [-c] DB PATTERN\n"
+    "       frdindex find [-i] [-b] [-0] [-c] [-e] [-l N] [-r|--regex] DB PATTERN\n"
     "       frdindex check DB\n"
     "Keep an SQLite index (DB) of the entries below ROOT... and query it.\n"
     "\n"
@@ -41,7 +42,10 @@ static const char usage_text[] =
     "             --all  also directories whose mtime moved, renames implied by a parent's\n"
     "  find     paths matching a glob, as locate: a pattern without * ? [ matches anywhere\n"
     "             -i  ignore case   -b  match the last name only   -0  NUL-terminate\n"
-    "             -c  print only the count\n"
+    "             -c  print only the count   -e  only paths that exist now\n"
+    "             -l N  stop after N matches   -r, --regexp  PATTERN is a basic regular\n"
+    "             expression (--regex: extended), matched anywhere in the path\n"
+    "           only paths in directories the user running it may list are shown\n"
     "  check    run SQLite's full integrity check on DB\n"
     "\n"
     "  --help, --version\n";
@@ -144,9 +148,20 @@ static int cmd_changes(int argc, char **argv)
 
 static int cmd_find(int argc, char **argv)
 {
+    static const struct option options[] = {
+        {"ignore-case", no_argument, NULL, 'i'},
+        {"basename", no_argument, NULL, 'b'},
+        {"null", no_argument, NULL, '0'},
+        {"count", no_argument, NULL, 'c'},
+        {"existing", no_argument, NULL, 'e'},
+        {"limit", required_argument, NULL, 'l'},
+        {"regexp", no_argument, NULL, 'r'},
+        {"regex", no_argument, NULL, 'R'},
+        {NULL, 0, NULL, 0},
+    };
     struct index_find_options opts = {0};
     int c;
-    while ((c = getopt(argc, argv, "ib0c")) != -1) {
+    while ((c = getopt_long(argc, argv, "ib0cel:n:r", options, NULL)) != -1) {
         switch (c) {
         case 'i':
             opts.ignore_case = true;
@@ -159,6 +174,27 @@ static int cmd_find(int argc, char **argv)
             break;
         case 'c':
             opts.count = true;
+            break;
+        case 'e':
+            opts.existing = true;
+            break;
+        case 'l':
+        case 'n': { // -n: locate's old spelling of --limit
+            char *end;
+            errno = 0;
+            unsigned long long n = strtoull(optarg, &end, 10);
+            if (errno != 0 || end == optarg || *end != '\0' || optarg[0] == '-' || n > SIZE_MAX) {
+                fprintf(stderr, "%s: invalid limit '%s'\n", tool_name, optarg);
+                return usage_error(NULL);
+            }
+            opts.limit = (size_t)n;
+            break;
+        }
+        case 'r':
+            opts.regex = INDEX_REGEX_BASIC;
+            break;
+        case 'R':
+            opts.regex = INDEX_REGEX_EXTENDED;
             break;
         default:
             return usage_error(NULL);

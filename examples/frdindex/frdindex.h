@@ -121,14 +121,24 @@ struct index_changes_options {
 /** Runs `frdindex changes`. @return the exit status. */
 int index_changes(const struct index_changes_options *opts);
 
+/** How `find` reads its pattern. */
+enum index_regex {
+    INDEX_REGEX_NONE,     /**< a glob */
+    INDEX_REGEX_BASIC,    /**< -r, --regexp: a POSIX basic regular expression */
+    INDEX_REGEX_EXTENDED, /**< --regex: an extended one */
+};
+
 /** Options of `frdindex find`. */
 struct index_find_options {
     const char *db_path;
     const char *pattern;
+    enum index_regex regex;
     bool ignore_case; /**< -i */
     bool basename;    /**< -b: match the last name only */
     bool null;        /**< -0: end each path with NUL */
     bool count;       /**< -c: print only the number of matches */
+    bool existing;    /**< -e: only paths that exist now */
+    size_t limit;     /**< -l N: stop after N matches; 0: no limit */
 };
 
 /** Runs `frdindex find`. @return the exit status. */

@@ -263,7 +263,11 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
                                            : SQLITE_OPEN_READONLY);
     int rc = sqlite3_open_v2(path, &db, flags, NULL);
     if (rc != SQLITE_OK) {
-        if (mode == INDEX_OPEN_READ && rc == SQLITE_CANTOPEN) {
+        if (mode == INDEX_OPEN_READ && rc == SQLITE_CANTOPEN && db != NULL &&
+            sqlite3_system_errno(db) != ENOENT && sqlite3_system_errno(db) != 0) {
+            fprintf(stderr, "%s: %s: cannot open the index: %s\n", tool_name, path,
+                    strerror(sqlite3_system_errno(db)));
+        } else if (mode == INDEX_OPEN_READ && rc == SQLITE_CANTOPEN) {
             fprintf(stderr,
                     "%s: %s: cannot open the index (does it exist? make it with "
                     "'frdindex update %s ROOT')\n",

@@ -5,15 +5,18 @@
 #define _GNU_SOURCE // FNM_CASEFOLD
 
 #include "frdindex.h"
+#include "frdindex_access.h"
 #include "grow.h"
 #include "toolname.h"
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 const char *index_change_name(enum index_change change)
@@ -494,6 +497,8 @@ int index_changes(const struct index_changes_options *opts)
     }
     int status = 1;
     struct history h = {0};
+    struct index_access access;
+    index_access_init(&access);
     int64_t generation, since;
     // One read transaction: the rows and the generation come from the same update.
     if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
@@ -526,12 +531,29 @@ int index_changes(const struct index_changes_options *opts)
         const struct event *last = &h.ev[f->first + f->count - 1];
         const unsigned char *path = (const unsigned char *)ev_path(&h, last);
         size_t len = last->path_len;
-        bool renamed = f->change == INDEX_RENAMED || f->change == INDEX_RENAMED_WITH_PARENT;
+        enum index_change change = f->change;
+        bool renamed = change == INDEX_RENAMED || change == INDEX_RENAMED_WITH_PARENT;
         const unsigned char *old = (const unsigned char *)h.arena + last->other_off;
         size_t old_len = last->other_len;
-        const char *name = index_change_name(f->change);
+        // Only what this user may list now (see frdindex_access.h); a rename from a place
+        // hidden from the user shows as an addition.
+        int visible = index_access_visible(&access, (const char *)path, len);
+        int old_visible =
+            renamed && visible == 1 ? index_access_visible(&access, (const char *)old, old_len) : 1;
+        if (visible < 0 || old_visible < 0) {
+            fprintf(stderr, "%s: out of memory\n", tool_name);
+            goto done;
+        }
+        if (visible == 0) {
+            continue;
+        }
+        if (old_visible == 0) {
+            change = INDEX_ADDED;
+            renamed = false;
+        }
+        const char *name = index_change_name(change);
         if (opts->null) {
-            if (f->change != INDEX_REMOVED) {
+            if (change != INDEX_REMOVED) {
                 fwrite(path, 1, len, stdout);
                 fputc('\0', stdout);
             }
@@ -562,6 +584,7 @@ int index_changes(const struct index_changes_options *opts)
     status = 0;
 done:
     history_free(&h);
+    index_access_free(&access);
     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
     sqlite3_close(db);
     return status;
@@ -585,31 +608,78 @@ static int found_add(struct found *f, const char *path, size_t len)
     return 0;
 }
 
+/** The pattern of `find`: a glob (as locate: one without wildcards matches anywhere) or a
+ *  regular expression. */
+struct matcher {
+    bool regex;
+    regex_t re;
+    char *glob;
+    int glob_flags;
+};
+
+/** @return 0, or -1 after a message (a bad regular expression, out of memory). */
+static int matcher_init(struct matcher *m, const struct index_find_options *opts)
+{
+    *m = (struct matcher){.regex = opts->regex != INDEX_REGEX_NONE};
+    if (m->regex) {
+        int flags = REG_NOSUB | (opts->regex == INDEX_REGEX_EXTENDED ? REG_EXTENDED : 0) |
+                    (opts->ignore_case ? REG_ICASE : 0);
+        int rc = regcomp(&m->re, opts->pattern, flags);
+        if (rc != 0) {
+            char why[256];
+            regerror(rc, &m->re, why, sizeof(why));
+            fprintf(stderr, "%s: invalid regular expression '%s': %s\n", tool_name, opts->pattern,
+                    why);
+            m->regex = false;
+            return -1;
+        }
+        return 0;
+    }
+    size_t len = strlen(opts->pattern);
+    m->glob = malloc(len + 3);
+    if (m->glob == NULL) {
+        fprintf(stderr, "%s: out of memory\n", tool_name);
+        return -1;
+    }
+    if (strpbrk(opts->pattern, "*?[\\") == NULL) {
+        m->glob[0] = '*';
+        memcpy(m->glob + 1, opts->pattern, len);
+        m->glob[len + 1] = '*';
+        m->glob[len + 2] = '\0';
+    } else {
+        memcpy(m->glob, opts->pattern, len + 1);
+    }
+    m->glob_flags = opts->ignore_case ? FNM_CASEFOLD : 0;
+    return 0;
+}
+
+static bool matcher_match(const struct matcher *m, const char *subject)
+{
+    return m->regex ? regexec(&m->re, subject, 0, NULL, 0) == 0
+                    : fnmatch(m->glob, subject, m->glob_flags) == 0;
+}
+
+static void matcher_free(struct matcher *m)
+{
+    if (m->regex) {
+        regfree(&m->re);
+    }
+    free(m->glob);
+}
+
 int index_find(const struct index_find_options *opts)
 {
-    // As locate: a pattern without wildcards matches anywhere in the path.
-    const char *pattern = opts->pattern;
-    char *wrapped = NULL;
-    if (strpbrk(pattern, "*?[\\") == NULL) {
-        size_t len = strlen(pattern);
-        wrapped = malloc(len + 3);
-        if (wrapped == NULL) {
-            fprintf(stderr, "%s: out of memory\n", tool_name);
-            return 1;
-        }
-        wrapped[0] = '*';
-        memcpy(wrapped + 1, pattern, len);
-        wrapped[len + 1] = '*';
-        wrapped[len + 2] = '\0';
-        pattern = wrapped;
-    }
-    int flags = opts->ignore_case ? FNM_CASEFOLD : 0;
-
-    sqlite3 *db;
-    if (index_db_open(opts->db_path, INDEX_OPEN_READ, &db) < 0) {
-        free(wrapped);
+    struct matcher matcher;
+    if (matcher_init(&matcher, opts) < 0) {
         return 1;
     }
+    sqlite3 *db;
+    if (index_db_open(opts->db_path, INDEX_OPEN_READ, &db) < 0) {
+        matcher_free(&matcher);
+        return 1;
+    }
+    struct index_access access;
+    index_access_init(&access);
     int status = 1;
     struct found found = {0};
     sqlite3_stmt *stmt = NULL;
@@ -624,6 +694,7 @@ int index_find(const struct index_find_options *opts)
     }
     int64_t rows = 0;
     int rc;
+    bool limited = false;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
         rows++;
         // For a BLOB, sqlite3_column_text() gives the same bytes with a NUL after them.
@@ -639,16 +710,26 @@ int index_find(const struct index_find_options *opts)
                 subject = slash + 1;
             }
         }
-        if (fnmatch(pattern, subject, flags) == 0 && found_add(&found, path, len) < 0) {
+        if (!matcher_match(&matcher, subject)) {
+            continue;
+        }
+        int visible = index_access_visible(&access, path, len);
+        struct stat st;
+        if (visible < 0 || (visible == 1 && (!opts->existing || lstat(path, &st) == 0) &&
+                            found_add(&found, path, len) < 0)) {
             fprintf(stderr, "%s: out of memory\n", tool_name);
             goto done;
         }
+        if (opts->limit != 0 && found.count >= opts->limit) {
+            limited = true; // enough: the rest of the table is not read
+            break;
+        }
     }
-    if (rc != SQLITE_DONE) {
+    if (!limited && rc != SQLITE_DONE) {
         index_db_fail(db, "reading the index");
         goto done;
     }
-    if (rows != expected) {
+    if (!limited && rows != expected) {
         fprintf(stderr,
                 "%s: %s: the index holds %lld entries where its last update wrote %lld: "
                 "it is damaged; remove it and run update again\n",
@@ -670,8 +751,9 @@ done:
     sqlite3_finalize(stmt);
     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
     sqlite3_close(db);
+    index_access_free(&access);
     free(found.buf);
-    free(wrapped);
+    matcher_free(&matcher);
     return status;
 }
 

@@ -91,6 +91,60 @@ if $is_root; then
   fi
 fi
 
+# --- safe to share: another user's queries ----------------------------------------------------
+if $is_root; then
+  S=$tmp/share
+  mkdir -p "$S/pub/open" "$S/private/inner" "$S/pub/locked"
+  echo x >"$S/pub/open/file" && echo y >"$S/private/secret" && echo z >"$S/private/inner/deep"
+  echo w >"$S/pub/locked/hidden"
+  chmod 700 "$S/private" && chmod 711 "$S/pub/locked" # searchable, not listable
+  "$frdindex" update -q -m 644 share.db "$S"
+  want=$(printf '%s\n' "$S" "$S/private" "$S/pub" "$S/pub/locked" "$S/pub/open" "$S/pub/open/file" | sort)
+  got=$(as_nobody "$frdindex" find share.db "$S" 2>err | sort) || true
+  if [ "$got" = "$want" ] && [ ! -s err ]; then
+    ok "uid 65534 queries a root-built index read-only and sees no name inside unlistable directories"
+  else bad "uid 65534 find: $(diff <(echo "$want") <(echo "$got")) $(cat err)"; fi
+  if [ "$("$frdindex" find -c share.db "$S")" = 10 ]; then ok "root sees all 10 entries"
+  else bad "root sees $("$frdindex" find -c share.db "$S")"; fi
+  no_files "a read-only query" share.db-wal share.db-shm share.db-journal
+  chmod 755 "$S/private"
+  if [ "$(as_nobody "$frdindex" find -c share.db "$S")" = 9 ]; then
+    ok "checked at query time: the directory made listable shows its names"
+  else bad "after chmod 755: $(as_nobody "$frdindex" find share.db "$S")"; fi
+  chmod 700 "$S/private"
+  echo new >"$S/private/new" && echo new >"$S/pub/open/new"
+  "$frdindex" update -q share.db
+  got=$(as_nobody "$frdindex" changes share.db)
+  if [ "$got" = "$(printf 'added\t%s' "$S/pub/open/new")" ]; then
+    ok "changes as uid 65534 leaves out what that user cannot list"
+  else bad "changes as uid 65534: $got"; fi
+  "$frdindex" update -q share-private.db "$S"
+  expect_fail "a 0600 database, another user" 1 "share-private.db: cannot open the index: Permission denied" \
+    as_nobody "$frdindex" find share-private.db x
+fi
+
+# --- find: the options plocate users use -------------------------------------------------------
+F=$tmp/f
+mkdir -p "$F/Docs/sub" && touch "$F/Docs/Report.PDF" "$F/Docs/sub/notes.txt" "$F/a.pdf" "$F/b.pdf.txt"
+"$frdindex" update -q f.db "$F"
+check_find() { # NAME WANT ARGS...
+  local name=$1 want=$2 got
+  shift 2
+  got=$("$frdindex" find "$@" 2>&1 | sort | tr '\0' '|') || true
+  if [ "$got" = "$want" ]; then ok "find $name"; else bad "find $name: got '$got' want '$want'"; fi
+}
+check_find "-r" "$F/a.pdf" -r f.db '\.pdf$'
+check_find "--regex -i" "$(printf '%s\n' "$F/Docs/Report.PDF" "$F/a.pdf" | sort)" --regex -i f.db '\.(pdf)$'
+check_find "-i glob" "$(printf '%s\n' "$F/Docs/Report.PDF" "$F/a.pdf" | sort)" -i f.db '*.pdf'
+check_find "-b" "$F/Docs" -b f.db 'Doc*'
+check_find "-c" "2" -c f.db pdf
+check_find "-l 1 -c" "1" -l 1 -c f.db pdf
+check_find "--limit=5 -c" "2" --limit=5 -c f.db pdf
+check_find "-0" "$F/a.pdf|" -0 f.db '*/a.pdf'
+rm "$F/a.pdf"
+check_find "-e" "$(printf '%s\n' "$F/Docs/Report.PDF" "$F/b.pdf.txt" | sort)" -e -i f.db pdf
+expect_fail "find -r with a bad expression" 1 "invalid regular expression" "$frdindex" find -r f.db 'a\{'
+
 # -j: one range, 1 to 256, checked by each tool, the option named.
 for tool in "$frdindex update -q j.db" "$@"; do
   for j in 0 257 x -1; do
