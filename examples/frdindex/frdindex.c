@@ -9,6 +9,7 @@
 
 #include "frdindex.h"
 
+#include "frdindex_exclude.h"
 #include "jobs.h"
 #include "toolname.h"
 
@@ -21,7 +22,7 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: frdindex update [-q] [-v] [-x] [-j N] [-m MODE] DB [ROOT...]\n"
+    "usage: frdindex update [-q] [-v] [-x] [-j N] [-m MODE] [--exclude=GLOB]... DB [ROOT...]\n"
     "       frdindex changes [--since GEN|TIME] [--json|-0] [--all] DB\n"
     "       frdindex find [-i] [-b] [-0] [-c] [-e] [-l N] [-r|--regex] DB PATTERN\n"
     "       frdindex check DB\n"
@@ -33,6 +34,9 @@ static const char usage_text[] =
     "             -x  stay on each root's file system\n"
     "             -j N  walk with N threads (1 to 256)\n"
     "             -m MODE  a new DB's mode, octal (default 600: only its owner reads it)\n"
+    "             --exclude=GLOB  leave out names matching GLOB (a path if it has a /)\n"
+    "             --prunenames=LIST, --prunepaths=LIST, --prunefs=LIST  as updatedb.conf\n"
+    "             (blank-separated; kept in DB for later updates until given again)\n"
     "  changes  what changed after update GEN (default: what the last update found),\n"
     "           folded per path: added, removed, modified (size or mtime),\n"
     "           metadata (ctime or mode only), replaced (another file at the same path),\n"
@@ -61,10 +65,33 @@ static int usage_error(const char *message)
 
 static int cmd_update(int argc, char **argv)
 {
-    struct index_update_options opts = {0};
-    int c;
-    while ((c = getopt(argc, argv, "qvxj:m:")) != -1) {
+    static const struct option options[] = {
+        {"exclude", required_argument, NULL, 'E'},
+        {"prunenames", required_argument, NULL, 'N'},
+        {"prunepaths", required_argument, NULL, 'P'},
+        {"prunefs", required_argument, NULL, 'F'},
+        {NULL, 0, NULL, 0},
+    };
+    struct index_excludes excludes = {0};
+    struct index_update_options opts = {.excludes = &excludes};
+    int c, status = 2;
+    while ((c = getopt_long(argc, argv, "qvxj:m:", options, NULL)) != -1) {
         switch (c) {
+        case 'E':
+        case 'N':
+        case 'P':
+        case 'F': {
+            enum index_exclude_kind kind = c == 'E'   ? INDEX_EXCLUDE_GLOB
+                                           : c == 'N' ? INDEX_EXCLUDE_NAME
+                                           : c == 'P' ? INDEX_EXCLUDE_PATH
+                                                      : INDEX_EXCLUDE_FS;
+            if (index_excludes_add(&excludes, kind, optarg) < 0) {
+                fprintf(stderr, "%s: out of memory\n", tool_name);
+                status = 1;
+                goto done;
+            }
+            break;
+        }
         case 'q':
             opts.quiet = true;
             break;
@@ -88,23 +115,30 @@ static int cmd_update(int argc, char **argv)
         }
         case 'j':
             if (tool_parse_jobs(optarg, "-j", &opts.workers) < 0) {
-                return usage_error(NULL);
+                usage_error(NULL);
+                goto done;
             }
             break;
         default:
-            return usage_error(NULL);
+            usage_error(NULL);
+            goto done;
         }
     }
     if (optind >= argc) {
-        return usage_error("update needs a database");
+        usage_error("update needs a database");
+        goto done;
     }
     opts.db_path = argv[optind];
     if (opts.db_path[0] == '\0') {
-        return usage_error("the database path is empty");
+        usage_error("the database path is empty");
+        goto done;
     }
     opts.roots = (const char *const *)(argv + optind + 1);
     opts.nroots = (size_t)(argc - optind - 1);
-    return index_update(&opts);
+    status = index_update(&opts);
+done:
+    index_excludes_free(&excludes);
+    return status;
 }
 
 static int cmd_changes(int argc, char **argv)

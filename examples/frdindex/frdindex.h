@@ -90,6 +90,8 @@ int index_db_meta_set(sqlite3 *db, const char *key, int64_t value);
 /** Prints "frdindex: WHAT: sqlite's message" for the last error on db. @return -1. */
 int index_db_fail(sqlite3 *db, const char *what);
 
+struct index_excludes;
+
 /* ---- frdindex_update.c ---------------------------------------------------------------- */
 
 /** Options of `frdindex update`. */
@@ -102,6 +104,8 @@ struct index_update_options {
     bool quiet;           /**< -q: no summary line */
     bool verbose;         /**< -v: time each phase, on stderr */
     unsigned mode;        /**< -m: a new database's mode; 0: 0600 */
+    /** --exclude, --prune*: replace the stored rules if given; filled in by the update */
+    struct index_excludes *excludes;
 };
 
 /** Runs `frdindex update`. @return the exit status. */

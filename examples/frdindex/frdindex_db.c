@@ -28,7 +28,7 @@
  */
 #define INDEX_APPLICATION_ID 0x66726478 // "frdx"
 // 2: every field frd_entry_same() compares, the full mode; 3: history and generations
-// replace table removed (a version 2 database is migrated by its next update).
+// replace table removed, excludes keeps what updates leave out (a version 2 database is migrated by its next update).
 #define INDEX_SCHEMA_VERSION 3
 
 static const char *const schema_tables[][2] = {
@@ -46,6 +46,7 @@ static const char *const schema_tables[][2] = {
                 "change INTEGER NOT NULL, type INTEGER NOT NULL, other_path BLOB)"},
     {"generations", "CREATE TABLE generations(gen INTEGER PRIMARY KEY, time_ns INTEGER NOT NULL)"},
     {"snapshot", "CREATE TABLE snapshot(data BLOB NOT NULL)"},
+    {"excludes", "CREATE TABLE excludes(kind INTEGER NOT NULL, value BLOB NOT NULL)"},
 };
 #define SCHEMA_TABLE_COUNT (sizeof(schema_tables) / sizeof(schema_tables[0]))
 
@@ -172,7 +173,8 @@ static int check_tables(sqlite3 *db, const char *path, int64_t version)
     int result = 0;
     for (size_t i = 0; i < SCHEMA_TABLE_COUNT && result == 0; i++) {
         const char *name = schema_tables[i][0];
-        if (version == 2 && (strcmp(name, "history") == 0 || strcmp(name, "generations") == 0)) {
+        if (version == 2 && (strcmp(name, "history") == 0 || strcmp(name, "generations") == 0 ||
+                             strcmp(name, "excludes") == 0)) {
             continue;
         }
         result = check_table(db, stmt, path, name, schema_tables[i][1]);
@@ -195,6 +197,7 @@ static int migrate_v2(sqlite3 *db, const char *path)
         "CREATE TABLE history(gen INTEGER NOT NULL, path BLOB NOT NULL, "
         "change INTEGER NOT NULL, type INTEGER NOT NULL, other_path BLOB);"
         "CREATE TABLE generations(gen INTEGER PRIMARY KEY, time_ns INTEGER NOT NULL);"
+        "CREATE TABLE excludes(kind INTEGER NOT NULL, value BLOB NOT NULL);"
         "INSERT INTO history(gen, path, change, type, other_path) "
         "  SELECT gen, path, change, type, old_path FROM entries "
         "  WHERE gen = (SELECT value FROM meta WHERE key = 'generation') AND change != 0;"

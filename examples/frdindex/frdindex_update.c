@@ -7,6 +7,7 @@
 #include "errtext.h"
 #include "frdindex.h"
 #include "frdindex_collect.h"
+#include "frdindex_exclude.h"
 #include "frdindex_map.h"
 #include "frdindex_rename.h"
 #include "frdindex_snapshot.h"
@@ -832,8 +833,16 @@ int index_update(const struct index_update_options *opts)
         goto rollback;
     }
     u.generation++;
-    if (index_collect_start(&collect, (const char *const *)roots, nroots, opts->workers,
-                            opts->one_file_system) < 0) {
+    if (index_excludes_sync(opts->excludes, u.db) < 0) {
+        goto rollback;
+    }
+    struct index_collect_options walk = {
+        .workers = opts->workers,
+        .one_file_system = opts->one_file_system,
+        .progress = !opts->quiet,
+        .excludes = opts->excludes,
+    };
+    if (index_collect_start(&collect, (const char *const *)roots, nroots, &walk) < 0) {
         goto rollback;
     }
     collecting = true;

@@ -5,7 +5,9 @@
 # a full disk says "disk full" (a small tmpfs, when this may mount one) and makes no file.
 # New databases are mode 0600 unless -m says otherwise. -j takes 1 to 256 in every tool.
 # Safe to share: another user queries a root-built index read-only, and sees no name inside
-# a directory that user cannot read (checked at query time, as plocate does).
+# a directory that user cannot read (checked at query time, as plocate does). find's
+# plocate options. Excludes (--exclude, --prune*) act before stat and are kept; a progress
+# line is drawn on a terminal only.
 # Usage: tests/cli/frdindex_safety.sh PATH/TO/frdindex [OTHER TOOLS for -j]
 set -euo pipefail
 frdindex=$(realpath "$1")
@@ -70,13 +72,14 @@ if $is_root; then
   else
     echo "skip: chattr +i is not possible here"
   fi
-  # A full disk: a 100 KiB tmpfs, filled.
+  # A full disk: a 256 KiB tmpfs, filled.
   mkdir small
-  if mount -t tmpfs -o size=100k tmpfs small 2>/dev/null; then
-    expect_fail "a new database on a full disk" 1 "disk full" "$frdindex" update -q small/db /usr/share
+  if mount -t tmpfs -o size=256k tmpfs small 2>/dev/null; then
+    trap 'rc=$?; umount "$tmp/small" 2>/dev/null || true; rm -rf "$tmp"; exit $rc' EXIT
+    expect_fail "a new database on a full disk" 1 "disk full" "$frdindex" update -q small/db /usr/share/doc
     no_files "a new database on a full disk" small/db small/db-wal small/db-shm small/db-journal
-    "$frdindex" update -q small/kept.db t
-    head -c 200000 /dev/zero >small/fill 2>/dev/null || true
+    "$frdindex" update -q small/kept.db t || bad "a small database on the small disk"
+    head -c 400000 /dev/zero >small/fill 2>/dev/null || true
     for i in $(seq 1 300); do echo "$i" >"t/new-$i"; done
     expect_fail "an update on a full disk" 1 "disk full" "$frdindex" update -q small/kept.db
     rm small/fill
@@ -144,6 +147,44 @@ check_find "-0" "$F/a.pdf|" -0 f.db '*/a.pdf'
 rm "$F/a.pdf"
 check_find "-e" "$(printf '%s\n' "$F/Docs/Report.PDF" "$F/b.pdf.txt" | sort)" -e -i f.db pdf
 expect_fail "find -r with a bad expression" 1 "invalid regular expression" "$frdindex" find -r f.db 'a\{'
+
+# --- excludes, before any stat; kept for later updates ---------------------------------------
+X=$tmp/x
+mkdir -p "$X/keep" "$X/node_modules/y" "$X/sub/skipme" "$X/mnt" "$X/noexec"
+touch "$X/a.o" "$X/a.c" "$X/keep/b.o" "$X/sub/skipme/z" "$X/noexec/junk.tmp" "$X/noexec/old.tmp"
+chmod 644 "$X/noexec" # listable, not searchable: a stat of its entries fails
+ex_db=$tmp/x.db
+mounted=false
+$is_root && mount -t tmpfs tmpfs "$X/mnt" 2>/dev/null && touch "$X/mnt/inside" && mounted=true
+run_ex() { if $is_root; then chmod 1777 "$tmp"; as_nobody "$@"; local rc=$?; chmod 755 "$tmp"; return $rc; else "$@"; fi; }
+$is_root && chown -R 65534 "$X" && touch "$ex_db" && chown 65534 "$ex_db"
+rc=0
+run_ex "$frdindex" update -q --exclude='*.o' --exclude='*.tmp' --prunenames='node_modules .git' \
+  --prunepaths="$X/sub/skipme" --prunefs='TMPFS nfs' "$ex_db" "$X" 2>err || rc=$?
+want="$X $X/a.c $X/keep $X/noexec $X/sub"
+$mounted || want="$want $X/mnt"
+want=$(echo "$want" | tr ' ' '\n' | sort)
+got=$("$frdindex" find "$ex_db" "$X" | sort)
+if [ "$rc" -eq 0 ] && [ ! -s err ] && [ "$got" = "$want" ]; then
+  ok "--exclude, --prunenames, --prunepaths, --prunefs leave out what they name, before any stat"
+else bad "excludes: exit $rc, $(cat err), $(diff <(echo "$want") <(echo "$got"))"; fi
+touch "$X/new.o" "$X/new.c"
+$is_root && chown 65534 "$X/new.o" "$X/new.c"
+run_ex "$frdindex" update -q "$ex_db" 2>err || true
+if [ "$("$frdindex" changes "$ex_db")" = "$(printf 'added\t%s' "$X/new.c")" ]; then
+  ok "a later update without options keeps the same excludes"
+else bad "excludes kept: $("$frdindex" changes "$ex_db") $(cat err)"; fi
+$mounted && umount "$X/mnt"
+# The progress line: on a terminal only.
+if command -v script >/dev/null; then
+  FRDINDEX_PROGRESS_DELAY_MS=0 script -qec "'$frdindex' update -j 1 '$tmp/p.db' /usr" /dev/null >tty.out || true
+  "$frdindex" update "$tmp/p2.db" /usr >/dev/null 2>notty.err || true
+  if grep -q 'entries/s' tty.out && [ ! -s notty.err ]; then
+    ok "a progress line on a terminal, none elsewhere"
+  else bad "progress line: tty $(head -c 200 tty.out | od -c | head -3); not a tty: $(head -c 200 notty.err)"; fi
+else
+  bad "script(1) is missing: cannot test the progress line"
+fi
 
 # -j: one range, 1 to 256, checked by each tool, the option named.
 for tool in "$frdindex update -q j.db" "$@"; do
