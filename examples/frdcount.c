@@ -55,16 +55,6 @@ static int usage_error(void)
     return 2;
 }
 
-/** Flushes and closes stdout. @return 0, or 1 after a message if any write failed. */
-static int close_stdout(void)
-{
-    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
-        fprintf(stderr, "%s: write error\n", tool_name);
-        return 1;
-    }
-    return 0;
-}
-
 /** One thread's counts, on its own cache line. */
 struct count_slot {
     uint64_t entries;
@@ -105,8 +95,8 @@ static enum frd_action count_error(const struct frd_walk_error *err, void *udata
     (void)udata;
     slots[err->worker % MAX_SLOTS].errors++;
     if (!quiet_errors) {
-        fprintf(stderr, "%s: '%s': %s (%s)\n", tool_name, err->path, tool_strerror(err->code),
-                frd_op_name(err->call));
+        // As find prints it: the path in quotes, then the C library's words.
+        fprintf(stderr, "%s: '%s': %s\n", tool_name, err->path, tool_strerror(err->code));
     }
     return FRD_ACTION_CONTINUE;
 }
@@ -140,7 +130,7 @@ int main(int argc, char **argv)
             break;
         case 'h':
             fputs(usage_text, stdout);
-            return close_stdout();
+            return tool_flush_stdout();
         case 'V':
             return tool_print_version("frdcount", NULL);
         default:
@@ -177,7 +167,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: walk failed: %s\n", tool_name, tool_strerror(rc));
         status = 1;
     }
-    if (close_stdout() != 0) {
+    if (tool_flush_stdout() != 0) {
         status = 1;
     }
     return status;

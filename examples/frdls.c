@@ -50,16 +50,6 @@ static int usage_error(void)
     return 2;
 }
 
-/** Flushes and closes stdout. @return 0, or 1 after a message if any write failed. */
-static int close_stdout(void)
-{
-    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
-        fprintf(stderr, "%s: write error\n", tool_name);
-        return 1;
-    }
-    return 0;
-}
-
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -91,7 +81,7 @@ int main(int argc, char **argv)
             break;
         case 'h':
             fputs(usage_text, stdout);
-            return close_stdout();
+            return tool_flush_stdout();
         case 'V':
             return tool_print_version("frdls", NULL);
         default:
@@ -117,8 +107,11 @@ int main(int argc, char **argv)
     int status = 0;
     if (rc < 0) {
         struct frd_list_error err = frd_lister_error(lister);
-        fprintf(stderr, "%s: cannot list '%s': %s (%s)\n", tool_name, dir, tool_strerror(rc),
-                err.op);
+        // ls's words for a directory it could not open, or not read to its end.
+        fprintf(stderr,
+                err.call == FRD_OP_READ_DIR ? "%s: reading directory '%s': %s\n"
+                                            : "%s: cannot open directory '%s': %s\n",
+                tool_name, dir, tool_strerror(rc));
         status = 1;
     }
     if (sorted) {
@@ -133,7 +126,7 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < count; i++) {
             const struct frd_entry *e = &entries[i];
             if (e->error < 0) {
-                fprintf(stderr, "%s: cannot stat '%s/%s': %s\n", tool_name, dir, e->name,
+                fprintf(stderr, "%s: cannot access '%s/%s': %s\n", tool_name, dir, e->name,
                         tool_strerror(e->error));
                 status = 1;
             }
@@ -149,7 +142,7 @@ int main(int argc, char **argv)
     }
     frd_lister_free(lister);
     frd_list_free(list);
-    if (close_stdout() != 0) {
+    if (tool_flush_stdout() != 0) {
         status = 1;
     }
     return status;

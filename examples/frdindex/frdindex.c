@@ -276,8 +276,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: unknown command '%s'\n", tool_name, cmd);
         return usage_error(NULL);
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: write error\n", tool_name);
+    if (tool_flush_stdout() != 0) {
         status = 1;
     }
     return status;
