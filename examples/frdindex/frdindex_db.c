@@ -227,13 +227,30 @@ int index_db_schema(sqlite3 *db)
 /** Speed settings; safe against a crash or a kill (WAL commits are atomic). */
 static int tune(sqlite3 *db, const char *path, enum index_open_mode mode)
 {
-    // WAL: readers (find, changes) never wait for an update; synchronous=NORMAL keeps the
-    // database consistent after a crash and may lose only the last update on power loss.
+    // WAL during an update: readers (find, changes) do not wait for it; synchronous=NORMAL
+    // keeps the database consistent after a crash and may lose only the last update on power
+    // loss. The update returns the file to a rollback journal when it ends (see
+    // index_update); if WAL cannot be entered now (a query holds the file), the update runs
+    // with the rollback journal and synchronous=FULL, as safe.
     // mmap: every command reads the whole table; mapped pages are read in place instead of
     // copied into SQLite's cache (no pread per page, no cache memory to fault in).
+    if (mode == INDEX_OPEN_UPDATE) {
+        sqlite3_stmt *stmt;
+        bool wal = false;
+        if (sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &stmt, NULL) == SQLITE_OK) {
+            if (sqlite3_step(stmt) == SQLITE_ROW) {
+                const unsigned char *got = sqlite3_column_text(stmt, 0);
+                wal = got != NULL && strcmp((const char *)got, "wal") == 0;
+            }
+            sqlite3_finalize(stmt);
+        }
+        if (sqlite3_exec(db, wal ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL",
+                         NULL, NULL, NULL) != SQLITE_OK) {
+            return index_db_fail(db, path);
+        }
+    }
     const char *sql = mode == INDEX_OPEN_UPDATE
-                          ? "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
-                            "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; "
+                          ? "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; "
                             "PRAGMA mmap_size = 1073741824"
                           : "PRAGMA cache_size = -16384; PRAGMA mmap_size = 1073741824";
     if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {

@@ -43,7 +43,8 @@ want=$(printf 'modified\t%s\nremoved\t%s' "$T/a" "$T/d/b")
 sqlite3 v2.db "BEGIN; CREATE TABLE removed(path BLOB NOT NULL, type INTEGER NOT NULL);
   INSERT INTO removed SELECT path, type FROM history WHERE change = 7
     AND gen = (SELECT value FROM meta WHERE key = 'generation');
-  DROP TABLE history; DROP TABLE generations; PRAGMA user_version = 2; COMMIT"
+  DROP TABLE history; DROP TABLE generations; DROP TABLE excludes; PRAGMA user_version = 2;
+  COMMIT"
 if [ "$("$frdindex" find v2.db /d)" = "$T/d" ]; then ok "schema 2: find reads it"
 else bad "schema 2: find"; fi
 if ! "$frdindex" changes v2.db >out 2>err && grep -q "run 'frdindex update v2.db' once" err; then
