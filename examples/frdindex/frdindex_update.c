@@ -772,7 +772,7 @@ static void remove_db_files(const char *path)
     }
     for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
         memcpy(name, path, len);
-        strcpy(name + len, suffixes[i]);
+        memcpy(name + len, suffixes[i], strlen(suffixes[i]) + 1);
         unlink(name);
     }
     free(name);
