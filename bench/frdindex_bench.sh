@@ -37,7 +37,8 @@ q=$(printf '%q' "$tree")
   [ -x "$frdcount" ] && printf 'frdcount (walk + stat only)\t\t%s %s\n' "$frdcount" "$q"
 } >"$tmp/cmds.tsv"
 
-echo "frdindex update $tree: $(nproc) cores, $(uname -sr), SQLite $(sqlite3 --version | cut -d' ' -f1), $runs interleaved rounds after a warm-up"
-python3 bench/interleave.py "$tmp/cmds.tsv" "$runs" "frdindex update (empty db)"
+echo "frdindex update $tree: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(uname -sr), SQLite $(sqlite3 --version | cut -d' ' -f1), $runs interleaved rounds after a warm-up"
+# The ratio column is against updatedb: the bar for an unchanged tree is at most 0.5.
+python3 bench/interleave.py "$tmp/cmds.tsv" "$runs" "updatedb (fresh)"
 echo
 echo "entries: $("$frdindex" find -c "$tmp/unchanged.db" '*'); database: $(du -h "$tmp/unchanged.db" | cut -f1); plocate.db: $(du -h "$tmp/plocate.db" 2>/dev/null | cut -f1)"

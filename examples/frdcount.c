@@ -16,6 +16,10 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "errtext.h"
+#include "jobs.h"
+#include "toolname.h"
+
 #include <frd.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -45,23 +49,10 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-/** The program's name as invoked, as GNU tools print it: argv[0] without its directory. */
-static const char *prog = "frdcount";
-
 static int usage_error(void)
 {
-    fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+    fprintf(stderr, "Try '%s --help' for more information.\n", tool_name);
     return 2;
-}
-
-/** Flushes and closes stdout. @return 0, or 1 after a message if any write failed. */
-static int close_stdout(void)
-{
-    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
-        fprintf(stderr, "%s: write error\n", prog);
-        return 1;
-    }
-    return 0;
 }
 
 /** One thread's counts, on its own cache line. */
@@ -76,7 +67,7 @@ struct count_slot {
 
 /** One slot per walker thread, indexed by the callbacks' worker index (below the -j asked,
  *  at most 256), so no thread-local or registry is needed. */
-#define MAX_SLOTS 256
+#define MAX_SLOTS TOOL_JOBS_MAX
 static struct count_slot slots[MAX_SLOTS];
 static bool quiet_errors;
 
@@ -108,12 +99,12 @@ static enum frd_action count_error(const struct frd_walk_error *err, void *udata
     }
     if (err->call == FRD_OP_LOOP && err->other_path != NULL) {
         // A directory that repeats an ancestor (a link followed back, a bind mount): one
-        // line that names both, as find words it; it is counted once, not walked again.
-        fprintf(stderr, "%s: '%s': file system loop: the same directory as '%s'\n", prog, err->path,
-                err->other_path);
+        // line that names both; it is counted once, not walked again.
+        fprintf(stderr, "%s: '%s': file system loop: the same directory as '%s'\n", tool_name,
+                err->path, err->other_path);
     } else {
-        fprintf(stderr, "%s: '%s': %s (%s)\n", prog, err->path, frd_strerror(err->code),
-                frd_op_name(err->call));
+        // As find prints it: the path in quotes, then the C library's words.
+        fprintf(stderr, "%s: '%s': %s\n", tool_name, err->path, tool_strerror(err->code));
     }
     return FRD_ACTION_CONTINUE;
 }
@@ -124,26 +115,15 @@ int main(int argc, char **argv)
     frd_walk_options_init(&opts);
     opts.on_error = count_error; // every failure, a missing root included, is reported here once
     opts.fields = FRD_FIELD_TYPE | FRD_FIELD_SIZE; // all that is counted
-    if (argc > 0 && argv[0] != NULL && argv[0][0] != '\0') {
-        char *slash = strrchr(argv[0], '/');
-        if (slash != NULL && slash[1] != '\0') {
-            argv[0] = slash + 1; // so getopt's own messages carry the same name
-        }
-        prog = argv[0];
-    }
+    tool_name_init(argv, "frdcount");
     int c;
     while ((c = getopt_long(argc, argv, "j:nLxqh", long_options, NULL)) != -1) {
         switch (c) {
-        case 'j': {
-            char *end;
-            long n = strtol(optarg, &end, 10);
-            if (*end != '\0' || n < 1 || n > 256) {
-                fprintf(stderr, "%s: -j wants a number from 1 to 256\n", prog);
+        case 'j':
+            if (tool_parse_jobs(optarg, "-j", &opts.workers) < 0) {
                 return usage_error();
             }
-            opts.workers = (unsigned)n;
             break;
-        }
         case 'n':
             opts.flags |= FRD_WALK_NAMES_ONLY;
             break;
@@ -158,10 +138,9 @@ int main(int argc, char **argv)
             break;
         case 'h':
             fputs(usage_text, stdout);
-            return close_stdout();
+            return tool_flush_stdout();
         case 'V':
-            printf("frdcount (frd) %s\n", FRD_VERSION_STRING);
-            return close_stdout();
+            return tool_print_version("frdcount", NULL);
         default:
             return usage_error();
         }
@@ -193,10 +172,10 @@ int main(int argc, char **argv)
     if (rc < 0) {
         // Not a root's failure (the error hook has reported those, with their paths): the
         // walk itself could not run (out of memory, bad options).
-        fprintf(stderr, "%s: walk failed: %s\n", prog, frd_strerror(rc));
+        fprintf(stderr, "%s: walk failed: %s\n", tool_name, tool_strerror(rc));
         status = 1;
     }
-    if (close_stdout() != 0) {
+    if (tool_flush_stdout() != 0) {
         status = 1;
     }
     return status;

@@ -14,6 +14,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "errtext.h"
+#include "toolname.h"
+
 #include <frd.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -42,23 +45,10 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-/** The program's name as invoked, as GNU tools print it: argv[0] without its directory. */
-static const char *prog = "frdls";
-
 static int usage_error(void)
 {
-    fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+    fprintf(stderr, "Try '%s --help' for more information.\n", tool_name);
     return 2;
-}
-
-/** Flushes and closes stdout. @return 0, or 1 after a message if any write failed. */
-static int close_stdout(void)
-{
-    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
-        fprintf(stderr, "%s: write error\n", prog);
-        return 1;
-    }
-    return 0;
 }
 
 static double now_seconds(void)
@@ -80,8 +70,8 @@ static size_t print_entries(const struct frd_list *list, const char *dir, bool n
     for (size_t i = 0; i < n && !summary; i++) {
         const struct frd_entry *e = &entries[i];
         if (e->error < 0) {
-            fprintf(stderr, "%s: cannot stat '%s/%s': %s\n", prog, dir, e->name,
-                    frd_strerror(e->error));
+            fprintf(stderr, "%s: cannot access '%s/%s': %s\n", tool_name, dir, e->name,
+                    tool_strerror(e->error));
             *status = 1;
         }
         putchar(frd_type_letter(e->type));
@@ -102,13 +92,7 @@ int main(int argc, char **argv)
     bool sorted = false;
     bool summary = false;
     char end = '\n';
-    if (argc > 0 && argv[0] != NULL && argv[0][0] != '\0') {
-        char *slash = strrchr(argv[0], '/');
-        if (slash != NULL && slash[1] != '\0') {
-            argv[0] = slash + 1; // so getopt's own messages carry the same name
-        }
-        prog = argv[0];
-    }
+    tool_name_init(argv, "frdls");
     int opt;
     while ((opt = getopt_long(argc, argv, "nsch0", long_options, NULL)) != -1) {
         switch (opt) {
@@ -126,16 +110,15 @@ int main(int argc, char **argv)
             break;
         case 'h':
             fputs(usage_text, stdout);
-            return close_stdout();
+            return tool_flush_stdout();
         case 'V':
-            printf("frdls (frd) %s\n", FRD_VERSION_STRING);
-            return close_stdout();
+            return tool_print_version("frdls", NULL);
         default:
             return usage_error();
         }
     }
     if (argc - optind > 1) {
-        fprintf(stderr, "%s: extra operand '%s'\n", prog, argv[optind + 1]);
+        fprintf(stderr, "%s: extra operand '%s'\n", tool_name, argv[optind + 1]);
         return usage_error();
     }
     const char *dir = optind < argc ? argv[optind] : ".";
@@ -144,7 +127,7 @@ int main(int argc, char **argv)
     struct frd_lister *lister;
     if (frd_list_new(&list) < 0 ||
         frd_lister_new(&lister, names_only ? FRD_LIST_NAMES_ONLY : 0) < 0) {
-        fprintf(stderr, "%s: out of memory\n", prog);
+        fprintf(stderr, "%s: out of memory\n", tool_name);
         return 1;
     }
     // Unsorted, the listing streams: a batch (one kernel buffer) is read, printed and
@@ -172,7 +155,11 @@ int main(int argc, char **argv)
     double elapsed = now_seconds() - start;
     if (rc < 0) {
         struct frd_list_error err = frd_lister_error(lister);
-        fprintf(stderr, "%s: cannot list '%s': %s (%s)\n", prog, dir, frd_strerror(rc), err.op);
+        // ls's words for a directory it could not open, or not read to its end.
+        fprintf(stderr,
+                err.call == FRD_OP_READ_DIR ? "%s: reading directory '%s': %s\n"
+                                            : "%s: cannot open directory '%s': %s\n",
+                tool_name, dir, tool_strerror(rc));
         status = 1;
     }
     if (summary) {
@@ -181,7 +168,7 @@ int main(int argc, char **argv)
     frd_lister_batch_end(lister);
     frd_lister_free(lister);
     frd_list_free(list);
-    if (close_stdout() != 0) {
+    if (tool_flush_stdout() != 0) {
         status = 1;
     }
     return status;

@@ -12,7 +12,7 @@ packages=(
   findutils util-linux strace bfs
   libsqlite3-dev sqlite3 coreutils
   abigail-tools binutils
-  ncdu
+  ncdu plocate
 )
 # The Node.js binding (bindings/node) needs node and npm: Debian's only where the machine has
 # none, never over a Node installed otherwise (the image's NodeSource package provides both).

@@ -4,6 +4,7 @@
 /** The tools' name in messages and their shared --version format (see toolname.h). */
 #include "toolname.h"
 
+#include <errno.h>
 #include <frd.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,8 +35,14 @@ int tool_print_version(const char *tool, const char *extra)
 
 int tool_flush_stdout(void)
 {
+    errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: write error\n", tool_name);
+        // As GNU's close_stdout: the reason when the C library kept one.
+        if (errno != 0) {
+            fprintf(stderr, "%s: write error: %s\n", tool_name, strerror(errno));
+        } else {
+            fprintf(stderr, "%s: write error\n", tool_name);
+        }
         return 1;
     }
     return 0;

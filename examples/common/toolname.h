@@ -26,7 +26,7 @@ int tool_print_version(const char *tool, const char *extra);
 /**
  * Flushes stdout and checks that every write to it succeeded (for --help and --version,
  * whose output goes nowhere else).
- * @return 0, or 1 after "NAME: write error" on stderr.
+ * @return 0, or 1 after "NAME: write error: REASON" (GNU's words) on stderr.
  */
 int tool_flush_stdout(void);
 

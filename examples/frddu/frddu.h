@@ -39,9 +39,6 @@ enum du_time {
     DU_TIME_CTIME,    /**< --time=ctime, status */
 };
 
-/** The walker's limit on worker threads (walker/api.c): -j takes 1 to this. */
-#define DU_MAX_JOBS 256
-
 /** What the command line asked for. */
 struct du_options {
     bool apparent;           /**< --apparent-size: st_size, not allocated blocks */

@@ -10,6 +10,7 @@
 
 #include "frddu.h"
 #include "gnuquote.h"
+#include "jobs.h"
 #include "toolname.h"
 
 #include <errno.h>
@@ -417,19 +418,13 @@ int du_parse_options(int argc, char **argv, struct du_options *opts)
         case OPT_EXPORT:
             opts->export_file = optarg;
             break;
-        case 'j': {
-            uint64_t jobs;
-            if (du_parse_number(optarg, "", 0, &jobs) != DU_NUM_OK || jobs < 1 ||
-                jobs > DU_MAX_JOBS) {
-                fprintf(stderr, "%s: invalid %s argument '%s': the range is 1 to %d\n", tool_name,
-                        oi >= 0 ? "--jobs" : "-j", optarg, DU_MAX_JOBS);
+        case 'j':
+            if (tool_parse_jobs(optarg, oi >= 0 ? "--jobs" : "-j", &opts->workers) < 0) {
                 return 1;
             }
-            opts->workers = (unsigned)jobs;
             break;
-        }
         case OPT_HELP:
-            printf(usage_text, tool_name, tool_name, DU_MAX_JOBS);
+            printf(usage_text, tool_name, tool_name, TOOL_JOBS_MAX);
             return tool_flush_stdout();
         case OPT_VERSION:
             return tool_print_version("frddu", NULL);

@@ -19,6 +19,7 @@
 #define _GNU_SOURCE // FNM_CASEFOLD, st_mtim
 
 #include "frdfind.h"
+#include "jobs.h"
 #include "toolname.h"
 
 #include <errno.h>
@@ -809,12 +810,10 @@ static int parse_leading(struct parser *p)
         }
         if (strcmp(a, "-j") == 0 || strncmp(a, "-j", 2) == 0) {
             const char *num = a[2] != '\0' ? a + 2 : (p->i + 1 < p->argc ? p->argv[p->i + 1] : "");
-            uint64_t n;
-            if (!parse_u64(num, &n) || n == 0 || n > 1024) {
-                FAIL(p, "-j wants a number of threads from 1 to 1024, not '%s'", num);
+            if (tool_parse_jobs(num, "-j", &o->workers) < 0) {
+                p->status = 1; // the message is printed
                 return 1;
             }
-            o->workers = (unsigned)n;
             p->i += a[2] != '\0' ? 1 : 2;
             continue;
         }

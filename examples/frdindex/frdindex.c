@@ -9,19 +9,22 @@
 
 #include "frdindex.h"
 
+#include "frdindex_exclude.h"
+#include "jobs.h"
 #include "toolname.h"
 
 #include <errno.h>
 #include <frd.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: frdindex update [-q] [-v] [-x] [-j N] DB [ROOT...]\n"
-    "       frdindex changes [--json] [--all] DB\n"
-    "       frdindex find [-i] [-b] [-0] [-c] DB PATTERN\n"
+    "usage: frdindex update [-q] [-v] [-x] [-j N] [-m MODE] [--exclude=GLOB]... DB [ROOT...]\n"
+    "       frdindex changes [--since GEN|TIME] [--json|-0] [--all] DB\n"
+    "       frdindex find [-i] [-b] [-0] [-c] [-e] [-l N] [-r|--regex] DB PATTERN\n"
     "       frdindex check DB\n"
     "Keep an SQLite index (DB) of the entries below ROOT... and query it.\n"
     "\n"
@@ -29,15 +32,24 @@ static const char usage_text[] =
     "           DB up to date in one transaction, writing only what changed\n"
     "             -q  no summary line   -v  time each phase (on stderr)\n"
     "             -x  stay on each root's file system\n"
-    "             -j N  walk with N threads\n"
-    "  changes  what the last update found: added, removed, modified (size or mtime),\n"
+    "             -j N  walk with N threads (1 to 256)\n"
+    "             -m MODE  a new DB's mode, octal (default 600: only its owner reads it)\n"
+    "             --exclude=GLOB  leave out names matching GLOB (a path if it has a /)\n"
+    "             --prunenames=LIST, --prunepaths=LIST, --prunefs=LIST  as updatedb.conf\n"
+    "             (blank-separated; kept in DB for later updates until given again)\n"
+    "  changes  what changed after update GEN (default: what the last update found),\n"
+    "           folded per path: added, removed, modified (size or mtime),\n"
     "           metadata (ctime or mode only), replaced (another file at the same path),\n"
     "           renamed (the same file at a new path: 'renamed OLD NEW')\n"
-    "             --json  as one JSON object   --all  also directories whose mtime moved,\n"
-    "                                              and renames implied by a parent's\n"
+    "             --since GEN|TIME  after that update (TIME: @SECONDS, YYYY-MM-DD[ HH:MM])\n"
+    "             --json  as one JSON object   -0, --print0  existing paths, NUL-ended\n"
+    "             --all  also directories whose mtime moved, renames implied by a parent's\n"
     "  find     paths matching a glob, as locate: a pattern without * ? [ matches anywhere\n"
     "             -i  ignore case   -b  match the last name only   -0  NUL-terminate\n"
-    "             -c  print only the count\n"
+    "             -c  print only the count   -e  only paths that exist now\n"
+    "             -l N  stop after N matches   -r, --regexp  PATTERN is a basic regular\n"
+    "             expression (--regex: extended), matched anywhere in the path\n"
+    "           only paths in directories the user running it may list are shown\n"
     "  check    run SQLite's full integrity check on DB\n"
     "\n"
     "  --help, --version\n";
@@ -53,10 +65,33 @@ static int usage_error(const char *message)
 
 static int cmd_update(int argc, char **argv)
 {
-    struct index_update_options opts = {0};
-    int c;
-    while ((c = getopt(argc, argv, "qvxj:")) != -1) {
+    static const struct option options[] = {
+        {"exclude", required_argument, NULL, 'E'},
+        {"prunenames", required_argument, NULL, 'N'},
+        {"prunepaths", required_argument, NULL, 'P'},
+        {"prunefs", required_argument, NULL, 'F'},
+        {NULL, 0, NULL, 0},
+    };
+    struct index_excludes excludes = {0};
+    struct index_update_options opts = {.excludes = &excludes};
+    int c, status = 2;
+    while ((c = getopt_long(argc, argv, "qvxj:m:", options, NULL)) != -1) {
         switch (c) {
+        case 'E':
+        case 'N':
+        case 'P':
+        case 'F': {
+            enum index_exclude_kind kind = c == 'E'   ? INDEX_EXCLUDE_GLOB
+                                           : c == 'N' ? INDEX_EXCLUDE_NAME
+                                           : c == 'P' ? INDEX_EXCLUDE_PATH
+                                                      : INDEX_EXCLUDE_FS;
+            if (index_excludes_add(&excludes, kind, optarg) < 0) {
+                fprintf(stderr, "%s: out of memory\n", tool_name);
+                status = 1;
+                goto done;
+            }
+            break;
+        }
         case 'q':
             opts.quiet = true;
             break;
@@ -66,27 +101,44 @@ static int cmd_update(int argc, char **argv)
         case 'x':
             opts.one_file_system = true;
             break;
-        case 'j': {
+        case 'm': {
             char *end;
             errno = 0;
-            long jobs = strtol(optarg, &end, 10);
-            if (errno != 0 || *end != '\0' || jobs < 1 || jobs > 1024) {
-                return usage_error("invalid job count");
+            unsigned long mode = strtoul(optarg, &end, 8);
+            if (errno != 0 || end == optarg || *end != '\0' || mode > 0777 || optarg[0] == '-' ||
+                optarg[0] == '+') {
+                fprintf(stderr, "%s: invalid mode '%s' (octal, at most 0777)\n", tool_name, optarg);
+                return usage_error(NULL);
             }
-            opts.workers = (unsigned)jobs;
+            opts.mode = mode == 0 ? 0 : (unsigned)mode; // 0 asks for no access: keep 0600
             break;
         }
+        case 'j':
+            if (tool_parse_jobs(optarg, "-j", &opts.workers) < 0) {
+                usage_error(NULL);
+                goto done;
+            }
+            break;
         default:
-            return usage_error(NULL);
+            usage_error(NULL);
+            goto done;
         }
     }
     if (optind >= argc) {
-        return usage_error("update needs a database");
+        usage_error("update needs a database");
+        goto done;
     }
     opts.db_path = argv[optind];
+    if (opts.db_path[0] == '\0') {
+        usage_error("the database path is empty");
+        goto done;
+    }
     opts.roots = (const char *const *)(argv + optind + 1);
     opts.nroots = (size_t)(argc - optind - 1);
-    return index_update(&opts);
+    status = index_update(&opts);
+done:
+    index_excludes_free(&excludes);
+    return status;
 }
 
 static int cmd_changes(int argc, char **argv)
@@ -94,17 +146,25 @@ static int cmd_changes(int argc, char **argv)
     static const struct option options[] = {
         {"json", no_argument, NULL, 'J'},
         {"all", no_argument, NULL, 'a'},
+        {"print0", no_argument, NULL, '0'},
+        {"since", required_argument, NULL, 's'},
         {NULL, 0, NULL, 0},
     };
-    bool json = false, all = false;
+    struct index_changes_options opts = {0};
     int c;
-    while ((c = getopt_long(argc, argv, "a", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "a0", options, NULL)) != -1) {
         switch (c) {
         case 'J':
-            json = true;
+            opts.json = true;
             break;
         case 'a':
-            all = true;
+            opts.all = true;
+            break;
+        case '0':
+            opts.null = true;
+            break;
+        case 's':
+            opts.since = optarg;
             break;
         default:
             return usage_error(NULL);
@@ -113,14 +173,29 @@ static int cmd_changes(int argc, char **argv)
     if (argc - optind != 1) {
         return usage_error("changes needs one database");
     }
-    return index_changes(argv[optind], json, all);
+    if (opts.json && opts.null) {
+        return usage_error("--json and --print0 exclude each other");
+    }
+    opts.db_path = argv[optind];
+    return index_changes(&opts);
 }
 
 static int cmd_find(int argc, char **argv)
 {
+    static const struct option options[] = {
+        {"ignore-case", no_argument, NULL, 'i'},
+        {"basename", no_argument, NULL, 'b'},
+        {"null", no_argument, NULL, '0'},
+        {"count", no_argument, NULL, 'c'},
+        {"existing", no_argument, NULL, 'e'},
+        {"limit", required_argument, NULL, 'l'},
+        {"regexp", no_argument, NULL, 'r'},
+        {"regex", no_argument, NULL, 'R'},
+        {NULL, 0, NULL, 0},
+    };
     struct index_find_options opts = {0};
     int c;
-    while ((c = getopt(argc, argv, "ib0c")) != -1) {
+    while ((c = getopt_long(argc, argv, "ib0cel:n:r", options, NULL)) != -1) {
         switch (c) {
         case 'i':
             opts.ignore_case = true;
@@ -133,6 +208,27 @@ static int cmd_find(int argc, char **argv)
             break;
         case 'c':
             opts.count = true;
+            break;
+        case 'e':
+            opts.existing = true;
+            break;
+        case 'l':
+        case 'n': { // -n: locate's old spelling of --limit
+            char *end;
+            errno = 0;
+            unsigned long long n = strtoull(optarg, &end, 10);
+            if (errno != 0 || end == optarg || *end != '\0' || optarg[0] == '-' || n > SIZE_MAX) {
+                fprintf(stderr, "%s: invalid limit '%s'\n", tool_name, optarg);
+                return usage_error(NULL);
+            }
+            opts.limit = (size_t)n;
+            break;
+        }
+        case 'r':
+            opts.regex = INDEX_REGEX_BASIC;
+            break;
+        case 'R':
+            opts.regex = INDEX_REGEX_EXTENDED;
             break;
         default:
             return usage_error(NULL);
@@ -180,8 +276,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: unknown command '%s'\n", tool_name, cmd);
         return usage_error(NULL);
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: write error\n", tool_name);
+    if (tool_flush_stdout() != 0) {
         status = 1;
     }
     return status;

@@ -52,7 +52,9 @@ enum index_change {
     INDEX_RENAMED = 5,  /**< a file that was at old_path, unchanged, now here */
     /** renamed only because a directory above it was renamed (shown with --all) */
     INDEX_RENAMED_WITH_PARENT = 6,
-    INDEX_REMOVED = 7, /**< only in table `removed` */
+    INDEX_REMOVED = 7, /**< only in table `history` */
+    /** history only: this path's file, unchanged, was renamed to `other_path` */
+    INDEX_RENAMED_AWAY = 8,
 };
 
 /** @return the word `changes` prints for a kind: "added", "removed", ... */
@@ -76,6 +78,9 @@ enum index_open_mode {
  */
 int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out);
 
+/** @return the database's schema version (2 or this one's), or -1 on a read error. */
+int index_db_schema(sqlite3 *db);
+
 /** Reads an integer from table `meta`. @return 0 (with *out set; 0 if absent) or -1. */
 int index_db_meta_get(sqlite3 *db, const char *key, int64_t *out);
 
@@ -84,6 +89,8 @@ int index_db_meta_set(sqlite3 *db, const char *key, int64_t value);
 
 /** Prints "frdindex: WHAT: sqlite's message" for the last error on db. @return -1. */
 int index_db_fail(sqlite3 *db, const char *what);
+
+struct index_excludes;
 
 /* ---- frdindex_update.c ---------------------------------------------------------------- */
 
@@ -96,6 +103,9 @@ struct index_update_options {
     bool one_file_system; /**< -x */
     bool quiet;           /**< -q: no summary line */
     bool verbose;         /**< -v: time each phase, on stderr */
+    unsigned mode;        /**< -m: a new database's mode; 0: 0600 */
+    /** --exclude, --prune*: replace the stored rules if given; filled in by the update */
+    struct index_excludes *excludes;
 };
 
 /** Runs `frdindex update`. @return the exit status. */
@@ -103,17 +113,36 @@ int index_update(const struct index_update_options *opts);
 
 /* ---- frdindex_query.c ----------------------------------------------------------------- */
 
-/** Runs `frdindex changes DB [--json] [--all]`. @return the exit status. */
-int index_changes(const char *db_path, bool json, bool all);
+/** Options of `frdindex changes`. */
+struct index_changes_options {
+    const char *db_path;
+    const char *since; /**< --since: a generation or a time; NULL: the last update's */
+    bool json;         /**< --json */
+    bool all;          /**< --all */
+    bool null;         /**< -0: only the paths that exist, each ended by NUL */
+};
+
+/** Runs `frdindex changes`. @return the exit status. */
+int index_changes(const struct index_changes_options *opts);
+
+/** How `find` reads its pattern. */
+enum index_regex {
+    INDEX_REGEX_NONE,     /**< a glob */
+    INDEX_REGEX_BASIC,    /**< -r, --regexp: a POSIX basic regular expression */
+    INDEX_REGEX_EXTENDED, /**< --regex: an extended one */
+};
 
 /** Options of `frdindex find`. */
 struct index_find_options {
     const char *db_path;
     const char *pattern;
+    enum index_regex regex;
     bool ignore_case; /**< -i */
     bool basename;    /**< -b: match the last name only */
     bool null;        /**< -0: end each path with NUL */
     bool count;       /**< -c: print only the number of matches */
+    bool existing;    /**< -e: only paths that exist now */
+    size_t limit;     /**< -l N: stop after N matches; 0: no limit */
 };
 
 /** Runs `frdindex find`. @return the exit status. */

@@ -6,6 +6,7 @@
 
 #include "frdindex_collect.h"
 
+#include "errtext.h"
 #include "frdindex_map.h"
 #include "frdindex_snapshot.h"
 #include "grow.h"
@@ -104,6 +105,9 @@ static enum frd_action collect_visit(const struct frd_walk_entry *we, void *udat
         }
     }
     const struct frd_entry *e = we->entry;
+    if (e->type == FRD_TYPE_DIR && c->progress.enabled) {
+        progress_line_set_current(&c->progress, path, len);
+    }
     struct index_rec *r = &b->recs[b->count++];
     r->row = (struct index_row){
         .id = 0,
@@ -141,7 +145,7 @@ static enum frd_action collect_error(const struct frd_walk_error *err, void *uda
     struct index_collect *c = udata;
     atomic_fetch_add(&c->errors, 1);
     fprintf(stderr, "%s: %s '%s': %s (its entries stay as indexed)\n", tool_name, err->op,
-            err->path, frd_strerror(err->code));
+            err->path, tool_strerror(err->code));
     // Whatever failed, keep what the index knew below that path rather than report it
     // removed: a directory that cannot be read now has not lost its files.
     size_t len = strlen(err->path);
@@ -185,9 +189,63 @@ static void *walk_thread(void *arg)
     return NULL;
 }
 
-int index_collect_start(struct index_collect *c, const char *const *roots, size_t nroots,
-                        unsigned workers, bool one_file_system)
+/** Leaves out what the exclude rules name, before any stat. Runs on the walk's workers. */
+static void collect_children(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
+                             void *udata)
 {
+    struct index_collect *c = udata;
+    const char *dpath = dir->path;
+    size_t dlen = dir->path_len;
+    if (dlen > 1 && dpath[0] == '/' && dpath[1] == '/') {
+        dpath++;
+        dlen--;
+    }
+    bool at_root = dlen == 1 && dpath[0] == '/';
+    char stack[4096];
+    char *buf = stack;
+    size_t cap = sizeof(stack);
+    size_t n = frd_walk_children_count(kids);
+    for (size_t i = 0; i < n; i++) {
+        const struct frd_entry *e = frd_walk_children_entry(kids, i);
+        size_t len = dlen + (at_root ? 0 : 1) + e->name_len;
+        if (len + 1 > cap) {
+            char *grown = malloc(len + 1);
+            if (grown == NULL) {
+                continue; // kept: better indexed than lost
+            }
+            if (buf != stack) {
+                free(buf);
+            }
+            buf = grown;
+            cap = len + 1;
+        }
+        memcpy(buf, dpath, dlen);
+        size_t at = dlen;
+        if (!at_root) {
+            buf[at++] = '/';
+        }
+        memcpy(buf + at, e->name, e->name_len);
+        buf[len] = '\0';
+        bool maybe_dir = e->type == FRD_TYPE_DIR || e->type == FRD_TYPE_UNKNOWN;
+        if (index_excludes_match(c->excludes, buf, len, e->name, maybe_dir)) {
+            frd_walk_children_drop(kids, i);
+        }
+    }
+    if (buf != stack) {
+        free(buf);
+    }
+}
+
+static void collect_progress(const struct frd_walk_progress *p, void *udata)
+{
+    struct index_collect *c = udata;
+    progress_line_draw(&c->progress, p->entries, p->bytes);
+}
+
+int index_collect_start(struct index_collect *c, const char *const *roots, size_t nroots,
+                        const struct index_collect_options *opts)
+{
+    unsigned workers = opts->workers;
     memset(c, 0, sizeof(*c));
     c->roots = roots;
     c->nroots = nroots;
@@ -203,8 +261,23 @@ int index_collect_start(struct index_collect *c, const char *const *roots, size_
     c->options.on_error = collect_error;
     // What a row keeps (what frd_entry_same() compares), and nothing more from the kernel.
     c->options.fields = FRD_FIELDS_ALL & ~(unsigned)(FRD_FIELD_ALLOC_SIZE | FRD_FIELD_ATIME);
-    if (one_file_system) {
+    if (opts->one_file_system) {
         c->options.flags |= FRD_WALK_ONE_FILE_SYSTEM;
+    }
+    // The hook only when there are rules: with one, the walker stats each survivor
+    // separately instead of as it lists.
+    if (opts->excludes != NULL && index_excludes_any(opts->excludes)) {
+        c->excludes = opts->excludes;
+        c->options.on_children = collect_children;
+    }
+    const char *delay_ms = getenv("FRDINDEX_PROGRESS_DELAY_MS"); // tests: draw at once
+    progress_line_init(&c->progress, 2, delay_ms != NULL ? strtod(delay_ms, NULL) / 1000.0 : 0.5);
+    if (!opts->progress) {
+        c->progress.enabled = false;
+    }
+    if (progress_line_enabled(&c->progress)) {
+        c->options.on_progress = collect_progress;
+        c->options.progress_interval_ms = 200;
     }
     pthread_mutex_init(&c->lock, NULL);
     pthread_cond_init(&c->ready, NULL);
@@ -250,6 +323,7 @@ struct index_batch *index_collect_next(struct index_collect *c)
 int index_collect_finish(struct index_collect *c)
 {
     pthread_join(c->thread, NULL);
+    progress_line_clear(&c->progress);
     return c->out_of_memory ? FRD_ENOMEM : c->result;
 }
 
@@ -271,6 +345,7 @@ void index_collect_free(struct index_collect *c)
         free(c->failed[i]);
     }
     free(c->failed);
+    progress_line_destroy(&c->progress);
     pthread_mutex_destroy(&c->lock);
     pthread_cond_destroy(&c->ready);
     pthread_cond_destroy(&c->drained);

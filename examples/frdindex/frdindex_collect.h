@@ -6,6 +6,8 @@
 #define FRD_EXAMPLES_FRDINDEX_COLLECT_H
 
 #include "frdindex.h"
+#include "frdindex_exclude.h"
+#include "progress_line.h"
 
 #include <frd.h>
 #include <pthread.h>
@@ -62,6 +64,17 @@ struct index_collect {
     char **failed;
     size_t nfailed, failed_cap;
     atomic_uint_least64_t errors;
+
+    const struct index_excludes *excludes; /**< NULL or no rule: no children hook */
+    struct progress_line progress;         /**< on a terminal, unless quiet */
+};
+
+/** How to walk. */
+struct index_collect_options {
+    unsigned workers;
+    bool one_file_system;
+    bool progress; /**< a progress line on stderr if it is a terminal */
+    const struct index_excludes *excludes;
 };
 
 /**
@@ -69,7 +82,7 @@ struct index_collect {
  * @return 0, or -1 (message printed).
  */
 int index_collect_start(struct index_collect *c, const char *const *roots, size_t nroots,
-                        unsigned workers, bool one_file_system);
+                        const struct index_collect_options *opts);
 
 /**
  * Takes the next batch, waiting for one. @return a batch (free it with index_batch_free()),

@@ -2,11 +2,15 @@
 // Copyright (c) 2026 The frd authors
 
 /** frdindex's database: opening it, checking it is ours and of this version, creating it. */
+#define _POSIX_C_SOURCE 200809L // O_CLOEXEC
 #include "frdindex.h"
 #include "toolname.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /*
  * A database is recognised by two numbers in its header (SQLite's file format reserves them
@@ -16,12 +20,16 @@
  * edited by hand into another shape is refused as well.
  *
  * Table entries holds one row per indexed path. `gen` and `change` say which update last
- * wrote the row and why, so "what did the last update find" is the rows of the last
- * generation plus table `removed`, and an update that changes nothing writes nothing.
+ * wrote the row and why. Table history keeps every change each update found (one row per
+ * path and update, `other_path` the other side of a rename), table generations when each
+ * update ran: `changes --since` folds the history after a generation, and an update that
+ * changes nothing writes only its generations row and meta.
  * Paths are BLOBs: file names are bytes, not text in any encoding.
  */
 #define INDEX_APPLICATION_ID 0x66726478 // "frdx"
-#define INDEX_SCHEMA_VERSION 2          // 2: every field frd_entry_same() compares, the full mode
+// 2: every field frd_entry_same() compares, the full mode; 3: history and generations
+// replace table removed, excludes keeps what updates leave out (a version 2 database is migrated by its next update).
+#define INDEX_SCHEMA_VERSION 3
 
 static const char *const schema_tables[][2] = {
     {"meta", "CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL)"},
@@ -34,13 +42,26 @@ static const char *const schema_tables[][2] = {
                 "rdev INTEGER NOT NULL, attrs INTEGER NOT NULL, attrs_known INTEGER NOT NULL, "
                 "fields INTEGER NOT NULL, gen INTEGER NOT NULL, "
                 "change INTEGER NOT NULL, old_path BLOB)"},
-    {"removed", "CREATE TABLE removed(path BLOB NOT NULL, type INTEGER NOT NULL)"},
+    {"history", "CREATE TABLE history(gen INTEGER NOT NULL, path BLOB NOT NULL, "
+                "change INTEGER NOT NULL, type INTEGER NOT NULL, other_path BLOB)"},
+    {"generations", "CREATE TABLE generations(gen INTEGER PRIMARY KEY, time_ns INTEGER NOT NULL)"},
     {"snapshot", "CREATE TABLE snapshot(data BLOB NOT NULL)"},
+    {"excludes", "CREATE TABLE excludes(kind INTEGER NOT NULL, value BLOB NOT NULL)"},
 };
 #define SCHEMA_TABLE_COUNT (sizeof(schema_tables) / sizeof(schema_tables[0]))
 
+/** Schema 2's tables that schema 3 keeps unchanged, and the one it drops. */
+static const char *const v2_removed_table =
+    "CREATE TABLE removed(path BLOB NOT NULL, type INTEGER NOT NULL)";
+
 int index_db_fail(sqlite3 *db, const char *what)
 {
+    if (db != NULL && (sqlite3_errcode(db) == SQLITE_FULL || sqlite3_system_errno(db) == ENOSPC)) {
+        // SQLite reports a full disk met while growing its shared memory or WAL as an I/O
+        // error; the system's errno says what it was.
+        fprintf(stderr, "%s: %s: disk full (%s)\n", tool_name, what, strerror(ENOSPC));
+        return -1;
+    }
     fprintf(stderr, "%s: %s: %s\n", tool_name, what, db ? sqlite3_errmsg(db) : "out of memory");
     return -1;
 }
@@ -118,8 +139,31 @@ fail:
     return -1;
 }
 
-/** Compares the tables' SQL with this version's. @return 0, or -1 after an error message. */
-static int check_tables(sqlite3 *db, const char *path)
+/** Checks one table's SQL. @return 0, or -1 after an error message. */
+static int check_table(sqlite3 *db, sqlite3_stmt *stmt, const char *path, const char *name,
+                       const char *sql)
+{
+    sqlite3_reset(stmt);
+    sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(stmt);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        return index_db_fail(db, path);
+    }
+    if (rc == SQLITE_DONE || strcmp((const char *)sqlite3_column_text(stmt, 0), sql) != 0) {
+        fprintf(stderr,
+                "%s: %s: table '%s' is not the one frdindex writes: the file "
+                "was changed by another program; remove it and run update again\n",
+                tool_name, path, name);
+        return -1;
+    }
+    return 0;
+}
+
+/**
+ * Compares the tables' SQL with those of schema `version` (this one, or 2 whose tables are
+ * this one's but history and generations, plus removed). @return 0, or -1 after a message.
+ */
+static int check_tables(sqlite3 *db, const char *path, int64_t version)
 {
     sqlite3_stmt *stmt;
     if (sqlite3_prepare_v2(db, "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?",
@@ -128,34 +172,85 @@ static int check_tables(sqlite3 *db, const char *path)
     }
     int result = 0;
     for (size_t i = 0; i < SCHEMA_TABLE_COUNT && result == 0; i++) {
-        sqlite3_reset(stmt);
-        sqlite3_bind_text(stmt, 1, schema_tables[i][0], -1, SQLITE_STATIC);
-        int rc = sqlite3_step(stmt);
-        if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-            result = index_db_fail(db, path);
-        } else if (rc == SQLITE_DONE ||
-                   strcmp((const char *)sqlite3_column_text(stmt, 0), schema_tables[i][1]) != 0) {
-            fprintf(stderr,
-                    "%s: %s: table '%s' is not the one frdindex writes: the file "
-                    "was changed by another program; remove it and run update again\n",
-                    tool_name, path, schema_tables[i][0]);
-            result = -1;
+        const char *name = schema_tables[i][0];
+        if (version == 2 && (strcmp(name, "history") == 0 || strcmp(name, "generations") == 0 ||
+                             strcmp(name, "excludes") == 0)) {
+            continue;
         }
+        result = check_table(db, stmt, path, name, schema_tables[i][1]);
+    }
+    if (result == 0 && version == 2) {
+        result = check_table(db, stmt, path, "removed", v2_removed_table);
     }
     sqlite3_finalize(stmt);
     return result;
 }
 
+/**
+ * Schema 2 to 3, in one transaction: the last update's changes (its rows of entries and
+ * table removed) become the history's first generation, so `changes` still shows them.
+ */
+static int migrate_v2(sqlite3 *db, const char *path)
+{
+    static const char sql[] =
+        "BEGIN IMMEDIATE;"
+        "CREATE TABLE history(gen INTEGER NOT NULL, path BLOB NOT NULL, "
+        "change INTEGER NOT NULL, type INTEGER NOT NULL, other_path BLOB);"
+        "CREATE TABLE generations(gen INTEGER PRIMARY KEY, time_ns INTEGER NOT NULL);"
+        "CREATE TABLE excludes(kind INTEGER NOT NULL, value BLOB NOT NULL);"
+        "INSERT INTO history(gen, path, change, type, other_path) "
+        "  SELECT gen, path, change, type, old_path FROM entries "
+        "  WHERE gen = (SELECT value FROM meta WHERE key = 'generation') AND change != 0;"
+        "INSERT INTO history(gen, path, change, type) "
+        "  SELECT (SELECT value FROM meta WHERE key = 'generation'), path, 7, type FROM removed;"
+        "INSERT INTO generations(gen, time_ns) SELECT value, "
+        "  coalesce((SELECT value FROM meta WHERE key = 'updated_ns'), 0) "
+        "  FROM meta WHERE key = 'generation' AND value > 0;"
+        "DROP TABLE removed;"
+        "PRAGMA user_version = 3;"
+        "COMMIT";
+    if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+        index_db_fail(db, path);
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    return 0;
+}
+
+int index_db_schema(sqlite3 *db)
+{
+    int64_t version;
+    int rc;
+    return query_int(db, "PRAGMA user_version", &version, &rc) < 0 ? -1 : (int)version;
+}
+
 /** Speed settings; safe against a crash or a kill (WAL commits are atomic). */
 static int tune(sqlite3 *db, const char *path, enum index_open_mode mode)
 {
-    // WAL: readers (find, changes) never wait for an update; synchronous=NORMAL keeps the
-    // database consistent after a crash and may lose only the last update on power loss.
+    // WAL during an update: readers (find, changes) do not wait for it; synchronous=NORMAL
+    // keeps the database consistent after a crash and may lose only the last update on power
+    // loss. The update returns the file to a rollback journal when it ends (see
+    // index_update); if WAL cannot be entered now (a query holds the file), the update runs
+    // with the rollback journal and synchronous=FULL, as safe.
     // mmap: every command reads the whole table; mapped pages are read in place instead of
     // copied into SQLite's cache (no pread per page, no cache memory to fault in).
+    if (mode == INDEX_OPEN_UPDATE) {
+        sqlite3_stmt *stmt;
+        bool wal = false;
+        if (sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &stmt, NULL) == SQLITE_OK) {
+            if (sqlite3_step(stmt) == SQLITE_ROW) {
+                const unsigned char *got = sqlite3_column_text(stmt, 0);
+                wal = got != NULL && strcmp((const char *)got, "wal") == 0;
+            }
+            sqlite3_finalize(stmt);
+        }
+        if (sqlite3_exec(db, wal ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL",
+                         NULL, NULL, NULL) != SQLITE_OK) {
+            return index_db_fail(db, path);
+        }
+    }
     const char *sql = mode == INDEX_OPEN_UPDATE
-                          ? "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
-                            "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; "
+                          ? "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; "
                             "PRAGMA mmap_size = 1073741824"
                           : "PRAGMA cache_size = -16384; PRAGMA mmap_size = 1073741824";
     if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
@@ -164,23 +259,35 @@ static int tune(sqlite3 *db, const char *path, enum index_open_mode mode)
     return 0;
 }
 
+/** Says why `path` cannot be written (the database opened read-only). @return -1. */
+static int cannot_write(const char *path)
+{
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    int err = fd < 0 ? errno : EROFS;
+    if (fd >= 0) {
+        close(fd);
+    }
+    fprintf(stderr, "%s: %s: cannot write the index: %s\n", tool_name, path, strerror(err));
+    return -1;
+}
+
 int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
 {
     sqlite3 *db = NULL;
-    // Readers open read-write too (never creating): a WAL database opened read-only needs its
-    // -shm file to exist already. Only a file we may not write is opened read-only.
+    // Queries open the file read-only, so a user who may read but not write it can query it
+    // (update leaves it in rollback-journal mode, which needs no -shm file to read).
     // NOMUTEX: one thread uses the connection, so SQLite's per-call locking (about a tenth
     // of an update's time in SQLite) is skipped.
-    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
-                (mode == INDEX_OPEN_UPDATE ? SQLITE_OPEN_CREATE : 0);
+    int flags = SQLITE_OPEN_NOMUTEX |
+                (mode == INDEX_OPEN_UPDATE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                                           : SQLITE_OPEN_READONLY);
     int rc = sqlite3_open_v2(path, &db, flags, NULL);
-    if (rc != SQLITE_OK && mode == INDEX_OPEN_READ) {
-        sqlite3_close(db);
-        db = NULL;
-        rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
-    }
     if (rc != SQLITE_OK) {
-        if (mode == INDEX_OPEN_READ && rc == SQLITE_CANTOPEN) {
+        if (mode == INDEX_OPEN_READ && rc == SQLITE_CANTOPEN && db != NULL &&
+            sqlite3_system_errno(db) != ENOENT && sqlite3_system_errno(db) != 0) {
+            fprintf(stderr, "%s: %s: cannot open the index: %s\n", tool_name, path,
+                    strerror(sqlite3_system_errno(db)));
+        } else if (mode == INDEX_OPEN_READ && rc == SQLITE_CANTOPEN) {
             fprintf(stderr,
                     "%s: %s: cannot open the index (does it exist? make it with "
                     "'frdindex update %s ROOT')\n",
@@ -191,8 +298,13 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
         sqlite3_close(db);
         return -1;
     }
+    if (mode == INDEX_OPEN_UPDATE && sqlite3_db_readonly(db, "main") == 1) {
+        // SQLite falls back to read-only on a file it may not write (mode, chattr +i, a
+        // read-only mount); stop before reading, which would leave -wal/-shm files behind.
+        sqlite3_close(db);
+        return cannot_write(path);
+    }
     sqlite3_busy_timeout(db, 10000);
-
     int64_t app_id, version, tables;
     // The first read of the header is where a file that is not a database shows up.
     if (query_int(db, "PRAGMA application_id", &app_id, &rc) < 0) {
@@ -232,6 +344,22 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
                 path, (unsigned long long)(uint32_t)app_id);
         goto fail;
     }
+    if (version == 2) {
+        if (check_tables(db, path, 2) < 0) {
+            goto fail;
+        }
+        if (mode == INDEX_OPEN_READ) {
+            if (tune(db, path, mode) < 0) {
+                goto fail;
+            }
+            *out = db; // find and check read it as it is; changes asks for an update first
+            return 0;
+        }
+        if (migrate_v2(db, path) < 0) {
+            goto fail;
+        }
+        version = INDEX_SCHEMA_VERSION;
+    }
     if (version != INDEX_SCHEMA_VERSION) {
         fprintf(stderr,
                 "%s: %s: index schema version %lld, but this frdindex reads version %d: "
@@ -239,7 +367,7 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
                 tool_name, path, (long long)version, INDEX_SCHEMA_VERSION);
         goto fail;
     }
-    if (check_tables(db, path) < 0 || tune(db, path, mode) < 0) {
+    if (check_tables(db, path, version) < 0 || tune(db, path, mode) < 0) {
         goto fail;
     }
     *out = db;

@@ -4,21 +4,27 @@
 /** `frdindex update`: walk the roots and bring the database up to date in one transaction. */
 #define _XOPEN_SOURCE 700 // realpath
 
+#include "errtext.h"
 #include "frdindex.h"
 #include "frdindex_collect.h"
+#include "frdindex_exclude.h"
 #include "frdindex_map.h"
 #include "frdindex_rename.h"
 #include "frdindex_snapshot.h"
 #include "grow.h"
 #include "toolname.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <frd.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /*
  * An update, all inside one write transaction (BEGIN IMMEDIATE ... COMMIT):
@@ -45,7 +51,7 @@ struct update {
     sqlite3 *db;
     int64_t generation;
     struct index_map map;
-    sqlite3_stmt *insert, *update, *remove, *insert_removed, *mark_renamed;
+    sqlite3_stmt *insert, *update, *remove, *insert_history, *mark_renamed;
     uint64_t counts[INDEX_REMOVED + 1];
     uint64_t rows_written;
     uint64_t inserted_path_bytes; // for the next update's map reservation
@@ -162,8 +168,10 @@ static int prepare_all(struct update *u)
         sqlite3_prepare_v2(u->db, update_sql, -1, &u->update, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(u->db, "DELETE FROM entries WHERE id = ?", -1, &u->remove, NULL) !=
             SQLITE_OK ||
-        sqlite3_prepare_v2(u->db, "INSERT INTO removed(path, type) VALUES (?, ?)", -1,
-                           &u->insert_removed, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(u->db,
+                           "INSERT INTO history(gen, path, change, type, other_path) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5)",
+                           -1, &u->insert_history, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(u->db, "UPDATE entries SET change = ?2, old_path = ?3 WHERE id = ?1", -1,
                            &u->mark_renamed, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(u->db, fetch_sql, -1, &u->fetch, NULL) != SQLITE_OK) {
@@ -175,7 +183,7 @@ static int prepare_all(struct update *u)
 static void finalize_all(struct update *u)
 {
     sqlite3_stmt **all[] = {&u->insert,         &u->update,       &u->remove,
-                            &u->insert_removed, &u->mark_renamed, &u->fetch};
+                            &u->insert_history, &u->mark_renamed, &u->fetch};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
         sqlite3_finalize(*all[i]);
         *all[i] = NULL;
@@ -441,6 +449,59 @@ static void keep_failed(struct update *u, const struct index_collect *c)
     }
 }
 
+/** Appends one row to table history for this generation. @return 0 or -1. */
+static int add_history(struct update *u, const char *path, size_t len, enum index_change change,
+                       unsigned type, const char *other, size_t other_len)
+{
+    sqlite3_bind_int64(u->insert_history, 1, u->generation);
+    sqlite3_bind_blob(u->insert_history, 2, path, (int)len, SQLITE_STATIC);
+    sqlite3_bind_int(u->insert_history, 3, change);
+    sqlite3_bind_int(u->insert_history, 4, (int)type);
+    if (other != NULL) {
+        sqlite3_bind_blob(u->insert_history, 5, other, (int)other_len, SQLITE_STATIC);
+    } else {
+        sqlite3_bind_null(u->insert_history, 5);
+    }
+    return step_write(u, u->insert_history, "recording a change");
+}
+
+/**
+ * Copies this generation's rows of entries (added, changed, renamed) into table history,
+ * and notes when the update ran. Reads the table only if something was written.
+ */
+static int write_history(struct update *u)
+{
+    uint64_t written = 0;
+    for (size_t k = INDEX_ADDED; k < INDEX_REMOVED; k++) {
+        written += u->counts[k];
+    }
+    sqlite3_stmt *stmt;
+    if (written > 0) {
+        if (sqlite3_prepare_v2(u->db,
+                               "INSERT INTO history(gen, path, change, type, other_path) "
+                               "SELECT gen, path, change, type, old_path FROM entries "
+                               "WHERE gen = ?1 AND change != 0",
+                               -1, &stmt, NULL) != SQLITE_OK) {
+            return index_db_fail(u->db, "recording the changes");
+        }
+        sqlite3_bind_int64(stmt, 1, u->generation);
+        int rc = sqlite3_step(stmt);
+        sqlite3_finalize(stmt);
+        if (rc != SQLITE_DONE) {
+            return index_db_fail(u->db, "recording the changes");
+        }
+    }
+    if (sqlite3_prepare_v2(u->db, "INSERT INTO generations(gen, time_ns) VALUES (?, ?)", -1, &stmt,
+                           NULL) != SQLITE_OK) {
+        return index_db_fail(u->db, "recording the generation");
+    }
+    sqlite3_bind_int64(stmt, 1, u->generation);
+    sqlite3_bind_int64(stmt, 2, now_ns());
+    int rc = sqlite3_step(stmt);
+    sqlite3_finalize(stmt);
+    return rc == SQLITE_DONE ? 0 : index_db_fail(u->db, "recording the generation");
+}
+
 /** Writes renames and removals. @return 0 or -1. */
 static int write_renames_and_removals(struct update *u)
 {
@@ -459,6 +520,11 @@ static int write_renames_and_removals(struct update *u)
             src->mark = INDEX_MARK_MOVED; // its path is gone: the row goes with it
             sqlite3_bind_int64(u->remove, 1, src->row.id);
             result = step_write(u, u->remove, "removing a renamed entry's old row");
+            if (result == 0) {
+                result =
+                    add_history(u, index_item_path(&u->map, src), src->path_len, INDEX_RENAMED_AWAY,
+                                src->row.type, index_added_path(&u->added, a), a->path_len);
+            }
         }
         if (result == 0) {
             sqlite3_bind_int64(u->mark_renamed, 1, a->row.id);
@@ -479,10 +545,8 @@ static int write_renames_and_removals(struct update *u)
         sqlite3_bind_int64(u->remove, 1, item->row.id);
         result = step_write(u, u->remove, "removing an entry");
         if (result == 0) {
-            sqlite3_bind_blob(u->insert_removed, 1, index_item_path(&u->map, item),
-                              (int)item->path_len, SQLITE_STATIC);
-            sqlite3_bind_int(u->insert_removed, 2, item->row.type);
-            result = step_write(u, u->insert_removed, "recording a removal");
+            result = add_history(u, index_item_path(&u->map, item), item->path_len, INDEX_REMOVED,
+                                 item->row.type, NULL, 0);
         }
         u->counts[INDEX_REMOVED]++;
     }
@@ -535,8 +599,7 @@ static char **resolve_roots(const char *const *given, size_t n, size_t *nout)
     for (size_t i = 0; i < n; i++) {
         char *resolved = realpath(given[i], NULL);
         if (resolved == NULL) {
-            fprintf(stderr, "%s: cannot access '%s': %s\n", tool_name, given[i],
-                    frd_strerror(-errno));
+            fprintf(stderr, "%s: cannot access '%s': %s\n", tool_name, given[i], strerror(errno));
             for (size_t j = 0; j < *nout; j++) {
                 free(roots[j]);
             }
@@ -662,9 +725,64 @@ static int drain(struct update *u, struct index_collect *c, bool apply)
     return result;
 }
 
+/**
+ * Makes the database file if it does not exist, with `mode` (0: 0600, the index lists
+ * names of the whole tree), so SQLite (which would use 0644 less the umask) opens ours.
+ * @return 1 if made, 0 if it exists, -1 after a message (also when there is nothing to
+ * make it from: no roots).
+ */
+static int create_db_file(const char *path, bool have_roots, unsigned mode)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        return 0;
+    }
+    if (errno != ENOENT) {
+        fprintf(stderr, "%s: cannot access '%s': %s\n", tool_name, path, strerror(errno));
+        return -1;
+    }
+    if (!have_roots) {
+        fprintf(stderr, "%s: %s: no such index: give the directories to index\n", tool_name, path);
+        return -1;
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        fprintf(stderr, "%s: cannot create '%s': %s\n", tool_name, path, strerror(errno));
+        return -1;
+    }
+    if (fchmod(fd, mode != 0 ? mode : 0600) < 0) {
+        fprintf(stderr, "%s: cannot set the mode of '%s': %s\n", tool_name, path, strerror(errno));
+        close(fd);
+        unlink(path);
+        return -1;
+    }
+    close(fd);
+    return 1;
+}
+
+/** Removes a database this update made and could not complete, and SQLite's side files. */
+static void remove_db_files(const char *path)
+{
+    static const char *const suffixes[] = {"", "-wal", "-shm", "-journal"};
+    size_t len = strlen(path);
+    char *name = malloc(len + sizeof("-journal"));
+    if (name == NULL) {
+        unlink(path);
+        return;
+    }
+    for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+        memcpy(name, path, len);
+        memcpy(name + len, suffixes[i], strlen(suffixes[i]) + 1);
+        unlink(name);
+    }
+    free(name);
+}
+
 int index_update(const struct index_update_options *opts)
 {
     struct update u = {0};
+    bool created = false; // the database file was made by this update
+    bool committed = false;
     struct index_collect collect;
     bool collecting = false;
     bool joined = false;
@@ -676,12 +794,22 @@ int index_update(const struct index_update_options *opts)
         u.kill_after = strtoull(kill_after, NULL, 10);
     }
 
-    if (index_db_open(opts->db_path, INDEX_OPEN_UPDATE, &u.db) < 0) {
-        return 1;
-    }
+    // The roots first: a root that does not exist must not leave a new, empty database.
     if (opts->nroots > 0) {
         roots = resolve_roots(opts->roots, opts->nroots, &nroots);
-    } else {
+        if (roots == NULL) {
+            return 1;
+        }
+    }
+    int made = create_db_file(opts->db_path, nroots > 0, opts->mode);
+    if (made < 0) {
+        goto done;
+    }
+    created = made == 1;
+    if (index_db_open(opts->db_path, INDEX_OPEN_UPDATE, &u.db) < 0) {
+        goto done;
+    }
+    if (opts->nroots == 0) {
         roots = stored_roots(u.db, &nroots);
         if (nroots == 0) {
             fprintf(stderr, "%s: %s: no roots: give the directories to index\n", tool_name,
@@ -705,8 +833,16 @@ int index_update(const struct index_update_options *opts)
         goto rollback;
     }
     u.generation++;
-    if (index_collect_start(&collect, (const char *const *)roots, nroots, opts->workers,
-                            opts->one_file_system) < 0) {
+    if (index_excludes_sync(opts->excludes, u.db) < 0) {
+        goto rollback;
+    }
+    struct index_collect_options walk = {
+        .workers = opts->workers,
+        .one_file_system = opts->one_file_system,
+        .progress = !opts->quiet,
+        .excludes = opts->excludes,
+    };
+    if (index_collect_start(&collect, (const char *const *)roots, nroots, &walk) < 0) {
         goto rollback;
     }
     collecting = true;
@@ -716,8 +852,7 @@ int index_update(const struct index_update_options *opts)
     bool ok =
         snap >= 0 &&
         (u.snap_mode ? check_count(&u, expected) : load_rows(&u, expected, path_bytes)) == 0 &&
-        prepare_all(&u) == 0 &&
-        sqlite3_exec(u.db, "DELETE FROM removed", NULL, NULL, NULL) == SQLITE_OK;
+        prepare_all(&u) == 0;
     u.track_added = expected > 0;
     double t_loaded = mono_seconds();
     ok = drain(&u, &collect, ok) == 0 && ok;
@@ -727,7 +862,7 @@ int index_update(const struct index_update_options *opts)
     if (walked < 0 && walked != FRD_ESTOPPED) {
         // A root that cannot be walked (unmounted, say) must not read as "everything gone".
         fprintf(stderr, "%s: the walk failed: %s; the index is unchanged\n", tool_name,
-                frd_strerror(walked));
+                tool_strerror(walked));
         ok = false;
     }
     if (!ok) {
@@ -753,7 +888,8 @@ int index_update(const struct index_update_options *opts)
         uint8_t mark = u.map.items[i].mark;
         entries -= mark == INDEX_MARK_UNSEEN || mark == INDEX_MARK_MOVED;
     }
-    if (write_meta_and_roots(&u, roots, nroots, entries) < 0 || write_snapshot(&u, entries) < 0) {
+    if (write_history(&u) < 0 || write_meta_and_roots(&u, roots, nroots, entries) < 0 ||
+        write_snapshot(&u, entries) < 0) {
         goto rollback;
     }
     finalize_all(&u);
@@ -762,6 +898,11 @@ int index_update(const struct index_update_options *opts)
         index_db_fail(u.db, "committing the update");
         goto rollback;
     }
+    // Back to a rollback journal at rest: then a user who may read but not write the
+    // database (nor its folder) can query it, which a WAL database does not allow without
+    // its -shm file. Busy (a query running) leaves WAL mode; the next update tries again.
+    sqlite3_exec(u.db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
+    committed = true;
     if (opts->verbose) {
         fprintf(stderr,
                 "%s: %s %zu rows in %.3f s; walked and compared in %.3f s more; "
@@ -806,6 +947,9 @@ done:
     if (sqlite3_close(u.db) != SQLITE_OK) {
         index_db_fail(u.db, "closing the index");
         status = 1;
+    }
+    if (created && !committed) {
+        remove_db_files(opts->db_path); // no half-made database left behind
     }
     return status;
 }

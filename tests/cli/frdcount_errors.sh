@@ -63,4 +63,21 @@ else
   bad "frdcount real: exit $rc, stderr: $(cat err.txt)"
 fi
 
+# The words find prints for a missing root: "NAME: 'PATH': No such file or directory".
+rc=0
+"$frdcount" missing >out.txt 2>err.txt || rc=$?
+if [ "$rc" -eq 1 ] && [ "$(cat err.txt)" = "frdcount: 'missing': No such file or directory" ]; then
+  ok "a missing root in find's words"
+else
+  bad "a missing root: exit $rc, stderr: $(cat err.txt)"
+fi
+# ls's words for a directory frdls cannot open.
+rc=0
+"$(dirname "$frdcount")/frdls" missing >out.txt 2>err.txt || rc=$?
+if [ "$rc" -eq 1 ] && [ "$(cat err.txt)" = "frdls: cannot open directory 'missing': No such file or directory" ]; then
+  ok "frdls: a missing directory in ls's words"
+else
+  bad "frdls missing: exit $rc, stderr: $(cat err.txt)"
+fi
+
 cli_end

@@ -256,7 +256,7 @@ for j in 0 257 x -1 ''; do
   for opt in -j --jobs; do
     rc=0
     "$frddu" "$opt" "$j" -s t >out.txt 2>err.txt || rc=$?
-    want="frddu: invalid $opt argument '$j': the range is 1 to 256"
+    want="frddu: invalid thread count '$j' for $opt (from 1 to 256)"
     if [ "$rc" -eq 1 ] && [ ! -s out.txt ] && [ "$(cat err.txt)" = "$want" ]; then
       ok "frddu $opt '$j': exit 1, $want"
     else

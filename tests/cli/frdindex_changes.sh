@@ -257,7 +257,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
   as_nobody "$frdindex" update -q "$ldb" 2>err.out || rc=$?
   chmod 755 "$tmp"
   got=$("$frdindex" changes "$ldb")
-  if [ "$rc" -eq 1 ] && [ "$got" = "added	$L/pub2" ] && grep -q "permission denied" err.out &&
+  if [ "$rc" -eq 1 ] && [ "$got" = "added	$L/pub2" ] && grep -q "Permission denied" err.out &&
     [ "$("$frdindex" find -c "$ldb" secret)" -eq 3 ]; then
     ok "unreadable directory: warned, exit 1, its entries kept"
   else
