@@ -25,9 +25,8 @@ unsigned ff_expr_needs(const struct ff_expr *expr)
     case FF_EMPTY: // the size of a file; a directory is listed
         needs |= FRD_FIELD_SIZE;
         break;
-    case FF_TIME:
-    case FF_NEWER:
-        needs |= FRD_FIELD_MTIME;
+    case FF_PRED:
+        needs |= expr->needs;
         break;
     case FF_INUM:
         needs |= FRD_FIELD_FILE_ID;
@@ -130,21 +129,6 @@ static bool is_empty(const struct frd_walk_entry *we, struct ff_thread *thr)
     return rc == 0;
 }
 
-/** -mtime and -mmin: GNU find's reference windows (see ff_parse() for how they are set). */
-static bool time_matches(const struct ff_expr *expr, int64_t t)
-{
-    switch (expr->cmp) {
-    case FF_CMP_GT: // written -N: newer than the reference
-        return t > expr->ref_ns;
-    case FF_CMP_LT: // written +N: older than the reference
-        return t < expr->ref_ns;
-    case FF_CMP_EQ:
-    default: // (the reference may be saturated at either end: no signed difference)
-        return t > expr->ref_ns &&
-               (uint64_t)t - (uint64_t)expr->ref_ns <= (uint64_t)expr->window_ns;
-    }
-}
-
 static void print_path(const struct ff_expr *expr, const struct frd_walk_entry *we,
                        struct ff_thread *thr)
 {
@@ -187,10 +171,6 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
         uint64_t units = e->size / expr->unit + (e->size % expr->unit != 0);
         return compare(expr->cmp, units, expr->num);
     }
-    case FF_TIME:
-        return time_matches(expr, e->mtime_ns);
-    case FF_NEWER:
-        return e->mtime_ns > expr->ref_ns;
     case FF_EMPTY:
         return is_empty(we, thr);
     case FF_INUM:
@@ -215,6 +195,8 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
     case FF_COUNT:
         ff_out_count(thr);
         return true;
+    case FF_PRED:
+        return expr->test(expr, we, thr);
     }
     return false;
 }

@@ -489,6 +489,220 @@ t nobody,s,z "$g" . -print0
 
 # ---- predicates: -regex, -perm, -user, -group, times, -newerXY, -lname, -xtype, -samefile,
 # -readable, -printf directives, UTF-8 matching, -exclude ------------------------------------
+# A tree of its own: owners with and without names (as root), every -perm edge, links for
+# -lname/-xtype, names for -regex, access times apart from modification times.
+p="$tmp/pred"
+mkdir -p "$p"/own "$p"/modes "$p"/ln/d "$p"/re/sub "$p"/at
+for m in 0644 0755 0700 0444 0000 4755 2755 1777 0640 0604 0664 0111 0222 6711; do
+  printf 'm' >"$p/modes/f$m" && chmod "$m" "$p/modes/f$m"
+  mkdir "$p/modes/d$m" && chmod "$m" "$p/modes/d$m"
+done
+for f in root nobody noname nogrp; do printf 'o' >"$p/own/$f"; done
+if [ "$(id -u)" -eq 0 ]; then
+  chown 65534:65534 "$p/own/nobody"
+  chown 4242:4343 "$p/own/noname"
+  chown 0:4343 "$p/own/nogrp"
+fi
+printf 't' >"$p/ln/target"
+ln -s target "$p/ln/rel"
+ln -s "$p/ln/target" "$p/ln/abs"
+ln -s d "$p/ln/dir"
+ln -s missing "$p/ln/broken"
+ln -s loop "$p/ln/loop"
+ln -s TARGET.TXT "$p/ln/upper"
+ln "$p/ln/target" "$p/ln/hard"
+for n in a.c b.h c.txt ab.c abc.cc 'x+y' 'x.y' 'ABC.C' "$(printf 'new\nline')" 'sub2'; do
+  printf 'r' >"$p/re/$n"
+done
+printf 'r' >"$p/re/sub/deep.c"
+# Access times: days and minutes ago; mtimes all "now" (so -atime and -mtime disagree).
+for spec in "a30s 30" "a90s 90" "a59m 3540" "a61m 3660" "a23h 82800" "a25h 90000" "a3d 266400" \
+  "a10d 871200" "a400d 34560000"; do
+  set -- $spec
+  printf 't' >"$p/at/$1"
+  touch -a -d "@$((now - $2))" "$p/at/$1"
+done
+touch -a -d "@$((now - 86400 * 2))" "$p/at/ref"
+touch -m -d "@$((now - 86400 * 5))" "$p/at/ref"
+touch -m -d "2021-06-15 12:00:00" "$p/at/a3d"
+touch -m -d "2021-06-15 12:00:01" "$p/at/a10d"
+chmod -R a+rX "$p/re" "$p/ln" "$p/at" "$p/own"
+# -perm: octal, symbolic, -MODE, /MODE, on files and directories (X), and find's errors.
+for m in 644 0755 700 0 000 4755 2755 1777 07777 u=rw,go=r u+rwx,g+rx,o+rx a=r u=rwx \
+  g=u o=g u+s g+s +t a+X u=rwX,g=rX,o=rX ug+w u+w,g-w o= = +w u+r-w a+rw,a-x go= u+x,u-x; do
+  t "" "$p" modes -perm "$m" -printf '%m %p\n'
+  t "" "$p" modes -perm "-$m" -printf '%m %p\n'
+  t "" "$p" modes -perm "/$m" -printf '%m %p\n'
+done
+for m in 8 +644 u+q '' - / 017777 a u+r, ,u+r 'u+r,,g+r' x u=rw:x 'u+' '=+' 'ugo' 99 0x1 7777a \
+  '-/' '/-644'; do
+  t "" "$p" modes -perm "$m"
+done
+t "" "$p" modes -perm /000
+t "" "$p" modes -perm /u=
+t "" "$p" . ! -perm -444 -type f
+t "" "$p" modes -type d -perm -u=x,g=x
+t "" "$p" modes -perm
+t nobody "$p" modes -perm -o=w -printf '%m %p\n'
+# Owners: names, numbers, ids without a name, and find's errors.
+t "" "$p" own -user root
+t "" "$p" own -user 0
+t "" "$p" own -user nobody
+t "" "$p" own -user 65534
+t "" "$p" own -user 4242
+t "" "$p" own -group root
+t "" "$p" own -group nogroup
+t "" "$p" own -group 4343
+t "" "$p" own -uid 0
+t "" "$p" own -uid +0
+t "" "$p" own -uid -1
+t "" "$p" own -uid +4000
+t "" "$p" own -gid 4343
+t "" "$p" own -gid -100
+t "" "$p" own -nouser
+t "" "$p" own -nogroup
+t "" "$p" own -nouser -o -nogroup
+t "" "$p" . ! -user root -printf '%u %g %U %G %p\n'
+t "" "$p" own -printf '%u|%g|%U|%G|%-8u|%8g|%.2u\n'
+t j8 "$p" . -user root -name '*.c'
+t "" "$p" own -user ''
+t "" "$p" own -group ''
+t "" "$p" own -user no_such_user_x
+t "" "$p" own -group no_such_group_x
+t "" "$p" own -user 12x
+t "" "$p" own -uid x
+t "" "$p" own -gid +-1
+t "" "$p" own -uid
+t "" "$p" own -nouser extra
+t nobody "$p" own -user nobody
+t nobody "$p" . -nouser -printf '%U %p\n'
+# -regex, -iregex, -regextype: the whole path must match.
+t "" "$p" re -regex '.*\.c'
+t "" "$p" re -regex 're/.*\.c'
+t "" "$p" re -regex '.*/a.*'
+t "" "$p" re -regex 'a.c'
+t "" "$p" re -iregex '.*\.C'
+t "" "$p" re -regex '.*\.\(c\|h\)'
+t "" "$p" re -regex '.*x+y'
+t "" "$p" re -regex '.*x\+y'
+t "" "$p" re -regex '.*[[:upper:]].*'
+t "" "$p" re -regex '.*new.line'
+t "" "$p" re -regextype findutils-default -regex '.*new.line'
+t "" "$p" re -regextype posix-extended -regex '.*/(a|b)\.(c|h)'
+t "" "$p" re -regextype posix-extended -regex '.*/ab?c?\.c+'
+t "" "$p" re -regextype posix-basic -regex '.*/a\{1,2\}b*\.c'
+t "" "$p" re -regextype egrep -regex '.*\.(c|cc)'
+t "" "$p" re -regextype grep -regex '.*\.c\?'
+t "" "$p" re -regextype awk -regex '.*\.c+'
+t "" "$p" re -regextype gnu-awk -regex '.*/[a-c]+\.c'
+t "" "$p" re -regextype posix-awk -regex '.*\.h'
+t "" "$p" re -regextype posix-egrep -regex '.*/sub[0-9]?'
+t "" "$p" re -regextype posix-minimal-basic -regex '.*\.txt'
+t "" "$p" re -regextype sed -regex '.*/x.y'
+t "" "$p" re -regextype ed -regex '.*/[a-b]\.[ch]'
+t "" "$p" re -regextype emacs -iregex '.*abc\.c+'
+t "" "$p" re -regex '.*\.c' -regextype posix-extended -regex '.*/(a|ab)\.c'
+t "" "$p" re -regextype foo -print
+t "" "$p" re -regextype
+t "" "$p" re -regex '['
+t "" "$p" re -regex '\('
+t "" "$p" re -regex '\'
+t "" "$p" re -regextype posix-extended -regex '('
+t "" "$p" re -regextype posix-extended -regex 'a{1'
+t "" "$p" re -regex
+t j8 "$p" . -regex '.*/[a-c].*'
+# -lname, -ilname, -xtype, -samefile.
+t "" "$p" ln -lname target
+t "" "$p" ln -lname '*target'
+t "" "$p" ln -lname '*/ln/*'
+t "" "$p" ln -ilname 'target.txt'
+t "" "$p" ln -lname 'miss*'
+t "" "$p" -L ln -lname '*'
+t "" "$p" ln -lname
+t "" "$p" ln -xtype l
+t "" "$p" ln -xtype f
+t "" "$p" ln -xtype d
+t "" "$p" ln -xtype f,d
+t "" "$p" -L ln -xtype l
+t "" "$p" -L ln -xtype f
+t "" "$p" -H ln/rel ln/broken ln -xtype l
+t "" "$g" links -xtype l
+t "" "$g" . -xtype p
+for x in "''" D q fd f,f f,; do
+  eval t '""' '"$p"' ln -xtype "$x"
+done
+t "" "$p" . -samefile ln/target
+t "" "$p" . -samefile ln/rel
+t "" "$p" -L . -samefile ln/rel
+t "" "$p" . -samefile ln/hard -printf '%i %n %p\n'
+t "" "$p" . -samefile missing
+t "" "$p" . -samefile
+# -fstype: the type find's mount table gives (proc under /proc, the tree's own here).
+fst=$(stat -f -c %T "$p" 2>/dev/null || echo unknown)
+t "" "$p" . -fstype "$(find "$p" -maxdepth 0 -printf '%F')"
+t "" "$p" . -fstype nosuchfs
+t "" "$p" . -maxdepth 1 -printf '%F %p\n'
+t "" / /proc/self -maxdepth 0 -printf '%F %p\n'
+t "" / /dev /proc -maxdepth 1 -fstype proc -name 'se*'
+t "" "$p" . -fstype
+# -readable, -writable, -executable: access(2) as root and as nobody.
+for m in "" nobody; do
+  t "$m" "$p" modes -readable
+  t "$m" "$p" modes -writable
+  t "$m" "$p" modes -executable
+  t "$m" "$p" modes ! -readable -printf '%m %p\n'
+  t "$m" "$g" . -executable -type f
+  t "$m" "$g" links -readable
+done
+# Times: -atime, -amin, -ctime, -cmin, -used, -anewer, -cnewer, -newerXY, -daystart.
+for n in 0 1 2 3 -1 -2 +0 +1 +2 +9 +399 1.5 -0.5 +127539 -9999999999999999999999 x; do
+  t "" "$p" at -atime "$n"
+done
+for n in 1 2 -1 -2 +1 -60 +60 60 61 +1e300; do
+  t "" "$p" at -amin "$n"
+done
+for n in 0 -1 +0 1 +1e300; do
+  t "" "$p" at -ctime "$n"
+  t "" "$p" at -cmin "$n"
+done
+for n in 0 -1 +0 -2 +2 1 x -1e400; do
+  t "" "$p" at -used "$n"
+done
+t "" "$p" at -anewer at/ref
+t "" "$p" at -cnewer at/ref
+t "" "$p" at -newer at/ref
+t "" "$p" at ! -anewer at/ref
+for xy in aa ac am cm ca cc mm ma mc; do
+  t "" "$p" at -newer$xy at/ref
+done
+for d in 2021-06-15 '2021-06-15 12:00' '2021-06-15T12:00:00' '2021-06-15 12:00:00.5' \
+  '2021-06-15T11:00:00Z' '2021-06-15T12:00:00+01:00' '2021-06-15T12:00:00-02:00' \
+  @1623758400 @1623758400.5 @0 2030-01-01 1969-12-31; do
+  t "" "$p" at -newermt "$d"
+  t "" "$p" at ! -newermt "$d"
+done
+t "" "$p" at -newerat "@$((now - 86400 * 2))"
+t "" "$p" at -newerct '2000-01-01'
+t "" "$p" at -newermt
+t "" "$p" at -newermt missing-date
+t "" "$p" at -newermm missing
+t "" "$p" at -newerXY at/ref
+t "" "$p" at -newertm at/ref
+t "" "$p" at -newerxy at/ref
+t "" "$p" at -newer
+t "" "$p" at -daystart -atime 0
+t "" "$p" at -daystart -atime 1
+t "" "$p" at -daystart -atime -2
+t "" "$p" at -daystart -amin -60
+t "" "$p" at -daystart -daystart -atime +0
+t "" "$p" at -atime 0 -daystart
+t "" "$g" times -daystart -mtime 0
+t "" "$g" times -daystart -mtime +1
+t "" "$g" times -daystart -mmin -1500
+# Options find accepts: nothing changes.
+for o in -ignore_readdir_race -noignore_readdir_race -noleaf -warn -nowarn; do
+  t "" "$p" re "$o" -name '*.c'
+done
 
 # ---- the table: the u-boot tree ------------------------------------------------------------
 manifest="$data/u-boot.tsv.gz"
