@@ -821,7 +821,7 @@ void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts
             emit_sparseness(thr, seg, e);
             break;
         case 'Z':
-            emit_context(thr, seg, we, opts->follow == FRD_FOLLOW_ALL);
+            emit_context(thr, seg, we, opts->follow == FRD_FOLLOW_ALL && e->type != FRD_TYPE_LNK);
             break;
         default:
             break;

@@ -699,6 +699,24 @@ t "" "$p" at -atime 0 -daystart
 t "" "$g" times -daystart -mtime 0
 t "" "$g" times -daystart -mtime +1
 t "" "$g" times -daystart -mmin -1500
+# -printf: every time directive (each strftime letter, @ and +), owners, %F, %S, %Z.
+for k in a A b B c C d D e F g G h H I j k l m M n p r R s S t T u U V w W x X y Y z Z + @ q E \
+  O 1 %; do
+  t "" "$p" at/a3d at/a10d -printf "%T$k|%A$k|%C$k\n"
+done
+t "" "$p" at -printf '%a|%c|%t|%p\n'
+t "" "$p" at -printf '%30t|%-30a|%.10c|%5TY|%-6TH|%.2Tm|%08T@|%+TY|%#TS\n'
+t "" "$p" at -printf '%T'
+t "" "$p" at -printf '%-T|%Ax'
+t "" "$p" at -maxdepth 0 -printf '%A'
+t "" "$p" at -maxdepth 0 -printf '%C'
+t "" "$g" sizes -printf '%S|%10S|%-8.3S|%+S|%.2S|%#S|%010S %p\n'
+t "" "$g" . -printf '%F|%5F|%-6F|%.2F %p\n'
+t "" "$g" dir -printf '%Z|%5Z|%p\n'
+t "" "$g" -L links -printf '%Z%p\n'
+t "" "$g" . -printf '%u %g %U %G %5U %-5G| %p\n'
+t nobody "$g" . -printf '%u %g %a %A+ %p\n'
+t j8 "$g" . -printf '%u:%g %m %TY-%Tm-%Td %p\n'
 # Options find accepts: nothing changes.
 for o in -ignore_readdir_race -noignore_readdir_race -noleaf -warn -nowarn; do
   t "" "$p" re "$o" -name '*.c'
