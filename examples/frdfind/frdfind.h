@@ -119,13 +119,15 @@ struct ff_options {
     /** The roots walked (the paths that exist, in order), indexed by the walk entries'
      *  root_index; set by main() before the walk. */
     const char **roots;
-    size_t nroots;        /**< number of roots walked */
-    struct ff_expr *expr; /**< the expression, with the implicit -print added */
-    unsigned needs;       /**< enum frd_field and enum ff_need bits */
-    int64_t start_ns;     /**< when frdfind started, ns since epoch */
-    int64_t day_start_ns; /**< find's cur_day_start: start_ns - 1 day, -daystart: midnight */
-    bool full_days;       /**< -daystart was given (it acts once) */
-    int regex_syntax;     /**< -regextype's RE_SYNTAX_* bits for the next -regex */
+    size_t nroots;           /**< number of roots walked */
+    struct ff_expr *expr;    /**< the expression, with the implicit -print added */
+    unsigned needs;          /**< enum frd_field and enum ff_need bits */
+    int64_t start_ns;        /**< when frdfind started, ns since epoch */
+    int64_t day_start_ns;    /**< find's cur_day_start: start_ns - 1 day, -daystart: midnight */
+    bool full_days;          /**< -daystart was given (it acts once) */
+    int regex_syntax;        /**< -regextype's RE_SYNTAX_* bits for the next -regex */
+    const char *files0_from; /**< -files0-from FILE ("-": stdin), or NULL */
+    char *files0_buf;        /**< the names read from it (paths point into it) */
 };
 
 /** Per-worker state: the output buffer, the match count and scratch space. */
@@ -181,6 +183,21 @@ struct ff_options *ff_parser_opts(struct ff_parser *fp);
  * that is not theirs, NULL with *handled true after an error was reported.
  */
 struct ff_expr *ff_pred_parse(struct ff_parser *fp, const char *tok, bool *handled);
+
+/**
+ * The leading options of frdfind_pred.c: -D DEBUGOPTS and -O LEVEL, accepted as find
+ * accepts them (and ignored). @return the arguments taken (0: `arg` is not one of them), or
+ * -1 after an error was reported.
+ */
+int ff_pred_leading(struct ff_parser *fp, const char *arg, const char *next);
+
+/**
+ * -files0-from: replaces opts->paths with the NUL-separated names read from the file, after
+ * the whole command line is parsed (an empty name is reported, as find does, and skipped).
+ * @param paths_given whether paths were also given (find's error).
+ * @return 0, or 1 after an error was reported.
+ */
+int ff_pred_files0(struct ff_options *opts, bool paths_given);
 
 /** -xtype (an FF_TYPE node made FF_PRED by the parser; expr->num: the -H/-L mode). */
 bool ff_test_xtype(const struct ff_expr *expr, const struct frd_walk_entry *we,

@@ -209,6 +209,10 @@ int main(int argc, char **argv)
         ff_options_free(&opts);
         return rc < 0 ? 0 : 1;
     }
+    if (opts.npaths == 0) { // -files0-from an empty list: nothing to walk, as find
+        ff_options_free(&opts);
+        return ff_failed() ? 1 : 0;
+    }
 
     struct frd_walk_options wo;
     frd_walk_options_init(&wo);

@@ -707,6 +707,15 @@ static int parse_leading(struct parser *p)
             p->i++;
             continue;
         }
+        struct ff_parser fp = {p};
+        int taken = ff_pred_leading(&fp, a, p->i + 1 < p->argc ? p->argv[p->i + 1] : NULL);
+        if (taken < 0) {
+            return 1;
+        }
+        if (taken > 0) {
+            p->i += taken;
+            continue;
+        }
         // -HLP may be combined ("-LH"); anything else starts the expression.
         if (strspn(a + 1, "HLP") != strlen(a + 1)) {
             return 0;
@@ -749,6 +758,7 @@ int ff_parse(int argc, char **argv, struct ff_options *opts)
     for (size_t k = 0; k < opts->npaths; k++) {
         opts->paths[k] = argv[first_path + (int)k];
     }
+    bool paths_given = opts->npaths > 0; // (for -files0-from)
     if (opts->npaths == 0) {
         opts->paths[0] = ".";
         opts->npaths = 1;
@@ -765,6 +775,10 @@ int ff_parse(int argc, char **argv, struct ff_options *opts)
             expr_free(expr);
             return 1;
         }
+    }
+    if (opts->files0_from != NULL && ff_pred_files0(opts, paths_given) != 0) {
+        expr_free(expr);
+        return 1;
     }
     if (!p.has_action) {
         struct ff_expr *print = node(&p, FF_PRINT);
@@ -789,4 +803,6 @@ void ff_options_free(struct ff_options *opts)
     opts->expr = NULL;
     free(opts->paths);
     opts->paths = NULL;
+    free(opts->files0_buf);
+    opts->files0_buf = NULL;
 }

@@ -690,6 +690,160 @@ static bool test_access(const struct ff_expr *expr, const struct frd_walk_entry 
     return faccessat(ff_entry_dir(we), entry_name(we), (int)expr->num, 0) == 0;
 }
 
+/* ---- leading options ------------------------------------------------------------------ */
+
+int ff_pred_leading(struct ff_parser *fp, const char *arg, const char *next)
+{
+    if (strcmp(arg, "-D") == 0) {
+        if (next == NULL || *next == '\0') {
+            ff_parser_fail(fp, next == NULL ? "Missing argument after the -D option."
+                                            : "Empty argument to the -D option.");
+            fprintf(stderr, "Try '%s --help' for more information.\n", tool_name);
+            return -1;
+        }
+        static const char *const known[] = {"exec", "opt",  "rates", "search", "stat",
+                                            "time", "tree", "all",   "help"};
+        const char *s = next;
+        while (*s != '\0') {
+            size_t len = strcspn(s, ",");
+            bool ok = false;
+            for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+                ok = ok || (strlen(known[i]) == len && strncmp(s, known[i], len) == 0);
+            }
+            if (!ok) {
+                char msg[256];
+                snprintf(msg, sizeof(msg), "Ignoring unrecognised debug flag '%.*s'",
+                         (int)(len < 200 ? len : 200), s);
+                ff_warning(msg);
+            }
+            s += len + (s[len] == ',');
+        }
+        return 2;
+    }
+    if (strncmp(arg, "-O", 2) == 0) {
+        if (arg[2] == '\0') {
+            ff_parser_fail(fp, "The -O option must be immediately followed by a decimal integer");
+            return -1;
+        }
+        if (strspn(arg + 2, "0123456789") != strlen(arg + 2)) {
+            ff_parser_fail(fp, "Please specify a decimal number immediately after -O");
+            return -1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- -files0-from --------------------------------------------------------------------- */
+
+/** Reads all of fd into a malloc'd buffer (NUL-terminated). @return it, or NULL (errno). */
+static char *read_all(int fd, size_t *len)
+{
+    size_t cap = 4096;
+    size_t n = 0;
+    char *buf = malloc(cap);
+    while (buf != NULL) {
+        if (n + 1 >= cap) {
+            char *grown = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            if (grown == NULL) {
+                free(buf);
+                errno = ENOMEM;
+                return NULL;
+            }
+            buf = grown;
+            cap *= 2;
+        }
+        ssize_t got = read(fd, buf + n, cap - n - 1);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got < 0) {
+            int err = errno;
+            free(buf);
+            errno = err;
+            return NULL;
+        }
+        if (got == 0) {
+            buf[n] = '\0';
+            *len = n;
+            return buf;
+        }
+        n += (size_t)got;
+    }
+    errno = ENOMEM;
+    return NULL;
+}
+
+int ff_pred_files0(struct ff_options *opts, bool paths_given)
+{
+    const char *file = opts->files0_from;
+    char msg[512];
+    if (paths_given) {
+        snprintf(msg, sizeof(msg), "extra operand '%s'", opts->paths[0]);
+        ff_error(msg);
+        ff_error("file operands cannot be combined with -files0-from");
+        return 1;
+    }
+    bool std_in = strcmp(file, "-") == 0;
+    int fd = std_in ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC);
+    size_t len = 0;
+    char *buf = fd >= 0 ? read_all(fd, &len) : NULL;
+    int err = errno;
+    if (fd >= 0 && !std_in) {
+        close(fd);
+    }
+    if (buf == NULL) {
+        size_t n = ff_quote(NULL, 0, file);
+        char *q = malloc(n + 1);
+        if (q != NULL) {
+            ff_quote(q, n, file);
+            q[n] = '\0';
+        }
+        snprintf(msg, sizeof(msg), "cannot open %s for reading: %s", q != NULL ? q : file,
+                 strerror(err));
+        free(q);
+        ff_error(msg);
+        return 1;
+    }
+    size_t count = 0;
+    for (size_t i = 0; i < len; i++) {
+        count += buf[i] == '\0';
+    }
+    const char **paths = calloc(count + 2, sizeof(*paths));
+    if (paths == NULL) {
+        free(buf);
+        ff_error("out of memory");
+        return 1;
+    }
+    size_t n = 0;
+    size_t line = 0;
+    for (size_t start = 0; start < len;) {
+        size_t end = start + strlen(buf + start);
+        line++;
+        if (end == start) {
+            const char *shown = std_in ? "(standard input)" : file;
+            size_t qn = ff_quote(NULL, 0, shown);
+            char *q = malloc(qn + 1);
+            if (q != NULL) {
+                ff_quote(q, qn, shown);
+                q[qn] = '\0';
+            }
+            snprintf(msg, sizeof(msg), "%s:%zu: invalid zero-length file name",
+                     q != NULL ? q : shown, line);
+            free(q);
+            ff_error(msg);
+        } else {
+            paths[n++] = buf + start;
+        }
+        start = end + 1;
+    }
+    free(opts->paths);
+    opts->paths = paths;
+    opts->npaths = n;
+    opts->files0_buf = buf;
+    return 0;
+}
+
 /* ---- the table ------------------------------------------------------------------------- */
 
 /** Options find 4.9 accepts that change nothing in frdfind (each is true where it stands). */
@@ -754,6 +908,13 @@ struct ff_expr *ff_pred_parse(struct ff_parser *fp, const char *tok, bool *handl
             }
             return e;
         }
+    }
+    if (strcmp(tok, "-files0-from") == 0) {
+        if ((arg = ff_parser_arg(fp, tok)) == NULL) {
+            return NULL;
+        }
+        ff_parser_opts(fp)->files0_from = arg;
+        return ff_parser_node(fp, FF_TRUE);
     }
     for (size_t i = 0; i < sizeof(accepted) / sizeof(accepted[0]); i++) {
         if (strcmp(tok, accepted[i]) == 0) {

@@ -717,6 +717,23 @@ t "" "$g" -L links -printf '%Z%p\n'
 t "" "$g" . -printf '%u %g %U %G %5U %-5G| %p\n'
 t nobody "$g" . -printf '%u %g %a %A+ %p\n'
 t j8 "$g" . -printf '%u:%g %m %TY-%Tm-%Td %p\n'
+# -files0-from: the roots from a file, NUL-separated; -D and -O accepted.
+printf 're\0ln/rel\0modes/f0644\0' >"$p/list0"
+printf 're\0\0ln\0missing\0' >"$p/list0.bad"
+printf 're/a.c\0ln' >"$p/list0.noend"
+: >"$p/list0.empty"
+t "" "$p" -files0-from list0
+t "" "$p" -files0-from list0 -name '*.c' -o -type l
+t "" "$p" -files0-from list0.bad -maxdepth 1
+t "" "$p" -files0-from list0.noend
+t "" "$p" -files0-from list0.empty
+t "" "$p" -L -files0-from list0 -type f
+t "" "$p" . -files0-from list0
+t "" "$p" -files0-from missing
+t "" "$p" -files0-from
+for o in "-D exec" "-D stat,exec" "-D xyz" "-D" "-O0" "-O1" "-O3" "-O9" "-O" "-Ox" "-O-1" "-O3 -D exec"; do
+  t "" "$p" $o re -name '*.c'
+done
 # Options find accepts: nothing changes.
 for o in -ignore_readdir_race -noignore_readdir_race -noleaf -warn -nowarn; do
   t "" "$p" re "$o" -name '*.c'
