@@ -76,6 +76,7 @@ struct ff_expr {
     size_t literal_len;       /**< length of the literal part (FF_MATCH_EXACT, SUFFIX) */
     enum ff_match match;      /**< how -name matches */
     int fnm_flags;            /**< FNM_CASEFOLD for -iname and -ipath */
+    bool ascii;               /**< the pattern is ASCII only (see ff_fnmatch()) */
     unsigned types;           /**< -type: bit (1u << enum frd_type) per accepted type */
     enum ff_cmp cmp;          /**< -size, -inum, -links */
     uint64_t num;             /**< -size (in units), -inum, -links */
@@ -231,6 +232,17 @@ const char *ff_user_name(uint32_t uid, unsigned worker);
 
 /** See ff_user_name(). */
 const char *ff_group_name(uint32_t gid, unsigned worker);
+
+/* frdfind_match.c */
+
+/** @return whether the len bytes of s are all ASCII. */
+bool ff_is_ascii(const char *s, size_t len);
+
+/**
+ * fnmatch(pattern, s, flags) == 0 in the locale (characters in UTF-8, bytes in C), with the
+ * C locale's byte matcher when pattern (pattern_ascii) and s are both ASCII. Thread-safe.
+ */
+bool ff_fnmatch(const char *pattern, bool pattern_ascii, const char *s, size_t len, int flags);
 
 /* frdfind_eval.c */
 

@@ -82,7 +82,7 @@ static bool match_name(const struct ff_expr *expr, const char *name, size_t len)
                memcmp(name + len - expr->literal_len, expr->pattern + 1, expr->literal_len) == 0;
     case FF_MATCH_FNMATCH:
     default:
-        return fnmatch(expr->pattern, name, expr->fnm_flags) == 0;
+        return ff_fnmatch(expr->pattern, expr->ascii, name, len, expr->fnm_flags);
     }
 }
 
@@ -163,7 +163,7 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
         return name != NULL && match_name(expr, name, len);
     }
     case FF_PATH:
-        return fnmatch(expr->pattern, we->path, expr->fnm_flags) == 0;
+        return ff_fnmatch(expr->pattern, expr->ascii, we->path, we->path_len, expr->fnm_flags);
     case FF_TYPE:
         return (expr->types & (1u << e->type)) != 0;
     case FF_SIZE: {

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <locale.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,6 +204,8 @@ static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
 int main(int argc, char **argv)
 {
     tool_name_init(argv, "frdfind");
+    // Matching (-name, -regex...) and -printf's times follow the locale, as in find.
+    setlocale(LC_ALL, "");
     struct ff_options opts;
     int rc = ff_parse(argc, argv, &opts);
     if (rc != 0) {

@@ -416,6 +416,7 @@ static struct ff_expr *parse_primary(struct parser *p)
             return NULL;
         }
         e->pattern = arg;
+        e->ascii = ff_is_ascii(arg, strlen(arg));
         e->fnm_flags = tok[1] == 'i' ? FNM_CASEFOLD : 0;
         classify_pattern(e);
         return e;
@@ -426,6 +427,7 @@ static struct ff_expr *parse_primary(struct parser *p)
             return NULL;
         }
         e->pattern = arg;
+        e->ascii = ff_is_ascii(arg, strlen(arg));
         e->fnm_flags = tok[1] == 'i' ? FNM_CASEFOLD : 0;
         return e;
     }

@@ -522,7 +522,7 @@ static bool test_lname(const struct ff_expr *expr, const struct frd_walk_entry *
         }
         if ((size_t)n < cap) {
             buf[n] = '\0';
-            return fnmatch(expr->pattern, buf, expr->fnm_flags) == 0;
+            return ff_fnmatch(expr->pattern, expr->ascii, buf, (size_t)n, expr->fnm_flags);
         }
     }
 }
@@ -885,6 +885,7 @@ struct ff_expr *ff_pred_parse(struct ff_parser *fp, const char *tok, bool *handl
             return NULL;
         }
         e->pattern = arg;
+        e->ascii = ff_is_ascii(arg, strlen(arg));
         e->fnm_flags = tok[1] == 'i' ? FNM_CASEFOLD : 0;
         return e;
     }

@@ -734,6 +734,29 @@ t "" "$p" -files0-from
 for o in "-D exec" "-D stat,exec" "-D xyz" "-D" "-O0" "-O1" "-O3" "-O9" "-O" "-Ox" "-O-1" "-O3 -D exec"; do
   t "" "$p" $o re -name '*.c'
 done
+# UTF-8 aware matching: in C.UTF-8 a character is one '?' and -iname folds É to é, as find
+# does; in the C locale (the rest of this table) bytes.
+u8="$p/u8"
+mkdir -p "$u8"
+for n in Éclair éclair eclair École ÉCOLE.txt straße STRASSE ÿes Ÿes 日本語.txt "$(printf 'bad\377x')" \
+  "$(printf 'caf\303\251')" "$(printf 'cafe\314\201')" plain.txt; do
+  printf 'u' >"$u8/$n"
+done
+ln -s École "$u8/to_école"
+ln -s "$(printf 'bad\377x')" "$u8/to_bad"
+set -f # the patterns below are split into words, never expanded as globs here
+for loc in C.UTF-8 C; do
+  for args in "-iname é*" "-iname ÉCOLE*" "-name ?cole*" "-name ???" "-name ?es" "-iname ÿ*" \
+    "-name [É]*" "-name *[[:upper:]]*" "-iname STRASSE" "-iname straße" "-name ??????" \
+    "-name bad?x" "-name bad*" "-name caf?" "-name café" "-iname CAFÉ" "-path */?cole" \
+    "-ipath */É*" "-iwholename *CAFÉ" "-regex .*/.cole" "-iregex .*/é.*" "-regex .*/...\.txt" \
+    "-regex .*/bad.x" "-lname ?cole" "-ilname écOLE" "-lname bad?x" "-name *.txt" "-name 日*"; do
+    LC_ALL=$loc t "" "$p" u8 $args
+  done
+done
+set +f
+LC_ALL=C.UTF-8 t j8 "$p" . -iname 'é*' -o -name '?cole*'
+LC_ALL=C.UTF-8 t "" "$p" u8 -printf '%f|%5f|%-12f|%.3f|\n'
 # Options find accepts: nothing changes.
 for o in -ignore_readdir_race -noignore_readdir_race -noleaf -warn -nowarn; do
   t "" "$p" re "$o" -name '*.c'
