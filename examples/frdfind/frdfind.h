@@ -127,6 +127,7 @@ struct ff_options {
     int64_t day_start_ns;    /**< find's cur_day_start: start_ns - 1 day, -daystart: midnight */
     bool full_days;          /**< -daystart was given (it acts once) */
     int regex_syntax;        /**< -regextype's RE_SYNTAX_* bits for the next -regex */
+    struct ff_expr *exclude; /**< -exclude EXPR (several: or'ed), or NULL */
     const char *files0_from; /**< -files0-from FILE ("-": stdin), or NULL */
     char *files0_buf;        /**< the names read from it (paths point into it) */
 };
@@ -232,6 +233,23 @@ const char *ff_user_name(uint32_t uid, unsigned worker);
 
 /** See ff_user_name(). */
 const char *ff_group_name(uint32_t gid, unsigned worker);
+
+/* frdfind_exclude.c */
+
+/**
+ * -exclude, after the parse: puts the test that leaves out an excluded root in front of
+ * opts->expr. @return 0, or 1 after an error (out of memory) was reported.
+ */
+int ff_exclude_finish(struct ff_options *opts,
+                      struct ff_expr *(*and_node)(struct ff_expr *lhs, struct ff_expr *rhs));
+
+/**
+ * The walk's children hook under -exclude: drops every entry EXPR matches (never stat'ed
+ * unless EXPR reads metadata, never visited, never entered), and all the entries of an
+ * excluded root. Runs on the listing worker (see frd_walk_children_fn).
+ */
+void ff_exclude_children(const struct ff_options *opts, const struct frd_walk_entry *dir,
+                         struct frd_walk_children *kids);
 
 /* frdfind_match.c */
 

@@ -190,6 +190,14 @@ static void report_loop(const struct frd_walk_error *err)
     ff_error_path(err->path, tool_strerror(err->code));
 }
 
+/** -exclude: drops what EXPR matches from each listing, before any stat. */
+static void on_children(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
+                        void *udata)
+{
+    struct ff_walk *walk = udata;
+    ff_exclude_children(walk->opts, dir, kids);
+}
+
 static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
 {
     (void)udata;
@@ -234,6 +242,10 @@ int main(int argc, char **argv)
     }
     if (opts.depth) {
         wo.on_dir_done = on_dir_done;
+    }
+    if (opts.exclude != NULL) {
+        wo.on_children = on_children;
+        wo.children_fields = FRD_FIELD_TYPE | (ff_expr_needs(opts.exclude) & FRD_FIELDS_ALL);
     }
 
     struct ff_walk walk = {.opts = &opts};

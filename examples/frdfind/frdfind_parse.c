@@ -397,6 +397,42 @@ struct ff_options *ff_parser_opts(struct ff_parser *fp)
     return fp->p->opts;
 }
 
+static struct ff_expr *parse_unary(struct parser *p);
+static struct ff_expr *binary(struct parser *p, enum ff_kind kind, struct ff_expr *lhs,
+                              struct ff_expr *rhs);
+
+/** @return whether the tree holds an action (-print, -quit, -prune...). */
+static bool has_actions(const struct ff_expr *e)
+{
+    return e != NULL && (e->kind == FF_PRINT || e->kind == FF_PRINTF || e->kind == FF_COUNT ||
+                         e->kind == FF_PRUNE || e->kind == FF_QUIT || has_actions(e->lhs) ||
+                         has_actions(e->rhs));
+}
+
+/** -exclude EXPR (bfs's): EXPR is an operand, as after '!', with no action in it. */
+static struct ff_expr *parse_exclude(struct parser *p, const char *tok)
+{
+    if (peek(p) == NULL) {
+        FAIL(p, "missing argument to `%s'", tok);
+        return NULL;
+    }
+    bool had_action = p->has_action;
+    p->has_action = false;
+    struct ff_expr *x = parse_unary(p);
+    if (x == NULL) {
+        return NULL;
+    }
+    if (p->has_action || has_actions(x)) {
+        FAIL(p, "-exclude takes tests only, not actions");
+        expr_free(x);
+        return NULL;
+    }
+    p->has_action = had_action;
+    struct ff_options *o = p->opts;
+    o->exclude = o->exclude == NULL ? x : binary(p, FF_OR, o->exclude, x);
+    return o->exclude != NULL ? node(p, FF_TRUE) : NULL;
+}
+
 static struct ff_expr *parse_primary(struct parser *p)
 {
     const char *tok = p->argv[p->i++];
@@ -404,6 +440,9 @@ static struct ff_expr *parse_primary(struct parser *p)
     struct ff_options *o = p->opts;
     const char *arg;
     struct ff_expr *e;
+    if (strcmp(tok, "-exclude") == 0) {
+        return parse_exclude(p, tok);
+    }
     // The tests of frdfind_pred.c and frdfind_time.c.
     struct ff_parser fp = {p};
     bool handled;
@@ -732,6 +771,13 @@ static int parse_leading(struct parser *p)
     return 0;
 }
 
+/** An -a node for ff_exclude_finish() (NULL after an error; the operands are then freed). */
+static struct ff_expr *and_node(struct ff_expr *lhs, struct ff_expr *rhs)
+{
+    struct parser p = {0};
+    return binary(&p, FF_AND, lhs, rhs);
+}
+
 int ff_parse(int argc, char **argv, struct ff_options *opts)
 {
     memset(opts, 0, sizeof(*opts));
@@ -795,13 +841,18 @@ int ff_parse(int argc, char **argv, struct ff_options *opts)
         }
     }
     opts->expr = expr;
-    opts->needs |= ff_expr_needs(expr);
+    if (ff_exclude_finish(opts, and_node) != 0) {
+        return 1;
+    }
+    opts->needs |= ff_expr_needs(opts->expr);
     return 0;
 }
 
 void ff_options_free(struct ff_options *opts)
 {
     expr_free(opts->expr);
+    expr_free(opts->exclude);
+    opts->exclude = NULL;
     opts->expr = NULL;
     free(opts->paths);
     opts->paths = NULL;

@@ -757,6 +757,64 @@ done
 set +f
 LC_ALL=C.UTF-8 t j8 "$p" . -iname 'é*' -o -name '?cole*'
 LC_ALL=C.UTF-8 t "" "$p" u8 -printf '%f|%5f|%-12f|%.3f|\n'
+# -exclude EXPR (bfs's): the same paths as find without them (written with -prune, or
+# -path where -prune cannot act: under -depth and -mindepth). tc DIR FRDFIND-ARGS FIND-ARGS
+# compares sorted stdout, stderr (empty) and exit status.
+tc() {
+  local dir=$1 rc_find=0 rc_frd=0
+  (cd "$dir" && eval "find $3") 2>"$tmp/find.err" >"$tmp/find.out" || rc_find=$?
+  (cd "$dir" && eval "\"\$frdfind\" $2") 2>"$tmp/frd.err" >"$tmp/frd.out" || rc_frd=$?
+  sort "$tmp/find.out" >"$tmp/find.sorted"
+  sort "$tmp/frd.out" >"$tmp/frd.sorted"
+  sed 's/^find: /frdfind: /' "$tmp/find.err" | sort >"$tmp/find.err.sorted"
+  sort "$tmp/frd.err" >"$tmp/frd.err.sorted"
+  if cmp -s "$tmp/find.sorted" "$tmp/frd.sorted" &&
+    cmp -s "$tmp/find.err.sorted" "$tmp/frd.err.sorted" &&
+    [ $rc_find -eq $rc_frd ]; then
+    pass=$((pass + 1))
+    echo "ok   [exclude] frdfind $2"
+  else
+    fail=$((fail + 1))
+    failed_cases+=("frdfind $2")
+    echo "FAIL [exclude] frdfind $2 / find $3"
+    diff "$tmp/find.sorted" "$tmp/frd.sorted" | head -6 | sed 's/^/     /' || true
+    diff "$tmp/find.err.sorted" "$tmp/frd.err.sorted" | head -4 | sed 's/^/     /' || true
+  fi
+}
+tx() { tc "$1" ". -exclude \\( $2 \\) $3" ". \\( $2 \\) -prune -o \\( $3 \\) -print"; }
+tx "$g" "-name dir" "-true"
+tx "$g" "-name 'd*'" "-type f"
+tx "$g" "-type d -name '[a-m]*'" "-name '*.c' -o -type l"
+tx "$g" "-path ./odd -o -name sizes" "-true"
+tx "$g" "-name ." "-true"
+tx "$g" "-type l" "-true"
+tx "$g" "! -name '*.c' -type f" "-true"
+tx "$p" "-regex '.*/[a-m][a-z]*'" "-true"
+tx "$p" "-perm -u=x -type f" "-true"
+tx "$p" "-lname '*target*'" "-true"
+tc "$p" ". -exclude \\( -name ln -o -name re \\) -type f -printf '%p %s\\n' -o -type d -print" \
+  ". \\( -name ln -o -name re \\) -prune -o -type f -printf '%p %s\\n' -o -type d -print"
+tc "$g" ". -exclude -name dir -depth -name '*.c'" ". -path ./dir -prune -o -name '*.c' -print"
+tc "$g" ". -depth -exclude \\( -type d -name 'd*' \\)" ". -type d -name 'd*' -prune -o -print"
+tc "$g" ". -mindepth 2 -exclude -name dir" ". -mindepth 2 ! -path './dir/*'"
+tc "$g" ". -exclude -name '*' -mindepth 1" ". -name nothing-at-all"
+tc "$g" "-s . -exclude -name odd -name '*.c'" ". -path ./odd -prune -o -name '*.c' -print"
+tc "$g" "-j8 dir odd -exclude -name sub -exclude -name 'new*'" "dir odd \\( -name sub -o -name 'new*' \\) -prune -o -print"
+tc "$g" "-L links -exclude -name to_dir" "-L links -name to_dir -prune -o -print"
+# An action inside -exclude, or no operand: a usage error, exit 1, nothing walked.
+for bad_ex in "-exclude -print" "-exclude ( -name x -o -quit )" "-exclude"; do
+  rc=0
+  out=$(cd "$g" && $frdfind . $bad_ex 2>&1) || rc=$?
+  if [ $rc -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+    [[ $out == "frdfind: "*exclude* ]]; then
+    pass=$((pass + 1))
+    echo "ok   [exclude] frdfind . $bad_ex: $out"
+  else
+    fail=$((fail + 1))
+    failed_cases+=("frdfind . $bad_ex")
+    echo "FAIL [exclude] frdfind . $bad_ex: exit $rc, $out"
+  fi
+done
 # Options find accepts: nothing changes.
 for o in -ignore_readdir_race -noignore_readdir_race -noleaf -warn -nowarn; do
   t "" "$p" re "$o" -name '*.c'
