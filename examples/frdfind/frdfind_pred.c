@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <grp.h>
+#include <locale.h>
 #include <pthread.h>
 #include <pwd.h>
 #include <regex.h>
@@ -383,11 +384,16 @@ static unsigned worker_slots(const struct ff_options *o)
     return o->workers > 8 ? o->workers : 8;
 }
 
-/** One compiled pattern per worker: glibc's matcher locks each pattern buffer, so a shared
- *  one would make the workers take turns. */
+/**
+ * One compiled pattern per worker: glibc's matcher locks each pattern buffer, so a shared
+ * one would make the workers take turns. In a multibyte locale an ASCII pattern is also
+ * compiled in the C locale (`bytes`), for the ASCII paths: the same matches, without the
+ * wide-character matcher (which made -regex 2.4 times slower on /usr).
+ */
 struct regex_test {
     unsigned n;
-    struct re_pattern_buffer *re; /**< n of them, compiled alike */
+    struct re_pattern_buffer *re;    /**< n of them, compiled alike in the locale */
+    struct re_pattern_buffer *bytes; /**< n of them in the C locale, or NULL */
 };
 
 static void regex_free(void *data)
@@ -396,8 +402,12 @@ static void regex_free(void *data)
     if (rt != NULL) {
         for (unsigned i = 0; i < rt->n; i++) {
             regfree(&rt->re[i]);
+            if (rt->bytes != NULL) {
+                regfree(&rt->bytes[i]);
+            }
         }
         free(rt->re);
+        free(rt->bytes);
         free(rt);
     }
 }
@@ -407,7 +417,9 @@ static bool test_regex(const struct ff_expr *expr, const struct frd_walk_entry *
 {
     (void)thr;
     const struct regex_test *rt = expr->data;
-    struct re_pattern_buffer *re = &rt->re[we->worker < rt->n ? we->worker : 0];
+    unsigned w = we->worker < rt->n ? we->worker : 0;
+    struct re_pattern_buffer *re =
+        rt->bytes != NULL && ff_is_ascii(we->path, we->path_len) ? &rt->bytes[w] : &rt->re[w];
     if (we->path_len > INT32_MAX) {
         return false;
     }
@@ -483,15 +495,30 @@ static struct ff_expr *parse_regex(struct ff_parser *fp, const char *tok, bool i
         syntax |= RE_ICASE;
     }
     re_set_syntax(syntax);
-    for (; rt->n < n; rt->n++) {
-        const char *err = re_compile_pattern(arg, strlen(arg), &rt->re[rt->n]);
-        if (err != NULL) {
-            char after[256];
-            snprintf(after, sizeof(after), ": %s", err);
-            fail_quoted(fp, "failed to compile regular expression ", arg, after);
-            regex_free(rt);
-            return NULL;
+    locale_t c_locale = (locale_t)0;
+    if (MB_CUR_MAX > 1 && ff_is_ascii(arg, strlen(arg))) {
+        c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+        rt->bytes = c_locale != (locale_t)0 ? calloc(n, sizeof(*rt->bytes)) : NULL;
+    }
+    const char *err = NULL;
+    for (; rt->n < n && err == NULL; rt->n++) {
+        err = re_compile_pattern(arg, strlen(arg), &rt->re[rt->n]);
+        if (err == NULL && rt->bytes != NULL) {
+            // The C locale for this thread, for this one call (parsing is single-threaded).
+            locale_t old = uselocale(c_locale);
+            err = re_compile_pattern(arg, strlen(arg), &rt->bytes[rt->n]);
+            uselocale(old);
         }
+    }
+    if (c_locale != (locale_t)0) {
+        freelocale(c_locale);
+    }
+    if (err != NULL) {
+        char after[256];
+        snprintf(after, sizeof(after), ": %s", err);
+        fail_quoted(fp, "failed to compile regular expression ", arg, after);
+        regex_free(rt);
+        return NULL;
     }
     struct ff_expr *e = pred(fp, test_regex, 0);
     if (e == NULL) {

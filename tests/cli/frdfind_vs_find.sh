@@ -573,6 +573,9 @@ t "" "$p" own -user 12x
 t "" "$p" own -uid x
 t "" "$p" own -gid +-1
 t "" "$p" own -uid
+t "" "$p" own -gid
+t "" "$p" own -inum
+t "" "$p" own -links
 t "" "$p" own -nouser extra
 t nobody "$p" own -user nobody
 t nobody "$p" . -nouser -printf '%U %p\n'
