@@ -26,7 +26,7 @@ q=$(printf '%q' "$tree")
 echo "## frdfind predicates on $tree ($(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg))"
 echo
 exprs=("-newermt 2024-01-01" "-user root -type f" "-perm -u=x -type f" "-perm /022" \
-  "-newermt @1700000000 -user root -perm -444")
+  "-newermt 2023-11-14 -user root -perm -444")
 : >"$tmp/meta.tsv"
 for e in "${exprs[@]}"; do
   for tool in frdfind find bfs; do
