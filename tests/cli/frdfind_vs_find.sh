@@ -818,6 +818,36 @@ for bad_ex in "-exclude -print" "-exclude ( -name x -o -quit )" "-exclude"; do
     echo "FAIL [exclude] frdfind . $bad_ex: exit $rc, $out"
   fi
 done
+# Birth time (find 4.9 as Debian builds it has none, so frdfind is checked against stat(1)):
+# %B@ is statx's stx_btime; -newerBt and -newermB compare with it, strictly after.
+bt() {
+  local what=$1 want=$2 got=$3
+  if [ "$want" = "$got" ]; then
+    pass=$((pass + 1))
+    echo "ok   [btime] $what"
+  else
+    fail=$((fail + 1))
+    failed_cases+=("[btime] $what")
+    echo "FAIL [btime] $what: want '$want', got '$got'"
+  fi
+}
+if [ "$(stat -c %W "$p/at/ref")" != 0 ]; then
+  (cd "$p" && for f in at/*; do stat -c '%.9W0 %n' "$f"; done | sort) >"$tmp/bt.want"
+  (cd "$p" && "$frdfind" at -mindepth 1 -printf '%B@ %p\n' | sort) >"$tmp/bt.got"
+  bt "%B@ of at/* as stat -c %.9W" "$(cat "$tmp/bt.want")" "$(cat "$tmp/bt.got")"
+  b=$(stat -c %W "$p/at/ref")
+  bt "-newerBt @$((b - 1)) includes at/ref" "at/ref" \
+    "$(cd "$p" && "$frdfind" at/ref -newerBt "@$((b - 1))")"
+  bt "-newerBt @$((b + 1)) excludes at/ref" "" \
+    "$(cd "$p" && "$frdfind" at/ref -newerBt "@$((b + 1))")"
+  bt "-newermB at/ref: the files modified after at/ref was born" \
+    "$(cd "$p" && find at -newermt "@$(stat -c %.9W at/ref)" | sort)" \
+    "$(cd "$p" && "$frdfind" at -newermB at/ref | sort)"
+  bt "-newerBB at/ref is false for at/ref itself" "" \
+    "$(cd "$p" && "$frdfind" at/ref -newerBB at/ref)"
+else
+  echo "skip [btime]: no birth time on this file system"
+fi
 # Options find accepts: nothing changes.
 for o in -ignore_readdir_race -noignore_readdir_race -noleaf -warn -nowarn; do
   t "" "$p" re "$o" -name '*.c'
