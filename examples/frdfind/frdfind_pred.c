@@ -114,10 +114,45 @@ static bool test_perm(const struct ff_expr *expr, const struct frd_walk_entry *w
     }
 }
 
+/** How one change of a symbolic mode computes its bits (gnulib's mode_change flags). */
+enum change_kind {
+    CHANGE_ORDINARY, /**< the bits written */
+    CHANGE_X,        /**< ... and x too if some x is set already or it is a directory */
+    CHANGE_COPY,     /**< the bits the u, g or o class has so far, copied to all three */
+};
+
+/**
+ * Applies one change to `mode`, as chmod(1) (gnulib's mode_adjust()) does with no umask:
+ * `affected` is the who mask (0: none written), `mentioned` the bits the change names; on a
+ * directory the set-id bits it does not name are left as they are.
+ */
+static uint32_t apply_change(uint32_t mode, bool dir, char op, enum change_kind kind,
+                             uint32_t affected, uint32_t value, uint32_t mentioned)
+{
+    uint32_t omit = (dir ? 06000u : 0u) & ~mentioned;
+    if (kind == CHANGE_COPY) {
+        value &= mode;
+        value |= ((value & 0444) ? 0444u : 0u) | ((value & 0222) ? 0222u : 0u) |
+                 ((value & 0111) ? 0111u : 0u);
+    } else if (kind == CHANGE_X && ((mode & 0111) != 0 || dir)) {
+        value |= 0111;
+    }
+    value &= (affected != 0 ? affected : 07777u) & ~omit;
+    if (op == '+') {
+        return mode | value;
+    }
+    if (op == '-') {
+        return mode & ~value;
+    }
+    uint32_t preserved = (affected != 0 ? ~affected : 0u) | omit;
+    return (mode & preserved) | value;
+}
+
 /**
  * A mode as chmod(1) and gnulib's mode_compile() read it, applied to 0 with no umask as
  * find does (mode_adjust(0, dir, 0, ...)): octal up to 07777, or symbolic clauses
- * "[ugoa]*([-+=]([rwxXst]*|[ugo]))+" separated by commas. @return false if malformed.
+ * "[ugoa]*([-+=]([rwxXst]*|[ugo]|[0-7]+))+" separated by commas (an octal number only with
+ * no class before it). @return false if malformed.
  */
 static bool mode_compile(const char *s, bool dir, uint32_t *out)
 {
@@ -151,11 +186,13 @@ static bool mode_compile(const char *s, bool dir, uint32_t *out)
         if (*s != '+' && *s != '-' && *s != '=') {
             return false;
         }
-        uint32_t affected = who != 0 ? who : 07777;
+        uint32_t affected = who;
         while (*s == '+' || *s == '-' || *s == '=') {
             char op = *s++;
             uint32_t value = 0;
-            if (who == 0 && *s >= '0' && *s <= '7') {
+            uint32_t mentioned = 0;
+            enum change_kind kind = CHANGE_ORDINARY;
+            if (*s >= '0' && *s <= '7') {
                 // "=644": an octal mode after the operator, only with no class before it.
                 for (; *s >= '0' && *s <= '7'; s++) {
                     value = value * 8 + (uint32_t)(*s - '0');
@@ -163,13 +200,13 @@ static bool mode_compile(const char *s, bool dir, uint32_t *out)
                         return false;
                     }
                 }
-                if (*s != '\0' && *s != ',') {
+                if (affected != 0 || (*s != '\0' && *s != ',')) {
                     return false;
                 }
+                affected = mentioned = 07777;
             } else if (*s == 'u' || *s == 'g' || *s == 'o') {
-                // Copy: the bits that class has so far, to every class.
-                unsigned shift = *s == 'u' ? 6 : *s == 'g' ? 3 : 0;
-                value = ((mode >> shift) & 7) * 0111;
+                kind = CHANGE_COPY;
+                value = *s == 'u' ? 0700u : *s == 'g' ? 0070u : 0007u;
                 s++;
             } else {
                 for (;; s++) {
@@ -180,9 +217,7 @@ static bool mode_compile(const char *s, bool dir, uint32_t *out)
                     } else if (*s == 'x') {
                         value |= 0111;
                     } else if (*s == 'X') {
-                        if (dir || (mode & 0111)) {
-                            value |= 0111;
-                        }
+                        kind = CHANGE_X;
                     } else if (*s == 's') {
                         value |= 06000;
                     } else if (*s == 't') {
@@ -192,14 +227,10 @@ static bool mode_compile(const char *s, bool dir, uint32_t *out)
                     }
                 }
             }
-            value &= affected;
-            if (op == '+') {
-                mode |= value;
-            } else if (op == '-') {
-                mode &= ~value;
-            } else {
-                mode = (mode & ~affected) | value;
+            if (mentioned == 0) {
+                mentioned = affected != 0 ? affected & value : value;
             }
+            mode = apply_change(mode, dir, op, kind, affected, value, mentioned);
         }
         if (*s == '\0') {
             *out = mode;
@@ -227,7 +258,7 @@ static struct ff_expr *parse_perm(struct ff_parser *fp, const char *tok)
         mode++;
     }
     // find 4.9 refuses "+" then a digit: +MODE once meant what /MODE means now.
-    bool old_plus = mode[0] == '+' && mode[1] >= '0' && mode[1] <= '9';
+    bool old_plus = arg[0] == '+' && arg[1] >= '0' && arg[1] <= '9';
     if (old_plus || !mode_compile(mode, false, &pt.mode[0]) ||
         !mode_compile(mode, true, &pt.mode[1])) {
         fail_quoted(fp, "invalid mode ", arg, "");

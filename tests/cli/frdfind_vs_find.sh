@@ -538,6 +538,15 @@ for m in 8 +644 u+q '' - / 017777 a u+r, ,u+r 'u+r,,g+r' x u=rw:x 'u+' '=+' 'ugo
   '-/' '/-644'; do
   t "" "$p" modes -perm "$m"
 done
+# Symbolic modes where chmod's rules meet: set-id bits a directory keeps unless named,
+# X after other changes, copies, octal after an operator, '+' then a digit after - or /.
+for m in '+s,=r' 'u+s,g=u' '=sX,go=wrt,uo=' '+r=u,=sX=,--rrr' '+xsx,aa-Xr=u' \
+  'a=rsw,-xt=Xt,-rwt+o' '+stx=X,o=+XwX,ag-u-' '+2025,+wx' '+5520,=tss+X' 'g+s,u=X' \
+  'o=t,+X' '=,+s' 'ug+s,=x' 'u=rwx,g=u,o=g,a-s'; do
+  t "" "$p" modes -perm "$m" -printf '%m %p\n'
+  t "" "$p" modes -perm "-$m" -printf '%m %p\n'
+  t "" "$p" modes -perm "/$m" -printf '%m %p\n'
+done
 t "" "$p" modes -perm /000
 t "" "$p" modes -perm /u=
 t "" "$p" . ! -perm -444 -type f
