@@ -277,7 +277,21 @@ static bool fraction(const char **s, int64_t *ns)
  */
 static bool parse_date(const char *text, int64_t *out)
 {
-    const char *s = text;
+    // Blanks around the date are allowed, as find allows them.
+    while (*text == ' ' || *text == '\t') {
+        text++;
+    }
+    size_t text_len = strlen(text);
+    while (text_len > 0 && (text[text_len - 1] == ' ' || text[text_len - 1] == '\t')) {
+        text_len--;
+    }
+    char trimmed[128];
+    if (text_len >= sizeof(trimmed)) {
+        return false;
+    }
+    memcpy(trimmed, text, text_len);
+    trimmed[text_len] = '\0';
+    const char *s = trimmed;
     if (*s == '@') {
         s++;
         bool neg = *s == '-';
@@ -303,11 +317,12 @@ static bool parse_date(const char *text, int64_t *out)
     if (year < 0 || *s++ != '-') {
         return false;
     }
-    int mon = digits(&s, 2);
+    // Month and day of one or two digits, as find's parser takes them.
+    int mon = digits(&s, s[1] >= '0' && s[1] <= '9' ? 2 : 1);
     if (mon < 1 || mon > 12 || *s++ != '-') {
         return false;
     }
-    int day = digits(&s, 2);
+    int day = digits(&s, s[1] >= '0' && s[1] <= '9' ? 2 : 1);
     if (day < 1 || day > 31) {
         return false;
     }
@@ -318,7 +333,7 @@ static bool parse_date(const char *text, int64_t *out)
     if (*s == 'T' || *s == ' ') {
         s++;
         int hour = digits(&s, 2);
-        if (hour < 0 || hour > 24 || *s++ != ':') {
+        if (hour < 0 || hour > 23 || *s++ != ':') {
             return false;
         }
         int min = digits(&s, 2);
@@ -330,7 +345,7 @@ static bool parse_date(const char *text, int64_t *out)
         if (*s == ':') {
             s++;
             int sec = digits(&s, 2);
-            if (sec < 0 || sec > 60 || !fraction(&s, &ns)) {
+            if (sec < 0 || sec > 59 || !fraction(&s, &ns)) {
                 return false;
             }
             tm.tm_sec = sec;
@@ -360,12 +375,19 @@ static bool parse_date(const char *text, int64_t *out)
     if (*s != '\0') {
         return false;
     }
+    // A date that does not exist (February 30, or a local time skipped by a daylight saving
+    // change) is refused, as find refuses it, not carried into the next day or hour.
+    struct tm want = tm;
     time_t t;
     if (zone) {
         t = timegm(&tm) - offset;
     } else {
         tm.tm_isdst = -1;
         t = mktime(&tm);
+    }
+    if (tm.tm_year != want.tm_year || tm.tm_mon != want.tm_mon || tm.tm_mday != want.tm_mday ||
+        tm.tm_hour != want.tm_hour || tm.tm_min != want.tm_min || tm.tm_sec != want.tm_sec) {
+        return false;
     }
     *out = saturated_ns((int64_t)t, ns);
     return true;
