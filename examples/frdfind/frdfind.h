@@ -15,6 +15,9 @@
  *   frdfind_file.c    -ls, -fls, -fprint, -fprint0, -fprintf: the ls line, output files
  *   frdfind_color.c   -color: LS_COLORS as bfs applies it, on a terminal
  *   frdfind_main.c    main(): options -> frd_walk_roots(), the callbacks, exit status
+ *   frdfind_pred.c    the tests beyond names and types (-perm, -user, -regex, -lname...)
+ *   frdfind_time.c    the time tests (-mtime, -atime, -used, -newerXY, -daystart)
+ *   frdfind_owner.c   user and group names by id, cached for every worker
  *
  * Only <frd.h> and libc are used, like any program that embeds frd.
  */
@@ -28,26 +31,25 @@
 
 /** Node kinds of the expression tree. */
 enum ff_kind {
-    FF_AND,     /**< lhs -a rhs */
-    FF_OR,      /**< lhs -o rhs */
-    FF_COMMA,   /**< lhs , rhs: both, the value of rhs */
-    FF_NOT,     /**< ! lhs */
-    FF_TRUE,    /**< -true, and the global options (-depth, -maxdepth...) in place */
-    FF_FALSE,   /**< -false */
-    FF_NAME,    /**< -name / -iname: fnmatch on the base name */
-    FF_PATH,    /**< -path / -ipath: fnmatch on the whole path */
-    FF_TYPE,    /**< -type: a set of type letters */
-    FF_SIZE,    /**< -size */
-    FF_TIME,    /**< -mtime / -mmin: mtime against a reference instant */
-    FF_NEWER,   /**< -newer: mtime after the reference file's */
-    FF_EMPTY,   /**< -empty */
-    FF_INUM,    /**< -inum */
-    FF_LINKS,   /**< -links */
-    FF_PRUNE,   /**< -prune */
-    FF_QUIT,    /**< -quit */
-    FF_PRINT,   /**< -print and -print0 (sep says which) */
-    FF_PRINTF,  /**< -printf */
-    FF_COUNT,   /**< -count: counts the entries it is evaluated on */
+    FF_AND,    /**< lhs -a rhs */
+    FF_OR,     /**< lhs -o rhs */
+    FF_COMMA,  /**< lhs , rhs: both, the value of rhs */
+    FF_NOT,    /**< ! lhs */
+    FF_TRUE,   /**< -true, and the global options (-depth, -maxdepth...) in place */
+    FF_FALSE,  /**< -false */
+    FF_NAME,   /**< -name / -iname: fnmatch on the base name */
+    FF_PATH,   /**< -path / -ipath: fnmatch on the whole path */
+    FF_TYPE,   /**< -type: a set of type letters */
+    FF_SIZE,   /**< -size */
+    FF_EMPTY,  /**< -empty */
+    FF_INUM,   /**< -inum */
+    FF_LINKS,  /**< -links */
+    FF_PRUNE,  /**< -prune */
+    FF_QUIT,   /**< -quit */
+    FF_PRINT,  /**< -print and -print0 (sep says which) */
+    FF_PRINTF, /**< -printf */
+    FF_COUNT,  /**< -count: counts the entries it is evaluated on */
+    FF_PRED,   /**< a test of frdfind_pred.c / frdfind_time.c: expr->test decides */
     FF_EXEC,    /**< -exec, -execdir, -ok, -okdir (exec says which) */
     FF_DELETE,  /**< -delete */
     FF_LS,      /**< -ls, -fls (file NULL for stdout) */
@@ -73,6 +75,7 @@ enum ff_match {
 struct ff_format;
 struct ff_exec;
 struct ff_file;
+struct ff_thread;
 
 /** One node of the expression tree. */
 struct ff_expr {
@@ -84,16 +87,23 @@ struct ff_expr {
     size_t literal_len;       /**< length of the literal part (FF_MATCH_EXACT, SUFFIX) */
     enum ff_match match;      /**< how -name matches */
     int fnm_flags;            /**< FNM_CASEFOLD for -iname and -ipath */
+    bool ascii;               /**< the pattern is ASCII only (see ff_fnmatch()) */
     unsigned types;           /**< -type: bit (1u << enum frd_type) per accepted type */
     enum ff_cmp cmp;          /**< -size, -inum, -links */
     uint64_t num;             /**< -size (in units), -inum, -links */
     uint64_t unit;            /**< -size: bytes per unit */
-    int64_t ref_ns;           /**< -mtime, -mmin, -newer: reference instant, ns since epoch */
+    int64_t ref_ns;           /**< time tests: reference instant, ns since epoch */
     int64_t window_ns;        /**< -mtime N, -mmin N: width of the window after ref_ns */
     char sep;                 /**< -print: '\n', -print0: '\0' */
     struct ff_format *format; /**< -printf, -fprintf */
     struct ff_exec *exec;     /**< -exec and its kin (owned by frdfind_exec.c's registry) */
     struct ff_file *file;     /**< -fls, -fprint, -fprint0, -fprintf (shared, see ff_file_open) */
+    /** FF_PRED: the test (called on any worker: data is read-only or locks itself). */
+    bool (*test)(const struct ff_expr *expr, const struct frd_walk_entry *we,
+                 struct ff_thread *thr);
+    void *data;                    /**< FF_PRED: the test's own data, or NULL */
+    void (*free_data)(void *data); /**< frees data (NULL: nothing to free) */
+    unsigned needs;                /**< FF_PRED: enum frd_field / ff_need bits it reads */
 };
 
 /**
@@ -127,10 +137,16 @@ struct ff_options {
     /** The roots walked (the paths that exist, in order), indexed by the walk entries'
      *  root_index; set by main() before the walk. */
     const char **roots;
-    size_t nroots;        /**< number of roots walked */
-    struct ff_expr *expr; /**< the expression, with the implicit -print added */
-    unsigned needs;       /**< enum frd_field and enum ff_need bits */
-    int64_t start_ns;     /**< when frdfind started, ns since epoch */
+    size_t nroots;           /**< number of roots walked */
+    struct ff_expr *expr;    /**< the expression, with the implicit -print added */
+    unsigned needs;          /**< enum frd_field and enum ff_need bits */
+    int64_t start_ns;        /**< when frdfind started, ns since epoch */
+    int64_t day_start_ns;    /**< find's cur_day_start: start_ns - 1 day, -daystart: midnight */
+    bool full_days;          /**< -daystart was given (it acts once) */
+    int regex_syntax;        /**< -regextype's RE_SYNTAX_* bits for the next -regex */
+    struct ff_expr *exclude; /**< -exclude EXPR (several: or'ed), or NULL */
+    const char *files0_from; /**< -files0-from FILE ("-": stdin), or NULL */
+    char *files0_buf;        /**< the names read from it (paths point into it) */
 };
 
 /** Per-worker state: the output buffer, the match count and scratch space. */
@@ -153,6 +169,115 @@ int ff_parse(int argc, char **argv, struct ff_options *opts);
 
 /** Frees what ff_parse() allocated. */
 void ff_options_free(struct ff_options *opts);
+
+/** What a primary's parser sees of the command-line parser (frdfind_parse.c). */
+struct ff_parser;
+
+/** @return the primary's argument, or NULL after find's "missing argument" error. */
+const char *ff_parser_arg(struct ff_parser *fp, const char *primary);
+
+/** @return the next argument, not taken, or NULL at the end of the command line. */
+const char *ff_parser_peek(struct ff_parser *fp);
+
+/** Reports a parse error (the first one only) and fails the parse. */
+void ff_parser_fail(struct ff_parser *fp, const char *msg);
+
+/** Reports find's error for a file named on the command line that cannot be stat'ed
+ *  ("'path': strerror(errno)") as a parse error. */
+void ff_parser_fail_stat(struct ff_parser *fp, const char *path);
+
+/** @return a new zeroed node of that kind, or NULL (out of memory, reported). */
+struct ff_expr *ff_parser_node(struct ff_parser *fp, enum ff_kind kind);
+
+/** @return the options being parsed. */
+struct ff_options *ff_parser_opts(struct ff_parser *fp);
+
+/* frdfind_pred.c */
+
+/**
+ * Parses `tok` (already taken) if it is one of frdfind_pred.c's or frdfind_time.c's
+ * primaries or options.
+ * @param handled set to whether tok was theirs.
+ * @return the node (FF_PRED, or FF_TRUE for an option); NULL with *handled false for a token
+ * that is not theirs, NULL with *handled true after an error was reported.
+ */
+struct ff_expr *ff_pred_parse(struct ff_parser *fp, const char *tok, bool *handled);
+
+/**
+ * The leading options of frdfind_pred.c: -D DEBUGOPTS and -O LEVEL, accepted as find
+ * accepts them (and ignored). @return the arguments taken (0: `arg` is not one of them), or
+ * -1 after an error was reported.
+ */
+int ff_pred_leading(struct ff_parser *fp, const char *arg, const char *next);
+
+/**
+ * -files0-from: replaces opts->paths with the NUL-separated names read from the file, after
+ * the whole command line is parsed (an empty name is reported, as find does, and skipped).
+ * @param paths_given whether paths were also given (find's error).
+ * @return 0, or 1 after an error was reported.
+ */
+int ff_pred_files0(struct ff_options *opts, bool paths_given);
+
+/** -xtype (an FF_TYPE node made FF_PRED by the parser; expr->num: the -H/-L mode). */
+bool ff_test_xtype(const struct ff_expr *expr, const struct frd_walk_entry *we,
+                   struct ff_thread *thr);
+
+/** Prints "frdfind: " + text + "\n" to stderr; the run does not fail for it. */
+void ff_warning(const char *text);
+
+/**
+ * The file system type find names for a device (-fstype, %F): that of its first entry in
+ * the mount table (read once, thread-safe), or "unknown". @return a string valid until exit.
+ */
+const char *ff_fstype_name(uint64_t dev);
+
+/** The directory to reach an entry from: its parent's descriptor, or for a root AT_FDCWD. */
+int ff_entry_dir(const struct frd_walk_entry *we);
+
+/* frdfind_time.c */
+
+/** As ff_pred_parse(), for the time primaries (-atime ... -newerXY, -daystart). */
+struct ff_expr *ff_time_parse(struct ff_parser *fp, const char *tok, bool *handled);
+
+/* frdfind_owner.c */
+
+/**
+ * The user (group) name of an id, looked up once per id and cached for the whole run.
+ * Thread-safe for distinct `worker` indexes (frd_walk_entry.worker; 0 outside the walk).
+ * @return the name (valid until exit), or NULL when the id has none.
+ */
+const char *ff_user_name(uint32_t uid, unsigned worker);
+
+/** See ff_user_name(). */
+const char *ff_group_name(uint32_t gid, unsigned worker);
+
+/* frdfind_exclude.c */
+
+/**
+ * -exclude, after the parse: puts the test that leaves out an excluded root in front of
+ * opts->expr. @return 0, or 1 after an error (out of memory) was reported.
+ */
+int ff_exclude_finish(struct ff_options *opts,
+                      struct ff_expr *(*and_node)(struct ff_expr *lhs, struct ff_expr *rhs));
+
+/**
+ * The walk's children hook under -exclude: drops every entry EXPR matches (never stat'ed
+ * unless EXPR reads metadata, never visited, never entered), and all the entries of an
+ * excluded root. Runs on the listing worker (see frd_walk_children_fn).
+ */
+void ff_exclude_children(const struct ff_options *opts, const struct frd_walk_entry *dir,
+                         struct frd_walk_children *kids);
+
+/* frdfind_match.c */
+
+/** @return whether the len bytes of s are all ASCII. */
+bool ff_is_ascii(const char *s, size_t len);
+
+/**
+ * fnmatch(pattern, s, flags) == 0 in the locale (characters in UTF-8, bytes in C), with the
+ * C locale's byte matcher when pattern (pattern_ascii) and s are both ASCII. Thread-safe.
+ */
+bool ff_fnmatch(const char *pattern, bool pattern_ascii, const char *s, size_t len, int flags);
 
 /* frdfind_eval.c */
 

@@ -25,9 +25,8 @@ unsigned ff_expr_needs(const struct ff_expr *expr)
     case FF_EMPTY: // the size of a file; a directory is listed
         needs |= FRD_FIELD_SIZE;
         break;
-    case FF_TIME:
-    case FF_NEWER:
-        needs |= FRD_FIELD_MTIME;
+    case FF_PRED:
+        needs |= expr->needs;
         break;
     case FF_INUM:
         needs |= FRD_FIELD_FILE_ID;
@@ -87,7 +86,7 @@ static bool match_name(const struct ff_expr *expr, const char *name, size_t len)
                memcmp(name + len - expr->literal_len, expr->pattern + 1, expr->literal_len) == 0;
     case FF_MATCH_FNMATCH:
     default:
-        return fnmatch(expr->pattern, name, expr->fnm_flags) == 0;
+        return ff_fnmatch(expr->pattern, expr->ascii, name, len, expr->fnm_flags);
     }
 }
 
@@ -134,21 +133,6 @@ static bool is_empty(const struct frd_walk_entry *we, struct ff_thread *thr)
     return rc == 0;
 }
 
-/** -mtime and -mmin: GNU find's reference windows (see ff_parse() for how they are set). */
-static bool time_matches(const struct ff_expr *expr, int64_t t)
-{
-    switch (expr->cmp) {
-    case FF_CMP_GT: // written -N: newer than the reference
-        return t > expr->ref_ns;
-    case FF_CMP_LT: // written +N: older than the reference
-        return t < expr->ref_ns;
-    case FF_CMP_EQ:
-    default: // (the reference may be saturated at either end: no signed difference)
-        return t > expr->ref_ns &&
-               (uint64_t)t - (uint64_t)expr->ref_ns <= (uint64_t)expr->window_ns;
-    }
-}
-
 static void print_path(const struct ff_expr *expr, const struct frd_walk_entry *we,
                        struct ff_thread *thr)
 {
@@ -183,7 +167,7 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
         return name != NULL && match_name(expr, name, len);
     }
     case FF_PATH:
-        return fnmatch(expr->pattern, we->path, expr->fnm_flags) == 0;
+        return ff_fnmatch(expr->pattern, expr->ascii, we->path, we->path_len, expr->fnm_flags);
     case FF_TYPE:
         // find stats every directory; when that fails (an unsearchable parent) it cannot
         // tell the type, and -type is false: only the directory record's type is left here.
@@ -193,10 +177,6 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
         uint64_t units = e->size / expr->unit + (e->size % expr->unit != 0);
         return compare(expr->cmp, units, expr->num);
     }
-    case FF_TIME:
-        return time_matches(expr, e->mtime_ns);
-    case FF_NEWER:
-        return e->mtime_ns > expr->ref_ns;
     case FF_EMPTY:
         return is_empty(we, thr);
     case FF_INUM:
@@ -239,6 +219,8 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
     case FF_FPRINTF:
         ff_file_eval(expr, opts, we, thr);
         return true;
+    case FF_PRED:
+        return expr->test(expr, we, thr);
     }
     return false;
 }

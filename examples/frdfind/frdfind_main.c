@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <locale.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,6 +207,14 @@ static void report_loop(const struct frd_walk_error *err)
     ff_error_path(err->path, tool_strerror(err->code));
 }
 
+/** -exclude: drops what EXPR matches from each listing, before any stat. */
+static void on_children(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
+                        void *udata)
+{
+    struct ff_walk *walk = udata;
+    ff_exclude_children(walk->opts, dir, kids);
+}
+
 static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
 {
     (void)udata;
@@ -220,6 +229,8 @@ static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
 int main(int argc, char **argv)
 {
     tool_name_init(argv, "frdfind");
+    // Matching (-name, -regex...) and -printf's times follow the locale, as in find.
+    setlocale(LC_ALL, "");
     struct ff_options opts;
     int rc = ff_parse(argc, argv, &opts);
     if (rc != 0) {
@@ -227,6 +238,10 @@ int main(int argc, char **argv)
         ff_file_close_all();
         ff_options_free(&opts);
         return rc < 0 ? 0 : 1;
+    }
+    if (opts.npaths == 0) { // -files0-from an empty list: nothing to walk, as find
+        ff_options_free(&opts);
+        return ff_failed() ? 1 : 0;
     }
 
     struct frd_walk_options wo;
@@ -246,6 +261,10 @@ int main(int argc, char **argv)
     }
     if (opts.depth) {
         wo.on_dir_done = on_dir_done;
+    }
+    if (opts.exclude != NULL) {
+        wo.on_children = on_children;
+        wo.children_fields = FRD_FIELD_TYPE | (ff_expr_needs(opts.exclude) & FRD_FIELDS_ALL);
     }
 
     struct ff_walk walk = {.opts = &opts};

@@ -48,52 +48,23 @@ static const char usage_text[] =
     "tests:     -name PAT -iname PAT -path PAT -ipath PAT -wholename PAT -iwholename PAT\n"
     "           -type [fdlpscb,] -size [+-]N[cwbkMG] -mtime [+-]N -mmin [+-]N\n"
     "           -newer FILE -empty -inum [+-]N -links [+-]N -true -false\n"
+    "           -perm [-/]MODE -user U -group G -uid N -gid N -nouser -nogroup\n"
+    "           -regex RE -iregex RE -regextype T -lname PAT -ilname PAT -xtype C\n"
+    "           -samefile F -fstype T -readable -writable -executable -used N\n"
+    "           -atime -amin -ctime -cmin N -anewer F -cnewer F -newerXY REF -daystart\n"
+    "           -exclude EXPR (bfs's: never entered, never stat'ed) -files0-from F\n"
     "actions:   -print -print0 -printf FORMAT -count -prune -quit -delete -ls\n"
     "           -exec CMD ; -exec CMD {} + -execdir CMD ; -execdir CMD {} + -ok CMD ;\n"
     "           -okdir CMD ; -fls FILE -fprint FILE -fprint0 FILE -fprintf FILE FORMAT\n"
-    "-printf:   %p %P %H %f %h %y %Y %s %i %n %d %m %M %l %k %b %D %T@ %C@ %%, flags - 0 + # ' ',\n"
+    "-printf:   %p %P %H %f %h %y %Y %s %i %n %d %m %M %l %k %b %D %u %U %g %G %F %S %Z\n"
+    "           %a %c %t %Ak %Ck %Tk %Bk %%, flags - 0 + # ' ',\n"
     "           width and precision, escapes \\a \\b \\c \\f \\n \\r \\t \\v \\\\ \\NNN\n"
     "\n"
-    "Not supported (an error names them): -regex, -perm, -user,\n"
-    "-group, -atime, -newerXY and the other GNU primaries not listed above.\n";
+    "Not supported (an error names it): -context (SELinux).\n";
 
 /** Primaries GNU find 4.9 has that frdfind refuses by name. */
 static const char *const gnu_only[] = {
-    "-amin",
-    "-anewer",
-    "-atime",
-    "-cmin",
-    "-cnewer",
-    "-ctime",
-    "-daystart",
-    "-executable",
-    "-fstype",
-    "-gid",
-    "-group",
-    "-ilname",
-    "-iregex",
-    "-lname",
-    "-newerXY",
-    "-nogroup",
-    "-nouser",
-    "-perm",
-    "-readable",
-    "-regex",
-    "-regextype",
-    "-samefile",
-    "-uid",
-    "-used",
-    "-user",
-    "-writable",
-    "-xtype",
     "-context",
-    "-files0-from",
-    "-ignore_readdir_race",
-    "-noignore_readdir_race",
-    "-warn",
-    "-nowarn",
-    "-D",
-    "-O",
 };
 
 struct parser {
@@ -123,6 +94,11 @@ static void fail_msg(struct parser *p, const char *msg)
         fail_msg((p), fail_buf_);                            \
     } while (0)
 
+/** The parser as frdfind_pred.c and frdfind_time.c see it (frdfind.h). */
+struct ff_parser {
+    struct parser *p;
+};
+
 static struct ff_expr *node(struct parser *p, enum ff_kind kind)
 {
     struct ff_expr *e = calloc(1, sizeof(*e));
@@ -141,6 +117,9 @@ static void expr_free(struct ff_expr *e)
         expr_free(e->lhs);
         expr_free(e->rhs);
         ff_format_free(e->format);
+        if (e->free_data != NULL) {
+            e->free_data(e->data);
+        }
         free(e);
     }
 }
@@ -209,10 +188,10 @@ static void classify_pattern(struct ff_expr *e)
     e->match = pat[0] == '*' ? FF_MATCH_SUFFIX : FF_MATCH_EXACT;
 }
 
-static struct ff_expr *parse_type(struct parser *p, const char *arg)
+static struct ff_expr *parse_type(struct parser *p, const char *primary, const char *arg)
 {
     if (*arg == '\0') {
-        FAIL(p, "Arguments to -type should contain at least one letter");
+        FAIL(p, "Arguments to %s should contain at least one letter", primary);
         return NULL;
     }
     unsigned types = 0;
@@ -241,36 +220,45 @@ static struct ff_expr *parse_type(struct parser *p, const char *arg)
             t = FRD_TYPE_BLK;
             break;
         case 'D':
-            FAIL(p, "-type D is not supported because Solaris doors are not supported on the "
-                    "platform find was compiled on.");
+            FAIL(p,
+                 "%s D is not supported because Solaris doors are not supported on the "
+                 "platform find was compiled on.",
+                 primary);
             return NULL;
         default: {
             char letter[2] = {*s, '\0'};
-            FAIL(p, "Unknown argument to -type: %s", letter);
+            FAIL(p, "Unknown argument to %s: %s", primary, letter);
             return NULL;
         }
         }
         if (types & (1u << t)) {
             char letter[2] = {*s, '\0'};
-            FAIL(p, "Duplicate file type '%s' in the argument list to -type.", letter);
+            FAIL(p, "Duplicate file type '%s' in the argument list to %s.", letter, primary);
             return NULL;
         }
         types |= 1u << t;
         if (s[1] == ',') {
             if (s[2] == '\0') {
-                FAIL(p, "Last file type in list argument to -type is missing, i.e., list is "
-                        "ending on: ','");
+                FAIL(p,
+                     "Last file type in list argument to %s is missing, i.e., list is "
+                     "ending on: ','",
+                     primary);
                 return NULL;
             }
             s++;
         } else if (s[1] != '\0') {
-            FAIL(p, "Must separate multiple arguments to -type using: ','");
+            FAIL(p, "Must separate multiple arguments to %s using: ','", primary);
             return NULL;
         }
     }
     struct ff_expr *e = node(p, FF_TYPE);
     if (e != NULL) {
         e->types = types;
+        if (strcmp(primary, "-xtype") == 0) {
+            e->kind = FF_PRED;
+            e->test = ff_test_xtype;
+            e->num = (uint64_t)p->opts->follow;
+        }
     }
     return e;
 }
@@ -319,82 +307,6 @@ static struct ff_expr *parse_size(struct parser *p, const char *arg)
     return e;
 }
 
-/**
- * A double of seconds to a time_t the way find's `time_t = double` does on x86-64: in range,
- * truncated; out of range (or NaN), the hardware's "integer indefinite", INT64_MIN.
- */
-static int64_t seconds_as_find(double d)
-{
-    if (d >= -9223372036854775808.0 && d < 9223372036854775808.0) {
-        return (int64_t)d;
-    }
-    return INT64_MIN;
-}
-
-/** sec + nsec as ns since the epoch, saturated to the int64 range (the entries' own). */
-static int64_t saturated_ns(int64_t sec, int64_t nsec)
-{
-    if (sec > INT64_MAX / NS_PER_SEC - 1) {
-        return INT64_MAX;
-    }
-    if (sec < INT64_MIN / NS_PER_SEC + 1) {
-        return INT64_MIN;
-    }
-    return sec * NS_PER_SEC + nsec;
-}
-
-/**
- * -mtime and -mmin as GNU find 4.9 sets them up (parser.c: parse_time, do_parse_xmin and
- * get_relative_timestamp): the reference is an origin minus N units, the comparison is
- * inverted (+N means older than the reference), and for -mtime -N the origin is moved to
- * the end of the current "day" (start - 1 s). The number is strtod's, as find's xstrtod
- * takes it (inf included; an overflow, or an underflow to a nonzero value, is invalid), and
- * the subtraction is done in double as find does, with find's overflow error when the
- * reference would pass the end of time_t. NaN is refused (find 4.9 fails an assertion).
- */
-static struct ff_expr *parse_time(struct parser *p, const char *primary, const char *arg,
-                                  bool minutes)
-{
-    const char *s = arg;
-    enum ff_cmp written = take_sign(&s);
-    char *end;
-    errno = 0;
-    double value = *s != '\0' ? strtod(s, &end) : 0.0;
-    if (*s == '\0' || *end != '\0' || (value != 0.0 && errno == ERANGE) || isnan(value)) {
-        FAIL(p, "invalid argument `%s' to `%s'", arg, primary);
-        return NULL;
-    }
-    int64_t start_sec = p->opts->start_ns / NS_PER_SEC;
-    int64_t start_nsec = p->opts->start_ns % NS_PER_SEC;
-    int64_t origin_sec = start_sec - DAYSECS; // cur_day_start
-    if (minutes) {
-        origin_sec += DAYSECS;
-    } else if (written == FF_CMP_LT) {
-        origin_sec += DAYSECS - 1;
-    }
-    double unit = minutes ? 60.0 : (double)DAYSECS;
-    double seconds;
-    double nanosec = modf(value * unit, &seconds) * 1.0e9;
-    int64_t ref_sec = seconds_as_find((double)origin_sec - seconds);
-    if ((origin_sec < ref_sec) != (seconds < 0)) {
-        FAIL(p, "arithmetic overflow while converting %s %s to a number of seconds", s,
-             minutes ? "minutes" : "days");
-        return NULL;
-    }
-    int64_t ref_nsec = (int64_t)((double)start_nsec - nanosec);
-    if ((double)start_nsec < nanosec && ref_sec > INT64_MIN) {
-        ref_nsec += NS_PER_SEC;
-        ref_sec -= 1;
-    }
-    struct ff_expr *e = node(p, FF_TIME);
-    if (e != NULL) {
-        e->cmp = written == FF_CMP_LT ? FF_CMP_GT : written == FF_CMP_GT ? FF_CMP_LT : FF_CMP_EQ;
-        e->ref_ns = saturated_ns(ref_sec, ref_nsec);
-        e->window_ns = (minutes ? 60 : DAYSECS) * NS_PER_SEC;
-    }
-    return e;
-}
-
 static struct ff_expr *parse_number(struct parser *p, enum ff_kind kind, const char *primary,
                                     const char *arg)
 {
@@ -424,22 +336,66 @@ static bool parse_depth(struct parser *p, const char *primary, const char *arg, 
     return true;
 }
 
-static struct ff_expr *parse_newer(struct parser *p, const char *arg)
+const char *ff_parser_arg(struct ff_parser *fp, const char *primary)
 {
-    struct stat st;
-    int rc = p->opts->follow == FRD_FOLLOW_NEVER ? lstat(arg, &st) : stat(arg, &st);
-    if (rc != 0) {
-        if (p->status == 0) {
-            ff_error_path(arg, strerror(errno));
-        }
-        p->status = 1;
+    return take_arg(fp->p, primary);
+}
+
+const char *ff_parser_peek(struct ff_parser *fp)
+{
+    return peek(fp->p);
+}
+
+void ff_parser_fail(struct ff_parser *fp, const char *msg)
+{
+    fail_msg(fp->p, msg);
+}
+
+struct ff_expr *ff_parser_node(struct ff_parser *fp, enum ff_kind kind)
+{
+    return node(fp->p, kind);
+}
+
+struct ff_options *ff_parser_opts(struct ff_parser *fp)
+{
+    return fp->p->opts;
+}
+
+static struct ff_expr *parse_unary(struct parser *p);
+static struct ff_expr *binary(struct parser *p, enum ff_kind kind, struct ff_expr *lhs,
+                              struct ff_expr *rhs);
+
+/** @return whether the tree holds an action (-print, -quit, -prune...). */
+static bool has_actions(const struct ff_expr *e)
+{
+    return e != NULL && (e->kind == FF_PRINT || e->kind == FF_PRINTF || e->kind == FF_COUNT ||
+                         e->kind == FF_PRUNE || e->kind == FF_QUIT || e->kind == FF_EXEC ||
+                         e->kind == FF_DELETE || e->kind == FF_LS || e->kind == FF_FPRINT ||
+                         e->kind == FF_FPRINTF || has_actions(e->lhs) || has_actions(e->rhs));
+}
+
+/** -exclude EXPR (bfs's): EXPR is an operand, as after '!', with no action in it. */
+static struct ff_expr *parse_exclude(struct parser *p, const char *tok)
+{
+    if (peek(p) == NULL) {
+        FAIL(p, "missing argument to `%s'", tok);
         return NULL;
     }
-    struct ff_expr *e = node(p, FF_NEWER);
-    if (e != NULL) {
-        e->ref_ns = (int64_t)st.st_mtim.tv_sec * NS_PER_SEC + st.st_mtim.tv_nsec;
+    bool had_action = p->has_action;
+    p->has_action = false;
+    struct ff_expr *x = parse_unary(p);
+    if (x == NULL) {
+        return NULL;
     }
-    return e;
+    if (p->has_action || has_actions(x)) {
+        FAIL(p, "-exclude takes tests only, not actions");
+        expr_free(x);
+        return NULL;
+    }
+    p->has_action = had_action;
+    struct ff_options *o = p->opts;
+    o->exclude = o->exclude == NULL ? x : binary(p, FF_OR, o->exclude, x);
+    return o->exclude != NULL ? node(p, FF_TRUE) : NULL;
 }
 
 /** @return true for the actions frdfind_file.c and frdfind_delete.c carry out. */
@@ -514,11 +470,22 @@ static struct ff_expr *parse_primary(struct parser *p)
     struct ff_options *o = p->opts;
     const char *arg;
     struct ff_expr *e;
+    if (strcmp(tok, "-exclude") == 0) {
+        return parse_exclude(p, tok);
+    }
+    // The tests of frdfind_pred.c and frdfind_time.c.
+    struct ff_parser fp = {p};
+    bool handled;
+    if ((e = ff_pred_parse(&fp, tok, &handled)) != NULL || handled ||
+        (e = ff_time_parse(&fp, tok, &handled)) != NULL || handled) {
+        return e;
+    }
     if (strcmp(tok, "-name") == 0 || strcmp(tok, "-iname") == 0) {
         if ((arg = take_arg(p, tok)) == NULL || (e = node(p, FF_NAME)) == NULL) {
             return NULL;
         }
         e->pattern = arg;
+        e->ascii = ff_is_ascii(arg, strlen(arg));
         e->fnm_flags = tok[1] == 'i' ? FNM_CASEFOLD : 0;
         classify_pattern(e);
         return e;
@@ -529,20 +496,20 @@ static struct ff_expr *parse_primary(struct parser *p)
             return NULL;
         }
         e->pattern = arg;
+        e->ascii = ff_is_ascii(arg, strlen(arg));
         e->fnm_flags = tok[1] == 'i' ? FNM_CASEFOLD : 0;
         return e;
     }
-    if (strcmp(tok, "-type") == 0) {
-        return (arg = take_arg(p, tok)) == NULL ? NULL : parse_type(p, arg);
+    if (strcmp(tok, "-type") == 0 || strcmp(tok, "-xtype") == 0) {
+        return (arg = take_arg(p, tok)) == NULL ? NULL : parse_type(p, tok, arg);
     }
     if (strcmp(tok, "-size") == 0) {
         return (arg = take_arg(p, tok)) == NULL ? NULL : parse_size(p, arg);
     }
-    if (strcmp(tok, "-mtime") == 0 || strcmp(tok, "-mmin") == 0) {
-        return (arg = take_arg(p, tok)) == NULL ? NULL : parse_time(p, tok, arg, tok[2] == 'm');
-    }
-    if (strcmp(tok, "-newer") == 0) {
-        return (arg = take_arg(p, tok)) == NULL ? NULL : parse_newer(p, arg);
+    if ((strcmp(tok, "-inum") == 0 || strcmp(tok, "-links") == 0) && peek(p) == NULL) {
+        // find 4.9 words a missing number so, naming the primary twice.
+        FAIL(p, "invalid argument `%s' to `%s'", tok, tok);
+        return NULL;
     }
     if (strcmp(tok, "-inum") == 0) {
         return (arg = take_arg(p, tok)) == NULL ? NULL : parse_number(p, FF_INUM, tok, arg);
@@ -822,6 +789,15 @@ static int parse_leading(struct parser *p)
             p->i++;
             continue;
         }
+        struct ff_parser fp = {p};
+        int taken = ff_pred_leading(&fp, a, p->i + 1 < p->argc ? p->argv[p->i + 1] : NULL);
+        if (taken < 0) {
+            return 1;
+        }
+        if (taken > 0) {
+            p->i += taken;
+            continue;
+        }
         // -HLP may be combined ("-LH"); anything else starts the expression.
         if (strspn(a + 1, "HLP") != strlen(a + 1)) {
             return 0;
@@ -836,6 +812,13 @@ static int parse_leading(struct parser *p)
     return 0;
 }
 
+/** An -a node for ff_exclude_finish() (NULL after an error; the operands are then freed). */
+static struct ff_expr *and_node(struct ff_expr *lhs, struct ff_expr *rhs)
+{
+    struct parser p = {0};
+    return binary(&p, FF_AND, lhs, rhs);
+}
+
 int ff_parse(int argc, char **argv, struct ff_options *opts)
 {
     memset(opts, 0, sizeof(*opts));
@@ -843,6 +826,8 @@ int ff_parse(int argc, char **argv, struct ff_options *opts)
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     opts->start_ns = (int64_t)now.tv_sec * NS_PER_SEC + now.tv_nsec;
+    opts->day_start_ns = opts->start_ns - DAYSECS * NS_PER_SEC;
+    opts->regex_syntax = -1; // emacs, as find (frdfind_pred.c)
 
     struct parser p = {.argv = argv, .argc = argc, .i = 1, .opts = opts};
     int rc = parse_leading(&p);
@@ -862,6 +847,7 @@ int ff_parse(int argc, char **argv, struct ff_options *opts)
     for (size_t k = 0; k < opts->npaths; k++) {
         opts->paths[k] = argv[first_path + (int)k];
     }
+    bool paths_given = opts->npaths > 0; // (for -files0-from)
     if (opts->npaths == 0) {
         opts->paths[0] = ".";
         opts->npaths = 1;
@@ -886,6 +872,10 @@ int ff_parse(int argc, char **argv, struct ff_options *opts)
         expr_free(expr);
         return 1;
     }
+    if (opts->files0_from != NULL && ff_pred_files0(opts, paths_given) != 0) {
+        expr_free(expr);
+        return 1;
+    }
     if (!p.has_action) {
         struct ff_expr *print = node(&p, FF_PRINT);
         if (print == NULL) {
@@ -899,7 +889,10 @@ int ff_parse(int argc, char **argv, struct ff_options *opts)
         }
     }
     opts->expr = expr;
-    opts->needs |= ff_expr_needs(expr);
+    if (ff_exclude_finish(opts, and_node) != 0) {
+        return 1;
+    }
+    opts->needs |= ff_expr_needs(opts->expr);
     opts->color = opts->color && isatty(STDOUT_FILENO) == 1;
     if (opts->color) {
         // The colors of types depend on the mode (sticky, setuid, executable) and links.
@@ -915,7 +908,11 @@ int ff_parse(int argc, char **argv, struct ff_options *opts)
 void ff_options_free(struct ff_options *opts)
 {
     expr_free(opts->expr);
+    expr_free(opts->exclude);
+    opts->exclude = NULL;
     opts->expr = NULL;
     free(opts->paths);
     opts->paths = NULL;
+    free(opts->files0_buf);
+    opts->files0_buf = NULL;
 }

@@ -5,27 +5,31 @@
  * frdfind's -printf: compiles a format once into segments, then renders them per entry
  * straight into the thread's output buffer (no printf on the hot path).
  *
- * Supported, as GNU find 4.9 prints them: %p %P %f %h %y %Y %s %i %n %d %m %M %l %k %b
- * %D %T@ %C@ %%, the flags - 0 + space #, a width and a precision, and the escapes \a \b
- * \c \f \n \r \t \v \\ \NNN. Other GNU directives (%u %g %t %A ... %Tk) are refused with
- * an error naming them: they need data frd does not report (owners) or strftime.
+ * Every directive of GNU find 4.9, printed as it prints them: %p %P %H %f %h %y %Y %s %i
+ * %n %d %m %M %l %k %b %D %u %U %g %G %F %S %Z, the times %a %c %t (ctime style with
+ * nanoseconds) and %Ak %Ck %Tk %Bk (k a strftime letter, @ or +), %%, the flags - 0 + space
+ * #, a width and a precision, and the escapes \a \b \c \f \n \r \t \v \\ \NNN.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE // lgetxattr, localtime_r
 
 #include "frdfind.h"
 #include "toolname.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 /** One piece of a compiled format. */
 struct ff_seg {
-    char directive;   /**< 0 for literal text, else the %-letter ('T' and 'C' mean %T@, %C@) */
+    char directive;   /**< 0 for literal text, else the %-letter (A C T B: a time, see tk) */
+    char tk;          /**< A C T B: the time format letter, 0 for find's ctime style */
     bool stop;        /**< \c: stop the format here */
     bool left;        /**< '-' flag */
     bool zero;        /**< '0' flag */
@@ -43,9 +47,6 @@ struct ff_format {
     size_t nsegs;
     char *text; /**< the literal bytes of every segment, escapes decoded */
 };
-
-/** Directives GNU find has and frdfind does not (refused by name). */
-static const char unsupported_directives[] = "aAcgGuUtFSZB";
 
 /** Writes "frdfind: " + the n bytes of msg (a NUL among them included, as find writes
  *  it) + "\n" to stderr in one write. */
@@ -106,7 +107,28 @@ static unsigned directive_field(char d)
     case 'k':
     case 'b':
         return FRD_FIELD_ALLOC_SIZE;
-    default: // 'D'
+    case 'u':
+    case 'U':
+        return FRD_FIELD_UID;
+    case 'g':
+    case 'G':
+        return FRD_FIELD_GID;
+    case 'S':
+        return FRD_FIELD_SIZE | FRD_FIELD_ALLOC_SIZE;
+    case 'a':
+    case 'A':
+        return FRD_FIELD_ATIME;
+    case 'c':
+    case 'C':
+        return FRD_FIELD_CTIME;
+    case 't':
+    case 'T':
+        return FRD_FIELD_MTIME;
+    case 'B':
+        return FRD_FIELD_BTIME;
+    case 'Z':
+        return 0;
+    default: // 'D', 'F'
         return FRD_FIELD_DEV;
     }
 }
@@ -229,17 +251,29 @@ int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
             p = q + 1;
             continue;
         }
-        if ((d == 'T' || d == 'C') && q[1] == '@') {
+        if (strchr("ACTB", d) != NULL && q[1] != '\0') {
+            // %Ak %Ck %Tk %Bk: any k goes to strftime, as find passes it on.
             seg.directive = d;
-            *needs |= d == 'T' ? FRD_FIELD_MTIME : FRD_FIELD_CTIME;
+            seg.tk = q[1];
+            *needs |= directive_field(d);
             q += 2;
-        } else if (d == 'T' || d == 'C' || strchr(unsupported_directives, d) != NULL) {
+        } else if (strchr("ACTB", d) != NULL) {
+            static const char head[] = "warning: format directive `";
+            static const char tail[] = "' should be followed by another character";
             char msg[128];
-            snprintf(msg, sizeof(msg), "-printf: the directive %%%.*s is not supported by frdfind",
-                     (d == 'T' || d == 'C') && q[1] != '\0' ? 2 : 1, q);
-            ff_error(msg);
-            ff_format_free(fmt);
-            return 1;
+            int len = snprintf(msg, sizeof(msg), "%s%.*s%s", head, (int)(q + 1 - p), p, tail);
+            if (len > 0 && (size_t)len < sizeof(msg)) {
+                say(msg, (size_t)len);
+            }
+            memcpy(text + t, p, (size_t)(q + 1 - p));
+            t += (size_t)(q + 1 - p);
+            p = q + 1;
+            continue;
+        } else if (d == 'a' || d == 'c' || d == 't') {
+            seg.directive = (char)(d - 'a' + 'A');
+            seg.tk = 0;
+            *needs |= directive_field(d);
+            q++;
         } else if (strchr("pPHfhdyl", d) != NULL) {
             seg.directive = d;
             q++;
@@ -247,7 +281,7 @@ int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
             seg.directive = d;
             *needs |= FF_NEED_LINKSTAT;
             q++;
-        } else if (strchr("sinmMkbD", d) != NULL) {
+        } else if (strchr("sinmMkbDuUgGFSZ", d) != NULL) {
             seg.directive = d;
             *needs |= directive_field(d);
             q++;
@@ -358,30 +392,151 @@ static void emit_u64(struct ff_thread *thr, const struct ff_seg *seg, uint64_t v
     emit_str(thr, seg, s, (size_t)(end - s));
 }
 
-/** %T@: seconds, a dot, and ten fractional digits (nanoseconds then a 0), as GNU find. */
+// strftime and snprintf get formats built from the directive (never from file data).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+
+/** strftime with a one-directive format "%k" (or `fmt` when k is 0). @return bytes written. */
+static size_t format_tm(char *buf, size_t cap, const char *fmt, const struct tm *tm)
+{
+    return strftime(buf, cap, fmt, tm);
+}
+
+/**
+ * A time as find's -printf prints it: %X@ seconds, a dot and ten fractional digits
+ * (nanoseconds then a 0); %a %c %t "Tue Jun 15 12:34:56.1234567890 2021"; %X+
+ * "2021-06-15+12:34:56.1234567890"; %XS %XT %XX strftime's with the fraction after the
+ * seconds; any other k, strftime's %k as it is (an unknown one comes out as "%k").
+ */
 static void emit_time(struct ff_thread *thr, const struct ff_seg *seg, int64_t ns)
 {
-    char buf[48];
-    char *end = buf + sizeof(buf);
+    char buf[256];
     int64_t sec = ns / 1000000000;
     int64_t frac = ns % 1000000000;
     if (frac < 0) {
         frac += 1000000000;
         sec -= 1;
     }
-    char *p = end;
-    *--p = '0';
-    for (int i = 0; i < 9; i++) {
-        *--p = (char)('0' + frac % 10);
-        frac /= 10;
+    char fraction[16];
+    snprintf(fraction, sizeof(fraction), ".%09lld0", (long long)frac);
+    struct tm tm;
+    time_t tt = (time_t)sec;
+    if (seg->tk == '@' || localtime_r(&tt, &tm) == NULL) {
+        int n = snprintf(buf, sizeof(buf), "%lld%s", (long long)sec, fraction);
+        emit_str(thr, seg, buf, n > 0 ? (size_t)n : 0);
+        return;
     }
-    *--p = '.';
-    uint64_t mag = sec < 0 ? (uint64_t)0 - (uint64_t)sec : (uint64_t)sec;
-    p = utoa_end(p, mag, 10);
-    if (sec < 0) {
-        *--p = '-';
+    size_t n;
+    if (seg->tk == 0) {
+        n = format_tm(buf, sizeof(buf), "%a %b %e %H:%M:%S", &tm);
+        n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s", fraction);
+        n += format_tm(buf + n, sizeof(buf) - n, " %Y", &tm);
+    } else if (seg->tk == '+') {
+        n = format_tm(buf, sizeof(buf), "%Y-%m-%d+%H:%M:%S", &tm);
+        n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s", fraction);
+    } else {
+        char fmt[3] = {'%', seg->tk, '\0'};
+        n = format_tm(buf, sizeof(buf), fmt, &tm);
+        if (seg->tk == 'S' || seg->tk == 'T' || seg->tk == 'X') {
+            n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s", fraction);
+        }
     }
-    emit_str(thr, seg, p, (size_t)(end - p));
+    emit_str(thr, seg, buf, n < sizeof(buf) ? n : sizeof(buf) - 1);
+}
+
+/** %S: allocated bytes over size, as find's file_sparseness(), with printf's %g and flags. */
+static void emit_sparseness(struct ff_thread *thr, const struct ff_seg *seg,
+                            const struct frd_entry *e)
+{
+    double v;
+    if (e->size == 0) {
+        v = e->alloc_size == 0 ? 1.0 : HUGE_VAL;
+    } else {
+        v = (double)e->alloc_size / (double)e->size;
+    }
+    char fmt[32];
+    char *f = fmt;
+    *f++ = '%';
+    if (seg->left) {
+        *f++ = '-';
+    }
+    if (seg->zero) {
+        *f++ = '0';
+    }
+    if (seg->plus) {
+        *f++ = '+';
+    }
+    if (seg->space) {
+        *f++ = ' ';
+    }
+    if (seg->alt) {
+        *f++ = '#';
+    }
+    snprintf(f, sizeof(fmt) - (size_t)(f - fmt), "*.*g");
+    char buf[128];
+    int n = snprintf(buf, sizeof(buf), fmt, seg->width, seg->prec, v);
+    if (n > 0) {
+        ff_out_append(thr, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+    }
+}
+
+#pragma GCC diagnostic pop
+
+/** %u, %g: the owner's name, or its number when it has none. */
+static void emit_owner(struct ff_thread *thr, const struct ff_seg *seg, const char *name,
+                       uint32_t id)
+{
+    if (name != NULL) {
+        emit_str(thr, seg, name, strlen(name));
+    } else {
+        emit_u64(thr, seg, id);
+    }
+}
+
+/**
+ * %Z: the SELinux context (the security.selinux attribute), reached through the walk's
+ * descriptor of the parent, never the path. Where there is none, find's message
+ * ("getfilecon failed") and an empty field, as find built with SELinux prints.
+ */
+static void emit_context(struct ff_thread *thr, const struct ff_seg *seg,
+                         const struct frd_walk_entry *we, bool follow)
+{
+    char path[64];
+    const char *at = we->path;
+    if (we->parent_fd != FRD_INVALID_FD) {
+        size_t need = 32 + we->entry->name_len;
+        char *buf = need <= sizeof(path) ? path : ff_thread_scratch(thr, need);
+        if (buf == NULL) {
+            return;
+        }
+        snprintf(buf, need, "/proc/self/fd/%d/%s", we->parent_fd, we->entry->name);
+        at = buf;
+    }
+    char value[256];
+    ssize_t n = follow ? getxattr(at, "security.selinux", value, sizeof(value))
+                       : lgetxattr(at, "security.selinux", value, sizeof(value));
+    if (n < 0) {
+        int err = errno;
+        size_t qlen = ff_quote(NULL, 0, we->path);
+        char *q = malloc(qlen + 1);
+        if (q != NULL) {
+            ff_quote(q, qlen, we->path);
+            q[qlen] = '\0';
+            char *full = malloc(qlen + 256);
+            if (full != NULL) {
+                snprintf(full, qlen + 256, "getfilecon failed: %s: %s", q, strerror(err));
+                ff_error(full);
+                free(full);
+            }
+            free(q);
+        }
+        emit_str(thr, seg, "", 0);
+        return;
+    }
+    while (n > 0 && value[n - 1] == '\0') {
+        n--;
+    }
+    emit_str(thr, seg, value, (size_t)n);
 }
 
 /** The symbolic mode as ls -l and %M print it ("drwxr-xr-x"). */
@@ -634,11 +789,39 @@ void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts
         case 'D':
             emit_u64(thr, seg, e->dev);
             break;
-        case 'T':
-            emit_time(thr, seg, e->mtime_ns);
+        case 'A':
+            emit_time(thr, seg, e->atime_ns);
+            break;
+        case 'B':
+            emit_time(thr, seg, e->btime_ns);
             break;
         case 'C':
             emit_time(thr, seg, e->ctime_ns);
+            break;
+        case 'T':
+            emit_time(thr, seg, e->mtime_ns);
+            break;
+        case 'u':
+            emit_owner(thr, seg, ff_user_name(e->uid, we->worker), e->uid);
+            break;
+        case 'U':
+            emit_u64(thr, seg, e->uid);
+            break;
+        case 'g':
+            emit_owner(thr, seg, ff_group_name(e->gid, we->worker), e->gid);
+            break;
+        case 'G':
+            emit_u64(thr, seg, e->gid);
+            break;
+        case 'F':
+            s = ff_fstype_name(e->dev);
+            emit_str(thr, seg, s, strlen(s));
+            break;
+        case 'S':
+            emit_sparseness(thr, seg, e);
+            break;
+        case 'Z':
+            emit_context(thr, seg, we, opts->follow == FRD_FOLLOW_ALL && e->type != FRD_TYPE_LNK);
             break;
         default:
             break;

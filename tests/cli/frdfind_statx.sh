@@ -63,6 +63,25 @@ check_none -inum "$inum"
 check_none -type d
 check_none -name 'f1*.txt'
 check_none -type l -o -name sub -print
+# The predicates that read no metadata: a name, a path, a link's target, access(2).
+check_none -regex '.*/f1[0-9]*\.txt'
+check_none -iregex '.*/D3/.*'
+check_none -lname 'f1*'
+check_none -ilname 'F1.TXT'
+check_none -path '*/d2/*' -iname 'F2*'
+check_none -readable -name 'f2*'
+check_none -executable -type d
+check_none -regextype posix-extended -regex '.*/(d1|d2)/f[0-9]+\.txt'
+check_none -daystart -name 'f3*'
+# -exclude drops entries before they are stat'ed: with every directory below the root
+# excluded, -size stats no more than on an empty directory (the files at the top, none).
+base=$(statx_calls empty -exclude -name 'd*' -size -100)
+n=$(statx_calls tree -exclude -name 'd*' -size -100)
+if [ "$n" -eq "$base" ]; then
+  ok "frdfind tree -exclude -name 'd*' -size -100: $n statx, as on an empty directory"
+else
+  bad "frdfind tree -exclude -name 'd*' -size -100: $n statx, $base on an empty directory"
+fi
 
 # -size reads st_size: every entry is stat'ed.
 base=$(statx_calls empty -size +1)
@@ -73,5 +92,16 @@ if [ "$tree" -ge $((base + entries)) ]; then
 else
   bad "frdfind tree -size +1: $tree statx calls for $entries entries (empty directory: $base)"
 fi
+
+# Each metadata predicate stats the entries (its field asked, as -size).
+for expr in "-perm -644" "-user root" "-nouser" "-gid 0" "-newermt 2000-01-01" "-atime -1" \
+  "-used -1" "-samefile tree/d1/f1.txt" "-fstype nosuchfs"; do
+  n=$(statx_calls tree $expr)
+  if [ "$n" -ge $((base + entries)) ]; then
+    ok "frdfind tree $expr: $n statx calls for $entries entries"
+  else
+    bad "frdfind tree $expr: $n statx calls for $entries entries (empty directory: $base)"
+  fi
+done
 
 cli_end

@@ -831,6 +831,395 @@ fi
 
 # ---- predicates: -regex, -perm, -user, -group, times, -newerXY, -lname, -xtype, -samefile,
 # -readable, -printf directives, UTF-8 matching, -exclude ------------------------------------
+# A tree of its own: owners with and without names (as root), every -perm edge, links for
+# -lname/-xtype, names for -regex, access times apart from modification times.
+p="$tmp/pred"
+mkdir -p "$p"/own "$p"/modes "$p"/ln/d "$p"/re/sub "$p"/at
+for m in 0644 0755 0700 0444 0000 4755 2755 1777 0640 0604 0664 0111 0222 6711; do
+  printf 'm' >"$p/modes/f$m" && chmod "$m" "$p/modes/f$m"
+  mkdir "$p/modes/d$m" && chmod "$m" "$p/modes/d$m"
+done
+for f in root nobody noname nogrp; do printf 'o' >"$p/own/$f"; done
+if [ "$(id -u)" -eq 0 ]; then
+  chown 65534:65534 "$p/own/nobody"
+  chown 4242:4343 "$p/own/noname"
+  chown 0:4343 "$p/own/nogrp"
+fi
+printf 't' >"$p/ln/target"
+ln -s target "$p/ln/rel"
+ln -s "$p/ln/target" "$p/ln/abs"
+ln -s d "$p/ln/dir"
+ln -s missing "$p/ln/broken"
+ln -s loop "$p/ln/loop"
+ln -s TARGET.TXT "$p/ln/upper"
+ln "$p/ln/target" "$p/ln/hard"
+for n in a.c b.h c.txt ab.c abc.cc 'x+y' 'x.y' 'ABC.C' "$(printf 'new\nline')" 'sub2'; do
+  printf 'r' >"$p/re/$n"
+done
+printf 'r' >"$p/re/sub/deep.c"
+# Access times: days and minutes ago; mtimes all "now" (so -atime and -mtime disagree).
+for spec in "a30s 30" "a90s 90" "a59m 3540" "a61m 3660" "a23h 82800" "a25h 90000" "a3d 266400" \
+  "a10d 871200" "a400d 34560000"; do
+  set -- $spec
+  printf 't' >"$p/at/$1"
+  touch -a -d "@$((now - $2))" "$p/at/$1"
+done
+touch -a -d "@$((now - 86400 * 2))" "$p/at/ref"
+touch -m -d "@$((now - 86400 * 5))" "$p/at/ref"
+touch -m -d "2021-06-15 12:00:00" "$p/at/a3d"
+touch -m -d "2021-06-15 12:00:01" "$p/at/a10d"
+chmod -R a+rX "$p/re" "$p/ln" "$p/at" "$p/own"
+# -perm: octal, symbolic, -MODE, /MODE, on files and directories (X), and find's errors.
+for m in 644 0755 700 0 000 4755 2755 1777 07777 u=rw,go=r u+rwx,g+rx,o+rx a=r u=rwx \
+  g=u o=g u+s g+s +t a+X u=rwX,g=rX,o=rX ug+w u+w,g-w o= = +w u+r-w a+rw,a-x go= u+x,u-x; do
+  t "" "$p" modes -perm "$m" -printf '%m %p\n'
+  t "" "$p" modes -perm "-$m" -printf '%m %p\n'
+  t "" "$p" modes -perm "/$m" -printf '%m %p\n'
+done
+for m in 8 +644 u+q '' - / 017777 a u+r, ,u+r 'u+r,,g+r' x u=rw:x 'u+' '=+' 'ugo' 99 0x1 7777a \
+  '-/' '/-644'; do
+  t "" "$p" modes -perm "$m"
+done
+# Symbolic modes where chmod's rules meet: set-id bits a directory keeps unless named,
+# X after other changes, copies, octal after an operator, '+' then a digit after - or /.
+for m in '+s,=r' 'u+s,g=u' '=sX,go=wrt,uo=' '+r=u,=sX=,--rrr' '+xsx,aa-Xr=u' \
+  'a=rsw,-xt=Xt,-rwt+o' '+stx=X,o=+XwX,ag-u-' '+2025,+wx' '+5520,=tss+X' 'g+s,u=X' \
+  'o=t,+X' '=,+s' 'ug+s,=x' 'u=rwx,g=u,o=g,a-s'; do
+  t "" "$p" modes -perm "$m" -printf '%m %p\n'
+  t "" "$p" modes -perm "-$m" -printf '%m %p\n'
+  t "" "$p" modes -perm "/$m" -printf '%m %p\n'
+done
+t "" "$p" modes -perm /000
+t "" "$p" modes -perm /u=
+t "" "$p" . ! -perm -444 -type f
+t "" "$p" modes -type d -perm -u=x,g=x
+t "" "$p" modes -perm
+t nobody "$p" modes -perm -o=w -printf '%m %p\n'
+# Owners: names, numbers, ids without a name, and find's errors.
+t "" "$p" own -user root
+t "" "$p" own -user 0
+t "" "$p" own -user nobody
+t "" "$p" own -user 65534
+t "" "$p" own -user 4242
+t "" "$p" own -group root
+t "" "$p" own -group nogroup
+t "" "$p" own -group 4343
+t "" "$p" own -uid 0
+t "" "$p" own -uid +0
+t "" "$p" own -uid -1
+t "" "$p" own -uid +4000
+t "" "$p" own -gid 4343
+t "" "$p" own -gid -100
+t "" "$p" own -nouser
+t "" "$p" own -nogroup
+t "" "$p" own -nouser -o -nogroup
+t "" "$p" . ! -user root -printf '%u %g %U %G %p\n'
+t "" "$p" own -printf '%u|%g|%U|%G|%-8u|%8g|%.2u\n'
+t j8 "$p" . -user root -name '*.c'
+t "" "$p" own -user ''
+t "" "$p" own -group ''
+t "" "$p" own -user no_such_user_x
+t "" "$p" own -group no_such_group_x
+t "" "$p" own -user 12x
+t "" "$p" own -uid x
+t "" "$p" own -gid +-1
+t "" "$p" own -uid
+t "" "$p" own -gid
+t "" "$p" own -inum
+t "" "$p" own -links
+t "" "$p" own -nouser extra
+t nobody "$p" own -user nobody
+t nobody "$p" . -nouser -printf '%U %p\n'
+# -regex, -iregex, -regextype: the whole path must match.
+t "" "$p" re -regex '.*\.c'
+t "" "$p" re -regex 're/.*\.c'
+t "" "$p" re -regex '.*/a.*'
+t "" "$p" re -regex 'a.c'
+t "" "$p" re -iregex '.*\.C'
+t "" "$p" re -regex '.*\.\(c\|h\)'
+t "" "$p" re -regex '.*x+y'
+t "" "$p" re -regex '.*x\+y'
+t "" "$p" re -regex '.*[[:upper:]].*'
+t "" "$p" re -regex '.*new.line'
+t "" "$p" re -regextype findutils-default -regex '.*new.line'
+t "" "$p" re -regextype posix-extended -regex '.*/(a|b)\.(c|h)'
+t "" "$p" re -regextype posix-extended -regex '.*/ab?c?\.c+'
+t "" "$p" re -regextype posix-basic -regex '.*/a\{1,2\}b*\.c'
+t "" "$p" re -regextype egrep -regex '.*\.(c|cc)'
+t "" "$p" re -regextype grep -regex '.*\.c\?'
+t "" "$p" re -regextype awk -regex '.*\.c+'
+t "" "$p" re -regextype gnu-awk -regex '.*/[a-c]+\.c'
+t "" "$p" re -regextype posix-awk -regex '.*\.h'
+t "" "$p" re -regextype posix-egrep -regex '.*/sub[0-9]?'
+t "" "$p" re -regextype posix-minimal-basic -regex '.*\.txt'
+t "" "$p" re -regextype sed -regex '.*/x.y'
+t "" "$p" re -regextype ed -regex '.*/[a-b]\.[ch]'
+t "" "$p" re -regextype emacs -iregex '.*abc\.c+'
+t "" "$p" re -regex '.*\.c' -regextype posix-extended -regex '.*/(a|ab)\.c'
+t "" "$p" re -regextype foo -print
+t "" "$p" re -regextype
+t "" "$p" re -regex '['
+t "" "$p" re -regex '\('
+t "" "$p" re -regex '\'
+t "" "$p" re -regextype posix-extended -regex '('
+t "" "$p" re -regextype posix-extended -regex 'a{1'
+t "" "$p" re -regex
+t j8 "$p" . -regex '.*/[a-c].*'
+# -lname, -ilname, -xtype, -samefile.
+t "" "$p" ln -lname target
+t "" "$p" ln -lname '*target'
+t "" "$p" ln -lname '*/ln/*'
+t "" "$p" ln -ilname 'target.txt'
+t "" "$p" ln -lname 'miss*'
+t "" "$p" -L ln -lname '*'
+t "" "$p" ln -lname
+t "" "$p" ln -xtype l
+t "" "$p" ln -xtype f
+t "" "$p" ln -xtype d
+t "" "$p" ln -xtype f,d
+t "" "$p" -L ln -xtype l
+t "" "$p" -L ln -xtype f
+t "" "$p" -H ln/rel ln/broken ln -xtype l
+t "" "$g" links -xtype l
+t "" "$g" . -xtype p
+for x in "''" D q fd f,f f,; do
+  eval t '""' '"$p"' ln -xtype "$x"
+done
+t "" "$p" . -samefile ln/target
+t "" "$p" . -samefile ln/rel
+t "" "$p" -L . -samefile ln/rel
+t "" "$p" . -samefile ln/hard -printf '%i %n %p\n'
+t "" "$p" . -samefile missing
+t "" "$p" . -samefile
+# -fstype: the type find's mount table gives (proc under /proc, the tree's own here).
+fst=$(stat -f -c %T "$p" 2>/dev/null || echo unknown)
+t "" "$p" . -fstype "$(find "$p" -maxdepth 0 -printf '%F')"
+t "" "$p" . -fstype nosuchfs
+t "" "$p" . -maxdepth 1 -printf '%F %p\n'
+t "" / /proc/self -maxdepth 0 -printf '%F %p\n'
+t "" / /dev /proc -maxdepth 1 -fstype proc -name 'se*'
+t "" "$p" . -fstype
+# -readable, -writable, -executable: access(2) as root and as nobody.
+for m in "" nobody; do
+  t "$m" "$p" modes -readable
+  t "$m" "$p" modes -writable
+  t "$m" "$p" modes -executable
+  t "$m" "$p" modes ! -readable -printf '%m %p\n'
+  t "$m" "$g" . -executable -type f
+  t "$m" "$g" links -readable
+done
+# Times: -atime, -amin, -ctime, -cmin, -used, -anewer, -cnewer, -newerXY, -daystart.
+for n in 0 1 2 3 -1 -2 +0 +1 +2 +9 +399 1.5 -0.5 +127539 -9999999999999999999999 x; do
+  t "" "$p" at -atime "$n"
+done
+for n in 1 2 -1 -2 +1 -60 +60 60 61 +1e300; do
+  t "" "$p" at -amin "$n"
+done
+for n in 0 -1 +0 1 +1e300; do
+  t "" "$p" at -ctime "$n"
+  t "" "$p" at -cmin "$n"
+done
+for n in 0 -1 +0 -2 +2 1 x -1e400; do
+  t "" "$p" at -used "$n"
+done
+t "" "$p" at -anewer at/ref
+t "" "$p" at -cnewer at/ref
+t "" "$p" at -newer at/ref
+t "" "$p" at ! -anewer at/ref
+for xy in aa ac am cm ca cc mm ma mc; do
+  t "" "$p" at -newer$xy at/ref
+done
+for d in 2021-06-15 '2021-06-15 12:00' '2021-06-15T12:00:00' '2021-06-15 12:00:00.5' \
+  '2021-06-15T11:00:00Z' '2021-06-15T12:00:00+01:00' '2021-06-15T12:00:00-02:00' \
+  @1623758400 @1623758400.5 @0 2030-01-01 1969-12-31; do
+  t "" "$p" at -newermt "$d"
+  t "" "$p" at ! -newermt "$d"
+done
+t "" "$p" at -newerat "@$((now - 86400 * 2))"
+# Local times around daylight saving changes (tzdata's Europe/Paris; without tzdata both
+# tools read the zone as UTC), dates that do not exist, blanks, one-digit fields.
+mkdir -p "$p/dst"
+for ts in "2021-03-28 00:59:59Z" "2021-03-28 01:00:00Z" "2021-03-28 01:30:00Z" \
+  "2021-03-28 02:00:00Z" "2021-10-31 00:30:00Z" "2021-10-31 00:59:59Z" "2021-10-31 01:00:01Z" \
+  "2021-10-31 01:30:00Z" "2021-02-28 23:00:00Z" "2020-02-29 12:00:00Z"; do
+  f=$(printf '%s' "$ts" | tr ' :' '__')
+  printf 'd' >"$p/dst/$f"
+  touch -d "$ts" "$p/dst/$f"
+done
+for d in "2021-03-28 02:30" "2021-03-28 03:00" "2021-03-28 01:59" "2021-10-31 02:30" \
+  "2021-10-31 02:00" "2021-10-31 03:00" 2021-02-30 2021-02-29 2020-02-29 2021-13-01 \
+  "2021-01-01 24:00" "2021-01-01 23:59:60" 2021-1-01 " 2021-03-28" "2021-03-28 " \
+  "2021-3-28 2:30" "2021-10-31T01:30:00+0100" "2021-10-31T01:30:00-02" "@1616893200" " @5 " \
+  "@-86400" "2021-03-28T01:00:00.000000001Z"; do
+  TZ=Europe/Paris t "" "$p" dst -newermt "$d"
+done
+t "" "$p" at -newerct '2000-01-01'
+t "" "$p" at -newermt
+t "" "$p" at -newermt missing-date
+t "" "$p" at -newermm missing
+t "" "$p" at -newerXY at/ref
+t "" "$p" at -newertm at/ref
+t "" "$p" at -newerxy at/ref
+t "" "$p" at -newer
+t "" "$p" at -daystart -atime 0
+t "" "$p" at -daystart -atime 1
+t "" "$p" at -daystart -atime -2
+t "" "$p" at -daystart -amin -60
+t "" "$p" at -daystart -daystart -atime +0
+t "" "$p" at -atime 0 -daystart
+t "" "$g" times -daystart -mtime 0
+t "" "$g" times -daystart -mtime +1
+t "" "$g" times -daystart -mmin -1500
+# -printf: every time directive (each strftime letter, @ and +), owners, %F, %S, %Z.
+for k in a A b B c C d D e F g G h H I j k l m M n p r R s S t T u U V w W x X y Y z Z + @ q E \
+  O 1 %; do
+  t "" "$p" at/a3d at/a10d -printf "%T$k|%A$k|%C$k\n"
+done
+t "" "$p" at -printf '%a|%c|%t|%p\n'
+t "" "$p" at -printf '%30t|%-30a|%.10c|%5TY|%-6TH|%.2Tm|%08T@|%+TY|%#TS\n'
+t "" "$p" at -printf '%T'
+t "" "$p" at -printf '%-T|%Ax'
+t "" "$p" at -maxdepth 0 -printf '%A'
+t "" "$p" at -maxdepth 0 -printf '%C'
+t "" "$g" sizes -printf '%S|%10S|%-8.3S|%+S|%.2S|%#S|%010S %p\n'
+t "" "$g" . -printf '%F|%5F|%-6F|%.2F %p\n'
+t "" "$g" dir -printf '%Z|%5Z|%p\n'
+t "" "$g" -L links -printf '%Z%p\n'
+t "" "$g" . -printf '%u %g %U %G %5U %-5G| %p\n'
+t nobody "$g" . -printf '%u %g %a %A+ %p\n'
+t j8 "$g" . -printf '%u:%g %m %TY-%Tm-%Td %p\n'
+# -files0-from: the roots from a file, NUL-separated; -D and -O accepted.
+printf 're\0ln/rel\0modes/f0644\0' >"$p/list0"
+printf 're\0\0ln\0missing\0' >"$p/list0.bad"
+printf 're/a.c\0ln' >"$p/list0.noend"
+: >"$p/list0.empty"
+t "" "$p" -files0-from list0
+t "" "$p" -files0-from list0 -name '*.c' -o -type l
+t "" "$p" -files0-from list0.bad -maxdepth 1
+t "" "$p" -files0-from list0.noend
+t "" "$p" -files0-from list0.empty
+t "" "$p" -L -files0-from list0 -type f
+t "" "$p" . -files0-from list0
+t "" "$p" -files0-from missing
+t "" "$p" -files0-from
+for o in "-D exec" "-D stat,exec" "-D xyz" "-D" "-O0" "-O1" "-O3" "-O9" "-O" "-Ox" "-O-1" "-O3 -D exec"; do
+  t "" "$p" $o re -name '*.c'
+done
+# UTF-8 aware matching: in C.UTF-8 a character is one '?' and -iname folds É to é, as find
+# does; in the C locale (the rest of this table) bytes.
+u8="$p/u8"
+mkdir -p "$u8"
+for n in Éclair éclair eclair École ÉCOLE.txt straße STRASSE ÿes Ÿes 日本語.txt "$(printf 'bad\377x')" \
+  "$(printf 'caf\303\251')" "$(printf 'cafe\314\201')" plain.txt; do
+  printf 'u' >"$u8/$n"
+done
+ln -s École "$u8/to_école"
+ln -s "$(printf 'bad\377x')" "$u8/to_bad"
+set -f # the patterns below are split into words, never expanded as globs here
+for loc in C.UTF-8 C; do
+  for args in "-iname é*" "-iname ÉCOLE*" "-name ?cole*" "-name ???" "-name ?es" "-iname ÿ*" \
+    "-name [É]*" "-name *[[:upper:]]*" "-iname STRASSE" "-iname straße" "-name ??????" \
+    "-name bad?x" "-name bad*" "-name caf?" "-name café" "-iname CAFÉ" "-path */?cole" \
+    "-ipath */É*" "-iwholename *CAFÉ" "-regex .*/.cole" "-iregex .*/é.*" "-regex .*/...\.txt" \
+    "-regex .*/bad.x" "-lname ?cole" "-ilname écOLE" "-lname bad?x" "-name *.txt" "-name 日*"; do
+    LC_ALL=$loc t "" "$p" u8 $args
+  done
+done
+set +f
+LC_ALL=C.UTF-8 t j8 "$p" . -iname 'é*' -o -name '?cole*'
+LC_ALL=C.UTF-8 t "" "$p" u8 -printf '%f|%5f|%-12f|%.3f|\n'
+# -exclude EXPR (bfs's): the same paths as find without them (written with -prune, or
+# -path where -prune cannot act: under -depth and -mindepth). tc DIR FRDFIND-ARGS FIND-ARGS
+# compares sorted stdout, stderr (empty) and exit status.
+tc() {
+  local dir=$1 rc_find=0 rc_frd=0
+  (cd "$dir" && eval "find $3") 2>"$tmp/find.err" >"$tmp/find.out" || rc_find=$?
+  (cd "$dir" && eval "\"\$frdfind\" $2") 2>"$tmp/frd.err" >"$tmp/frd.out" || rc_frd=$?
+  sort "$tmp/find.out" >"$tmp/find.sorted"
+  sort "$tmp/frd.out" >"$tmp/frd.sorted"
+  sed 's/^find: /frdfind: /' "$tmp/find.err" | sort >"$tmp/find.err.sorted"
+  sort "$tmp/frd.err" >"$tmp/frd.err.sorted"
+  if cmp -s "$tmp/find.sorted" "$tmp/frd.sorted" &&
+    cmp -s "$tmp/find.err.sorted" "$tmp/frd.err.sorted" &&
+    [ $rc_find -eq $rc_frd ]; then
+    pass=$((pass + 1))
+    echo "ok   [exclude] frdfind $2"
+  else
+    fail=$((fail + 1))
+    failed_cases+=("frdfind $2")
+    echo "FAIL [exclude] frdfind $2 / find $3"
+    diff "$tmp/find.sorted" "$tmp/frd.sorted" | head -6 | sed 's/^/     /' || true
+    diff "$tmp/find.err.sorted" "$tmp/frd.err.sorted" | head -4 | sed 's/^/     /' || true
+  fi
+}
+tx() { tc "$1" ". -exclude \\( $2 \\) $3" ". \\( $2 \\) -prune -o \\( $3 \\) -print"; }
+tx "$g" "-name dir" "-true"
+tx "$g" "-name 'd*'" "-type f"
+tx "$g" "-type d -name '[a-m]*'" "-name '*.c' -o -type l"
+tx "$g" "-path ./odd -o -name sizes" "-true"
+tx "$g" "-name ." "-true"
+tx "$g" "-type l" "-true"
+tx "$g" "! -name '*.c' -type f" "-true"
+tx "$p" "-regex '.*/[a-m][a-z]*'" "-true"
+tx "$p" "-perm -u=x -type f" "-true"
+tx "$p" "-lname '*target*'" "-true"
+tc "$p" ". -exclude \\( -name ln -o -name re \\) -type f -printf '%p %s\\n' -o -type d -print" \
+  ". \\( -name ln -o -name re \\) -prune -o -type f -printf '%p %s\\n' -o -type d -print"
+tc "$g" ". -exclude -name dir -depth -name '*.c'" ". -path ./dir -prune -o -name '*.c' -print"
+tc "$g" ". -depth -exclude \\( -type d -name 'd*' \\)" ". -type d -name 'd*' -prune -o -print"
+tc "$g" ". -mindepth 2 -exclude -name dir" ". -mindepth 2 ! -path './dir/*'"
+tc "$g" ". -exclude -name '*' -mindepth 1" ". -name nothing-at-all"
+tc "$g" "-s . -exclude -name odd -name '*.c'" ". -path ./odd -prune -o -name '*.c' -print"
+tc "$g" "-j8 dir odd -exclude -name sub -exclude -name 'new*'" "dir odd \\( -name sub -o -name 'new*' \\) -prune -o -print"
+tc "$g" "-L links -exclude -name to_dir" "-L links -name to_dir -prune -o -print"
+# An action inside -exclude, or no operand: a usage error, exit 1, nothing walked.
+for bad_ex in "-exclude -print" "-exclude ( -name x -o -quit )" "-exclude"; do
+  rc=0
+  out=$(cd "$g" && $frdfind . $bad_ex 2>&1) || rc=$?
+  if [ $rc -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+    [[ $out == "frdfind: "*exclude* ]]; then
+    pass=$((pass + 1))
+    echo "ok   [exclude] frdfind . $bad_ex: $out"
+  else
+    fail=$((fail + 1))
+    failed_cases+=("frdfind . $bad_ex")
+    echo "FAIL [exclude] frdfind . $bad_ex: exit $rc, $out"
+  fi
+done
+# Birth time (find 4.9 as Debian builds it has none, so frdfind is checked against stat(1)):
+# %B@ is statx's stx_btime; -newerBt and -newermB compare with it, strictly after.
+bt() {
+  local what=$1 want=$2 got=$3
+  if [ "$want" = "$got" ]; then
+    pass=$((pass + 1))
+    echo "ok   [btime] $what"
+  else
+    fail=$((fail + 1))
+    failed_cases+=("[btime] $what")
+    echo "FAIL [btime] $what: want '$want', got '$got'"
+  fi
+}
+if [ "$(stat -c %W "$p/at/ref")" != 0 ]; then
+  (cd "$p" && for f in at/*; do stat -c '%.9W0 %n' "$f"; done | sort) >"$tmp/bt.want"
+  (cd "$p" && "$frdfind" at -mindepth 1 -printf '%B@ %p\n' | sort) >"$tmp/bt.got"
+  bt "%B@ of at/* as stat -c %.9W" "$(cat "$tmp/bt.want")" "$(cat "$tmp/bt.got")"
+  b=$(stat -c %W "$p/at/ref")
+  bt "-newerBt @$((b - 1)) includes at/ref" "at/ref" \
+    "$(cd "$p" && "$frdfind" at/ref -newerBt "@$((b - 1))")"
+  bt "-newerBt @$((b + 1)) excludes at/ref" "" \
+    "$(cd "$p" && "$frdfind" at/ref -newerBt "@$((b + 1))")"
+  bt "-newermB at/ref: the files modified after at/ref was born" \
+    "$(cd "$p" && find at -newermt "@$(stat -c %.9W at/ref)" | sort)" \
+    "$(cd "$p" && "$frdfind" at -newermB at/ref | sort)"
+  bt "-newerBB at/ref is false for at/ref itself" "" \
+    "$(cd "$p" && "$frdfind" at/ref -newerBB at/ref)"
+else
+  echo "skip [btime]: no birth time on this file system"
+fi
+# Options find accepts: nothing changes.
+for o in -ignore_readdir_race -noignore_readdir_race -noleaf -warn -nowarn; do
+  t "" "$p" re "$o" -name '*.c'
+done
 
 # ---- the table: the u-boot tree ------------------------------------------------------------
 manifest="$data/u-boot.tsv.gz"

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * User and group names by id for -user, -group, -nouser, -nogroup, %u and %g: each id is
+ * looked up once (getpwuid_r / getgrgid_r, which may ask NSS, slowly) and remembered for
+ * the run in the tools' hash table, under one lock. Workers first look at a one-entry cache
+ * of their own (indexed by the walk's worker index, no thread locals), so a tree owned by
+ * one user takes the lock once per worker, not once per file.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "frdfind.h"
+#include "hash.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+/** One remembered id. */
+struct id_record {
+    uint32_t id;
+    char *name; /**< NULL: the id has no name */
+};
+
+/** The most -j allows: one last-id slot per worker index. */
+#define MAX_WORKERS 1024
+
+/** A worker's last answer (only that worker reads or writes it). */
+struct last_id {
+    bool valid;
+    uint32_t id;
+    const char *name;
+};
+
+struct id_cache {
+    pthread_mutex_t lock;
+    struct tool_hash table; /**< struct id_record */
+    bool group;             /**< getgrgid_r, not getpwuid_r */
+    struct last_id last[MAX_WORKERS];
+};
+
+static struct id_cache users = {.lock = PTHREAD_MUTEX_INITIALIZER, .group = false};
+static struct id_cache groups = {.lock = PTHREAD_MUTEX_INITIALIZER, .group = true};
+
+static bool id_eq(const void *record, const void *key)
+{
+    struct id_record r;
+    memcpy(&r, record, sizeof(r));
+    return r.id == *(const uint32_t *)key;
+}
+
+/** Asks the system (NSS) for the name. @return a malloc'd copy, or NULL. */
+static char *lookup(bool group, uint32_t id)
+{
+    size_t cap = 1024;
+    for (;;) {
+        char *buf = malloc(cap);
+        if (buf == NULL) {
+            return NULL;
+        }
+        const char *name = NULL;
+        int rc;
+        if (group) {
+            struct group gr;
+            struct group *res = NULL;
+            rc = getgrgid_r((gid_t)id, &gr, buf, cap, &res);
+            name = res != NULL ? gr.gr_name : NULL;
+        } else {
+            struct passwd pw;
+            struct passwd *res = NULL;
+            rc = getpwuid_r((uid_t)id, &pw, buf, cap, &res);
+            name = res != NULL ? pw.pw_name : NULL;
+        }
+        if (rc == ERANGE && cap < (1u << 20)) {
+            free(buf);
+            cap *= 4;
+            continue;
+        }
+        char *copy = name != NULL ? strdup(name) : NULL;
+        free(buf);
+        return copy;
+    }
+}
+
+static const char *shared_name(struct id_cache *c, uint32_t id)
+{
+    uint64_t hash = tool_hash_mix(id);
+    pthread_mutex_lock(&c->lock);
+    if (c->table.record_size == 0) {
+        tool_hash_init(&c->table, sizeof(struct id_record));
+    }
+    struct id_record r;
+    void *slot = tool_hash_find(&c->table, hash, id_eq, &id);
+    if (slot != NULL) {
+        memcpy(&r, slot, sizeof(r));
+        pthread_mutex_unlock(&c->lock);
+        return r.name;
+    }
+    r.id = id;
+    r.name = lookup(c->group, id);
+    bool found;
+    slot = tool_hash_insert(&c->table, hash, id_eq, &id, &found);
+    if (slot != NULL) {
+        memcpy(slot, &r, sizeof(r));
+    }
+    pthread_mutex_unlock(&c->lock);
+    return r.name;
+}
+
+static const char *cached_name(struct id_cache *c, uint32_t id, unsigned worker)
+{
+    if (worker >= MAX_WORKERS) {
+        return shared_name(c, id);
+    }
+    struct last_id *last = &c->last[worker];
+    if (!last->valid || last->id != id) {
+        last->name = shared_name(c, id);
+        last->id = id;
+        last->valid = true;
+    }
+    return last->name;
+}
+
+const char *ff_user_name(uint32_t uid, unsigned worker)
+{
+    return cached_name(&users, uid, worker);
+}
+
+const char *ff_group_name(uint32_t gid, unsigned worker)
+{
+    return cached_name(&groups, gid, worker);
+}

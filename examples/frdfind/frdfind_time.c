@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * frdfind's time tests, as GNU find 4.9 sets them up and compares: -atime -ctime -mtime
+ * (days), -amin -cmin -mmin (minutes), -used (days between change and access), -newer
+ * -anewer -cnewer -newerXY (a reference file's time, or for Y = t a date: ISO 8601 or
+ * @epoch), and -daystart, which moves the origin of the tests after it to midnight.
+ *
+ * find's arithmetic is kept on purpose (parser.c: get_relative_timestamp): the number is
+ * strtod's, N units are subtracted from the origin in double, and the comparison is
+ * inverted (+N means older than the reference). Huge values therefore give find's results
+ * and its overflow error, not a wrapped integer.
+ */
+#define _GNU_SOURCE // st_mtim, timegm
+
+#include "frdfind.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define NS_PER_SEC 1000000000LL
+#define DAYSECS    86400
+
+/** Which of an entry's times a test reads (find's xval). */
+enum time_of {
+    TIME_A = 'a',    /**< access */
+    TIME_B = 'B',    /**< birth */
+    TIME_C = 'c',    /**< status change */
+    TIME_M = 'm',    /**< modification */
+    TIME_USED = 'u', /**< -used: access minus change */
+};
+
+/** Data of a time test, in expr->data (so a node keeps cmp/ref_ns/window_ns of its own). */
+struct time_test {
+    enum time_of of;
+};
+
+static unsigned time_field(enum time_of of)
+{
+    switch (of) {
+    case TIME_A:
+        return FRD_FIELD_ATIME;
+    case TIME_B:
+        return FRD_FIELD_BTIME;
+    case TIME_C:
+        return FRD_FIELD_CTIME;
+    case TIME_USED:
+        return FRD_FIELD_ATIME | FRD_FIELD_CTIME;
+    case TIME_M:
+    default:
+        return FRD_FIELD_MTIME;
+    }
+}
+
+static int64_t time_value(enum time_of of, const struct frd_entry *e)
+{
+    switch (of) {
+    case TIME_A:
+        return e->atime_ns;
+    case TIME_B:
+        return e->btime_ns;
+    case TIME_C:
+        return e->ctime_ns;
+    case TIME_USED: // change minus access (<= 0, see test_window()), saturated
+        return e->ctime_ns / 2 - e->atime_ns / 2 < INT64_MIN / 2 ? INT64_MIN
+                                                                 : e->ctime_ns - e->atime_ns;
+    case TIME_M:
+    default:
+        return e->mtime_ns;
+    }
+}
+
+/** find's pred_timewindow(): +N older, -N newer, N in the window after the reference. */
+static bool test_window(const struct ff_expr *expr, const struct frd_walk_entry *we,
+                        struct ff_thread *thr)
+{
+    (void)thr;
+    const struct time_test *tt = expr->data;
+    if (tt->of == TIME_USED && we->entry->atime_ns < we->entry->ctime_ns) {
+        // -used: find 4.9 matches no file accessed before its last change, and compares
+        // the others' change time minus access time as an age from 0 (measured).
+        return false;
+    }
+    int64_t t = time_value(tt->of, we->entry);
+    switch (expr->cmp) {
+    case FF_CMP_GT:
+        return t > expr->ref_ns;
+    case FF_CMP_LT:
+        return t < expr->ref_ns;
+    case FF_CMP_EQ:
+    default: // (the reference may be saturated at either end: no signed difference)
+        return t > expr->ref_ns &&
+               (uint64_t)t - (uint64_t)expr->ref_ns <= (uint64_t)expr->window_ns;
+    }
+}
+
+/** -newerXY: the entry's X time after the reference. A file system without birth times
+ *  reports no FRD_FIELD_BTIME: then -newerB? is false, as find says for such a file. */
+static bool test_newer(const struct ff_expr *expr, const struct frd_walk_entry *we,
+                       struct ff_thread *thr)
+{
+    (void)thr;
+    const struct time_test *tt = expr->data;
+    if (tt->of == TIME_B && !(we->entry->fields & FRD_FIELD_BTIME)) {
+        return false;
+    }
+    return time_value(tt->of, we->entry) > expr->ref_ns;
+}
+
+/**
+ * A double of seconds to a time_t the way find's `time_t = double` does on x86-64: in range,
+ * truncated; out of range (or NaN), the hardware's "integer indefinite", INT64_MIN.
+ */
+static int64_t seconds_as_find(double d)
+{
+    if (d >= -9223372036854775808.0 && d < 9223372036854775808.0) {
+        return (int64_t)d;
+    }
+    return INT64_MIN;
+}
+
+/** sec + nsec as ns since the epoch, saturated to the int64 range (the entries' own). */
+static int64_t saturated_ns(int64_t sec, int64_t nsec)
+{
+    if (sec > INT64_MAX / NS_PER_SEC - 1) {
+        return INT64_MAX;
+    }
+    if (sec < INT64_MIN / NS_PER_SEC + 1) {
+        return INT64_MIN;
+    }
+    return sec * NS_PER_SEC + nsec;
+}
+
+static enum ff_cmp take_sign(const char **s)
+{
+    if (**s == '+') {
+        (*s)++;
+        return FF_CMP_GT;
+    }
+    if (**s == '-') {
+        (*s)++;
+        return FF_CMP_LT;
+    }
+    return FF_CMP_EQ;
+}
+
+static struct ff_expr *time_node(struct ff_parser *fp, enum time_of of,
+                                 bool (*test)(const struct ff_expr *, const struct frd_walk_entry *,
+                                              struct ff_thread *))
+{
+    struct ff_expr *e = ff_parser_node(fp, FF_PRED);
+    struct time_test *tt = e != NULL ? malloc(sizeof(*tt)) : NULL;
+    if (tt == NULL) {
+        if (e != NULL) {
+            ff_parser_fail(fp, "out of memory");
+        }
+        free(e);
+        return NULL;
+    }
+    tt->of = of;
+    e->data = tt;
+    e->free_data = free;
+    e->test = test;
+    e->needs = time_field(of);
+    return e;
+}
+
+/**
+ * -Xtime, -Xmin and -used as GNU find 4.9 sets them up (parse_time, do_parse_xmin,
+ * parse_used and get_relative_timestamp): the reference is an origin minus N units; for
+ * -Xtime the origin is cur_day_start (moved to the end of the "day", 1 s before it, for
+ * -N), for -Xmin cur_day_start plus a day, for -used 0. The number is strtod's, as find's
+ * xstrtod takes it (inf included; an overflow, or an underflow to a nonzero value, is
+ * invalid), and the subtraction is done in double as find does, with find's overflow error
+ * when the reference would pass the end of time_t. NaN is refused (find 4.9 fails an
+ * assertion).
+ */
+static struct ff_expr *parse_relative(struct ff_parser *fp, const char *primary, const char *arg,
+                                      enum time_of of, bool minutes)
+{
+    struct ff_options *o = ff_parser_opts(fp);
+    const char *s = arg;
+    enum ff_cmp written = take_sign(&s);
+    char *end;
+    errno = 0;
+    double value = *s != '\0' ? strtod(s, &end) : 0.0;
+    char msg[512];
+    if (*s == '\0' || *end != '\0' || (value != 0.0 && errno == ERANGE) || isnan(value)) {
+        if (of == TIME_USED) {
+            snprintf(msg, sizeof(msg), "Invalid argument %s to -used", arg);
+        } else {
+            snprintf(msg, sizeof(msg), "invalid argument `%s' to `%s'", arg, primary);
+        }
+        ff_parser_fail(fp, msg);
+        return NULL;
+    }
+    int64_t origin_sec = o->day_start_ns / NS_PER_SEC;
+    int64_t origin_nsec = o->day_start_ns % NS_PER_SEC;
+    if (of == TIME_USED) {
+        origin_sec = 0;
+        origin_nsec = 0;
+    } else if (minutes) {
+        origin_sec += DAYSECS;
+    } else if (written == FF_CMP_LT) {
+        origin_sec += DAYSECS - 1;
+    }
+    double unit = minutes ? 60.0 : (double)DAYSECS;
+    double seconds;
+    double nanosec = modf(value * unit, &seconds) * 1.0e9;
+    int64_t ref_sec = seconds_as_find((double)origin_sec - seconds);
+    if ((origin_sec < ref_sec) != (seconds < 0)) {
+        snprintf(msg, sizeof(msg),
+                 "arithmetic overflow while converting %s %s to a number of seconds", s,
+                 minutes ? "minutes" : "days");
+        ff_parser_fail(fp, msg);
+        return NULL;
+    }
+    int64_t ref_nsec = (int64_t)((double)origin_nsec - nanosec);
+    if ((double)origin_nsec < nanosec && ref_sec > INT64_MIN) {
+        ref_nsec += NS_PER_SEC;
+        ref_sec -= 1;
+    }
+    struct ff_expr *e = time_node(fp, of, test_window);
+    if (e != NULL) {
+        e->cmp = written == FF_CMP_LT ? FF_CMP_GT : written == FF_CMP_GT ? FF_CMP_LT : FF_CMP_EQ;
+        e->ref_ns = saturated_ns(ref_sec, ref_nsec);
+        e->window_ns = (minutes ? 60 : DAYSECS) * NS_PER_SEC;
+    }
+    return e;
+}
+
+/** Reads exactly `n` digits. @return the number, or -1. */
+static int digits(const char **s, int n)
+{
+    int v = 0;
+    for (int i = 0; i < n; i++) {
+        char c = (*s)[i];
+        if (c < '0' || c > '9') {
+            return -1;
+        }
+        v = v * 10 + (c - '0');
+    }
+    *s += n;
+    return v;
+}
+
+/** Reads a fraction ".ddd" (or ",ddd") into ns, if there is one. @return false if malformed. */
+static bool fraction(const char **s, int64_t *ns)
+{
+    *ns = 0;
+    if (**s != '.' && **s != ',') {
+        return true;
+    }
+    (*s)++;
+    if (**s < '0' || **s > '9') {
+        return false;
+    }
+    int64_t scale = NS_PER_SEC / 10;
+    for (; **s >= '0' && **s <= '9'; (*s)++) {
+        *ns += (**s - '0') * scale;
+        scale /= 10;
+    }
+    return true;
+}
+
+/**
+ * The dates -newerXt takes: "@SECONDS[.FRAC]", or ISO 8601 "YYYY-MM-DD[(T| )HH:MM[:SS[.FRAC]]]
+ * [Z|(+|-)HH[:MM]]", in the local time zone (TZ) when no zone is written. @return whether
+ * the text was one of those, with *out in ns since the epoch.
+ */
+static bool parse_date(const char *text, int64_t *out)
+{
+    // Blanks around the date are allowed, as find allows them.
+    while (*text == ' ' || *text == '\t') {
+        text++;
+    }
+    size_t text_len = strlen(text);
+    while (text_len > 0 && (text[text_len - 1] == ' ' || text[text_len - 1] == '\t')) {
+        text_len--;
+    }
+    char trimmed[128];
+    if (text_len >= sizeof(trimmed)) {
+        return false;
+    }
+    memcpy(trimmed, text, text_len);
+    trimmed[text_len] = '\0';
+    const char *s = trimmed;
+    if (*s == '@') {
+        s++;
+        bool neg = *s == '-';
+        if (*s == '-' || *s == '+') {
+            s++;
+        }
+        if (*s < '0' || *s > '9') {
+            return false;
+        }
+        errno = 0;
+        char *end;
+        long long sec = strtoll(s, &end, 10);
+        s = end;
+        int64_t ns;
+        if (errno != 0 || !fraction(&s, &ns) || *s != '\0' || sec > INT64_MAX / NS_PER_SEC - 1) {
+            return false;
+        }
+        *out = neg ? -(sec * NS_PER_SEC + ns) : sec * NS_PER_SEC + ns;
+        return true;
+    }
+    struct tm tm = {0};
+    int year = digits(&s, 4);
+    if (year < 0 || *s++ != '-') {
+        return false;
+    }
+    // Month and day of one or two digits, as find's parser takes them.
+    int mon = digits(&s, s[1] >= '0' && s[1] <= '9' ? 2 : 1);
+    if (mon < 1 || mon > 12 || *s++ != '-') {
+        return false;
+    }
+    int day = digits(&s, s[1] >= '0' && s[1] <= '9' ? 2 : 1);
+    if (day < 1 || day > 31) {
+        return false;
+    }
+    tm.tm_year = year - 1900;
+    tm.tm_mon = mon - 1;
+    tm.tm_mday = day;
+    int64_t ns = 0;
+    if (*s == 'T' || *s == ' ') {
+        s++;
+        int hour = digits(&s, 2);
+        if (hour < 0 || hour > 23 || *s++ != ':') {
+            return false;
+        }
+        int min = digits(&s, 2);
+        if (min < 0 || min > 59) {
+            return false;
+        }
+        tm.tm_hour = hour;
+        tm.tm_min = min;
+        if (*s == ':') {
+            s++;
+            int sec = digits(&s, 2);
+            if (sec < 0 || sec > 59 || !fraction(&s, &ns)) {
+                return false;
+            }
+            tm.tm_sec = sec;
+        }
+    }
+    bool zone = false;
+    long offset = 0;
+    if (*s == 'Z') {
+        zone = true;
+        s++;
+    } else if (*s == '+' || *s == '-') {
+        int sign = *s++ == '-' ? -1 : 1;
+        int oh = digits(&s, 2);
+        if (oh < 0 || oh > 23) {
+            return false;
+        }
+        int om = 0;
+        if (*s == ':') {
+            s++;
+        }
+        if (*s != '\0' && (om = digits(&s, 2)) < 0) {
+            return false;
+        }
+        zone = true;
+        offset = sign * (oh * 3600L + om * 60L);
+    }
+    if (*s != '\0') {
+        return false;
+    }
+    // A date that does not exist (February 30, or a local time skipped by a daylight saving
+    // change) is refused, as find refuses it, not carried into the next day or hour.
+    struct tm want = tm;
+    time_t t;
+    if (zone) {
+        t = timegm(&tm) - offset;
+    } else {
+        tm.tm_isdst = -1;
+        t = mktime(&tm);
+    }
+    if (tm.tm_year != want.tm_year || tm.tm_mon != want.tm_mon || tm.tm_mday != want.tm_mday ||
+        tm.tm_hour != want.tm_hour || tm.tm_min != want.tm_min || tm.tm_sec != want.tm_sec) {
+        return false;
+    }
+    *out = saturated_ns((int64_t)t, ns);
+    return true;
+}
+
+/** -newer FILE and its kin: FILE's Y time, stat'ed as -H/-L say at this point of the line. */
+static bool reference_time(struct ff_parser *fp, const char *path, char y, int64_t *out)
+{
+    struct stat st;
+    int rc = ff_parser_opts(fp)->follow == FRD_FOLLOW_NEVER ? lstat(path, &st) : stat(path, &st);
+    if (rc != 0) {
+        ff_parser_fail_stat(fp, path);
+        return false;
+    }
+    struct timespec ts = y == 'a' ? st.st_atim : y == 'c' ? st.st_ctim : st.st_mtim;
+    *out = saturated_ns((int64_t)ts.tv_sec, ts.tv_nsec);
+    return true;
+}
+
+/** -newerXY with X, Y among a, B, c, m (and Y = t: a date). */
+static struct ff_expr *parse_newer_xy(struct ff_parser *fp, const char *tok, char x, char y)
+{
+    const char *arg = ff_parser_arg(fp, tok);
+    char msg[512];
+    if (arg == NULL) {
+        return NULL;
+    }
+    int64_t ref = 0;
+    if (y == 't') {
+        if (!parse_date(arg, &ref)) {
+            // find's words; the forms frdfind takes are in its man page.
+            snprintf(msg, sizeof(msg),
+                     "I cannot figure out how to interpret '%s' as a date or time", arg);
+            ff_parser_fail(fp, msg);
+            return NULL;
+        }
+    } else if (y == 'B') {
+        struct statx sx;
+        unsigned flags = ff_parser_opts(fp)->follow == FRD_FOLLOW_NEVER ? AT_SYMLINK_NOFOLLOW : 0;
+        if (statx(AT_FDCWD, arg, (int)flags, STATX_BTIME, &sx) != 0) {
+            ff_parser_fail_stat(fp, arg);
+            return NULL;
+        }
+        if (!(sx.stx_mask & STATX_BTIME)) {
+            snprintf(msg, sizeof(msg), "Cannot obtain birth time of file '%s'", arg);
+            ff_parser_fail(fp, msg);
+            return NULL;
+        }
+        ref = saturated_ns(sx.stx_btime.tv_sec, sx.stx_btime.tv_nsec);
+    } else if (!reference_time(fp, arg, y, &ref)) {
+        return NULL;
+    }
+    struct ff_expr *e = time_node(fp, (enum time_of)x, test_newer);
+    if (e != NULL) {
+        e->ref_ns = ref;
+    }
+    return e;
+}
+
+/** -daystart: find's cur_day_start becomes the local midnight that starts today. */
+static void daystart(struct ff_options *o)
+{
+    if (o->full_days) {
+        return;
+    }
+    time_t t = (time_t)(o->day_start_ns / NS_PER_SEC) + DAYSECS;
+    struct tm tm;
+    int64_t since_midnight = localtime_r(&t, &tm) != NULL
+                                 ? tm.tm_sec + tm.tm_min * 60 + tm.tm_hour * 3600
+                                 : (int64_t)t % DAYSECS;
+    o->day_start_ns = ((int64_t)t - since_midnight) * NS_PER_SEC;
+    o->full_days = true;
+}
+
+struct ff_expr *ff_time_parse(struct ff_parser *fp, const char *tok, bool *handled)
+{
+    *handled = true;
+    const char *arg;
+    if (strcmp(tok, "-daystart") == 0) {
+        daystart(ff_parser_opts(fp));
+        return ff_parser_node(fp, FF_TRUE);
+    }
+    static const char *const rel[] = {"-atime", "-ctime", "-mtime", "-amin", "-cmin", "-mmin"};
+    for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+        if (strcmp(tok, rel[i]) == 0) {
+            return (arg = ff_parser_arg(fp, tok)) == NULL
+                       ? NULL
+                       : parse_relative(fp, tok, arg, (enum time_of)tok[1], i >= 3);
+        }
+    }
+    if (strcmp(tok, "-used") == 0) {
+        return (arg = ff_parser_arg(fp, tok)) == NULL
+                   ? NULL
+                   : parse_relative(fp, tok, arg, TIME_USED, false);
+    }
+    if (strcmp(tok, "-newer") == 0) {
+        return parse_newer_xy(fp, tok, 'm', 'm');
+    }
+    if (strcmp(tok, "-anewer") == 0 || strcmp(tok, "-cnewer") == 0) {
+        return parse_newer_xy(fp, tok, tok[1], 'm');
+    }
+    if (strncmp(tok, "-newer", 6) == 0 && strlen(tok) == 8 && strchr("aBcm", tok[6]) != NULL &&
+        strchr("aBcmt", tok[7]) != NULL) {
+        // find: "The '-newermt' test needs an argument" (not its usual message).
+        char msg[128];
+        if (ff_parser_peek(fp) == NULL) {
+            snprintf(msg, sizeof(msg), "The '%s' test needs an argument", tok);
+            ff_parser_fail(fp, msg);
+            return NULL;
+        }
+        return parse_newer_xy(fp, tok, tok[6], tok[7]);
+    }
+    if (strncmp(tok, "-newer", 6) == 0 && strlen(tok) == 8) {
+        char msg[64];
+        snprintf(msg, sizeof(msg), "invalid predicate `%s'", tok);
+        ff_parser_fail(fp, msg);
+        return NULL;
+    }
+    *handled = false;
+    return NULL;
+}
