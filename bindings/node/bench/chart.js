@@ -28,8 +28,10 @@ try {
   const titleFile = path.join(tmp, 'titles.txt');
   fs.writeFileSync(data, blocks.join('\n\n\n') + '\n');
   fs.writeFileSync(titleFile, titles.join('\n') + '\n');
-  const heading = `frd vs Node.js tree walkers, Node ${process.version.slice(1)}: median of ` +
-    `${results.rounds} interleaved runs (load ${results.load_before ?? ''}..${results.load_after})`;
+  // The 1-minute load average (older results have it at the end of `machine` only).
+  const load1 = (l) => String(l ?? results.machine.match(/load ([\d.]+)/)?.[1] ?? '?').split(' ')[0];
+  const heading = `frd vs Node.js walkers: median of ${results.rounds} interleaved runs, ` +
+    `load ${load1(results.load_before)} to ${load1(results.load_after)}`;
   const q = (s) => `'${s.replace(/'/g, '')}'`;
   execFileSync('gnuplot', ['-e', `data=${q(data)}; titles=${q(titleFile)}; heading=${q(heading)}; out=${q(out)}`,
     path.join(__dirname, '..', '..', 'bench-chart.gp')], { stdio: 'inherit' });

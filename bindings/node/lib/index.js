@@ -10,8 +10,6 @@ const { inspect } = require('node:util');
 const native = require('../build/Release/frd.node');
 
 const kType = Symbol('type');
-const kNs = Symbol('ns');
-const kIdx = Symbol('index');
 
 // enum frd_type values, the same numbers as fs.constants.UV_DIRENT_*.
 const TYPES = {
