@@ -25,6 +25,9 @@ static const char usage_text[] =
     "        entries, directories, files, links, bytes, errors and a file size histogram\n"
     "  du [-j N] [-b] [--apparent-size] [-d N] [-s] [-x] [-h] [-k] [-m] [-q] ROOT\n"
     "        disk usage of ROOT and of each directory down to -d N, as frddu and du print it\n"
+    "  find [-H|-L|-P] [-s] [-j N] ROOT [EXPRESSION]\n"
+    "        frdfind's expressions; each rank prints what it walked, -s merges them at\n"
+    "        rank 0 in frdfind -s's order\n"
     "\n"
     "  -h, --help     show this help (after a command: du's -h is human-readable sizes)\n"
     "      --version  show the version\n"
@@ -87,6 +90,8 @@ int main(int argc, char **argv)
         status = run.rank == 0 ? tool_print_version("frdmpi", NULL) : 0;
     } else if (strcmp(cmd, "walk") == 0) {
         status = fm_walk_main(&run, argc - 1, argv + 1);
+    } else if (strcmp(cmd, "find") == 0) {
+        status = fm_find_main(&run, argc - 1, argv + 1);
     } else if (strcmp(cmd, "du") == 0) {
         status = fm_du_main(&run, argc - 1, argv + 1);
     } else {
