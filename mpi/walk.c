@@ -24,17 +24,22 @@
  *   code sends MP_ABORT to every rank; each stops its walk (visits return STOP) and ends.
  *   Every rank returns the same code (MPI_Allreduce).
  *
- * Test-only: FRD_MPI_TEST_LIST_DELAY_US (environment) sleeps that long in every listing (a
- * children hook), to simulate a remote metadata server in bench/; see mpi/README.md.
+ * Test-only (environment, see mpi/README.md): FRD_MPI_TEST_LIST_DELAY_US sleeps that long in
+ * every listing (a children hook), to simulate a remote metadata server in bench/;
+ * FRD_MPI_TEST_SCATTER=1 hands every directory at depth 1 to the other ranks in turn,
+ * unasked (Safra counts such messages like any), so tests know some rank walks a share that
+ * another rank listed.
  */
 #include "frd_mpi.h"
 #include "proto.h"
 #include "queue.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #define MAX_PENDING 64
@@ -64,6 +69,8 @@ struct rank_walk {
     int root_rc;           /**< the root's failure without on_error (rank 0) */
     int rc;                /**< this rank's code */
     unsigned delay_us;
+    bool scatter;          /**< FRD_MPI_TEST_SCATTER */
+    int scatter_next;      /**< the rank the next scattered directory goes to */
 
     pthread_mutex_t lock;  /**< guards outbox */
     struct mq outbox;
@@ -133,8 +140,15 @@ static enum frd_action rw_check_root(struct rank_walk *rw, const struct frd_walk
     if (e->error < 0) {
         return FRD_ACTION_PRUNE; // the walker has reported its failed stat
     }
-    if (!it->check ||
-        (e->type == FRD_TYPE_DIR && e->dev == it->dev && e->file_id == it->ino)) {
+    uint64_t dev = e->dev, ino = e->file_id;
+    if ((e->fields & (FRD_FIELD_DEV | FRD_FIELD_FILE_ID)) != (FRD_FIELD_DEV | FRD_FIELD_FILE_ID)) {
+        struct stat st; // a walk that reads no ids: the root's own, for the check alone
+        if ((we->followed_link ? stat(we->path, &st) : lstat(we->path, &st)) == 0) {
+            dev = (uint64_t)st.st_dev;
+            ino = (uint64_t)st.st_ino;
+        }
+    }
+    if (!it->check || (e->type == FRD_TYPE_DIR && dev == it->dev && ino == it->ino)) {
         return FRD_ACTION_CONTINUE;
     }
     struct frd_walk_error err = {
@@ -151,22 +165,36 @@ static enum frd_action rw_check_root(struct rank_walk *rw, const struct frd_walk
 /** Hands the directory over if a rank waits for work. @return true if it was taken. */
 static bool rw_divert(struct rank_walk *rw, const struct frd_walk_entry *we, unsigned depth)
 {
-    if (atomic_load_explicit(&rw->want, memory_order_relaxed) <= 0) {
+    bool scatter = rw->scatter && depth == 1;
+    if (!scatter && atomic_load_explicit(&rw->want, memory_order_relaxed) <= 0) {
         return false;
     }
     const struct frd_entry *e = we->entry;
     uint64_t root_dev = atomic_load_explicit(&rw->root_dev, memory_order_relaxed);
-    if ((rw->opts->walk.flags & FRD_WALK_ONE_FILE_SYSTEM) && e->dev != root_dev) {
+    uint64_t dev = e->dev, ino = e->file_id;
+    if ((e->fields & (FRD_FIELD_DEV | FRD_FIELD_FILE_ID)) !=
+        (FRD_FIELD_DEV | FRD_FIELD_FILE_ID)) {
+        // A walk that reads no ids (names and types only): one stat for the handoff alone,
+        // so the walk stats nothing it would not (a failed stat would be a new error).
+        struct stat st;
+        if (we->parent_fd == FRD_INVALID_FD ||
+            fstatat(we->parent_fd, e->name, &st, we->followed_link ? 0 : AT_SYMLINK_NOFOLLOW) !=
+                0) {
+            return false;
+        }
+        dev = (uint64_t)st.st_dev;
+        ino = (uint64_t)st.st_ino;
+    }
+    if ((rw->opts->walk.flags & FRD_WALK_ONE_FILE_SYSTEM) && dev != root_dev) {
         return false; // the walker does not enter it; a receiver would
     }
-    bool check = (e->fields & (FRD_FIELD_DEV | FRD_FIELD_FILE_ID)) ==
-                 (FRD_FIELD_DEV | FRD_FIELD_FILE_ID);
     bool taken = false;
     pthread_mutex_lock(&rw->lock);
-    if (atomic_load(&rw->want) > 0 &&
-        mq_push(&rw->outbox, we->path, we->path_len, e->dev, e->file_id, root_dev, depth,
-                check) == 0) {
-        atomic_fetch_sub(&rw->want, 1);
+    if ((scatter || atomic_load(&rw->want) > 0) &&
+        mq_push(&rw->outbox, we->path, we->path_len, dev, ino, root_dev, depth, true) == 0) {
+        if (!scatter) {
+            atomic_fetch_sub(&rw->want, 1);
+        }
         taken = true;
     }
     pthread_mutex_unlock(&rw->lock);
@@ -245,9 +273,6 @@ static void *rw_thread(void *arg)
     if (!rw->batch_is_top && w.follow == FRD_FOLLOW_ROOTS) {
         w.follow = FRD_FOLLOW_NEVER; // only the walk's own root is followed
     }
-    if (!(w.flags & FRD_WALK_NAMES_ONLY)) {
-        w.fields |= FRD_FIELD_TYPE | FRD_FIELD_DEV | FRD_FIELD_FILE_ID; // the handoff's identity
-    }
     const char **roots = malloc(rw->batch.len * sizeof(*roots));
     if (roots == NULL) {
         rw->walk_rc = FRD_ENOMEM;
@@ -309,10 +334,20 @@ static int rw_give(struct rank_walk *rw, struct mq *q, size_t n, int dst)
 /** Answers the waiting ranks from the outbox, or MP_NOWORK when `all_nowork`. */
 static int rw_serve(struct rank_walk *rw, bool all_nowork)
 {
-    if (rw->npending == 0) {
-        return 0;
-    }
     int rc = 0;
+    if (rw->scatter && rw->mp.size > 1) {
+        pthread_mutex_lock(&rw->lock);
+        while (rw->outbox.len > 0 && rc == 0) {
+            rw->scatter_next = (rw->scatter_next + 1) % rw->mp.size;
+            rw->scatter_next += rw->scatter_next == rw->mp.rank ? 1 : 0;
+            rw->scatter_next %= rw->mp.size;
+            rc = rw_give(rw, &rw->outbox, 1, rw->scatter_next);
+        }
+        pthread_mutex_unlock(&rw->lock);
+    }
+    if (rw->npending == 0 || rc != 0) {
+        return rc;
+    }
     while (rw->npending > 0 && rw->todo.len > 1 && rc == 0) {
         rc = rw_give(rw, &rw->todo, (rw->todo.len + 1) / 2, rw->pending[--rw->npending]);
     }
@@ -510,6 +545,8 @@ int frd_mpi_walk(MPI_Comm comm, const char *root, const struct frd_mpi_options *
     pthread_mutex_init(&rw->lock, NULL);
     const char *delay = getenv("FRD_MPI_TEST_LIST_DELAY_US");
     rw->delay_us = delay != NULL ? (unsigned)strtoul(delay, NULL, 10) : 0;
+    const char *scatter = getenv("FRD_MPI_TEST_SCATTER");
+    rw->scatter = scatter != NULL && strcmp(scatter, "1") == 0;
     int mpi_failed = mp_init(&rw->mp, dup) != 0;
     rw->seed = (unsigned)rw->mp.rank * 2654435761u + (unsigned)now_ns();
     if (!mpi_failed && rw->mp.rank == 0) {
