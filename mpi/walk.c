@@ -362,7 +362,7 @@ static int rw_serve(struct rank_walk *rw, bool all_nowork)
             rc = mp_send(&rw->mp, rw->pending[--rw->npending], MP_NOWORK, NULL, 0);
         }
     }
-    atomic_store(&rw->want, rw->npending > 0 ? 2 * rw->npending : 0);
+    atomic_store(&rw->want, rw->npending > 0 ? 4 * rw->npending : 0);
     pthread_mutex_unlock(&rw->lock);
     return rc;
 }
@@ -380,7 +380,7 @@ static int rw_handle(struct rank_walk *rw, struct mp_msg *msg)
                 rw->pending_since = now_ns();
             }
             rw->pending[rw->npending++] = msg->src;
-            atomic_store(&rw->want, 2 * rw->npending);
+            atomic_store(&rw->want, 4 * rw->npending);
             return 0;
         }
         return mp_send(&rw->mp, msg->src, MP_NOWORK, NULL, 0);
