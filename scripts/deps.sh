@@ -11,6 +11,7 @@ packages=(
   findutils util-linux strace
   libsqlite3-dev sqlite3 coreutils
   abigail-tools binutils
+  libopenmpi-dev openmpi-bin
 )
 # The Node.js binding (bindings/node) needs node and npm: Debian's only where the machine has
 # none, never over a Node installed otherwise (the image's NodeSource package provides both).
