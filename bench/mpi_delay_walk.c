@@ -44,7 +44,7 @@ int main(int argc, char **argv)
     opts.on_error = frd_walk_continue_on_errors;
     int i = 1;
     if (argc > 3 && strcmp(argv[1], "-j") == 0) {
-        opts.workers = (unsigned)atoi(argv[2]);
+        opts.workers = (unsigned)strtoul(argv[2], NULL, 10);
         i = 3;
     }
     if (i != argc - 1) {
@@ -52,7 +52,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *env = getenv("FRD_MPI_TEST_LIST_DELAY_US");
-    delay_ns = env != NULL ? atol(env) * 1000 : 0;
+    delay_ns = env != NULL ? strtol(env, NULL, 10) * 1000 : 0;
     if (delay_ns > 0) {
         opts.on_children = delay;
     }

@@ -117,8 +117,8 @@ static int mp_recv(struct mp *m, const MPI_Status *st, struct mp_msg *out)
     if (count > 0 && buf == NULL) {
         return -1;
     }
-    if (MPI_Recv(buf, count, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, m->comm,
-                 MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+    if (MPI_Recv(buf, count, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, m->comm, MPI_STATUS_IGNORE) !=
+        MPI_SUCCESS) {
         free(buf);
         return -1;
     }
@@ -182,8 +182,7 @@ int mp_idle_token(struct mp *m)
     if (m->size == 1) {
         return 1; // passive, alone, no work can be in flight
     }
-    if (!m->token_fresh && !m->token_black && !m->black &&
-        m->token_count + m->work_balance == 0) {
+    if (!m->token_fresh && !m->token_black && !m->black && m->token_count + m->work_balance == 0) {
         return 1;
     }
     m->token_fresh = false;
@@ -194,9 +193,8 @@ int mp_finish(struct mp *m)
 {
     int rc = 0;
     uint64_t *expect = calloc((size_t)m->size, sizeof(uint64_t));
-    if (expect == NULL ||
-        MPI_Alltoall(m->sent_to, 1, MPI_UINT64_T, expect, 1, MPI_UINT64_T, m->comm) !=
-            MPI_SUCCESS) {
+    if (expect == NULL || MPI_Alltoall(m->sent_to, 1, MPI_UINT64_T, expect, 1, MPI_UINT64_T,
+                                       m->comm) != MPI_SUCCESS) {
         rc = -1;
     }
     for (int src = 0; rc == 0 && src < m->size; src++) {

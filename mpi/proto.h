@@ -38,8 +38,8 @@ struct mp {
     struct mp_send *sends; /**< Isends not known to be complete */
     size_t nsends;
     size_t cap;
-    uint64_t *sent_to;   /**< messages sent to each rank (all tags), for the drain */
-    uint64_t *recv_from; /**< messages received from each rank */
+    uint64_t *sent_to;    /**< messages sent to each rank (all tags), for the drain */
+    uint64_t *recv_from;  /**< messages received from each rank */
     int64_t work_balance; /**< MP_WORK sent minus received (Safra's counter) */
     bool black;           /**< received work since it last passed the token */
     bool have_token;

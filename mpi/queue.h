@@ -10,12 +10,12 @@
 
 /** One directory to walk: its path and the identity the rank that listed it saw. */
 struct mq_item {
-    char *path;     /**< owned by the item (malloc) */
-    uint64_t dev;   /**< st_dev the sender saw */
-    uint64_t ino;   /**< st_ino the sender saw */
+    char *path;        /**< owned by the item (malloc) */
+    uint64_t dev;      /**< st_dev the sender saw */
+    uint64_t ino;      /**< st_ino the sender saw */
     uint64_t root_dev; /**< st_dev of the walk's root (for FRD_WALK_ONE_FILE_SYSTEM) */
-    uint32_t depth; /**< depth below the walk's root */
-    uint32_t check; /**< 1: compare dev and ino when opening it; 0: no identity known */
+    uint32_t depth;    /**< depth below the walk's root */
+    uint32_t check;    /**< 1: compare dev and ino when opening it; 0: no identity known */
 };
 
 /** A growable array of items (LIFO at the end). Not thread-safe: lock around it. */

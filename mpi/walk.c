@@ -42,9 +42,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#define MAX_PENDING 64
+#define MAX_PENDING     64
 #define REQUEST_WAIT_NS 2000000
-#define IDLE_SLEEP_NS 100000
+#define IDLE_SLEEP_NS   100000
 
 /** One rank's walk. Fields above `lock` belong to the loop's thread. */
 struct rank_walk {
@@ -53,28 +53,28 @@ struct rank_walk {
     const struct frd_mpi_callbacks *cb;
     void *udata;
     struct mq todo;
-    struct mq batch;         /**< the roots of the walk running (read-only while it runs) */
-    bool batch_is_top;       /**< the batch is the walk's own root (rank 0's first) */
-    bool top_pending;        /**< rank 0 before its first batch */
+    struct mq batch;   /**< the roots of the walk running (read-only while it runs) */
+    bool batch_is_top; /**< the batch is the walk's own root (rank 0's first) */
+    bool top_pending;  /**< rank 0 before its first batch */
     pthread_t thread;
     bool walking;
     int pending[MAX_PENDING]; /**< ranks waiting for a reply */
     int npending;
     uint64_t pending_since;
-    bool req_out;          /**< this rank waits for a reply */
-    uint64_t next_req;     /**< not before this time (ns) */
+    bool req_out;      /**< this rank waits for a reply */
+    uint64_t next_req; /**< not before this time (ns) */
     uint64_t next_progress;
-    uint64_t *progress;    /**< rank 0: five figures per rank */
+    uint64_t *progress; /**< rank 0: five figures per rank */
     unsigned seed;
-    int root_rc;           /**< the root's failure without on_error (rank 0) */
-    int rc;                /**< this rank's code */
+    int root_rc; /**< the root's failure without on_error (rank 0) */
+    int rc;      /**< this rank's code */
     unsigned delay_us;
-    bool scatter;          /**< FRD_MPI_TEST_SCATTER */
-    int scatter_next;      /**< the rank the next scattered directory goes to */
+    bool scatter;     /**< FRD_MPI_TEST_SCATTER */
+    int scatter_next; /**< the rank the next scattered directory goes to */
 
-    pthread_mutex_t lock;  /**< guards outbox */
+    pthread_mutex_t lock; /**< guards outbox */
     struct mq outbox;
-    atomic_int want;       /**< directories the visits should hand over */
+    atomic_int want; /**< directories the visits should hand over */
     atomic_bool stopping;
     atomic_bool walk_done;
     int walk_rc;
@@ -158,8 +158,7 @@ static enum frd_action rw_check_root(struct rank_walk *rw, const struct frd_walk
         .worker = we->worker,
         .call = FRD_OP_OPEN,
     };
-    return rw_report(rw, &err, it->depth) == FRD_ACTION_STOP ? FRD_ACTION_STOP
-                                                             : FRD_ACTION_PRUNE;
+    return rw_report(rw, &err, it->depth) == FRD_ACTION_STOP ? FRD_ACTION_STOP : FRD_ACTION_PRUNE;
 }
 
 /** Hands the directory over if a rank waits for work. @return true if it was taken. */
@@ -172,8 +171,7 @@ static bool rw_divert(struct rank_walk *rw, const struct frd_walk_entry *we, uns
     const struct frd_entry *e = we->entry;
     uint64_t root_dev = atomic_load_explicit(&rw->root_dev, memory_order_relaxed);
     uint64_t dev = e->dev, ino = e->file_id;
-    if ((e->fields & (FRD_FIELD_DEV | FRD_FIELD_FILE_ID)) !=
-        (FRD_FIELD_DEV | FRD_FIELD_FILE_ID)) {
+    if ((e->fields & (FRD_FIELD_DEV | FRD_FIELD_FILE_ID)) != (FRD_FIELD_DEV | FRD_FIELD_FILE_ID)) {
         // A walk that reads no ids (names and types only): one stat for the handoff alone,
         // so the walk stats nothing it would not (a failed stat would be a new error).
         struct stat st;
@@ -251,8 +249,7 @@ static void rw_post(const struct frd_walk_entry *dir, const struct frd_walk_dir_
 }
 
 /** The test-only listing delay (FRD_MPI_TEST_LIST_DELAY_US). */
-static void rw_delay(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
-                     void *udata)
+static void rw_delay(const struct frd_walk_entry *dir, struct frd_walk_children *kids, void *udata)
 {
     (void)dir;
     (void)kids;
@@ -419,8 +416,8 @@ static int rw_progress(struct rank_walk *rw, bool idle)
     }
     unsigned ms = rw->opts->progress_interval_ms ? rw->opts->progress_interval_ms : 1000;
     rw->next_progress = now + (uint64_t)ms * 1000000u;
-    uint64_t mine[5] = {atomic_load(&rw->entries), atomic_load(&rw->dirs),
-                        atomic_load(&rw->bytes), atomic_load(&rw->errors), idle};
+    uint64_t mine[5] = {atomic_load(&rw->entries), atomic_load(&rw->dirs), atomic_load(&rw->bytes),
+                        atomic_load(&rw->errors), idle};
     if (rw->mp.rank != 0) {
         return rw->cb->on_progress ? mp_send(&rw->mp, 0, MP_PROGRESS, mine, sizeof mine) : 0;
     }

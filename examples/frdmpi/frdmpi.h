@@ -14,9 +14,9 @@
 struct fm_run {
     int rank;
     int size;
-    bool quiet;                 /**< -q: do not print each failure */
+    bool quiet;                    /**< -q: do not print each failure */
     struct progress_line progress; /**< rank 0 on a terminal */
-    atomic_uint_least64_t errors; /**< failures reported on this rank */
+    atomic_uint_least64_t errors;  /**< failures reported on this rank */
 };
 
 /* The hooks below take as udata a subcommand's state whose first member is its

@@ -10,10 +10,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "frdmpi.h"
-
 #include "errtext.h"
 #include "frddu_size.h"
+#include "frdmpi.h"
 #include "hash.h"
 #include "toolname.h"
 
@@ -46,7 +45,7 @@ struct du_run {
     const char *root;
     _Atomic uint64_t root_dev;
     atomic_bool out_of_memory;
-    pthread_mutex_t lock; /**< guards the table and the links */
+    pthread_mutex_t lock;  /**< guards the table and the links */
     struct tool_hash sums; /**< records: size_t index into lines */
     struct du_sum *lines;
     size_t nlines, cap;
@@ -64,8 +63,8 @@ static bool du_eq(const void *record, const void *key)
     (void)key;
     size_t i;
     memcpy(&i, record, sizeof i);
-    return du_key_lines[i].len == du_key_len && memcmp(du_key_lines[i].path, du_key_path,
-                                                       du_key_len) == 0;
+    return du_key_lines[i].len == du_key_len &&
+           memcmp(du_key_lines[i].path, du_key_path, du_key_len) == 0;
 }
 
 /** Adds bytes to the line of path[0, len). Call with the lock held. @return 0 or -1. */
@@ -111,8 +110,8 @@ static int du_add(struct du_run *d, const char *path, size_t len, uint64_t bytes
 
 /** Adds bytes to the root and to the entry's ancestors (and itself when `self`) down to -d.
  *  Call with the lock held. @return 0 or -1. */
-static int du_account(struct du_run *d, const char *path, size_t len, unsigned depth,
-                      bool self, uint64_t bytes)
+static int du_account(struct du_run *d, const char *path, size_t len, unsigned depth, bool self,
+                      uint64_t bytes)
 {
     d->root_bytes += bytes;
     size_t i = d->root_len;

@@ -10,10 +10,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "frdmpi.h"
-
 #include "errtext.h"
 #include "frdfind.h"
+#include "frdmpi.h"
 #include "toolname.h"
 
 #include <stdio.h>

@@ -9,7 +9,6 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "frdmpi.h"
-
 #include "toolname.h"
 
 #include <getopt.h>
@@ -19,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#define MAX_BINS 32
+#define MAX_BINS  32
 #define MAX_SLOTS 256
 
 /** Counters of one worker thread: entries, dirs, files, links, bytes, then the bins. */
@@ -27,7 +26,7 @@ enum { C_ENTRIES, C_DIRS, C_FILES, C_LINKS, C_BYTES, C_BINS };
 #define NCOUNTS (C_BINS + MAX_BINS)
 
 struct walk_state {
-    struct fm_run *run; /**< first, for fm_error() and fm_progress() */
+    struct fm_run *run;        /**< first, for fm_error() and fm_progress() */
     uint64_t bounds[MAX_BINS]; /**< lower bounds of the bins, ascending, bounds[0] = 0 */
     unsigned nbins;
     uint64_t (*slots)[NCOUNTS]; /**< one row per worker */
@@ -75,11 +74,24 @@ static int parse_bins(struct walk_state *ws, const char *list)
         unsigned long long v = strtoull(p, &end, 10);
         int shift = 0;
         switch (*end) {
-        case 'K': shift = 10; end++; break;
-        case 'M': shift = 20; end++; break;
-        case 'G': shift = 30; end++; break;
-        case 'T': shift = 40; end++; break;
-        default: break;
+        case 'K':
+            shift = 10;
+            end++;
+            break;
+        case 'M':
+            shift = 20;
+            end++;
+            break;
+        case 'G':
+            shift = 30;
+            end++;
+            break;
+        case 'T':
+            shift = 40;
+            end++;
+            break;
+        default:
+            break;
         }
         if (end == p || (*end != ',' && *end != '\0') || v > (UINT64_MAX >> shift)) {
             fprintf(stderr, "%s: bad size list '%s'\n", tool_name, list);
@@ -191,8 +203,7 @@ int fm_walk_main(struct fm_run *run, int argc, char **argv)
     int status = 0;
     if (run->rank == 0) {
         progress_line_clear(&run->progress);
-        double seconds =
-            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        double seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
         printf("%" PRIu64 " entries\n%" PRIu64 " directories\n%" PRIu64 " files\n%" PRIu64
                " bytes\n%" PRIu64 " errors\n%" PRIu64 " links\n",
                total[C_ENTRIES], total[C_DIRS], total[C_FILES], total[C_BYTES], all_errors,

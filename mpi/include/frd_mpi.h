@@ -43,9 +43,9 @@ typedef void frd_mpi_progress_fn(const struct frd_mpi_progress *p, void *udata);
  * depth below the walk's root on every rank; `we->is_root` is true only for that root.
  */
 struct frd_mpi_callbacks {
-    frd_visit_fn *visit;            /**< required */
-    frd_walk_error_fn *on_error;    /**< NULL: go on silently; the root's failure is returned */
-    frd_walk_post_fn *on_dir_done;  /**< NULL: no post-order calls */
+    frd_visit_fn *visit;              /**< required */
+    frd_walk_error_fn *on_error;      /**< NULL: go on silently; the root's failure is returned */
+    frd_walk_post_fn *on_dir_done;    /**< NULL: no post-order calls */
     frd_mpi_progress_fn *on_progress; /**< NULL: no progress reports */
 };
 
