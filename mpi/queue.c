@@ -44,6 +44,9 @@ int mq_push(struct mq *q, const char *path, size_t path_len, uint64_t dev, uint6
 
 int mq_move_all(struct mq *to, struct mq *from)
 {
+    if (from->len == 0) {
+        return 0; // (from->items may be NULL: memcpy must not see it)
+    }
     if (mq_reserve(to, from->len) != 0) {
         return -1;
     }
@@ -63,6 +66,9 @@ void mq_drop_tail(struct mq *q, size_t n)
 
 void mq_drop_head(struct mq *q, size_t n)
 {
+    if (n == 0) {
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         free(q->items[i].path);
     }
