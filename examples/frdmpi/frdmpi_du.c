@@ -321,7 +321,9 @@ static int du_reduce(struct du_run *d)
             rc = du_merge(d, all + displs[r], (size_t)counts[r]);
         }
         // Each hard-linked file once, in the directory of its first name in byte order.
-        qsort(d->links, d->nlinks, sizeof(*d->links), link_cmp);
+        if (d->nlinks > 0) {
+            qsort(d->links, d->nlinks, sizeof(*d->links), link_cmp);
+        }
         for (size_t i = 0; i < d->nlinks && rc == 0; i++) {
             const struct du_link *l = &d->links[i];
             if (i == 0 || l->dev != l[-1].dev || l->ino != l[-1].ino) {
@@ -338,7 +340,9 @@ static int du_reduce(struct du_run *d)
 /** Rank 0: prints the lines in post-order, the root last. @return 0 or 1. */
 static int du_print(struct du_run *d)
 {
-    qsort(d->lines, d->nlines, sizeof(*d->lines), post_order_cmp);
+    if (d->nlines > 0) {
+        qsort(d->lines, d->nlines, sizeof(*d->lines), post_order_cmp);
+    }
     char size[DU_SIZE_MAX_LEN];
     for (size_t i = 0; i < d->nlines; i++) {
         printf("%s\t%s\n", du_format_size(d->lines[i].bytes, &d->units, size), d->lines[i].path);

@@ -135,7 +135,9 @@ static int merge_sorted(struct fm_run *run, int fd, int saved_stdout, char sep)
         if (recs == NULL) {
             status = 1;
         } else {
-            qsort(recs, k, sizeof(*recs), path_cmp);
+            if (k > 0) {
+                qsort(recs, k, sizeof(*recs), path_cmp);
+            }
             FILE *out = fdopen(saved_stdout, "w");
             for (size_t i = 0; out != NULL && i < k; i++) {
                 fputs(recs[i], out);
