@@ -44,7 +44,7 @@
 
 #define MAX_PENDING     64
 #define REQUEST_WAIT_NS 2000000
-#define IDLE_SLEEP_NS   100000
+#define IDLE_SLEEP_NS   50000
 
 /** One rank's walk. Fields above `lock` belong to the loop's thread. */
 struct rank_walk {
@@ -359,7 +359,7 @@ static int rw_serve(struct rank_walk *rw, bool all_nowork)
             rc = mp_send(&rw->mp, rw->pending[--rw->npending], MP_NOWORK, NULL, 0);
         }
     }
-    atomic_store(&rw->want, rw->npending > 0 ? 4 * rw->npending : 0);
+    atomic_store(&rw->want, rw->npending > 0 ? 8 * rw->npending : 0);
     pthread_mutex_unlock(&rw->lock);
     return rc;
 }
@@ -377,7 +377,7 @@ static int rw_handle(struct rank_walk *rw, struct mp_msg *msg)
                 rw->pending_since = now_ns();
             }
             rw->pending[rw->npending++] = msg->src;
-            atomic_store(&rw->want, 4 * rw->npending);
+            atomic_store(&rw->want, 8 * rw->npending);
             return 0;
         }
         return mp_send(&rw->mp, msg->src, MP_NOWORK, NULL, 0);

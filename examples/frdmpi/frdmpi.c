@@ -11,6 +11,7 @@
 
 #include "toolname.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,13 @@ void fm_progress(const struct frd_mpi_progress *p, void *udata)
     progress_line_draw(&run->progress, p->entries, p->bytes);
 }
 
+frd_mpi_progress_fn *fm_progress_hook(struct fm_run *run)
+{
+    int on = progress_line_enabled(&run->progress) ? 1 : 0;
+    MPI_Bcast(&on, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return on ? fm_progress : NULL;
+}
+
 unsigned fm_workers(const char *arg)
 {
     char *end;
@@ -81,7 +89,16 @@ int main(int argc, char **argv)
     struct fm_run run = {0};
     MPI_Comm_rank(MPI_COMM_WORLD, &run.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &run.size);
-    progress_line_init(&run.progress, run.rank == 0 ? STDERR_FILENO : -1, 0.5);
+    // Progress goes to rank 0's terminal. mpirun hands ranks a pipe for stderr and, when its
+    // own stdout is a terminal, a pty for stdout: then the line is drawn on /dev/tty.
+    int progress_fd = -1;
+    if (run.rank == 0) {
+        progress_fd = STDERR_FILENO;
+        if (!isatty(STDERR_FILENO) && isatty(STDOUT_FILENO)) {
+            progress_fd = open("/dev/tty", O_WRONLY | O_CLOEXEC);
+        }
+    }
+    progress_line_init(&run.progress, progress_fd, 0.5);
     int status = 2;
     const char *cmd = argc > 1 ? argv[1] : "";
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
@@ -106,6 +123,9 @@ int main(int argc, char **argv)
     }
     progress_line_clear(&run.progress);
     progress_line_destroy(&run.progress);
+    if (progress_fd > STDERR_FILENO) {
+        close(progress_fd);
+    }
     MPI_Finalize();
     return status;
 }

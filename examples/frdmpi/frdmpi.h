@@ -28,6 +28,10 @@ enum frd_action fm_error(const struct frd_walk_error *err, void *udata);
 /** The progress hook (rank 0): draws the line from the figures of every rank. */
 void fm_progress(const struct frd_mpi_progress *p, void *udata);
 
+/** @return fm_progress on every rank if rank 0 draws a progress line, else NULL
+ *  (collective: every rank must set the hook for the others' figures to reach rank 0). */
+frd_mpi_progress_fn *fm_progress_hook(struct fm_run *run);
+
 /** Parses a count for -j (1..256). @return it, or 0 after a message. */
 unsigned fm_workers(const char *arg);
 

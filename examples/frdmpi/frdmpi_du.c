@@ -438,9 +438,7 @@ int fm_du_main(struct fm_run *run, int argc, char **argv)
     pthread_mutex_init(&d.lock, NULL);
     tool_hash_init(&d.sums, sizeof(size_t));
     struct frd_mpi_callbacks cb = {.visit = du_visit, .on_error = du_error};
-    if (progress_line_enabled(&run->progress)) {
-        cb.on_progress = fm_progress;
-    }
+    cb.on_progress = fm_progress_hook(run);
     int rc = frd_mpi_walk(MPI_COMM_WORLD, d.root, &opts, &cb, &d);
     int oom = atomic_load(&d.out_of_memory) ? 1 : 0;
     int reduce_failed = du_reduce(&d) != 0;

@@ -190,9 +190,7 @@ int fm_find_main(struct fm_run *run, int argc, char **argv)
     }
     struct find_run f = {.run = run, .opts = &fo};
     struct frd_mpi_callbacks cb = {.visit = find_visit, .on_error = find_error};
-    if (progress_line_enabled(&run->progress)) {
-        cb.on_progress = fm_progress;
-    }
+    cb.on_progress = fm_progress_hook(run);
     int saved_stdout = -1, tmp = -1;
     if (fo.ordered) {
         // The records go to a file of this rank's own, read back for the merge.

@@ -183,9 +183,7 @@ int fm_walk_main(struct fm_run *run, int argc, char **argv)
         return 1;
     }
     struct frd_mpi_callbacks cb = {.visit = walk_visit, .on_error = fm_error};
-    if (progress_line_enabled(&run->progress)) {
-        cb.on_progress = fm_progress;
-    }
+    cb.on_progress = fm_progress_hook(run);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = frd_mpi_walk(MPI_COMM_WORLD, argv[optind], &opts, &cb, &ws);

@@ -43,10 +43,12 @@ typedef void frd_mpi_progress_fn(const struct frd_mpi_progress *p, void *udata);
  * depth below the walk's root on every rank; `we->is_root` is true only for that root.
  */
 struct frd_mpi_callbacks {
-    frd_visit_fn *visit;              /**< required */
-    frd_walk_error_fn *on_error;      /**< NULL: go on silently; the root's failure is returned */
-    frd_walk_post_fn *on_dir_done;    /**< NULL: no post-order calls */
-    frd_mpi_progress_fn *on_progress; /**< NULL: no progress reports */
+    frd_visit_fn *visit;           /**< required */
+    frd_walk_error_fn *on_error;   /**< NULL: go on silently; the root's failure is returned */
+    frd_walk_post_fn *on_dir_done; /**< NULL: no post-order calls */
+    /** NULL: no progress reports. Set it on every rank or on none: the other ranks send
+     *  their figures to rank 0 only when they have it too (only rank 0 calls it). */
+    frd_mpi_progress_fn *on_progress;
 };
 
 /** Options of a distributed walk: frd_mpi_options_init() first. */
