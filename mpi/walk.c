@@ -74,7 +74,9 @@ struct rank_walk {
 
     pthread_mutex_t lock; /**< guards outbox */
     struct mq outbox;
-    atomic_int want; /**< directories the visits should hand over */
+    atomic_int want;      /**< directories the visits should hand over */
+    atomic_int in_flight; /**< directories the walk has entered and not finished */
+    int keep;             /**< entered directories beyond this go to todo instead */
     atomic_bool stopping;
     atomic_bool walk_done;
     int walk_rc;
@@ -161,11 +163,16 @@ static enum frd_action rw_check_root(struct rank_walk *rw, const struct frd_walk
     return rw_report(rw, &err, it->depth) == FRD_ACTION_STOP ? FRD_ACTION_STOP : FRD_ACTION_PRUNE;
 }
 
-/** Hands the directory over if a rank waits for work. @return true if it was taken. */
+/**
+ * Takes the directory out of the walk if a rank waits for work, or if the walk has `keep`
+ * directories in flight already (then it waits in todo, where a thief can take it at once).
+ * @return true if it was taken.
+ */
 static bool rw_divert(struct rank_walk *rw, const struct frd_walk_entry *we, unsigned depth)
 {
     bool scatter = rw->scatter && depth == 1;
-    if (!scatter && atomic_load_explicit(&rw->want, memory_order_relaxed) <= 0) {
+    bool aside = atomic_load_explicit(&rw->in_flight, memory_order_relaxed) >= rw->keep;
+    if (!scatter && !aside && atomic_load_explicit(&rw->want, memory_order_relaxed) <= 0) {
         return false;
     }
     const struct frd_entry *e = we->entry;
@@ -188,9 +195,10 @@ static bool rw_divert(struct rank_walk *rw, const struct frd_walk_entry *we, uns
     }
     bool taken = false;
     pthread_mutex_lock(&rw->lock);
-    if ((scatter || atomic_load(&rw->want) > 0) &&
+    bool wanted = atomic_load(&rw->want) > 0;
+    if ((scatter || aside || wanted) &&
         mq_push(&rw->outbox, we->path, we->path_len, dev, ino, root_dev, depth, true) == 0) {
-        if (!scatter) {
+        if (wanted && !scatter) {
             atomic_fetch_sub(&rw->want, 1);
         }
         taken = true;
@@ -209,7 +217,11 @@ static enum frd_action rw_visit(const struct frd_walk_entry *we, void *udata)
     unsigned depth = it->depth + we->depth;
     const struct frd_entry *e = we->entry;
     if (we->is_root && !rw->batch_is_top) {
-        return rw_check_root(rw, we, it);
+        enum frd_action a = rw_check_root(rw, we, it);
+        if (a == FRD_ACTION_CONTINUE) {
+            atomic_fetch_add_explicit(&rw->in_flight, 1, memory_order_relaxed);
+        }
+        return a;
     }
     if (we->is_root) {
         atomic_store_explicit(&rw->root_dev, e->dev, memory_order_relaxed);
@@ -229,9 +241,10 @@ static enum frd_action rw_visit(const struct frd_walk_entry *we, void *udata)
     if (rw->opts->walk.max_depth >= 0 && (int)depth >= rw->opts->walk.max_depth) {
         return FRD_ACTION_PRUNE; // what the walker's own max_depth does
     }
-    if (rw_divert(rw, we, depth)) {
+    if (!we->is_root && rw_divert(rw, we, depth)) {
         return FRD_ACTION_PRUNE;
     }
+    atomic_fetch_add_explicit(&rw->in_flight, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&rw->dirs, 1, memory_order_relaxed);
     return FRD_ACTION_CONTINUE;
 }
@@ -240,6 +253,10 @@ static void rw_post(const struct frd_walk_entry *dir, const struct frd_walk_dir_
                     void *udata)
 {
     struct rank_walk *rw = udata;
+    atomic_fetch_sub_explicit(&rw->in_flight, 1, memory_order_relaxed);
+    if (rw->cb->on_dir_done == NULL) {
+        return;
+    }
     const struct mq_item *it = &rw->batch.items[dir->root_index];
     struct frd_walk_entry copy = *dir;
     copy.depth = it->depth + dir->depth;
@@ -262,7 +279,7 @@ static void *rw_thread(void *arg)
     struct rank_walk *rw = arg;
     struct frd_walk_options w = rw->opts->walk;
     w.on_error = rw_error;
-    w.on_dir_done = rw->cb->on_dir_done ? rw_post : NULL;
+    w.on_dir_done = rw_post; // counts in_flight down, calls the caller's hook
     w.on_children = rw->delay_us ? rw_delay : NULL;
     w.on_progress = NULL;
     w.min_depth = 0;
@@ -288,11 +305,17 @@ static void *rw_thread(void *arg)
 static int rw_start(struct rank_walk *rw)
 {
     uint32_t depth = rw->todo.items[rw->todo.len - 1].depth;
-    size_t kept = 0;
+    size_t kept = 0, first = 0, taken = 0;
+    for (size_t i = rw->todo.len; i-- > 0 && taken < (size_t)rw->keep;) {
+        if (rw->todo.items[i].depth == depth) {
+            first = i;
+            taken++;
+        }
+    }
     mq_drop_tail(&rw->batch, rw->batch.len);
     for (size_t i = 0; i < rw->todo.len; i++) {
         struct mq_item *it = &rw->todo.items[i];
-        if (it->depth == depth) {
+        if (it->depth == depth && i >= first) {
             struct mq one = {it, 1, 1};
             if (mq_move_all(&rw->batch, &one) != 0) {
                 return FRD_ENOMEM; // (the items left in todo are freed with it)
@@ -306,6 +329,7 @@ static int rw_start(struct rank_walk *rw)
     rw->top_pending = false;
     atomic_store(&rw->root_dev, rw->batch.items[0].root_dev);
     atomic_store(&rw->walk_done, false);
+    atomic_store(&rw->in_flight, 0);
     rw->walk_rc = 0;
     if (pthread_create(&rw->thread, NULL, rw_thread, rw) != 0) {
         return FRD_ENOMEM;
@@ -342,7 +366,7 @@ static int rw_serve(struct rank_walk *rw, bool all_nowork)
         }
         pthread_mutex_unlock(&rw->lock);
     }
-    if (rw->npending == 0 || rc != 0) {
+    if (rc != 0) {
         return rc;
     }
     while (rw->npending > 0 && rw->todo.len > 1 && rc == 0) {
@@ -360,6 +384,9 @@ static int rw_serve(struct rank_walk *rw, bool all_nowork)
         }
     }
     atomic_store(&rw->want, rw->npending > 0 ? 8 * rw->npending : 0);
+    if (rw->npending == 0 && !rw->scatter && rc == 0 && mq_move_all(&rw->todo, &rw->outbox) != 0) {
+        rc = -1; // set aside by the visits: in todo, thieves get them without waiting
+    }
     pthread_mutex_unlock(&rw->lock);
     return rc;
 }
@@ -544,6 +571,8 @@ int frd_mpi_walk(MPI_Comm comm, const char *root, const struct frd_mpi_options *
     rw->delay_us = delay != NULL ? (unsigned)strtoul(delay, NULL, 10) : 0;
     const char *scatter = getenv("FRD_MPI_TEST_SCATTER");
     rw->scatter = scatter != NULL && strcmp(scatter, "1") == 0;
+    unsigned workers = opts->walk.workers ? opts->walk.workers : 8;
+    rw->keep = rw->scatter ? INT32_MAX : (int)(2 * workers + 2);
     int mpi_failed = mp_init(&rw->mp, dup) != 0;
     rw->seed = (unsigned)rw->mp.rank * 2654435761u + (unsigned)now_ns();
     if (!mpi_failed && rw->mp.rank == 0) {
