@@ -10,8 +10,11 @@
  *        | MP_WORK                  v
  *   other ranks <--MP_WORK--- outbox (locked; filled by the visits)
  *
- * - A batch is every directory of todo at one depth (so an error's depth is base + its own),
- *   walked as roots by frd's parallel walker on a helper thread.
+ * - A batch is up to `keep` (2 * workers + 2) directories of todo at one depth (so an
+ *   error's depth is base + its own), walked as roots by frd's parallel walker on a helper
+ *   thread. The walk keeps at most `keep` directories in flight (entered, post-order hook
+ *   not yet called); the visits set further directories aside into todo, where a thief
+ *   gets half of them at once instead of waiting for the walker's private queue.
  * - An idle rank (no batch, empty todo) sends MP_REQ to a random other rank and waits for
  *   MP_WORK or MP_NOWORK. A rank asked for work gives the first half of its todo at once;
  *   if todo is empty but it is walking, it sets `want` and its visits hand over the next
