@@ -79,6 +79,15 @@ agree() {
   done
 }
 
+# The tools' conventions: --version, --help, a usage error's status.
+v=$("${mpi[@]}" -np 1 "$bin/frdmpi" --version) && [[ $v == "frdmpi (frd) "* ]] &&
+  ok "--version" || bad "--version: $v"
+"${mpi[@]}" -np 1 "$bin/frdmpi" --help | grep -q '^usage: mpirun -np N frdmpi' &&
+  ok "--help" || bad "--help"
+rc=0
+"${mpi[@]}" -np 2 "$bin/frdmpi" bogus >/dev/null 2>&1 || rc=$?
+[ "$rc" = 2 ] && ok "unknown command: status 2" || bad "unknown command: status $rc"
+
 # A generated tree: nested directories, sizes from 0 to 3 MiB (sparse), odd names, links,
 # hard links (within one directory: which name du counts is then the same).
 gen=$tmp/gen
