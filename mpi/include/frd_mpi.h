@@ -60,7 +60,8 @@ struct frd_mpi_options {
     unsigned progress_interval_ms; /**< how often progress reaches rank 0; 0 means 1000 */
 };
 
-/** Sets the defaults: frd_walk_options_init() for `walk`, 1000 ms progress. Not NULL. */
+/** Sets the defaults: frd_walk_options_init() for `walk`, 1000 ms progress. `opts` must not
+ *  be NULL; the caller owns it. Returns nothing; thread-safe (touches *opts only). */
 void frd_mpi_options_init(struct frd_mpi_options *opts);
 
 /**
@@ -75,6 +76,8 @@ void frd_mpi_options_init(struct frd_mpi_options *opts);
  *
  * @param comm the communicator (not freed; a duplicate is used inside).
  * @param root the path to walk, the same on every rank; the caller keeps it.
+ * @param opts, cb read during the call only; the caller keeps them.
+ * @param udata passed to every callback on this rank; the caller keeps it.
  * @return the same value on every rank: 0 when the walk finished; FRD_ESTOPPED when a visit
  * on any rank returned FRD_ACTION_STOP; the error's code when an error hook on any rank said
  * stop; when on_error is NULL, the root's code if it could not be walked (FRD_ENOENT, ...);
