@@ -16,7 +16,8 @@ cli_begin
 chmod 755 "$tmp"
 trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 
-mpi=(mpirun --oversubscribe -x FRD_MPI_TEST_SCATTER)
+# No cross-memory attach between ranks: containers often forbid it (ptrace scope).
+mpi=(mpirun --oversubscribe --mca btl_vader_single_copy_mechanism none -x FRD_MPI_TEST_SCATTER)
 [ "$(id -u)" -eq 0 ] && mpi+=(--allow-run-as-root)
 export FRD_MPI_TEST_SCATTER=0
 as=()      # the user the tools run as (uid 65534 for the unreadable case)
