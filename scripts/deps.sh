@@ -13,6 +13,7 @@ packages=(
   libsqlite3-dev sqlite3 coreutils
   abigail-tools binutils
   ncdu plocate
+  libopenmpi-dev openmpi-bin
 )
 # The Node.js binding (bindings/node) needs node and npm: Debian's only where the machine has
 # none, never over a Node installed otherwise (the image's NodeSource package provides both).

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+/**
+ * frdmpi: frd's walks across the ranks of an MPI job (mpirun -np N frdmpi COMMAND ...), on
+ * libfrd_mpi's frd_mpi_walk(). This file: the command line and what the subcommands share.
+ * See frdmpi.1 and mpi/README.md.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "frdmpi.h"
+
+#include "toolname.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage_text[] =
+    "usage: mpirun -np N frdmpi COMMAND [OPTION]... ROOT\n"
+    "Walk ROOT across the ranks of an MPI job; results are reduced to rank 0.\n"
+    "\n"
+    "Commands:\n"
+    "  walk [-j N] [-n] [-x] [-q] [--distribution=LIST] ROOT\n"
+    "        entries, directories, files, links, bytes, errors and a file size histogram\n"
+    "  du [-j N] [-b] [--apparent-size] [-d N] [-s] [-x] [-h] [-k] [-m] [-q] ROOT\n"
+    "        disk usage of ROOT and of each directory down to -d N, as frddu and du print it\n"
+    "  find [-H|-L|-P] [-s] [-j N] ROOT [EXPRESSION]\n"
+    "        frdfind's expressions; each rank prints what it walked, -s merges them at\n"
+    "        rank 0 in frdfind -s's order\n"
+    "\n"
+    "  -h, --help     show this help (after a command: du's -h is human-readable sizes)\n"
+    "      --version  show the version\n"
+    "Exit status: 0 if all went well, 1 if some entry could not be read, 2 for a usage\n"
+    "error. On a terminal, rank 0 draws a progress line on stderr.\n";
+
+enum frd_action fm_error(const struct frd_walk_error *err, void *udata)
+{
+    struct fm_run *run = *(struct fm_run **)udata;
+    atomic_fetch_add(&run->errors, 1);
+    if (!run->quiet) {
+        fprintf(stderr, "%s: '%s': %s (%s)\n", tool_name, err->path, frd_strerror(err->code),
+                frd_op_name(err->call));
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+void fm_progress(const struct frd_mpi_progress *p, void *udata)
+{
+    struct fm_run *run = *(struct fm_run **)udata;
+    progress_line_draw(&run->progress, p->entries, p->bytes);
+}
+
+frd_mpi_progress_fn *fm_progress_hook(struct fm_run *run)
+{
+    int on = progress_line_enabled(&run->progress) ? 1 : 0;
+    MPI_Bcast(&on, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return on ? fm_progress : NULL;
+}
+
+unsigned fm_workers(const char *arg)
+{
+    char *end;
+    long n = strtol(arg, &end, 10);
+    if (*end != '\0' || n < 1 || n > 256) {
+        fprintf(stderr, "%s: -j wants a number from 1 to 256\n", tool_name);
+        return 0;
+    }
+    return (unsigned)n;
+}
+
+int fm_status(struct fm_run *run, int status)
+{
+    int mine = status != 0 || atomic_load(&run->errors) > 0 ? 1 : 0;
+    int any = mine;
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return any;
+}
+
+int main(int argc, char **argv)
+{
+    tool_name_init(argv, "frdmpi");
+    int provided = 0;
+    if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+        fprintf(stderr, "%s: MPI_Init_thread failed\n", tool_name);
+        return 1;
+    }
+    struct fm_run run = {0};
+    MPI_Comm_rank(MPI_COMM_WORLD, &run.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &run.size);
+    // Progress goes to rank 0's terminal. mpirun hands ranks a pipe for stderr and, when its
+    // own stdout is a terminal, a pty for stdout: then the line is drawn on /dev/tty.
+    int progress_fd = -1;
+    if (run.rank == 0) {
+        progress_fd = STDERR_FILENO;
+        if (!isatty(STDERR_FILENO) && isatty(STDOUT_FILENO)) {
+            progress_fd = open("/dev/tty", O_WRONLY | O_CLOEXEC);
+        }
+    }
+    progress_line_init(&run.progress, progress_fd, 0.5);
+    int status = 2;
+    const char *cmd = argc > 1 ? argv[1] : "";
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        status = run.rank == 0 ? (fputs(usage_text, stdout), tool_flush_stdout()) : 0;
+    } else if (strcmp(cmd, "--version") == 0) {
+        status = run.rank == 0 ? tool_print_version("frdmpi", NULL) : 0;
+    } else if (strcmp(cmd, "walk") == 0) {
+        status = fm_walk_main(&run, argc - 1, argv + 1);
+    } else if (strcmp(cmd, "find") == 0) {
+        status = fm_find_main(&run, argc - 1, argv + 1);
+    } else if (strcmp(cmd, "du") == 0) {
+        status = fm_du_main(&run, argc - 1, argv + 1);
+    } else {
+        if (run.rank == 0) {
+            if (cmd[0] == '\0') {
+                fprintf(stderr, "%s: missing command\n", tool_name);
+            } else {
+                fprintf(stderr, "%s: unknown command '%s'\n", tool_name, cmd);
+            }
+            fprintf(stderr, "Try '%s --help' for more information.\n", tool_name);
+        }
+    }
+    progress_line_clear(&run.progress);
+    progress_line_destroy(&run.progress);
+    if (progress_fd > STDERR_FILENO) {
+        close(progress_fd);
+    }
+    MPI_Finalize();
+    return status;
+}

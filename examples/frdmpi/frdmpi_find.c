@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+/**
+ * frdmpi find: frdfind's expressions (its parser, evaluator and output, linked from
+ * examples/frdfind/) on frd_mpi_walk(). Each rank evaluates the entries it walked and
+ * writes its results to its stdout. With -s the ranks write into a temporary file instead;
+ * rank 0 gathers the records and writes them sorted as frdfind -s orders paths: depth-first
+ * by name, that is byte order with '/' lowest (records are split at '\n', or at '\0' when
+ * the expression has -print0 or -fprint0 style NUL endings: see -0 below).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "errtext.h"
+#include "frdfind.h"
+#include "frdmpi.h"
+#include "toolname.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct find_run {
+    struct fm_run *run; /**< first, for fm_progress() */
+    struct ff_options *opts;
+    atomic_bool quit;
+};
+
+static enum frd_action find_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct find_run *f = udata;
+    const struct ff_options *opts = f->opts;
+    if (atomic_load_explicit(&f->quit, memory_order_relaxed)) {
+        return FRD_ACTION_STOP;
+    }
+    struct ff_thread *thr = ff_thread_get(we->worker);
+    if (thr == NULL) {
+        ff_error("out of memory");
+        return FRD_ACTION_STOP;
+    }
+    if ((opts->needs & FF_STAT_FIELDS) && we->entry->error < 0) {
+        return FRD_ACTION_PRUNE; // find evaluates nothing it cannot stat (reported already)
+    }
+    struct ff_result res = {false, false};
+    ff_eval(opts->expr, opts, we, thr, &res);
+    if (res.quit) {
+        atomic_store(&f->quit, true);
+        return FRD_ACTION_STOP;
+    }
+    return res.prune && we->entry->type == FRD_TYPE_DIR ? FRD_ACTION_PRUNE : FRD_ACTION_CONTINUE;
+}
+
+static enum frd_action find_error(const struct frd_walk_error *err, void *udata)
+{
+    struct find_run *f = udata;
+    atomic_fetch_add(&f->run->errors, 1);
+    ff_error_path(err->path, tool_strerror(err->code));
+    return FRD_ACTION_CONTINUE;
+}
+
+/** Depth-first by name: byte order with '/' below every other byte. */
+static int path_cmp(const void *pa, const void *pb)
+{
+    const char *a = *(const char *const *)pa, *b = *(const char *const *)pb;
+    for (;; a++, b++) {
+        unsigned char ca = *a == '/' ? 1 : (unsigned char)*a;
+        unsigned char cb = *b == '/' ? 1 : (unsigned char)*b;
+        if (ca != cb || ca == 0) {
+            return ca < cb ? -1 : ca > cb;
+        }
+    }
+}
+
+/** Reads all of fd from the start. @return a malloc'd buffer (*len bytes) or NULL. */
+static char *slurp(int fd, size_t *len)
+{
+    off_t end = lseek(fd, 0, SEEK_END);
+    if (end < 0 || lseek(fd, 0, SEEK_SET) != 0 || end > INT32_MAX) {
+        return NULL;
+    }
+    char *buf = malloc((size_t)end + 1);
+    size_t got = 0;
+    while (buf != NULL && got < (size_t)end) {
+        ssize_t n = read(fd, buf + got, (size_t)end - got);
+        if (n <= 0) {
+            free(buf);
+            return NULL;
+        }
+        got += (size_t)n;
+    }
+    *len = got;
+    return buf;
+}
+
+/** -s: gathers every rank's records at rank 0 and writes them sorted. @return 0 or 1. */
+static int merge_sorted(struct fm_run *run, int fd, int saved_stdout, char sep)
+{
+    size_t len = 0;
+    char *buf = slurp(fd, &len);
+    int mine = buf != NULL ? (int)len : -1;
+    int *counts = run->rank == 0 ? calloc((size_t)run->size, sizeof(int)) : NULL;
+    int *displs = run->rank == 0 ? calloc((size_t)run->size, sizeof(int)) : NULL;
+    MPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    char *all = NULL;
+    long total = 0;
+    int failed = mine < 0;
+    if (run->rank == 0) {
+        for (int r = 0; r < run->size; r++) {
+            failed |= counts[r] < 0;
+            counts[r] = counts[r] < 0 ? 0 : counts[r];
+            displs[r] = (int)total;
+            total += counts[r];
+        }
+        all = malloc((size_t)total + 1);
+        failed |= all == NULL || total > INT32_MAX;
+    }
+    MPI_Gatherv(buf, mine < 0 ? 0 : mine, MPI_BYTE, all, counts, displs, MPI_BYTE, 0,
+                MPI_COMM_WORLD);
+    free(buf);
+    int status = failed;
+    if (run->rank == 0 && !failed) {
+        size_t n = 0;
+        for (long i = 0; i < total; i++) {
+            n += all[i] == sep;
+        }
+        char **recs = malloc((n + 1) * sizeof(*recs));
+        size_t k = 0, start = 0;
+        for (long i = 0; recs != NULL && i < total; i++) {
+            if (all[i] == sep) {
+                all[i] = '\0';
+                recs[k++] = all + start;
+                start = (size_t)i + 1;
+            }
+        }
+        if (recs == NULL) {
+            status = 1;
+        } else {
+            if (k > 0) {
+                qsort(recs, k, sizeof(*recs), path_cmp);
+            }
+            FILE *out = fdopen(saved_stdout, "w");
+            for (size_t i = 0; out != NULL && i < k; i++) {
+                fputs(recs[i], out);
+                fputc(sep, out);
+            }
+            status = out == NULL || fflush(out) != 0 || ferror(out);
+            if (out != NULL) {
+                fclose(out);
+            }
+            free(recs);
+        }
+    } else {
+        close(saved_stdout);
+    }
+    free(all);
+    free(counts);
+    free(displs);
+    if (status != 0) {
+        fprintf(stderr, "%s: cannot merge the sorted output\n", tool_name);
+    }
+    return status;
+}
+
+int fm_find_main(struct fm_run *run, int argc, char **argv)
+{
+    struct ff_options fo;
+    int rc = ff_parse(argc, argv, &fo);
+    if (rc != 0) {
+        ff_options_free(&fo);
+        return rc < 0 ? 0 : 1;
+    }
+    if (fo.npaths != 1 || fo.depth) {
+        if (run->rank == 0) {
+            fprintf(stderr, "%s: find takes one ROOT, and no -depth\n", tool_name);
+        }
+        ff_options_free(&fo);
+        return 2;
+    }
+    fo.roots = fo.paths;
+    fo.nroots = 1;
+    struct frd_mpi_options opts;
+    frd_mpi_options_init(&opts);
+    opts.walk.follow = fo.follow;
+    opts.walk.workers = fo.workers;
+    opts.walk.min_depth = fo.mindepth;
+    opts.walk.max_depth = fo.maxdepth;
+    opts.walk.fields = FRD_FIELD_TYPE | (fo.needs & FRD_FIELDS_ALL);
+    if (fo.xdev) {
+        opts.walk.flags |= FRD_WALK_ONE_FILE_SYSTEM;
+    }
+    struct find_run f = {.run = run, .opts = &fo};
+    struct frd_mpi_callbacks cb = {.visit = find_visit, .on_error = find_error};
+    cb.on_progress = fm_progress_hook(run);
+    int saved_stdout = -1, tmp = -1;
+    if (fo.ordered) {
+        // The records go to a file of this rank's own, read back for the merge.
+        FILE *t = tmpfile();
+        tmp = t != NULL ? dup(fileno(t)) : -1;
+        if (t != NULL) {
+            fclose(t);
+        }
+        saved_stdout = dup(STDOUT_FILENO);
+        if (tmp < 0 || saved_stdout < 0 || dup2(tmp, STDOUT_FILENO) < 0) {
+            fprintf(stderr, "%s: cannot make a temporary file\n", tool_name);
+            ff_options_free(&fo);
+            return 1;
+        }
+    }
+    if (ff_out_init(fo.workers > 8 ? fo.workers : 8) < 0) {
+        ff_error("out of memory");
+        ff_options_free(&fo);
+        return 1;
+    }
+    rc = frd_mpi_walk(MPI_COMM_WORLD, fo.paths[0], &opts, &cb, &f);
+    if (rc < 0 && rc != FRD_ESTOPPED) {
+        ff_error(tool_strerror(rc));
+    }
+    ff_out_flush_all();
+    int status = ff_out_write_error() != 0;
+    ff_out_free_all();
+    if (run->rank == 0) {
+        progress_line_clear(&run->progress);
+    }
+    if (fo.ordered) {
+        fflush(stdout);
+        dup2(saved_stdout, STDOUT_FILENO);
+        status |= merge_sorted(run, tmp, dup(saved_stdout), '\n');
+        close(saved_stdout);
+        close(tmp);
+    }
+    ff_options_free(&fo);
+    return fm_status(run, status != 0 || ff_failed());
+}
