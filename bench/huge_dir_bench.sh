@@ -5,7 +5,7 @@
 # (default 1,000,000, kept in $TMPDIR between runs). Rows: with metadata (-printf '%s\n'),
 # names only, ordered (-s) with and without metadata, and frdls. After a warm-up run of
 # each command, RUNS rounds run every command once in a rotated order; the table gives the
-# median wall time, median CPU (user + system) and median peak RSS (wait4's ru_maxrss),
+# median wall time, median CPU (user + system) and median peak RSS (/usr/bin/time's %M),
 # and each row's wall time over the new frdfind's with metadata.
 #
 # Usage: bench/huge_dir_bench.sh NEW_BUILD [BASE_BUILD] [RUNS] [N]
@@ -17,6 +17,7 @@ base=${2:+$(realpath "$2")}
 runs=${3:-5}
 n=${4:-1000000}
 export LC_ALL=C
+command -v /usr/bin/time >/dev/null || { apt-get update -qq && apt-get install -y -qq time; }
 for t in "$new/examples/frdfind" "$new/examples/frdls" "$new/bench/floor_onedir"; do
   [ -x "$t" ] || { echo "no $t (build it first)" >&2; exit 1; }
 done
@@ -66,13 +67,14 @@ cmds = [l.rstrip("\n").split("\t", 2) for l in open(sys.argv[1])]
 runs = int(sys.argv[2])
 
 def run(cmd):
-    devnull = os.open(os.devnull, os.O_WRONLY)
+    # Through /usr/bin/time, a small C program: a child forked from python would carry
+    # python's RSS as its peak (ru_maxrss survives exec).
     t0 = time.perf_counter()
-    p = subprocess.Popen(["/bin/sh", "-c", "exec " + cmd], stdout=devnull, stderr=devnull)
-    _, status, ru = os.wait4(p.pid, 0)
+    p = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "/bin/sh", "-c", "exec " + cmd],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     wall = time.perf_counter() - t0
-    os.close(devnull)
-    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
+    u, s, m = p.stderr.decode(errors="replace").strip().split("\n")[-1].split()
+    return wall, float(u) + float(s), int(m) / 1024
 
 for c in cmds:
     run(c[2])
