@@ -8,7 +8,9 @@
  * by "./NAME", run in the entry's directory); true if it exits 0. `+`: the paths are
  * gathered into batches sized as find's buildcmd sizes them (all the words with their NULs
  * within min(128 KiB, ARG_MAX - environment - 2048) bytes), always true; a batch that
- * fails makes frdfind exit 1. -execdir's batches gather the entries of one directory.
+ * fails makes frdfind exit 1. -execdir's batches gather the entries of one directory,
+ * whichever worker visits them (struct dir_batches), and run when full and when the walk is
+ * done with the directory.
  *
  * Commands are started with posix_spawnp() (and fork() only for -execdir where the C library
  * cannot change a spawned child's directory). Commands never run concurrently: each holds the output lock (ff_out_exclusive_begin())
