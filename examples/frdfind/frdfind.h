@@ -31,25 +31,25 @@
 
 /** Node kinds of the expression tree. */
 enum ff_kind {
-    FF_AND,    /**< lhs -a rhs */
-    FF_OR,     /**< lhs -o rhs */
-    FF_COMMA,  /**< lhs , rhs: both, the value of rhs */
-    FF_NOT,    /**< ! lhs */
-    FF_TRUE,   /**< -true, and the global options (-depth, -maxdepth...) in place */
-    FF_FALSE,  /**< -false */
-    FF_NAME,   /**< -name / -iname: fnmatch on the base name */
-    FF_PATH,   /**< -path / -ipath: fnmatch on the whole path */
-    FF_TYPE,   /**< -type: a set of type letters */
-    FF_SIZE,   /**< -size */
-    FF_EMPTY,  /**< -empty */
-    FF_INUM,   /**< -inum */
-    FF_LINKS,  /**< -links */
-    FF_PRUNE,  /**< -prune */
-    FF_QUIT,   /**< -quit */
-    FF_PRINT,  /**< -print and -print0 (sep says which) */
-    FF_PRINTF, /**< -printf */
-    FF_COUNT,  /**< -count: counts the entries it is evaluated on */
-    FF_PRED,   /**< a test of frdfind_pred.c / frdfind_time.c: expr->test decides */
+    FF_AND,     /**< lhs -a rhs */
+    FF_OR,      /**< lhs -o rhs */
+    FF_COMMA,   /**< lhs , rhs: both, the value of rhs */
+    FF_NOT,     /**< ! lhs */
+    FF_TRUE,    /**< -true, and the global options (-depth, -maxdepth...) in place */
+    FF_FALSE,   /**< -false */
+    FF_NAME,    /**< -name / -iname: fnmatch on the base name */
+    FF_PATH,    /**< -path / -ipath: fnmatch on the whole path */
+    FF_TYPE,    /**< -type: a set of type letters */
+    FF_SIZE,    /**< -size */
+    FF_EMPTY,   /**< -empty */
+    FF_INUM,    /**< -inum */
+    FF_LINKS,   /**< -links */
+    FF_PRUNE,   /**< -prune */
+    FF_QUIT,    /**< -quit */
+    FF_PRINT,   /**< -print and -print0 (sep says which) */
+    FF_PRINTF,  /**< -printf */
+    FF_COUNT,   /**< -count: counts the entries it is evaluated on */
+    FF_PRED,    /**< a test of frdfind_pred.c / frdfind_time.c: expr->test decides */
     FF_EXEC,    /**< -exec, -execdir, -ok, -okdir (exec says which) */
     FF_DELETE,  /**< -delete */
     FF_LS,      /**< -ls, -fls (file NULL for stdout) */
@@ -326,24 +326,41 @@ bool ff_exec_is_primary(const char *tok);
 /**
  * Parses the command of -exec and its kin from argv[*i] on (the primary itself already
  * taken), up to its ';', or its '{}' '+'. Prints find's message on an error.
- * @param out receives the command (freed by ff_exec_free_all()).
+ * @param out receives the command (freed by ff_exec_finish_all()).
  * @return 0, or 1 after an error was printed.
  */
 int ff_exec_parse(const char *primary, char **argv, int argc, int *i, struct ff_exec **out);
-
-/**
- * Makes room for the '+' batches of -execdir, one per worker index (before the walk).
- * @return 0, or -1 when out of memory.
- */
-int ff_exec_prepare(unsigned workers);
 
 /** Evaluates -exec and its kin on one entry. @return the value find gives it. */
 bool ff_exec_eval(struct ff_exec *ex, const struct ff_options *opts,
                   const struct frd_walk_entry *we, struct ff_thread *thr);
 
 /**
- * Runs every '+' batch still pending (after the walk, from one thread, or when an -execdir
- * walk leaves a directory), then frees every command.
+ * -execdir ... +: gives a directory being visited (we->dir_state not NULL) its batches, which
+ * its entries fill wherever they are visited; the walk's on_dir_state_free
+ * (ff_exec_dir_done()) hands them over once the directory is done. Nothing without an
+ * -execdir ... + or when the slot is taken. Any thread (the directory's visit).
+ */
+void ff_exec_dir_visit(const struct frd_walk_entry *we);
+
+/** @return true if a command is -execdir ... + (its directories need states). */
+bool ff_exec_wants_dir_states(void);
+
+/**
+ * The walk's on_dir_state_free: a directory is done; its batches still pending go on the
+ * ready list that ff_exec_run_ready() runs (others are freed). Any walk thread. udata unused.
+ */
+void ff_exec_dir_done(void *state, void *udata);
+
+/**
+ * Runs the batches of the directories that are done, oldest first, after thr's pending
+ * lines (thr may be NULL). Any thread, before an evaluation and after a walk.
+ */
+void ff_exec_run_ready(struct ff_thread *thr);
+
+/**
+ * Runs every '+' batch still pending (after the walk, from one thread), then frees every
+ * command.
  */
 void ff_exec_finish_all(void);
 

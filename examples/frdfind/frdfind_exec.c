@@ -8,7 +8,9 @@
  * by "./NAME", run in the entry's directory); true if it exits 0. `+`: the paths are
  * gathered into batches sized as find's buildcmd sizes them (all the words with their NULs
  * within min(128 KiB, ARG_MAX - environment - 2048) bytes), always true; a batch that
- * fails makes frdfind exit 1. -execdir's batches gather the entries of one directory.
+ * fails makes frdfind exit 1. -execdir's batches gather the entries of one directory,
+ * whichever worker visits them (struct dir_batches), and run when full and when the walk is
+ * done with the directory.
  *
  * Commands are started with posix_spawnp() (and fork() only for -execdir where the C library
  * cannot change a spawned child's directory). Commands never run concurrently: each holds the output lock (ff_out_exclusive_begin())
@@ -27,9 +29,11 @@
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,32 +46,60 @@ extern char **environ;
 
 /** One batch of '+' arguments. */
 struct batch {
-    char *chars;      /**< the arguments, NUL-terminated, one after the other */
-    size_t nchars;    /**< bytes used in chars */
-    size_t cap;       /**< bytes allocated */
-    size_t nargs;     /**< arguments in chars */
-    int dir_fd;       /**< -execdir: the directory (owned), else -1 */
-    char *dir_key;    /**< -execdir: the directory's path as walked, to tell a new one */
-    bool dir_is_root; /**< -execdir: the batch holds a root (its own batch, as find) */
+    char *chars;   /**< the arguments, NUL-terminated, one after the other */
+    size_t nchars; /**< bytes used in chars */
+    size_t cap;    /**< bytes allocated */
+    size_t nargs;  /**< arguments in chars */
+    int dir_fd;    /**< -execdir: the directory the command runs in, else -1 */
 };
 
 struct ff_exec {
-    const char *primary;      /**< "-exec", "-execdir", "-ok" or "-okdir" */
-    char **words;             /**< the command's words as written (argv pointers) */
-    int nwords;               /**< words before ';' (or before "{}" "+") */
-    bool in_dir;              /**< -execdir, -okdir */
-    bool plus;                /**< '+': batches */
-    bool ask;                 /**< -ok, -okdir */
-    size_t fixed_chars;       /**< '+': bytes of the words with their NULs */
-    pthread_mutex_t lock;     /**< '+' of -exec: guards the shared batch */
-    struct batch shared;      /**< '+' of -exec */
-    struct batch *per_worker; /**< '+' of -execdir: one per worker index */
-    struct ff_exec *next;     /**< the registry */
+    const char *primary;  /**< "-exec", "-execdir", "-ok" or "-okdir" */
+    char **words;         /**< the command's words as written (argv pointers) */
+    int nwords;           /**< words before ';' (or before "{}" "+") */
+    bool in_dir;          /**< -execdir, -okdir */
+    bool plus;            /**< '+': batches */
+    bool ask;             /**< -ok, -okdir */
+    unsigned slot;        /**< '+' of -execdir: its batch in each struct dir_batches */
+    size_t fixed_chars;   /**< '+': bytes of the words with their NULs */
+    pthread_mutex_t lock; /**< '+' of -exec: guards the shared batch */
+    struct batch shared;  /**< '+' of -exec */
+    struct ff_exec *next; /**< the registry */
+};
+
+/**
+ * The pending '+' batches of -execdir for one directory: the walker's per-directory state
+ * (frd_walk_entry.dir_state), so that a directory's entries share their batches whichever
+ * worker visits them (the walker splits a big directory's entries across workers). A batch
+ * holds a duplicate of the directory's descriptor from its first argument until it runs:
+ * at most one per directory still being walked, and one per finished directory on the
+ * ready list. Past fd_soft_cap of them (a deep tree), a directory that needs one first runs
+ * and closes the batches of its nearest ancestor holding one, as find runs a directory's
+ * batch when it goes down into a subdirectory.
+ */
+struct dir_batches {
+    pthread_mutex_t lock;       /**< guards the batches: entries of one directory may be
+                                 *  visited on several workers at once; taken before an
+                                 *  ancestor's, never after */
+    struct dir_batches *parent; /**< the parent directory's (it outlives this one), or NULL */
+    struct dir_batches *next;   /**< the ready list */
+    struct batch batches[];     /**< one per -execdir ... + (ff_exec.slot) */
 };
 
 /** Every command parsed, for ff_exec_finish_all(). */
 static struct ff_exec *registry;
-static unsigned registry_workers;
+/** The -execdir ... + commands in command-line order (ff_exec.slot indexes it), and how
+ *  many: the batches of each struct dir_batches. */
+static struct ff_exec **dir_plus;
+static unsigned ndir_plus;
+/** Directories finished with batches pending, oldest first (see ff_exec_run_ready()). */
+static pthread_mutex_t ready_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct dir_batches *ready_head;
+static struct dir_batches *ready_tail;
+static atomic_bool ready_any;
+/** Descriptors the pending batches hold, and how many before they are given back early. */
+static atomic_uint held_fds;
+static unsigned fd_soft_cap;
 /** find's buildcmd limits, set once at parse. */
 static size_t arg_max;
 static size_t max_args;
@@ -93,6 +125,16 @@ static void set_limits(void)
         arg_max = 4096;
     }
     max_args = posix_max / sizeof(char *) - 2;
+    // The walk takes up to half of the descriptors (frd_walk_options.fd_budget): a quarter
+    // for the batches leaves the rest to -fprint's files and the commands.
+    struct rlimit rl;
+    fd_soft_cap = 256;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+        fd_soft_cap = rl.rlim_cur / 4 < 4096 ? (unsigned)(rl.rlim_cur / 4) : 4096;
+    }
+    if (fd_soft_cap < 4) {
+        fd_soft_cap = 4;
+    }
 }
 
 /** find refuses -execdir and -okdir when $PATH has a relative entry (or an empty one). */
@@ -208,27 +250,22 @@ int ff_exec_parse(const char *primary, char **argv, int argc, int *i, struct ff_
     }
     pthread_mutex_init(&ex->lock, NULL);
     ex->shared.dir_fd = -1;
+    if (plus && in_dir) {
+        struct ff_exec **grown = realloc(dir_plus, (ndir_plus + 1) * sizeof(*dir_plus));
+        if (grown == NULL) {
+            pthread_mutex_destroy(&ex->lock);
+            free(ex);
+            ff_error("out of memory");
+            return 1;
+        }
+        dir_plus = grown;
+        ex->slot = ndir_plus;
+        dir_plus[ndir_plus++] = ex;
+    }
     ex->next = registry;
     registry = ex;
     *i = end + 1;
     *out = ex;
-    return 0;
-}
-
-int ff_exec_prepare(unsigned workers)
-{
-    for (struct ff_exec *ex = registry; ex != NULL; ex = ex->next) {
-        if (ex->plus && ex->in_dir) {
-            ex->per_worker = calloc(workers, sizeof(*ex->per_worker));
-            if (ex->per_worker == NULL) {
-                return -1;
-            }
-            for (unsigned w = 0; w < workers; w++) {
-                ex->per_worker[w].dir_fd = -1;
-            }
-        }
-    }
-    registry_workers = workers;
     return 0;
 }
 
@@ -430,29 +467,21 @@ static char *substitute(const char *word, const char *repl)
  * find); "/" runs in "/" as "/". Other entries run in their parent (the walker's descriptor).
  * @return a descriptor to close (or the parent's, *owned false), -1 on error (reported).
  */
-static int entry_dir(const struct frd_walk_entry *we, char **arg, bool *owned, char **key)
+static int entry_dir(const struct frd_walk_entry *we, char **arg, bool *owned)
 {
     *owned = false;
-    *key = NULL;
     if (!we->is_root && we->depth > 0) {
         if (we->parent_fd == FRD_INVALID_FD) {
             ff_error_path(we->path, strerror(ENOENT));
             return -1;
         }
         *arg = malloc(we->entry->name_len + 3);
-        *key = malloc(we->path_len - we->entry->name_len + 1);
-        if (*arg == NULL || *key == NULL) {
-            free(*arg);
-            free(*key);
-            *key = NULL;
+        if (*arg == NULL) {
             ff_error("out of memory");
             return -1;
         }
         memcpy(*arg, "./", 2);
         memcpy(*arg + 2, we->entry->name, we->entry->name_len + 1);
-        size_t klen = we->path_len - we->entry->name_len;
-        memcpy(*key, we->path, klen);
-        (*key)[klen] = '\0';
         return (int)we->parent_fd;
     }
     const char *path = we->path;
@@ -495,12 +524,16 @@ static int entry_dir(const struct frd_walk_entry *we, char **arg, bool *owned, c
         free(*arg);
         return -1;
     }
+    free(dir);
     *owned = true;
-    *key = dir;
     return fd;
 }
 
-/** '+': runs the batch (the caller holds its lock) and empties it. */
+/**
+ * '+': runs the batch (the caller holds its lock) in b->dir_fd and empties it; the
+ * descriptor stays with the batch. thr: the calling thread's output (its pending lines go
+ * first), or NULL.
+ */
 static void run_batch(struct ff_exec *ex, struct batch *b, struct ff_thread *thr)
 {
     if (b->nargs == 0) {
@@ -530,12 +563,6 @@ static void run_batch(struct ff_exec *ex, struct batch *b, struct ff_thread *thr
     }
     b->nchars = 0;
     b->nargs = 0;
-    if (b->dir_fd >= 0) {
-        close(b->dir_fd);
-        b->dir_fd = -1;
-    }
-    free(b->dir_key);
-    b->dir_key = NULL;
 }
 
 /** '+': adds one argument, running the batch first when it would not fit. */
@@ -544,13 +571,7 @@ static void batch_add(struct ff_exec *ex, struct batch *b, const char *arg, stru
     size_t len = strlen(arg) + 1;
     if (b->nargs > 0 && (ex->fixed_chars + b->nchars + len > arg_max ||
                          (size_t)ex->nwords + b->nargs + 1 >= max_args)) {
-        int keep_fd = b->dir_fd >= 0 ? fcntl(b->dir_fd, F_DUPFD_CLOEXEC, 0) : -1;
-        char *keep_key = b->dir_key != NULL ? strdup(b->dir_key) : NULL;
-        bool root = b->dir_is_root;
         run_batch(ex, b, thr);
-        b->dir_fd = keep_fd;
-        b->dir_key = keep_key;
-        b->dir_is_root = root;
     }
     if (b->nchars + len > b->cap) {
         size_t cap = b->cap > 0 ? b->cap : 4096;
@@ -573,15 +594,13 @@ static void batch_add(struct ff_exec *ex, struct batch *b, const char *arg, stru
 static bool exec_one(struct ff_exec *ex, const struct frd_walk_entry *we, struct ff_thread *thr)
 {
     char *arg = NULL;
-    char *key = NULL;
     bool owned = false;
     int dir_fd = -1;
     if (ex->in_dir) {
-        dir_fd = entry_dir(we, &arg, &owned, &key);
+        dir_fd = entry_dir(we, &arg, &owned);
         if (dir_fd < 0) {
             return false;
         }
-        free(key);
     }
     const char *repl = ex->in_dir ? arg : we->path;
     char **argv = calloc((size_t)ex->nwords + 1, sizeof(*argv));
@@ -611,6 +630,89 @@ static bool exec_one(struct ff_exec *ex, const struct frd_walk_entry *we, struct
     return result;
 }
 
+/** Runs the batches of a directory (the caller holds its lock) and closes their descriptors. */
+static void dir_batches_run(struct dir_batches *d, struct ff_thread *thr)
+{
+    for (unsigned i = 0; i < ndir_plus; i++) {
+        struct batch *b = &d->batches[i];
+        run_batch(dir_plus[i], b, thr); // in command-line order
+        if (b->dir_fd >= 0) {
+            close(b->dir_fd);
+            b->dir_fd = -1;
+            atomic_fetch_sub_explicit(&held_fds, 1, memory_order_relaxed);
+        }
+    }
+}
+
+/** Too many descriptors held: runs the batches of d's nearest ancestor holding one. The
+ *  caller holds d's lock (a child's lock comes before its ancestors'). */
+static void release_ancestor(struct dir_batches *d, struct ff_thread *thr)
+{
+    for (struct dir_batches *a = d->parent; a != NULL; a = a->parent) {
+        pthread_mutex_lock(&a->lock);
+        bool holds = false;
+        for (unsigned i = 0; i < ndir_plus; i++) {
+            holds = holds || a->batches[i].dir_fd >= 0;
+        }
+        if (holds) {
+            dir_batches_run(a, thr);
+        }
+        pthread_mutex_unlock(&a->lock);
+        if (holds) {
+            return;
+        }
+    }
+}
+
+/** A batch of one argument, run at once in fd. */
+static void run_alone(struct ff_exec *ex, int fd, const char *arg, struct ff_thread *thr)
+{
+    struct batch one = {.dir_fd = fd};
+    batch_add(ex, &one, arg, thr);
+    run_batch(ex, &one, thr);
+    free(one.chars);
+}
+
+/** -execdir ... + on one entry: into its directory's batch (see struct dir_batches). */
+static void execdir_plus(struct ff_exec *ex, const struct frd_walk_entry *we, struct ff_thread *thr)
+{
+    char *arg = NULL;
+    bool owned = false;
+    int fd = entry_dir(we, &arg, &owned);
+    if (fd < 0) {
+        return;
+    }
+    struct dir_batches *d = we->is_root || we->depth == 0 ? NULL : we->parent_state;
+    if (d == NULL) {
+        // A root is a batch of its own, as find runs it (in the directory above it). So is
+        // an entry whose directory has no state (none could be allocated).
+        run_alone(ex, fd, arg, thr);
+    } else {
+        pthread_mutex_lock(&d->lock);
+        struct batch *b = &d->batches[ex->slot];
+        if (b->dir_fd < 0) {
+            // The walker may close its descriptor once the directory is listed: keep one.
+            if (atomic_load_explicit(&held_fds, memory_order_relaxed) >= fd_soft_cap) {
+                release_ancestor(d, thr);
+            }
+            b->dir_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+            if (b->dir_fd >= 0) {
+                atomic_fetch_add_explicit(&held_fds, 1, memory_order_relaxed);
+            }
+        }
+        if (b->dir_fd >= 0) {
+            batch_add(ex, b, arg, thr);
+        } else {
+            run_alone(ex, fd, arg, thr); // no descriptor to spare (EMFILE): not batched
+        }
+        pthread_mutex_unlock(&d->lock);
+    }
+    free(arg);
+    if (owned) {
+        close(fd);
+    }
+}
+
 bool ff_exec_eval(struct ff_exec *ex, const struct ff_options *opts,
                   const struct frd_walk_entry *we, struct ff_thread *thr)
 {
@@ -624,47 +726,95 @@ bool ff_exec_eval(struct ff_exec *ex, const struct ff_options *opts,
         pthread_mutex_unlock(&ex->lock);
         return true;
     }
-    // -execdir ... +: one batch per directory, as find runs it when it leaves a directory.
-    if (we->worker >= registry_workers || ex->per_worker == NULL) {
-        return false;
-    }
-    struct batch *b = &ex->per_worker[we->worker];
-    char *arg = NULL;
-    char *key = NULL;
-    bool owned = false;
-    int fd = entry_dir(we, &arg, &owned, &key);
-    if (fd < 0) {
-        return true;
-    }
-    bool root = we->is_root || we->depth == 0;
-    if (b->nargs > 0 && (root || b->dir_is_root || strcmp(b->dir_key, key) != 0)) {
-        run_batch(ex, b, thr);
-    }
-    if (b->nargs == 0) {
-        if (b->dir_fd >= 0) {
-            close(b->dir_fd);
-        }
-        free(b->dir_key);
-        b->dir_fd = owned ? fd : fcntl(fd, F_DUPFD_CLOEXEC, 0);
-        b->dir_key = key;
-        b->dir_is_root = root;
-        owned = false;
-        key = NULL;
-        if (b->dir_fd < 0) {
-            ff_error_path(we->path, strerror(errno));
-        }
-    }
-    batch_add(ex, b, arg, thr);
-    free(arg);
-    free(key);
-    if (owned) {
-        close(fd);
-    }
+    execdir_plus(ex, we, thr);
     return true;
+}
+
+bool ff_exec_wants_dir_states(void)
+{
+    return ndir_plus > 0;
+}
+
+void ff_exec_dir_visit(const struct frd_walk_entry *we)
+{
+    if (ndir_plus == 0 || we->dir_state == NULL || *we->dir_state != NULL) {
+        return;
+    }
+    struct dir_batches *d = calloc(1, sizeof(*d) + (size_t)ndir_plus * sizeof(d->batches[0]));
+    if (d == NULL) {
+        return; // its entries run one command each (see execdir_plus())
+    }
+    pthread_mutex_init(&d->lock, NULL);
+    d->parent = we->is_root || we->depth == 0 ? NULL : we->parent_state;
+    for (unsigned i = 0; i < ndir_plus; i++) {
+        d->batches[i].dir_fd = -1;
+    }
+    *we->dir_state = d;
+}
+
+/** Frees the batches (none pending any more). */
+static void dir_batches_free(struct dir_batches *d)
+{
+    for (unsigned i = 0; i < ndir_plus; i++) {
+        if (d->batches[i].dir_fd >= 0) {
+            close(d->batches[i].dir_fd);
+            atomic_fetch_sub_explicit(&held_fds, 1, memory_order_relaxed);
+        }
+        free(d->batches[i].chars);
+    }
+    pthread_mutex_destroy(&d->lock);
+    free(d);
+}
+
+void ff_exec_dir_done(void *state, void *udata)
+{
+    (void)udata;
+    struct dir_batches *d = state;
+    bool pending = false;
+    for (unsigned i = 0; i < ndir_plus; i++) {
+        pending = pending || d->batches[i].nargs > 0;
+    }
+    if (!pending) {
+        dir_batches_free(d);
+        return;
+    }
+    // Not run here: this hook has no output buffer to flush first (it may run on any of
+    // the walk's threads), so the next evaluation runs it after its thread's lines.
+    d->next = NULL;
+    pthread_mutex_lock(&ready_lock);
+    if (ready_tail != NULL) {
+        ready_tail->next = d;
+    } else {
+        ready_head = d;
+    }
+    ready_tail = d;
+    atomic_store_explicit(&ready_any, true, memory_order_release);
+    pthread_mutex_unlock(&ready_lock);
+}
+
+void ff_exec_run_ready(struct ff_thread *thr)
+{
+    if (!atomic_load_explicit(&ready_any, memory_order_acquire)) {
+        return;
+    }
+    pthread_mutex_lock(&ready_lock);
+    struct dir_batches *d = ready_head;
+    ready_head = NULL;
+    ready_tail = NULL;
+    atomic_store_explicit(&ready_any, false, memory_order_relaxed);
+    pthread_mutex_unlock(&ready_lock);
+    while (d != NULL) {
+        struct dir_batches *next = d->next;
+        dir_batches_run(d, thr);
+        dir_batches_free(d);
+        d = next;
+    }
 }
 
 void ff_exec_finish_all(void)
 {
+    struct ff_thread *thr = ff_thread_get(0);
+    ff_exec_run_ready(thr);
     // The registry lists the commands last first: run the batches in command-line order.
     struct ff_exec *rev = NULL;
     while (registry != NULL) {
@@ -673,20 +823,17 @@ void ff_exec_finish_all(void)
         ex->next = rev;
         rev = ex;
     }
-    struct ff_thread *thr = ff_thread_get(0);
     for (struct ff_exec *ex = rev; ex != NULL;) {
         if (ex->plus) {
             run_batch(ex, &ex->shared, thr);
-            for (unsigned w = 0; ex->per_worker != NULL && w < registry_workers; w++) {
-                run_batch(ex, &ex->per_worker[w], thr);
-                free(ex->per_worker[w].chars);
-            }
         }
         struct ff_exec *next = ex->next;
         free(ex->shared.chars);
-        free(ex->per_worker);
         pthread_mutex_destroy(&ex->lock);
         free(ex);
         ex = next;
     }
+    free(dir_plus);
+    dir_plus = NULL;
+    ndir_plus = 0;
 }

@@ -65,9 +65,11 @@ static enum frd_action evaluate(struct ff_walk *walk, const struct frd_walk_entr
     struct ff_result res = {false, false};
     if (walk->post_order_sync) {
         ff_out_lock(thr);
+        ff_exec_run_ready(thr);
         ff_eval(opts->expr, opts, we, thr, &res);
         ff_out_unlock(thr);
     } else {
+        ff_exec_run_ready(thr); // -execdir's batches of the directories done, before this
         ff_eval(opts->expr, opts, we, thr, &res);
     }
     if (res.quit) {
@@ -109,6 +111,13 @@ static bool is_mount_point(const struct ff_options *opts, const struct frd_walk_
 static enum frd_action on_visit(const struct frd_walk_entry *we, void *udata)
 {
     struct ff_walk *walk = udata;
+    ff_exec_dir_visit(we);
+    if ((int)we->depth < walk->opts->mindepth) {
+        // Only with -execdir ... +, whose batches need the states of these directories
+        // too: the walk then visits every depth (see main()).
+        return atomic_load_explicit(&walk->quit, memory_order_relaxed) ? FRD_ACTION_STOP
+                                                                       : FRD_ACTION_CONTINUE;
+    }
     if (deferred(walk->opts, we) && !is_mount_point(walk->opts, we)) {
         return atomic_load_explicit(&walk->quit, memory_order_relaxed) ? FRD_ACTION_STOP
                                                                        : FRD_ACTION_CONTINUE;
@@ -124,7 +133,7 @@ static void on_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_
     // The walker calls this for directories it listed and for those it could not read
     // (after their error, as find -depth prints them), never for a mount point under -xdev
     // or a directory at -maxdepth: both are evaluated at their visit.
-    if (deferred(walk->opts, dir)) {
+    if (deferred(walk->opts, dir) && (int)dir->depth >= walk->opts->mindepth) {
         // The hook cannot stop the walk; a -quit here is honoured by the next visit.
         // Everything below the directory has been evaluated; its lines may still wait in
         // other workers' buffers: they go out before this one's.
@@ -251,6 +260,12 @@ int main(int argc, char **argv)
     wo.min_depth = opts.mindepth;
     wo.max_depth = opts.maxdepth;
     wo.on_error = on_error;
+    if (ff_exec_wants_dir_states()) {
+        // -execdir ... + gathers each directory's entries in the directory's state, which
+        // the walk stores only for directories visited: those above -mindepth too.
+        wo.min_depth = 0;
+        wo.on_dir_state_free = ff_exec_dir_done;
+    }
     // Exactly the fields the expression reads: -type, -name and -inum need no stat.
     wo.fields = FRD_FIELD_TYPE | (opts.needs & FRD_FIELDS_ALL);
     if (opts.xdev) {
@@ -271,7 +286,7 @@ int main(int argc, char **argv)
     atomic_init(&walk.quit, false);
     // One output state per worker index: the walker runs at most 8 workers (or the -j asked).
     unsigned nstates = opts.workers > 8 ? opts.workers : 8;
-    if (ff_out_init(nstates) < 0 || ff_exec_prepare(nstates) < 0) {
+    if (ff_out_init(nstates) < 0) {
         ff_error("out of memory");
         ff_options_free(&opts);
         return 1;
@@ -309,6 +324,7 @@ int main(int argc, char **argv)
                 ff_error(tool_strerror(rc));
             }
             count += ff_out_flush_all();
+            ff_exec_run_ready(ff_thread_get(0)); // this root's last -execdir batches
         }
     }
     count += ff_out_flush_all();

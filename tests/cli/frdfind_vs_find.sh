@@ -141,14 +141,15 @@ sys.stdout.write("".join(l + "\n" for run in runs for l in sorted(run)))
 }
 
 # t MODE DIR ARGS...: MODE is a comma list of: z (NUL-separated output), s (-s: compare
-# frdfind's order), post (-s with -depth order), nobody (run as uid 65534), jN (frdfind -jN),
+# frdfind's order), post (-s with -depth order), S (-s, output compared sorted: for lines
+# that are not paths), nobody (run as uid 65534), jN (frdfind -jN),
 # roots (the roots' order: see root_runs), depth (-depth's order without -s: see post_check),
 # yes / no (standard input answers every -ok question y / n; otherwise it is /dev/null).
 t() {
   local mode=$1 dir=$2 this_gap=$gap
   shift 2
   gap=""
-  if [ $ordered -eq 0 ] && [[ ,$mode, == *,s,* || ,$mode, == *,post,* ]]; then
+  if [ $ordered -eq 0 ] && [[ ,$mode, == *,s,* || ,$mode, == *,post,* || ,$mode, == *,S,* ]]; then
     echo "skip [$mode] $*"
     return
   fi
@@ -156,7 +157,7 @@ t() {
   [[ ,$mode, == *,nobody,* ]] && as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
   [[ ,$mode, == *,z,* ]] && sep=nul
   [[ $mode =~ (^|,)j([0-9]+) ]] && fargs+=(-j "${BASH_REMATCH[2]}")
-  [[ ,$mode, == *,s,* || ,$mode, == *,post,* ]] && fargs+=(-s)
+  [[ ,$mode, == *,s,* || ,$mode, == *,post,* || ,$mode, == *,S,* ]] && fargs+=(-s)
   local rc_find=0 rc_frd=0 in=/dev/null
   [[ ,$mode, == *,yes,* ]] && in=$tmp/answers.yes
   [[ ,$mode, == *,no,* ]] && in=$tmp/answers.no
@@ -747,6 +748,51 @@ mkdir -p "$tmp/batch/b"
 t "" "$tmp/batch" b -type f -exec sh -c 'echo $#' sh {} +
 t "" "$tmp/batch" b -type f -exec sh -c 'echo $#' sh {} + -exec sh -c 'echo x $#' sh a b c {} +
 t "" "$tmp/batch/b" . -type f -execdir sh -c 'echo $#' sh {} +
+# -execdir's batches are per directory whichever worker visits the entries (the walker
+# hands a big directory's later batches to idle workers): find's commands, at every -j,
+# with -s and with -depth; also two big directories at once, and one above -mindepth.
+rep 3 j8 "$tmp/batch/b" . -type f -execdir sh -c 'echo $#' sh {} +
+rep 3 j2 "$tmp/batch/b" . -type f -execdir sh -c 'echo $#' sh {} +
+t j1 "$tmp/batch/b" . -type f -execdir sh -c 'echo $#' sh {} +
+mkdir -p "$tmp/batch2/x" "$tmp/batch2/y"
+(cd "$tmp/batch2/x" && for i in $(seq 10000 17999); do : >"name_of_some_length_$i"; done)
+(cd "$tmp/batch2/y" && for i in $(seq 10000 16999); do : >"other_name_of_length_$i"; done)
+rep 3 j8 "$tmp/batch2" . -type f -execdir sh -c 'echo $#' sh {} +
+t j2 "$tmp/batch2" . -type f -execdir sh -c 'echo $#' sh {} +
+t j1 "$tmp/batch2" . -type f -execdir sh -c 'echo $#' sh {} +
+rep 2 j8 "$tmp/batch2" . -depth -type f -execdir sh -c 'echo $#' sh {} +
+t j8 "$tmp/batch2" . -mindepth 2 -type f -execdir sh -c 'echo $#' sh {} +
+t j8 "$tmp/batch2" x y -type f -execdir sh -c 'echo $#' sh {} +
+t j8 "$tmp/batch2" . -type f -execdir sh -c 'echo $#' sh {} + -execdir sh -c 'echo x $#' sh a {} +
+t S,j1 "$tmp/batch2" . -type f -execdir sh -c 'echo $#' sh {} +
+rep 2 S,j8 "$tmp/batch2" . -type f -execdir sh -c 'echo $#' sh {} +
+t S,j2 "$tmp/batch2" . -depth -type f -execdir sh -c 'echo $#' sh {} +
+# A chain of 300 directories with few descriptors allowed: the batches give theirs back
+# (each path once, in its directory, no error). At -j1 a directory's entries are all
+# visited before any below it, so it still takes one command (without descriptors to
+# spare, each path would take a command of its own).
+mkdir -p "$tmp/chain"
+(cd "$tmp/chain" && p=.; for i in $(seq 1 300); do p=$p/d; mkdir $p; : >$p/f1; : >$p/f2; done)
+chain() {
+  local got want cmds dirs
+  want=$(cd "$tmp/chain" && find . -type f -execdir sh -c 'for a; do echo "$PWD/$a"; done' \
+    sh {} + 2>&1 | sort | md5sum)
+  got=$(cd "$tmp/chain" && ulimit -n 64 && "$frdfind" "$@" . -type f -execdir \
+    sh -c 'for a; do echo "$PWD/$a"; done' sh {} + 2>&1 | sort | md5sum)
+  cmds=$(cd "$tmp/chain" && ulimit -n 64 && "$frdfind" "$@" . -type f -execdir echo {} + | wc -l)
+  dirs=$(cd "$tmp/chain" && find . -type f -printf '%h\n' | sort -u | wc -l)
+  if [ "$got" = "$want" ] && { [ "$1" != -j1 ] || [ "$cmds" -eq "$dirs" ]; }; then
+    pass=$((pass + 1))
+    echo "ok   [chain $*] -execdir ... + on 300 nested directories, ulimit -n 64: $cmds commands"
+  else
+    fail=$((fail + 1))
+    failed_cases+=("chain $*")
+    echo "FAIL [chain $*] -execdir ... + on 300 nested directories, ulimit -n 64: $cmds commands"
+  fi
+}
+chain -j1
+chain -j8
+chain -j2 -s
 t "" "$tmp/batch" b -exec sh -c 'echo $#' sh -c 'padding padding padding' {} +
 # A closed pipe stops the walk at once: with SIGPIPE ignored, the first write that fails with
 # EPIPE ends the walk (find's messages; find itself walks on to the end). Records of 1 KiB make
