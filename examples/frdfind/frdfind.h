@@ -31,25 +31,25 @@
 
 /** Node kinds of the expression tree. */
 enum ff_kind {
-    FF_AND,    /**< lhs -a rhs */
-    FF_OR,     /**< lhs -o rhs */
-    FF_COMMA,  /**< lhs , rhs: both, the value of rhs */
-    FF_NOT,    /**< ! lhs */
-    FF_TRUE,   /**< -true, and the global options (-depth, -maxdepth...) in place */
-    FF_FALSE,  /**< -false */
-    FF_NAME,   /**< -name / -iname: fnmatch on the base name */
-    FF_PATH,   /**< -path / -ipath: fnmatch on the whole path */
-    FF_TYPE,   /**< -type: a set of type letters */
-    FF_SIZE,   /**< -size */
-    FF_EMPTY,  /**< -empty */
-    FF_INUM,   /**< -inum */
-    FF_LINKS,  /**< -links */
-    FF_PRUNE,  /**< -prune */
-    FF_QUIT,   /**< -quit */
-    FF_PRINT,  /**< -print and -print0 (sep says which) */
-    FF_PRINTF, /**< -printf */
-    FF_COUNT,  /**< -count: counts the entries it is evaluated on */
-    FF_PRED,   /**< a test of frdfind_pred.c / frdfind_time.c: expr->test decides */
+    FF_AND,     /**< lhs -a rhs */
+    FF_OR,      /**< lhs -o rhs */
+    FF_COMMA,   /**< lhs , rhs: both, the value of rhs */
+    FF_NOT,     /**< ! lhs */
+    FF_TRUE,    /**< -true, and the global options (-depth, -maxdepth...) in place */
+    FF_FALSE,   /**< -false */
+    FF_NAME,    /**< -name / -iname: fnmatch on the base name */
+    FF_PATH,    /**< -path / -ipath: fnmatch on the whole path */
+    FF_TYPE,    /**< -type: a set of type letters */
+    FF_SIZE,    /**< -size */
+    FF_EMPTY,   /**< -empty */
+    FF_INUM,    /**< -inum */
+    FF_LINKS,   /**< -links */
+    FF_PRUNE,   /**< -prune */
+    FF_QUIT,    /**< -quit */
+    FF_PRINT,   /**< -print and -print0 (sep says which) */
+    FF_PRINTF,  /**< -printf */
+    FF_COUNT,   /**< -count: counts the entries it is evaluated on */
+    FF_PRED,    /**< a test of frdfind_pred.c / frdfind_time.c: expr->test decides */
     FF_EXEC,    /**< -exec, -execdir, -ok, -okdir (exec says which) */
     FF_DELETE,  /**< -delete */
     FF_LS,      /**< -ls, -fls (file NULL for stdout) */
@@ -112,6 +112,9 @@ struct ff_expr {
  */
 enum ff_need {
     FF_NEED_LINKSTAT = 1 << 30, /**< %Y: a stat of each link's target */
+    /** A test find answers from its stat of the entry (-xtype, -lname, %l, %Y) though it
+     *  reads no field: the walk stats every entry, and the test is false where that failed. */
+    FF_NEED_STAT = 1 << 29,
 };
 
 /** The fields that take a stat: any of them asked means entries whose stat failed are
@@ -152,10 +155,18 @@ struct ff_options {
 /** Per-worker state: the output buffer, the match count and scratch space. */
 struct ff_thread;
 
-/** Outcome flags of one evaluation. */
+/** Outcome flags of one evaluation, and what is known of the entry. */
 struct ff_result {
     bool prune; /**< -prune was evaluated true on a directory */
     bool quit;  /**< -quit was evaluated */
+    /** The entry's stat failed: as in find, every test that needs metadata is false. */
+    bool no_stat;
+    /** ... and its type and inode are unknown too (a directory, or a link followed with -L:
+     *  find stats those itself): -type, -inum, %y, %i are false. */
+    bool no_type;
+    /** The failed stat's negative code, until it is reported: find reports it once, when a
+     *  test first needs the stat (0: nothing to report). */
+    int unreported;
 };
 
 /* frdfind_parse.c */

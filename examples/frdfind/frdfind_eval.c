@@ -141,10 +141,54 @@ static void print_path(const struct ff_expr *expr, const struct frd_walk_entry *
     ff_out_end_record(thr);
 }
 
+/** What one node (not its operands) reads of the entry: enum frd_field / ff_need bits. */
+static unsigned node_needs(const struct ff_expr *expr)
+{
+    switch (expr->kind) {
+    case FF_TYPE:
+        return FRD_FIELD_TYPE;
+    case FF_PRED:
+    case FF_PRINTF:
+    case FF_FPRINTF:
+        return expr->needs;
+    case FF_SIZE:
+    case FF_EMPTY:
+    case FF_INUM:
+    case FF_LINKS:
+    case FF_LS:
+        return ff_expr_needs(expr);
+    default:
+        return 0;
+    }
+}
+
+/**
+ * find on an entry whose stat failed: a test that needs the stat is false, and the error
+ * is reported the first time one needs it (once per entry); where the type is unknown too
+ * (see struct ff_result), so are the tests of type and inode.
+ * @return whether expr cannot be evaluated on the entry.
+ */
+static bool unknowable(const struct ff_expr *expr, const struct frd_walk_entry *we,
+                       struct ff_result *res)
+{
+    unsigned needs = node_needs(expr);
+    if ((needs & (FF_STAT_FIELDS | FF_NEED_STAT | FF_NEED_LINKSTAT)) != 0) {
+        if (res->unreported < 0) {
+            ff_error_path(we->path, tool_strerror(res->unreported));
+            res->unreported = 0;
+        }
+        return true;
+    }
+    return res->no_type && (needs & (FRD_FIELD_TYPE | FRD_FIELD_FILE_ID)) != 0;
+}
+
 bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
              const struct frd_walk_entry *we, struct ff_thread *thr, struct ff_result *res)
 {
     const struct frd_entry *e = we->entry;
+    if (res->no_stat && unknowable(expr, we, res)) {
+        return false;
+    }
     switch (expr->kind) {
     case FF_AND:
         return ff_eval(expr->lhs, opts, we, thr, res) && !res->quit &&
@@ -170,8 +214,8 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
         return ff_fnmatch(expr->pattern, expr->ascii, we->path, we->path_len, expr->fnm_flags);
     case FF_TYPE:
         // find stats every directory; when that fails (an unsearchable parent) it cannot
-        // tell the type, and -type is false: only the directory record's type is left here.
-        return (expr->types & (1u << e->type)) != 0 && !(e->type == FRD_TYPE_DIR && e->error < 0);
+        // tell the type, and -type is false (see unknowable()).
+        return (expr->types & (1u << e->type)) != 0;
     case FF_SIZE: {
         // GNU find rounds the size up to whole units, then compares.
         uint64_t units = e->size / expr->unit + (e->size % expr->unit != 0);
@@ -184,7 +228,7 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
     case FF_LINKS:
         return compare(expr->cmp, e->nlink, expr->num);
     case FF_PRUNE:
-        if (e->error < 0) {
+        if (res->no_type) {
             return false; // find's -prune needs the stat that failed (reported once already)
         }
         if (!opts->depth) {

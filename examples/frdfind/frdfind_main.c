@@ -44,7 +44,90 @@ static bool deferred(const struct ff_options *opts, const struct frd_walk_entry 
            (opts->maxdepth < 0 || (int)we->depth < opts->maxdepth);
 }
 
-static enum frd_action evaluate(struct ff_walk *walk, const struct frd_walk_entry *we)
+/**
+ * A failed stat of an entry below a root, as find reports it. fts stats a directory (and,
+ * with -L, a link) itself and reports its failure when it meets it; any other entry is
+ * stat'ed only when a test needs it, and the error reported then, once. The walker reports
+ * every failed stat just before visiting the entry, on the same worker: the error waits
+ * here until that visit says which it is (one slot per worker; an error that no visit
+ * claims, or a second one, goes out when the next comes).
+ */
+struct ff_pending {
+    char *path; /**< the entry's path, or NULL */
+    size_t cap; /**< bytes allocated for path */
+    int code;   /**< negative error code */
+};
+static struct ff_pending *pending;
+static unsigned npending;
+
+/** Reports the worker's pending error, if any, and forgets it. */
+static void pending_flush(unsigned worker)
+{
+    if (worker < npending && pending[worker].code < 0) {
+        ff_error_path(pending[worker].path, tool_strerror(pending[worker].code));
+        pending[worker].code = 0;
+    }
+}
+
+/** Keeps a failed stat for the visit that follows. @return false if it cannot wait. */
+static bool pending_keep(const struct frd_walk_error *err)
+{
+    if (err->worker >= npending) {
+        return false;
+    }
+    struct ff_pending *p = &pending[err->worker];
+    if (p->code < 0 && strcmp(p->path, err->path) == 0) {
+        return true; // the same entry again (its link's target failed too): once, as find
+    }
+    pending_flush(err->worker);
+    size_t len = strlen(err->path);
+    if (len + 1 > p->cap) {
+        char *grown = realloc(p->path, len + 1);
+        if (grown == NULL) {
+            return false;
+        }
+        p->path = grown;
+        p->cap = len + 1;
+    }
+    memcpy(p->path, err->path, len + 1);
+    p->code = err->code;
+    return true;
+}
+
+/**
+ * What is known of the entry (struct ff_result's no_stat, no_type, unreported): takes the
+ * error the walker reported for it, reports it now where find's fts would, and otherwise
+ * leaves it for the first test that needs the stat.
+ */
+static void known_of(const struct ff_options *opts, const struct frd_walk_entry *we,
+                     struct ff_result *res)
+{
+    int code = we->entry->error;
+    if (we->worker < npending && pending[we->worker].code < 0) {
+        struct ff_pending *p = &pending[we->worker];
+        if (strcmp(p->path, we->path) == 0) {
+            code = p->code;
+            p->code = 0;
+            res->unreported = code;
+        } else {
+            pending_flush(we->worker);
+        }
+    }
+    if (code >= 0) {
+        return;
+    }
+    enum frd_type type = we->entry->type;
+    res->no_stat = true;
+    res->no_type = type == FRD_TYPE_DIR || type == FRD_TYPE_UNKNOWN ||
+                   (type == FRD_TYPE_LNK && opts->follow == FRD_FOLLOW_ALL);
+    if (res->no_type && res->unreported < 0) {
+        ff_error_path(we->path, tool_strerror(res->unreported));
+        res->unreported = 0;
+    }
+}
+
+static enum frd_action evaluate(struct ff_walk *walk, const struct frd_walk_entry *we,
+                                struct ff_result *known)
 {
     const struct ff_options *opts = walk->opts;
     if (atomic_load_explicit(&walk->quit, memory_order_relaxed) || ff_out_broken()) {
@@ -57,12 +140,7 @@ static enum frd_action evaluate(struct ff_walk *walk, const struct frd_walk_entr
         ff_error("out of memory");
         return FRD_ACTION_STOP;
     }
-    if ((opts->needs & FF_STAT_FIELDS) && we->entry->error < 0) {
-        // GNU find evaluates nothing on a file it cannot stat and does not descend into it;
-        // the walker has reported the error through on_error().
-        return FRD_ACTION_PRUNE;
-    }
-    struct ff_result res = {false, false};
+    struct ff_result res = *known;
     if (walk->post_order_sync) {
         ff_out_lock(thr);
         ff_eval(opts->expr, opts, we, thr, &res);
@@ -109,11 +187,16 @@ static bool is_mount_point(const struct ff_options *opts, const struct frd_walk_
 static enum frd_action on_visit(const struct frd_walk_entry *we, void *udata)
 {
     struct ff_walk *walk = udata;
-    if (deferred(walk->opts, we) && !is_mount_point(walk->opts, we)) {
+    struct ff_result known = {.prune = false};
+    known_of(walk->opts, we, &known);
+    // -mindepth is applied here, not by the walker, so that a failed stat above it is
+    // reported as find reports it (see known_of()).
+    if ((int)we->depth < walk->opts->mindepth ||
+        (deferred(walk->opts, we) && !is_mount_point(walk->opts, we))) {
         return atomic_load_explicit(&walk->quit, memory_order_relaxed) ? FRD_ACTION_STOP
                                                                        : FRD_ACTION_CONTINUE;
     }
-    return evaluate(walk, we);
+    return evaluate(walk, we, &known);
 }
 
 static void on_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_dir_totals *totals,
@@ -124,14 +207,15 @@ static void on_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_
     // The walker calls this for directories it listed and for those it could not read
     // (after their error, as find -depth prints them), never for a mount point under -xdev
     // or a directory at -maxdepth: both are evaluated at their visit.
-    if (deferred(walk->opts, dir)) {
+    if (deferred(walk->opts, dir) && (int)dir->depth >= walk->opts->mindepth) {
         // The hook cannot stop the walk; a -quit here is honoured by the next visit.
         // Everything below the directory has been evaluated; its lines may still wait in
         // other workers' buffers: they go out before this one's.
         if (walk->post_order_sync) {
             ff_out_flush_each();
         }
-        evaluate(walk, dir);
+        struct ff_result known = {.prune = false};
+        evaluate(walk, dir, &known);
     }
 }
 
@@ -219,8 +303,13 @@ static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
 {
     (void)udata;
     if (err->call == FRD_OP_LOOP) {
+        pending_flush(err->worker);
         report_loop(err);
+    } else if (err->call == FRD_OP_STAT && err->depth > 0 && err->code != FRD_ELOOP &&
+               pending_keep(err)) {
+        // Reported at the visit, or when a test needs the stat (see known_of()).
     } else {
+        pending_flush(err->worker);
         ff_error_path(err->path, tool_strerror(err->code));
     }
     return FRD_ACTION_CONTINUE;
@@ -248,11 +337,12 @@ int main(int argc, char **argv)
     frd_walk_options_init(&wo);
     wo.follow = opts.follow;
     wo.workers = opts.workers;
-    wo.min_depth = opts.mindepth;
+    wo.min_depth = 0; // applied in on_visit()
     wo.max_depth = opts.maxdepth;
     wo.on_error = on_error;
     // Exactly the fields the expression reads: -type, -name and -inum need no stat.
-    wo.fields = FRD_FIELD_TYPE | (opts.needs & FRD_FIELDS_ALL);
+    wo.fields = FRD_FIELD_TYPE | (opts.needs & FRD_FIELDS_ALL) |
+                (opts.needs & FF_NEED_STAT ? FRD_FIELD_MODE : 0);
     if (opts.xdev) {
         wo.flags |= FRD_WALK_ONE_FILE_SYSTEM;
     }
@@ -276,6 +366,8 @@ int main(int argc, char **argv)
         ff_options_free(&opts);
         return 1;
     }
+    pending = calloc(nstates, sizeof(*pending));
+    npending = pending != NULL ? nstates : 0;
     walk.post_order_sync = opts.depth && !opts.ordered && opts.workers != 1;
     for (unsigned i = 0; walk.post_order_sync && i < nstates; i++) {
         // ff_out_flush_each() reads every state: all are made before the walk.
@@ -312,6 +404,11 @@ int main(int argc, char **argv)
         }
     }
     count += ff_out_flush_all();
+    for (unsigned i = 0; i < npending; i++) {
+        pending_flush(i); // an error no visit claimed
+        free(pending[i].path);
+    }
+    free(pending);
     if (opts.count) {
         char line[32];
         int n = snprintf(line, sizeof(line), "%" PRIu64 "\n", count);

@@ -276,10 +276,13 @@ int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
             q++;
         } else if (strchr("pPHfhdyl", d) != NULL) {
             seg.directive = d;
+            // find's %y needs the type (unknown where a directory's stat failed); its %l
+            // needs a stat of the entry.
+            *needs |= d == 'y' ? FRD_FIELD_TYPE : d == 'l' ? FF_NEED_STAT : 0;
             q++;
         } else if (d == 'Y') {
             seg.directive = d;
-            *needs |= FF_NEED_LINKSTAT;
+            *needs |= FF_NEED_LINKSTAT | FF_NEED_STAT;
             q++;
         } else if (strchr("sinmMkbDuUgGFSZ", d) != NULL) {
             seg.directive = d;
