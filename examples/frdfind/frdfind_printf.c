@@ -796,6 +796,14 @@ void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts
             emit_time(thr, seg, e->atime_ns);
             break;
         case 'B':
+            if (!(e->fields & FRD_FIELD_BTIME)) {
+                // No birth time (the file system keeps none): what Debian's find 4.9, built
+                // without birth times, prints for every file: gnulib's "unknown" timespec
+                // {-1, -1} for %B@, an empty string for every other %Bk.
+                static const char unknown[] = "-1.-000000010";
+                emit_str(thr, seg, unknown, seg->tk == '@' ? sizeof(unknown) - 1 : 0);
+                break;
+            }
             emit_time(thr, seg, e->btime_ns);
             break;
         case 'C':

@@ -1015,6 +1015,9 @@ t "" "$p" . -fstype nosuchfs
 t "" "$p" . -maxdepth 1 -printf '%F %p\n'
 t "" / /proc/self -maxdepth 0 -printf '%F %p\n'
 t "" / /dev /proc -maxdepth 1 -fstype proc -name 'se*'
+# No birth time on /proc: frdfind prints what find 4.9 prints everywhere (%B@ -1.-000000010,
+# every other %Bk empty, both padded as strings).
+t "" / /proc/self/cmdline -printf '[%B@][%20B@][%-20B@][%.3B@][%BY][%-5Bk][%B+][%Bc]\n'
 t "" "$p" . -fstype
 # -readable, -writable, -executable: access(2) as root and as nobody.
 for m in "" nobody; do
