@@ -112,8 +112,9 @@ struct ff_expr {
  */
 enum ff_need {
     FF_NEED_LINKSTAT = 1 << 30, /**< %Y: a stat of each link's target */
-    /** A test find answers from its stat of the entry (-xtype, -lname, %l, %Y) though it
-     *  reads no field: the walk stats every entry, and the test is false where that failed. */
+    /** A test find answers from its stat of the entry (-xtype, -lname, -prune, %l, %Y)
+     *  though it reads no field: where the walk did not stat the entry, the first such test
+     *  evaluated on it does (see ff_eval()), and is false if that fails. */
     FF_NEED_STAT = 1 << 29,
 };
 
@@ -150,6 +151,9 @@ struct ff_options {
     struct ff_expr *exclude; /**< -exclude EXPR (several: or'ed), or NULL */
     const char *files0_from; /**< -files0-from FILE ("-": stdin), or NULL */
     char *files0_buf;        /**< the names read from it (paths point into it) */
+    /** A stat may fail for want of search permission (not root): the tests that need one
+     *  the walk did not make stat the entry themselves (see FF_NEED_STAT). */
+    bool stat_may_fail;
 };
 
 /** Per-worker state: the output buffer, the match count and scratch space. */
@@ -167,6 +171,7 @@ struct ff_result {
     /** The failed stat's negative code, until it is reported: find reports it once, when a
      *  test first needs the stat (0: nothing to report). */
     int unreported;
+    bool stat_tried; /**< a test made the stat the walk did not (FF_NEED_STAT) */
 };
 
 /* frdfind_parse.c */

@@ -11,8 +11,11 @@
 #include "errtext.h"
 #include "frdfind.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <string.h>
+#include <sys/stat.h>
 
 unsigned ff_expr_needs(const struct ff_expr *expr)
 {
@@ -157,6 +160,9 @@ static unsigned node_needs(const struct ff_expr *expr)
     case FF_LINKS:
     case FF_LS:
         return ff_expr_needs(expr);
+    case FF_PRUNE:
+        return FF_NEED_STAT; // find's -prune is false where the stat fails
+
     default:
         return 0;
     }
@@ -168,10 +174,27 @@ static unsigned node_needs(const struct ff_expr *expr)
  * (see struct ff_result), so are the tests of type and inode.
  * @return whether expr cannot be evaluated on the entry.
  */
-static bool unknowable(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                       struct ff_result *res)
+static bool unknowable(const struct ff_expr *expr, const struct ff_options *opts,
+                       const struct frd_walk_entry *we, struct ff_result *res)
 {
     unsigned needs = node_needs(expr);
+    const struct frd_entry *e = we->entry;
+    if ((needs & FF_NEED_STAT) && opts != NULL && opts->stat_may_fail && !res->no_stat &&
+        !res->stat_tried && we->depth > 0 && (e->fields & FF_STAT_FIELDS) == 0 &&
+        e->type != FRD_TYPE_DIR && !we->followed_link) {
+        // A test find answers from a stat the walk did not make (it stats directories and
+        // followed links itself): made here, once per entry, only for the entries the test
+        // is reached on, as find's lazy stat. Root searches every directory: no stat then.
+        res->stat_tried = true;
+        struct stat st;
+        if (fstatat(ff_entry_dir(we), e->name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            ff_error_path(we->path, strerror(errno));
+            res->no_stat = true;
+        }
+    }
+    if (!res->no_stat) {
+        return false;
+    }
     if ((needs & (FF_STAT_FIELDS | FF_NEED_STAT | FF_NEED_LINKSTAT)) != 0) {
         if (res->unreported < 0) {
             ff_error_path(we->path, tool_strerror(res->unreported));
@@ -186,7 +209,9 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
              const struct frd_walk_entry *we, struct ff_thread *thr, struct ff_result *res)
 {
     const struct frd_entry *e = we->entry;
-    if (res->no_stat && unknowable(expr, we, res)) {
+    if ((res->no_stat || expr->kind == FF_PRUNE || expr->kind == FF_PRED ||
+         expr->kind == FF_PRINTF || expr->kind == FF_FPRINTF) &&
+        unknowable(expr, opts, we, res)) {
         return false;
     }
     switch (expr->kind) {
@@ -228,9 +253,6 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
     case FF_LINKS:
         return compare(expr->cmp, e->nlink, expr->num);
     case FF_PRUNE:
-        if (res->no_type) {
-            return false; // find's -prune needs the stat that failed (reported once already)
-        }
         if (!opts->depth) {
             res->prune = true;
         }

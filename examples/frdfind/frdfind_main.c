@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /** State shared by the callbacks. */
 struct ff_walk {
@@ -117,6 +118,15 @@ static void known_of(const struct ff_options *opts, const struct frd_walk_entry 
         return;
     }
     enum frd_type type = we->entry->type;
+    if (type == FRD_TYPE_LNK && we->entry->error >= 0 &&
+        (code == FRD_ENOENT || code == FRD_ENOTDIR)) {
+        // -L, a link whose target is missing: find takes the link itself, after its error.
+        if (res->unreported < 0) {
+            ff_error_path(we->path, tool_strerror(res->unreported));
+            res->unreported = 0;
+        }
+        return;
+    }
     res->no_stat = true;
     res->no_type = type == FRD_TYPE_DIR || type == FRD_TYPE_UNKNOWN ||
                    (type == FRD_TYPE_LNK && opts->follow == FRD_FOLLOW_ALL);
@@ -341,8 +351,7 @@ int main(int argc, char **argv)
     wo.max_depth = opts.maxdepth;
     wo.on_error = on_error;
     // Exactly the fields the expression reads: -type, -name and -inum need no stat.
-    wo.fields = FRD_FIELD_TYPE | (opts.needs & FRD_FIELDS_ALL) |
-                (opts.needs & FF_NEED_STAT ? FRD_FIELD_MODE : 0);
+    wo.fields = FRD_FIELD_TYPE | (opts.needs & FRD_FIELDS_ALL);
     if (opts.xdev) {
         wo.flags |= FRD_WALK_ONE_FILE_SYSTEM;
     }
@@ -357,6 +366,7 @@ int main(int argc, char **argv)
         wo.children_fields = FRD_FIELD_TYPE | (ff_expr_needs(opts.exclude) & FRD_FIELDS_ALL);
     }
 
+    opts.stat_may_fail = geteuid() != 0;
     struct ff_walk walk = {.opts = &opts};
     atomic_init(&walk.quit, false);
     // One output state per worker index: the walker runs at most 8 workers (or the -j asked).
