@@ -112,6 +112,10 @@ struct ff_expr {
  */
 enum ff_need {
     FF_NEED_LINKSTAT = 1 << 30, /**< %Y: a stat of each link's target */
+    /** A test find answers from its stat of the entry (-xtype, -lname, -prune, %l, %Y)
+     *  though it reads no field: where the walk did not stat the entry, the first such test
+     *  evaluated on it does (see ff_eval()), and is false if that fails. */
+    FF_NEED_STAT = 1 << 29,
 };
 
 /** The fields that take a stat: any of them asked means entries whose stat failed are
@@ -147,15 +151,27 @@ struct ff_options {
     struct ff_expr *exclude; /**< -exclude EXPR (several: or'ed), or NULL */
     const char *files0_from; /**< -files0-from FILE ("-": stdin), or NULL */
     char *files0_buf;        /**< the names read from it (paths point into it) */
+    /** A stat may fail for want of search permission (not root): the tests that need one
+     *  the walk did not make stat the entry themselves (see FF_NEED_STAT). */
+    bool stat_may_fail;
 };
 
 /** Per-worker state: the output buffer, the match count and scratch space. */
 struct ff_thread;
 
-/** Outcome flags of one evaluation. */
+/** Outcome flags of one evaluation, and what is known of the entry. */
 struct ff_result {
     bool prune; /**< -prune was evaluated true on a directory */
     bool quit;  /**< -quit was evaluated */
+    /** The entry's stat failed: as in find, every test that needs metadata is false. */
+    bool no_stat;
+    /** ... and its type and inode are unknown too (a directory, or a link followed with -L:
+     *  find stats those itself): -type, -inum, %y, %i are false. */
+    bool no_type;
+    /** The failed stat's negative code, until it is reported: find reports it once, when a
+     *  test first needs the stat (0: nothing to report). */
+    int unreported;
+    bool stat_tried; /**< a test made the stat the walk did not (FF_NEED_STAT) */
 };
 
 /* frdfind_parse.c */

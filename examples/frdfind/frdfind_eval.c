@@ -11,8 +11,11 @@
 #include "errtext.h"
 #include "frdfind.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <string.h>
+#include <sys/stat.h>
 
 unsigned ff_expr_needs(const struct ff_expr *expr)
 {
@@ -141,10 +144,76 @@ static void print_path(const struct ff_expr *expr, const struct frd_walk_entry *
     ff_out_end_record(thr);
 }
 
+/** What one node (not its operands) reads of the entry: enum frd_field / ff_need bits. */
+static unsigned node_needs(const struct ff_expr *expr)
+{
+    switch (expr->kind) {
+    case FF_TYPE:
+        return FRD_FIELD_TYPE;
+    case FF_PRED:
+    case FF_PRINTF:
+    case FF_FPRINTF:
+        return expr->needs;
+    case FF_SIZE:
+    case FF_EMPTY:
+    case FF_INUM:
+    case FF_LINKS:
+    case FF_LS:
+        return ff_expr_needs(expr);
+    case FF_PRUNE:
+        return FF_NEED_STAT; // find's -prune is false where the stat fails
+
+    default:
+        return 0;
+    }
+}
+
+/**
+ * find on an entry whose stat failed: a test that needs the stat is false, and the error
+ * is reported the first time one needs it (once per entry); where the type is unknown too
+ * (see struct ff_result), so are the tests of type and inode.
+ * @return whether expr cannot be evaluated on the entry.
+ */
+static bool unknowable(const struct ff_expr *expr, const struct ff_options *opts,
+                       const struct frd_walk_entry *we, struct ff_result *res)
+{
+    unsigned needs = node_needs(expr);
+    const struct frd_entry *e = we->entry;
+    if ((needs & FF_NEED_STAT) && opts != NULL && opts->stat_may_fail && !res->no_stat &&
+        !res->stat_tried && we->depth > 0 && (e->fields & FF_STAT_FIELDS) == 0 &&
+        e->type != FRD_TYPE_DIR && !we->followed_link) {
+        // A test find answers from a stat the walk did not make (it stats directories and
+        // followed links itself): made here, once per entry, only for the entries the test
+        // is reached on, as find's lazy stat. Root searches every directory: no stat then.
+        res->stat_tried = true;
+        struct stat st;
+        if (fstatat(ff_entry_dir(we), e->name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            ff_error_path(we->path, strerror(errno));
+            res->no_stat = true;
+        }
+    }
+    if (!res->no_stat) {
+        return false;
+    }
+    if ((needs & (FF_STAT_FIELDS | FF_NEED_STAT | FF_NEED_LINKSTAT)) != 0) {
+        if (res->unreported < 0) {
+            ff_error_path(we->path, tool_strerror(res->unreported));
+            res->unreported = 0;
+        }
+        return true;
+    }
+    return res->no_type && (needs & (FRD_FIELD_TYPE | FRD_FIELD_FILE_ID)) != 0;
+}
+
 bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
              const struct frd_walk_entry *we, struct ff_thread *thr, struct ff_result *res)
 {
     const struct frd_entry *e = we->entry;
+    if ((res->no_stat || expr->kind == FF_PRUNE || expr->kind == FF_PRED ||
+         expr->kind == FF_PRINTF || expr->kind == FF_FPRINTF) &&
+        unknowable(expr, opts, we, res)) {
+        return false;
+    }
     switch (expr->kind) {
     case FF_AND:
         return ff_eval(expr->lhs, opts, we, thr, res) && !res->quit &&
@@ -170,8 +239,8 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
         return ff_fnmatch(expr->pattern, expr->ascii, we->path, we->path_len, expr->fnm_flags);
     case FF_TYPE:
         // find stats every directory; when that fails (an unsearchable parent) it cannot
-        // tell the type, and -type is false: only the directory record's type is left here.
-        return (expr->types & (1u << e->type)) != 0 && !(e->type == FRD_TYPE_DIR && e->error < 0);
+        // tell the type, and -type is false (see unknowable()).
+        return (expr->types & (1u << e->type)) != 0;
     case FF_SIZE: {
         // GNU find rounds the size up to whole units, then compares.
         uint64_t units = e->size / expr->unit + (e->size % expr->unit != 0);
@@ -184,9 +253,6 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
     case FF_LINKS:
         return compare(expr->cmp, e->nlink, expr->num);
     case FF_PRUNE:
-        if (e->error < 0) {
-            return false; // find's -prune needs the stat that failed (reported once already)
-        }
         if (!opts->depth) {
             res->prune = true;
         }

@@ -20,7 +20,7 @@ static bool test_root_kept(const struct ff_expr *expr, const struct frd_walk_ent
     if (we->depth != 0) {
         return true;
     }
-    struct ff_result res = {false, false};
+    struct ff_result res = {.prune = false};
     const struct ff_expr *exclude = expr->data;
     return !ff_eval(exclude, NULL, we, thr, &res);
 }
@@ -56,7 +56,7 @@ void ff_exclude_children(const struct ff_options *opts, const struct frd_walk_en
     if (thr == NULL) {
         return;
     }
-    struct ff_result res = {false, false};
+    struct ff_result res = {.prune = false};
     if (dir->depth == 0 && ff_eval(opts->exclude, opts, dir, thr, &res)) {
         for (size_t i = 0; i < n; i++) {
             frd_walk_children_drop(kids, i);

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /** State shared by the callbacks. */
 struct ff_walk {
@@ -44,7 +45,99 @@ static bool deferred(const struct ff_options *opts, const struct frd_walk_entry 
            (opts->maxdepth < 0 || (int)we->depth < opts->maxdepth);
 }
 
-static enum frd_action evaluate(struct ff_walk *walk, const struct frd_walk_entry *we)
+/**
+ * A failed stat of an entry below a root, as find reports it. fts stats a directory (and,
+ * with -L, a link) itself and reports its failure when it meets it; any other entry is
+ * stat'ed only when a test needs it, and the error reported then, once. The walker reports
+ * every failed stat just before visiting the entry, on the same worker: the error waits
+ * here until that visit says which it is (one slot per worker; an error that no visit
+ * claims, or a second one, goes out when the next comes).
+ */
+struct ff_pending {
+    char *path; /**< the entry's path, or NULL */
+    size_t cap; /**< bytes allocated for path */
+    int code;   /**< negative error code */
+};
+static struct ff_pending *pending;
+static unsigned npending;
+
+/** Reports the worker's pending error, if any, and forgets it. */
+static void pending_flush(unsigned worker)
+{
+    if (worker < npending && pending[worker].code < 0) {
+        ff_error_path(pending[worker].path, tool_strerror(pending[worker].code));
+        pending[worker].code = 0;
+    }
+}
+
+/** Keeps a failed stat for the visit that follows. @return false if it cannot wait. */
+static bool pending_keep(const struct frd_walk_error *err)
+{
+    if (err->worker >= npending) {
+        return false;
+    }
+    struct ff_pending *p = &pending[err->worker];
+    if (p->code < 0 && strcmp(p->path, err->path) == 0) {
+        return true; // the same entry again (its link's target failed too): once, as find
+    }
+    pending_flush(err->worker);
+    size_t len = strlen(err->path);
+    if (len + 1 > p->cap) {
+        char *grown = realloc(p->path, len + 1);
+        if (grown == NULL) {
+            return false;
+        }
+        p->path = grown;
+        p->cap = len + 1;
+    }
+    memcpy(p->path, err->path, len + 1);
+    p->code = err->code;
+    return true;
+}
+
+/**
+ * What is known of the entry (struct ff_result's no_stat, no_type, unreported): takes the
+ * error the walker reported for it, reports it now where find's fts would, and otherwise
+ * leaves it for the first test that needs the stat.
+ */
+static void known_of(const struct ff_options *opts, const struct frd_walk_entry *we,
+                     struct ff_result *res)
+{
+    int code = we->entry->error;
+    if (we->worker < npending && pending[we->worker].code < 0) {
+        struct ff_pending *p = &pending[we->worker];
+        if (strcmp(p->path, we->path) == 0) {
+            code = p->code;
+            p->code = 0;
+            res->unreported = code;
+        } else {
+            pending_flush(we->worker);
+        }
+    }
+    if (code >= 0) {
+        return;
+    }
+    enum frd_type type = we->entry->type;
+    if (type == FRD_TYPE_LNK && we->entry->error >= 0 &&
+        (code == FRD_ENOENT || code == FRD_ENOTDIR)) {
+        // -L, a link whose target is missing: find takes the link itself, after its error.
+        if (res->unreported < 0) {
+            ff_error_path(we->path, tool_strerror(res->unreported));
+            res->unreported = 0;
+        }
+        return;
+    }
+    res->no_stat = true;
+    res->no_type = type == FRD_TYPE_DIR || type == FRD_TYPE_UNKNOWN ||
+                   (type == FRD_TYPE_LNK && opts->follow == FRD_FOLLOW_ALL);
+    if (res->no_type && res->unreported < 0) {
+        ff_error_path(we->path, tool_strerror(res->unreported));
+        res->unreported = 0;
+    }
+}
+
+static enum frd_action evaluate(struct ff_walk *walk, const struct frd_walk_entry *we,
+                                struct ff_result *known)
 {
     const struct ff_options *opts = walk->opts;
     if (atomic_load_explicit(&walk->quit, memory_order_relaxed) || ff_out_broken()) {
@@ -57,12 +150,7 @@ static enum frd_action evaluate(struct ff_walk *walk, const struct frd_walk_entr
         ff_error("out of memory");
         return FRD_ACTION_STOP;
     }
-    if ((opts->needs & FF_STAT_FIELDS) && we->entry->error < 0) {
-        // GNU find evaluates nothing on a file it cannot stat and does not descend into it;
-        // the walker has reported the error through on_error().
-        return FRD_ACTION_PRUNE;
-    }
-    struct ff_result res = {false, false};
+    struct ff_result res = *known;
     if (walk->post_order_sync) {
         ff_out_lock(thr);
         ff_exec_run_ready(thr);
@@ -112,17 +200,17 @@ static enum frd_action on_visit(const struct frd_walk_entry *we, void *udata)
 {
     struct ff_walk *walk = udata;
     ff_exec_dir_visit(we);
-    if ((int)we->depth < walk->opts->mindepth) {
-        // Only with -execdir ... +, whose batches need the states of these directories
-        // too: the walk then visits every depth (see main()).
+    struct ff_result known = {.prune = false};
+    known_of(walk->opts, we, &known);
+    // -mindepth is applied here, not by the walker, so that a failed stat above it is
+    // reported as find reports it (see known_of()), and -execdir ... + has the states of
+    // the directories above it.
+    if ((int)we->depth < walk->opts->mindepth ||
+        (deferred(walk->opts, we) && !is_mount_point(walk->opts, we))) {
         return atomic_load_explicit(&walk->quit, memory_order_relaxed) ? FRD_ACTION_STOP
                                                                        : FRD_ACTION_CONTINUE;
     }
-    if (deferred(walk->opts, we) && !is_mount_point(walk->opts, we)) {
-        return atomic_load_explicit(&walk->quit, memory_order_relaxed) ? FRD_ACTION_STOP
-                                                                       : FRD_ACTION_CONTINUE;
-    }
-    return evaluate(walk, we);
+    return evaluate(walk, we, &known);
 }
 
 static void on_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_dir_totals *totals,
@@ -140,7 +228,8 @@ static void on_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_
         if (walk->post_order_sync) {
             ff_out_flush_each();
         }
-        evaluate(walk, dir);
+        struct ff_result known = {.prune = false};
+        evaluate(walk, dir, &known);
     }
 }
 
@@ -228,8 +317,13 @@ static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
 {
     (void)udata;
     if (err->call == FRD_OP_LOOP) {
+        pending_flush(err->worker);
         report_loop(err);
+    } else if (err->call == FRD_OP_STAT && err->depth > 0 && err->code != FRD_ELOOP &&
+               pending_keep(err)) {
+        // Reported at the visit, or when a test needs the stat (see known_of()).
     } else {
+        pending_flush(err->worker);
         ff_error_path(err->path, tool_strerror(err->code));
     }
     return FRD_ACTION_CONTINUE;
@@ -257,13 +351,11 @@ int main(int argc, char **argv)
     frd_walk_options_init(&wo);
     wo.follow = opts.follow;
     wo.workers = opts.workers;
-    wo.min_depth = opts.mindepth;
+    wo.min_depth = 0; // applied in on_visit()
     wo.max_depth = opts.maxdepth;
     wo.on_error = on_error;
     if (ff_exec_wants_dir_states()) {
-        // -execdir ... + gathers each directory's entries in the directory's state, which
-        // the walk stores only for directories visited: those above -mindepth too.
-        wo.min_depth = 0;
+        // -execdir ... + gathers each directory's entries in the directory's state.
         wo.on_dir_state_free = ff_exec_dir_done;
     }
     // Exactly the fields the expression reads: -type, -name and -inum need no stat.
@@ -282,6 +374,7 @@ int main(int argc, char **argv)
         wo.children_fields = FRD_FIELD_TYPE | (ff_expr_needs(opts.exclude) & FRD_FIELDS_ALL);
     }
 
+    opts.stat_may_fail = geteuid() != 0;
     struct ff_walk walk = {.opts = &opts};
     atomic_init(&walk.quit, false);
     // One output state per worker index: the walker runs at most 8 workers (or the -j asked).
@@ -291,6 +384,8 @@ int main(int argc, char **argv)
         ff_options_free(&opts);
         return 1;
     }
+    pending = calloc(nstates, sizeof(*pending));
+    npending = pending != NULL ? nstates : 0;
     walk.post_order_sync = opts.depth && !opts.ordered && opts.workers != 1;
     for (unsigned i = 0; walk.post_order_sync && i < nstates; i++) {
         // ff_out_flush_each() reads every state: all are made before the walk.
@@ -328,6 +423,11 @@ int main(int argc, char **argv)
         }
     }
     count += ff_out_flush_all();
+    for (unsigned i = 0; i < npending; i++) {
+        pending_flush(i); // an error no visit claimed
+        free(pending[i].path);
+    }
+    free(pending);
     if (opts.count) {
         char line[32];
         int n = snprintf(line, sizeof(line), "%" PRIu64 "\n", count);

@@ -258,6 +258,7 @@ static struct ff_expr *parse_type(struct parser *p, const char *primary, const c
             e->kind = FF_PRED;
             e->test = ff_test_xtype;
             e->num = (uint64_t)p->opts->follow;
+            e->needs = FF_NEED_STAT; // find stats every entry for -xtype
         }
     }
     return e;
@@ -455,11 +456,12 @@ static struct ff_expr *parse_action(struct parser *p, const char *tok)
     }
     e->file = file;
     e->sep = strcmp(tok, "-fprint0") == 0 ? '\0' : '\n';
-    if (fmt != NULL && ff_format_compile(fmt, &e->format, &o->needs) != 0) {
+    if (fmt != NULL && ff_format_compile(fmt, &e->format, &e->needs) != 0) {
         p->status = 1;
         free(e);
         return NULL;
     }
+    o->needs |= e->needs;
     return e;
 }
 
@@ -532,11 +534,12 @@ static struct ff_expr *parse_primary(struct parser *p)
             return NULL;
         }
         p->has_action = true;
-        if (ff_format_compile(arg, &e->format, &o->needs) != 0) {
+        if (ff_format_compile(arg, &e->format, &e->needs) != 0) {
             p->status = 1;
             free(e);
             return NULL;
         }
+        o->needs |= e->needs;
         return e;
     }
     struct simple {

@@ -939,7 +939,8 @@ struct ff_expr *ff_pred_parse(struct ff_parser *fp, const char *tok, bool *handl
         return parse_regex(fp, tok, tok[1] == 'i');
     }
     if (strcmp(tok, "-lname") == 0 || strcmp(tok, "-ilname") == 0) {
-        if ((arg = ff_parser_arg(fp, tok)) == NULL || (e = pred(fp, test_lname, 0)) == NULL) {
+        if ((arg = ff_parser_arg(fp, tok)) == NULL ||
+            (e = pred(fp, test_lname, FF_NEED_STAT)) == NULL) {
             return NULL;
         }
         e->pattern = arg;

@@ -276,10 +276,13 @@ int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
             q++;
         } else if (strchr("pPHfhdyl", d) != NULL) {
             seg.directive = d;
+            // find's %y needs the type (unknown where a directory's stat failed); its %l
+            // needs a stat of the entry.
+            *needs |= d == 'y' ? FRD_FIELD_TYPE : d == 'l' ? FF_NEED_STAT : 0;
             q++;
         } else if (d == 'Y') {
             seg.directive = d;
-            *needs |= FF_NEED_LINKSTAT;
+            *needs |= FF_NEED_LINKSTAT | FF_NEED_STAT;
             q++;
         } else if (strchr("sinmMkbDuUgGFSZ", d) != NULL) {
             seg.directive = d;
@@ -793,6 +796,14 @@ void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts
             emit_time(thr, seg, e->atime_ns);
             break;
         case 'B':
+            if (!(e->fields & FRD_FIELD_BTIME)) {
+                // No birth time (the file system keeps none): what Debian's find 4.9, built
+                // without birth times, prints for every file: gnulib's "unknown" timespec
+                // {-1, -1} for %B@, an empty string for every other %Bk.
+                static const char unknown[] = "-1.-000000010";
+                emit_str(thr, seg, unknown, seg->tk == '@' ? sizeof(unknown) - 1 : 0);
+                break;
+            }
             emit_time(thr, seg, e->btime_ns);
             break;
         case 'C':

@@ -41,7 +41,7 @@ static enum frd_action find_visit(const struct frd_walk_entry *we, void *udata)
     if ((opts->needs & FF_STAT_FIELDS) && we->entry->error < 0) {
         return FRD_ACTION_PRUNE; // find evaluates nothing it cannot stat (reported already)
     }
-    struct ff_result res = {false, false};
+    struct ff_result res = {.prune = false};
     ff_eval(opts->expr, opts, we, thr, &res);
     if (res.quit) {
         atomic_store(&f->quit, true);
