@@ -8,11 +8,9 @@
 # (medians, ratios, machine, load average) and a TSV of medians that bench/cold_cache_charts.sh
 # turns into SVG charts. Needs root to drop the cache: otherwise it says so and exits 0.
 #
-# Usage: bench/cold_cache.sh [-q|-a] [-n RUNS] [-b BUILD_DIR] [-o OUT_DIR]
-#   default: on /usr the whole sweep for frdfind, for frdcount with metadata only; on u-boot
-#       -j 1/8/32 for frdfind (and frdcount with metadata): about 15 minutes on 2 vCPUs
+# Usage: bench/cold_cache.sh [-q] [-n RUNS] [-b BUILD_DIR] [-o OUT_DIR]
+#   default: both tools, the whole sweep, both trees, both modes (about 6 minutes here)
 #   -q  quick subset: /usr only, metadata only, -j 1/8/32 for frdfind only, 1 run (~1 min)
-#   -a  all: both tools, the whole sweep, both trees, both modes (about 25 minutes)
 #   -n  rounds (default 3)
 #   -b  build dir holding examples/frdfind and examples/frdcount (default build-release)
 #   -o  where results.md and results.tsv go (default bench/results/cold)
@@ -24,15 +22,13 @@ quick=0
 runs=3
 build=build-release
 out=bench/results/cold
-all=0
-while getopts qan:b:o: opt; do
+while getopts qn:b:o: opt; do
   case $opt in
     q) quick=1 runs=1 ;;
-    a) all=1 ;;
     n) runs=$OPTARG ;;
     b) build=$OPTARG ;;
     o) out=$OPTARG ;;
-    *) sed -n '11,19p' "$0" >&2; exit 2 ;;
+    *) sed -n '11,17p' "$0" >&2; exit 2 ;;
   esac
 done
 if [ "$(id -u)" -ne 0 ] || ! [ -w /proc/sys/vm/drop_caches ]; then
@@ -73,15 +69,11 @@ for tree in "${trees[@]}"; do
       ff=" -printf '%s\\n'" fc="" ft=" -printf '%s\\n'" fd="--changed-within 1000weeks . $q"
     fi
     row() { printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$mode" "$1" "$2" "$3" >>"$cmds"; }
-    js=("${jobs[@]}")
-    [ $all = 0 ] && [ "$name" = u-boot ] && js=(1 8 32)
     row frdfind default "$frdfind $q$ff"
-    for j in "${js[@]}"; do row frdfind "$j" "$frdfind -j$j $q$ff"; done
+    for j in "${jobs[@]}"; do row frdfind "$j" "$frdfind -j$j $q$ff"; done
     if [ $quick = 0 ]; then
       row frdcount default "$frdcount -q $fc $q"
-      if [ $all = 1 ] || [ "$mode" = meta ]; then
-        for j in "${js[@]}"; do row frdcount "$j" "$frdcount -q -j$j $fc $q"; done
-      fi
+      for j in "${jobs[@]}"; do row frdcount "$j" "$frdcount -q -j$j $fc $q"; done
     fi
     row find default "find $q$ft"
     row bfs default "bfs $q$ft"
@@ -186,7 +178,7 @@ for t in trees:
                 print(f"| {t} | {label[m]} | {c} | {tool} | {d:.3f} | "
                       + " | ".join("" if x is None else f"{x:.3f}" for x in js)
                       + f" | {d / best:.2f}x (best -j{bj}) |")
-print("\nCommands (u-boot: tests/data/u-boot.tsv.gz materialized in a temporary directory):\n")
+print("\nCommands (U-BOOT: tests/data/u-boot.tsv.gz materialized in a temporary directory):\n")
 for cmd in dict.fromkeys(r["command"] for r in rows):
     print(f"    {cmd}")
 if failed:
@@ -194,5 +186,6 @@ if failed:
     for cmd in failed:
         print(f"    {cmd}")
 EOF
+sed -i "s|$tmp/u-boot|U-BOOT|g; s|$PWD/||g" "$out/results.md" "$out/results.tsv"
 echo "wrote $out/results.md and $out/results.tsv" >&2
 cat "$out/results.md"
