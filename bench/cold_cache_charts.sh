@@ -22,7 +22,6 @@ trees = list(dict.fromkeys(r["tree"] for r in rows))
 series = [(m, c) for m in ("name", "meta") for c in ("cold", "warm")]
 for t in trees:
     with open(f"{out}/tools-{t.strip('/')}.dat", "w") as f:
-        f.write("tool " + " ".join(f"{m}-{c}" for m, c in series) + "\n")
         for tool in ("frdfind", "frdcount", "find", "bfs", "fdfind"):
             vals = [med.get((t, m, tool, "default", c), "NaN") for m, c in series]
             if any(v != "NaN" for v in vals):
@@ -40,6 +39,7 @@ EOF
 for dat in "$tmp"/tools-*.dat; do
   t=$(basename "$dat" .dat)
   t=${t#tools-}
+  n=$(wc -l <"$dat")
   gnuplot <<EOF
 set terminal svg size 720,400 dynamic font "sans,12" background rgb "white"
 set output "$dir/tools-$t.svg"
@@ -47,8 +47,9 @@ set title "$t: walk time by tool at its default (median, lower is better)"
 set ylabel "seconds"
 set style data histograms
 set style histogram clustered gap 1
+set xrange [-0.6:$n-0.4]
 set style fill solid 0.85 border -1
-set key top left
+set key outside bottom center horizontal
 set yrange [0:*]
 set grid ytics
 set datafile missing "NaN"
