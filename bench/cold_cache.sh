@@ -20,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 quick=0
 runs=3
-build=build-release
+build="build-release"
 out=bench/results/cold
 while getopts qn:b:o: opt; do
   case $opt in
