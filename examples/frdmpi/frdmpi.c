@@ -9,6 +9,7 @@
 
 #include "frdmpi.h"
 
+#include "errtext.h"
 #include "toolname.h"
 
 #include <fcntl.h>
@@ -39,9 +40,15 @@ enum frd_action fm_error(const struct frd_walk_error *err, void *udata)
 {
     struct fm_run *run = *(struct fm_run **)udata;
     atomic_fetch_add(&run->errors, 1);
-    if (!run->quiet) {
-        fprintf(stderr, "%s: '%s': %s (%s)\n", tool_name, err->path, frd_strerror(err->code),
-                frd_op_name(err->call));
+    if (run->quiet) {
+        return FRD_ACTION_CONTINUE;
+    }
+    // frdcount's words, so the two agree line for line.
+    if (err->call == FRD_OP_LOOP && err->other_path != NULL) {
+        fprintf(stderr, "%s: '%s': file system loop: the same directory as '%s'\n", tool_name,
+                err->path, err->other_path);
+    } else {
+        fprintf(stderr, "%s: '%s': %s\n", tool_name, err->path, tool_strerror(err->code));
     }
     return FRD_ACTION_CONTINUE;
 }
