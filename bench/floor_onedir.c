@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -103,7 +104,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: floor_onedir DIR [THREADS]\n");
         return 2;
     }
-    int threads = argc > 2 ? atoi(argv[2]) : 2;
+    long threads = 2;
+    if (argc > 2) {
+        char *end;
+        errno = 0;
+        threads = strtol(argv[2], &end, 10);
+        if (errno != 0 || end == argv[2] || *end != '\0' || threads < 1) {
+            fprintf(stderr, "floor_onedir: THREADS must be a positive integer: '%s'\n", argv[2]);
+            return 2;
+        }
+    }
     dirfd_g = open(argv[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dirfd_g < 0) {
         perror(argv[1]);

@@ -28,6 +28,7 @@
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -472,6 +473,28 @@ static const struct lx_mount *lx_mount_find(const struct lx_mount *v, size_t n, 
     return NULL;
 }
 
+/**
+ * One unsigned decimal field of a mountinfo line at *p, which must be followed by `sep`.
+ * @return true with *out set and *p past `sep`; false if no digits, too large or another
+ *         character follows.
+ */
+static bool lx_field(const char **p, char sep, unsigned long *out)
+{
+    const char *s = *p;
+    if (*s < '0' || *s > '9') {
+        return false; // strtoul would accept spaces and a sign
+    }
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno != 0 || *end != sep) {
+        return false;
+    }
+    *out = v;
+    *p = end + 1;
+    return true;
+}
+
 /** More mounts than this: do not search the tree (quadratic), say "may cycle". */
 #define LX_MOUNTS_MAX 4096
 
@@ -490,8 +513,9 @@ bool frd__plat_mounts_may_cycle(void)
     char line[4096];
     while (fgets(line, sizeof(line), f) != NULL) {
         struct lx_mount m;
-        if (sscanf(line, "%lu %lu %lu:%lu", &m.id, &m.parent, &m.major, &m.minor) != 4 ||
-            n == LX_MOUNTS_MAX) {
+        const char *p = line;
+        if (!lx_field(&p, ' ', &m.id) || !lx_field(&p, ' ', &m.parent) ||
+            !lx_field(&p, ':', &m.major) || !lx_field(&p, ' ', &m.minor) || n == LX_MOUNTS_MAX) {
             may = true; // unreadable or too many (a line longer than the buffer too)
             break;
         }

@@ -531,6 +531,7 @@ static void test_walk_bind_mount_cycle_is_eloop_never_walked(void **state)
         free(a);
         free(b);
         skip();
+        return; // skip() leaves by longjmp; never go on with the freed paths
     }
     bind_target = b;
     assert_one_loop(bind_root, FRD_FOLLOW_NEVER, "", b, a);

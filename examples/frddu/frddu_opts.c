@@ -335,13 +335,15 @@ int du_parse_options(int argc, char **argv, struct du_options *opts)
             summarize = true;
             break;
         case 't': {
+            // required_argument: getopt sets optarg; "" (rejected below) keeps this total.
+            const char *arg = optarg != NULL ? optarg : "";
             uint64_t value;
-            enum du_num_error e = du_parse_number(optarg, "kKmMGTPEZY0", 1, &value);
+            enum du_num_error e = du_parse_number(arg, "kKmMGTPEZY0", 1, &value);
             if (e != DU_NUM_OK) {
-                return number_fatal(e, oi, c, optarg);
+                return number_fatal(e, oi, c, arg);
             }
             opts->threshold = (int64_t)value;
-            if (value == 0 && optarg[strspn(optarg, " \t\n\v\f\r")] == '-') {
+            if (value == 0 && arg[strspn(arg, " \t\n\v\f\r")] == '-') {
                 fprintf(stderr, "%s: invalid --threshold argument '-0'\n", tool_name);
                 return 1;
             }

@@ -321,7 +321,7 @@ static void du_children(const struct frd_walk_entry *dir, struct frd_walk_childr
     for (size_t i = 0; i < n; i++) {
         const struct frd_entry *e = frd_walk_children_entry(kids, i);
         size_t need = dir->path_len + 1 + e->name_len + 1;
-        if (need > cap) {
+        if (path == NULL || need > cap) {
             char *grown = realloc(path, need * 2);
             if (grown == NULL) {
                 atomic_store(&st->out_of_memory, true);

@@ -70,7 +70,7 @@ void ff_exclude_children(const struct ff_options *opts, const struct frd_walk_en
     for (size_t i = 0; i < n; i++) {
         const struct frd_entry *e = frd_walk_children_entry(kids, i);
         size_t len = dir->path_len + slash + e->name_len;
-        if (len + 1 > cap) {
+        if (path == NULL || len + 1 > cap) {
             char *grown = realloc(path, len + 1 + 64);
             if (grown == NULL) {
                 break;

@@ -465,13 +465,15 @@ static char *substitute(const char *word, const char *repl)
  * -execdir: where the command runs and what stands for the entry. A root runs in the
  * directory its path names before its last component ("./NAME", trailing slashes kept, as
  * find); "/" runs in "/" as "/". Other entries run in their parent (the walker's descriptor).
- * @return a descriptor to close (or the parent's, *owned false), -1 on error (reported).
+ * @return a descriptor to close (or the parent's, *owned false), -1 on error (reported;
+ *         *arg is then NULL).
  */
 static int entry_dir(const struct frd_walk_entry *we, char **arg, bool *owned)
 {
     *owned = false;
+    *arg = NULL;
     if (!we->is_root && we->depth > 0) {
-        if (we->parent_fd == FRD_INVALID_FD) {
+        if (we->parent_fd == FRD_INVALID_FD || (int)we->parent_fd < 0) {
             ff_error_path(we->path, strerror(ENOENT));
             return -1;
         }
@@ -514,6 +516,7 @@ static int entry_dir(const struct frd_walk_entry *we, char **arg, bool *owned)
     if (dir == NULL || *arg == NULL) {
         free(dir);
         free(*arg);
+        *arg = NULL;
         ff_error("out of memory");
         return -1;
     }
@@ -522,6 +525,7 @@ static int entry_dir(const struct frd_walk_entry *we, char **arg, bool *owned)
         ff_error_path(dir, strerror(errno));
         free(dir);
         free(*arg);
+        *arg = NULL;
         return -1;
     }
     free(dir);
@@ -599,6 +603,7 @@ static bool exec_one(struct ff_exec *ex, const struct frd_walk_entry *we, struct
     if (ex->in_dir) {
         dir_fd = entry_dir(we, &arg, &owned);
         if (dir_fd < 0) {
+            free(arg); // NULL: entry_dir frees what it allocated on failure
             return false;
         }
     }
@@ -680,6 +685,7 @@ static void execdir_plus(struct ff_exec *ex, const struct frd_walk_entry *we, st
     bool owned = false;
     int fd = entry_dir(we, &arg, &owned);
     if (fd < 0) {
+        free(arg); // NULL: entry_dir frees what it allocated on failure
         return;
     }
     struct dir_batches *d = we->is_root || we->depth == 0 ? NULL : we->parent_state;

@@ -262,13 +262,17 @@ static const char *id_lookup(uint32_t id, bool group)
         name = pw != NULL ? strdup(pw->pw_name) : NULL;
     }
     struct id_name *n = malloc(sizeof(*n));
-    if (n != NULL) {
-        n->id = id;
-        n->group = group;
-        n->name = name;
-        n->next = id_names;
-        id_names = n;
+    if (n == NULL) {
+        // The cache owns every name it returns: without an entry, print the number.
+        free(name);
+        pthread_mutex_unlock(&id_lock);
+        return NULL;
     }
+    n->id = id;
+    n->group = group;
+    n->name = name;
+    n->next = id_names;
+    id_names = n;
     pthread_mutex_unlock(&id_lock);
     return name;
 }

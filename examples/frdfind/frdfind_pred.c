@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <grp.h>
+#include <limits.h>
 #include <locale.h>
 #include <pthread.h>
 #include <pwd.h>
@@ -683,6 +684,9 @@ static struct {
  */
 static void read_mounts(void)
 {
+    // "ID PARENT MAJOR:MINOR ...": each field digits then its separator (strtoul alone would
+    // take a sign or spaces, sscanf would not report an overflow).
+    const char seps[] = {' ', ' ', ':', ' '};
     FILE *f = fopen("/proc/self/mountinfo", "re");
     if (f == NULL) {
         return;
@@ -691,11 +695,21 @@ static void read_mounts(void)
     size_t cap = 0;
     size_t room = 0;
     while (getline(&line, &cap, f) > 0) {
-        unsigned maj, min;
+        unsigned long field[4] = {0};
+        const char *p = line;
+        bool ok = true;
+        for (int i = 0; ok && i < 4; i++) {
+            char *end = NULL;
+            errno = 0;
+            field[i] = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
+            ok = end != NULL && errno == 0 && *end == seps[i] && field[i] <= UINT_MAX;
+            p = ok ? end + 1 : p;
+        }
+        unsigned maj = (unsigned)field[2];
+        unsigned min = (unsigned)field[3];
         const char *dash = strstr(line, " - ");
         char type[256];
-        if (sscanf(line, "%*u %*u %u:%u", &maj, &min) != 2 || dash == NULL ||
-            sscanf(dash + 3, "%255s", type) != 1) {
+        if (!ok || dash == NULL || sscanf(dash + 3, "%255s", type) != 1) {
             continue;
         }
         if (mounts.n == room) {
