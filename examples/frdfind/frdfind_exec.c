@@ -569,10 +569,22 @@ static void run_batch(struct ff_exec *ex, struct batch *b, struct ff_thread *thr
     b->nargs = 0;
 }
 
+/** A command that cannot fit the argument limit however it is cut: as GNU find, the message
+ *  and exit status 1 at once (this thread's pending lines are written first). */
+static _Noreturn void command_too_long(const char *msg, struct ff_thread *thr)
+{
+    ff_out_exclusive_begin(thr);
+    ff_error(msg);
+    _exit(1);
+}
+
 /** '+': adds one argument, running the batch first when it would not fit. */
 static void batch_add(struct ff_exec *ex, struct batch *b, const char *arg, struct ff_thread *thr)
 {
     size_t len = strlen(arg) + 1;
+    if (b->nargs == 0 && ex->fixed_chars + len > arg_max) {
+        command_too_long("cannot fit single argument within argument list size limit", thr);
+    }
     if (b->nargs > 0 && (ex->fixed_chars + b->nchars + len > arg_max ||
                          (size_t)ex->nwords + b->nargs + 1 >= max_args)) {
         run_batch(ex, b, thr);
@@ -613,6 +625,13 @@ static bool exec_one(struct ff_exec *ex, const struct frd_walk_entry *we, struct
     for (int k = 0; ok && k < ex->nwords; k++) {
         argv[k] = substitute(ex->words[k], repl);
         ok = argv[k] != NULL;
+    }
+    size_t total = 0;
+    for (int k = 0; ok && k < ex->nwords; k++) {
+        total += strlen(argv[k]) + 1;
+    }
+    if (ok && total > arg_max) {
+        command_too_long("argument list too long", thr);
     }
     bool result = false;
     if (!ok) {

@@ -892,6 +892,27 @@ if [ -e "$tmp/lsw/chr" ]; then
   t "" "$tmp/lsw" chr2 chr plain -ls
 fi
 
+# A command that cannot fit the argument limit (two words of 65,600 bytes): find's message and
+# exit status 1 at once, for ';' and '+' (the words are too long to print in the case line).
+big=$(head -c 65600 /dev/zero | tr '\0' x)
+for term in ';' '+'; do
+  rc_find=0
+  rc_frd=0
+  (cd "$g" && find dir -exec echo "$big" "$big" {} "$term" -print) >"$tmp/find.out" \
+    2>"$tmp/find.err" || rc_find=$?
+  (cd "$g" && "$frdfind" dir -exec echo "$big" "$big" {} "$term" -print) >"$tmp/frd.out" \
+    2>"$tmp/frd.err" || rc_frd=$?
+  if [ $rc_find -eq $rc_frd ] && cmp -s "$tmp/find.out" "$tmp/frd.out" &&
+    cmp -s <(sed 's/^find: /frdfind: /' "$tmp/find.err") "$tmp/frd.err"; then
+    pass=$((pass + 1))
+    echo "ok   [] dir -exec echo BIG BIG {} $term -print: $(cat "$tmp/frd.err"), exit $rc_frd"
+  else
+    fail=$((fail + 1))
+    failed_cases+=("-exec with words over the argument limit, $term")
+    echo "FAIL -exec echo BIG BIG {} $term: find exit $rc_find: $(head -c 200 "$tmp/find.err"); frdfind exit $rc_frd: $(head -c 200 "$tmp/frd.err")"
+  fi
+done
+
 # ---- predicates: -regex, -perm, -user, -group, times, -newerXY, -lname, -xtype, -samefile,
 # -readable, -printf directives, UTF-8 matching, -exclude ------------------------------------
 # A tree of its own: owners with and without names (as root), every -perm edge, links for
