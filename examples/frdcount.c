@@ -97,15 +97,9 @@ static enum frd_action count_error(const struct frd_walk_error *err, void *udata
     if (quiet_errors) {
         return FRD_ACTION_CONTINUE;
     }
-    if (err->call == FRD_OP_LOOP && err->other_path != NULL) {
-        // A directory that repeats an ancestor (a link followed back, a bind mount): one
-        // line that names both; it is counted once, not walked again.
-        fprintf(stderr, "%s: '%s': file system loop: the same directory as '%s'\n", tool_name,
-                err->path, err->other_path);
-    } else {
-        // As find prints it: the path in quotes, then the C library's words.
-        fprintf(stderr, "%s: '%s': %s\n", tool_name, err->path, tool_strerror(err->code));
-    }
+    // As find prints a failure; a loop in one line that names both directories: it is
+    // counted once, not walked again.
+    tool_print_walk_error(err);
     return FRD_ACTION_CONTINUE;
 }
 

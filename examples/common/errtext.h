@@ -13,4 +13,14 @@
  */
 const char *tool_strerror(int code);
 
+struct frd_walk_error;
+
+/**
+ * Prints one walk failure on stderr as frdcount words it (frdmpi's walk too, so the two agree
+ * line for line): "NAME: 'PATH': WORDS" as find prints a failure (NAME: tool_name), or for a
+ * directory that repeats an ancestor (FRD_OP_LOOP with other_path)
+ * "NAME: 'PATH': file system loop: the same directory as 'ANCESTOR'". Any thread.
+ */
+void tool_print_walk_error(const struct frd_walk_error *err);
+
 #endif // FRD_EXAMPLES_COMMON_ERRTEXT_H

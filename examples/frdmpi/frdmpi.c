@@ -43,13 +43,7 @@ enum frd_action fm_error(const struct frd_walk_error *err, void *udata)
     if (run->quiet) {
         return FRD_ACTION_CONTINUE;
     }
-    // frdcount's words, so the two agree line for line.
-    if (err->call == FRD_OP_LOOP && err->other_path != NULL) {
-        fprintf(stderr, "%s: '%s': file system loop: the same directory as '%s'\n", tool_name,
-                err->path, err->other_path);
-    } else {
-        fprintf(stderr, "%s: '%s': %s\n", tool_name, err->path, tool_strerror(err->code));
-    }
+    tool_print_walk_error(err); // frdcount's words: the two agree line for line
     return FRD_ACTION_CONTINUE;
 }
 
