@@ -327,6 +327,18 @@ const char *ff_base_name(const struct frd_walk_entry *we, struct ff_thread *thr,
  */
 int ff_format_compile(const char *text, struct ff_format **out, unsigned *needs);
 
+/**
+ * Writes the symbolic mode as ls -l, -ls and %M print it ("drwxr-xr-x", '?' for an unknown
+ * type) into out, NUL-terminated. Any thread.
+ */
+void ff_mode_string(char out[11], enum frd_type type, uint32_t mode);
+
+/**
+ * Takes find's sign off a numeric argument: "+N" (more than), "-N" (less than), "N" (exactly).
+ * @return the comparison; *s is advanced past the sign.
+ */
+enum ff_cmp ff_take_sign(const char **s);
+
 /** Frees a compiled format. */
 void ff_format_free(struct ff_format *fmt);
 

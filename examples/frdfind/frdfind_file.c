@@ -23,9 +23,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <pthread.h>
-#include <pwd.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,96 +232,6 @@ static void ls_name(struct ff_thread *thr, const char *p, size_t n)
     }
 }
 
-/** The user or group name of an id (cached: one lookup per id per run), or NULL. */
-struct id_name {
-    uint32_t id;
-    bool group;
-    char *name; /**< NULL when the id has no name */
-    struct id_name *next;
-};
-static struct id_name *id_names;
-static pthread_mutex_t id_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static const char *id_lookup(uint32_t id, bool group)
-{
-    pthread_mutex_lock(&id_lock);
-    for (struct id_name *n = id_names; n != NULL; n = n->next) {
-        if (n->id == id && n->group == group) {
-            pthread_mutex_unlock(&id_lock);
-            return n->name;
-        }
-    }
-    char *name = NULL;
-    if (group) {
-        struct group *g = getgrgid((gid_t)id);
-        name = g != NULL ? strdup(g->gr_name) : NULL;
-    } else {
-        struct passwd *pw = getpwuid((uid_t)id);
-        name = pw != NULL ? strdup(pw->pw_name) : NULL;
-    }
-    struct id_name *n = malloc(sizeof(*n));
-    if (n == NULL) {
-        // The cache owns every name it returns: without an entry, print the number.
-        free(name);
-        pthread_mutex_unlock(&id_lock);
-        return NULL;
-    }
-    n->id = id;
-    n->group = group;
-    n->name = name;
-    n->next = id_names;
-    id_names = n;
-    pthread_mutex_unlock(&id_lock);
-    return name;
-}
-
-static void mode_string(char out[11], enum frd_type type, uint32_t mode)
-{
-    static const char letters[] = "?-dlpscb";
-    char t = '?';
-    switch (type) {
-    case FRD_TYPE_REG:
-        t = '-';
-        break;
-    case FRD_TYPE_DIR:
-        t = 'd';
-        break;
-    case FRD_TYPE_LNK:
-        t = 'l';
-        break;
-    case FRD_TYPE_FIFO:
-        t = 'p';
-        break;
-    case FRD_TYPE_SOCK:
-        t = 's';
-        break;
-    case FRD_TYPE_CHR:
-        t = 'c';
-        break;
-    case FRD_TYPE_BLK:
-        t = 'b';
-        break;
-    default:
-        break;
-    }
-    (void)letters;
-    out[0] = t;
-    const char *rwx = "rwxrwxrwx";
-    for (int k = 0; k < 9; k++) {
-        out[1 + k] = (mode & (0400u >> k)) ? rwx[k] : '-';
-    }
-    if (mode & 04000) {
-        out[3] = (mode & 0100) ? 's' : 'S';
-    }
-    if (mode & 02000) {
-        out[6] = (mode & 0010) ? 's' : 'S';
-    }
-    if (mode & 01000) {
-        out[9] = (mode & 0001) ? 't' : 'T';
-    }
-    out[10] = '\0';
-}
-
 void ff_ls_eval(struct ff_file *file, const struct ff_options *opts,
                 const struct frd_walk_entry *we, struct ff_thread *thr)
 {
@@ -338,13 +246,13 @@ void ff_ls_eval(struct ff_file *file, const struct ff_options *opts,
     column(thr, &w_blocks, num, false);
     ff_out_byte(thr, ' ');
     char mode[11];
-    mode_string(mode, e->type, e->mode);
+    ff_mode_string(mode, e->type, e->mode);
     column(thr, &w_mode, mode, true);
     ff_out_byte(thr, ' ');
     snprintf(num, sizeof(num), "%lu", (unsigned long)e->nlink);
     column(thr, &w_nlink, num, false);
     ff_out_byte(thr, ' ');
-    const char *user = id_lookup(e->uid, false);
+    const char *user = ff_user_name(e->uid, we->worker);
     if (user != NULL) {
         column(thr, &w_owner, user, true);
     } else {
@@ -355,7 +263,7 @@ void ff_ls_eval(struct ff_file *file, const struct ff_options *opts,
         widen(&w_owner, n + 1);
     }
     ff_out_byte(thr, ' ');
-    const char *group = id_lookup(e->gid, true);
+    const char *group = ff_group_name(e->gid, we->worker);
     if (group == NULL) {
         snprintf(num, sizeof(num), "%lu", (unsigned long)e->gid);
     }

@@ -155,7 +155,7 @@ static bool parse_u64(const char *s, uint64_t *out)
     return true;
 }
 
-static enum ff_cmp take_sign(const char **s)
+enum ff_cmp ff_take_sign(const char **s)
 {
     if (**s == '+') {
         (*s)++;
@@ -293,7 +293,7 @@ static struct ff_expr *parse_size(struct parser *p, const char *arg)
     memcpy(num, arg, num_len);
     num[num_len] = '\0';
     const char *s = num;
-    enum ff_cmp cmp = take_sign(&s);
+    enum ff_cmp cmp = ff_take_sign(&s);
     uint64_t n;
     if (!parse_u64(s, &n)) {
         FAIL(p, "Invalid argument `%s' to -size", arg);
@@ -312,7 +312,7 @@ static struct ff_expr *parse_number(struct parser *p, enum ff_kind kind, const c
                                     const char *arg)
 {
     const char *s = arg;
-    enum ff_cmp cmp = take_sign(&s);
+    enum ff_cmp cmp = ff_take_sign(&s);
     uint64_t n;
     if (!parse_u64(s, &n)) {
         FAIL(p, "invalid argument `%s' to `%s'", arg, primary);

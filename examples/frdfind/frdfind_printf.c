@@ -542,8 +542,7 @@ static void emit_context(struct ff_thread *thr, const struct ff_seg *seg,
     emit_str(thr, seg, value, (size_t)n);
 }
 
-/** The symbolic mode as ls -l and %M print it ("drwxr-xr-x"). */
-static void mode_string(char out[10], enum frd_type type, uint32_t mode)
+void ff_mode_string(char out[11], enum frd_type type, uint32_t mode)
 {
     char t = frd_type_letter(type);
     out[0] = t == 'f' ? '-' : t == 'U' ? '?' : t;
@@ -560,6 +559,7 @@ static void mode_string(char out[10], enum frd_type type, uint32_t mode)
     if (mode & 01000) {
         out[9] = (mode & 0001) ? 't' : 'T';
     }
+    out[10] = '\0';
 }
 
 /**
@@ -769,9 +769,9 @@ void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts
             emit_int(thr, seg, e->mode & 07777, 8);
             break;
         case 'M': {
-            char m[10];
-            mode_string(m, e->type, e->mode);
-            emit_str(thr, seg, m, sizeof(m));
+            char m[11];
+            ff_mode_string(m, e->type, e->mode);
+            emit_str(thr, seg, m, sizeof(m) - 1);
             break;
         }
         case 's':

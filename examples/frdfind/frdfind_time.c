@@ -138,19 +138,6 @@ static int64_t saturated_ns(int64_t sec, int64_t nsec)
     return sec * NS_PER_SEC + nsec;
 }
 
-static enum ff_cmp take_sign(const char **s)
-{
-    if (**s == '+') {
-        (*s)++;
-        return FF_CMP_GT;
-    }
-    if (**s == '-') {
-        (*s)++;
-        return FF_CMP_LT;
-    }
-    return FF_CMP_EQ;
-}
-
 static struct ff_expr *time_node(struct ff_parser *fp, enum time_of of,
                                  bool (*test)(const struct ff_expr *, const struct frd_walk_entry *,
                                               struct ff_thread *))
@@ -187,7 +174,7 @@ static struct ff_expr *parse_relative(struct ff_parser *fp, const char *primary,
 {
     struct ff_options *o = ff_parser_opts(fp);
     const char *s = arg;
-    enum ff_cmp written = take_sign(&s);
+    enum ff_cmp written = ff_take_sign(&s);
     char *end;
     errno = 0;
     double value = *s != '\0' ? strtod(s, &end) : 0.0;
