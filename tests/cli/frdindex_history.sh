@@ -24,8 +24,11 @@ if [ "$(id -u)" = 0 ]; then
   mkdir nobody && chown 65534:65534 nobody
   # The system interpreter: a per-user one (pyenv) may be unreadable to another user.
   py=/usr/bin/python3; [ -x "$py" ] || py=$(command -v python3)
+  # A copy in this 755 folder: the build may sit in a folder only root can search (a
+  # mktemp -d clone), which uid 65534's Python cannot exec from.
+  cp "$frdindex" "$tmp/frdindex-copy" && chmod 755 "$tmp/frdindex-copy"
   if setpriv --reuid=65534 --regid=65534 --clear-groups \
-    "$py" "$tmp/frdindex_history.py" "$frdindex" "$tmp/nobody" 24 >nobody.log 2>&1; then
+    "$py" "$tmp/frdindex_history.py" "$tmp/frdindex-copy" "$tmp/nobody" 24 >nobody.log 2>&1; then
     ok "change feed agrees with the model as uid 65534 ($(tail -1 nobody.log))"
   else
     bad "change feed vs model as uid 65534:"; grep -v '^ok' nobody.log | head -40
