@@ -130,6 +130,11 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
   chmod 700 "$u/locked" "$u/deep/a/locked2" && chmod 444 "$u/noexec"
   # mpirun needs a session folder 65534 can write; the tools' paths are readable (755).
   mkdir "$tmp/home" && chown 65534:65534 "$tmp/home"
+  # Copies of the tools in this 755 folder: the build may sit in a folder only root can
+  # search (a mktemp -d clone), which mpirun and env running as 65534 cannot exec from.
+  mkdir "$tmp/bin" && cp "$bin"/frdmpi "$bin"/frdcount "$bin"/frddu "$bin"/frdfind "$tmp/bin/"
+  chmod 755 "$tmp"/bin/*
+  bin=$tmp/bin
   as=(setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$tmp/home" TMPDIR="$tmp/home")
   echo "time: $SECONDS s"; agree unreadable "$u" "1 2 3 4" walk du find
   FRD_MPI_TEST_SCATTER=1 agree "unreadable scattered" "$u" "2 3" walk du find
