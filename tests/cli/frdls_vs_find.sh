@@ -60,7 +60,7 @@ for dir in "${dirs[@]}"; do
   fi
 done
 
-# Errors: a clear message on stderr and a non-zero exit.
+# Errors: ls's words on stderr ("cannot open directory 'X': ERROR") and a non-zero exit.
 check_error() {
   local path=$1 want=$2
   if "$frdls" "$path" >/dev/null 2>"$tmp/err"; then
@@ -71,20 +71,20 @@ check_error() {
     fail=$((fail + 1)); echo "FAIL: frdls $path said: $(cat "$tmp/err")"
   fi
 }
-check_error /nonexistent/frd "no such file or directory"
-check_error /etc/hostname "not a directory"
+check_error /nonexistent/frd "^frdls: cannot open directory '/nonexistent/frd': No such file or directory$"
+check_error /etc/hostname "^frdls: cannot open directory '/etc/hostname': Not a directory$"
 mkdir "$tmp/locked" && chmod 000 "$tmp/locked"
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
   chmod 755 "$tmp"
   if setpriv --reuid=65534 --regid=65534 --clear-groups "$frdls" "$tmp/locked" >/dev/null 2>"$tmp/err"; then
     fail=$((fail + 1)); echo "FAIL: unreadable directory listed"
-  elif grep -q "permission denied" "$tmp/err"; then
-    pass=$((pass + 1)); echo "ok: frdls on an unreadable directory fails with 'permission denied'"
+  elif grep -q "^frdls: cannot open directory '$tmp/locked': Permission denied$" "$tmp/err"; then
+    pass=$((pass + 1)); echo "ok: frdls on an unreadable directory fails with 'Permission denied'"
   else
     fail=$((fail + 1)); echo "FAIL: unreadable directory said: $(cat "$tmp/err")"
   fi
 else
-  check_error "$tmp/locked" "permission denied"
+  check_error "$tmp/locked" "^frdls: cannot open directory '$tmp/locked': Permission denied$"
 fi
 chmod 755 "$tmp/locked"
 echo "$pass passed, $fail failed"
