@@ -145,10 +145,11 @@ fi
 
 # Shares another rank listed: every depth-1 directory goes to another rank.
 FRD_MPI_TEST_SCATTER=1 agree "gen scattered" "$gen" "3" walk du find
-# A stop on one rank ends the walk on every rank: -print -quit prints one match per rank
-# at most (each may find its own before the stop reaches it), at least one, status 0.
+# A stop on one rank ends the walk on every rank: -print -quit prints one match per worker
+# at most (each may find its own before the stop reaches it), at least one, status 0; with
+# one worker per rank (-j 1), one per rank at most.
 for np in 1 3; do
-  run quit "${mpi[@]}" -np "$np" "$bin/frdmpi" find "$gen" -name 'f*.c' -print -quit
+  run quit "${mpi[@]}" -np "$np" "$bin/frdmpi" find -j 1 "$gen" -name 'f*.c' -print -quit
   n=$(wc -l <quit.out)
   if [ "$(cat quit.rc)" = 0 ] && [ "$n" -ge 1 ] && [ "$n" -le "$np" ] && ! grep -qv '/f[0-9].c$' quit.out; then
     ok "find -print -quit np$np ($n lines)"
