@@ -5,19 +5,19 @@
  *
  * Each rank runs one loop on the thread that called it (the only thread that calls MPI):
  *
- *   todo (queue.h) --batch--> walk thread: frd_walk_roots() with this file's hooks
+ *   held (queue.h) --batch--> walk thread: frd_walk_roots() with this file's hooks
  *        ^                          | visits divert directories while `want` > 0
  *        | MP_WORK                  v
  *   other ranks <--MP_WORK--- outbox (locked; filled by the visits)
  *
- * - A batch is up to `keep` (2 * workers + 2) directories of todo at one depth (so an
+ * - A batch is up to `keep` (2 * workers + 2) directories of held at one depth (so an
  *   error's depth is base + its own), walked as roots by frd's parallel walker on a helper
  *   thread. The walk keeps at most `keep` directories in flight (entered, post-order hook
- *   not yet called); the visits set further directories aside into todo, where a thief
+ *   not yet called); the visits set further directories aside into held, where a thief
  *   gets half of them at once instead of waiting for the walker's private queue.
- * - An idle rank (no batch, empty todo) sends MP_REQ to a random other rank and waits for
- *   MP_WORK or MP_NOWORK. A rank asked for work gives the first half of its todo at once;
- *   if todo is empty but it is walking, it sets `want` and its visits hand over the next
+ * - An idle rank (no batch, empty held) sends MP_REQ to a random other rank and waits for
+ *   MP_WORK or MP_NOWORK. A rank asked for work gives the first half of its held at once;
+ *   if held is empty but it is walking, it sets `want` and its visits hand over the next
  *   directories they would enter (returning FRD_ACTION_PRUNE there, path plus dev/ino sent),
  *   which the loop sends to the waiting ranks; a request that waited 2 ms without a
  *   directory gets MP_NOWORK.
@@ -55,7 +55,7 @@ struct rank_walk {
     const struct frd_mpi_options *opts;
     const struct frd_mpi_callbacks *cb;
     void *udata;
-    struct mq todo;
+    struct mq held;
     struct mq batch;   /**< the roots of the walk running (read-only while it runs) */
     bool batch_is_top; /**< the batch is the walk's own root (rank 0's first) */
     bool top_pending;  /**< rank 0 before its first batch */
@@ -79,7 +79,7 @@ struct rank_walk {
     struct mq outbox;
     atomic_int want;      /**< directories the visits should hand over */
     atomic_int in_flight; /**< directories the walk has entered and not finished */
-    int keep;             /**< entered directories beyond this go to todo instead */
+    int keep;             /**< entered directories beyond this go to held instead */
     atomic_bool stopping;
     atomic_bool walk_done;
     int walk_rc;
@@ -168,7 +168,7 @@ static enum frd_action rw_check_root(struct rank_walk *rw, const struct frd_walk
 
 /**
  * Takes the directory out of the walk if a rank waits for work, or if the walk has `keep`
- * directories in flight already (then it waits in todo, where a thief can take it at once).
+ * directories in flight already (then it waits in held, where a thief can take it at once).
  * @return true if it was taken.
  */
 static bool rw_divert(struct rank_walk *rw, const struct frd_walk_entry *we, unsigned depth)
@@ -304,30 +304,30 @@ static void *rw_thread(void *arg)
     return NULL;
 }
 
-/** Starts a batch: every directory of todo at the depth of its last one. @return 0 or code. */
+/** Starts a batch: every directory of held at the depth of its last one. @return 0 or code. */
 static int rw_start(struct rank_walk *rw)
 {
-    uint32_t depth = rw->todo.items[rw->todo.len - 1].depth;
+    uint32_t depth = rw->held.items[rw->held.len - 1].depth;
     size_t kept = 0, first = 0, taken = 0;
-    for (size_t i = rw->todo.len; i-- > 0 && taken < (size_t)rw->keep;) {
-        if (rw->todo.items[i].depth == depth) {
+    for (size_t i = rw->held.len; i-- > 0 && taken < (size_t)rw->keep;) {
+        if (rw->held.items[i].depth == depth) {
             first = i;
             taken++;
         }
     }
     mq_drop_tail(&rw->batch, rw->batch.len);
-    for (size_t i = 0; i < rw->todo.len; i++) {
-        struct mq_item *it = &rw->todo.items[i];
+    for (size_t i = 0; i < rw->held.len; i++) {
+        struct mq_item *it = &rw->held.items[i];
         if (it->depth == depth && i >= first) {
             struct mq one = {it, 1, 1};
             if (mq_move_all(&rw->batch, &one) != 0) {
-                return FRD_ENOMEM; // (the items left in todo are freed with it)
+                return FRD_ENOMEM; // (the items left in held are freed with it)
             }
         } else {
-            rw->todo.items[kept++] = *it;
+            rw->held.items[kept++] = *it;
         }
     }
-    rw->todo.len = kept;
+    rw->held.len = kept;
     rw->batch_is_top = rw->top_pending;
     rw->top_pending = false;
     atomic_store(&rw->root_dev, rw->batch.items[0].root_dev);
@@ -372,8 +372,8 @@ static int rw_serve(struct rank_walk *rw, bool all_nowork)
     if (rc != 0) {
         return rc;
     }
-    while (rw->npending > 0 && rw->todo.len > 1 && rc == 0) {
-        rc = rw_give(rw, &rw->todo, (rw->todo.len + 1) / 2, rw->pending[--rw->npending]);
+    while (rw->npending > 0 && rw->held.len > 1 && rc == 0) {
+        rc = rw_give(rw, &rw->held, (rw->held.len + 1) / 2, rw->pending[--rw->npending]);
     }
     pthread_mutex_lock(&rw->lock);
     while (rw->npending > 0 && rw->outbox.len > 0 && rc == 0) {
@@ -387,8 +387,8 @@ static int rw_serve(struct rank_walk *rw, bool all_nowork)
         }
     }
     atomic_store(&rw->want, rw->npending > 0 ? 8 * rw->npending : 0);
-    if (rw->npending == 0 && !rw->scatter && rc == 0 && mq_move_all(&rw->todo, &rw->outbox) != 0) {
-        rc = -1; // set aside by the visits: in todo, thieves get them without waiting
+    if (rw->npending == 0 && !rw->scatter && rc == 0 && mq_move_all(&rw->held, &rw->outbox) != 0) {
+        rc = -1; // set aside by the visits: in held, thieves get them without waiting
     }
     pthread_mutex_unlock(&rw->lock);
     return rc;
@@ -399,8 +399,8 @@ static int rw_handle(struct rank_walk *rw, struct mp_msg *msg)
 {
     switch (msg->tag) {
     case MP_REQ:
-        if (rw->todo.len > 1 || (rw->todo.len == 1 && rw->walking)) {
-            return rw_give(rw, &rw->todo, (rw->todo.len + 1) / 2, msg->src);
+        if (rw->held.len > 1 || (rw->held.len == 1 && rw->walking)) {
+            return rw_give(rw, &rw->held, (rw->held.len + 1) / 2, msg->src);
         }
         if (rw->walking && rw->npending < MAX_PENDING) {
             if (rw->npending == 0) {
@@ -413,7 +413,7 @@ static int rw_handle(struct rank_walk *rw, struct mp_msg *msg)
         return mp_send(&rw->mp, msg->src, MP_NOWORK, NULL, 0);
     case MP_WORK:
         rw->req_out = false;
-        return mq_unpack(&rw->todo, msg->buf, msg->len);
+        return mq_unpack(&rw->held, msg->buf, msg->len);
     case MP_NOWORK:
         rw->req_out = false;
         rw->next_req = now_ns() + IDLE_SLEEP_NS;
@@ -474,7 +474,7 @@ static void rw_join(struct rank_walk *rw)
     pthread_join(rw->thread, NULL);
     rw->walking = false;
     pthread_mutex_lock(&rw->lock);
-    int moved = mq_move_all(&rw->todo, &rw->outbox); // diverted, never asked for in the end
+    int moved = mq_move_all(&rw->held, &rw->outbox); // diverted, never asked for in the end
     pthread_mutex_unlock(&rw->lock);
     int code = rw->walk_rc;
     int stop_code = atomic_load(&rw->stop_code);
@@ -513,7 +513,7 @@ static int rw_loop(struct rank_walk *rw)
                 return mp_send_all(&rw->mp, MP_ABORT, &code, sizeof code) == 0 ? 0 : -1;
             }
         }
-        if (!rw->walking && rw->todo.len > 0) {
+        if (!rw->walking && rw->held.len > 0) {
             int rc = rw_start(rw);
             if (rc != 0) {
                 rw->rc = rc;
@@ -522,7 +522,7 @@ static int rw_loop(struct rank_walk *rw)
             }
             busy = true;
         }
-        bool idle = !rw->walking && rw->todo.len == 0;
+        bool idle = !rw->walking && rw->held.len == 0;
         if (rw_serve(rw, idle) != 0 || rw_progress(rw, idle) != 0) {
             return -1;
         }
@@ -583,7 +583,7 @@ int frd_mpi_walk(MPI_Comm comm, const char *root, const struct frd_mpi_options *
         if (cb->on_progress != NULL) {
             rw->progress = calloc((size_t)rw->mp.size * 5, sizeof(uint64_t));
         }
-        if (mq_push(&rw->todo, root, strlen(root), 0, 0, 0, 0, false) != 0) {
+        if (mq_push(&rw->held, root, strlen(root), 0, 0, 0, 0, false) != 0) {
             rw->rc = FRD_ENOMEM;
         }
     }
@@ -603,7 +603,7 @@ int frd_mpi_walk(MPI_Comm comm, const char *root, const struct frd_mpi_options *
     }
     int result = local;
     MPI_Allreduce(&local, &result, 1, MPI_INT, MPI_MIN, dup);
-    mq_free(&rw->todo);
+    mq_free(&rw->held);
     mq_free(&rw->batch);
     mq_free(&rw->outbox);
     free(rw->progress);
