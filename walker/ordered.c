@@ -90,7 +90,7 @@ static void o_purge(struct frd__worker *c, struct frd__ordered *o)
     for (size_t i = 0; i < o->nall; i++) {
         struct o_result *r = o->all[i];
         if (r->state == O_READY && frd__o_chain_pruned(r->node)) {
-            o->window_entries -= r->count;
+            o->window_entries -= r->window_cost;
             frd__ores_discard(c, o, r);
             o->window--;
         }
@@ -132,7 +132,7 @@ static struct o_result *o_await(struct frd__worker *c, struct frd__wnode *node)
     if (r != NULL) {
         node->result = NULL;
         o->window--;
-        o->window_entries -= r->count;
+        o->window_entries -= r->window_cost;
         if (o->idle > 0 && o->heap_n > 0) {
             uv_cond_signal(&o->work_cond); // a read-ahead slot is free
         }
@@ -141,41 +141,128 @@ static struct o_result *o_await(struct frd__worker *c, struct frd__wnode *node)
     return r;
 }
 
-/** Copies a result onto the consumer's stack as a new frame and returns it to the pool. */
+/**
+ * Pushes a frame for a result: the frame takes the listing over (no copy; the result goes
+ * back to the pool when the frame is left), so a large listing is held once.
+ */
 static int o_push_frame(struct frd__worker *c, struct o_result *r, size_t dir_len)
 {
     struct frd__ordered *o = c->walk->ordered.state;
-    size_t count = r->count;
-    size_t names = r->names_len;
     int a = FRD__RESERVE(o->frames, o->frames_cap, o->nframes + 1, 64);
-    int b = a < 0 ? a : FRD__RESERVE(o->items, o->items_cap, o->nitems + count, 64);
-    int n = b < 0 ? b : FRD__RESERVE(o->names, o->names_cap, o->nnames + names, 64);
-    if (n < 0) {
+    if (a < 0) {
         return FRD_ENOMEM;
     }
-    c->allocations += (size_t)(a + b + n);
+    c->allocations += (size_t)a;
     struct o_frame *f = &o->frames[o->nframes++];
     f->node = r->node;
-    f->first = o->nitems;
-    f->count = count;
+    f->res = r;
+    f->count = r->count;
     f->next = 0;
-    f->names_mark = o->nnames;
+    f->chunk = SIZE_MAX;
     f->dir_len = dir_len;
     f->has_fd = r->has_fd;
     f->own_fd = FRD_INVALID_FD;
     f->own_pinned = false;
-    if (count > 0) {
-        memcpy(o->names + o->nnames, r->names, names);
-        for (size_t i = 0; i < count; i++) {
-            struct o_item *it = &o->items[o->nitems + i];
-            *it = r->items[i];
-            it->name_off += o->nnames;
-            it->entry.name = NULL;
+    return 0;
+}
+
+/**
+ * Item i of a frame's listing; for a large listing, its chunk resolved first (by a worker
+ * or, if none took it yet, here), and the chunk before it let go of. The consumer lists or
+ * resolves other work while it waits, as in o_await(). @return the item, or NULL if the
+ * walk stopped.
+ */
+static struct o_item *o_item_get(struct frd__worker *c, struct o_frame *f, size_t i)
+{
+    struct o_result *r = f->res;
+    struct o_large *lg = r->lg;
+    if (lg == NULL) {
+        return &r->items[i];
+    }
+    size_t k = i / O_CHUNK;
+    if (k != f->chunk) {
+        struct frd_walk *walk = c->walk;
+        struct frd__ordered *o = walk->ordered.state;
+        uv_mutex_lock(&o->mu);
+        lg->base = k; // the chunks before it are done with: their slots are free
+        if (f->chunk != SIZE_MAX && o->idle > 0) {
+            uv_cond_signal(&o->work_cond);
+        }
+        while (!frd__o_chunk_ready(lg, k) && !atomic_load(&walk->stop)) {
+            if (frd__o_chunk_take(c, o, lg) || frd__o_work_one(c, o)) {
+                continue;
+            }
+            o->consumer_waits = true;
+            uv_cond_wait(&o->ready_cond, &o->mu);
+            o->consumer_waits = false;
+        }
+        bool ready = frd__o_chunk_ready(lg, k);
+        if (ready) {
+            f->node->totals.entries += lg->made[k % O_CHUNK_SLOTS];
+            f->node->totals.bytes += lg->bytes[k % O_CHUNK_SLOTS];
+        }
+        uv_mutex_unlock(&o->mu);
+        if (!ready) {
+            return NULL;
+        }
+        f->chunk = k;
+    }
+    return &lg->slots[(k % O_CHUNK_SLOTS) * O_CHUNK + i % O_CHUNK];
+}
+
+/** Marks the subdirectories of items [from, to) not entered as pruned. */
+static void o_prune_items(struct o_item *items, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
+        if (items[i].child != NULL) {
+            atomic_store_explicit(&items[i].child->pruned, true, memory_order_relaxed);
         }
     }
-    o->nitems += count;
-    o->nnames += names;
-    return 0;
+}
+
+/**
+ * Leaves a frame's listing: a large one is closed (no more chunks claimed; the consumer
+ * waits for those in flight) and the subdirectories of its resolved chunks not entered
+ * are pruned; then the result goes back to the pool.
+ */
+static void o_frame_let_go(struct frd__worker *c, struct o_frame *f)
+{
+    struct frd__ordered *o = c->walk->ordered.state;
+    struct o_result *r = f->res;
+    struct o_large *lg = r->lg;
+    uv_mutex_lock(&o->mu);
+    if (lg == NULL) {
+        o_prune_items(r->items, f->next, f->count);
+    } else {
+        lg->closed = true;
+        while (lg->inflight > 0) {
+            o->consumer_waits = true;
+            uv_cond_wait(&o->ready_cond, &o->mu);
+            o->consumer_waits = false;
+        }
+        for (size_t s = 0; s < O_CHUNK_SLOTS; s++) {
+            size_t k = lg->ready[s];
+            if (k == SIZE_MAX) {
+                continue;
+            }
+            size_t lo = k * O_CHUNK;
+            size_t n = lg->nrecs - lo < O_CHUNK ? lg->nrecs - lo : O_CHUNK;
+            size_t from = f->next > lo ? f->next - lo : 0;
+            if (from < n) {
+                o_prune_items(&lg->slots[s * O_CHUNK], from, n);
+            }
+        }
+        struct o_large **p = &o->large;
+        while (*p != NULL && *p != lg) {
+            p = &(*p)->next;
+        }
+        if (*p == lg) {
+            *p = lg->next;
+        }
+    }
+    frd__ores_put(o, r);
+    uv_mutex_unlock(&o->mu);
+    f->res = NULL;
 }
 
 /**
@@ -295,13 +382,18 @@ static bool o_enter(struct frd__worker *c, struct frd__wnode *node, size_t dir_l
         o_post_visit(c, node, dir_len, o_top_fd(c));
     }
     uv_mutex_lock(&o->mu);
-    if (pushed) {
-        frd__ores_put(o, r); // the frame owns the node ref and the fd ref now
-    } else {
+    if (!pushed) {
         frd__ores_discard(c, o, r);
+    } else if (r->lg != NULL) {
+        // Its chunks may be resolved now, by any thread that is idle.
+        r->lg->next = o->large;
+        o->large = r->lg;
+        if (o->idle > 0) {
+            uv_cond_broadcast(&o->work_cond);
+        }
     }
     uv_mutex_unlock(&o->mu);
-    return pushed;
+    return pushed; // the frame owns the result, the node ref and the fd ref now
 }
 
 /** Leaves the top frame: post-order visit, then its descriptor and node go. */
@@ -317,14 +409,7 @@ static void o_pop_frame(struct frd__worker *c, bool post)
     }
     o_frame_close_own(c, f);
     // Subdirectories not entered are pruned (their nodes are on the heap or listed).
-    for (size_t i = f->next; i < f->count; i++) {
-        struct frd__wnode *child = o->items[f->first + i].child;
-        if (child != NULL) {
-            atomic_store_explicit(&child->pruned, true, memory_order_relaxed);
-        }
-    }
-    o->nitems = f->first;
-    o->nnames = f->names_mark;
+    o_frame_let_go(c, f);
     o->nframes--;
     if (f->has_fd) {
         frd__fd_release(walk, node);
@@ -347,8 +432,12 @@ static void o_run_frames(struct frd__worker *c)
             frd__progress_tick(c);
             continue;
         }
-        struct o_item *it = &o->items[f->first + f->next++];
-        const char *name = o->names + it->name_off;
+        struct o_item *it = o_item_get(c, f, f->next);
+        if (it == NULL) {
+            return; // stopped
+        }
+        f->next++;
+        const char *name = f->res->names + it->name_off;
         size_t dir_len = f->dir_len;
         size_t sep = frd__path_sep(c->path, dir_len);
         size_t path_len = dir_len + sep + it->entry.name_len;
@@ -498,8 +587,6 @@ void frd__ordered_free(struct frd_walk *walk)
     frd__opool_free(o);
     frd__free(o->heap);
     frd__free(o->frames);
-    frd__free(o->items);
-    frd__free(o->names);
     uv_cond_destroy(&o->ready_cond);
     uv_cond_destroy(&o->work_cond);
     uv_mutex_destroy(&o->mu);

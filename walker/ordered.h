@@ -28,6 +28,55 @@ struct o_item {
 
 enum o_state { O_FREE, O_INFLIGHT, O_READY };
 
+/**
+ * One entry of a large listing as the directory record gave it: 24 bytes and the name,
+ * where a resolved item is a few hundred. key holds the name's first 8 bytes big-endian
+ * (zero padded), so most comparisons of the sort end without touching the names.
+ */
+struct o_rec {
+    uint64_t key;
+    uint64_t ino;
+    uint32_t name_off; /**< in the large listing's names */
+    uint16_t name_len;
+    uint8_t type; /**< enum frd_type */
+};
+
+/** Entries of a large listing resolved at a time, and chunks resolved ahead at most. */
+#define O_CHUNK       4096
+#define O_CHUNK_SLOTS 4
+
+/**
+ * A listing of more than one kernel batch (a large directory): names and records, sorted,
+ * resolved into items (stat, links, child nodes) a chunk at a time while the consumer is in
+ * the directory, the chunks ahead of it by whichever thread is idle, at most O_CHUNK_SLOTS
+ * chunks of items at once. So memory is the names, 24 bytes per entry and a bounded
+ * window of items, not an item per entry. Pooled for the walk, like results.
+ */
+struct o_large {
+    struct o_large *next; /**< in the list of active listings, or of free ones */
+    struct frd__wnode *node;
+    struct o_rec *recs;
+    size_t nrecs;
+    size_t recs_cap;
+    char *names;
+    size_t names_len;
+    size_t names_cap;
+    struct o_item *slots; /**< O_CHUNK_SLOTS * O_CHUNK items: chunk k in slot k % slots */
+    size_t ready[O_CHUNK_SLOTS];   /**< the chunk each slot holds resolved, or SIZE_MAX */
+    size_t made[O_CHUNK_SLOTS];    /**< entries of it that were still there when stat'ed */
+    uint64_t bytes[O_CHUNK_SLOTS]; /**< their sizes */
+    size_t nchunks;
+    size_t base;       /**< the first chunk the consumer has not let go of */
+    size_t next_claim; /**< the first chunk no thread took */
+    unsigned inflight; /**< chunks being resolved */
+    unsigned fields;   /**< the records' fields (what the listing gave besides the name) */
+    frd_os_fd fd;      /**< the directory, held by the result's has_fd ref */
+    enum frd__vol_class cls;
+    bool keep;      /**< children hold the directory's descriptor */
+    bool late_stat; /**< the records lack fields the walk wants: stat each entry */
+    bool closed;    /**< the consumer left: nothing more is claimed */
+};
+
 /** Items and names of a listing too large for a result's own room; pooled by size class. */
 struct o_buf {
     struct o_buf *next_free;
@@ -63,6 +112,9 @@ struct o_result {
     struct o_item *items;
     size_t items_cap;
     struct o_buf *big; /**< the borrowed buffer items and names are in, or NULL */
+    /** A large listing (items resolved by chunks, names in it), or NULL. */
+    struct o_large *lg;
+    size_t window_cost; /**< what it counts for in window_entries */
     size_t count;
     int open_err;
     struct frd__failure open_op;
@@ -78,10 +130,10 @@ struct o_result {
 /** A directory the consumer is in. */
 struct o_frame {
     struct frd__wnode *node;
-    size_t first; /**< its items in the stack arena */
+    struct o_result *res; /**< its listing, taken over from the worker (no copy) */
     size_t count;
     size_t next;
-    size_t names_mark; /**< name arena size before its names */
+    size_t chunk; /**< a large listing: the chunk the consumer holds, or SIZE_MAX */
     size_t dir_len;    /**< bytes of its path in the consumer's path buffer */
     bool has_fd;
     /** Without has_fd: the descriptor its callbacks get, reopened when first needed (from
@@ -120,12 +172,12 @@ struct frd__ordered {
     struct o_frame *frames;
     size_t nframes;
     size_t frames_cap;
-    struct o_item *items;
-    size_t nitems;
-    size_t items_cap;
-    char *names;
-    size_t nnames;
-    size_t names_cap;
+    // Large listings: active ones (a frame is in them), free ones, all of them.
+    struct o_large *large;
+    struct o_large *free_large;
+    struct o_large **all_large;
+    size_t nlarge;
+    size_t large_cap;
 };
 
 /* walker/ordered_list.c: the task heap (by pre-order position) and the workers. All but
@@ -148,6 +200,13 @@ bool frd__o_chain_pruned(const struct frd__wnode *node);
  * there is nothing it may take now.
  */
 bool frd__o_work_one(struct frd__worker *w, struct frd__ordered *o);
+/** Is chunk k of a large listing resolved (called with mu held)? */
+bool frd__o_chunk_ready(const struct o_large *lg, size_t k);
+/**
+ * Resolves the next unclaimed chunk of a large listing if one may be taken now: called with
+ * mu held, returns with it held (dropped while resolving). @return true if it did.
+ */
+bool frd__o_chunk_take(struct frd__worker *w, struct frd__ordered *o, struct o_large *lg);
 
 /* walker/ordered_pool.c: results, pooled for the walk. */
 /** Takes a result from the pool (called with mu held). @return it, or NULL (no memory). */
@@ -164,6 +223,11 @@ void frd__ores_discard(struct frd__worker *w, struct frd__ordered *o, struct o_r
  * @return 0 or FRD_ENOMEM.
  */
 int frd__ores_reserve(struct frd__ordered *o, struct o_result *r, size_t n, size_t names);
+/** Takes a large listing from the pool (called with mu held). @return it, or NULL. */
+struct o_large *frd__olarge_get(struct frd__ordered *o);
+/** Makes room for n records and `names` bytes of names in a large listing. @return 0 or
+ *  FRD_ENOMEM. */
+int frd__olarge_reserve(struct o_large *lg, size_t n, size_t names);
 /** Frees every result block and pooled buffer (the walk is over). */
 void frd__opool_free(struct frd__ordered *o);
 

@@ -119,6 +119,392 @@ bool frd__o_chain_pruned(const struct frd__wnode *node)
     return false;
 }
 
+/**
+ * Fills an item from an entry of node's listing (open as fd): resolves it (links, loops)
+ * and makes the node of a subdirectory to descend into, `ord` its place in the listing.
+ * *keep: children hold the descriptor (decided at the first child, if not before).
+ */
+static void o_item_fill(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                        enum frd__vol_class cls, const struct frd_entry *e, bool no_descent,
+                        size_t ord, bool *keep, struct o_item *it)
+{
+    struct frd_walk *walk = w->walk;
+    size_t name_off = it->name_off;
+    memset(it, 0, sizeof(*it));
+    it->name_off = name_off;
+    it->entry.name_len = e->name_len;
+    if ((walk->opts.flags & FRD_WALK_SKIP_HIDDEN) && e->name[0] == '.') {
+        it->skip = true;
+        return;
+    }
+    if (e->error < 0) {
+        it->err = e->error;
+        it->err_op = FRD__FAIL_STAT;
+    }
+    struct frd__resolved res;
+    int how = frd__resolve_entry(w, node, fd, cls, e, false, &res);
+    it->entry = res.entry;
+    it->followed = res.followed;
+    it->persistent = res.persistent && !walk->names_only;
+    it->has_id = res.has_id;
+    it->id = res.id;
+    if (res.err < 0) {
+        it->err = res.err;
+        it->err_op = res.err_op;
+        it->loop = res.loop;
+    }
+    if (how == RESOLVE_SKIP) {
+        it->skip = true;
+        return;
+    }
+    if (no_descent || !frd__may_descend(walk, node, &res)) {
+        return;
+    }
+    struct frd__wnode *c = frd__child_node(w, node, &res);
+    if (c == NULL) {
+        it->err = FRD_ENOMEM;
+        it->err_op = FRD__FAIL_ALLOC;
+        return;
+    }
+    c->ord = (uint32_t)ord;
+    if (!*keep && !(node->flags & WN_KEEP_DECIDED)) {
+        *keep = frd__keep_fd(w, node, fd);
+    }
+    if (*keep) {
+        atomic_fetch_add(&node->fd_refs, 1);
+        c->flags |= WN_HOLDS_PARENT_FD;
+    }
+    it->child = c;
+}
+
+/* ---- Large listings: records sorted by name, resolved by chunks ---- */
+
+/** The first 8 bytes of a name, big-endian, zero padded (names hold no NUL). */
+static uint64_t rec_key(const char *name, size_t len)
+{
+    uint64_t k = 0;
+    for (size_t i = 0; i < 8; i++) {
+        k = (k << 8) | (i < len ? (unsigned char)name[i] : 0u);
+    }
+    return k;
+}
+
+/** The order of frd_list_sort(): by name in byte order, then by position in the listing. */
+static bool rec_less(const char *names, const struct o_rec *a, const struct o_rec *b)
+{
+    if (a->key != b->key) {
+        return a->key < b->key;
+    }
+    size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
+    int c = memcmp(names + a->name_off, names + b->name_off, n);
+    if (c != 0) {
+        return c < 0;
+    }
+    if (a->name_len != b->name_len) {
+        return a->name_len < b->name_len;
+    }
+    return a->name_off < b->name_off;
+}
+
+static void rec_swap(struct o_rec *a, struct o_rec *b)
+{
+    struct o_rec t = *a;
+    *a = *b;
+    *b = t;
+}
+
+static void rec_sift(const char *names, struct o_rec *v, size_t i, size_t n)
+{
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) {
+            return;
+        }
+        if (c + 1 < n && rec_less(names, &v[c], &v[c + 1])) {
+            c++;
+        }
+        if (!rec_less(names, &v[i], &v[c])) {
+            return;
+        }
+        rec_swap(&v[i], &v[c]);
+        i = c;
+    }
+}
+
+/** Introsort of records (as lib/list.c sorts entries): in place, no allocation. */
+static void rec_sort(const char *names, struct o_rec *v, size_t n, unsigned depth)
+{
+    while (n > 16) {
+        if (depth-- == 0) {
+            for (size_t i = n / 2; i-- > 0;) {
+                rec_sift(names, v, i, n);
+            }
+            for (size_t end = n; end-- > 1;) {
+                rec_swap(&v[0], &v[end]);
+                rec_sift(names, v, 0, end);
+            }
+            return;
+        }
+        size_t mid = n / 2;
+        if (rec_less(names, &v[mid], &v[0])) {
+            rec_swap(&v[mid], &v[0]);
+        }
+        if (rec_less(names, &v[n - 1], &v[0])) {
+            rec_swap(&v[n - 1], &v[0]);
+        }
+        if (rec_less(names, &v[n - 1], &v[mid])) {
+            rec_swap(&v[n - 1], &v[mid]);
+        }
+        rec_swap(&v[0], &v[mid]);
+        size_t i = 0;
+        size_t j = n;
+        for (;;) {
+            do {
+                i++;
+            } while (i < n && rec_less(names, &v[i], &v[0]));
+            do {
+                j--;
+            } while (rec_less(names, &v[0], &v[j]));
+            if (i >= j) {
+                break;
+            }
+            rec_swap(&v[i], &v[j]);
+        }
+        rec_swap(&v[0], &v[j]);
+        size_t left = j;
+        size_t right = n - j - 1;
+        if (left < right) {
+            rec_sort(names, v, left, depth);
+            v += j + 1;
+            n = right;
+        } else {
+            rec_sort(names, v + j + 1, right, depth);
+            n = left;
+        }
+    }
+    for (size_t i = 1; i < n; i++) {
+        for (size_t j = i; j > 0 && rec_less(names, &v[j], &v[j - 1]); j--) {
+            rec_swap(&v[j], &v[j - 1]);
+        }
+    }
+}
+
+/** Moves the entries of a batch into a large listing's records. @return 0 or FRD_ENOMEM. */
+static int large_add(struct o_large *lg, const struct frd_list *list)
+{
+    size_t n = frd_list_count(list);
+    const struct frd_entry *v = frd_list_entries(list);
+    size_t names = 0;
+    for (size_t i = 0; i < n; i++) {
+        names += v[i].name_len + 1;
+    }
+    if (lg->names_len + names > UINT32_MAX ||
+        frd__olarge_reserve(lg, lg->nrecs + n, lg->names_len + names) < 0) {
+        return FRD_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct o_rec *rec = &lg->recs[lg->nrecs++];
+        rec->key = rec_key(v[i].name, v[i].name_len);
+        rec->ino = v[i].file_id;
+        rec->name_off = (uint32_t)lg->names_len;
+        rec->name_len = (uint16_t)v[i].name_len;
+        rec->type = (uint8_t)v[i].type;
+        memcpy(lg->names + lg->names_len, v[i].name, v[i].name_len + 1);
+        lg->names_len += v[i].name_len + 1;
+    }
+    return 0;
+}
+
+/**
+ * Lists an open directory in batches (no children hook). One batch (most directories) stays
+ * in w->list, as a whole listing would. More make it a large listing: the later batches are
+ * read with what the records give (name, type, inode), every entry goes to r->lg as a record,
+ * sorted there; its items are made later by chunks (frd__o_chunk_take()).
+ * @return 0, or the listing's failure (its entries read before it are kept).
+ */
+static int o_read(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                  enum frd__vol_class cls, struct o_result *r)
+{
+    struct frd_walk *walk = w->walk;
+    struct frd_lister *lister = w->lister;
+    frd_list_clear(w->list);
+    int rc = frd_lister_batch_begin(lister, fd, NULL);
+    if (rc < 0) {
+        return rc;
+    }
+    rc = frd_lister_batch_read(lister, w->list);
+    if (rc <= 0) {
+        frd_lister_batch_end(lister);
+        return rc;
+    }
+    // Records hold type and inode: what the walk wants beyond those is stat'ed by chunk.
+    bool late_stat = (walk->list_fields & ~(unsigned)(FRD_FIELD_TYPE | FRD_FIELD_FILE_ID)) != 0;
+    unsigned split_fields = late_stat
+                                ? (walk->list_fields & frd__plat_record_fields) | FRD_FIELD_TYPE
+                                : walk->list_fields;
+    frd_lister_set_fields(lister, split_fields);
+    size_t first = frd_list_count(w->list);
+    rc = frd_lister_batch_read(lister, w->list);
+    if (frd_list_count(w->list) == first) {
+        frd_lister_set_fields(lister, walk->list_fields);
+        frd_lister_batch_end(lister);
+        return rc < 0 ? rc : 0;
+    }
+    struct frd__ordered *o = walk->ordered.state;
+    uv_mutex_lock(&o->mu);
+    struct o_large *lg = frd__olarge_get(o);
+    uv_mutex_unlock(&o->mu);
+    if (lg == NULL) {
+        rc = FRD_ENOMEM;
+    } else {
+        lg->fields = frd_list_entries(w->list)[first].fields & ~(unsigned)0;
+        for (;;) {
+            int arc = large_add(lg, w->list);
+            frd_list_clear(w->list);
+            if (arc < 0) {
+                rc = arc;
+                break;
+            }
+            if (rc <= 0) {
+                break;
+            }
+            rc = frd_lister_batch_read(lister, w->list);
+        }
+        if (!late_stat) {
+            lg->fields &= walk->list_fields;
+        }
+        unsigned depth = 0;
+        for (size_t n = lg->nrecs; n > 1; n >>= 1) {
+            depth += 2;
+        }
+        rec_sort(lg->names, lg->recs, lg->nrecs, depth);
+        lg->node = node;
+        lg->fd = fd;
+        lg->cls = cls;
+        lg->late_stat = late_stat;
+        lg->nchunks = (lg->nrecs + O_CHUNK - 1) / O_CHUNK;
+        // Decided once, before any other thread resolves a chunk of it.
+        lg->keep = frd__keep_fd(w, node, fd);
+        r->lg = lg;
+        r->items = NULL;
+        r->items_cap = 0;
+        r->names = lg->names;
+        r->names_len = lg->names_len;
+        r->names_cap = lg->names_cap;
+    }
+    frd_lister_set_fields(lister, walk->list_fields);
+    frd_lister_batch_end(lister);
+    return rc < 0 ? rc : 0;
+}
+
+bool frd__o_chunk_ready(const struct o_large *lg, size_t k)
+{
+    return lg->ready[k % O_CHUNK_SLOTS] == k;
+}
+
+/** Pushes the child nodes of items onto the heap and wakes workers for them (mu held). */
+static void o_push_children(struct frd__worker *w, struct frd__ordered *o, struct o_item *items,
+                            size_t n, int *list_err, struct frd__failure *list_op)
+{
+    bool ok = true;
+    size_t pushed = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct frd__wnode *c = items[i].child;
+        if (c != NULL && ok && frd__oheap_push(o, c) < 0) {
+            ok = false;
+        }
+        if (!ok && c != NULL) {
+            items[i].child = NULL;
+            frd__wnode_drop(w, c);
+        }
+        pushed += ok && c != NULL;
+    }
+    if (!ok) {
+        *list_err = FRD_ENOMEM;
+        *list_op = FRD__FAIL_QUEUE;
+    }
+    // New tasks: wake as many idle workers as there are tasks beyond the one this thread
+    // takes next (a broadcast per listing woke every worker for one task, and mostly for
+    // nothing: most directories have no subdirectory).
+    if (pushed > 1 && o->idle > 0) {
+        if (pushed - 1 >= o->idle) {
+            uv_cond_broadcast(&o->work_cond);
+        } else {
+            for (size_t i = 1; i < pushed; i++) {
+                uv_cond_signal(&o->work_cond);
+            }
+        }
+    }
+}
+
+bool frd__o_chunk_take(struct frd__worker *w, struct frd__ordered *o, struct o_large *lg)
+{
+    size_t k = lg->next_claim;
+    if (lg->closed || k >= lg->nchunks || k >= lg->base + O_CHUNK_SLOTS) {
+        return false;
+    }
+    lg->next_claim++;
+    lg->inflight++;
+    uv_mutex_unlock(&o->mu);
+
+    struct frd_walk *walk = w->walk;
+    struct frd__wnode *node = lg->node;
+    struct o_item *items = &lg->slots[(k % O_CHUNK_SLOTS) * O_CHUNK];
+    size_t lo = k * O_CHUNK;
+    size_t n = lg->nrecs - lo < O_CHUNK ? lg->nrecs - lo : O_CHUNK;
+    bool keep = lg->keep;
+    size_t made = 0;
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct o_rec *rec = &lg->recs[lo + i];
+        struct frd_entry e;
+        memset(&e, 0, sizeof(e));
+        e.name = lg->names + rec->name_off;
+        e.name_len = rec->name_len;
+        e.type = (enum frd_type)rec->type;
+        e.file_id = rec->ino;
+        e.fields = lg->fields;
+        struct frd_entry st;
+        const struct frd_entry *ep = &e;
+        if (lg->late_stat) {
+            ep = frd__entry_stat_late(walk, &e, lg->fd, &st) ? &st : NULL;
+        }
+        struct o_item *it = &items[i];
+        if (ep == NULL) {
+            // Removed since the listing: left out, as a listing leaves it out.
+            memset(it, 0, sizeof(*it));
+            it->name_off = rec->name_off;
+            it->entry.name_len = rec->name_len;
+            it->skip = true;
+            continue;
+        }
+        made++;
+        bytes += ep->size;
+        it->name_off = rec->name_off;
+        o_item_fill(w, node, lg->fd, lg->cls, ep, false, lo + i, &keep, it);
+    }
+    frd__progress_tick(w);
+
+    uv_mutex_lock(&o->mu);
+    int err = 0;
+    struct frd__failure op = FRD__FAIL_QUEUE;
+    o_push_children(w, o, items, n, &err, &op);
+    if (err < 0) {
+        // No room on the heap: those subdirectories are not walked; the stop says why.
+        uv_mutex_unlock(&o->mu);
+        frd__walk_stop(walk, err, w);
+        uv_mutex_lock(&o->mu);
+    }
+    lg->made[k % O_CHUNK_SLOTS] = made;
+    lg->bytes[k % O_CHUNK_SLOTS] = bytes;
+    lg->ready[k % O_CHUNK_SLOTS] = k;
+    lg->inflight--;
+    if (o->consumer_waits) {
+        uv_cond_signal(&o->ready_cond);
+    }
+    return true;
+}
+
 /** Lists one directory into a result. */
 static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_result *r)
 {
@@ -154,17 +540,34 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
             return;
         }
     }
-    frd_list_clear(w->list);
-    int rc = frd_lister_list_fd(w->lister, w->list, fd, NULL);
+    bool kids = walk->children;
+    int rc;
+    if (kids) {
+        frd_list_clear(w->list);
+        rc = frd_lister_list_fd(w->lister, w->list, fd, NULL);
+    } else {
+        rc = o_read(w, node, fd, cls, r);
+    }
     if (rc < 0) {
         r->list_err = rc;
-        r->list_op = frd__list_failure(w->lister);
+        r->list_op = rc == FRD_ENOMEM && r->lg != NULL ? FRD__FAIL_ALLOC
+                                                       : frd__list_failure(w->lister);
     }
     r->listed = true;
+    atomic_fetch_add_explicit(&w->n_dirs, 1, memory_order_relaxed);
+    if (r->lg != NULL) {
+        // Items come by chunks; the listing's descriptor ref stays for them (and is the
+        // frame's parent_fd for its visits).
+        r->count = r->lg->nrecs;
+        r->window_cost = O_CHUNK;
+        r->has_fd = true;
+        node->totals.entries = 0; // the consumer adds up the chunks
+        node->totals.bytes = 0;
+        return;
+    }
     frd_list_sort(w->list);
     size_t count = frd_list_count(w->list);
     const struct frd_entry *v = frd_list_entries(w->list);
-    bool kids = walk->children;
     if (kids) {
         // The children hook, on this worker, ahead of the consumer: it sees the sorted
         // listing, and the order it leaves is the visit order.
@@ -207,58 +610,15 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
         }
         struct o_item *it = &r->items[n++];
         bytes += e->size;
-        memset(it, 0, sizeof(*it));
         it->name_off = r->names_len;
-        it->entry.name_len = e->name_len;
         memcpy(r->names + r->names_len, e->name, e->name_len + 1);
         r->names_len += e->name_len + 1;
-        if ((walk->opts.flags & FRD_WALK_SKIP_HIDDEN) && e->name[0] == '.') {
-            it->skip = true;
-            continue;
-        }
-        if (e->error < 0) {
-            it->err = e->error;
-            it->err_op = FRD__FAIL_STAT;
-        }
-        struct frd__resolved res;
-        int how = frd__resolve_entry(w, node, fd, cls, e, false, &res);
-        it->entry = res.entry;
-        it->followed = res.followed;
-        it->persistent = res.persistent && !walk->names_only;
-        it->has_id = res.has_id;
-        it->id = res.id;
-        if (res.err < 0) {
-            it->err = res.err;
-            it->err_op = res.err_op;
-            it->loop = res.loop;
-        }
-        if (how == RESOLVE_SKIP) {
-            it->skip = true;
-            continue;
-        }
-        if (no_descent || !frd__may_descend(walk, node, &res)) {
-            continue;
-        }
-        struct frd__wnode *c = frd__child_node(w, node, &res);
-        if (c == NULL) {
-            it->err = FRD_ENOMEM;
-            it->err_op = FRD__FAIL_ALLOC;
-            continue;
-        }
-        c->ord = (uint32_t)(n - 1);
-        if (!keep && !(node->flags & WN_KEEP_DECIDED)) {
-            keep = frd__keep_fd(w, node, fd);
-        }
-        if (keep) {
-            atomic_fetch_add(&node->fd_refs, 1);
-            c->flags |= WN_HOLDS_PARENT_FD;
-        }
-        it->child = c;
+        o_item_fill(w, node, fd, cls, e, no_descent, n - 1, &keep, it);
     }
     r->count = n;
+    r->window_cost = n;
     node->totals.entries = n;
     node->totals.bytes = bytes;
-    atomic_fetch_add_explicit(&w->n_dirs, 1, memory_order_relaxed);
     // The consumer's frame keeps the descriptor (parent_fd of its visits) while at most half
     // the budget is in use: the rest stays for children to open relative to their parents,
     // so that a tree deeper than the budget never has to be reopened along its path.
@@ -282,6 +642,13 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
 bool frd__o_work_one(struct frd__worker *w, struct frd__ordered *o)
 {
     struct frd_walk *walk = w->walk;
+    // The chunks of the large listings the consumer is in come first: it needs them before
+    // anything listed below them, and they are bounded by their slots.
+    for (struct o_large *lg = o->large; lg != NULL; lg = lg->next) {
+        if (frd__o_chunk_take(w, o, lg)) {
+            return true;
+        }
+    }
     // Past the read-ahead cap only the awaited node may be listed; a pruned node at the top
     // is dropped whatever the cap, so that it never hides the awaited one below it.
     if (o->heap_n == 0 ||
@@ -311,40 +678,14 @@ bool frd__o_work_one(struct frd__worker *w, struct frd__ordered *o)
     frd__progress_tick(w);
 
     uv_mutex_lock(&o->mu);
-    bool ok = true;
-    size_t pushed = 0;
-    for (size_t i = 0; i < r->count; i++) {
-        struct frd__wnode *c = r->items[i].child;
-        if (c != NULL && ok && frd__oheap_push(o, c) < 0) {
-            ok = false;
-        }
-        if (!ok && c != NULL) {
-            r->items[i].child = NULL;
-            frd__wnode_drop(w, c);
-        }
-        pushed += ok && c != NULL;
-    }
-    if (!ok) {
-        r->list_err = FRD_ENOMEM;
-        r->list_op = FRD__FAIL_QUEUE;
+    if (r->lg == NULL) {
+        o_push_children(w, o, r->items, r->count, &r->list_err, &r->list_op);
     }
     r->state = O_READY;
-    o->window_entries += r->count;
+    o->window_entries += r->window_cost;
     node->result = r;
     if (node == o->awaited && o->consumer_waits) {
         uv_cond_signal(&o->ready_cond);
-    }
-    // New tasks: wake as many idle workers as there are tasks beyond the one this thread
-    // takes next (a broadcast per listing woke every worker for one task, and mostly for
-    // nothing: most directories have no subdirectory).
-    if (pushed > 1 && o->idle > 0) {
-        if (pushed - 1 >= o->idle) {
-            uv_cond_broadcast(&o->work_cond);
-        } else {
-            for (size_t i = 1; i < pushed; i++) {
-                uv_cond_signal(&o->work_cond);
-            }
-        }
     }
     return true;
 }
