@@ -316,6 +316,30 @@ static int large_add(struct o_large *lg, const struct frd_list *list)
 }
 
 /**
+ * Lays the names out again in sorted order: the listing's order is the file system's (a hash
+ * order on ext4), so every later use of a name (stat, visit, path) was a cache miss; one
+ * tight copying pass pays for them at once (the misses overlap there). @return 0 or FRD_ENOMEM (the
+ * names stay as they were, still valid).
+ */
+static int large_names_in_order(struct o_large *lg)
+{
+    char *to = frd__malloc(lg->names_cap);
+    if (to == NULL) {
+        return FRD_ENOMEM;
+    }
+    size_t len = 0;
+    for (size_t i = 0; i < lg->nrecs; i++) {
+        struct o_rec *rec = &lg->recs[i];
+        memcpy(to + len, lg->names + rec->name_off, (size_t)rec->name_len + 1);
+        rec->name_off = (uint32_t)len;
+        len += (size_t)rec->name_len + 1;
+    }
+    frd__free(lg->names);
+    lg->names = to;
+    return 0;
+}
+
+/**
  * Lists an open directory in batches (no children hook). One batch (most directories) stays
  * in w->list, as a whole listing would. More make it a large listing: the later batches are
  * read with what the records give (name, type, inode), every entry goes to r->lg as a record,
@@ -357,7 +381,7 @@ static int o_read(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
     if (lg == NULL) {
         rc = FRD_ENOMEM;
     } else {
-        lg->fields = frd_list_entries(w->list)[first].fields & ~(unsigned)0;
+        lg->fields = frd_list_entries(w->list)[first].fields;
         for (;;) {
             int arc = large_add(lg, w->list);
             frd_list_clear(w->list);
@@ -378,6 +402,9 @@ static int o_read(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
             depth += 2;
         }
         rec_sort(lg->names, lg->recs, lg->nrecs, depth);
+        if (large_names_in_order(lg) < 0 && rc >= 0) {
+            rc = FRD_ENOMEM;
+        }
         lg->node = node;
         lg->fd = fd;
         lg->cls = cls;
