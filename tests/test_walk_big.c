@@ -450,7 +450,13 @@ struct huge_seen {
     atomic_size_t entries, inner, bad, stat_errors, other_errors;
     atomic_uint_fast64_t dir_entries, dir_bytes; // the big directory's post-order totals
     atomic_int dir_done;
-    int want_error; // the error every entry must carry
+    int want_error;  // the error every entry must carry
+    bool names_only; // sizes are not asked for
+    bool ordered;
+    // Ordered walks (one thread calls back): the index of the last entry visited directly in
+    // the directory (HUGE_N before the first), and the visits that came after a later name.
+    size_t last;
+    size_t out_of_order;
 };
 
 static enum frd_action huge_visit(const struct frd_walk_entry *we, void *udata)
@@ -467,7 +473,11 @@ static enum frd_action huge_visit(const struct frd_walk_entry *we, void *udata)
     const struct frd_entry *e = we->entry;
     bool ok = i < HUGE_N && e->error == h->want_error &&
               e->type == (huge_is_dir(i) ? FRD_TYPE_DIR : FRD_TYPE_REG) &&
-              (h->want_error != 0 || huge_is_dir(i) || e->size == i % 5);
+              (h->want_error != 0 || huge_is_dir(i) || h->names_only || e->size == i % 5);
+    if (ok && h->ordered) {
+        h->out_of_order += h->last != HUGE_N && i <= h->last; // h%06zu: byte order is index order
+        h->last = i;
+    }
     if (!ok) {
         atomic_fetch_add(&h->bad, 1);
         return FRD_ACTION_CONTINUE;
@@ -504,6 +514,9 @@ static void huge_walk(const char *root, unsigned flags, unsigned workers, struct
 {
     h->visits = calloc(HUGE_N, sizeof(*h->visits));
     assert_non_null(h->visits);
+    h->last = HUGE_N;
+    h->names_only = (flags & FRD_WALK_NAMES_ONLY) != 0;
+    h->ordered = (flags & FRD_WALK_ORDERED) != 0;
     struct frd_walk_options o;
     walk_opts(&o, flags);
     o.workers = workers;
@@ -560,9 +573,39 @@ static void test_walk_huge_directory_every_entry_once_in_both_modes(void **state
             // Bounded by the batches, not by the directory (its whole listing alone would
             // take HUGE_N * sizeof(struct frd_entry), over 20 MiB).
             assert_true(peak < 12u << 20);
+        } else {
+            // The names, a 24-byte record per entry and a bounded window of full items: an
+            // item per entry (as the ordered mode held them before) alone is over 40 MiB.
+            assert_true(peak < 20u << 20);
+            assert_int_equal(h.out_of_order, 0);
         }
         free(h.visits);
     }
+}
+
+/** Ordered, names only (records hold all that is asked: no stat): every entry once, in
+ *  byte order across the chunks the listing is resolved by, the subdirectories entered. */
+static void test_walk_huge_directory_ordered_names_only(void **state)
+{
+    (void)state;
+    const char *root = huge_dir();
+    struct huge_seen h = {0};
+    atomic_store(&peak_bytes, atomic_load(&live_bytes));
+    size_t base = atomic_load(&live_bytes);
+    huge_walk(root, FRD_WALK_ORDERED | FRD_WALK_NAMES_ONLY, test_workers(), &h);
+    size_t peak = atomic_load(&peak_bytes) - base;
+    print_message("ordered names only, %u workers: peak %zu KiB held\n", test_workers(),
+                  peak / 1024);
+    assert_int_equal(atomic_load(&h.bad), 0);
+    assert_int_equal(h.out_of_order, 0);
+    assert_int_equal(atomic_load(&h.entries), HUGE_N);
+    for (size_t i = 0; i < HUGE_N; i++) {
+        assert_int_equal(atomic_load(&h.visits[i]), 1);
+    }
+    assert_int_equal(atomic_load(&h.inner), HUGE_N / 1000);
+    assert_int_equal(atomic_load(&h.dir_entries), HUGE_N);
+    assert_true(peak < 20u << 20);
+    free(h.visits);
 }
 
 /** Deletes the files whose names end in 3 just before their stat. */
@@ -602,6 +645,7 @@ static void test_walk_huge_directory_entries_vanishing_mid_listing(void **state)
         assert_int_equal(atomic_load(&huge_deleted), HUGE_N / 10);
         assert_int_equal(atomic_load(&h.bad), 0);
         assert_int_equal(atomic_load(&h.entries), HUGE_N - HUGE_N / 10);
+        assert_int_equal(h.out_of_order, 0);
         for (size_t i = 0; i < HUGE_N; i++) {
             assert_int_equal(atomic_load(&h.visits[i]), !huge_gone(i)); // none twice
         }
@@ -629,8 +673,8 @@ static int huge_unsearchable_child(const char *root, unsigned flags)
             return 4;
         }
     }
-    return atomic_load(&h.bad) == 0 && atomic_load(&h.stat_errors) == HUGE_N &&
-                   atomic_load(&h.other_errors) == 0
+    return atomic_load(&h.bad) == 0 && h.out_of_order == 0 &&
+                   atomic_load(&h.stat_errors) == HUGE_N && atomic_load(&h.other_errors) == 0
                ? 0
                : 5;
 }
@@ -666,6 +710,7 @@ int main(void)
         cmocka_unit_test(test_walk_tiny_fd_budget_reopens_by_path),
         cmocka_unit_test(test_walk_allocations_below_one_per_hundred_dirs),
         cmocka_unit_test(test_walk_huge_directory_every_entry_once_in_both_modes),
+        cmocka_unit_test(test_walk_huge_directory_ordered_names_only),
         cmocka_unit_test(test_walk_huge_directory_entries_vanishing_mid_listing),
         cmocka_unit_test(test_walk_huge_directory_stat_failures),
     };

@@ -61,7 +61,7 @@ struct o_large {
     char *names;
     size_t names_len;
     size_t names_cap;
-    struct o_item *slots; /**< O_CHUNK_SLOTS * O_CHUNK items: chunk k in slot k % slots */
+    struct o_item *slots;          /**< O_CHUNK_SLOTS * O_CHUNK items: chunk k in slot k % slots */
     size_t ready[O_CHUNK_SLOTS];   /**< the chunk each slot holds resolved, or SIZE_MAX */
     size_t made[O_CHUNK_SLOTS];    /**< entries of it that were still there when stat'ed */
     uint64_t bytes[O_CHUNK_SLOTS]; /**< their sizes */
@@ -133,8 +133,8 @@ struct o_frame {
     struct o_result *res; /**< its listing, taken over from the worker (no copy) */
     size_t count;
     size_t next;
-    size_t chunk; /**< a large listing: the chunk the consumer holds, or SIZE_MAX */
-    size_t dir_len;    /**< bytes of its path in the consumer's path buffer */
+    size_t chunk;   /**< a large listing: the chunk the consumer holds, or SIZE_MAX */
+    size_t dir_len; /**< bytes of its path in the consumer's path buffer */
     bool has_fd;
     /** Without has_fd: the descriptor its callbacks get, reopened when first needed (from
      *  the frame above or below, or along the ancestors) and closed when the consumer moves

@@ -577,8 +577,8 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
     }
     if (rc < 0) {
         r->list_err = rc;
-        r->list_op = rc == FRD_ENOMEM && r->lg != NULL ? FRD__FAIL_ALLOC
-                                                       : frd__list_failure(w->lister);
+        r->list_op =
+            rc == FRD_ENOMEM && r->lg != NULL ? FRD__FAIL_ALLOC : frd__list_failure(w->lister);
     }
     r->listed = true;
     atomic_fetch_add_explicit(&w->n_dirs, 1, memory_order_relaxed);
