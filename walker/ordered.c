@@ -62,10 +62,16 @@ int frd__ordered_init(struct frd_walk *walk)
     // siblings while the consumer went deep; results are small now, so the cap is in
     // entries as well, which bounds memory (O_WINDOW_ENTRIES items, a few MiB at most).
     o->window_max = 64 * (size_t)walk->nworkers + 16;
+    o->sortbufs = frd__calloc(walk->nworkers, sizeof(o->sortbufs[0]));
+    if (o->sortbufs == NULL) {
+        goto fail_sortbufs;
+    }
     walk->ordered.state = o;
     walk->ordered.wake = frd__ordered_wake;
     return 0;
 
+fail_sortbufs:
+    uv_cond_destroy(&o->ready_cond);
 fail_ready:
     uv_cond_destroy(&o->work_cond);
 fail_work:
@@ -585,6 +591,10 @@ void frd__ordered_free(struct frd_walk *walk)
         }
     }
     frd__opool_free(o);
+    for (size_t i = 0; i < walk->nworkers; i++) {
+        frd__free(o->sortbufs[i].recs);
+    }
+    frd__free(o->sortbufs);
     frd__free(o->heap);
     frd__free(o->frames);
     uv_cond_destroy(&o->ready_cond);

@@ -35,7 +35,10 @@ enum o_state { O_FREE, O_INFLIGHT, O_READY };
  */
 struct o_rec {
     uint64_t key;
-    uint64_t ino;
+    union {
+        uint64_t ino;   /**< a large listing's record: the inode */
+        uint64_t index; /**< sorting a one-batch listing: the entry's index in it */
+    };
     uint32_t name_off; /**< in the large listing's names */
     uint16_t name_len;
     uint8_t type; /**< enum frd_type */
@@ -178,6 +181,11 @@ struct frd__ordered {
     struct o_large **all_large;
     size_t nlarge;
     size_t large_cap;
+    /** Per thread (by worker index): records to sort a one-batch listing by. */
+    struct o_sortbuf {
+        struct o_rec *recs;
+        size_t cap;
+    } * sortbufs;
 };
 
 /* walker/ordered_list.c: the task heap (by pre-order position) and the workers. All but

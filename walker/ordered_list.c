@@ -289,6 +289,52 @@ static void rec_sort(const char *names, struct o_rec *v, size_t n, unsigned dept
     }
 }
 
+/** Sorts n records whose names are at `names` + name_off. */
+static void rec_sort_all(const char *names, struct o_rec *v, size_t n)
+{
+    unsigned depth = 0;
+    for (size_t m = n; m > 1; m >>= 1) {
+        depth += 2;
+    }
+    rec_sort(names, v, n, depth);
+}
+
+/** The record of an entry whose name is at `names` + name_off. */
+static void rec_set(struct o_rec *rec, const struct frd_entry *e, size_t name_off)
+{
+    rec->key = rec_key(e->name, e->name_len);
+    rec->name_off = (uint32_t)name_off;
+    rec->name_len = (uint16_t)e->name_len;
+    rec->type = (uint8_t)e->type;
+}
+
+/**
+ * The order of a one-batch listing by name (as frd_list_sort() sorts it), as records whose
+ * index says which entry: sorting 24-byte records by a key of the name's first bytes costs
+ * a fraction of moving the entries themselves. @return them, or NULL (no memory, or names
+ * too far apart for 32-bit offsets): sort the list itself then.
+ */
+static const struct o_rec *o_sort_order(struct frd__worker *w, const struct frd_entry *v, size_t n)
+{
+    struct o_sortbuf *sb = &((struct frd__ordered *)w->walk->ordered.state)->sortbufs[w->index];
+    int a = FRD__RESERVE(sb->recs, sb->cap, n, 256);
+    if (a < 0 || n == 0) {
+        return NULL;
+    }
+    w->allocations += (size_t)a;
+    // Names are back to back in the list's arena in the entries' order: v[0]'s comes first.
+    const char *base = v[0].name;
+    if ((size_t)(v[n - 1].name - base) + v[n - 1].name_len >= UINT32_MAX) {
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        rec_set(&sb->recs[i], &v[i], (size_t)(v[i].name - base));
+        sb->recs[i].index = i;
+    }
+    rec_sort_all(base, sb->recs, n);
+    return sb->recs;
+}
+
 /** Moves the entries of a batch into a large listing's records. @return 0 or FRD_ENOMEM. */
 static int large_add(struct o_large *lg, const struct frd_list *list)
 {
@@ -304,11 +350,8 @@ static int large_add(struct o_large *lg, const struct frd_list *list)
     }
     for (size_t i = 0; i < n; i++) {
         struct o_rec *rec = &lg->recs[lg->nrecs++];
-        rec->key = rec_key(v[i].name, v[i].name_len);
+        rec_set(rec, &v[i], lg->names_len);
         rec->ino = v[i].file_id;
-        rec->name_off = (uint32_t)lg->names_len;
-        rec->name_len = (uint16_t)v[i].name_len;
-        rec->type = (uint8_t)v[i].type;
         memcpy(lg->names + lg->names_len, v[i].name, v[i].name_len + 1);
         lg->names_len += v[i].name_len + 1;
     }
@@ -397,11 +440,7 @@ static int o_read(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
         if (!late_stat) {
             lg->fields &= walk->list_fields;
         }
-        unsigned depth = 0;
-        for (size_t n = lg->nrecs; n > 1; n >>= 1) {
-            depth += 2;
-        }
-        rec_sort(lg->names, lg->recs, lg->nrecs, depth);
+        rec_sort_all(lg->names, lg->recs, lg->nrecs);
         if (large_names_in_order(lg) < 0 && rc >= 0) {
             rc = FRD_ENOMEM;
         }
@@ -592,9 +631,12 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
         node->totals.bytes = 0;
         return;
     }
-    frd_list_sort(w->list);
     size_t count = frd_list_count(w->list);
     const struct frd_entry *v = frd_list_entries(w->list);
+    const struct o_rec *order = kids ? NULL : o_sort_order(w, v, count);
+    if (order == NULL) {
+        frd_list_sort(w->list);
+    }
     if (kids) {
         // The children hook, on this worker, ahead of the consumer: it sees the sorted
         // listing, and the order it leaves is the visit order.
@@ -618,7 +660,7 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
     }
     size_t names = 0;
     for (size_t i = 0; i < count; i++) {
-        names += (kids ? v[w->kids.order[i]] : v[i]).name_len + 1;
+        names += (kids ? v[w->kids.order[i]] : v[i]).name_len + 1; // any order: a sum
     }
     if (frd__ores_reserve(walk->ordered.state, r, count, names) < 0) {
         r->list_err = FRD_ENOMEM;
@@ -631,7 +673,9 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
     for (size_t i = 0; i < count; i++) {
         struct frd_entry kst;
         bool no_descent;
-        const struct frd_entry *e = frd__dir_entry_at(w, kids, v, i, fd, &kst, &no_descent);
+        const struct frd_entry *e = order != NULL
+                                        ? (no_descent = false, &v[order[i].index])
+                                        : frd__dir_entry_at(w, kids, v, i, fd, &kst, &no_descent);
         if (e == NULL) {
             continue; // removed since the listing: left out, as a listing leaves it out
         }
