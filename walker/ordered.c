@@ -62,6 +62,10 @@ int frd__ordered_init(struct frd_walk *walk)
     // siblings while the consumer went deep; results are small now, so the cap is in
     // entries as well, which bounds memory (O_WINDOW_ENTRIES items, a few MiB at most).
     o->window_max = 64 * (size_t)walk->nworkers + 16;
+    o->chunk_slots = 2 * (size_t)walk->nworkers;
+    o->chunk_slots = o->chunk_slots < 4               ? 4
+                     : o->chunk_slots > O_CHUNK_SLOTS ? O_CHUNK_SLOTS
+                                                      : o->chunk_slots;
     o->sortbufs = frd__calloc(walk->nworkers, sizeof(o->sortbufs[0]));
     if (o->sortbufs == NULL) {
         goto fail_sortbufs;
@@ -204,8 +208,8 @@ static struct o_item *o_item_get(struct frd__worker *c, struct o_frame *f, size_
         }
         bool ready = frd__o_chunk_ready(lg, k);
         if (ready) {
-            f->node->totals.entries += lg->made[k % O_CHUNK_SLOTS];
-            f->node->totals.bytes += lg->bytes[k % O_CHUNK_SLOTS];
+            f->node->totals.entries += lg->made[k % lg->nslots];
+            f->node->totals.bytes += lg->bytes[k % lg->nslots];
         }
         uv_mutex_unlock(&o->mu);
         if (!ready) {
@@ -213,7 +217,7 @@ static struct o_item *o_item_get(struct frd__worker *c, struct o_frame *f, size_
         }
         f->chunk = k;
     }
-    return &lg->slots[(k % O_CHUNK_SLOTS) * O_CHUNK + i % O_CHUNK];
+    return &lg->slots[(k % lg->nslots) * O_CHUNK + i % O_CHUNK];
 }
 
 /** Marks the subdirectories of items [from, to) not entered as pruned. */
@@ -246,7 +250,7 @@ static void o_frame_let_go(struct frd__worker *c, struct o_frame *f)
             uv_cond_wait(&o->ready_cond, &o->mu);
             o->consumer_waits = false;
         }
-        for (size_t s = 0; s < O_CHUNK_SLOTS; s++) {
+        for (size_t s = 0; s < lg->nslots; s++) {
             size_t k = lg->ready[s];
             if (k == SIZE_MAX) {
                 continue;

@@ -44,15 +44,16 @@ struct o_rec {
     uint8_t type; /**< enum frd_type */
 };
 
-/** Entries of a large listing resolved at a time, and chunks resolved ahead at most. */
-#define O_CHUNK       4096
-#define O_CHUNK_SLOTS 4
+/** Entries of a large listing resolved at a time, and the most chunks resolved at once
+ *  (two per worker, at least 4: the chunk the consumer is in and those ahead of it). */
+#define O_CHUNK       1024
+#define O_CHUNK_SLOTS 16
 
 /**
  * A listing of more than one kernel batch (a large directory): names and records, sorted,
  * resolved into items (stat, links, child nodes) a chunk at a time while the consumer is in
- * the directory, the chunks ahead of it by whichever thread is idle, at most O_CHUNK_SLOTS
- * chunks of items at once. So memory is the names, 24 bytes per entry and a bounded
+ * the directory, the chunks ahead of it by whichever thread is idle, at most a few
+ * chunks of items at once (two per worker). So memory is the names, 24 bytes per entry and a bounded
  * window of items, not an item per entry. Pooled for the walk, like results.
  */
 struct o_large {
@@ -64,7 +65,8 @@ struct o_large {
     char *names;
     size_t names_len;
     size_t names_cap;
-    struct o_item *slots;          /**< O_CHUNK_SLOTS * O_CHUNK items: chunk k in slot k % slots */
+    struct o_item *slots; /**< nslots * O_CHUNK items: chunk k in slot k % nslots */
+    size_t nslots;
     size_t ready[O_CHUNK_SLOTS];   /**< the chunk each slot holds resolved, or SIZE_MAX */
     size_t made[O_CHUNK_SLOTS];    /**< entries of it that were still there when stat'ed */
     uint64_t bytes[O_CHUNK_SLOTS]; /**< their sizes */
@@ -155,7 +157,8 @@ struct frd__ordered {
     size_t heap_cap;
     size_t window; /**< results in flight or ready, not taken */
     size_t window_max;
-    size_t window_entries;             /**< entries in ready results not taken */
+    size_t chunk_slots;    /**< slots of a large listing (2 per worker, 4 to O_CHUNK_SLOTS) */
+    size_t window_entries; /**< entries in ready results not taken */
     struct o_buf *bufs[O_BUF_CLASSES]; /**< free buffers by size class */
     struct o_buf **all_bufs;
     size_t nbufs;

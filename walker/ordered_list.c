@@ -465,7 +465,7 @@ static int o_read(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
 
 bool frd__o_chunk_ready(const struct o_large *lg, size_t k)
 {
-    return lg->ready[k % O_CHUNK_SLOTS] == k;
+    return lg->ready[k % lg->nslots] == k;
 }
 
 /** Pushes the child nodes of items onto the heap and wakes workers for them (mu held). */
@@ -506,7 +506,7 @@ static void o_push_children(struct frd__worker *w, struct frd__ordered *o, struc
 bool frd__o_chunk_take(struct frd__worker *w, struct frd__ordered *o, struct o_large *lg)
 {
     size_t k = lg->next_claim;
-    if (lg->closed || k >= lg->nchunks || k >= lg->base + O_CHUNK_SLOTS) {
+    if (lg->closed || k >= lg->nchunks || k >= lg->base + lg->nslots) {
         return false;
     }
     lg->next_claim++;
@@ -515,7 +515,7 @@ bool frd__o_chunk_take(struct frd__worker *w, struct frd__ordered *o, struct o_l
 
     struct frd_walk *walk = w->walk;
     struct frd__wnode *node = lg->node;
-    struct o_item *items = &lg->slots[(k % O_CHUNK_SLOTS) * O_CHUNK];
+    struct o_item *items = &lg->slots[(k % lg->nslots) * O_CHUNK];
     size_t lo = k * O_CHUNK;
     size_t n = lg->nrecs - lo < O_CHUNK ? lg->nrecs - lo : O_CHUNK;
     bool keep = lg->keep;
@@ -561,9 +561,9 @@ bool frd__o_chunk_take(struct frd__worker *w, struct frd__ordered *o, struct o_l
         frd__walk_stop(walk, err, w);
         uv_mutex_lock(&o->mu);
     }
-    lg->made[k % O_CHUNK_SLOTS] = made;
-    lg->bytes[k % O_CHUNK_SLOTS] = bytes;
-    lg->ready[k % O_CHUNK_SLOTS] = k;
+    lg->made[k % lg->nslots] = made;
+    lg->bytes[k % lg->nslots] = bytes;
+    lg->ready[k % lg->nslots] = k;
     lg->inflight--;
     if (o->consumer_waits) {
         uv_cond_signal(&o->ready_cond);

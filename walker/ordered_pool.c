@@ -148,7 +148,7 @@ struct o_large *frd__olarge_get(struct frd__ordered *o)
         if (lg == NULL) {
             return NULL;
         }
-        lg->slots = frd__malloc((size_t)O_CHUNK_SLOTS * O_CHUNK * sizeof(lg->slots[0]));
+        lg->slots = frd__malloc(o->chunk_slots * O_CHUNK * sizeof(lg->slots[0]));
         if (lg->slots == NULL || FRD__RESERVE(o->all_large, o->large_cap, o->nlarge + 1, 8) < 0) {
             frd__free(lg->slots);
             frd__free(lg);
@@ -157,6 +157,7 @@ struct o_large *frd__olarge_get(struct frd__ordered *o)
         o->all_large[o->nlarge++] = lg;
     }
     lg->next = NULL;
+    lg->nslots = o->chunk_slots;
     lg->nrecs = 0;
     lg->names_len = 0;
     lg->nchunks = 0;
