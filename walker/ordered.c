@@ -107,6 +107,16 @@ static void o_purge(struct frd__worker *c, struct frd__ordered *o)
     }
 }
 
+/** Gives the results of the frames left since the last lock back to the pool (mu held). */
+static void o_put_later_flush(struct frd__ordered *o)
+{
+    while (o->put_later != NULL) {
+        struct o_result *r = o->put_later;
+        o->put_later = r->next_free;
+        frd__ores_put(o, r);
+    }
+}
+
 /** Waits for a node's listing. @return the result (taken out of the window), or NULL if
  *  the walk stopped. */
 static struct o_result *o_await(struct frd__worker *c, struct frd__wnode *node)
@@ -114,6 +124,7 @@ static struct o_result *o_await(struct frd__worker *c, struct frd__wnode *node)
     struct frd_walk *walk = c->walk;
     struct frd__ordered *o = walk->ordered.state;
     uv_mutex_lock(&o->mu);
+    o_put_later_flush(o);
     o->awaited = node;
     while (node->result == NULL && !atomic_load(&walk->stop)) {
         // Rather than sleep, list: the awaited directory itself when no worker has taken it
@@ -141,6 +152,7 @@ static struct o_result *o_await(struct frd__worker *c, struct frd__wnode *node)
     o->awaited = NULL;
     if (r != NULL) {
         node->result = NULL;
+        r->state = O_TAKEN;
         o->window--;
         o->window_entries -= r->window_cost;
         if (o->idle > 0 && o->heap_n > 0) {
@@ -240,39 +252,44 @@ static void o_frame_let_go(struct frd__worker *c, struct o_frame *f)
     struct frd__ordered *o = c->walk->ordered.state;
     struct o_result *r = f->res;
     struct o_large *lg = r->lg;
-    uv_mutex_lock(&o->mu);
+    f->res = NULL;
     if (lg == NULL) {
+        // Back to the pool at the next lock the consumer takes anyway (one lock less per
+        // directory; a few results wait there at most, one per frame left in a row).
         o_prune_items(r->items, f->next, f->count);
-    } else {
-        lg->closed = true;
-        while (lg->inflight > 0) {
-            o->consumer_waits = true;
-            uv_cond_wait(&o->ready_cond, &o->mu);
-            o->consumer_waits = false;
+        r->next_free = o->put_later;
+        o->put_later = r;
+        return;
+    }
+    uv_mutex_lock(&o->mu);
+    o_put_later_flush(o);
+    lg->closed = true;
+    while (lg->inflight > 0) {
+        o->consumer_waits = true;
+        uv_cond_wait(&o->ready_cond, &o->mu);
+        o->consumer_waits = false;
+    }
+    for (size_t s = 0; s < lg->nslots; s++) {
+        size_t k = lg->ready[s];
+        if (k == SIZE_MAX) {
+            continue;
         }
-        for (size_t s = 0; s < lg->nslots; s++) {
-            size_t k = lg->ready[s];
-            if (k == SIZE_MAX) {
-                continue;
-            }
-            size_t lo = k * O_CHUNK;
-            size_t n = lg->nrecs - lo < O_CHUNK ? lg->nrecs - lo : O_CHUNK;
-            size_t from = f->next > lo ? f->next - lo : 0;
-            if (from < n) {
-                o_prune_items(&lg->slots[s * O_CHUNK], from, n);
-            }
+        size_t lo = k * O_CHUNK;
+        size_t n = lg->nrecs - lo < O_CHUNK ? lg->nrecs - lo : O_CHUNK;
+        size_t from = f->next > lo ? f->next - lo : 0;
+        if (from < n) {
+            o_prune_items(&lg->slots[s * O_CHUNK], from, n);
         }
-        struct o_large **p = &o->large;
-        while (*p != NULL && *p != lg) {
-            p = &(*p)->next;
-        }
-        if (*p == lg) {
-            *p = lg->next;
-        }
+    }
+    struct o_large **p = &o->large;
+    while (*p != NULL && *p != lg) {
+        p = &(*p)->next;
+    }
+    if (*p == lg) {
+        *p = lg->next;
     }
     frd__ores_put(o, r);
     uv_mutex_unlock(&o->mu);
-    f->res = NULL;
 }
 
 /**
@@ -391,18 +408,20 @@ static bool o_enter(struct frd__worker *c, struct frd__wnode *node, size_t dir_l
         // Visited with CONTINUE but unreadable: finished all the same (find -depth, du).
         o_post_visit(c, node, dir_len, o_top_fd(c));
     }
-    uv_mutex_lock(&o->mu);
-    if (!pushed) {
-        frd__ores_discard(c, o, r);
-    } else if (r->lg != NULL) {
-        // Its chunks may be resolved now, by any thread that is idle.
-        r->lg->next = o->large;
-        o->large = r->lg;
-        if (o->idle > 0) {
-            uv_cond_broadcast(&o->work_cond);
+    if (!pushed || r->lg != NULL) {
+        uv_mutex_lock(&o->mu);
+        if (!pushed) {
+            frd__ores_discard(c, o, r);
+        } else {
+            // Its chunks may be resolved now, by any thread that is idle.
+            r->lg->next = o->large;
+            o->large = r->lg;
+            if (o->idle > 0) {
+                uv_cond_broadcast(&o->work_cond);
+            }
         }
+        uv_mutex_unlock(&o->mu);
     }
-    uv_mutex_unlock(&o->mu);
     return pushed; // the frame owns the result, the node ref and the fd ref now
 }
 
@@ -574,6 +593,7 @@ void frd__ordered_consume(struct frd__worker *c)
         o_pop_frame(c, false);
     }
     uv_mutex_lock(&o->mu);
+    o_put_later_flush(o);
     o->consumer_done = true;
     uv_cond_broadcast(&o->work_cond);
     uv_mutex_unlock(&o->mu);

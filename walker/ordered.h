@@ -26,7 +26,8 @@ struct o_item {
     bool persistent;
 };
 
-enum o_state { O_FREE, O_INFLIGHT, O_READY };
+/** A result: free, being listed, published on its node, or taken by a frame. */
+enum o_state { O_FREE, O_INFLIGHT, O_READY, O_TAKEN };
 
 /**
  * One entry of a large listing as the directory record gave it: 24 bytes and the name,
@@ -178,6 +179,8 @@ struct frd__ordered {
     struct o_frame *frames;
     size_t nframes;
     size_t frames_cap;
+    /** Results of frames left, to go back to the pool at the consumer's next lock. */
+    struct o_result *put_later;
     // Large listings: active ones (a frame is in them), free ones, all of them.
     struct o_large *large;
     struct o_large *free_large;
