@@ -11,10 +11,19 @@
  *              tasks, open and list it, sort it, resolve its entries (links, loops), make a
  *              node for each subdirectory, push those onto the heap, and publish the
  *              listing as a result on the directory's node
- *   consumer   walks the tree in order: it copies a result into its own stack (so the
- *              result goes back to the pool at once), visits the entries, and for a
- *              subdirectory it descends into, waits for that node's result; a
- *              subdirectory it does not descend into is marked pruned
+ *   consumer   walks the tree in order: a frame takes a result over (no copy: a big
+ *              listing is held once; the result goes back to the pool when the frame is
+ *              left), visits the entries, and for a subdirectory it descends into, waits
+ *              for that node's result; a subdirectory it does not descend into is pruned
+ *
+ * Large listings (more than one kernel batch): the worker reads the later batches by name
+ * and type, keeps every entry as a 24-byte record and its name, sorts the records (by a key
+ * of the name's first 8 bytes, then the name: the order of frd_list_sort()), and publishes
+ * that. The items (stat, links, child nodes) are made by chunks of O_CHUNK entries, a few
+ * chunks at a time (two per worker): the chunks ahead of the consumer by whichever thread is
+ * idle (they come before read-ahead listings), the one it needs by itself if nobody took it.
+ * So memory is the names, the records and a bounded window of items, whatever the size of
+ * the directory, and its stats still run on every worker.
  *
  * The consumer is also a lister: while the result it awaits is not there, it lists instead
  * of sleeping (the awaited directory itself if no worker took it yet, else read-ahead), and
@@ -30,14 +39,15 @@
  * Bounds: at most window_max results are listed and not yet taken; the node the consumer
  * waits for is always allowed past that limit, so the consumer can never starve behind
  * read-ahead it does not need yet. A huge directory is one result, never the whole tree.
+ * (A large listing counts for one chunk there: its items are bounded by its slots.)
  * Results of pruned subtrees are dropped by the workers when they meet them, and purged
  * by the consumer when the window is full.
  *
  * Dedupe (visit each file once) is decided by the consumer, in visit order, so that which
  * of two hard links is visited does not depend on timing.
  *
- * This file (the consumer's side) runs a little over 500 lines because it holds one
- * protocol: awaiting results, the frame stack and its descriptors, and the visit order.
+ * This file (the consumer's side) runs over 600 lines because it holds one protocol:
+ * awaiting results and chunks, the frame stack and its descriptors, and the visit order.
  */
 #include "ordered.h"
 

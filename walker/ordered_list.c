@@ -4,8 +4,8 @@
 /**
  * The ordered mode's listing side: the heap of directory tasks by pre-order position, and
  * the workers (the consumer too, while it waits) that take the first task allowed, list
- * and resolve it, and publish the result on the node. See walker/ordered.c for the whole
- * protocol.
+ * and resolve it, and publish the result on the node; a large listing's records, their sort
+ * and the chunks its items are made by. See walker/ordered.c for the whole protocol.
  */
 #include "ordered.h"
 
