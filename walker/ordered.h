@@ -42,7 +42,8 @@ struct o_rec {
     };
     uint32_t name_off; /**< in the large listing's names */
     uint16_t name_len;
-    uint8_t type; /**< enum frd_type */
+    uint8_t type;       /**< enum frd_type */
+    uint8_t stat_again; /**< the listing's stat of it failed: stat it again for the error */
 };
 
 /** Entries of a large listing resolved at a time, and the most chunks resolved at once

@@ -306,6 +306,7 @@ static void rec_set(struct o_rec *rec, const struct frd_entry *e, size_t name_of
     rec->name_off = (uint32_t)name_off;
     rec->name_len = (uint16_t)e->name_len;
     rec->type = (uint8_t)e->type;
+    rec->stat_again = 0;
 }
 
 /**
@@ -352,6 +353,7 @@ static int large_add(struct o_large *lg, const struct frd_list *list)
         struct o_rec *rec = &lg->recs[lg->nrecs++];
         rec_set(rec, &v[i], lg->names_len);
         rec->ino = v[i].file_id;
+        rec->stat_again = v[i].error < 0;
         memcpy(lg->names + lg->names_len, v[i].name, v[i].name_len + 1);
         lg->names_len += v[i].name_len + 1;
     }
@@ -532,7 +534,7 @@ bool frd__o_chunk_take(struct frd__worker *w, struct frd__ordered *o, struct o_l
         e.fields = lg->fields;
         struct frd_entry st;
         const struct frd_entry *ep = &e;
-        if (lg->late_stat) {
+        if (lg->late_stat || rec->stat_again) {
             ep = frd__entry_stat_late(walk, &e, lg->fd, &st) ? &st : NULL;
         }
         struct o_item *it = &items[i];
