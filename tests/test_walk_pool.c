@@ -234,6 +234,36 @@ static void read_tree_collects_from_added_workers(void **state)
     frd_list_free(l);
 }
 
+static enum frd_action stop_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct counts *c = udata;
+    enter(c, we->worker);
+    unsigned n = atomic_fetch_add(&c->visits, 1) + 1;
+    leave(c, we->worker);
+    return n == 10 ? FRD_ACTION_STOP : FRD_ACTION_CONTINUE;
+}
+
+static void stop_in_a_widened_pool(void **state)
+{
+    (void)state;
+    hook_verdict = 1;
+    frd__test_pool_blocked = verdict;
+    memset(&last, 0, sizeof(last));
+    struct counts *c = calloc(1, sizeof(*c));
+    assert_non_null(c);
+    struct frd_walk_options o;
+    frd_walk_options_init(&o);
+    assert_int_equal(frd_walk(tree, &o, stop_visit, c), FRD_ESTOPPED);
+    frd__test_pool_blocked = NULL;
+    // Visits under way as the stop comes may finish (a slot's batch at most); no directory
+    // is listed after it, so the total stays far below the tree's.
+    assert_true(atomic_load(&c->visits) >= 10);
+    assert_true(atomic_load(&c->visits) < 10 + 64 * last.base);
+    assert_true(atomic_load(&c->visits) < tree_entries());
+    assert_false(atomic_load(&c->overlap));
+    free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -243,6 +273,7 @@ int main(void)
         cmocka_unit_test(fixed_when_workers_are_asked),
         cmocka_unit_test(fixed_in_ordered_mode),
         cmocka_unit_test(read_tree_collects_from_added_workers),
+        cmocka_unit_test(stop_in_a_widened_pool),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
