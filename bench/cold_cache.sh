@@ -25,11 +25,12 @@ runs=3
 build="build-release"
 out=bench/results/cold
 pool=0
+runs_given=
 while getopts pqn:b:o: opt; do
   case $opt in
     p) pool=1 ;;
     q) quick=1 runs=1 ;;
-    n) runs=$OPTARG ;;
+    n) runs=$OPTARG runs_given=1 ;;
     b) build=$OPTARG ;;
     o) out=$OPTARG ;;
     *) sed -n '11,18p' "$0" >&2; exit 2 ;;
@@ -40,7 +41,7 @@ if [ "$(id -u)" -ne 0 ] || ! [ -w /proc/sys/vm/drop_caches ]; then
   exit 0
 fi
 if [ $pool = 1 ]; then
-  exec python3 bench/cold_pool.py -b "$build" -o "$out" $([ "$runs" != 3 ] && echo "-n $runs")
+  exec python3 bench/cold_pool.py -b "$build" -o "$out" ${runs_given:+-n "$runs"}
 fi
 frdfind=$(realpath "$build/examples/frdfind")
 frdcount=$(realpath "$build/examples/frdcount")
