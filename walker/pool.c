@@ -24,13 +24,14 @@
  * Widening (adaptive policy: concurrent mode at the default worker count). A cold walk
  * waits on the disk: in openat, getdents64 and the per-entry statx, the CPU-sized pool sits
  * blocked while tasks queue. Each worker keeps a window of about POOL_WINDOW_NS of its own
- * time: wall clock, less the time it parked, against its thread's CPU time and its time
- * waiting for a CPU (frd__plat_thread_times(): preempted is not blocked). A window off the
- * CPU for POOL_BLOCKED_PCT or more, with tasks queued, raises `target` by one, creating that
- * worker the first time (lazily: a warm walk creates none); a window under POOL_IDLE_PCT
- * lowers it, and the workers at or past `target` retire (park on retire_cond) until it rises
- * again or the walk ends. A warm walk pays one uv_hrtime() per task and one thread-times
- * read per window.
+ * time: wall clock, less the time it parked, against its thread's CPU time, the time off the
+ * CPU shared out between blocked and preempted by its voluntary and involuntary switches
+ * (frd__plat_thread_times(): preempted is not blocked). A window blocked POOL_BLOCKED_PCT or
+ * more, with tasks queued, raises `target` by half (at least one), creating those workers
+ * the first time (lazily: a warm walk creates none); idle windows in a row lower it by one,
+ * and the workers at or past `target` retire (park on retire_cond) until it rises again or
+ * the walk ends. A warm walk pays one uv_hrtime() per task and one thread-times read per
+ * window.
  *
  * Callback slots: callbacks see worker indices below nworkers (frd.h promises it), however
  * wide the pool. An index is a slot a worker holds while it may call back. In a fixed pool
@@ -507,21 +508,33 @@ static bool pool_spawn(struct frd_walk *walk)
     return true;
 }
 
-/** One more worker may take tasks: a retired one comes back, or a new one starts. */
+/**
+ * More workers may take tasks, half as many again as now (at least one, up to the bound: a
+ * cold walk reaches 32 in eight steps): retired ones come back, or new ones start.
+ */
 static void pool_widen(struct frd_walk *walk)
 {
     unsigned t = atomic_load(&walk->sched.target);
-    if (t >= walk->sched.max_workers ||
-        !atomic_compare_exchange_strong(&walk->sched.target, &t, t + 1)) {
+    unsigned to = t + (t / 2 > 1 ? t / 2 : 1);
+    if (to > walk->sched.max_workers) {
+        to = walk->sched.max_workers;
+    }
+    if (t >= to || !atomic_compare_exchange_strong(&walk->sched.target, &t, to)) {
         return;
     }
     bool first = !atomic_exchange(&walk->sched.wide, true);
     atomic_fetch_add_explicit(&walk->sched.stats.widenings, 1, memory_order_relaxed);
-    pool_event(walk, t + 1);
+    pool_event(walk, to);
     uv_mutex_lock(&walk->sched.grow);
-    if (frd__pool_created(walk) < t + 1 && !pool_spawn(walk)) {
-        // Could not add it: give the width back, and grow no more.
-        atomic_fetch_sub(&walk->sched.target, 1);
+    while (frd__pool_created(walk) < to) {
+        if (!pool_spawn(walk)) {
+            // Could not add them: no wider than the workers there are, and grow no more.
+            unsigned have = frd__pool_created(walk);
+            unsigned cur = atomic_load(&walk->sched.target);
+            while (cur > have && !atomic_compare_exchange_weak(&walk->sched.target, &cur, have)) {
+            }
+            break;
+        }
     }
     uv_mutex_unlock(&walk->sched.grow);
     uv_mutex_lock(&walk->sched.lot);
