@@ -14,6 +14,7 @@
 #include "tree.h"
 #include "walker.h"
 
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -234,6 +235,52 @@ static void read_tree_collects_from_added_workers(void **state)
     frd_list_free(l);
 }
 
+/** Open descriptors of the process below 1024. */
+static int open_fds(void)
+{
+    int n = 0;
+    for (int fd = 0; fd < 1024; fd++) {
+        n += fcntl(fd, F_GETFD) != -1;
+    }
+    return n;
+}
+
+struct fd_ctx {
+    atomic_uint visits;
+    atomic_int peak;
+};
+
+static enum frd_action fd_visit(const struct frd_walk_entry *we, void *udata)
+{
+    (void)we;
+    struct fd_ctx *c = udata;
+    if (atomic_fetch_add(&c->visits, 1) % 8 == 0) {
+        int n = open_fds();
+        int seen = atomic_load(&c->peak);
+        while (n > seen && !atomic_compare_exchange_weak(&c->peak, &seen, n)) {
+        }
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+static void widened_pool_keeps_the_descriptor_budget(void **state)
+{
+    (void)state;
+    hook_verdict = 1;
+    frd__test_pool_blocked = verdict;
+    memset(&last, 0, sizeof(last));
+    struct fd_ctx c = {0};
+    int before = open_fds();
+    struct frd_walk_options o;
+    frd_walk_options_init(&o);
+    o.fd_budget = 48; // the bound: 48 / 8 = 6 workers
+    assert_int_equal(frd_walk(tree, &o, fd_visit, &c), 0);
+    frd__test_pool_blocked = NULL;
+    assert_int_equal(atomic_load(&c.visits), tree_entries());
+    assert_true(last.max <= 6 || last.max == last.base); // fixed where 6 CPUs or more
+    assert_true(atomic_load(&c.peak) - before <= 48);
+}
+
 static enum frd_action stop_visit(const struct frd_walk_entry *we, void *udata)
 {
     struct counts *c = udata;
@@ -274,6 +321,7 @@ int main(void)
         cmocka_unit_test(fixed_in_ordered_mode),
         cmocka_unit_test(read_tree_collects_from_added_workers),
         cmocka_unit_test(stop_in_a_widened_pool),
+        cmocka_unit_test(widened_pool_keeps_the_descriptor_budget),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -270,10 +270,6 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     if (max_workers > budget / 8) {
         max_workers = budget / 8;
     }
-    // Each worker may hold its listing's descriptor and two while reopening along the
-    // ancestors; the ordered consumer's frames hold theirs out of the kept ones.
-    unsigned reserve = 2 * walk->sched.max_workers + 2;
-    walk->fds.keep_limit = budget > reserve ? (int)(budget - reserve) : 0;
     walk->hooks.progress_ns =
         (uint64_t)(o.progress_interval_ms ? o.progress_interval_ms : 1000) * 1000000u;
     atomic_init(&walk->hooks.progress_due, uv_hrtime() + walk->hooks.progress_ns);
@@ -311,6 +307,11 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     }
     walk->sched.pool_ready = true;
     walk->sched.stats_print = walk_env_on("FRD_STATS");
+    // Each worker may hold its listing's descriptor and two while reopening along the
+    // ancestors (every worker a widened pool may add, too); the ordered consumer's frames
+    // hold theirs out of the kept ones.
+    unsigned reserve = 2 * walk->sched.max_workers + 2;
+    walk->fds.keep_limit = budget > reserve ? (int)(budget - reserve) : 0;
     if (frd__volcache_new(&walk->ids.volumes) < 0 ||
         (unique && frd__idset_new(&walk->ids.seen) < 0)) {
         goto fail;
