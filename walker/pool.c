@@ -283,29 +283,36 @@ int frd__pool_start(struct frd_walk *walk, uv_thread_cb entry)
     walk->sched.entry = entry;
     walk->sched.t_start = uv_hrtime();
     atomic_store(&walk->sched.running, count + (spawn_consumer ? 1 : 0));
-    for (unsigned i = 0; i < count; i++) {
+    // Under `grow`: a worker started here may widen the pool (threads[], nthreads) at once.
+    int rc = 0;
+    uv_mutex_lock(&walk->sched.grow);
+    for (unsigned i = 0; i < count && rc == 0; i++) {
         struct frd__worker *w = &walk->workers[first + i];
         if (uv_thread_create(&walk->sched.threads[walk->sched.nthreads], entry, w) != 0) {
             atomic_fetch_sub(&walk->sched.running, count - i + (spawn_consumer ? 1 : 0));
-            return FRD_EAGAIN;
+            rc = FRD_EAGAIN;
+        } else {
+            walk->sched.nthreads++;
         }
-        walk->sched.nthreads++;
     }
-    if (spawn_consumer) {
+    if (rc == 0 && spawn_consumer) {
         if (uv_thread_create(&walk->sched.threads[walk->sched.nthreads], entry, walk->consumer) !=
             0) {
             atomic_fetch_sub(&walk->sched.running, 1);
-            return FRD_EAGAIN;
+            rc = FRD_EAGAIN;
+        } else {
+            walk->sched.nthreads++;
         }
-        walk->sched.nthreads++;
     }
-    if (walk->sched.policy == FRD__POOL_WIDE) {
-        uv_mutex_lock(&walk->sched.grow);
+    if (rc == 0 && walk->sched.policy == FRD__POOL_WIDE) {
         while (frd__pool_created(walk) < walk->sched.max_workers && pool_spawn(walk)) {
         }
-        uv_mutex_unlock(&walk->sched.grow);
     }
-    return 0;
+    if (rc < 0) {
+        walk->sched.grow_failed = true; // the walk stops: add no threads to it
+    }
+    uv_mutex_unlock(&walk->sched.grow);
+    return rc;
 }
 
 /** FRD_STATS=1: what the pool did, on stderr, one line. */
