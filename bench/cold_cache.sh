@@ -8,9 +8,11 @@
 # (medians, ratios, machine, load average) and a TSV of medians that bench/cold_cache_charts.sh
 # turns into SVG charts. Needs root to drop the cache: otherwise it says so and exits 0.
 #
-# Usage: bench/cold_cache.sh [-q] [-n RUNS] [-b BUILD_DIR] [-o OUT_DIR]
+# Usage: bench/cold_cache.sh [-q | -p] [-n RUNS] [-b BUILD_DIR] [-o OUT_DIR]
 #   default: both tools, the whole sweep, both trees, both modes (about 6 minutes here)
 #   -q  quick subset: /usr only, metadata only, -j 1/8/32 for frdfind only, 1 run (~1 min)
+#   -p  the default pool's bars (bench/cold_pool.py): /usr metadata cold, the pool designs,
+#       -j 8-64, bfs, fd, main's build (/tmp/frd-base/build); warm against main (~3 min)
 #   -n  rounds (default 3)
 #   -b  build dir holding examples/frdfind and examples/frdcount (default build-release)
 #   -o  where results.md and results.tsv go (default bench/results/cold)
@@ -22,18 +24,24 @@ quick=0
 runs=3
 build="build-release"
 out=bench/results/cold
-while getopts qn:b:o: opt; do
+pool=0
+runs_given=
+while getopts pqn:b:o: opt; do
   case $opt in
+    p) pool=1 ;;
     q) quick=1 runs=1 ;;
-    n) runs=$OPTARG ;;
+    n) runs=$OPTARG runs_given=1 ;;
     b) build=$OPTARG ;;
     o) out=$OPTARG ;;
-    *) sed -n '11,17p' "$0" >&2; exit 2 ;;
+    *) sed -n '11,18p' "$0" >&2; exit 2 ;;
   esac
 done
 if [ "$(id -u)" -ne 0 ] || ! [ -w /proc/sys/vm/drop_caches ]; then
   echo "cold_cache.sh: needs root to drop the page cache (/proc/sys/vm/drop_caches); not measuring"
   exit 0
+fi
+if [ $pool = 1 ]; then
+  exec python3 bench/cold_pool.py -b "$build" -o "$out" ${runs_given:+-n "$runs"}
 fi
 frdfind=$(realpath "$build/examples/frdfind")
 frdcount=$(realpath "$build/examples/frdcount")

@@ -186,6 +186,22 @@ bool frd__plat_searches_everything(void);
 /** @return how many descriptors the process may open (soft RLIMIT_NOFILE), 0 if unknown. */
 unsigned frd__plat_fd_limit(void);
 
+/** Where the calling thread's time went so far (frd__plat_thread_times()). */
+struct frd__thread_times {
+    uint64_t cpu_ns;      /**< on a CPU */
+    uint64_t blocks;      /**< times it gave the CPU up (waited: I/O, a lock); 0 if unknown */
+    uint64_t preemptions; /**< times it was made to give it up; 0 if unknown */
+    bool switches;        /**< the two counts above are known */
+};
+
+/**
+ * The calling thread's CPU time and, where the OS tells them (Linux), its voluntary and
+ * involuntary context switches: the walker's pool compares them with wall time to see
+ * whether its workers sit blocked on I/O or wait for a CPU. @return 0, or a negative code
+ * when the OS cannot tell.
+ */
+int frd__plat_thread_times(struct frd__thread_times *out);
+
 /**
  * Tests only: makes the backend take its fallback path for metadata (Linux: fstatat instead
  * of statx) when `on`, and lets it probe again when not. Returns false where the backend has

@@ -766,6 +766,21 @@ unsigned frd__plat_fd_limit(void)
     return 0; // handles are limited by memory only (about 16 million per process)
 }
 
+int frd__plat_thread_times(struct frd__thread_times *out)
+{
+    FILETIME created, exited, kernel, user;
+    if (!GetThreadTimes(GetCurrentThread(), &created, &exited, &kernel, &user)) {
+        return win_err(GetLastError());
+    }
+    uint64_t k = ((uint64_t)kernel.dwHighDateTime << 32) | kernel.dwLowDateTime;
+    uint64_t u = ((uint64_t)user.dwHighDateTime << 32) | user.dwLowDateTime;
+    out->cpu_ns = (k + u) * 100u; // 100 ns units
+    out->blocks = 0;              // not told here
+    out->preemptions = 0;
+    out->switches = false;
+    return 0;
+}
+
 bool frd__plat_mounts_may_cycle(void)
 {
     return true; // cannot tell here: every directory is checked

@@ -9,6 +9,7 @@
 #include "walker.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 void frd_walk_options_init(struct frd_walk_options *opts)
@@ -51,15 +52,19 @@ static int walk_options_copy(struct frd_walk_options *o, const struct frd_walk_o
 
 /** Default cap on workers when the caller leaves it to us (bfs caps at 8 as well). */
 #define WALK_DEFAULT_MAX_WORKERS 8
+/** Bound of a pool widened while its workers sit blocked on I/O (walker/pool.c): the knee
+ *  of the cold-cache sweep in bench/README.md. */
+#define WALK_MAX_IO_WORKERS 32
 /** Hard cap: past this, more threads only contend. */
 #define WALK_MAX_WORKERS 256
 /** Descriptor budget when the limit is unknown or unlimited. */
 #define WALK_DEFAULT_FD_BUDGET 4096u
 
-static int worker_init(struct frd_walk *walk, struct frd__worker *w, unsigned index)
+int frd__worker_init(struct frd_walk *walk, struct frd__worker *w, unsigned index)
 {
     w->walk = walk;
     w->index = index;
+    w->id = index;
     w->rng = 0x9E3779B97F4A7C15u * (index + 1) | 1;
     w->last_class = -1;
     atomic_init(&w->in_cb, 0);
@@ -108,7 +113,9 @@ static void walk_free(struct frd_walk *walk)
         frd__ordered_free(walk);
     }
     if (walk->workers != NULL) {
-        for (unsigned i = 0; i < walk->nworkers; i++) {
+        // Every slot of the array: workers a widened pool set up included (zeroed ones are
+        // safe to free).
+        for (unsigned i = 0; i < walk->sched.max_workers; i++) {
             worker_free(&walk->workers[i]);
         }
     }
@@ -131,8 +138,46 @@ static void walk_free(struct frd_walk *walk)
         frd__batches_free(walk);
         uv_mutex_destroy(&walk->batches.lock);
     }
+    if (walk->sched.pool_ready) {
+        frd__pool_destroy(walk);
+    }
     frd__free(walk->async.handle);
     frd__free(walk);
+}
+
+/** Is the environment variable `name` set, non-empty and not "0"? */
+static bool walk_env_on(const char *name)
+{
+    const char *v = getenv(name);
+    return v != NULL && v[0] != '\0' && strcmp(v, "0") != 0;
+}
+
+/**
+ * The pool's policy at the default worker count: adaptive, unless FRD_POOL (a benchmark's
+ * knob, bench/README.md "Cold cache") asks "fixed" (the CPU-sized pool alone) or "wide"
+ * (the bound from the start); either may end in ":N" to set the bound (*max).
+ */
+static enum frd__pool_policy walk_pool_policy(unsigned *max)
+{
+    const char *v = getenv("FRD_POOL");
+    if (v == NULL) {
+        return FRD__POOL_ADAPTIVE;
+    }
+    const char *colon = strchr(v, ':');
+    if (colon != NULL) {
+        unsigned long n = strtoul(colon + 1, NULL, 10);
+        if (n >= 1 && n <= WALK_MAX_WORKERS) {
+            *max = (unsigned)n;
+        }
+    }
+    size_t len = colon != NULL ? (size_t)(colon - v) : strlen(v);
+    if (len == 5 && strncmp(v, "fixed", 5) == 0) {
+        return FRD__POOL_FIXED;
+    }
+    if (len == 4 && strncmp(v, "wide", 4) == 0) {
+        return FRD__POOL_WIDE;
+    }
+    return FRD__POOL_ADAPTIVE;
 }
 
 static unsigned walk_default_workers(void)
@@ -216,10 +261,15 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
             budget = WALK_DEFAULT_FD_BUDGET;
         }
     }
-    // Each worker may hold its listing's descriptor and two while reopening along the
-    // ancestors; the ordered consumer's frames hold theirs out of the kept ones.
-    unsigned reserve = 2 * walk->nworkers + 2;
-    walk->fds.keep_limit = budget > reserve ? (int)(budget - reserve) : 0;
+    enum frd__pool_policy policy = FRD__POOL_FIXED;
+    unsigned max_workers = WALK_MAX_IO_WORKERS;
+    if (o.workers == 0 && !(o.flags & FRD_WALK_ORDERED)) {
+        policy = walk_pool_policy(&max_workers);
+    }
+    // A widened pool's workers each hold descriptors too: at most an eighth of the budget.
+    if (max_workers > budget / 8) {
+        max_workers = budget / 8;
+    }
     walk->hooks.progress_ns =
         (uint64_t)(o.progress_interval_ms ? o.progress_interval_ms : 1000) * 1000000u;
     atomic_init(&walk->hooks.progress_due, uv_hrtime() + walk->hooks.progress_ns);
@@ -252,6 +302,16 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
         goto fail;
     }
     walk->sched.lot_ready = true;
+    if (frd__pool_init(walk, policy, max_workers) < 0) {
+        goto fail;
+    }
+    walk->sched.pool_ready = true;
+    walk->sched.stats_print = walk_env_on("FRD_STATS");
+    // Each worker may hold its listing's descriptor and two while reopening along the
+    // ancestors (every worker a widened pool may add, too); the ordered consumer's frames
+    // hold theirs out of the kept ones.
+    unsigned reserve = 2 * walk->sched.max_workers + 2;
+    walk->fds.keep_limit = budget > reserve ? (int)(budget - reserve) : 0;
     if (frd__volcache_new(&walk->ids.volumes) < 0 ||
         (unique && frd__idset_new(&walk->ids.seen) < 0)) {
         goto fail;
@@ -266,12 +326,12 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
             goto fail;
         }
     }
-    walk->workers = frd__calloc(walk->nworkers, sizeof(*walk->workers));
+    walk->workers = frd__calloc(walk->sched.max_workers, sizeof(*walk->workers));
     if (walk->workers == NULL) {
         goto fail;
     }
     for (unsigned i = 0; i < walk->nworkers; i++) {
-        if ((rc = worker_init(walk, &walk->workers[i], i)) < 0) {
+        if ((rc = frd__worker_init(walk, &walk->workers[i], i)) < 0) {
             goto fail;
         }
     }
@@ -281,7 +341,7 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
             rc = FRD_ENOMEM;
             goto fail;
         }
-        if ((rc = worker_init(walk, walk->consumer, walk->nworkers)) < 0 ||
+        if ((rc = frd__worker_init(walk, walk->consumer, walk->nworkers)) < 0 ||
             (rc = frd__ordered_init(walk)) < 0) {
             goto fail;
         }
@@ -497,7 +557,7 @@ int frd_read_tree(const char *root, unsigned flags, struct frd_list *out)
     frd__pool_join(walk);
     rc = walk_result(walk);
     frd_list_clear(out);
-    for (unsigned i = 0; i < walk->nworkers && rc == 0; i++) {
+    for (unsigned i = 0; i < frd__pool_created(walk) && rc == 0; i++) {
         const struct frd_list *l = walk->workers[i].collect;
         const struct frd_entry *v = frd_list_entries(l);
         for (size_t j = 0; j < frd_list_count(l) && rc == 0; j++) {

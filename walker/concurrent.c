@@ -95,6 +95,7 @@ static bool wn_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd
     struct frd_walk *walk = w->walk;
     size_t sep = frd__path_sep(w->path, dir_len);
     unsigned depth = node->depth + 1;
+    frd__slot_hold(w); // reports and visits below run under one slot (walker/pool.c)
     for (size_t i = 0; i < count; i++) {
         struct frd_entry kst;
         bool no_descent = false;
@@ -204,6 +205,7 @@ static void wn_list_hooked(struct frd__worker *w, struct frd__wnode *node, frd_o
     // The children hook sees the listing before anything in it is stat'ed or visited.
     frd_os_fd pfd;
     int how = frd__parent_fd_get(w, node, fd, &pfd);
+    frd__slot_hold(w); // the hook and the visits after it, under one slot
     struct frd_walk_entry dir = frd__wnode_walk_entry(node, w->path, dir_len, pfd, w->index);
     rc = frd__children_run(w, &dir, fd);
     frd__parent_fd_put(w, node, how, pfd);
@@ -282,7 +284,8 @@ static void wn_list_batches(struct frd__worker *w, struct frd__wnode *node, frd_
 {
     struct frd_walk *walk = w->walk;
     struct frd_lister *lister = w->lister;
-    unsigned limit = (walk->nworkers - 1) * WN_BATCHES_PER_WORKER;
+    unsigned width = atomic_load_explicit(&walk->sched.target, memory_order_relaxed);
+    unsigned limit = (width - 1) * WN_BATCHES_PER_WORKER;
     unsigned record = walk->list_fields & frd__plat_record_fields;
     bool late_stat = !walk->names_only && record != walk->list_fields;
     uint64_t entries = 0;
@@ -303,6 +306,9 @@ static void wn_list_batches(struct frd__worker *w, struct frd__wnode *node, frd_
             list = b->list;
         } else {
             frd_list_clear(list);
+        }
+        if (!first) {
+            frd__slot_yield(w); // the next read may block: a widened pool's slot goes back
         }
         rc = frd_lister_batch_read(lister, list);
         if (rc < 0) {
@@ -338,7 +344,7 @@ static void wn_list_batches(struct frd__worker *w, struct frd__wnode *node, frd_
         if (!ok || rc < 0 || atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
             break;
         }
-        if (!split && walk->nworkers > 1) {
+        if (!split && width > 1) {
             // More than one batch: a big directory. Spread its stats and visits.
             split = true;
             frd_lister_set_fields(lister, late_stat ? record | FRD_FIELD_TYPE : walk->list_fields);
@@ -428,6 +434,8 @@ void frd__worker_run(struct frd__worker *w)
     struct frd_walk *walk = w->walk;
     struct frd__wnode *node;
     while ((node = frd__pool_next(w)) != NULL) {
+        frd__pool_probe(w);
+        frd__slot_yield(w); // opening and listing may block (walker/pool.c)
         if (node->flags & WN_BATCH) {
             wn_batch_run(w, node); // also after a stop: it lets go of what it holds
         } else if (atomic_load_explicit(&walk->stop, memory_order_relaxed)) {

@@ -225,6 +225,7 @@ static void wn_post_order(struct frd__worker *w, struct frd__wnode *node, frd_os
     int how = FD_NONE;
     if (frd__wnode_path(w, node, &w->path2, &w->path2_cap, &len) == 0) {
         how = frd__parent_fd_get(w, node, *carry, &pfd);
+        frd__slot_hold(w);
         struct frd_walk_entry we = frd__wnode_walk_entry(node, w->path2, len, pfd, w->index);
         if (frd__cb_enter(w)) {
             walk->opts.on_dir_done(&we, &node->totals, walk->hooks.udata);

@@ -38,6 +38,7 @@ bool frd__report_loop(struct frd__worker *w, const char *path, struct frd__failu
     if (walk->opts.on_error == NULL) {
         return true;
     }
+    frd__slot_hold(w);
     struct frd_walk_error err = {
         .path = path,
         .op = op.op,
@@ -77,7 +78,8 @@ void frd__progress_tick(struct frd__worker *w)
     atomic_store_explicit(&walk->hooks.progress_due, now + walk->hooks.progress_ns,
                           memory_order_relaxed);
     struct frd_walk_progress p = {0};
-    for (unsigned i = 0; i < walk->nworkers; i++) {
+    unsigned created = frd__pool_created(walk);
+    for (unsigned i = 0; i < created; i++) {
         struct frd__worker *x = &walk->workers[i];
         p.dirs += atomic_load_explicit(&x->n_dirs, memory_order_relaxed);
         p.entries += atomic_load_explicit(&x->n_entries, memory_order_relaxed);

@@ -271,6 +271,49 @@ void frd__children_free(struct frd__worker *w);
 
 struct frd__worker;
 
+/** How the concurrent mode's pool sizes itself (walk->sched.policy). */
+enum frd__pool_policy {
+    FRD__POOL_FIXED,    /**< nworkers threads, each with its own slot (workers asked, ordered) */
+    FRD__POOL_ADAPTIVE, /**< nworkers, widened while they sit blocked on I/O, up to a bound */
+    FRD__POOL_WIDE,     /**< the bound from the start (bench comparison: FRD_POOL=wide) */
+};
+
+/** One change of the pool's width, for the stats' timeline. */
+struct frd__pool_event {
+    uint32_t ms;    /**< since the walk started */
+    uint16_t width; /**< workers allowed to take tasks after it */
+};
+
+#define FRD__POOL_EVENTS 64
+
+/** What the pool did (FRD_STATS=1 prints it; tests read it through frd__test_pool_done). */
+struct frd__pool_stats {
+    unsigned base;                   /**< nworkers: the callback slots */
+    unsigned max;                    /**< the bound */
+    unsigned started;                /**< workers that ran, the base included */
+    unsigned peak;                   /**< the widest the pool was */
+    atomic_uint widenings;           /**< target raised */
+    atomic_uint retirements;         /**< target lowered */
+    atomic_uint windows;             /**< measurement windows closed */
+    atomic_uint blocked_windows;     /**< of them, judged blocked */
+    atomic_uint_fast64_t busy_ns;    /**< wall time of the windows, parked time left out */
+    atomic_uint_fast64_t blocked_ns; /**< of it, off the CPU and not waiting for one */
+    atomic_uint_fast64_t slot_waits; /**< times a worker waited for a callback slot */
+    uv_mutex_t lock;                 /**< events */
+    struct frd__pool_event events[FRD__POOL_EVENTS];
+    unsigned nevents;
+};
+
+/**
+ * Tests only: called as a walk ends with what its pool did. NULL in normal use.
+ */
+extern void (*frd__test_pool_done)(const struct frd__pool_stats *stats);
+/**
+ * Tests only: when set, decides instead of the clocks whether a worker's window of tasks
+ * sat blocked on I/O (1) or not (0); -1 measures as usual. NULL in normal use.
+ */
+extern int (*frd__test_pool_blocked)(void);
+
 /** Opaque to users as struct frd_walk. */
 struct frd_walk {
     struct frd_walk_options opts;
@@ -327,6 +370,26 @@ struct frd_walk {
                                         ordered walk's consumer always stands for worker 0) */
         bool threads_for_consumer; /**< ordered background walk: the consumer gets a thread */
         atomic_uint running;       /**< threads still running (async completion) */
+        /** The pool may grow past nworkers while its workers sit blocked on I/O (concurrent
+         *  mode, default worker count): see "Widening" in walker/pool.c. */
+        enum frd__pool_policy policy;
+        unsigned max_workers;  /**< workers allocated: nworkers, or the widening bound */
+        atomic_uint created;   /**< workers set up and started (nworkers at first) */
+        atomic_uint target;    /**< workers allowed to take tasks; the rest are retired */
+        atomic_bool wide;      /**< target went past nworkers once: slots move (pool.c) */
+        uv_cond_t retire_cond; /**< under lot: retired workers wait here */
+        uv_mutex_t grow;       /**< creating a worker: threads[], nthreads, created */
+        bool grow_failed;      /**< under grow: a worker could not be added; add no more */
+        bool stats_print;      /**< FRD_STATS set: print the pool's stats as the walk ends */
+        bool pool_ready;       /**< frd__pool_init() succeeded */
+        uv_thread_cb entry;    /**< what every walk thread runs */
+        /** Callback slots: indices 0..nworkers-1 a worker holds while it may call back. */
+        atomic_uint free_slots; /**< bit i: slot i is free */
+        atomic_int slot_waiters;
+        uv_mutex_t slot_lock;
+        uv_cond_t slot_cond;
+        struct frd__pool_stats stats;
+        uint64_t t_start; /**< uv_hrtime() at start, for the stats' timeline */
     } sched;
 
     /** The descriptor budget (walker/open.c). */
@@ -376,7 +439,19 @@ struct frd_walk {
 /** One thread's state: its deque, lister, list, path buffers and node free lists. */
 struct frd__worker {
     struct frd_walk *walk;
+    /** The callback slot it holds: what callbacks see as `worker`. Its position in
+     *  walk->workers in a fixed pool; in a widened one FRD__NO_SLOT between callbacks. */
     unsigned index;
+    unsigned id; /**< position in walk->workers */
+    /** The pool's measurement window (pool.c): start, clocks and switches then, time and
+     *  times parked since. */
+    uint64_t win_t0;
+    uint64_t win_cpu;
+    uint64_t win_blocks;
+    uint64_t win_preempt;
+    uint64_t win_parked;
+    uint64_t win_parks;
+    unsigned idle_windows; /**< idle windows in a row */
     uv_thread_t tid;
     atomic_int in_cb; /**< 1 while it may be in a callback (cancel waits) */
     struct frd__deque dq;
@@ -557,6 +632,34 @@ struct frd__wnode *frd__pool_next(struct frd__worker *w);
 int frd__pool_push(struct frd__worker *w, struct frd__wnode *node);
 void frd__pool_task_done(struct frd_walk *walk);
 void frd__pool_wake_all(struct frd_walk *walk);
+/** A worker's slot index when it has none (a widened pool, between callbacks). */
+#define FRD__NO_SLOT UINT32_MAX
+/** Takes a callback slot, waiting for one if need be (slow path of frd__slot_hold()). */
+void frd__slot_take(struct frd__worker *w);
+/** Makes sure `w` holds a callback slot (w->index valid) before it builds a callback's
+ *  arguments; a no-op in a fixed pool, where every worker keeps its own. */
+static inline void frd__slot_hold(struct frd__worker *w)
+{
+    if (w->index == FRD__NO_SLOT) {
+        frd__slot_take(w);
+    }
+}
+/** Before a worker may block (a listing, parking): in a widened pool, gives its slot back
+ *  so that another worker can call back meanwhile. */
+void frd__slot_yield(struct frd__worker *w);
+/** At a task's start: closes the worker's measurement window when due, and widens or
+ *  narrows the pool from it (adaptive policy). */
+void frd__pool_probe(struct frd__worker *w);
+/** Sets the policy's state up (walk_new): slots, bound, locks. @return 0 or FRD_ENOMEM. */
+int frd__pool_init(struct frd_walk *walk, enum frd__pool_policy policy, unsigned max_workers);
+void frd__pool_destroy(struct frd_walk *walk);
+/** Sets a worker up (walker/api.c); the pool calls it for the workers it adds. */
+int frd__worker_init(struct frd_walk *walk, struct frd__worker *w, unsigned id);
+/** Workers set up so far (acquire: their deques and listers are ready). */
+static inline unsigned frd__pool_created(struct frd_walk *walk)
+{
+    return atomic_load_explicit(&walk->sched.created, memory_order_acquire);
+}
 
 /* walker/ordered.c. */
 int frd__ordered_init(struct frd_walk *walk);

@@ -862,7 +862,12 @@ struct frd_walk_options {
     unsigned flags;         /**< enum frd_walk_flag bits */
     enum frd_follow follow; /**< which symlinks to follow */
     /** worker threads; 0 for uv_available_parallelism(), at most 8. Callbacks' `worker`
-     *  index is below the count resolved, so an array of 8 (or of `workers`) suffices. */
+     *  index is below the count resolved, so an array of 8 (or of `workers`) suffices.
+     *  With 0, a walk that is not FRD_WALK_ORDERED may also start more threads, up to 32
+     *  (and an eighth of fd_budget), while its workers sit blocked on the disk (a cold
+     *  cache), and park them once they do not; callbacks still see indices below the count
+     *  resolved, at most that many at once (FRD_STATS=1 in the environment prints what the
+     *  pool did to stderr as the walk ends). */
     unsigned workers;
     int min_depth;                     /**< visit nothing shallower; 0 by default */
     int max_depth;                     /**< descend no deeper; -1 (the default) for no limit */
