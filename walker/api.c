@@ -47,7 +47,7 @@ static int walk_options_copy(struct frd_walk_options *o, const struct frd_walk_o
 
 #define WALK_FLAGS_ALL                                                        \
     (FRD_WALK_NAMES_ONLY | FRD_WALK_ONE_FILE_SYSTEM | FRD_WALK_UNIQUE_FILES | \
-     FRD_WALK_UNIQUE_DIRS | FRD_WALK_SKIP_HIDDEN | FRD_WALK_ORDERED)
+     FRD_WALK_UNIQUE_DIRS | FRD_WALK_SKIP_HIDDEN | FRD_WALK_ORDERED | FRD_WALK_CHILDREN_PARTS)
 
 /** Default cap on workers when the caller leaves it to us (bfs caps at 8 as well). */
 #define WALK_DEFAULT_MAX_WORKERS 8
@@ -193,6 +193,8 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     if (walk->children) {
         walk->list_fields = (o.children_fields | FRD_FIELD_TYPE) & FRD_FIELDS_ALL;
         walk->children_complete = (wanted & ~walk->list_fields) == 0;
+        walk->children_parts =
+            (o.flags & (FRD_WALK_CHILDREN_PARTS | FRD_WALK_ORDERED)) == FRD_WALK_CHILDREN_PARTS;
     }
     walk->lister_flags = walk->list_fields == FRD_FIELD_TYPE ? FRD_LIST_NAMES_ONLY : 0;
     // Without entry ids, loops and other file systems are found when a directory is opened.
