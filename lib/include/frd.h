@@ -305,6 +305,14 @@ struct frd_entry {
 FRD_EXTERN char frd_type_letter(enum frd_type type);
 
 /**
+ * The type a POSIX st_mode says (its S_IFMT bits, whose values every Unix shares: S_IFREG
+ * 0100000, S_IFDIR 0040000, S_IFLNK 0120000, ...), for a program that stats a file itself
+ * (fstatat, statx's stx_mode) and compares with frd_entry.type. The permission bits are
+ * ignored. @return the type; FRD_TYPE_UNKNOWN for a file type it does not know. Thread-safe.
+ */
+FRD_EXTERN enum frd_type frd_type_from_mode(unsigned mode);
+
+/**
  * Compares two entries by name in byte order (memcmp, a shorter prefix first), as
  * `LC_ALL=C ls` sorts. @return <0, 0 or >0. Thread-safe.
  */
