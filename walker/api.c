@@ -208,8 +208,14 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
         (wanted & ids) != ids && (o.follow == FRD_FOLLOW_ALL || frd__plat_mounts_may_cycle());
     walk->probe_search =
         !walk->stat_dir_ids && (wanted & ids) != ids && !frd__plat_searches_everything();
-    walk->need_parent_ids = !(o.flags & FRD_WALK_ORDERED) && (wanted & ids) != ids &&
-                            (o.on_dir_done != NULL || o.on_children != NULL);
+    // The post-order hook's parent_fd is often reopened by ".." (the parent's descriptor is
+    // gone by then), which is checked against the identity recorded at the parent's open. The
+    // children hook's is not: the directory keeps the ref on its parent's descriptor that it
+    // was opened through until its hook has run (hook_pins_parent); a parent whose
+    // descriptor was not kept recorded its identity then (frd__keep_fd()).
+    walk->need_parent_ids =
+        !(o.flags & FRD_WALK_ORDERED) && (wanted & ids) != ids && o.on_dir_done != NULL;
+    walk->hook_pins_parent = !(o.flags & FRD_WALK_ORDERED) && o.on_children != NULL;
     unsigned budget = o.fd_budget;
     if (budget == 0) {
         unsigned limit = frd__plat_fd_limit();

@@ -194,6 +194,18 @@ static bool wn_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd
     return !atomic_load_explicit(&walk->stop, memory_order_relaxed);
 }
 
+/**
+ * Lets go of the ref on the parent's descriptor a directory was opened through, which it
+ * held for its children hook (hook_pins_parent): before any child of it exists.
+ */
+static void wn_parent_fd_let_go(struct frd_walk *walk, struct frd__wnode *node)
+{
+    if (node->flags & WN_HOLDS_PARENT_FD) {
+        node->flags &= ~(unsigned)WN_HOLDS_PARENT_FD;
+        frd__fd_release(walk, node->parent);
+    }
+}
+
 /** Lists a directory whole, runs the children hook, visits the survivors. */
 static void wn_list_hooked(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
                            size_t dir_len, enum frd__vol_class cls)
@@ -214,6 +226,7 @@ static void wn_list_hooked(struct frd__worker *w, struct frd__wnode *node, frd_o
     struct frd_walk_entry dir = frd__wnode_walk_entry(node, w->path, dir_len, pfd, w->index);
     rc = frd__children_run(w, &dir, fd);
     frd__parent_fd_put(w, node, how, pfd);
+    wn_parent_fd_let_go(walk, node);
     if (rc < 0) {
         frd__walk_stop(walk, rc, w);
         return;
@@ -383,6 +396,7 @@ static int wn_hook_part(struct frd__worker *w, struct frd__wnode *node, frd_os_f
     struct frd_walk_entry dir = frd__wnode_walk_entry(node, w->path, dir_len, pfd, w->index);
     int rc = frd__children_run_part(w, k, list, &dir, fd, part);
     frd__parent_fd_put(w, node, how, pfd);
+    wn_parent_fd_let_go(w->walk, node);
     if (rc < 0) {
         frd__walk_stop(w->walk, rc, w);
     }
@@ -541,6 +555,7 @@ void frd__concurrent_dir(struct frd__worker *w, struct frd__wnode *node)
         frd__report(w, w->path, FRD__FAIL_OPEN, rc, node->depth);
         node->listed = true;
     }
+    wn_parent_fd_let_go(walk, node); // held for a hook that did not run (no child exists)
     frd__fd_release(walk, node);
     frd__progress_tick(w);
     frd__wnode_release(w, node);

@@ -307,6 +307,10 @@ struct frd_walk {
      *  directory's identity when it is opened, so that its descriptor can be reopened for
      *  those hooks one step away (by "..") and checked. */
     bool need_parent_ids;
+    /** Concurrent mode with the children hook: a directory opened through the descriptor its
+     *  parent kept for it holds that ref (WN_HOLDS_PARENT_FD) until its hook has run, so
+     *  that the hook's parent_fd is at hand, with no reopen and no identity to record. */
+    bool hook_pins_parent;
     bool need_dir_ids; /**< fstat every directory opened (names-only + follow or xdev) */
     /** The listing gives no ids, and a directory may repeat an ancestor (links followed, or
      *  mounts that can cycle): stat each directory's identity before its visit. */
