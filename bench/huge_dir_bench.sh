@@ -5,8 +5,9 @@
 # (default 1,000,000, kept in $TMPDIR between runs). Rows: with metadata (-printf '%s\n'),
 # names only, ordered (-s) with and without metadata, -exclude (the children hook), and
 # frdls. After a warm-up run of each command, RUNS rounds run every command once in a
-# rotated order; the table gives the median wall time, median CPU (user + system) and median peak RSS (/usr/bin/time's %M),
-# and each row's wall time over the new frdfind's with metadata.
+# rotated order; the table gives the median wall time, median CPU (user + system) and
+# median peak RSS (/usr/bin/time's %M), and each row's wall time over the new frdfind's
+# with metadata.
 #
 # Usage: bench/huge_dir_bench.sh NEW_BUILD [BASE_BUILD] [RUNS] [N]
 #   NEW_BUILD, BASE_BUILD: build directories holding examples/frdfind, examples/frdls and
