@@ -189,6 +189,10 @@ int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *o
         rc = wn_check_identity(node, *out);
         if (rc < 0) {
             frd__plat_close_dir(*out);
+            if (node->flags & WN_HOLDS_PARENT_FD) { // kept for a children hook: not now
+                node->flags &= ~(unsigned)WN_HOLDS_PARENT_FD;
+                frd__fd_release(walk, parent);
+            }
             return rc;
         }
     }

@@ -447,7 +447,11 @@ bool frd__fd_try_pin(struct frd__wnode *node);
 /** Releases a directory state the caller stored (opts.on_dir_state_free), if any. */
 void frd__state_free(struct frd_walk *walk, void *state);
 void frd__fd_release(struct frd_walk *walk, struct frd__wnode *node);
-/** Opens a node's directory (relative to its parent, or along its ancestors). */
+/**
+ * Opens a node's directory (relative to its parent, or along its ancestors). The ref on the
+ * parent's descriptor it was given (WN_HOLDS_PARENT_FD) is released, except on success with
+ * walk->hook_pins_parent: then the caller releases it after the children hook.
+ */
 int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out);
 /**
  * Opens a node's own directory again (its descriptor was not kept): from the nearest
