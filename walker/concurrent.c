@@ -396,7 +396,6 @@ static int wn_hook_part(struct frd__worker *w, struct frd__wnode *node, frd_os_f
     struct frd_walk_entry dir = frd__wnode_walk_entry(node, w->path, dir_len, pfd, w->index);
     int rc = frd__children_run_part(w, k, list, &dir, fd, part);
     frd__parent_fd_put(w, node, how, pfd);
-    wn_parent_fd_let_go(w->walk, node);
     if (rc < 0) {
         frd__walk_stop(w->walk, rc, w);
     }
@@ -410,7 +409,9 @@ static int wn_hook_part(struct frd__worker *w, struct frd__wnode *node, frd_os_f
  * the first batch are visited here (a directory that fits one batch: one hook call, no
  * hand-off), those of later ones are pushed for idle workers to stat and visit as
  * wn_list_batches() does. Memory is bounded by the batches in flight. The batch after the
- * one in hand is read before the hook sees it, so that the hook knows the last part.
+ * one in hand is read before the hook sees it, so that the hook knows the last part. The
+ * ref on the parent's descriptor the directory was opened through is held to the last part,
+ * so that every call has its parent_fd at hand.
  */
 static void wn_list_hooked_parts(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
                                  size_t dir_len, enum frd__vol_class cls)
@@ -425,15 +426,21 @@ static void wn_list_hooked_parts(struct frd__worker *w, struct frd__wnode *node,
     struct frd__batch *cur = NULL; // the part in hand; NULL: the first, in w->list
     struct frd__batch *next = NULL;
     unsigned part = FRD_CHILDREN_FIRST;
+    // The flag goes now, while no child exists (children read their parent's flags); the
+    // ref it stands for is released at the end.
+    bool pinned = (node->flags & WN_HOLDS_PARENT_FD) != 0;
+    node->flags &= ~(unsigned)WN_HOLDS_PARENT_FD;
     frd_list_clear(w->list);
     int rc = frd_lister_batch_begin(lister, fd, NULL);
     if (rc < 0) {
+        // The name copy failed (no memory): nothing was read.
         w->path[dir_len] = '\0';
         frd__report(w, w->path, FRD__FAIL_ALLOC, rc, node->depth);
-        return; // the name copy failed (no memory): nothing was read
+        ok = false;
+    } else {
+        rc = frd_lister_batch_read(lister, w->list);
     }
-    rc = frd_lister_batch_read(lister, w->list);
-    for (;;) {
+    while (ok) {
         struct frd_list *list = cur != NULL ? cur->list : w->list;
         if (rc < 0) {
             // Reported before the entries read ahead of the failure are visited.
@@ -507,6 +514,9 @@ static void wn_list_hooked_parts(struct frd__worker *w, struct frd__wnode *node,
         wn_batch_put(walk, next);
     }
     frd_lister_batch_end(lister);
+    if (pinned) {
+        frd__fd_release(walk, node->parent);
+    }
     if (!ok || atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
         return;
     }
