@@ -3,10 +3,11 @@
 # GNU find, and the floor of one and of two threads sharing getdents64 + statx and keeping
 # nothing (bench/floor_onedir.c), on a directory of N empty files that the script makes
 # (default 1,000,000, kept in $TMPDIR between runs). Rows: with metadata (-printf '%s\n'),
-# names only, ordered (-s) with and without metadata, and frdls. After a warm-up run of
-# each command, RUNS rounds run every command once in a rotated order; the table gives the
-# median wall time, median CPU (user + system) and median peak RSS (/usr/bin/time's %M),
-# and each row's wall time over the new frdfind's with metadata.
+# names only, ordered (-s) with and without metadata, -exclude (the children hook), and
+# frdls. After a warm-up run of each command, RUNS rounds run every command once in a
+# rotated order; the table gives the median wall time, median CPU (user + system) and
+# median peak RSS (/usr/bin/time's %M), and each row's wall time over the new frdfind's
+# with metadata.
 #
 # Usage: bench/huge_dir_bench.sh NEW_BUILD [BASE_BUILD] [RUNS] [N]
 #   NEW_BUILD, BASE_BUILD: build directories holding examples/frdfind, examples/frdls and
@@ -44,6 +45,10 @@ q=$(printf '%q' "$dir")
 {
   printf 'meta\tfrdfind\t%s %s -printf %s\n' "$new/examples/frdfind" "$q" "'%s\\n'"
   [ -n "$base" ] && printf 'meta\tfrdfind (base)\t%s %s -printf %s\n' "$base/examples/frdfind" "$q" "'%s\\n'"
+  # The children hook (frdfind -exclude, frddu/frdindex --exclude) filtering the listing
+  # batch by batch before the stats (FRD_WALK_CHILDREN_PARTS).
+  printf 'meta\tfrdfind -exclude\t%s %s -exclude -name %s -printf %s\n' "$new/examples/frdfind" "$q" "'nomatch*'" "'%s\\n'"
+  [ -n "$base" ] && printf 'meta\tfrdfind -exclude (base)\t%s %s -exclude -name %s -printf %s\n' "$base/examples/frdfind" "$q" "'nomatch*'" "'%s\\n'"
   printf 'meta\tfloor, 2 threads\t%s %s 2\n' "$new/bench/floor_onedir" "$q"
   printf 'meta\tfloor, 1 thread\t%s %s 1\n' "$new/bench/floor_onedir" "$q"
   command -v fdfind >/dev/null &&

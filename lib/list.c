@@ -144,6 +144,39 @@ int frd_list_append(struct frd_list *list, const struct frd_entry *entry)
     return 0;
 }
 
+/* The S_IFMT values of POSIX's <sys/stat.h>, the same on every Unix (platform/unix_types.h
+ * checks them against the system's); Windows' CRT lacks some, so they are spelled here. */
+#define MODE_FMT  0170000u
+#define MODE_SOCK 0140000u
+#define MODE_LNK  0120000u
+#define MODE_REG  0100000u
+#define MODE_BLK  0060000u
+#define MODE_DIR  0040000u
+#define MODE_CHR  0020000u
+#define MODE_FIFO 0010000u
+
+enum frd_type frd_type_from_mode(unsigned mode)
+{
+    switch (mode & MODE_FMT) {
+    case MODE_REG:
+        return FRD_TYPE_REG;
+    case MODE_DIR:
+        return FRD_TYPE_DIR;
+    case MODE_LNK:
+        return FRD_TYPE_LNK;
+    case MODE_FIFO:
+        return FRD_TYPE_FIFO;
+    case MODE_SOCK:
+        return FRD_TYPE_SOCK;
+    case MODE_CHR:
+        return FRD_TYPE_CHR;
+    case MODE_BLK:
+        return FRD_TYPE_BLK;
+    default:
+        return FRD_TYPE_UNKNOWN;
+    }
+}
+
 char frd_type_letter(enum frd_type type)
 {
     switch (type) {

@@ -108,7 +108,7 @@ static int64_t lx_ts(struct statx_timestamp ts)
  *  each field only where stx_mask says the kernel filled it. */
 static void lx_fill_from_statx(struct frd_entry *e, const struct statx *stx, unsigned wanted)
 {
-    e->type = frd__type_from_mode(stx->stx_mode);
+    e->type = frd_type_from_mode(stx->stx_mode);
     e->fields |= FRD_FIELD_TYPE;
     if ((wanted & ~(unsigned)FRD_FIELD_TYPE) == 0) {
         return;

@@ -64,7 +64,7 @@ static inline unsigned frd__wanted_fields(unsigned lister_flags, unsigned wanted
  */
 static inline void frd__entry_from_stat(struct frd_entry *e, const struct stat *st, unsigned wanted)
 {
-    e->type = frd__type_from_mode((unsigned)st->st_mode);
+    e->type = frd_type_from_mode((unsigned)st->st_mode);
     e->fields |= FRD_FIELD_TYPE;
     if ((wanted & ~(unsigned)FRD_FIELD_TYPE) == 0) {
         return;

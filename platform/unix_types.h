@@ -10,27 +10,11 @@
 
 #include <sys/stat.h>
 
-/** The type st_mode's S_IFMT bits give. */
-static inline enum frd_type frd__type_from_mode(unsigned mode)
-{
-    switch (mode & S_IFMT) {
-    case S_IFREG:
-        return FRD_TYPE_REG;
-    case S_IFDIR:
-        return FRD_TYPE_DIR;
-    case S_IFLNK:
-        return FRD_TYPE_LNK;
-    case S_IFIFO:
-        return FRD_TYPE_FIFO;
-    case S_IFSOCK:
-        return FRD_TYPE_SOCK;
-    case S_IFCHR:
-        return FRD_TYPE_CHR;
-    case S_IFBLK:
-        return FRD_TYPE_BLK;
-    default:
-        return FRD_TYPE_UNKNOWN;
-    }
-}
+/* frd_type_from_mode() (lib/list.c) spells POSIX's S_IFMT values out: check them here, where
+ * the system's are known. */
+_Static_assert(S_IFMT == 0170000 && S_IFREG == 0100000 && S_IFDIR == 0040000 &&
+                   S_IFLNK == 0120000 && S_IFIFO == 0010000 && S_IFSOCK == 0140000 &&
+                   S_IFCHR == 0020000 && S_IFBLK == 0060000,
+               "S_IFMT values differ from frd_type_from_mode()'s");
 
 #endif // FRD_PLATFORM_UNIX_TYPES_H

@@ -210,6 +210,22 @@ static void test_type_letter_is_finds_y(void **state)
     assert_int_equal(frd_type_letter(FRD_TYPE_UNKNOWN), 'U');
 }
 
+static void test_type_from_mode_reads_the_format_bits_only(void **state)
+{
+    (void)state;
+    // POSIX's S_IFMT values, with permission, setuid and sticky bits that must not matter.
+    assert_int_equal(frd_type_from_mode(0100644), FRD_TYPE_REG);
+    assert_int_equal(frd_type_from_mode(0104755), FRD_TYPE_REG);
+    assert_int_equal(frd_type_from_mode(0041777), FRD_TYPE_DIR);
+    assert_int_equal(frd_type_from_mode(0120777), FRD_TYPE_LNK);
+    assert_int_equal(frd_type_from_mode(0010600), FRD_TYPE_FIFO);
+    assert_int_equal(frd_type_from_mode(0140755), FRD_TYPE_SOCK);
+    assert_int_equal(frd_type_from_mode(0020620), FRD_TYPE_CHR);
+    assert_int_equal(frd_type_from_mode(0060660), FRD_TYPE_BLK);
+    assert_int_equal(frd_type_from_mode(0000644), FRD_TYPE_UNKNOWN);
+    assert_int_equal(frd_type_from_mode(0170000), FRD_TYPE_UNKNOWN);
+}
+
 static void test_replace_allocator_rejects_null(void **state)
 {
     (void)state;
@@ -220,6 +236,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_list_new_rejects_null),
+        cmocka_unit_test(test_type_from_mode_reads_the_format_bits_only),
         cmocka_unit_test(test_list_append_copies_names_and_survives_arena_growth),
         cmocka_unit_test(test_list_sort_is_byte_order_and_stable),
         cmocka_unit_test(test_list_sort_matches_reference_on_random_lists),

@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <sys/file.h>
 #include <sys/resource.h>
@@ -698,6 +699,202 @@ static void test_walk_huge_directory_stat_failures(void **state)
     assert_int_equal(chmod(root, 0755), 0);
 }
 
+/* ---- The children hook over the huge directory, in parts (FRD_WALK_CHILDREN_PARTS) ---- */
+
+/** The hook drops these (never stat'ed, never visited) ... */
+static bool hook_drops(size_t i)
+{
+    return i % 3 == 1;
+}
+
+/** ... and marks these directories not to be entered (visited, never listed). */
+static bool hook_no_descent(size_t i)
+{
+    return huge_is_dir(i) && i % 2000 == 0;
+}
+
+/** What the hook saw of the huge directory; `h` first, as huge_visit() reads it. */
+struct hook_seen {
+    struct huge_seen h;
+    atomic_uchar *shown; // HUGE_N: times the hook was shown each entry
+    atomic_uint *stats;  // HUGE_N: stats of each entry after the listing
+    atomic_int in_hook;  // > 1: two calls for the directory at once
+    atomic_size_t overlaps, calls, firsts, lasts, after_last, not_first_first, threads;
+    atomic_size_t bad_part;
+    pthread_t thread; // the thread of the first call
+};
+
+static struct hook_seen *hook_current; // for the stat hook, which has no udata
+
+static void hook_count_stat(frd_os_fd dir, const char *name)
+{
+    (void)dir;
+    size_t len = strlen(name);
+    if (len == 7 && name[0] == 'h') {
+        size_t i = (size_t)strtoul(name + 1, NULL, 10);
+        if (i < HUGE_N) {
+            atomic_fetch_add(&hook_current->stats[i], 1);
+        }
+    }
+}
+
+static void hook_children(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
+                          void *udata)
+{
+    struct hook_seen *s = udata;
+    if (dir->depth != 0) {
+        return; // the one-file subdirectories
+    }
+    if (atomic_fetch_add(&s->in_hook, 1) != 0) {
+        atomic_fetch_add(&s->overlaps, 1);
+    }
+    unsigned part = frd_walk_children_part(kids);
+    size_t calls = atomic_fetch_add(&s->calls, 1);
+    if (atomic_load(&s->lasts) != 0) {
+        atomic_fetch_add(&s->after_last, 1);
+    }
+    if (part & FRD_CHILDREN_FIRST) {
+        if (calls != 0) {
+            atomic_fetch_add(&s->not_first_first, 1);
+        }
+        atomic_fetch_add(&s->firsts, 1);
+        s->thread = pthread_self(); // read only by later calls, which follow on this thread
+    } else if (!pthread_equal(s->thread, pthread_self())) {
+        atomic_fetch_add(&s->threads, 1);
+    }
+    if (part & FRD_CHILDREN_LAST) {
+        atomic_fetch_add(&s->lasts, 1);
+    }
+    if ((part & ~(unsigned)(FRD_CHILDREN_FIRST | FRD_CHILDREN_LAST)) != 0 ||
+        frd_walk_children_count(kids) == 0) {
+        atomic_fetch_add(&s->bad_part, 1);
+    }
+    for (size_t k = 0; k < frd_walk_children_count(kids); k++) {
+        const struct frd_entry *e = frd_walk_children_entry(kids, k);
+        size_t i = (size_t)strtoul(e->name + 1, NULL, 10);
+        if (e->name[0] != 'h' || i >= HUGE_N) {
+            atomic_fetch_add(&s->bad_part, 1);
+            continue;
+        }
+        atomic_fetch_add(&s->shown[i], 1);
+        if (hook_drops(i)) {
+            assert_int_equal(frd_walk_children_drop(kids, k), 0);
+        } else if (hook_no_descent(i)) {
+            assert_int_equal(frd_walk_children_skip_descent(kids, k), 0);
+        }
+    }
+    atomic_fetch_sub(&s->in_hook, 1);
+}
+
+/** Walks the huge directory with the hook above, every field, and `flags`. */
+static void hook_walk(const char *root, unsigned flags, unsigned workers, struct hook_seen *s)
+{
+    s->h.visits = calloc(HUGE_N, sizeof(*s->h.visits));
+    s->shown = calloc(HUGE_N, sizeof(*s->shown));
+    s->stats = calloc(HUGE_N, sizeof(*s->stats));
+    assert_true(s->h.visits != NULL && s->shown != NULL && s->stats != NULL);
+    struct frd_walk_options o;
+    walk_opts(&o, flags);
+    o.workers = workers;
+    o.on_error = huge_error;
+    o.on_dir_done = huge_done;
+    o.on_children = hook_children;
+    hook_current = s;
+    frd__test_before_stat = hook_count_stat;
+    assert_int_equal(frd_walk(root, &o, huge_visit, s), 0);
+    frd__test_before_stat = NULL;
+}
+
+static void hook_free(struct hook_seen *s)
+{
+    free(s->h.visits);
+    free(s->shown);
+    free(s->stats);
+}
+
+static void test_walk_huge_directory_children_hook_in_parts(void **state)
+{
+    (void)state;
+    const char *root = huge_dir();
+    uint64_t want_bytes = 0;
+    size_t survivors = 0;
+    size_t inner = 0;
+    int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    assert_true(dfd >= 0);
+    for (size_t i = 0; i < HUGE_N; i++) {
+        if (hook_drops(i)) {
+            continue;
+        }
+        survivors++;
+        if (huge_is_dir(i)) {
+            char name[32];
+            snprintf(name, sizeof(name), "h%06zu", i);
+            struct stat st;
+            assert_int_equal(fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW), 0);
+            want_bytes += (uint64_t)st.st_size;
+            inner += !hook_no_descent(i);
+        } else {
+            want_bytes += i % 5;
+        }
+    }
+    close(dfd);
+    static const unsigned workers[] = {1, 2, 8};
+    for (size_t wi = 0; wi < sizeof(workers) / sizeof(workers[0]); wi++) {
+        struct hook_seen s = {0};
+        atomic_store(&peak_bytes, atomic_load(&live_bytes));
+        size_t base = atomic_load(&live_bytes);
+        hook_walk(root, FRD_WALK_CHILDREN_PARTS, workers[wi], &s);
+        size_t peak = atomic_load(&peak_bytes) - base;
+        print_message("children hook in parts, %u workers: %zu calls, peak %zu KiB held\n",
+                      workers[wi], atomic_load(&s.calls), peak / 1024);
+        // The hook: every entry shown once, in parts, in order, one call at a time, on the
+        // thread of the first part.
+        for (size_t i = 0; i < HUGE_N; i++) {
+            assert_int_equal(atomic_load(&s.shown[i]), 1);
+        }
+        assert_true(atomic_load(&s.calls) > 1); // 64 KiB batches: about 100 of them
+        assert_int_equal(atomic_load(&s.firsts), 1);
+        assert_int_equal(atomic_load(&s.lasts), 1);
+        assert_int_equal(atomic_load(&s.after_last), 0);
+        assert_int_equal(atomic_load(&s.not_first_first), 0);
+        assert_int_equal(atomic_load(&s.overlaps), 0);
+        assert_int_equal(atomic_load(&s.threads), 0);
+        assert_int_equal(atomic_load(&s.bad_part), 0);
+        // The walk: survivors stat'ed and visited once; the dropped never.
+        assert_int_equal(atomic_load(&s.h.bad), 0);
+        for (size_t i = 0; i < HUGE_N; i++) {
+            assert_int_equal(atomic_load(&s.h.visits[i]), !hook_drops(i));
+            if (hook_drops(i)) {
+                assert_int_equal(atomic_load(&s.stats[i]), 0);
+            } else {
+                assert_true(atomic_load(&s.stats[i]) >= 1);
+            }
+        }
+        assert_int_equal(atomic_load(&s.h.entries), survivors);
+        assert_int_equal(atomic_load(&s.h.inner), inner);
+        assert_int_equal(atomic_load(&s.h.dir_done), 1);
+        assert_int_equal(atomic_load(&s.h.dir_entries), survivors);
+        assert_int_equal(atomic_load(&s.h.dir_bytes), want_bytes);
+        assert_int_equal(atomic_load(&s.h.other_errors) + atomic_load(&s.h.stat_errors), 0);
+        // Bounded by the batches, not by the directory (as the walk without the hook).
+        assert_true(peak < 12u << 20);
+        hook_free(&s);
+    }
+    // Without the flag, and in ordered mode with it, the hook has the whole directory.
+    static const unsigned whole[] = {0, FRD_WALK_CHILDREN_PARTS | FRD_WALK_ORDERED};
+    for (size_t f = 0; f < 2; f++) {
+        struct hook_seen s = {0};
+        hook_walk(root, whole[f], test_workers(), &s);
+        assert_int_equal(atomic_load(&s.calls), 1);
+        assert_int_equal(atomic_load(&s.firsts), 1);
+        assert_int_equal(atomic_load(&s.lasts), 1);
+        assert_int_equal(atomic_load(&s.h.entries), survivors);
+        assert_int_equal(atomic_load(&s.h.dir_entries), survivors);
+        hook_free(&s);
+    }
+    assert_int_equal(frd_walk_children_part(NULL), 0);
+}
+
 int main(void)
 {
     assert_int_equal(frd_replace_allocator(counting_malloc, counting_realloc, counting_free), 0);
@@ -713,6 +910,7 @@ int main(void)
         cmocka_unit_test(test_walk_huge_directory_ordered_names_only),
         cmocka_unit_test(test_walk_huge_directory_entries_vanishing_mid_listing),
         cmocka_unit_test(test_walk_huge_directory_stat_failures),
+        cmocka_unit_test(test_walk_huge_directory_children_hook_in_parts),
     };
     if (getenv("FRD_TEST_FILTER") != NULL) {
         cmocka_set_test_filter(getenv("FRD_TEST_FILTER"));

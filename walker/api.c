@@ -48,7 +48,7 @@ static int walk_options_copy(struct frd_walk_options *o, const struct frd_walk_o
 
 #define WALK_FLAGS_ALL                                                        \
     (FRD_WALK_NAMES_ONLY | FRD_WALK_ONE_FILE_SYSTEM | FRD_WALK_UNIQUE_FILES | \
-     FRD_WALK_UNIQUE_DIRS | FRD_WALK_SKIP_HIDDEN | FRD_WALK_ORDERED)
+     FRD_WALK_UNIQUE_DIRS | FRD_WALK_SKIP_HIDDEN | FRD_WALK_ORDERED | FRD_WALK_CHILDREN_PARTS)
 
 /** Default cap on workers when the caller leaves it to us (bfs caps at 8 as well). */
 #define WALK_DEFAULT_MAX_WORKERS 8
@@ -238,6 +238,8 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     if (walk->children) {
         walk->list_fields = (o.children_fields | FRD_FIELD_TYPE) & FRD_FIELDS_ALL;
         walk->children_complete = (wanted & ~walk->list_fields) == 0;
+        walk->children_parts =
+            (o.flags & (FRD_WALK_CHILDREN_PARTS | FRD_WALK_ORDERED)) == FRD_WALK_CHILDREN_PARTS;
     }
     walk->lister_flags = walk->list_fields == FRD_FIELD_TYPE ? FRD_LIST_NAMES_ONLY : 0;
     // Without entry ids, loops and other file systems are found when a directory is opened.
@@ -251,8 +253,14 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
         (wanted & ids) != ids && (o.follow == FRD_FOLLOW_ALL || frd__plat_mounts_may_cycle());
     walk->probe_search =
         !walk->stat_dir_ids && (wanted & ids) != ids && !frd__plat_searches_everything();
-    walk->need_parent_ids = !(o.flags & FRD_WALK_ORDERED) && (wanted & ids) != ids &&
-                            (o.on_dir_done != NULL || o.on_children != NULL);
+    // The post-order hook's parent_fd is often reopened by ".." (the parent's descriptor is
+    // gone by then), which is checked against the identity recorded at the parent's open. The
+    // children hook's is not: the directory keeps the ref on its parent's descriptor that it
+    // was opened through until its hook has run (hook_pins_parent); a parent whose
+    // descriptor was not kept recorded its identity then (frd__keep_fd()).
+    walk->need_parent_ids =
+        !(o.flags & FRD_WALK_ORDERED) && (wanted & ids) != ids && o.on_dir_done != NULL;
+    walk->hook_pins_parent = !(o.flags & FRD_WALK_ORDERED) && o.on_children != NULL;
     unsigned budget = o.fd_budget;
     if (budget == 0) {
         unsigned limit = frd__plat_fd_limit();

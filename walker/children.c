@@ -97,10 +97,14 @@ int frd_walk_children_sort(struct frd_walk_children *kids, frd_walk_children_cmp
     return 0;
 }
 
-/** Sizes the worker's view for `n` entries. @return 0 or FRD_ENOMEM. */
-static int kids_reserve(struct frd__worker *w, size_t n)
+unsigned frd_walk_children_part(const struct frd_walk_children *kids)
 {
-    struct frd_walk_children *k = &w->kids;
+    return kids == NULL ? 0 : kids->part;
+}
+
+/** Sizes a view `k` for `n` entries (counted as w's allocations). @return 0 or FRD_ENOMEM. */
+static int kids_reserve(struct frd__worker *w, struct frd_walk_children *k, size_t n)
+{
     if (n <= k->cap) {
         return 0;
     }
@@ -131,24 +135,37 @@ static int kids_reserve(struct frd__worker *w, size_t n)
     return 0;
 }
 
+void frd__children_view_free(struct frd_walk_children *k)
+{
+    frd__free(k->order);
+    frd__free(k->tmp);
+    frd__free(k->marks);
+    memset(k, 0, sizeof(*k));
+}
+
 void frd__children_free(struct frd__worker *w)
 {
-    frd__free(w->kids.order);
-    frd__free(w->kids.tmp);
-    frd__free(w->kids.marks);
-    memset(&w->kids, 0, sizeof(w->kids));
+    frd__children_view_free(&w->kids);
 }
 
 int frd__children_run(struct frd__worker *w, const struct frd_walk_entry *dir, frd_os_fd fd)
 {
+    return frd__children_run_part(w, &w->kids, w->list, dir, fd,
+                                  FRD_CHILDREN_FIRST | FRD_CHILDREN_LAST);
+}
+
+int frd__children_run_part(struct frd__worker *w, struct frd_walk_children *k,
+                           const struct frd_list *list, const struct frd_walk_entry *dir,
+                           frd_os_fd fd, unsigned part)
+{
     struct frd_walk *walk = w->walk;
-    struct frd_walk_children *k = &w->kids;
-    size_t n = frd_list_count(w->list);
-    if (kids_reserve(w, n) < 0) {
+    size_t n = frd_list_count(list);
+    if (kids_reserve(w, k, n) < 0) {
         return FRD_ENOMEM;
     }
-    k->v = frd_list_entries(w->list);
+    k->v = frd_list_entries(list);
     k->fd = fd;
+    k->part = part;
     // Hidden entries the walk skips anyway never reach the hook.
     bool hidden = (walk->opts.flags & FRD_WALK_SKIP_HIDDEN) != 0;
     size_t m = 0;
@@ -180,8 +197,12 @@ int frd__children_run(struct frd__worker *w, const struct frd_walk_entry *dir, f
 bool frd__children_entry(struct frd__worker *w, size_t i, frd_os_fd fd, struct frd_entry *out,
                          bool *no_descent)
 {
-    struct frd_walk *walk = w->walk;
-    const struct frd_walk_children *k = &w->kids;
+    return frd__children_entry_in(w->walk, &w->kids, i, fd, out, no_descent);
+}
+
+bool frd__children_entry_in(struct frd_walk *walk, const struct frd_walk_children *k, size_t i,
+                            frd_os_fd fd, struct frd_entry *out, bool *no_descent)
+{
     const struct frd_entry *e = &k->v[k->order[i]];
     *no_descent = (k->marks[k->order[i]] & KID_NO_DESCENT) != 0;
     if (walk->names_only || walk->children_complete || e->error < 0) {

@@ -55,6 +55,7 @@ static struct frd__batch *wn_batch_take(struct frd__worker *w)
 static void wn_batch_put(struct frd_walk *walk, struct frd__batch *b)
 {
     frd_list_clear(b->list);
+    b->hooked = false;
     uv_mutex_lock(&walk->batches.lock);
     bool keep = walk->batches.nfree < WN_BATCHES_SPARE;
     if (keep) {
@@ -65,6 +66,7 @@ static void wn_batch_put(struct frd_walk *walk, struct frd__batch *b)
     uv_mutex_unlock(&walk->batches.lock);
     if (!keep) {
         frd_list_free(b->list);
+        frd__children_view_free(&b->kids);
         frd__free(b);
     }
 }
@@ -75,6 +77,7 @@ void frd__batches_free(struct frd_walk *walk)
     while (b != NULL) {
         struct frd__batch *next = b->next;
         frd_list_free(b->list);
+        frd__children_view_free(&b->kids);
         frd__free(b);
         b = next;
     }
@@ -84,13 +87,15 @@ void frd__batches_free(struct frd_walk *walk)
 
 /**
  * Visits `count` entries of a listing of `node` (open as `fd`; its path in w->path, length
- * dir_len): the listing's own entries `v`, or with the children hook (`kids`) its
- * survivors; with `late_stat`, entries listed by name and type are stat'ed first.
+ * dir_len): the listing's own entries `v`, or with the children hook the survivors in its
+ * view `kids` (the worker's or a batch's; NULL without the hook); with `late_stat`, entries
+ * listed by name and type are stat'ed first.
  * Adds their sizes to *bytes. @return false when the walk stops.
  */
 static bool wn_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
                              size_t dir_len, enum frd__vol_class cls, const struct frd_entry *v,
-                             size_t count, bool kids, bool late_stat, uint64_t *bytes)
+                             size_t count, const struct frd_walk_children *kids, bool late_stat,
+                             uint64_t *bytes)
 {
     struct frd_walk *walk = w->walk;
     size_t sep = frd__path_sep(w->path, dir_len);
@@ -102,8 +107,10 @@ static bool wn_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd
         const struct frd_entry *e;
         if (late_stat) {
             e = frd__entry_stat_late(walk, &v[i], fd, &kst) ? &kst : NULL;
+        } else if (kids != NULL) {
+            e = frd__children_entry_in(walk, kids, i, fd, &kst, &no_descent) ? &kst : NULL;
         } else {
-            e = frd__dir_entry_at(w, kids, v, i, fd, &kst, &no_descent);
+            e = &v[i];
         }
         if (e == NULL) {
             continue; // removed since the listing: left out, as a listing leaves it out
@@ -188,6 +195,18 @@ static bool wn_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd
     return !atomic_load_explicit(&walk->stop, memory_order_relaxed);
 }
 
+/**
+ * Lets go of the ref on the parent's descriptor a directory was opened through, which it
+ * held for its children hook (hook_pins_parent): before any child of it exists.
+ */
+static void wn_parent_fd_let_go(struct frd_walk *walk, struct frd__wnode *node)
+{
+    if (node->flags & WN_HOLDS_PARENT_FD) {
+        node->flags &= ~(unsigned)WN_HOLDS_PARENT_FD;
+        frd__fd_release(walk, node->parent);
+    }
+}
+
 /** Lists a directory whole, runs the children hook, visits the survivors. */
 static void wn_list_hooked(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
                            size_t dir_len, enum frd__vol_class cls)
@@ -209,14 +228,15 @@ static void wn_list_hooked(struct frd__worker *w, struct frd__wnode *node, frd_o
     struct frd_walk_entry dir = frd__wnode_walk_entry(node, w->path, dir_len, pfd, w->index);
     rc = frd__children_run(w, &dir, fd);
     frd__parent_fd_put(w, node, how, pfd);
+    wn_parent_fd_let_go(walk, node);
     if (rc < 0) {
         frd__walk_stop(walk, rc, w);
         return;
     }
     size_t count = w->kids.count;
     uint64_t bytes = 0;
-    if (!wn_visit_entries(w, node, fd, dir_len, cls, frd_list_entries(w->list), count, true, false,
-                          &bytes)) {
+    if (!wn_visit_entries(w, node, fd, dir_len, cls, frd_list_entries(w->list), count, &w->kids,
+                          false, &bytes)) {
         return;
     }
     node->totals.entries = count;
@@ -259,8 +279,9 @@ static void wn_batch_run(struct frd__worker *w, struct frd__wnode *t)
             frd__walk_stop(walk, FRD_ENOMEM, w);
         } else {
             uint64_t bytes = 0;
-            wn_visit_entries(w, dir, dir->fd, dir_len, b->cls, frd_list_entries(b->list),
-                             frd_list_count(b->list), false, b->late_stat, &bytes);
+            size_t n = b->hooked ? b->kids.count : frd_list_count(b->list);
+            wn_visit_entries(w, dir, dir->fd, dir_len, b->cls, frd_list_entries(b->list), n,
+                             b->hooked ? &b->kids : NULL, b->late_stat, &bytes);
             atomic_fetch_add(&dir->batch_bytes, bytes);
         }
     }
@@ -335,7 +356,7 @@ static void wn_list_batches(struct frd__worker *w, struct frd__wnode *node, frd_
             b->late_stat = late_stat;
         }
         if (b == NULL || atomic_load(&w->batches_out) >= limit || !wn_batch_push(w, node, b)) {
-            ok = wn_visit_entries(w, node, fd, dir_len, cls, frd_list_entries(list), n, false,
+            ok = wn_visit_entries(w, node, fd, dir_len, cls, frd_list_entries(list), n, NULL,
                                   b != NULL && late_stat, &bytes);
             if (b != NULL) {
                 wn_batch_put(walk, b);
@@ -367,11 +388,155 @@ static void wn_list_batches(struct frd__worker *w, struct frd__wnode *node, frd_
     node->totals.bytes = bytes;
 }
 
+/**
+ * Runs the children hook over one part of node's listing (`list`, through the view `k`).
+ * @return 0, or FRD_ENOMEM (then the walk is stopped).
+ */
+static int wn_hook_part(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                        size_t dir_len, struct frd_walk_children *k, const struct frd_list *list,
+                        unsigned part)
+{
+    frd_os_fd pfd;
+    w->path[dir_len] = '\0';
+    int how = frd__parent_fd_get(w, node, fd, &pfd);
+    struct frd_walk_entry dir = frd__wnode_walk_entry(node, w->path, dir_len, pfd, w->index);
+    int rc = frd__children_run_part(w, k, list, &dir, fd, part);
+    frd__parent_fd_put(w, node, how, pfd);
+    if (rc < 0) {
+        frd__walk_stop(w->walk, rc, w);
+    }
+    return rc;
+}
+
+/**
+ * Lists an open directory batch by batch through a children hook that takes parts
+ * (FRD_WALK_CHILDREN_PARTS): each batch goes through the hook here, on the worker listing
+ * the directory, in listing order, before any of its entries is stat'ed; the survivors of
+ * the first batch are visited here (a directory that fits one batch: one hook call, no
+ * hand-off), those of later ones are pushed for idle workers to stat and visit as
+ * wn_list_batches() does. Memory is bounded by the batches in flight. The batch after the
+ * one in hand is read before the hook sees it, so that the hook knows the last part. The
+ * ref on the parent's descriptor the directory was opened through is held to the last part,
+ * so that every call has its parent_fd at hand.
+ */
+static void wn_list_hooked_parts(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                                 size_t dir_len, enum frd__vol_class cls)
+{
+    struct frd_walk *walk = w->walk;
+    struct frd_lister *lister = w->lister;
+    unsigned limit = (walk->nworkers - 1) * WN_BATCHES_PER_WORKER;
+    uint64_t entries = 0;
+    uint64_t bytes = 0;
+    bool ok = true;
+    bool split = false;
+    struct frd__batch *cur = NULL; // the part in hand; NULL: the first, in w->list
+    struct frd__batch *next = NULL;
+    unsigned part = FRD_CHILDREN_FIRST;
+    // The flag goes now, while no child exists (children read their parent's flags); the
+    // ref it stands for is released at the end.
+    bool pinned = (node->flags & WN_HOLDS_PARENT_FD) != 0;
+    node->flags &= ~(unsigned)WN_HOLDS_PARENT_FD;
+    frd_list_clear(w->list);
+    int rc = frd_lister_batch_begin(lister, fd, NULL);
+    if (rc < 0) {
+        // The name copy failed (no memory): nothing was read.
+        w->path[dir_len] = '\0';
+        frd__report(w, w->path, FRD__FAIL_ALLOC, rc, node->depth);
+        ok = false;
+    } else {
+        rc = frd_lister_batch_read(lister, w->list);
+    }
+    while (ok) {
+        struct frd_list *list = cur != NULL ? cur->list : w->list;
+        if (rc < 0) {
+            // Reported before the entries read ahead of the failure are visited.
+            w->path[dir_len] = '\0';
+            ok = frd__report(w, w->path, frd__list_failure(lister), rc, node->depth);
+        }
+        if ((part & FRD_CHILDREN_FIRST) && ok) {
+            node->listed = true;
+            atomic_fetch_add_explicit(&w->n_dirs, 1, memory_order_relaxed);
+        }
+        if (!ok || atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
+            break;
+        }
+        // Read ahead: the hook is told whether a part follows.
+        int rc_next = 0;
+        if (rc > 0) {
+            if ((next = wn_batch_take(w)) == NULL) {
+                frd__walk_stop(walk, FRD_ENOMEM, w);
+                ok = false;
+                break;
+            }
+            rc_next = frd_lister_batch_read(lister, next->list);
+        }
+        bool more = next != NULL && frd_list_count(next->list) > 0;
+        if (!more) {
+            part |= FRD_CHILDREN_LAST;
+        }
+        struct frd_walk_children *k = cur != NULL ? &cur->kids : &w->kids;
+        if (wn_hook_part(w, node, fd, dir_len, k, list, part) < 0) {
+            ok = false;
+            break;
+        }
+        entries += k->count;
+        if (cur != NULL) {
+            cur->owner = w;
+            cur->cls = cls;
+            cur->late_stat = false;
+            cur->hooked = true;
+        }
+        if (cur == NULL || atomic_load(&w->batches_out) >= limit || !wn_batch_push(w, node, cur)) {
+            ok = wn_visit_entries(w, node, fd, dir_len, cls, frd_list_entries(list), k->count, k,
+                                  false, &bytes);
+            if (cur != NULL) {
+                wn_batch_put(walk, cur);
+            }
+        }
+        cur = NULL;
+        if (!ok || atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
+            break;
+        }
+        if (!more) {
+            if (rc_next < 0) {
+                w->path[dir_len] = '\0';
+                ok = frd__report(w, w->path, frd__list_failure(lister), rc_next, node->depth);
+            }
+            break;
+        }
+        if (!split && walk->nworkers > 1) {
+            split = true;
+            frd__keep_fd(w, node, fd); // decided once, before any other worker sees the node
+        }
+        cur = next;
+        next = NULL;
+        rc = rc_next;
+        part = 0;
+    }
+    if (cur != NULL) {
+        wn_batch_put(walk, cur);
+    }
+    if (next != NULL) {
+        wn_batch_put(walk, next);
+    }
+    frd_lister_batch_end(lister);
+    if (pinned) {
+        frd__fd_release(walk, node->parent);
+    }
+    if (!ok || atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
+        return;
+    }
+    node->totals.entries = entries;
+    node->totals.bytes = bytes;
+}
+
 /** Lists an open directory and handles its entries (concurrent mode). */
 static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
                               size_t dir_len, enum frd__vol_class cls)
 {
-    if (w->walk->children) {
+    if (w->walk->children_parts) {
+        wn_list_hooked_parts(w, node, fd, dir_len, cls);
+    } else if (w->walk->children) {
         wn_list_hooked(w, node, fd, dir_len, cls);
     } else {
         wn_list_batches(w, node, fd, dir_len, cls);
@@ -406,6 +571,7 @@ void frd__concurrent_dir(struct frd__worker *w, struct frd__wnode *node)
         frd__report(w, w->path, FRD__FAIL_OPEN, rc, node->depth);
         node->listed = true;
     }
+    wn_parent_fd_let_go(walk, node); // held for a hook that did not run (no child exists)
     frd__fd_release(walk, node);
     frd__progress_tick(w);
     frd__wnode_release(w, node);

@@ -170,8 +170,10 @@ int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *o
     int rc;
     if (node->flags & WN_HOLDS_PARENT_FD) {
         rc = frd__plat_open_dir(parent->fd, node->name, wn_open_flags(node), out);
-        node->flags &= ~(unsigned)WN_HOLDS_PARENT_FD;
-        frd__fd_release(walk, parent);
+        if (rc < 0 || !walk->hook_pins_parent) {
+            node->flags &= ~(unsigned)WN_HOLDS_PARENT_FD;
+            frd__fd_release(walk, parent);
+        }
     } else if (frd__fd_try_pin(parent)) {
         rc = frd__plat_open_dir(parent->fd, node->name, wn_open_flags(node), out);
         frd__fd_release(walk, parent);
@@ -187,6 +189,10 @@ int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *o
         rc = wn_check_identity(node, *out);
         if (rc < 0) {
             frd__plat_close_dir(*out);
+            if (node->flags & WN_HOLDS_PARENT_FD) { // kept for a children hook: not now
+                node->flags &= ~(unsigned)WN_HOLDS_PARENT_FD;
+                frd__fd_release(walk, parent);
+            }
             return rc;
         }
     }

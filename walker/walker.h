@@ -104,6 +104,18 @@ enum wnode_flag {
     WN_BATCH = 1u << 9,
 };
 
+/** Opaque to users: one worker's view of a listing for opts.on_children. */
+struct frd_walk_children {
+    const struct frd_entry *v; /**< the worker's listing */
+    uint32_t *order;           /**< indices into v, in visit order; count of them */
+    size_t count;
+    uint32_t *tmp;  /**< sort scratch */
+    uint8_t *marks; /**< per index of v: enum kid_mark bits */
+    size_t cap;     /**< of order, tmp and marks */
+    frd_os_fd fd;   /**< the directory, during the hook */
+    unsigned part;  /**< enum frd_walk_children_part bits of this call */
+};
+
 /**
  * A batch of a big directory's listing (concurrent mode), handed through the deques to
  * whichever worker is idle, while the worker listing the directory reads the next one.
@@ -113,7 +125,11 @@ struct frd__batch {
     struct frd__worker *owner; /**< the worker listing the directory (counts batches out) */
     enum frd__vol_class cls;   /**< the directory's volume class */
     bool late_stat;            /**< the entries still need their stat */
-    struct frd__batch *next;   /**< in walk->batches.free */
+    /** The children hook has run over the batch (FRD_WALK_CHILDREN_PARTS): visit the
+     *  survivors in `kids` (its arrays stay with the batch for reuse). */
+    bool hooked;
+    struct frd_walk_children kids;
+    struct frd__batch *next; /**< in walk->batches.free */
 };
 
 /**
@@ -216,17 +232,6 @@ const struct frd__wnode *frd__find_loop(const struct frd__wnode *from,
 
 /* ---- The children hook (walker/children.c) ---- */
 
-/** Opaque to users: one worker's view of a listing for opts.on_children. */
-struct frd_walk_children {
-    const struct frd_entry *v; /**< the worker's listing */
-    uint32_t *order;           /**< indices into v, in visit order; count of them */
-    size_t count;
-    uint32_t *tmp;  /**< sort scratch */
-    uint8_t *marks; /**< per index of v: enum kid_mark bits */
-    size_t cap;     /**< of order, tmp and marks */
-    frd_os_fd fd;   /**< the directory, during the hook */
-};
-
 struct frd__worker;
 
 /**
@@ -236,11 +241,22 @@ struct frd__worker;
  */
 int frd__children_run(struct frd__worker *w, const struct frd_walk_entry *dir, frd_os_fd fd);
 /**
+ * Runs the hook over one part of a listing, `list`, through the view `k` (the worker's, or a
+ * batch's): as frd__children_run(), with `part` the enum frd_walk_children_part bits the
+ * hook reads. @return 0 or FRD_ENOMEM.
+ */
+int frd__children_run_part(struct frd__worker *w, struct frd_walk_children *k,
+                           const struct frd_list *list, const struct frd_walk_entry *dir,
+                           frd_os_fd fd, unsigned part);
+/**
  * The i-th survivor, stat'ed relative to `fd` unless the walk wants names only.
  * @return false if it vanished since the listing (then it is left out).
  */
 bool frd__children_entry(struct frd__worker *w, size_t i, frd_os_fd fd, struct frd_entry *out,
                          bool *no_descent);
+/** frd__children_entry() through the view `k` (a batch's, on whichever worker visits it). */
+bool frd__children_entry_in(struct frd_walk *walk, const struct frd_walk_children *k, size_t i,
+                            frd_os_fd fd, struct frd_entry *out, bool *no_descent);
 /**
  * The stat of an entry listed by name and type only, relative to `fd`, with the walk's
  * fields, into *out (the entry itself when the stat fails: then with `error` set).
@@ -266,6 +282,8 @@ static inline const struct frd_entry *frd__dir_entry_at(struct frd__worker *w, b
     return frd__children_entry(w, i, fd, scratch, no_descent) ? scratch : NULL;
 }
 void frd__children_free(struct frd__worker *w);
+/** Frees a view's arrays and zeroes it. */
+void frd__children_view_free(struct frd_walk_children *k);
 
 /* ---- The walk ---- */
 
@@ -326,10 +344,16 @@ struct frd_walk {
     bool children;          /**< opts.on_children is set: list names, hook, then stat */
     unsigned list_fields;   /**< the listers' fields: `fields`, or the children hook's */
     bool children_complete; /**< the hook's listing holds all `fields`: no stat after it */
+    /** Concurrent mode, FRD_WALK_CHILDREN_PARTS: the hook sees a big listing batch by batch. */
+    bool children_parts;
     /** Concurrent mode with a post-order or children hook and no entry ids: record each
      *  directory's identity when it is opened, so that its descriptor can be reopened for
      *  those hooks one step away (by "..") and checked. */
     bool need_parent_ids;
+    /** Concurrent mode with the children hook: a directory opened through the descriptor its
+     *  parent kept for it holds that ref (WN_HOLDS_PARENT_FD) until its hook has run, so
+     *  that the hook's parent_fd is at hand, with no reopen and no identity to record. */
+    bool hook_pins_parent;
     bool need_dir_ids; /**< fstat every directory opened (names-only + follow or xdev) */
     /** The listing gives no ids, and a directory may repeat an ancestor (links followed, or
      *  mounts that can cycle): stat each directory's identity before its visit. */
@@ -498,7 +522,11 @@ bool frd__fd_try_pin(struct frd__wnode *node);
 /** Releases a directory state the caller stored (opts.on_dir_state_free), if any. */
 void frd__state_free(struct frd_walk *walk, void *state);
 void frd__fd_release(struct frd_walk *walk, struct frd__wnode *node);
-/** Opens a node's directory (relative to its parent, or along its ancestors). */
+/**
+ * Opens a node's directory (relative to its parent, or along its ancestors). The ref on the
+ * parent's descriptor it was given (WN_HOLDS_PARENT_FD) is released, except on success with
+ * walk->hook_pins_parent: then the caller releases it after the children hook.
+ */
 int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *out);
 /**
  * Opens a node's own directory again (its descriptor was not kept): from the nearest

@@ -374,7 +374,8 @@ int du_walk_root(struct du_state *st, const char *walk_root, const char *display
     wo.on_dir_done = du_dir_done;
     wo.on_dir_state_free = du_dir_free;
     if (st->opts->exclude.n > 0) {
-        wo.on_children = du_children; // only then: a children hook costs a stat per entry
+        wo.on_children = du_children;        // only then: a children hook costs a stat per entry
+        wo.flags |= FRD_WALK_CHILDREN_PARTS; // entry by entry: a big directory in parts
     }
     // What du reads of an entry: nothing else is asked of the kernel.
     wo.fields = FRD_FIELD_TYPE | FRD_FIELD_SIZE | FRD_FIELD_ALLOC_SIZE | FRD_FIELD_DEV |

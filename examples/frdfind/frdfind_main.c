@@ -371,6 +371,7 @@ int main(int argc, char **argv)
     }
     if (opts.exclude != NULL) {
         wo.on_children = on_children;
+        wo.flags |= FRD_WALK_CHILDREN_PARTS; // entry by entry: a big directory in parts
         wo.children_fields = FRD_FIELD_TYPE | (ff_expr_needs(opts.exclude) & FRD_FIELDS_ALL);
     }
 

@@ -586,29 +586,6 @@ static bool test_lname(const struct ff_expr *expr, const struct frd_walk_entry *
     }
 }
 
-/** The type of a stat result as enum frd_type. */
-static enum frd_type mode_type(mode_t mode)
-{
-    switch (mode & S_IFMT) {
-    case S_IFREG:
-        return FRD_TYPE_REG;
-    case S_IFDIR:
-        return FRD_TYPE_DIR;
-    case S_IFLNK:
-        return FRD_TYPE_LNK;
-    case S_IFIFO:
-        return FRD_TYPE_FIFO;
-    case S_IFSOCK:
-        return FRD_TYPE_SOCK;
-    case S_IFCHR:
-        return FRD_TYPE_CHR;
-    case S_IFBLK:
-        return FRD_TYPE_BLK;
-    default:
-        return FRD_TYPE_UNKNOWN;
-    }
-}
-
 /** find's follow rule for -xtype: -L always, -H on the roots only. */
 static bool following(const struct ff_expr *expr, const struct frd_walk_entry *we)
 {
@@ -631,7 +608,7 @@ bool ff_test_xtype(const struct ff_expr *expr, const struct frd_walk_entry *we,
     } else if (type == FRD_TYPE_LNK) {
         struct stat st;
         if (fstatat(ff_entry_dir(we), entry_name(we), &st, 0) == 0) {
-            type = mode_type(st.st_mode);
+            type = frd_type_from_mode((unsigned)st.st_mode);
         } else if (errno != ENOENT && errno != ENOTDIR) {
             // find falls back to the link itself only when it dangles; a loop is an error.
             ff_error_path(we->path, strerror(errno));

@@ -659,24 +659,7 @@ static char target_letter(const struct frd_walk_entry *we)
     if (rc != 0) {
         return errno == ELOOP ? 'L' : errno == ENOENT || errno == ENOTDIR ? 'N' : '?';
     }
-    switch (st.st_mode & S_IFMT) {
-    case S_IFREG:
-        return 'f';
-    case S_IFDIR:
-        return 'd';
-    case S_IFLNK:
-        return 'l';
-    case S_IFIFO:
-        return 'p';
-    case S_IFSOCK:
-        return 's';
-    case S_IFCHR:
-        return 'c';
-    case S_IFBLK:
-        return 'b';
-    default:
-        return 'U';
-    }
+    return frd_type_letter(frd_type_from_mode((unsigned)st.st_mode));
 }
 
 /** %l: the link's target, empty for anything that is not a link. */

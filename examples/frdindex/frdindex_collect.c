@@ -269,6 +269,7 @@ int index_collect_start(struct index_collect *c, const char *const *roots, size_
     if (opts->excludes != NULL && index_excludes_any(opts->excludes)) {
         c->excludes = opts->excludes;
         c->options.on_children = collect_children;
+        c->options.flags |= FRD_WALK_CHILDREN_PARTS; // entry by entry: a big directory in parts
     }
     const char *delay_ms = getenv("FRDINDEX_PROGRESS_DELAY_MS"); // tests: draw at once
     progress_line_init(&c->progress, 2, delay_ms != NULL ? strtod(delay_ms, NULL) / 1000.0 : 0.5);

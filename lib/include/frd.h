@@ -305,6 +305,14 @@ struct frd_entry {
 FRD_EXTERN char frd_type_letter(enum frd_type type);
 
 /**
+ * The type a POSIX st_mode says (its S_IFMT bits, whose values every Unix shares: S_IFREG
+ * 0100000, S_IFDIR 0040000, S_IFLNK 0120000, ...), for a program that stats a file itself
+ * (fstatat, statx's stx_mode) and compares with frd_entry.type. The permission bits are
+ * ignored. @return the type; FRD_TYPE_UNKNOWN for a file type it does not know. Thread-safe.
+ */
+FRD_EXTERN enum frd_type frd_type_from_mode(unsigned mode);
+
+/**
  * Compares two entries by name in byte order (memcmp, a shorter prefix first), as
  * `LC_ALL=C ls` sorts. @return <0, 0 or >0. Thread-safe.
  */
@@ -619,6 +627,14 @@ enum frd_walk_flag {
     FRD_WALK_UNIQUE_DIRS = 1u << 3,
     FRD_WALK_SKIP_HIDDEN = 1u << 4, /**< skip entries whose name starts with '.' */
     FRD_WALK_ORDERED = 1u << 5,     /**< callbacks on one thread, depth-first, by name */
+    /** The children hook (opts.on_children) takes a directory in parts: in concurrent mode a
+     *  big directory's listing goes through the hook batch by batch, each batch before any
+     *  of its entries is stat'ed, so memory stays bounded by the batches in flight and the
+     *  survivors' stats and visits spread over the workers (frd_walk_children_part() tells
+     *  the hook which part it has). For a hook that decides entry by entry (a filter); one
+     *  that needs the whole directory (to sort it, or to count it) leaves the flag out.
+     *  Ignored in ordered mode (the hook gets whole listings there) and without the hook. */
+    FRD_WALK_CHILDREN_PARTS = 1u << 6,
 };
 
 /** One entry as the walker hands it to the visit callback. */
@@ -796,6 +812,8 @@ struct frd_walk_children;
  * `worker` telling them apart), before the directory itself is visited: there
  * dir->parent_state and dir->dir_state are NULL. Not called after a stop. When a walk has
  * this hook, its listers list names only and the stat is a separate call per survivor.
+ * With FRD_WALK_CHILDREN_PARTS (concurrent mode), a big directory comes in several calls,
+ * one per batch: see frd_walk_children_part().
  */
 typedef void frd_walk_children_fn(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
                                   void *udata);
@@ -822,6 +840,28 @@ FRD_EXTERN int frd_walk_children_drop(struct frd_walk_children *kids, size_t i);
  * other types). @return 0, or FRD_EINVAL for NULL or i out of range.
  */
 FRD_EXTERN int frd_walk_children_skip_descent(struct frd_walk_children *kids, size_t i);
+
+/** Which part of a directory's listing a children hook call has (a bit set). */
+enum frd_walk_children_part {
+    FRD_CHILDREN_FIRST = 1u << 0, /**< the first call for this directory */
+    FRD_CHILDREN_LAST = 1u << 1,  /**< no call for this directory follows */
+};
+
+/**
+ * Says which part of its directory's listing this call of the children hook has: enum
+ * frd_walk_children_part bits. Without FRD_WALK_CHILDREN_PARTS (and in ordered mode) every
+ * call has the whole directory: FRD_CHILDREN_FIRST | FRD_CHILDREN_LAST. With it, a
+ * directory that fits one batch (most do) is still one call with both bits; a bigger one
+ * is a call per batch, the first with FRD_CHILDREN_FIRST, the last with FRD_CHILDREN_LAST,
+ * none with both and those between with neither. Each part holds listed entries, except
+ * an empty directory's one call (FRD_WALK_SKIP_HIDDEN may still hide all of a part). The calls for one directory come one after another on the worker that lists it,
+ * in listing order; entries of the parts already passed may meanwhile be stat'ed and visited
+ * on other workers, so the hook stores a state in *dir->dir_state in the first part only
+ * (the later parts see it and must not change it). Positions, drops, marks and sorting
+ * apply within the call's own part. Call it from the hook only.
+ * @return the bits; 0 for NULL.
+ */
+FRD_EXTERN unsigned frd_walk_children_part(const struct frd_walk_children *kids);
 
 /** Comparison for frd_walk_children_sort(): < 0, 0 or > 0 as a sorts before, with or after b. */
 typedef int frd_walk_children_cmp_fn(const struct frd_entry *a, const struct frd_entry *b,

@@ -83,6 +83,23 @@ else
   bad "frdfind tree -exclude -name 'd*' -size -100: $n statx, $base on an empty directory"
 fi
 
+# -exclude adds no stat of its own: the hook's parent directory is at hand, not reopened and
+# checked by identity, so a names-only walk with it stats (statx, fstat, fstatat) as much as
+# the same walk without it (once cost an fstat per directory it entered).
+stat_calls() {
+  strace -f -c -e trace=statx,fstat,newfstatat -o trace.txt "$frdfind" "$@" >/dev/null 2>&1 || true
+  awk '$NF ~ /stat/ { n += ($4 ~ /^[0-9]+$/) ? $4 : $5 } END { print n + 0 }' trace.txt
+}
+for extra_args in "" "-j1" "-j8"; do
+  plain=$(stat_calls $extra_args tree -name 'f1*')
+  excl=$(stat_calls $extra_args tree -exclude -name nonexistent -name 'f1*')
+  if [ "$excl" -eq "$plain" ]; then
+    ok "frdfind $extra_args tree -exclude -name nonexistent: $excl stat calls, as without -exclude"
+  else
+    bad "frdfind $extra_args tree -exclude -name nonexistent: $excl stat calls, $plain without -exclude"
+  fi
+done
+
 # -size reads st_size: every entry is stat'ed.
 base=$(statx_calls empty -size +1)
 tree=$(statx_calls tree -size +1)
