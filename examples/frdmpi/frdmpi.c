@@ -83,8 +83,15 @@ int main(int argc, char **argv)
 {
     tool_name_init(argv, "frdmpi");
     int provided = 0;
-    if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+    // Serialized: frdmpi index's walk runs on frdindex's walk thread while the main thread,
+    // which makes no MPI call meanwhile, writes the database.
+    if (MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
         fprintf(stderr, "%s: MPI_Init_thread failed\n", tool_name);
+        return 1;
+    }
+    if (provided < MPI_THREAD_SERIALIZED) {
+        fprintf(stderr, "%s: this MPI offers no MPI_THREAD_SERIALIZED\n", tool_name);
+        MPI_Finalize();
         return 1;
     }
     struct fm_run run = {0};
@@ -112,6 +119,8 @@ int main(int argc, char **argv)
         status = fm_find_main(&run, argc - 1, argv + 1);
     } else if (strcmp(cmd, "du") == 0) {
         status = fm_du_main(&run, argc - 1, argv + 1);
+    } else if (strcmp(cmd, "index") == 0) {
+        status = fm_index_main(&run, argc - 1, argv + 1);
     } else {
         if (run.rank == 0) {
             if (cmd[0] == '\0') {
