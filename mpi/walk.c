@@ -76,6 +76,9 @@ struct rank_walk {
     int scatter_next; /**< the rank the next scattered directory goes to */
 
     pthread_mutex_t lock; /**< guards outbox */
+    /** Signalled (under lock) when the batch ends or a visit hands over a directory a
+     *  waiting rank asked for: the loop wakes at once instead of at its next poll. */
+    pthread_cond_t wake;
     struct mq outbox;
     atomic_int want;      /**< directories the visits should hand over */
     atomic_int in_flight; /**< directories the walk has entered and not finished */
@@ -99,6 +102,26 @@ static void sleep_ns(long ns)
 {
     struct timespec ts = {0, ns};
     nanosleep(&ts, NULL);
+}
+
+/** Waits up to IDLE_SLEEP_NS for MPI messages to arrive (polled), or less when the walk
+ *  thread has something for the loop (the batch ended, a wanted directory is ready). */
+static void rw_nap(struct rank_walk *rw)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_nsec += IDLE_SLEEP_NS;
+    if (ts.tv_nsec >= 1000000000) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000;
+    }
+    pthread_mutex_lock(&rw->lock);
+    bool ready =
+        (rw->walking && atomic_load(&rw->walk_done)) || (rw->npending > 0 && rw->outbox.len > 0);
+    if (!ready) {
+        pthread_cond_timedwait(&rw->wake, &rw->lock, &ts);
+    }
+    pthread_mutex_unlock(&rw->lock);
 }
 
 void frd_mpi_options_init(struct frd_mpi_options *opts)
@@ -203,6 +226,7 @@ static bool rw_divert(struct rank_walk *rw, const struct frd_walk_entry *we, uns
         mq_push(&rw->outbox, we->path, we->path_len, dev, ino, root_dev, depth, true) == 0) {
         if (wanted && !scatter) {
             atomic_fetch_sub(&rw->want, 1);
+            pthread_cond_signal(&rw->wake);
         }
         taken = true;
     }
@@ -300,7 +324,10 @@ static void *rw_thread(void *arg)
         rw->walk_rc = frd_walk_roots(roots, rw->batch.len, &w, rw_visit, rw);
         free(roots);
     }
+    pthread_mutex_lock(&rw->lock);
     atomic_store(&rw->walk_done, true);
+    pthread_cond_signal(&rw->wake);
+    pthread_mutex_unlock(&rw->lock);
     return NULL;
 }
 
@@ -544,7 +571,7 @@ static int rw_loop(struct rank_walk *rw)
             }
         }
         if (!busy) {
-            sleep_ns(IDLE_SLEEP_NS);
+            rw_nap(rw);
         }
     }
 }
@@ -570,6 +597,11 @@ int frd_mpi_walk(MPI_Comm comm, const char *root, const struct frd_mpi_options *
     rw->cb = cb;
     rw->udata = udata;
     pthread_mutex_init(&rw->lock, NULL);
+    pthread_condattr_t cattr;
+    pthread_condattr_init(&cattr);
+    pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
+    pthread_cond_init(&rw->wake, &cattr);
+    pthread_condattr_destroy(&cattr);
     const char *delay = getenv("FRD_MPI_TEST_LIST_DELAY_US");
     rw->delay_us = delay != NULL ? (unsigned)strtoul(delay, NULL, 10) : 0;
     const char *scatter = getenv("FRD_MPI_TEST_SCATTER");
@@ -607,6 +639,7 @@ int frd_mpi_walk(MPI_Comm comm, const char *root, const struct frd_mpi_options *
     mq_free(&rw->batch);
     mq_free(&rw->outbox);
     free(rw->progress);
+    pthread_cond_destroy(&rw->wake);
     pthread_mutex_destroy(&rw->lock);
     free(rw);
     MPI_Comm_free(&dup);
