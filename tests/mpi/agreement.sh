@@ -119,7 +119,11 @@ agree() {
       index)
         run index "${m[@]}" index update "$work/set" "$tree"
         # Exactly this run's ranks' databases: none left over from an earlier larger set.
-        [ "$(ls "$work"/set.rank* | wc -l)" = "$np" ] || bad "$label index np$np: not $np databases"
+        local dbs=("$work"/set.rank*)
+        if [ "${#dbs[@]}" != "$np" ]; then
+          bad "$label index np$np: ${#dbs[@]} databases, not $np"
+          head -n 5 index.raw
+        fi
         indexed index "${m[@]}" index find "$work/set"
         ;;
       esac
