@@ -15,8 +15,9 @@
  *   thread. The walk keeps at most `keep` directories in flight (entered, post-order hook
  *   not yet called); the visits set further directories aside into held, where a thief
  *   gets half of them at once instead of waiting for the walker's private queue.
- * - An idle rank (no batch, empty held) sends MP_REQ to a random other rank and waits for
- *   MP_WORK or MP_NOWORK. A rank asked for work gives the first half of its held at once;
+ * - An idle rank (no batch, empty held) sends MP_REQ to a random other rank (its first to
+ *   rank 0, which starts with the root) and waits for MP_WORK or MP_NOWORK. A rank asked
+ *   for work gives the first half of its held at once;
  *   if held is empty but it is walking, it sets `want` and its visits hand over the next
  *   directories they would enter (returning FRD_ACTION_PRUNE there, path plus dev/ino sent),
  *   which the loop sends to the waiting ranks; a request that waited 2 ms without a
@@ -69,6 +70,7 @@ struct rank_walk {
     uint64_t next_progress;
     uint64_t *progress; /**< rank 0: five figures per rank */
     unsigned seed;
+    bool asked;  /**< this rank has sent a request (its first goes to rank 0, the root's) */
     int root_rc; /**< the root's failure without on_error (rank 0) */
     int rc;      /**< this rank's code */
     unsigned delay_us;
@@ -562,8 +564,12 @@ static int rw_loop(struct rank_walk *rw)
                 return mp_send_all(&rw->mp, MP_DONE, NULL, 0) == 0 ? 0 : -1;
             }
             if (!rw->req_out && size > 1 && now_ns() >= rw->next_req) {
+                // The first request goes to rank 0, which holds all the work at the start;
+                // later ones to a random other rank.
                 int dst = (int)(rand_r(&rw->seed) % (unsigned)(size - 1));
                 dst += dst >= rw->mp.rank ? 1 : 0;
+                dst = rw->asked ? dst : 0;
+                rw->asked = true;
                 if (mp_send(&rw->mp, dst, MP_REQ, NULL, 0) != 0) {
                     return -1;
                 }
@@ -610,6 +616,7 @@ int frd_mpi_walk(MPI_Comm comm, const char *root, const struct frd_mpi_options *
     rw->keep = rw->scatter ? INT32_MAX : (int)(2 * workers + 2);
     int mpi_failed = mp_init(&rw->mp, dup) != 0;
     rw->seed = (unsigned)rw->mp.rank * 2654435761u + (unsigned)now_ns();
+    rw->asked = rw->mp.rank == 0; // rank 0 never asks itself
     if (!mpi_failed && rw->mp.rank == 0) {
         rw->top_pending = true;
         if (cb->on_progress != NULL) {
