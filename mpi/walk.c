@@ -15,8 +15,9 @@
  *   thread. The walk keeps at most `keep` directories in flight (entered, post-order hook
  *   not yet called); the visits set further directories aside into held, where a thief
  *   gets half of them at once instead of waiting for the walker's private queue.
- * - An idle rank (no batch, empty held) sends MP_REQ to a random other rank and waits for
- *   MP_WORK or MP_NOWORK. A rank asked for work gives the first half of its held at once;
+ * - An idle rank (no batch, empty held) sends MP_REQ to a random other rank (its first to
+ *   rank 0, which starts with the root) and waits for MP_WORK or MP_NOWORK. A rank asked
+ *   for work gives the first half of its held at once;
  *   if held is empty but it is walking, it sets `want` and its visits hand over the next
  *   directories they would enter (returning FRD_ACTION_PRUNE there, path plus dev/ino sent),
  *   which the loop sends to the waiting ranks; a request that waited 2 ms without a
@@ -69,6 +70,7 @@ struct rank_walk {
     uint64_t next_progress;
     uint64_t *progress; /**< rank 0: five figures per rank */
     unsigned seed;
+    bool asked;  /**< this rank has sent a request (its first goes to rank 0, the root's) */
     int root_rc; /**< the root's failure without on_error (rank 0) */
     int rc;      /**< this rank's code */
     unsigned delay_us;
@@ -76,6 +78,9 @@ struct rank_walk {
     int scatter_next; /**< the rank the next scattered directory goes to */
 
     pthread_mutex_t lock; /**< guards outbox */
+    /** Signalled (under lock) when the batch ends or a visit hands over a directory a
+     *  waiting rank asked for: the loop wakes at once instead of at its next poll. */
+    pthread_cond_t wake;
     struct mq outbox;
     atomic_int want;      /**< directories the visits should hand over */
     atomic_int in_flight; /**< directories the walk has entered and not finished */
@@ -99,6 +104,26 @@ static void sleep_ns(long ns)
 {
     struct timespec ts = {0, ns};
     nanosleep(&ts, NULL);
+}
+
+/** Waits up to IDLE_SLEEP_NS for MPI messages to arrive (polled), or less when the walk
+ *  thread has something for the loop (the batch ended, a wanted directory is ready). */
+static void rw_nap(struct rank_walk *rw)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_nsec += IDLE_SLEEP_NS;
+    if (ts.tv_nsec >= 1000000000) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000;
+    }
+    pthread_mutex_lock(&rw->lock);
+    bool ready =
+        (rw->walking && atomic_load(&rw->walk_done)) || (rw->npending > 0 && rw->outbox.len > 0);
+    if (!ready) {
+        pthread_cond_timedwait(&rw->wake, &rw->lock, &ts);
+    }
+    pthread_mutex_unlock(&rw->lock);
 }
 
 void frd_mpi_options_init(struct frd_mpi_options *opts)
@@ -203,6 +228,7 @@ static bool rw_divert(struct rank_walk *rw, const struct frd_walk_entry *we, uns
         mq_push(&rw->outbox, we->path, we->path_len, dev, ino, root_dev, depth, true) == 0) {
         if (wanted && !scatter) {
             atomic_fetch_sub(&rw->want, 1);
+            pthread_cond_signal(&rw->wake);
         }
         taken = true;
     }
@@ -300,7 +326,10 @@ static void *rw_thread(void *arg)
         rw->walk_rc = frd_walk_roots(roots, rw->batch.len, &w, rw_visit, rw);
         free(roots);
     }
+    pthread_mutex_lock(&rw->lock);
     atomic_store(&rw->walk_done, true);
+    pthread_cond_signal(&rw->wake);
+    pthread_mutex_unlock(&rw->lock);
     return NULL;
 }
 
@@ -535,8 +564,12 @@ static int rw_loop(struct rank_walk *rw)
                 return mp_send_all(&rw->mp, MP_DONE, NULL, 0) == 0 ? 0 : -1;
             }
             if (!rw->req_out && size > 1 && now_ns() >= rw->next_req) {
+                // The first request goes to rank 0, which holds all the work at the start;
+                // later ones to a random other rank.
                 int dst = (int)(rand_r(&rw->seed) % (unsigned)(size - 1));
                 dst += dst >= rw->mp.rank ? 1 : 0;
+                dst = rw->asked ? dst : 0;
+                rw->asked = true;
                 if (mp_send(&rw->mp, dst, MP_REQ, NULL, 0) != 0) {
                     return -1;
                 }
@@ -544,7 +577,7 @@ static int rw_loop(struct rank_walk *rw)
             }
         }
         if (!busy) {
-            sleep_ns(IDLE_SLEEP_NS);
+            rw_nap(rw);
         }
     }
 }
@@ -570,6 +603,11 @@ int frd_mpi_walk(MPI_Comm comm, const char *root, const struct frd_mpi_options *
     rw->cb = cb;
     rw->udata = udata;
     pthread_mutex_init(&rw->lock, NULL);
+    pthread_condattr_t cattr;
+    pthread_condattr_init(&cattr);
+    pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
+    pthread_cond_init(&rw->wake, &cattr);
+    pthread_condattr_destroy(&cattr);
     const char *delay = getenv("FRD_MPI_TEST_LIST_DELAY_US");
     rw->delay_us = delay != NULL ? (unsigned)strtoul(delay, NULL, 10) : 0;
     const char *scatter = getenv("FRD_MPI_TEST_SCATTER");
@@ -578,6 +616,7 @@ int frd_mpi_walk(MPI_Comm comm, const char *root, const struct frd_mpi_options *
     rw->keep = rw->scatter ? INT32_MAX : (int)(2 * workers + 2);
     int mpi_failed = mp_init(&rw->mp, dup) != 0;
     rw->seed = (unsigned)rw->mp.rank * 2654435761u + (unsigned)now_ns();
+    rw->asked = rw->mp.rank == 0; // rank 0 never asks itself
     if (!mpi_failed && rw->mp.rank == 0) {
         rw->top_pending = true;
         if (cb->on_progress != NULL) {
@@ -607,6 +646,7 @@ int frd_mpi_walk(MPI_Comm comm, const char *root, const struct frd_mpi_options *
     mq_free(&rw->batch);
     mq_free(&rw->outbox);
     free(rw->progress);
+    pthread_cond_destroy(&rw->wake);
     pthread_mutex_destroy(&rw->lock);
     free(rw);
     MPI_Comm_free(&dup);

@@ -182,57 +182,9 @@ static int cmd_changes(int argc, char **argv)
 
 static int cmd_find(int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"ignore-case", no_argument, NULL, 'i'},
-        {"basename", no_argument, NULL, 'b'},
-        {"null", no_argument, NULL, '0'},
-        {"count", no_argument, NULL, 'c'},
-        {"existing", no_argument, NULL, 'e'},
-        {"limit", required_argument, NULL, 'l'},
-        {"regexp", no_argument, NULL, 'r'},
-        {"regex", no_argument, NULL, 'R'},
-        {NULL, 0, NULL, 0},
-    };
     struct index_find_options opts = {0};
-    int c;
-    while ((c = getopt_long(argc, argv, "ib0cel:n:r", options, NULL)) != -1) {
-        switch (c) {
-        case 'i':
-            opts.ignore_case = true;
-            break;
-        case 'b':
-            opts.basename = true;
-            break;
-        case '0':
-            opts.null = true;
-            break;
-        case 'c':
-            opts.count = true;
-            break;
-        case 'e':
-            opts.existing = true;
-            break;
-        case 'l':
-        case 'n': { // -n: locate's old spelling of --limit
-            char *end;
-            errno = 0;
-            unsigned long long n = strtoull(optarg, &end, 10);
-            if (errno != 0 || end == optarg || *end != '\0' || optarg[0] == '-' || n > SIZE_MAX) {
-                fprintf(stderr, "%s: invalid limit '%s'\n", tool_name, optarg);
-                return usage_error(NULL);
-            }
-            opts.limit = (size_t)n;
-            break;
-        }
-        case 'r':
-            opts.regex = INDEX_REGEX_BASIC;
-            break;
-        case 'R':
-            opts.regex = INDEX_REGEX_EXTENDED;
-            break;
-        default:
-            return usage_error(NULL);
-        }
+    if (index_find_parse(argc, argv, &opts) != 0) {
+        return 2;
     }
     if (argc - optind != 2) {
         return usage_error("find needs a database and a pattern");

@@ -94,6 +94,14 @@ struct index_excludes;
 
 /* ---- frdindex_update.c ---------------------------------------------------------------- */
 
+/**
+ * A walk in place of frd_walk_roots() for `update` (frdmpi's index walks across MPI ranks):
+ * the same arguments and return value, plus `arg`. It runs on the update's walk thread.
+ */
+typedef int index_walk_fn(const char *const *roots, size_t nroots,
+                          const struct frd_walk_options *opts, frd_visit_fn *visit, void *udata,
+                          void *arg);
+
 /** Options of `frdindex update`. */
 struct index_update_options {
     const char *db_path;
@@ -106,10 +114,13 @@ struct index_update_options {
     unsigned mode;        /**< -m: a new database's mode; 0: 0600 */
     /** --exclude, --prune*: replace the stored rules if given; filled in by the update */
     struct index_excludes *excludes;
+    index_walk_fn *walk; /**< NULL: frd_walk_roots() */
+    void *walk_arg;      /**< passed to walk */
+    int64_t entries;     /**< set by the update: the entries the index holds after it */
 };
 
-/** Runs `frdindex update`. @return the exit status. */
-int index_update(const struct index_update_options *opts);
+/** Runs `frdindex update`; sets opts->entries. @return the exit status. */
+int index_update(struct index_update_options *opts);
 
 /* ---- frdindex_query.c ----------------------------------------------------------------- */
 
@@ -135,6 +146,10 @@ enum index_regex {
 /** Options of `frdindex find`. */
 struct index_find_options {
     const char *db_path;
+    /** Several databases read as one, in this order (frdmpi's per-rank set); with ndbs 0,
+     *  db_path alone. */
+    const char *const *db_paths;
+    size_t ndbs;
     const char *pattern;
     enum index_regex regex;
     bool ignore_case; /**< -i */
@@ -147,6 +162,13 @@ struct index_find_options {
 
 /** Runs `frdindex find`. @return the exit status. */
 int index_find(const struct index_find_options *opts);
+
+/**
+ * Parses `find`'s options (-i -b -0 -c -e -l N -r --regex ...) from argv (getopt_long from
+ * optind) into *opts; the database and pattern operands are left to the caller at optind.
+ * @return 0, or 2 after a usage message.
+ */
+int index_find_parse(int argc, char **argv, struct index_find_options *opts);
 
 /** Runs `frdindex check DB`: SQLite's full integrity check. @return the exit status. */
 int index_check(const char *db_path);

@@ -171,7 +171,9 @@ static enum frd_action collect_error(const struct frd_walk_error *err, void *uda
 static void *walk_thread(void *arg)
 {
     struct index_collect *c = arg;
-    int result = frd_walk_roots(c->roots, c->nroots, &c->options, collect_visit, c);
+    int result = c->walk != NULL
+                     ? c->walk(c->roots, c->nroots, &c->options, collect_visit, c, c->walk_arg)
+                     : frd_walk_roots(c->roots, c->nroots, &c->options, collect_visit, c);
     pthread_mutex_lock(&c->lock);
     // The workers are gone: hand over what each left in its batch.
     c->done = true; // so that pushing below never waits
@@ -249,6 +251,8 @@ int index_collect_start(struct index_collect *c, const char *const *roots, size_
     memset(c, 0, sizeof(*c));
     c->roots = roots;
     c->nroots = nroots;
+    c->walk = opts->walk;
+    c->walk_arg = opts->walk_arg;
     // One batch slot per worker index: the walker runs at most 8 workers (or the -j asked).
     c->nworkers = workers > 8 ? workers : 8;
     c->batches = calloc(c->nworkers, sizeof(*c->batches));

@@ -66,7 +66,9 @@ struct index_collect {
     atomic_uint_least64_t errors;
 
     const struct index_excludes *excludes; /**< NULL or no rule: no children hook */
-    struct progress_line progress;         /**< on a terminal, unless quiet */
+    index_walk_fn *walk;                   /**< NULL: frd_walk_roots() */
+    void *walk_arg;
+    struct progress_line progress; /**< on a terminal, unless quiet */
 };
 
 /** How to walk. */
@@ -75,6 +77,8 @@ struct index_collect_options {
     bool one_file_system;
     bool progress; /**< a progress line on stderr if it is a terminal */
     const struct index_excludes *excludes;
+    index_walk_fn *walk; /**< NULL: frd_walk_roots() */
+    void *walk_arg;
 };
 
 /**

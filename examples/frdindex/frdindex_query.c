@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <getopt.h>
 #include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -667,21 +668,77 @@ static void matcher_free(struct matcher *m)
     free(m->glob);
 }
 
-int index_find(const struct index_find_options *opts)
+int index_find_parse(int argc, char **argv, struct index_find_options *opts)
 {
-    struct matcher matcher;
-    if (matcher_init(&matcher, opts) < 0) {
-        return 1;
+    static const struct option options[] = {
+        {"ignore-case", no_argument, NULL, 'i'},
+        {"basename", no_argument, NULL, 'b'},
+        {"null", no_argument, NULL, '0'},
+        {"count", no_argument, NULL, 'c'},
+        {"existing", no_argument, NULL, 'e'},
+        {"limit", required_argument, NULL, 'l'},
+        {"regexp", no_argument, NULL, 'r'},
+        {"regex", no_argument, NULL, 'R'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    while ((c = getopt_long(argc, argv, "ib0cel:n:r", options, NULL)) != -1) {
+        switch (c) {
+        case 'i':
+            opts->ignore_case = true;
+            break;
+        case 'b':
+            opts->basename = true;
+            break;
+        case '0':
+            opts->null = true;
+            break;
+        case 'c':
+            opts->count = true;
+            break;
+        case 'e':
+            opts->existing = true;
+            break;
+        case 'l':
+        case 'n': { // -n: locate's old spelling of --limit
+            char *end;
+            errno = 0;
+            unsigned long long n = strtoull(optarg, &end, 10);
+            if (errno != 0 || end == optarg || *end != '\0' || optarg[0] == '-' || n > SIZE_MAX) {
+                fprintf(stderr, "%s: invalid limit '%s'\n", tool_name, optarg);
+                fprintf(stderr, "Try '%s --help' for more information.\n", tool_name);
+                return 2;
+            }
+            opts->limit = (size_t)n;
+            break;
+        }
+        case 'r':
+            opts->regex = INDEX_REGEX_BASIC;
+            break;
+        case 'R':
+            opts->regex = INDEX_REGEX_EXTENDED;
+            break;
+        default:
+            fprintf(stderr, "Try '%s --help' for more information.\n", tool_name);
+            return 2;
+        }
     }
+    return 0;
+}
+
+/**
+ * Reads one database's paths into `found` (those matching, visible to this user and, with
+ * -e, existing). @return 1 when the limit was reached, 0 when the whole table was read,
+ * -1 after a message.
+ */
+static int find_in(const struct index_find_options *opts, const char *db_path,
+                   const struct matcher *matcher, struct index_access *access, struct found *found)
+{
     sqlite3 *db;
-    if (index_db_open(opts->db_path, INDEX_OPEN_READ, &db) < 0) {
-        matcher_free(&matcher);
-        return 1;
+    if (index_db_open(db_path, INDEX_OPEN_READ, &db) < 0) {
+        return -1;
     }
-    struct index_access access;
-    index_access_init(&access);
-    int status = 1;
-    struct found found = {0};
+    int status = -1;
     sqlite3_stmt *stmt = NULL;
     int64_t expected;
     if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
@@ -710,17 +767,17 @@ int index_find(const struct index_find_options *opts)
                 subject = slash + 1;
             }
         }
-        if (!matcher_match(&matcher, subject)) {
+        if (!matcher_match(matcher, subject)) {
             continue;
         }
-        int visible = index_access_visible(&access, path, len);
+        int visible = index_access_visible(access, path, len);
         struct stat st;
         if (visible < 0 || (visible == 1 && (!opts->existing || lstat(path, &st) == 0) &&
-                            found_add(&found, path, len) < 0)) {
+                            found_add(found, path, len) < 0)) {
             fprintf(stderr, "%s: out of memory\n", tool_name);
             goto done;
         }
-        if (opts->limit != 0 && found.count >= opts->limit) {
+        if (opts->limit != 0 && found->count >= opts->limit) {
             limited = true; // enough: the rest of the table is not read
             break;
         }
@@ -733,7 +790,34 @@ int index_find(const struct index_find_options *opts)
         fprintf(stderr,
                 "%s: %s: the index holds %lld entries where its last update wrote %lld: "
                 "it is damaged; remove it and run update again\n",
-                tool_name, opts->db_path, (long long)rows, (long long)expected);
+                tool_name, db_path, (long long)rows, (long long)expected);
+        goto done;
+    }
+    status = limited ? 1 : 0;
+done:
+    sqlite3_finalize(stmt);
+    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    sqlite3_close(db);
+    return status;
+}
+
+int index_find(const struct index_find_options *opts)
+{
+    struct matcher matcher;
+    if (matcher_init(&matcher, opts) < 0) {
+        return 1;
+    }
+    struct index_access access;
+    index_access_init(&access);
+    int status = 1;
+    struct found found = {0};
+    size_t ndbs = opts->ndbs > 0 ? opts->ndbs : 1;
+    int rc = 0;
+    for (size_t i = 0; i < ndbs && rc == 0; i++) {
+        rc = find_in(opts, opts->ndbs > 0 ? opts->db_paths[i] : opts->db_path, &matcher, &access,
+                     &found);
+    }
+    if (rc < 0) {
         goto done;
     }
     if (opts->count) {
@@ -748,9 +832,6 @@ int index_find(const struct index_find_options *opts)
     }
     status = found.count > 0 ? 0 : 1; // as locate: 1 when nothing matched
 done:
-    sqlite3_finalize(stmt);
-    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-    sqlite3_close(db);
     index_access_free(&access);
     free(found.buf);
     matcher_free(&matcher);

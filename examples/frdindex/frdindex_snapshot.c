@@ -202,7 +202,9 @@ int index_snapshot_save(sqlite3 *db, int64_t generation, struct index_snapshot *
     memcpy(data, SNAP_MAGIC, 8);
     memcpy(data + 8, &mark, 8);
     memcpy(data + 16, &count, 8);
-    memcpy(data + SNAP_HEADER, snap->entries, snap->count * sizeof(struct index_snap_entry));
+    if (snap->count > 0) { // none: entries may be NULL (a rank of frdmpi index that walked none)
+        memcpy(data + SNAP_HEADER, snap->entries, snap->count * sizeof(struct index_snap_entry));
+    }
     sqlite3_stmt *stmt;
     int rc = sqlite3_prepare_v2(db, "INSERT INTO snapshot(data) VALUES (?)", -1, &stmt, NULL);
     if (rc == SQLITE_OK) {

@@ -778,7 +778,7 @@ static void remove_db_files(const char *path)
     free(name);
 }
 
-int index_update(const struct index_update_options *opts)
+int index_update(struct index_update_options *opts)
 {
     struct update u = {0};
     bool created = false; // the database file was made by this update
@@ -841,6 +841,8 @@ int index_update(const struct index_update_options *opts)
         .one_file_system = opts->one_file_system,
         .progress = !opts->quiet,
         .excludes = opts->excludes,
+        .walk = opts->walk,
+        .walk_arg = opts->walk_arg,
     };
     if (index_collect_start(&collect, (const char *const *)roots, nroots, &walk) < 0) {
         goto rollback;
@@ -912,6 +914,7 @@ int index_update(const struct index_update_options *opts)
                 t_written - t_walked, mono_seconds() - t_written);
     }
     status = atomic_load(&collect.errors) > 0 ? 1 : 0;
+    opts->entries = entries;
     if (!opts->quiet) {
         printf("%lld entries: %llu added, %llu removed, %llu modified, %llu metadata, "
                "%llu replaced, %llu renamed\n",

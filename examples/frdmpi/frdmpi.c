@@ -30,6 +30,10 @@ static const char usage_text[] =
     "  find [-H|-L|-P] [-s] [-j N] ROOT [EXPRESSION]\n"
     "        frdfind's expressions; each rank prints what it walked, -s merges them at\n"
     "        rank 0 in frdfind -s's order\n"
+    "  index update [-q] [-x] [-j N] [-m MODE] PREFIX ROOT\n"
+    "        one frdindex database per rank, PREFIX.rank0 ... (a new set each time)\n"
+    "  index find [-i] [-b] [-0] [-c] [-e] [-l N] [-r|--regex] PREFIX PATTERN\n"
+    "        frdindex find over the whole set, on rank 0\n"
     "\n"
     "  -h, --help     show this help (after a command: du's -h is human-readable sizes)\n"
     "      --version  show the version\n"
@@ -83,8 +87,15 @@ int main(int argc, char **argv)
 {
     tool_name_init(argv, "frdmpi");
     int provided = 0;
-    if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+    // Serialized: frdmpi index's walk runs on frdindex's walk thread while the main thread,
+    // which makes no MPI call meanwhile, writes the database.
+    if (MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
         fprintf(stderr, "%s: MPI_Init_thread failed\n", tool_name);
+        return 1;
+    }
+    if (provided < MPI_THREAD_SERIALIZED) {
+        fprintf(stderr, "%s: this MPI offers no MPI_THREAD_SERIALIZED\n", tool_name);
+        MPI_Finalize();
         return 1;
     }
     struct fm_run run = {0};
@@ -112,6 +123,8 @@ int main(int argc, char **argv)
         status = fm_find_main(&run, argc - 1, argv + 1);
     } else if (strcmp(cmd, "du") == 0) {
         status = fm_du_main(&run, argc - 1, argv + 1);
+    } else if (strcmp(cmd, "index") == 0) {
+        status = fm_index_main(&run, argc - 1, argv + 1);
     } else {
         if (run.rank == 0) {
             if (cmd[0] == '\0') {

@@ -42,5 +42,6 @@ int fm_status(struct fm_run *run, int status);
 int fm_walk_main(struct fm_run *run, int argc, char **argv);
 int fm_du_main(struct fm_run *run, int argc, char **argv);
 int fm_find_main(struct fm_run *run, int argc, char **argv);
+int fm_index_main(struct fm_run *run, int argc, char **argv);
 
 #endif // FRD_EXAMPLES_FRDMPI_H

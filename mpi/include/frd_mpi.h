@@ -7,7 +7,8 @@
  * and the note atop mpi/walk.c.
  *
  * Threads: call it from the thread that initialized MPI (at least MPI_THREAD_FUNNELED: the
- * walker's threads never call MPI). Every rank of the communicator calls it collectively.
+ * walker's threads never call MPI), or, under MPI_THREAD_SERIALIZED, from any one thread
+ * while no other makes MPI calls. Every rank of the communicator calls it collectively.
  */
 #ifndef FRD_MPI_H
 #define FRD_MPI_H

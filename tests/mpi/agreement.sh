@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # frdmpi agrees with the single-process tools: at -np 1, 2, 3 and 4, `frdmpi walk` prints
 # frdcount's figures, `frdmpi du` frddu's lines, `frdmpi find -s` frdfind -s's output, with
-# the same error lines (sorted, program name aside) and exit status. Trees: a generated one
+# the same error lines (sorted, program name aside) and exit status; `frdmpi index update`
+# writes per-rank databases whose rows together are frdindex update's, and `frdmpi index
+# find` over them prints what frdindex find prints on frdindex's database. Trees: a generated one
 # (odd names, links, hard links, sizes), the u-boot tree (tests/data), one directory of
 # 200,000 entries, unreadable directories walked as uid 65534 (when run as root), and the
 # same with FRD_MPI_TEST_SCATTER=1 so ranks other than 0 open (and fail to open) the
@@ -30,7 +32,7 @@ run() {
   shift
   local rc=0
   "${as[@]}" "$@" >"$name.out" 2>"$name.raw" || rc=$?
-  { grep -E '^(frdmpi|frdcount|frddu|frdfind):' "$name.raw" || true; } |
+  { grep -E '^(frdmpi|frdcount|frddu|frdfind|frdindex):' "$name.raw" || true; } |
     sed -E 's/^[a-z]+:/TOOL:/' | sort >"$name.err"
   echo "$rc" >"$name.rc"
 }
@@ -51,8 +53,43 @@ check() {
   fi
 }
 
-# agree LABEL TREE "NP..." COMMAND...: each COMMAND (walk, du, find, findn) at each -np
-# against its single-process tool on TREE.
+# rows DB...: the rows of the databases' entries and history tables (rowids aside), sorted
+# (not made unique: a row two ranks wrote would show twice).
+rows() {
+  local d
+  for d in "$@"; do
+    sqlite3 "$d" "SELECT hex(path), type, size, mtime, ctime, file_id, dev, mode, persistent,
+      nlink, uid, gid, btime, rdev, attrs, attrs_known, fields, gen, change, hex(old_path)
+      FROM entries; SELECT 'history', gen, hex(path), change, type, hex(other_path) FROM history"
+  done | sort
+}
+
+# indexed NAME FIND...: NAME.out becomes: the update's first line, the rows of the
+# databases (frdindex's one.db, or the set's), whether each rank's database has the roots
+# and mode 0600 of one.db, then two queries' output and status through FIND (sorted).
+indexed() {
+  local name=$1 head dbs d
+  shift
+  head=$(head -n 1 "$name.out")
+  if [ "$name" = index.ref ]; then dbs=("$work/one.db"); else dbs=("$work"/set.rank*); fi
+  {
+    echo "$head"
+    rows "${dbs[@]}"
+    for d in "${dbs[@]}"; do
+      echo "roots $(sqlite3 "$d" 'SELECT hex(path) FROM roots') mode $(stat -c %a "$d")"
+    done | sort -u
+    local rc=0
+    "${as[@]}" "$@" '*' | sort || rc=$?
+    echo "find status $rc"
+    rc=0
+    "${as[@]}" "$@" -c -b -i 'F*' || rc=$?
+    echo "find -c status $rc"
+  } >"$name.tmp"
+  mv "$name.tmp" "$name.out"
+}
+
+# agree LABEL TREE "NP..." COMMAND...: each COMMAND (walk, du, find, findn, index) at each
+# -np against its single-process tool on TREE.
 agree() {
   local label=$1 tree=$2 nps=$3
   shift 3
@@ -66,6 +103,11 @@ agree() {
       run findn.ref "$bin/frdfind" -s "$tree" -name '*.c' -o -type l
       cp findn.ref.out findn.want
       ;;
+    index)
+      rm -f "$work"/one.db*
+      run index.ref "$bin/frdindex" update "$work/one.db" "$tree"
+      indexed index.ref "$bin/frdindex" find "$work/one.db" && cp index.ref.out index.want
+      ;;
     esac
     for np in $nps; do
       local m=("${mpi[@]}" -np "$np" "$bin/frdmpi")
@@ -74,6 +116,16 @@ agree() {
       du) run du "${m[@]}" du -d 2 "$tree" && sort du.out >du.tmp && mv du.tmp du.out ;;
       find) run find "${m[@]}" find -s "$tree" ;;
       findn) run findn "${m[@]}" find -s "$tree" -name '*.c' -o -type l ;;
+      index)
+        run index "${m[@]}" index update "$work/set" "$tree"
+        # Exactly this run's ranks' databases: none left over from an earlier larger set.
+        local dbs=("$work"/set.rank*)
+        if [ "${#dbs[@]}" != "$np" ]; then
+          bad "$label index np$np: ${#dbs[@]} databases, not $np"
+          head -n 5 index.raw
+        fi
+        indexed index "${m[@]}" index find "$work/set"
+        ;;
       esac
       check "$label $c np$np" "$c"
     done
@@ -106,11 +158,38 @@ for a in 0 1 2 3 4 5; do
 done
 mkdir -p "$gen/odd/a b" "$gen/odd/ü-é" "$gen/odd/-dash" "$gen/odd/.hidden/in"
 : >"$gen/odd/*star" && : >"$gen/odd/a b/q?mark" && ln -s /nonexistent "$gen/odd/dangling"
-SECONDS=0; agree gen "$gen" "1 2 3 4" walk du find findn
+work=$tmp # where the index databases go
+SECONDS=0; agree gen "$gen" "1 2 3 4" walk du find findn index
+
+# frdmpi index: after a larger set, a smaller one (agree went 1 to 4; now 2) and the
+# set's checks: a database of another update or updated on its own is refused.
+agree "gen after np 4" "$gen" "2" index
+cp "$work/set.rank1" "$tmp/old.rank1"
+"${mpi[@]}" -np 2 "$bin/frdmpi" index update -q "$work/set" "$gen"
+cp "$tmp/old.rank1" "$work/set.rank1"
+run mixed "${mpi[@]}" -np 1 "$bin/frdmpi" index find "$work/set" x
+grep -q "set.rank1: it was written by another update" mixed.err && [ "$(cat mixed.rc)" = 1 ] &&
+  ok "index find refuses a mixed set" || bad "index find on a mixed set: $(cat mixed.err)"
+"${mpi[@]}" -np 2 "$bin/frdmpi" index update -q "$work/set" "$gen"
+"$bin/frdindex" update -q "$work/set.rank0"
+run alone "${mpi[@]}" -np 1 "$bin/frdmpi" index find "$work/set" x
+grep -q "set.rank0: it was updated on its own" alone.err && [ "$(cat alone.rc)" = 1 ] &&
+  ok "index find refuses a set changed by frdindex" || bad "index find: $(cat alone.err)"
+"${mpi[@]}" -np 2 "$bin/frdmpi" index update -q "$work/set" "$gen"
+rm "$work/set.rank1"
+run missing "${mpi[@]}" -np 1 "$bin/frdmpi" index find "$work/set" x
+grep -q "set.rank1: cannot open the index" missing.err && [ "$(cat missing.rc)" = 1 ] &&
+  ok "index find refuses an incomplete set" || bad "index find: $(cat missing.err)"
+# A root that does not exist: every rank gives up before walking, the set stays as it was.
+ls -l "$work"/set.rank* >before
+run noroot "${mpi[@]}" -np 3 "$bin/frdmpi" index update "$work/set" "$tmp/nonexistent"
+ls -l "$work"/set.rank* >after
+[ "$(cat noroot.rc)" = 1 ] && cmp -s before after && ! ls "$work"/set.rank*.new 2>/dev/null &&
+  ok "index update of a missing root changes nothing" || bad "index update of a missing root"
 
 # The u-boot tree (3,001 directories, 38,505 files, 59 links).
 "$data/materialize-tree" "$data/u-boot.tsv.gz" "$tmp/uboot" >/dev/null
-echo "time: $SECONDS s"; agree u-boot "$tmp/uboot" "1 2 3 4" walk find
+echo "time: $SECONDS s"; agree u-boot "$tmp/uboot" "1 2 3 4" walk find index
 rm -rf "$tmp/uboot"
 
 # One directory of 200,000 entries (empty files), beside a small one.
@@ -132,12 +211,14 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
   mkdir "$tmp/home" && chown 65534:65534 "$tmp/home"
   # Copies of the tools in this 755 folder: the build may sit in a folder only root can
   # search (a mktemp -d clone), which mpirun and env running as 65534 cannot exec from.
-  mkdir "$tmp/bin" && cp "$bin"/frdmpi "$bin"/frdcount "$bin"/frddu "$bin"/frdfind "$tmp/bin/"
+  mkdir "$tmp/bin" && cp "$bin"/frdmpi "$bin"/frdcount "$bin"/frddu "$bin"/frdfind "$bin"/frdindex "$tmp/bin/"
   chmod 755 "$tmp"/bin/*
   bin=$tmp/bin
   as=(setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$tmp/home" TMPDIR="$tmp/home")
-  echo "time: $SECONDS s"; agree unreadable "$u" "1 2 3 4" walk du find
-  FRD_MPI_TEST_SCATTER=1 agree "unreadable scattered" "$u" "2 3" walk du find
+  work=$tmp/home # 65534 writes the databases there
+  echo "time: $SECONDS s"; agree unreadable "$u" "1 2 3 4" walk du find index
+  FRD_MPI_TEST_SCATTER=1 agree "unreadable scattered" "$u" "2 3" walk du find index
+  work=$tmp
   as=()
 else
   echo "skip: unreadable directories (needs root and setpriv)"
