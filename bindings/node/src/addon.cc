@@ -387,7 +387,22 @@ Napi::Value ToJs(Napi::Env env, const Config &cfg, Batch &b)
     Napi::Array arr = Napi::Array::New(env, 6);
     arr.Set(0u, Napi::String::New(env, b.names.data(), b.names.size()));
     arr.Set(1u, Napi::String::New(env, b.dirs.data(), b.dirs.size()));
-    const Layout &lay = cfg.layout;
+    Layout lay = cfg.layout;
+    if (b.count < cfg.batchSize) {
+        // A partial batch (the last of a worker, or a small directory): its sections moved
+        // down to fit `count` entries and the block shrunk, so Stats kept from it do not
+        // hold a full batch's memory. Each section moves to a lower offset, in order, so
+        // no move overwrites one still to come.
+        Layout small(b.count, cfg.stats);
+        memmove(b.block + small.ns, b.block + lay.ns, b.count * kNsFields * sizeof(int64_t));
+        memmove(b.block + small.dirStart, b.block + lay.dirStart, b.dirCount * sizeof(uint32_t));
+        memmove(b.block + small.types, b.block + lay.types, b.count);
+        void *shrunk = realloc(b.block, small.size > 0 ? small.size : 1);
+        if (shrunk != nullptr) {
+            b.block = static_cast<unsigned char *>(shrunk);
+        }
+        lay = small;
+    }
     Napi::ArrayBuffer ab =
         Napi::ArrayBuffer::New(env, b.block, lay.size, [](Napi::Env, void *data) { free(data); });
     b.block = nullptr;
