@@ -148,23 +148,30 @@ function parentPaths(root, prefix, dirs) {
   return out;
 }
 
-// Appends a batch's entries to `out`: relative path strings, or Dirents (with .stats).
+// Appends a batch's entries to `out`: relative path strings, or Dirents (with .stats). The
+// array is grown once per batch and filled by index (no push per entry).
 function decodeInto(out, batch, root, prefix, withFileTypes) {
   const [names, dirs, dirStart, types, num, ns] = batch;
   const nameList = names.split('\0');
   const n = types.length;
+  let o = out.length;
+  out.length = o + n;
   if (!withFileTypes) { // the addon put the paths below the root in `names`
-    for (let i = 0; i < n; i++) out.push(nameList[i]);
+    for (let i = 0; i < n; i++) out[o++] = nameList[i];
     return out;
   }
   const parents = parentPaths(root, prefix, dirs);
   for (let d = 0; d < dirStart.length; d++) {
     const end = d + 1 < dirStart.length ? dirStart[d + 1] : n;
     const parent = parents[d];
-    for (let i = dirStart[d]; i < end; i++) {
-      const e = new Dirent(nameList[i], parent, types[i]);
-      if (num !== undefined) e.stats = new Stats(num, ns, i);
-      out.push(e);
+    if (num === undefined) {
+      for (let i = dirStart[d]; i < end; i++) out[o++] = new Dirent(nameList[i], parent, types[i]);
+    } else {
+      for (let i = dirStart[d]; i < end; i++) {
+        const e = new Dirent(nameList[i], parent, types[i]);
+        e.stats = new Stats(num, ns, i);
+        out[o++] = e;
+      }
     }
   }
   return out;

@@ -7,9 +7,15 @@
 // loop thread hands one batch per uv_async wake-up to the callback waiting in next(), so
 // timers run between batches. runSync() walks on the calling thread's behalf and returns
 // every batch at once (for readdirSync). JavaScript turns batches into Dirent-like objects.
+//
+// A batch's numbers (types, directory starts, metadata) sit in one malloc'd block that a
+// worker fills in place and that JavaScript then owns as an external ArrayBuffer (its typed
+// arrays are views into it, freed by V8's finalizer): the loop thread copies and zeroes
+// nothing but the two strings.
 #include "frd.h"
 
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <fnmatch.h>
@@ -27,15 +33,39 @@ constexpr unsigned kMaxWorkers = 8; // frd_walk_options.workers is at most 8
 constexpr size_t kNumFields = 13;   // doubles per entry with stats (see lib/index.js)
 constexpr size_t kNsFields = 4;     // int64 ns times per entry with stats
 
+// The layout of a batch's block, for `cap` entries: with stats, kNumFields doubles and
+// kNsFields int64 per entry first, then the directory starts (uint32) and the types (uint8).
+struct Layout {
+    size_t num = 0, ns = 0, dirStart = 0, types = 0, size = 0; // byte offsets, total size
+    Layout(size_t cap, bool stats)
+    {
+        size_t off = 0;
+        if (stats) {
+            ns = cap * kNumFields * sizeof(double);
+            off = ns + cap * kNsFields * sizeof(int64_t);
+        }
+        dirStart = off;
+        types = dirStart + cap * sizeof(uint32_t);
+        size = types + cap;
+    }
+};
+
 struct Batch {
-    std::string names;              // each name (or relative path) followed by a NUL
-    std::string dirs;               // each parent directory (relative) followed by a NUL
-    std::vector<uint32_t> dirStart; // per directory group: index of its first entry
-    std::vector<uint8_t> types;     // enum frd_type per entry
-    std::vector<double> num;        // kNumFields per entry (stats only)
-    std::vector<int64_t> ns;        // kNsFields per entry (stats only)
-    std::string lastDir;            // the directory of the current group
+    std::string names;    // each name (or relative path) followed by a NUL
+    std::string dirs;     // each parent directory (relative) followed by a NUL
+    unsigned char *block; // Layout; owned here until ToJs hands it to an ArrayBuffer
+    size_t dirCount = 0;  // directory groups: dirStart[0..dirCount)
+    std::string lastDir;  // the directory of the current group
     size_t count = 0;
+    explicit Batch(size_t bytes) : block(static_cast<unsigned char *>(malloc(bytes)))
+    {
+    }
+    ~Batch()
+    {
+        free(block);
+    }
+    Batch(const Batch &) = delete;
+    Batch &operator=(const Batch &) = delete;
 };
 
 struct Config {
@@ -50,6 +80,7 @@ struct Config {
     size_t batchSize = 1024;
     size_t queueLimit = 8;
     struct frd_walk_options opts;
+    Layout layout{0, false}; // of every batch (set once batchSize and stats are known)
 };
 
 class Walker;
@@ -140,17 +171,14 @@ double Ms(int64_t ns)
 }
 
 // A batch with room for a full batch's entries, so appends do not reallocate (and copy).
+// nullptr out of memory.
 std::unique_ptr<Batch> NewBatch(const Config &cfg)
 {
-    auto b = std::make_unique<Batch>();
-    size_t n = cfg.batchSize;
-    b->names.reserve(n * (cfg.relNames ? 48 : 16));
-    b->types.reserve(n);
-    b->dirStart.reserve(n / 4 + 1);
-    if (cfg.stats) {
-        b->num.reserve(n * kNumFields);
-        b->ns.reserve(n * kNsFields);
+    auto b = std::make_unique<Batch>(cfg.layout.size);
+    if (b->block == nullptr) {
+        return nullptr;
     }
+    b->names.reserve(cfg.batchSize * (cfg.relNames ? 48 : 16));
     return b;
 }
 
@@ -171,7 +199,12 @@ enum frd_action Visit(const struct frd_walk_entry *we, void *udata)
     std::unique_ptr<Batch> &b = st->cur[we->worker % kMaxWorkers];
     if (!b) {
         b = NewBatch(st->cfg);
+        if (!b) {
+            RecordError(st, FRD_ENOMEM, "scandir", st->cfg.root);
+            return FRD_ACTION_STOP;
+        }
     }
+    const Layout &lay = st->cfg.layout;
     const char *rel = we->path + st->cfg.relOff;
     size_t relLen = we->path_len - st->cfg.relOff;
     size_t nameLen = e->name_len <= relLen ? e->name_len : relLen;
@@ -179,12 +212,13 @@ enum frd_action Visit(const struct frd_walk_entry *we, void *udata)
     if (dirLen > 0) {
         dirLen--; // the '/' before the name
     }
-    if (b->dirStart.empty() || b->lastDir.size() != dirLen ||
+    if (b->dirCount == 0 || b->lastDir.size() != dirLen ||
         memcmp(b->lastDir.data(), rel, dirLen) != 0) {
         b->lastDir.assign(rel, dirLen);
         b->dirs.append(rel, dirLen);
         b->dirs.push_back('\0');
-        b->dirStart.push_back(static_cast<uint32_t>(b->count));
+        const uint32_t start = static_cast<uint32_t>(b->count);
+        memcpy(b->block + lay.dirStart + b->dirCount++ * sizeof(uint32_t), &start, sizeof(start));
     }
     if (st->cfg.relNames) {
         b->names.append(rel, relLen);
@@ -192,7 +226,7 @@ enum frd_action Visit(const struct frd_walk_entry *we, void *udata)
         b->names.append(rel + relLen - nameLen, nameLen);
     }
     b->names.push_back('\0');
-    b->types.push_back(static_cast<uint8_t>(e->type));
+    b->block[lay.types + b->count] = static_cast<uint8_t>(e->type);
     if (st->cfg.stats) {
         const double num[kNumFields] = {static_cast<double>(e->dev),
                                         static_cast<double>(e->file_id),
@@ -207,9 +241,9 @@ enum frd_action Visit(const struct frd_walk_entry *we, void *udata)
                                         Ms(e->mtime_ns),
                                         Ms(e->ctime_ns),
                                         Ms(e->btime_ns)};
-        b->num.insert(b->num.end(), num, num + kNumFields);
+        memcpy(b->block + lay.num + b->count * sizeof(num), num, sizeof(num));
         const int64_t ns[kNsFields] = {e->atime_ns, e->mtime_ns, e->ctime_ns, e->btime_ns};
-        b->ns.insert(b->ns.end(), ns, ns + kNsFields);
+        memcpy(b->block + lay.ns + b->count * sizeof(ns), ns, sizeof(ns));
     }
     if (++b->count >= st->cfg.batchSize && !Flush(st, b)) {
         return FRD_ACTION_STOP;
@@ -294,6 +328,7 @@ bool ParseConfig(const Napi::Env &env, const Napi::Object &o, Config *cfg)
     if (cfg->queueLimit == 0) {
         cfg->queueLimit = 1;
     }
+    cfg->layout = Layout(cfg->batchSize, cfg->stats);
     unsigned flags = cfg->stats ? 0 : FRD_WALK_NAMES_ONLY;
     if (o.Get("sort").ToBoolean()) {
         flags |= FRD_WALK_ORDERED;
@@ -345,26 +380,38 @@ Napi::Value WalkError(Napi::Env env, State *st, int result)
     return env.Undefined();
 }
 
-Napi::Value ToJs(Napi::Env env, const Batch &b)
+// [names, dirs, dirStart, types, num, ns]: the strings copied, the typed arrays views of
+// the batch's block, which the ArrayBuffer owns from here on (freed by its finalizer).
+Napi::Value ToJs(Napi::Env env, const Config &cfg, Batch &b)
 {
     Napi::Array arr = Napi::Array::New(env, 6);
     arr.Set(0u, Napi::String::New(env, b.names.data(), b.names.size()));
     arr.Set(1u, Napi::String::New(env, b.dirs.data(), b.dirs.size()));
-    Napi::Uint32Array ds = Napi::Uint32Array::New(env, b.dirStart.size());
-    memcpy(ds.Data(), b.dirStart.data(), b.dirStart.size() * sizeof(uint32_t));
-    arr.Set(2u, ds);
-    Napi::Uint8Array ty = Napi::Uint8Array::New(env, b.types.size());
-    memcpy(ty.Data(), b.types.data(), b.types.size());
-    arr.Set(3u, ty);
-    if (!b.num.empty()) {
-        Napi::Float64Array num = Napi::Float64Array::New(env, b.num.size());
-        memcpy(num.Data(), b.num.data(), b.num.size() * sizeof(double));
-        arr.Set(4u, num);
-        Napi::ArrayBuffer nsBuf = Napi::ArrayBuffer::New(env, b.ns.size() * sizeof(int64_t));
-        memcpy(nsBuf.Data(), b.ns.data(), b.ns.size() * sizeof(int64_t));
-        Napi::Value ns =
-            Napi::TypedArrayOf<int64_t>::New(env, b.ns.size(), nsBuf, 0, napi_bigint64_array);
-        arr.Set(5u, ns);
+    Layout lay = cfg.layout;
+    if (b.count < cfg.batchSize) {
+        // A partial batch (the last of a worker, or a small directory): its sections moved
+        // down to fit `count` entries and the block shrunk, so Stats kept from it do not
+        // hold a full batch's memory. Each section moves to a lower offset, in order, so
+        // no move overwrites one still to come.
+        Layout small(b.count, cfg.stats);
+        memmove(b.block + small.ns, b.block + lay.ns, b.count * kNsFields * sizeof(int64_t));
+        memmove(b.block + small.dirStart, b.block + lay.dirStart, b.dirCount * sizeof(uint32_t));
+        memmove(b.block + small.types, b.block + lay.types, b.count);
+        void *shrunk = realloc(b.block, small.size > 0 ? small.size : 1);
+        if (shrunk != nullptr) {
+            b.block = static_cast<unsigned char *>(shrunk);
+        }
+        lay = small;
+    }
+    Napi::ArrayBuffer ab =
+        Napi::ArrayBuffer::New(env, b.block, lay.size, [](Napi::Env, void *data) { free(data); });
+    b.block = nullptr;
+    arr.Set(2u, Napi::Uint32Array::New(env, b.dirCount, ab, lay.dirStart));
+    arr.Set(3u, Napi::Uint8Array::New(env, b.count, ab, lay.types));
+    if (cfg.stats) {
+        arr.Set(4u, Napi::Float64Array::New(env, b.count * kNumFields, ab, lay.num));
+        arr.Set(5u, Napi::TypedArrayOf<int64_t>::New(env, b.count * kNsFields, ab, lay.ns,
+                                                     napi_bigint64_array));
     }
     return arr;
 }
@@ -453,7 +500,7 @@ class Walker : public Napi::ObjectWrap<Walker>
         pending_.Reset();
         uv_unref(reinterpret_cast<uv_handle_t *>(&st_->async));
         if (b) {
-            cb.MakeCallback(env.Global(), {env.Null(), ToJs(env, *b)}, *ctx_);
+            cb.MakeCallback(env.Global(), {env.Null(), ToJs(env, st_->cfg, *b)}, *ctx_);
             return;
         }
         if (!done_) { // woken with nothing to hand: wait for the next batch
@@ -541,7 +588,7 @@ Napi::Value RunSync(const Napi::CallbackInfo &info)
     Napi::Array out = Napi::Array::New(env, st.queue.size());
     uint32_t i = 0;
     for (const auto &b : st.queue) {
-        out.Set(i++, ToJs(env, *b));
+        out.Set(i++, ToJs(env, st.cfg, *b));
     }
     return out;
 }

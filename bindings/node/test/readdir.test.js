@@ -6,6 +6,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const util = require('node:util');
+const { spawnSync } = require('node:child_process');
 const frd = require('..');
 const { tmpdir, keys, oddTree, ubootTree } = require('./helpers');
 
@@ -143,17 +144,48 @@ test('errors are Node errors with code, errno, syscall and path', async (t) => {
   assert.throws(() => frd.readdirSync(42), { code: 'ERR_INVALID_ARG_TYPE' });
 });
 
-test('an unreadable directory below the root: EACCES thrown, or skipped with errors: ignore', async (t) => {
-  if (process.getuid && process.getuid() === 0) {
-    t.skip('running as root: permissions do not stop root');
-    return;
-  }
+// The checks of the unreadable-directory case, run in this process or, as root (whom
+// permissions do not stop), in a child running as uid 65534 (setpriv).
+const UNREADABLE_CHECK = `
+const assert = require('node:assert');
+const path = require('node:path');
+const [mod, root] = process.argv.slice(1);
+const frd = require(mod);
+(async () => {
+  await assert.rejects(frd.readdir(root, { recursive: true }),
+    { code: 'EACCES', syscall: 'scandir', path: path.join(root, 'locked') });
+  assert.throws(() => frd.readdirSync(root, { recursive: true }),
+    { code: 'EACCES', syscall: 'scandir', path: path.join(root, 'locked') });
+  assert.deepStrictEqual(await frd.readdir(root, { recursive: true, errors: 'ignore' }), ['locked']);
+})().catch((e) => { console.error(e); process.exit(1); });
+`;
+
+test('an unreadable directory below the root: EACCES thrown, or skipped with errors: ignore', (t) => {
   const root = tmpdir(t);
+  fs.chmodSync(root, 0o755);
   fs.mkdirSync(path.join(root, 'locked'));
   fs.writeFileSync(path.join(root, 'locked', 'f'), '');
   fs.chmodSync(path.join(root, 'locked'), 0);
-  t.after(() => fs.chmodSync(path.join(root, 'locked'), 0o755));
-  await assert.rejects(frd.readdir(root, { recursive: true }),
-    { code: 'EACCES', syscall: 'scandir', path: path.join(root, 'locked') });
-  assert.deepStrictEqual(await frd.readdir(root, { recursive: true, errors: 'ignore' }), ['locked']);
+  let cmd = process.execPath;
+  let args = ['-e', UNREADABLE_CHECK, require.resolve('..'), root];
+  let mod = require.resolve('..');
+  if (process.getuid && process.getuid() === 0) {
+    // uid 65534 may not be able to search the way to this checkout: it loads a copy of the
+    // package (lib/index.js and the addon) from a directory of its own.
+    const copy = tmpdir(t, 'frd-node-pkg-');
+    fs.chmodSync(copy, 0o755);
+    fs.cpSync(path.join(__dirname, '..', 'lib'), path.join(copy, 'lib'), { recursive: true });
+    fs.mkdirSync(path.join(copy, 'build', 'Release'), { recursive: true });
+    fs.copyFileSync(path.join(__dirname, '..', 'build', 'Release', 'frd.node'),
+      path.join(copy, 'build', 'Release', 'frd.node'));
+    mod = path.join(copy, 'lib', 'index.js');
+    args = ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e',
+      UNREADABLE_CHECK, mod, root];
+    cmd = 'setpriv';
+  }
+  args[args.length - 2] = mod;
+  const r = spawnSync(cmd, args, { encoding: 'utf8' });
+  fs.chmodSync(path.join(root, 'locked'), 0o755); // so that the tree can be removed
+  assert.strictEqual(r.error, undefined, `${cmd}: ${r.error}`);
+  assert.strictEqual(r.status, 0, r.stderr);
 });

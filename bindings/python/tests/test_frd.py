@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 import unittest
 
 import frd
@@ -427,6 +428,36 @@ class TestUBoot(Tree):
         with frd.walk(self.broot) as it:
             next(it)
         self.assertEqual(threads(), before)
+
+    def test_other_threads_run_while_next_waits_for_the_walk(self):
+        # With a switch interval of 1000 s the interpreter never takes the GIL from the main
+        # thread by force: the counting thread can run while phase[0] == "in next" only if
+        # __next__ released the GIL while it waited for a batch. Thousands of globs per name
+        # make the walk slower than Python, so __next__ does wait.
+        import threading
+        phase = ["before"]
+        counts = {"before": 0, "in next": 0, "after": 0}
+        stop = []
+
+        def count():
+            while not stop:
+                counts[phase[0]] += 1
+                time.sleep(0.001)  # releases the GIL, so the main thread gets it back
+
+        old = sys.getswitchinterval()
+        sys.setswitchinterval(1000)
+        t = threading.Thread(target=count)
+        t.start()
+        try:
+            with frd.walk(self.broot, exclude=["no-such-%d*" % i for i in range(3000)]) as it:
+                phase[0] = "in next"
+                next(it)
+                phase[0] = "after"
+        finally:
+            stop.append(True)
+            sys.setswitchinterval(old)
+            t.join()
+        self.assertGreater(counts["in next"], 0)
 
     def test_sigint_stops_the_walk_and_joins_threads(self):
         # The child walks again and again until SIGINT arrives: it must raise
