@@ -72,7 +72,8 @@ for spec in "m30s 30" "m90s 90" "m10m 600" "m59m 3540" "m61m 3660" "h23 82800" "
   printf 't' >"$g/times/$1"
   age "$1" "$2"
 done
-touch -d "@$((now - 86400 * 2))" "$g/times/ref"
+# ref: between h47 and h49, half an hour off the two-day edge that -mtime 2 and -2 test.
+touch -d "@$((now - 86400 * 2 - 1800))" "$g/times/ref"
 # Unreadable and unsearchable directories (only meaningful for an unprivileged user).
 mkdir -p "$g/noread/child" "$g/nosearch/child"
 printf 'n' >"$g/nosearch/file"
@@ -1081,7 +1082,9 @@ t "" "$p" . -fstype "$(find "$p" -maxdepth 0 -printf '%F')"
 t "" "$p" . -fstype nosuchfs
 t "" "$p" . -maxdepth 1 -printf '%F %p\n'
 t "" / /proc/self -maxdepth 0 -printf '%F %p\n'
-t "" / /dev /proc -maxdepth 1 -fstype proc -name 'se*'
+# -name first: -fstype stats only what it names (a process's /proc entry can vanish between
+# the listing and the stat, and find or frdfind would then say so, each on its own timing).
+t "" / /dev /proc -maxdepth 1 -name 'se*' -fstype proc
 # No birth time on /proc: frdfind prints what find 4.9 prints everywhere (%B@ -1.-000000010,
 # every other %Bk empty, both padded as strings).
 t "" / /proc/self/cmdline -printf '[%B@][%20B@][%-20B@][%.3B@][%BY][%-5Bk][%B+][%Bc]\n'
