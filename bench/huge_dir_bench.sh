@@ -22,22 +22,7 @@ command -v /usr/bin/time >/dev/null || { apt-get update -qq && apt-get install -
 for t in "$new/examples/frdfind" "$new/examples/frdls" "$new/bench/floor_onedir"; do
   [ -x "$t" ] || { echo "no $t (build it first)" >&2; exit 1; }
 done
-dir=${TMPDIR:-/tmp}/frd-huge-$n
-if [ ! -f "$dir.complete" ]; then
-  echo "making $dir ($n files)" >&2
-  rm -rf "$dir"
-  python3 - "$dir" "$n" <<'PY'
-import os, sys
-d, n = sys.argv[1], int(sys.argv[2])
-os.mkdir(d)
-fd = os.open(d, os.O_RDONLY | os.O_DIRECTORY)
-flags = os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC
-for i in range(n):
-    os.close(os.open("f%07d" % i, flags, 0o644, dir_fd=fd))
-os.close(fd)
-PY
-  touch "$dir.complete"
-fi
+dir=$("$(dirname "$0")/make_huge_dir.sh" "$n")
 
 cmds=$(mktemp)
 trap 'rm -f "$cmds"' EXIT

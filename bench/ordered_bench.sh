@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The ordered mode's bars (issues 13 and 16): `frdfind -s` against unordered `frdfind` of the
-# same build, on /usr and on one directory of N empty files (made as bench/huge_dir_bench.sh
-# makes it, kept in $TMPDIR), names only and with `-printf '%s\n'`; optionally the same for
+# same build, on /usr and on one directory of N empty files (made by bench/make_huge_dir.sh,
+# kept in $TMPDIR), names only and with `-printf '%s\n'`; optionally the same for
 # a base build (say, main's). After a warm-up run of each command, RUNS rounds run every
 # command once in a rotated order; the table gives the median wall time, CPU (user +
 # system) and peak RSS (/usr/bin/time's %M), and each ordered row's wall time over the
@@ -16,22 +16,7 @@ runs=${3:-7}
 n=${4:-1000000}
 export LC_ALL=C
 command -v /usr/bin/time >/dev/null || { apt-get update -qq && apt-get install -y -qq time; }
-dir=${TMPDIR:-/tmp}/frd-huge-$n
-if [ ! -f "$dir.complete" ]; then
-  echo "making $dir ($n files)" >&2
-  rm -rf "$dir"
-  python3 - "$dir" "$n" <<'PY'
-import os, sys
-d, n = sys.argv[1], int(sys.argv[2])
-os.mkdir(d)
-fd = os.open(d, os.O_RDONLY | os.O_DIRECTORY)
-flags = os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC
-for i in range(n):
-    os.close(os.open("f%07d" % i, flags, 0o644, dir_fd=fd))
-os.close(fd)
-PY
-  touch "$dir.complete"
-fi
+dir=$("$(dirname "$0")/make_huge_dir.sh" "$n")
 
 cmds=$(mktemp)
 trap 'rm -f "$cmds"' EXIT

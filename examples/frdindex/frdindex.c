@@ -101,18 +101,12 @@ static int cmd_update(int argc, char **argv)
         case 'x':
             opts.one_file_system = true;
             break;
-        case 'm': {
-            char *end;
-            errno = 0;
-            unsigned long mode = strtoul(optarg, &end, 8);
-            if (errno != 0 || end == optarg || *end != '\0' || mode > 0777 || optarg[0] == '-' ||
-                optarg[0] == '+') {
+        case 'm':
+            if (index_parse_mode(optarg, &opts.mode) < 0) {
                 fprintf(stderr, "%s: invalid mode '%s' (octal, at most 0777)\n", tool_name, optarg);
                 return usage_error(NULL);
             }
-            opts.mode = mode == 0 ? 0 : (unsigned)mode; // 0 asks for no access: keep 0600
             break;
-        }
         case 'j':
             if (tool_parse_jobs(optarg, "-j", &opts.workers) < 0) {
                 usage_error(NULL);

@@ -78,6 +78,12 @@ enum index_open_mode {
  */
 int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out);
 
+/**
+ * Parses -m's argument: a new database's mode in octal, at most 0777, with no sign.
+ * @return 0 with *mode set, or -1 (*mode untouched; the caller says the mode is invalid).
+ */
+int index_parse_mode(const char *arg, unsigned *mode);
+
 /** @return the database's schema version (2 or this one's), or -1 on a read error. */
 int index_db_schema(sqlite3 *db);
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -375,4 +376,16 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
 fail:
     sqlite3_close(db);
     return -1;
+}
+
+int index_parse_mode(const char *arg, unsigned *mode)
+{
+    char *end;
+    errno = 0;
+    unsigned long m = strtoul(arg, &end, 8);
+    if (errno != 0 || end == arg || *end != '\0' || m > 0777 || arg[0] == '-' || arg[0] == '+') {
+        return -1;
+    }
+    *mode = (unsigned)m;
+    return 0;
 }

@@ -129,21 +129,15 @@ static int index_update_main(struct fm_run *run, int argc, char **argv)
                 return 2;
             }
             break;
-        case 'm': {
-            char *end;
-            errno = 0;
-            unsigned long mode = strtoul(optarg, &end, 8);
-            if (errno != 0 || end == optarg || *end != '\0' || mode > 0777 || optarg[0] == '-' ||
-                optarg[0] == '+') {
+        case 'm':
+            if (index_parse_mode(optarg, &opts.mode) < 0) {
                 if (run->rank == 0) {
                     fprintf(stderr, "%s: invalid mode '%s' (octal, at most 0777)\n", tool_name,
                             optarg);
                 }
                 return 2;
             }
-            opts.mode = (unsigned)mode;
             break;
-        }
         default:
             if (run->rank == 0) {
                 fputs(update_usage, stderr);
