@@ -51,20 +51,12 @@ q=$(printf '%q' "$dir")
   true
 } >"$cmds"
 
-python3 - "$cmds" "$runs" <<'PY'
+python3 - "$cmds" "$runs" "$(dirname "$(realpath "$0")")" <<'PY'
 import os, statistics, subprocess, sys, time
+sys.path.insert(0, sys.argv[3])
+from timed_run import run  # bench/timed_run.py
 cmds = [l.rstrip("\n").split("\t", 2) for l in open(sys.argv[1])]
 runs = int(sys.argv[2])
-
-def run(cmd):
-    # Through /usr/bin/time, a small C program: a child forked from python would carry
-    # python's RSS as its peak (ru_maxrss survives exec).
-    t0 = time.perf_counter()
-    p = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "/bin/sh", "-c", "exec " + cmd],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    wall = time.perf_counter() - t0
-    u, s, m = p.stderr.decode(errors="replace").strip().split("\n")[-1].split()
-    return wall, float(u) + float(s), int(m) / 1024
 
 for c in cmds:
     run(c[2])
