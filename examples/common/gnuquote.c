@@ -6,6 +6,8 @@
 
 #include "gnuquote.h"
 
+#include "grow.h"
+
 #include <langinfo.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -25,15 +27,9 @@ static void put(struct qbuf *b, const char *s, size_t n)
     if (b->failed) {
         return;
     }
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = (b->len + n + 1) * 2;
-        char *grown = realloc(b->s, cap);
-        if (grown == NULL) {
-            b->failed = true;
-            return;
-        }
-        b->s = grown;
-        b->cap = cap;
+    if (tool_reserve_chars(&b->s, &b->cap, b->len + n + 1) < 0) {
+        b->failed = true;
+        return;
     }
     memcpy(b->s + b->len, s, n);
     b->len += n;

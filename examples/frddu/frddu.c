@@ -110,14 +110,9 @@ static void write_time(FILE *out, int64_t ns, const char *format)
     }
     fmt[n] = '\0';
     // strftime says 0 both for an empty result and for one too long: grow until it fits.
-    size_t cap = 256;
+    size_t cap = 0;
     char *buf = NULL;
-    for (;;) {
-        char *grown = realloc(buf, cap);
-        if (grown == NULL) {
-            break;
-        }
-        buf = grown;
+    while (tool_reserve_chars(&buf, &cap, cap + 1) == 0) { // 4 KiB, then doubled
         buf[0] = 'x'; // tells an empty result from a failure below
                       // The format is --time-style's, the user's own, as date(1) takes it.
 #pragma GCC diagnostic push
@@ -128,7 +123,6 @@ static void write_time(FILE *out, int64_t ns, const char *format)
             fwrite(buf, 1, got, out);
             break;
         }
-        cap *= 4;
     }
     free(buf);
     free(fmt);

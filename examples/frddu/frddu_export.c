@@ -31,7 +31,8 @@
 #include <string.h>
 #include <time.h>
 
-TOOL_RESERVE_DEFINE(failed_reserve, char *, 16)
+/** The stack of the JSON export's open directories (one per level). */
+TOOL_RESERVE_DEFINE(node_stack_reserve, const struct du_node *, 64)
 
 void du_export_init(struct du_export *ex)
 {
@@ -69,7 +70,7 @@ void du_export_note_failed(struct du_export *ex, const char *path)
 {
     char *copy = strdup(path);
     pthread_mutex_lock(&ex->failed_lock);
-    if (copy != NULL && failed_reserve(&ex->failed, &ex->failed_cap, ex->nfailed + 1) == 0) {
+    if (copy != NULL && tool_reserve_strs(&ex->failed, &ex->failed_cap, ex->nfailed + 1) == 0) {
         ex->failed[ex->nfailed++] = copy;
         copy = NULL;
         atomic_store(&ex->any_failed, true);
@@ -148,9 +149,9 @@ static void write_info(FILE *f, const struct du_node *n)
 static int write_tree(FILE *f, const struct du_node *root)
 {
     // The stack holds the next sibling to write at each open directory level.
-    size_t cap = 64, depth = 0;
-    const struct du_node **stack = malloc(cap * sizeof *stack);
-    if (stack == NULL) {
+    size_t cap = 0, depth = 0;
+    const struct du_node **stack = NULL;
+    if (node_stack_reserve(&stack, &cap, 1) < 0) {
         return -1;
     }
     fputc('[', f);
@@ -172,14 +173,9 @@ static int write_tree(FILE *f, const struct du_node *root)
         }
         fputc('[', f);
         write_info(f, n);
-        if (depth == cap) {
-            const struct du_node **grown = realloc(stack, 2 * cap * sizeof *stack);
-            if (grown == NULL) {
-                free(stack);
-                return -1;
-            }
-            stack = grown;
-            cap *= 2;
+        if (node_stack_reserve(&stack, &cap, depth + 1) < 0) {
+            free(stack);
+            return -1;
         }
         stack[depth++] = atomic_load_explicit(&n->children, memory_order_acquire);
     }

@@ -6,6 +6,7 @@
 
 #include "errtext.h"
 #include "frddu.h"
+#include "grow.h"
 #include "toolname.h"
 
 #include <stdlib.h>
@@ -321,14 +322,9 @@ static void du_children(const struct frd_walk_entry *dir, struct frd_walk_childr
     for (size_t i = 0; i < n; i++) {
         const struct frd_entry *e = frd_walk_children_entry(kids, i);
         size_t need = dir->path_len + 1 + e->name_len + 1;
-        if (path == NULL || need > cap) {
-            char *grown = realloc(path, need * 2);
-            if (grown == NULL) {
-                atomic_store(&st->out_of_memory, true);
-                break;
-            }
-            path = grown;
-            cap = need * 2;
+        if (tool_reserve_chars(&path, &cap, need) < 0) {
+            atomic_store(&st->out_of_memory, true);
+            break;
         }
         size_t len = dir->path_len;
         memcpy(path, dir->path, len);

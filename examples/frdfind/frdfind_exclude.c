@@ -9,6 +9,7 @@
  * metadata, which the hook then asks for). Roots are tested at their visit.
  */
 #include "frdfind.h"
+#include "grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -70,13 +71,8 @@ void ff_exclude_children(const struct ff_options *opts, const struct frd_walk_en
     for (size_t i = 0; i < n; i++) {
         const struct frd_entry *e = frd_walk_children_entry(kids, i);
         size_t len = dir->path_len + slash + e->name_len;
-        if (path == NULL || len + 1 > cap) {
-            char *grown = realloc(path, len + 1 + 64);
-            if (grown == NULL) {
-                break;
-            }
-            path = grown;
-            cap = len + 1 + 64;
+        if (tool_reserve_chars(&path, &cap, len + 1) < 0) {
+            break;
         }
         memcpy(path, dir->path, dir->path_len);
         path[dir->path_len] = '/';

@@ -22,6 +22,7 @@
 #define _GNU_SOURCE // environ
 
 #include "frdfind.h"
+#include "grow.h"
 #include "toolname.h"
 
 #include <errno.h>
@@ -589,18 +590,9 @@ static void batch_add(struct ff_exec *ex, struct batch *b, const char *arg, stru
                          (size_t)ex->nwords + b->nargs + 1 >= max_args)) {
         run_batch(ex, b, thr);
     }
-    if (b->nchars + len > b->cap) {
-        size_t cap = b->cap > 0 ? b->cap : 4096;
-        while (cap < b->nchars + len) {
-            cap *= 2;
-        }
-        char *grown = realloc(b->chars, cap);
-        if (grown == NULL) {
-            ff_error("out of memory");
-            return;
-        }
-        b->chars = grown;
-        b->cap = cap;
+    if (tool_reserve_chars(&b->chars, &b->cap, b->nchars + len) < 0) {
+        ff_error("out of memory");
+        return;
     }
     memcpy(b->chars + b->nchars, arg, len);
     b->nchars += len;

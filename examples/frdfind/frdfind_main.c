@@ -14,6 +14,7 @@
 
 #include "errtext.h"
 #include "frdfind.h"
+#include "grow.h"
 #include "toolname.h"
 
 #include <errno.h>
@@ -82,13 +83,8 @@ static bool pending_keep(const struct frd_walk_error *err)
     }
     pending_flush(err->worker);
     size_t len = strlen(err->path);
-    if (len + 1 > p->cap) {
-        char *grown = realloc(p->path, len + 1);
-        if (grown == NULL) {
-            return false;
-        }
-        p->path = grown;
-        p->cap = len + 1;
+    if (tool_reserve_chars(&p->path, &p->cap, len + 1) < 0) {
+        return false;
     }
     memcpy(p->path, err->path, len + 1);
     p->code = err->code;

@@ -16,6 +16,7 @@
 #define _GNU_SOURCE // re_compile_pattern, RE_SYNTAX_*, FNM_CASEFOLD, makedev
 
 #include "frdfind.h"
+#include "grow.h"
 #include "toolname.h"
 
 #include <errno.h>
@@ -647,11 +648,16 @@ static struct ff_expr *parse_samefile(struct ff_parser *fp, const char *tok)
 }
 
 /** The mount table as -fstype and %F read it: device numbers and their type names. */
+struct mount_type {
+    uint64_t dev;
+    char *type;
+};
+TOOL_RESERVE_DEFINE(mount_types_reserve, struct mount_type, 32)
+
 static struct {
     pthread_once_t once;
-    size_t n;
-    uint64_t *dev;
-    char **type;
+    size_t n, cap;
+    struct mount_type *list;
 } mounts = {.once = PTHREAD_ONCE_INIT};
 
 /**
@@ -670,7 +676,6 @@ static void read_mounts(void)
     }
     char *line = NULL;
     size_t cap = 0;
-    size_t room = 0;
     while (getline(&line, &cap, f) > 0) {
         unsigned long field[4] = {0};
         const char *p = line;
@@ -689,25 +694,12 @@ static void read_mounts(void)
         if (!ok || dash == NULL || sscanf(dash + 3, "%255s", type) != 1) {
             continue;
         }
-        if (mounts.n == room) {
-            size_t grown = room != 0 ? room * 2 : 32;
-            uint64_t *d = realloc(mounts.dev, grown * sizeof(*d));
-            if (d != NULL) {
-                mounts.dev = d;
-            }
-            char **t = d != NULL ? realloc(mounts.type, grown * sizeof(*t)) : NULL;
-            if (t == NULL) {
-                break;
-            }
-            mounts.type = t;
-            room = grown;
-        }
-        char *copy = strdup(type);
-        if (copy == NULL) {
+        char *copy = NULL;
+        if (mount_types_reserve(&mounts.list, &mounts.cap, mounts.n + 1) < 0 ||
+            (copy = strdup(type)) == NULL) {
             break;
         }
-        mounts.dev[mounts.n] = (uint64_t)makedev(maj, min);
-        mounts.type[mounts.n++] = copy;
+        mounts.list[mounts.n++] = (struct mount_type){(uint64_t)makedev(maj, min), copy};
     }
     free(line);
     fclose(f);
@@ -717,8 +709,8 @@ const char *ff_fstype_name(uint64_t dev)
 {
     pthread_once(&mounts.once, read_mounts);
     for (size_t i = 0; i < mounts.n; i++) {
-        if (mounts.dev[i] == dev) {
-            return mounts.type[i];
+        if (mounts.list[i].dev == dev) {
+            return mounts.list[i].type;
         }
     }
     return "unknown";
@@ -788,19 +780,14 @@ int ff_pred_leading(struct ff_parser *fp, const char *arg, const char *next)
 /** Reads all of fd into a malloc'd buffer (NUL-terminated). @return it, or NULL (errno). */
 static char *read_all(int fd, size_t *len)
 {
-    size_t cap = 4096;
+    size_t cap = 0;
     size_t n = 0;
-    char *buf = malloc(cap);
-    while (buf != NULL) {
-        if (n + 1 >= cap) {
-            char *grown = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-            if (grown == NULL) {
-                free(buf);
-                errno = ENOMEM;
-                return NULL;
-            }
-            buf = grown;
-            cap *= 2;
+    char *buf = NULL;
+    for (;;) {
+        if (tool_reserve_chars(&buf, &cap, n + 2) < 0) { // a byte to read, and the NUL
+            free(buf);
+            errno = ENOMEM;
+            return NULL;
         }
         ssize_t got = read(fd, buf + n, cap - n - 1);
         if (got < 0 && errno == EINTR) {
@@ -819,8 +806,6 @@ static char *read_all(int fd, size_t *len)
         }
         n += (size_t)got;
     }
-    errno = ENOMEM;
-    return NULL;
 }
 
 int ff_pred_files0(struct ff_options *opts, bool paths_given)

@@ -155,6 +155,9 @@ struct event {
     uint8_t type;
 };
 
+/** events_reserve(&ev, &cap, need): the events of a history (first 1,024). */
+TOOL_RESERVE_DEFINE(events_reserve, struct event, 1024)
+
 /** What `changes` prints for one path: the fold of its events. */
 struct folded {
     size_t first, count; // its events
@@ -335,14 +338,8 @@ static int load_history(sqlite3 *db, int64_t since, struct history *h)
     sqlite3_bind_int64(stmt, 1, since);
     int rc;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        if (h->nev == h->cap) {
-            size_t cap = h->cap ? h->cap * 2 : 1024;
-            struct event *ev = realloc(h->ev, cap * sizeof(*ev));
-            if (ev == NULL) {
-                goto oom;
-            }
-            h->ev = ev;
-            h->cap = cap;
+        if (events_reserve(&h->ev, &h->cap, h->nev + 1) < 0) {
+            goto oom;
         }
         struct event *e = &h->ev[h->nev];
         e->gen = sqlite3_column_int64(stmt, 0);
