@@ -1653,6 +1653,14 @@ static void kids_hook(const struct frd_walk_entry *dir, struct frd_walk_children
         if ((e->fields & ~(unsigned)FRD_FIELD_TYPE) != 0) {
             atomic_fetch_add(&x->bad, 1); // stat'ed before the hook
         }
+        // The path its visit will have: the directory's, a slash, the name.
+        size_t len = 0;
+        const char *path = frd_walk_children_path(kids, i, &len);
+        char want[8192];
+        int wlen = snprintf(want, sizeof(want), "%s/%s", dir->path, e->name);
+        if (path == NULL || strcmp(path, want) != 0 || len != (size_t)wlen) {
+            atomic_fetch_add(&x->bad, 1);
+        }
         if (strncmp(e->name, "f01", 3) == 0) {
             assert_int_equal(frd_walk_children_drop(kids, i), 0);
         }
@@ -1661,6 +1669,7 @@ static void kids_hook(const struct frd_walk_entry *dir, struct frd_walk_children
         }
     }
     assert_null(frd_walk_children_entry(kids, n));
+    assert_null(frd_walk_children_path(kids, n, NULL));
     assert_int_equal(frd_walk_children_drop(kids, n), FRD_EINVAL);
 }
 

@@ -59,6 +59,31 @@ frd_os_fd frd_walk_children_fd(const struct frd_walk_children *kids)
     return kids == NULL ? FRD_INVALID_FD : kids->fd;
 }
 
+const char *frd_walk_children_path(struct frd_walk_children *kids, size_t i, size_t *len)
+{
+    const struct frd_entry *e = frd_walk_children_entry(kids, i);
+    if (e == NULL || kids->dir == NULL) {
+        return NULL;
+    }
+    // Joined as the visits' paths are (walker/concurrent.c, walker/ordered.c).
+    const struct frd_walk_entry *dir = kids->dir;
+    size_t sep = frd__path_sep(dir->path, dir->path_len);
+    size_t n = dir->path_len + sep + e->name_len;
+    if (FRD__RESERVE(kids->path, kids->path_cap, n + 1, 256) < 0) {
+        return NULL;
+    }
+    memcpy(kids->path, dir->path, dir->path_len);
+    if (sep) {
+        kids->path[dir->path_len] = '/';
+    }
+    memcpy(kids->path + dir->path_len + sep, e->name, e->name_len);
+    kids->path[n] = '\0';
+    if (len != NULL) {
+        *len = n;
+    }
+    return kids->path;
+}
+
 /** Stable merge sort of order[lo, hi) through tmp. */
 static void kids_msort(struct frd_walk_children *k, uint32_t *tmp, size_t lo, size_t hi,
                        frd_walk_children_cmp_fn *cmp, void *arg)
@@ -140,6 +165,7 @@ void frd__children_view_free(struct frd_walk_children *k)
     frd__free(k->order);
     frd__free(k->tmp);
     frd__free(k->marks);
+    frd__free(k->path);
     memset(k, 0, sizeof(*k));
 }
 
@@ -166,6 +192,7 @@ int frd__children_run_part(struct frd__worker *w, struct frd_walk_children *k,
     k->v = frd_list_entries(list);
     k->fd = fd;
     k->part = part;
+    k->dir = dir;
     // Hidden entries the walk skips anyway never reach the hook.
     bool hidden = (walk->opts.flags & FRD_WALK_SKIP_HIDDEN) != 0;
     size_t m = 0;
@@ -191,6 +218,7 @@ int frd__children_run_part(struct frd__worker *w, struct frd_walk_children *k,
     }
     k->count = m;
     k->fd = FRD_INVALID_FD;
+    k->dir = NULL;
     return 0;
 }
 

@@ -109,11 +109,14 @@ struct frd_walk_children {
     const struct frd_entry *v; /**< the worker's listing */
     uint32_t *order;           /**< indices into v, in visit order; count of them */
     size_t count;
-    uint32_t *tmp;  /**< sort scratch */
-    uint8_t *marks; /**< per index of v: enum kid_mark bits */
-    size_t cap;     /**< of order, tmp and marks */
-    frd_os_fd fd;   /**< the directory, during the hook */
-    unsigned part;  /**< enum frd_walk_children_part bits of this call */
+    uint32_t *tmp;                    /**< sort scratch */
+    uint8_t *marks;                   /**< per index of v: enum kid_mark bits */
+    size_t cap;                       /**< of order, tmp and marks */
+    frd_os_fd fd;                     /**< the directory, during the hook */
+    unsigned part;                    /**< enum frd_walk_children_part bits of this call */
+    const struct frd_walk_entry *dir; /**< the directory's visit, during the hook */
+    char *path;                       /**< frd_walk_children_path()'s buffer */
+    size_t path_cap;
 };
 
 /**

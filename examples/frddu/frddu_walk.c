@@ -315,23 +315,13 @@ static void du_children(const struct frd_walk_entry *dir, struct frd_walk_childr
     if (n == 0) {
         return;
     }
-    // The walker joins with '/' unless the directory's path already ends with one.
-    bool slash = dir->path_len == 0 || dir->path[dir->path_len - 1] != '/';
-    size_t cap = 0;
-    char *path = NULL;
     for (size_t i = 0; i < n; i++) {
         const struct frd_entry *e = frd_walk_children_entry(kids, i);
-        size_t need = dir->path_len + 1 + e->name_len + 1;
-        if (tool_reserve_chars(&path, &cap, need) < 0) {
+        const char *path = frd_walk_children_path(kids, i, NULL); // as its visit spells it
+        if (path == NULL) {
             atomic_store(&st->out_of_memory, true);
             break;
         }
-        size_t len = dir->path_len;
-        memcpy(path, dir->path, len);
-        if (slash) {
-            path[len++] = '/';
-        }
-        memcpy(path + len, e->name, e->name_len + 1);
         if (du_excluded(&st->opts->exclude, path)) {
             frd_walk_children_drop(kids, i);
             struct du_dir *d = *dir->dir_state;
@@ -342,7 +332,6 @@ static void du_children(const struct frd_walk_entry *dir, struct frd_walk_childr
             }
         }
     }
-    free(path);
 }
 
 static void du_progress(const struct frd_walk_progress *progress, void *udata)

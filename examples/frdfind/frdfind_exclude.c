@@ -65,18 +65,13 @@ void ff_exclude_children(const struct ff_options *opts, const struct frd_walk_en
         return;
     }
     // Each entry as a visit would see it: the path below the directory, one level deeper.
-    bool slash = dir->path_len > 0 && dir->path[dir->path_len - 1] != '/';
-    size_t cap = 0;
-    char *path = NULL;
     for (size_t i = 0; i < n; i++) {
         const struct frd_entry *e = frd_walk_children_entry(kids, i);
-        size_t len = dir->path_len + slash + e->name_len;
-        if (tool_reserve_chars(&path, &cap, len + 1) < 0) {
+        size_t len;
+        const char *path = frd_walk_children_path(kids, i, &len);
+        if (path == NULL) {
             break;
         }
-        memcpy(path, dir->path, dir->path_len);
-        path[dir->path_len] = '/';
-        memcpy(path + dir->path_len + slash, e->name, e->name_len + 1);
         struct frd_walk_entry we = {
             .path = path,
             .path_len = len,
@@ -91,5 +86,4 @@ void ff_exclude_children(const struct ff_options *opts, const struct frd_walk_en
             frd_walk_children_drop(kids, i);
         }
     }
-    free(path);
 }

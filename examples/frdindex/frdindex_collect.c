@@ -29,6 +29,19 @@ void index_batch_free(struct index_batch *batch)
     }
 }
 
+/**
+ * Below the root "/", the index keeps paths single-slashed however the walker joins them (a
+ * root given as "//"): steps *path past a doubled leading slash. @return the length left.
+ */
+static size_t single_slashed(const char **path, size_t len)
+{
+    if (len > 1 && (*path)[0] == '/' && (*path)[1] == '/') {
+        (*path)++;
+        len--;
+    }
+    return len;
+}
+
 static struct index_batch *batch_new(void)
 {
     struct index_batch *b = calloc(1, sizeof(*b));
@@ -69,12 +82,7 @@ static enum frd_action collect_visit(const struct frd_walk_entry *we, void *udat
     // The worker's own batch: two callbacks with one worker index never run at once.
     struct index_batch **slot = we->worker < c->nworkers ? &c->batches[we->worker] : NULL;
     const char *path = we->path;
-    size_t len = we->path_len;
-    // Below the root "/", keep paths single-slashed however the walker joins them.
-    if (len > 1 && path[0] == '/' && path[1] == '/') {
-        path++;
-        len--;
-    }
+    size_t len = single_slashed(&path, we->path_len);
     if (slot == NULL || len >= BATCH_ARENA) {
         fprintf(stderr, "%s: skipping '%s': %s\n", tool_name, we->path,
                 slot == NULL ? "worker index out of range" : "path too long");
@@ -148,12 +156,8 @@ static enum frd_action collect_error(const struct frd_walk_error *err, void *uda
             err->path, tool_strerror(err->code));
     // Whatever failed, keep what the index knew below that path rather than report it
     // removed: a directory that cannot be read now has not lost its files.
-    size_t len = strlen(err->path);
     const char *path = err->path;
-    if (len > 1 && path[0] == '/' && path[1] == '/') {
-        path++;
-        len--;
-    }
+    size_t len = single_slashed(&path, strlen(err->path));
     char *copy = malloc(len + 1);
     pthread_mutex_lock(&c->lock);
     if (copy != NULL && tool_reserve_strs(&c->failed, &c->failed_cap, c->nfailed + 1) == 0) {
@@ -195,46 +199,21 @@ static void *walk_thread(void *arg)
 static void collect_children(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
                              void *udata)
 {
+    (void)dir; // each child's path comes from frd_walk_children_path()
     struct index_collect *c = udata;
-    const char *dpath = dir->path;
-    size_t dlen = dir->path_len;
-    if (dlen > 1 && dpath[0] == '/' && dpath[1] == '/') {
-        dpath++;
-        dlen--;
-    }
-    bool at_root = dlen == 1 && dpath[0] == '/';
-    char stack[4096];
-    char *buf = stack;
-    size_t cap = sizeof(stack);
     size_t n = frd_walk_children_count(kids);
     for (size_t i = 0; i < n; i++) {
         const struct frd_entry *e = frd_walk_children_entry(kids, i);
-        size_t len = dlen + (at_root ? 0 : 1) + e->name_len;
-        if (len + 1 > cap) {
-            char *grown = malloc(len + 1);
-            if (grown == NULL) {
-                continue; // kept: better indexed than lost
-            }
-            if (buf != stack) {
-                free(buf);
-            }
-            buf = grown;
-            cap = len + 1;
+        size_t len;
+        const char *buf = frd_walk_children_path(kids, i, &len);
+        if (buf == NULL) {
+            continue; // kept: better indexed than lost
         }
-        memcpy(buf, dpath, dlen);
-        size_t at = dlen;
-        if (!at_root) {
-            buf[at++] = '/';
-        }
-        memcpy(buf + at, e->name, e->name_len);
-        buf[len] = '\0';
+        len = single_slashed(&buf, len);
         bool maybe_dir = e->type == FRD_TYPE_DIR || e->type == FRD_TYPE_UNKNOWN;
         if (index_excludes_match(c->excludes, buf, len, e->name, maybe_dir)) {
             frd_walk_children_drop(kids, i);
         }
-    }
-    if (buf != stack) {
-        free(buf);
     }
 }
 

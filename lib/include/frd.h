@@ -880,6 +880,17 @@ FRD_EXTERN int frd_walk_children_sort(struct frd_walk_children *kids, frd_walk_c
  */
 FRD_EXTERN frd_os_fd frd_walk_children_fd(const struct frd_walk_children *kids);
 
+/**
+ * The path the entry at position i will have in its visit (the directory's path, a '/'
+ * unless that path ends with one, the name), for hooks that match paths. The string is the
+ * walk's: valid until the next call of this function with the same kids or the hook's
+ * return. Call it from the hook only.
+ * @return the NUL-terminated path (its length in *len when len is not NULL); NULL if i is
+ * out of range, kids is NULL, or out of memory.
+ */
+FRD_EXTERN const char *frd_walk_children_path(struct frd_walk_children *kids, size_t i,
+                                              size_t *len);
+
 /** Progress hook: called about every progress_interval_ms from one thread at a time. */
 typedef void frd_walk_progress_fn(const struct frd_walk_progress *progress, void *udata);
 
