@@ -49,12 +49,6 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int usage_error(void)
-{
-    fprintf(stderr, "Try '%s --help' for more information.\n", tool_name);
-    return 2;
-}
-
 /** One thread's counts, on its own cache line. */
 struct count_slot {
     uint64_t entries;
@@ -115,7 +109,7 @@ int main(int argc, char **argv)
         switch (c) {
         case 'j':
             if (tool_parse_jobs(optarg, "-j", &opts.workers) < 0) {
-                return usage_error();
+                return tool_usage_error(NULL);
             }
             break;
         case 'n':
@@ -136,7 +130,7 @@ int main(int argc, char **argv)
         case 'V':
             return tool_print_version("frdcount", NULL);
         default:
-            return usage_error();
+            return tool_usage_error(NULL);
         }
     }
     const char *default_root = "/usr";

@@ -45,12 +45,6 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int usage_error(void)
-{
-    fprintf(stderr, "Try '%s --help' for more information.\n", tool_name);
-    return 2;
-}
-
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -114,12 +108,12 @@ int main(int argc, char **argv)
         case 'V':
             return tool_print_version("frdls", NULL);
         default:
-            return usage_error();
+            return tool_usage_error(NULL);
         }
     }
     if (argc - optind > 1) {
         fprintf(stderr, "%s: extra operand '%s'\n", tool_name, argv[optind + 1]);
-        return usage_error();
+        return tool_usage_error(NULL);
     }
     const char *dir = optind < argc ? argv[optind] : ".";
 

@@ -47,3 +47,12 @@ int tool_flush_stdout(void)
     }
     return 0;
 }
+
+int tool_usage_error(const char *message)
+{
+    if (message != NULL) {
+        fprintf(stderr, "%s: %s\n", tool_name, message);
+    }
+    fprintf(stderr, "Try '%s --help' for more information.\n", tool_name);
+    return 2;
+}

@@ -30,4 +30,11 @@ int tool_print_version(const char *tool, const char *extra);
  */
 int tool_flush_stdout(void);
 
+/**
+ * A usage error as GNU tools report one: "NAME: MESSAGE" when message is not NULL, then
+ * "Try 'NAME --help' for more information.", both on stderr.
+ * @return 2, the exit status of a usage error.
+ */
+int tool_usage_error(const char *message);
+
 #endif // FRD_EXAMPLES_COMMON_TOOLNAME_H

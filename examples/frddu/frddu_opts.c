@@ -132,11 +132,6 @@ static void say(const char *message)
     fprintf(stderr, "%s: %s\n", tool_name, message);
 }
 
-static void try_help(void)
-{
-    fprintf(stderr, "Try '%s --help' for more information.\n", tool_name);
-}
-
 /** Prints "NAME: " + words + " " + arg quoted with quote(), as du's error() calls do. */
 static void say_quoted(const char *words, const char *arg)
 {
@@ -209,7 +204,7 @@ static int argmatch_die(const char *context, const char *arg, int problem, const
         free(q);
     }
     fputc('\n', stderr);
-    try_help();
+    tool_usage_error(NULL);
     return 1;
 }
 
@@ -436,12 +431,12 @@ int du_parse_options(int argc, char **argv, struct du_options *opts)
         }
     }
     if (!ok) {
-        try_help();
+        tool_usage_error(NULL);
         return 1;
     }
     if (opts->all && summarize) {
         say("cannot both summarize and show all entries");
-        try_help();
+        tool_usage_error(NULL);
         return 1;
     }
     if (summarize && depth_given && depth == 0) {
@@ -450,7 +445,7 @@ int du_parse_options(int argc, char **argv, struct du_options *opts)
     if (summarize && depth_given && depth != 0) {
         fprintf(stderr, "%s: warning: summarizing conflicts with --max-depth=%llu\n", tool_name,
                 depth);
-        try_help();
+        tool_usage_error(NULL);
         return 1;
     }
     if (summarize) {
@@ -473,12 +468,12 @@ int du_parse_options(int argc, char **argv, struct du_options *opts)
     if (opts->files0_from != NULL && optind < argc) {
         say_quoted("extra operand", argv[optind]);
         fputs("file operands cannot be combined with --files0-from\n", stderr);
-        try_help();
+        tool_usage_error(NULL);
         return 1;
     }
     if (opts->export_file != NULL && (argc - optind > 1 || opts->files0_from != NULL)) {
         say("--export takes one FILE: ncdu's format holds one tree");
-        try_help();
+        tool_usage_error(NULL);
         return 1;
     }
     opts->top = top;

@@ -739,7 +739,7 @@ int ff_pred_leading(struct ff_parser *fp, const char *arg, const char *next)
         if (next == NULL || *next == '\0') {
             ff_parser_fail(fp, next == NULL ? "Missing argument after the -D option."
                                             : "Empty argument to the -D option.");
-            fprintf(stderr, "Try '%s --help' for more information.\n", tool_name);
+            tool_usage_error(NULL);
             return -1;
         }
         static const char *const known[] = {"exec", "opt",  "rates", "search", "stat",

@@ -54,15 +54,6 @@ static const char usage_text[] =
     "\n"
     "  --help, --version\n";
 
-static int usage_error(const char *message)
-{
-    if (message != NULL) {
-        fprintf(stderr, "%s: %s\n", tool_name, message);
-    }
-    fprintf(stderr, "Try '%s --help' for more information.\n", tool_name);
-    return 2;
-}
-
 static int cmd_update(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -104,27 +95,27 @@ static int cmd_update(int argc, char **argv)
         case 'm':
             if (index_parse_mode(optarg, &opts.mode) < 0) {
                 fprintf(stderr, "%s: invalid mode '%s' (octal, at most 0777)\n", tool_name, optarg);
-                return usage_error(NULL);
+                return tool_usage_error(NULL);
             }
             break;
         case 'j':
             if (tool_parse_jobs(optarg, "-j", &opts.workers) < 0) {
-                usage_error(NULL);
+                tool_usage_error(NULL);
                 goto done;
             }
             break;
         default:
-            usage_error(NULL);
+            tool_usage_error(NULL);
             goto done;
         }
     }
     if (optind >= argc) {
-        usage_error("update needs a database");
+        tool_usage_error("update needs a database");
         goto done;
     }
     opts.db_path = argv[optind];
     if (opts.db_path[0] == '\0') {
-        usage_error("the database path is empty");
+        tool_usage_error("the database path is empty");
         goto done;
     }
     opts.roots = (const char *const *)(argv + optind + 1);
@@ -161,14 +152,14 @@ static int cmd_changes(int argc, char **argv)
             opts.since = optarg;
             break;
         default:
-            return usage_error(NULL);
+            return tool_usage_error(NULL);
         }
     }
     if (argc - optind != 1) {
-        return usage_error("changes needs one database");
+        return tool_usage_error("changes needs one database");
     }
     if (opts.json && opts.null) {
-        return usage_error("--json and --print0 exclude each other");
+        return tool_usage_error("--json and --print0 exclude each other");
     }
     opts.db_path = argv[optind];
     return index_changes(&opts);
@@ -181,7 +172,7 @@ static int cmd_find(int argc, char **argv)
         return 2;
     }
     if (argc - optind != 2) {
-        return usage_error("find needs a database and a pattern");
+        return tool_usage_error("find needs a database and a pattern");
     }
     opts.db_path = argv[optind];
     opts.pattern = argv[optind + 1];
@@ -192,7 +183,7 @@ int main(int argc, char **argv)
 {
     tool_name_init(argv, "frdindex");
     if (argc < 2) {
-        return usage_error("which command? update, changes, find or check");
+        return tool_usage_error("which command? update, changes, find or check");
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
@@ -217,10 +208,10 @@ int main(int argc, char **argv)
     } else if (strcmp(cmd, "find") == 0) {
         status = cmd_find(sub_argc, sub_argv);
     } else if (strcmp(cmd, "check") == 0) {
-        status = argc == 3 ? index_check(argv[2]) : usage_error("check needs one database");
+        status = argc == 3 ? index_check(argv[2]) : tool_usage_error("check needs one database");
     } else {
         fprintf(stderr, "%s: unknown command '%s'\n", tool_name, cmd);
-        return usage_error(NULL);
+        return tool_usage_error(NULL);
     }
     if (tool_flush_stdout() != 0) {
         status = 1;

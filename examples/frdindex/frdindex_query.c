@@ -703,8 +703,7 @@ int index_find_parse(int argc, char **argv, struct index_find_options *opts)
             unsigned long long n = strtoull(optarg, &end, 10);
             if (errno != 0 || end == optarg || *end != '\0' || optarg[0] == '-' || n > SIZE_MAX) {
                 fprintf(stderr, "%s: invalid limit '%s'\n", tool_name, optarg);
-                fprintf(stderr, "Try '%s --help' for more information.\n", tool_name);
-                return 2;
+                return tool_usage_error(NULL);
             }
             opts->limit = (size_t)n;
             break;
@@ -716,8 +715,7 @@ int index_find_parse(int argc, char **argv, struct index_find_options *opts)
             opts->regex = INDEX_REGEX_EXTENDED;
             break;
         default:
-            fprintf(stderr, "Try '%s --help' for more information.\n", tool_name);
-            return 2;
+            return tool_usage_error(NULL);
         }
     }
     return 0;
