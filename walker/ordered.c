@@ -476,7 +476,8 @@ static void o_run_frames(struct frd__worker *c)
             return; // stopped
         }
         f->next++;
-        const char *name = f->res->names + it->name_off;
+        const char *name = f->res->lg != NULL ? frd__o_chunk_name(f->res->lg, f->chunk, it)
+                                              : f->res->names + it->name_off;
         size_t dir_len = f->dir_len;
         size_t sep = frd__path_sep(c->path, dir_len);
         size_t path_len = dir_len + sep + it->entry.name_len;
