@@ -11,21 +11,12 @@
  * records, not an item per entry. Also the record sort of one-batch listings. See
  * walker/ordered.c for the whole protocol.
  */
+#include "introsort.h"
 #include "ordered.h"
 
 #include <string.h>
 
 /* ---- Records ---- */
-
-/** The first 8 bytes of a name, big-endian, zero padded (names hold no NUL). */
-static uint64_t rec_key(const char *name, size_t len)
-{
-    uint64_t k = 0;
-    for (size_t i = 0; i < 8; i++) {
-        k = (k << 8) | (i < len ? (unsigned char)name[i] : 0u);
-    }
-    return k;
-}
 
 /** Names a and b (at na and nb) in byte order: <0, 0 (equal) or >0. */
 static int rec_cmp(const char *na, const struct o_rec *a, const char *nb, const struct o_rec *b)
@@ -51,103 +42,13 @@ static bool rec_less(const char *names, const struct o_rec *a, const struct o_re
     return c != 0 ? c < 0 : a->name_off < b->name_off;
 }
 
-static void rec_swap(struct o_rec *a, struct o_rec *b)
-{
-    struct o_rec t = *a;
-    *a = *b;
-    *b = t;
-}
-
-static void rec_sift(const char *names, struct o_rec *v, size_t i, size_t n)
-{
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n) {
-            return;
-        }
-        if (c + 1 < n && rec_less(names, &v[c], &v[c + 1])) {
-            c++;
-        }
-        if (!rec_less(names, &v[i], &v[c])) {
-            return;
-        }
-        rec_swap(&v[i], &v[c]);
-        i = c;
-    }
-}
-
-/** Introsort of records (as lib/list.c sorts entries): in place, no allocation. */
-static void rec_sort(const char *names, struct o_rec *v, size_t n, unsigned depth)
-{
-    while (n > 16) {
-        if (depth-- == 0) {
-            for (size_t i = n / 2; i-- > 0;) {
-                rec_sift(names, v, i, n);
-            }
-            for (size_t end = n; end-- > 1;) {
-                rec_swap(&v[0], &v[end]);
-                rec_sift(names, v, 0, end);
-            }
-            return;
-        }
-        size_t mid = n / 2;
-        if (rec_less(names, &v[mid], &v[0])) {
-            rec_swap(&v[mid], &v[0]);
-        }
-        if (rec_less(names, &v[n - 1], &v[0])) {
-            rec_swap(&v[n - 1], &v[0]);
-        }
-        if (rec_less(names, &v[n - 1], &v[mid])) {
-            rec_swap(&v[n - 1], &v[mid]);
-        }
-        rec_swap(&v[0], &v[mid]);
-        size_t i = 0;
-        size_t j = n;
-        for (;;) {
-            do {
-                i++;
-            } while (i < n && rec_less(names, &v[i], &v[0]));
-            do {
-                j--;
-            } while (rec_less(names, &v[0], &v[j]));
-            if (i >= j) {
-                break;
-            }
-            rec_swap(&v[i], &v[j]);
-        }
-        rec_swap(&v[0], &v[j]);
-        size_t left = j;
-        size_t right = n - j - 1;
-        if (left < right) {
-            rec_sort(names, v, left, depth);
-            v += j + 1;
-            n = right;
-        } else {
-            rec_sort(names, v + j + 1, right, depth);
-            n = left;
-        }
-    }
-    for (size_t i = 1; i < n; i++) {
-        for (size_t j = i; j > 0 && rec_less(names, &v[j], &v[j - 1]); j--) {
-            rec_swap(&v[j], &v[j - 1]);
-        }
-    }
-}
-
 /** Sorts n records whose names are at `names` + name_off. */
-static void rec_sort_all(const char *names, struct o_rec *v, size_t n)
-{
-    unsigned depth = 0;
-    for (size_t m = n; m > 1; m >>= 1) {
-        depth += 2;
-    }
-    rec_sort(names, v, n, depth);
-}
+FRD__INTROSORT(rec_sort_all, struct o_rec, const char *, rec_less)
 
 /** The record of an entry whose name is at `names` + name_off. */
 static void rec_set(struct o_rec *rec, const struct frd_entry *e, size_t name_off)
 {
-    rec->key = rec_key(e->name, e->name_len);
+    rec->key = frd__name_key(e->name, e->name_len);
     rec->name_off = (uint32_t)name_off;
     rec->name_len = (uint16_t)e->name_len;
     rec->type = (uint8_t)e->type;
