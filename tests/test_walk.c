@@ -682,6 +682,7 @@ struct prefix_seen {
     struct recs names; // the entries directly in the directory, in visit order
     size_t bad_size;
     const size_t *index_of; // the number in a name -> its i
+    size_t sized;           // entries that came with their size
 };
 
 static enum frd_action prefix_visit(const struct frd_walk_entry *we, void *udata)
@@ -694,6 +695,7 @@ static enum frd_action prefix_visit(const struct frd_walk_entry *we, void *udata
     recs_add(&s->names, e->name, e->name_len);
     if (e->fields & FRD_FIELD_SIZE) {
         size_t num = strtoul(e->name + 17, NULL, 10);
+        s->sized++;
         s->bad_size += num >= PREFIX_N || e->size != s->index_of[num] % 5;
     }
     return FRD_ACTION_CONTINUE;
@@ -701,8 +703,8 @@ static enum frd_action prefix_visit(const struct frd_walk_entry *we, void *udata
 
 /** The ordered mode on a directory read in many batches: its runs are sorted and merged
  *  while it is read and merged again chunk by chunk; names that tie on their first bytes
- *  and names that are prefixes of others come in byte order, each once, with and without
- *  a stat, at 1, 2 and 8 workers. */
+ *  and names that are prefixes of others come in byte order, each once, with every field,
+ *  names only, and with the size alone (stat'ed ahead), at 1, 2 and 8 workers. */
 static void test_walk_ordered_large_directory_shared_prefixes_in_byte_order(void **state)
 {
     (void)state;
@@ -727,11 +729,15 @@ static void test_walk_ordered_large_directory_shared_prefixes_in_byte_order(void
     recs_sort(&want); // strcmp: byte order
     unsigned workers[] = {1, 2, 8};
     for (int w = 0; w < 3; w++) {
-        for (int names_only = 0; names_only < 2; names_only++) {
+        // Every field; names only; type and size only (the size stat'ed ahead, while listed).
+        for (int mode = 0; mode < 3; mode++) {
             struct prefix_seen s = {.index_of = index_of};
             recs_init(&s.names);
             struct frd_walk_options o;
-            walk_opts(&o, FRD_WALK_ORDERED | (names_only ? FRD_WALK_NAMES_ONLY : 0));
+            walk_opts(&o, FRD_WALK_ORDERED | (mode == 1 ? FRD_WALK_NAMES_ONLY : 0));
+            if (mode == 2) {
+                o.fields = FRD_FIELD_TYPE | FRD_FIELD_SIZE;
+            }
             o.workers = workers[w];
             assert_int_equal(frd_walk(root, &o, prefix_visit, &s), 0);
             assert_int_equal(s.names.n, want.n);
@@ -739,6 +745,7 @@ static void test_walk_ordered_large_directory_shared_prefixes_in_byte_order(void
                 assert_string_equal(s.names.v[i], want.v[i]);
             }
             assert_int_equal(s.bad_size, 0);
+            assert_int_equal(s.sized, mode == 1 ? 0 : PREFIX_N);
             recs_free(&s.names);
         }
     }

@@ -29,8 +29,16 @@ struct o_item {
 /** A result: free, being listed, published on its node, or taken by a frame. */
 enum o_state { O_FREE, O_INFLIGHT, O_READY, O_TAKEN };
 
+/** What a large listing's record holds besides the directory record's name, type, inode. */
+enum o_rec_state {
+    O_REC_READY, /**< all the walk asks for (the field stat'ed ahead in `early`, if any) */
+    O_REC_STAT,  /**< stat it when its chunk is resolved */
+    O_REC_GONE,  /**< removed before its stat: left out */
+    O_REC_ERR,   /**< its stat failed: the error in `early` */
+};
+
 /**
- * One entry of a large listing as the directory record gave it: 24 bytes and the name,
+ * One entry of a large listing as the directory record gave it: 32 bytes and the name,
  * where a resolved item is a few hundred. key holds the name's first 8 bytes big-endian
  * (zero padded), so most comparisons of the sort end without touching the names.
  */
@@ -40,10 +48,11 @@ struct o_rec {
         uint64_t ino;   /**< a large listing's record: the inode */
         uint64_t index; /**< sorting a one-batch listing: the entry's index in it */
     };
+    uint64_t early;    /**< the field stat'ed while listing (o_large.early), or the error */
     uint32_t name_off; /**< in the large listing's names */
     uint16_t name_len;
-    uint8_t type;       /**< enum frd_type */
-    uint8_t stat_again; /**< the listing's stat of it failed: stat it again for the error */
+    uint8_t type;  /**< enum frd_type */
+    uint8_t state; /**< enum o_rec_state */
 };
 
 /** Entries of a large listing resolved at a time, and the most chunks resolved at once
@@ -123,7 +132,12 @@ struct o_large {
     enum frd__vol_class cls;
     bool keep;      /**< children hold the directory's descriptor */
     bool late_stat; /**< the records lack fields the walk wants: stat each entry */
-    bool closed;    /**< the consumer left: nothing more is claimed */
+    /** The one 8-byte field the walk wants beyond the records' (say FRD_FIELD_SIZE), stat'ed
+     *  in listing order while it is listed (a stat in the directory's order is cheaper than
+     *  in name order) and kept in the record; 0: none, or more than one. */
+    unsigned early;
+    struct frd_walk *walk;
+    bool closed; /**< the consumer left: nothing more is claimed */
 };
 
 /** Items and names of a listing too large for a result's own room; pooled by size class. */

@@ -52,7 +52,87 @@ static void rec_set(struct o_rec *rec, const struct frd_entry *e, size_t name_of
     rec->name_off = (uint32_t)name_off;
     rec->name_len = (uint16_t)e->name_len;
     rec->type = (uint8_t)e->type;
-    rec->stat_again = 0;
+    rec->state = O_REC_READY;
+    rec->early = 0;
+}
+
+/** The one field of an entry stat'ed ahead (bit: an FRD_FIELD_ that fits in 8 bytes). */
+static uint64_t early_get(unsigned bit, const struct frd_entry *e)
+{
+    switch (bit) {
+    case FRD_FIELD_SIZE:
+        return e->size;
+    case FRD_FIELD_ALLOC_SIZE:
+        return e->alloc_size;
+    case FRD_FIELD_MTIME:
+        return (uint64_t)e->mtime_ns;
+    case FRD_FIELD_CTIME:
+        return (uint64_t)e->ctime_ns;
+    case FRD_FIELD_ATIME:
+        return (uint64_t)e->atime_ns;
+    case FRD_FIELD_BTIME:
+        return (uint64_t)e->btime_ns;
+    case FRD_FIELD_DEV:
+        return e->dev;
+    case FRD_FIELD_RDEV:
+        return e->rdev;
+    default:
+        return e->nlink;
+    }
+}
+
+static void early_put(unsigned bit, uint64_t v, struct frd_entry *e)
+{
+    switch (bit) {
+    case FRD_FIELD_SIZE:
+        e->size = v;
+        break;
+    case FRD_FIELD_ALLOC_SIZE:
+        e->alloc_size = v;
+        break;
+    case FRD_FIELD_MTIME:
+        e->mtime_ns = (int64_t)v;
+        break;
+    case FRD_FIELD_CTIME:
+        e->ctime_ns = (int64_t)v;
+        break;
+    case FRD_FIELD_ATIME:
+        e->atime_ns = (int64_t)v;
+        break;
+    case FRD_FIELD_BTIME:
+        e->btime_ns = (int64_t)v;
+        break;
+    case FRD_FIELD_DEV:
+        e->dev = v;
+        break;
+    case FRD_FIELD_RDEV:
+        e->rdev = v;
+        break;
+    default:
+        e->nlink = (uint32_t)v;
+        break;
+    }
+}
+
+/** The field a walk that wants `fields` may have stat'ed ahead (records hold type and
+ *  inode): the one beyond those, if it is one of 8 bytes; else 0. */
+static unsigned early_field(unsigned fields)
+{
+    unsigned extra = fields & ~(unsigned)(FRD_FIELD_TYPE | FRD_FIELD_FILE_ID);
+    const unsigned fit = FRD_FIELD_SIZE | FRD_FIELD_ALLOC_SIZE | FRD_FIELD_MTIME | FRD_FIELD_CTIME |
+                         FRD_FIELD_ATIME | FRD_FIELD_BTIME | FRD_FIELD_DEV | FRD_FIELD_RDEV |
+                         FRD_FIELD_NLINK;
+    return extra != 0 && (extra & (extra - 1)) == 0 && (extra & fit) ? extra : 0;
+}
+
+/** The entry a record stands for, with the fields the listing gave (no name). */
+static void rec_entry(const struct o_large *lg, const struct o_rec *rec, struct frd_entry *e)
+{
+    memset(e, 0, sizeof(*e));
+    e->name_len = rec->name_len;
+    e->type = (enum frd_type)rec->type;
+    e->file_id = rec->ino;
+    e->fields = lg->fields;
 }
 
 const struct o_rec *frd__o_sort_order(struct frd__worker *w, const struct frd_entry *v, size_t n)
@@ -117,7 +197,13 @@ static int run_add(struct frd__ordered *o, struct o_large *lg, const struct frd_
         struct o_rec *rec = &run->recs[i];
         rec_set(rec, &v[i], run->names_len);
         rec->ino = v[i].file_id;
-        rec->stat_again = v[i].error < 0;
+        if (v[i].error < 0) {
+            rec->state = O_REC_STAT; // stat it again for the error
+        } else if (lg->early != 0 && (v[i].fields & lg->early)) {
+            rec->early = early_get(lg->early, &v[i]); // a batch read with every field
+        } else if (lg->early != 0) {
+            rec->state = O_REC_STAT; // by the thread that sorts the run
+        }
         memcpy(run->names + run->names_len, v[i].name, v[i].name_len + 1);
         run->names_len += v[i].name_len + 1;
     }
@@ -135,9 +221,39 @@ static int run_add(struct frd__ordered *o, struct o_large *lg, const struct frd_
     return 0;
 }
 
-/** Sorts a run (its names stay where they are: a batch's names are close together). */
-static void run_sort(struct o_run *run)
+/** Stats the entries of a run that lack lg's early field, in listing order (the
+ *  directory's own order, where a stat costs less than in name order). */
+static void run_stat_ahead(struct o_large *lg, struct o_run *run)
 {
+    for (size_t i = 0; i < run->n; i++) {
+        struct o_rec *rec = &run->recs[i];
+        if (rec->state != O_REC_STAT) {
+            continue;
+        }
+        struct frd_entry e;
+        struct frd_entry st;
+        rec_entry(lg, rec, &e);
+        e.name = run->names + rec->name_off;
+        if (!frd__entry_stat_late(lg->walk, &e, lg->fd, &st)) {
+            rec->state = O_REC_GONE;
+        } else if (st.error < 0) {
+            rec->state = O_REC_ERR;
+            rec->early = (uint64_t)(int64_t)st.error;
+        } else if (st.fields & lg->early) {
+            rec->state = O_REC_READY;
+            rec->early = early_get(lg->early, &st);
+            rec->type = (uint8_t)st.type;
+        }
+    }
+}
+
+/** Sorts a run (its names stay where they are: a batch's names are close together), its
+ *  early field stat'ed first. */
+static void run_sort(struct o_large *lg, struct o_run *run)
+{
+    if (lg->early != 0) {
+        run_stat_ahead(lg, run);
+    }
     rec_sort_all(run->names, run->recs, run->n);
 }
 
@@ -234,7 +350,7 @@ static void run_task(struct frd__ordered *o, struct o_large *lg, struct o_run *a
     uv_mutex_unlock(&o->mu);
     struct o_run *m = NULL;
     if (b == NULL) {
-        run_sort(a);
+        run_sort(lg, a);
     } else {
         m = run_merge(a, b);
     }
@@ -431,6 +547,9 @@ int frd__o_read(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
         rc = FRD_ENOMEM;
     } else {
         lg->fields = frd_list_entries(w->list)[first].fields;
+        lg->walk = walk;
+        lg->fd = fd; // for the stats ahead, while it is listed
+        lg->early = late_stat ? early_field(walk->list_fields) : 0;
         for (size_t seq = 0;; seq++) {
             int arc = run_add(o, lg, w->list, seq);
             frd_list_clear(w->list);
@@ -454,7 +573,7 @@ int frd__o_read(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
         lg->node = node;
         lg->fd = fd;
         lg->cls = cls;
-        lg->late_stat = late_stat;
+        lg->late_stat = late_stat && lg->early == 0;
         lg->nchunks = (lg->nrecs + O_CHUNK - 1) / O_CHUNK;
         // Decided once, before any other thread resolves a chunk of it.
         lg->keep = frd__keep_fd(w, node, fd);
@@ -518,16 +637,17 @@ bool frd__o_chunk_take(struct frd__worker *w, struct frd__ordered *o, struct o_l
         const struct frd_entry *ep = NULL;
         struct frd_entry e;
         struct frd_entry st;
-        if (merr == 0) {
-            memset(&e, 0, sizeof(e));
+        if (merr == 0 && rec->state != O_REC_GONE) {
+            rec_entry(lg, rec, &e);
             e.name = names + rec->name_off;
-            e.name_len = rec->name_len;
-            e.type = (enum frd_type)rec->type;
-            e.file_id = rec->ino;
-            e.fields = lg->fields;
             ep = &e;
-            if (lg->late_stat || rec->stat_again) {
+            if (lg->late_stat || rec->state == O_REC_STAT) {
                 ep = frd__entry_stat_late(walk, &e, lg->fd, &st) ? &st : NULL;
+            } else if (rec->state == O_REC_ERR) {
+                e.error = (int)(int64_t)rec->early;
+            } else if (lg->early != 0) {
+                e.fields |= lg->early;
+                early_put(lg->early, rec->early, &e);
             }
         }
         if (ep == NULL) {
@@ -606,6 +726,7 @@ struct o_large *frd__olarge_get(struct frd__ordered *o)
     lg->nheads_recs = 0;
     lg->merge_err = 0;
     lg->merged = 0;
+    lg->early = 0;
     lg->nchunks = 0;
     lg->base = 0;
     lg->next_claim = 0;
