@@ -94,7 +94,7 @@ struct o_head {
  * by chunk as the consumer needs them, each chunk's records and names copied to its slot and
  * resolved there into items (stat, links, child nodes) by the thread that merged it, the
  * chunks ahead of the consumer by whichever thread is idle, a few chunks at once (two per
- * worker). So memory is the names, 24 bytes per entry and a bounded window of items, not an
+ * worker). So memory is the names, 32 bytes per entry and a bounded window of items, not an
  * item per entry. Pooled for the walk, like results.
  */
 struct o_large {

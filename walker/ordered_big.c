@@ -3,7 +3,7 @@
 
 /**
  * The ordered mode's large listings (directories of more than one kernel batch): the lister
- * turns each batch into a run of 24-byte records and names, idle threads sort the runs and
+ * turns each batch into a run of 32-byte records and names, idle threads sort the runs and
  * merge those of a level while the directory is still being read, and when it is read the
  * runs left are merged a chunk at a time, each chunk resolved into items (stat, links,
  * child nodes) by the thread that merged it. So the sort costs the listing little wall time,
