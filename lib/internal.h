@@ -95,4 +95,15 @@ void frd__list_pop(struct frd_list *list);
 /** How many times a list has asked the allocator for memory (tests count these). */
 size_t frd__list_allocations(const struct frd_list *list);
 
+/** A name's first 8 bytes big-endian, zero padded (names hold no NUL): comparing these
+ *  numbers orders names as their first bytes do; equal numbers need the names compared. */
+static inline uint64_t frd__name_key(const char *name, size_t len)
+{
+    uint64_t k = 0;
+    for (size_t i = 0; i < 8; i++) {
+        k = (k << 8) | (i < len ? (unsigned char)name[i] : 0u);
+    }
+    return k;
+}
+
 #endif // FRD_LIB_INTERNAL_H

@@ -11,6 +11,7 @@
  * which is what makes the sort below stable without storing anything extra.
  */
 #include "internal.h"
+#include "introsort.h"
 
 #include <string.h>
 
@@ -22,6 +23,8 @@ struct frd_list {
     size_t arena_used;
     size_t arena_capacity;
     size_t allocations;
+    struct list_key *keys; /**< frd_list_sort()'s records, kept for the next sort */
+    size_t keys_cap;
 };
 
 int frd_list_new(struct frd_list **out)
@@ -40,6 +43,7 @@ void frd_list_free(struct frd_list *list)
     }
     frd__free(list->entries);
     frd__free(list->arena);
+    frd__free(list->keys);
     frd__free(list);
 }
 
@@ -224,8 +228,9 @@ bool frd_entry_same(const struct frd_entry *a, const struct frd_entry *b)
 // name. An introsort (quicksort, heapsort past a depth limit, insertion sort for short
 // runs) does it in place with no allocation.
 
-static bool sort_less(const struct frd_entry *a, const struct frd_entry *b)
+static bool sort_less(const void *ctx, const struct frd_entry *a, const struct frd_entry *b)
 {
+    (void)ctx;
     int c = frd_entry_cmp_name(a, b);
     if (c != 0) {
         return c < 0;
@@ -233,109 +238,58 @@ static bool sort_less(const struct frd_entry *a, const struct frd_entry *b)
     return (uintptr_t)a->name < (uintptr_t)b->name;
 }
 
-static void sort_swap(struct frd_entry *a, struct frd_entry *b)
+FRD__INTROSORT(sort_entries, struct frd_entry, const void *, sort_less)
+
+/** A sort record: the name's first 8 bytes as a number, and the entry's index. Sorting
+ *  these and then moving each entry once costs a fraction of sorting the entries. */
+struct list_key {
+    uint64_t key;
+    size_t index;
+};
+
+static bool key_less(const struct frd_entry *v, const struct list_key *a, const struct list_key *b)
 {
-    struct frd_entry t = *a;
-    *a = *b;
-    *b = t;
+    if (a->key != b->key) {
+        return a->key < b->key;
+    }
+    return sort_less(NULL, &v[a->index], &v[b->index]);
 }
 
-static void sort_insertion(struct frd_entry *v, size_t n)
-{
-    for (size_t i = 1; i < n; i++) {
-        struct frd_entry t = v[i];
-        size_t j = i;
-        while (j > 0 && sort_less(&t, &v[j - 1])) {
-            v[j] = v[j - 1];
-            j--;
-        }
-        v[j] = t;
-    }
-}
-
-static void sort_sift_down(struct frd_entry *v, size_t root, size_t n)
-{
-    for (;;) {
-        size_t child = 2 * root + 1;
-        if (child >= n) {
-            return;
-        }
-        if (child + 1 < n && sort_less(&v[child], &v[child + 1])) {
-            child++;
-        }
-        if (!sort_less(&v[root], &v[child])) {
-            return;
-        }
-        sort_swap(&v[root], &v[child]);
-        root = child;
-    }
-}
-
-static void sort_heap(struct frd_entry *v, size_t n)
-{
-    for (size_t i = n / 2; i-- > 0;) {
-        sort_sift_down(v, i, n);
-    }
-    for (size_t end = n; end-- > 1;) {
-        sort_swap(&v[0], &v[end]);
-        sort_sift_down(v, 0, end);
-    }
-}
-
-static void sort_intro(struct frd_entry *v, size_t n, unsigned depth)
-{
-    while (n > 16) {
-        if (depth-- == 0) {
-            sort_heap(v, n);
-            return;
-        }
-        // Median of three to v[0], then Hoare partition around it.
-        size_t mid = n / 2;
-        if (sort_less(&v[mid], &v[0])) {
-            sort_swap(&v[mid], &v[0]);
-        }
-        if (sort_less(&v[n - 1], &v[0])) {
-            sort_swap(&v[n - 1], &v[0]);
-        }
-        if (sort_less(&v[n - 1], &v[mid])) {
-            sort_swap(&v[n - 1], &v[mid]);
-        }
-        sort_swap(&v[0], &v[mid]);
-        size_t i = 0;
-        size_t j = n;
-        for (;;) {
-            do {
-                i++;
-            } while (i < n && sort_less(&v[i], &v[0]));
-            do {
-                j--;
-            } while (sort_less(&v[0], &v[j]));
-            if (i >= j) {
-                break;
-            }
-            sort_swap(&v[i], &v[j]);
-        }
-        sort_swap(&v[0], &v[j]);
-        // Recurse into the smaller side, loop on the larger: stack depth stays O(log n).
-        size_t left = j;
-        size_t right = n - j - 1;
-        if (left < right) {
-            sort_intro(v, left, depth);
-            v += j + 1;
-            n = right;
-        } else {
-            sort_intro(v + j + 1, right, depth);
-            n = left;
-        }
-    }
-    sort_insertion(v, n);
-}
+FRD__INTROSORT(sort_keys, struct list_key, const struct frd_entry *, key_less)
 
 void frd_list_sort(struct frd_list *list)
 {
-    unsigned depth = 0;
-    for (size_t n = list->count; n > 1; n >>= 1) {
-        depth += 2;
+    size_t n = list->count;
+    struct frd_entry *v = list->entries;
+    int rc = n > 16 ? FRD__RESERVE(list->keys, list->keys_cap, n, 64) : FRD_ENOMEM;
+    if (rc < 0) {
+        sort_entries(NULL, v, n); // short, or no memory for the records: the entries
+        return;
     }
-    sort_intro(list->entries, list->count, depth);
+    list->allocations += (size_t)rc;
+    struct list_key *k = list->keys;
+    for (size_t i = 0; i < n; i++) {
+        k[i].key = frd__name_key(v[i].name, v[i].name_len);
+        k[i].index = i;
+    }
+    sort_keys(v, k, n);
+    // Position i takes entry k[i].index: follow each cycle of that permutation with one
+    // entry set aside, marking the positions filled (index = own position).
+    for (size_t i = 0; i < n; i++) {
+        if (k[i].index == i) {
+            continue;
+        }
+        struct frd_entry t = v[i];
+        size_t j = i;
+        for (;;) {
+            size_t from = k[j].index;
+            k[j].index = j;
+            if (from == i) {
+                v[j] = t;
+                break;
+            }
+            v[j] = v[from];
+            j = from;
+        }
+    }
 }

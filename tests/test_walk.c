@@ -667,6 +667,93 @@ static void test_walk_ordered_output_identical_at_1_2_8_workers(void **state)
     recs_free(&f);
 }
 
+/** A large directory (many kernel batches) whose names share their first 17 bytes, differ
+ *  in length, and some hold bytes past 0x7f: made in an order unlike the names'. */
+#define PREFIX_N 30000
+
+/** Name i of that directory into buf; its size is i % 5. */
+static void prefix_name(char *buf, size_t cap, size_t i)
+{
+    static const char *const tails[] = {"", "_z", "\xc3\xa9", "-"};
+    snprintf(buf, cap, "same-first-bytes-%zu%s", (i * 7919) % PREFIX_N, tails[i % 4]);
+}
+
+struct prefix_seen {
+    struct recs names; // the entries directly in the directory, in visit order
+    size_t bad_size;
+    const size_t *index_of; // the number in a name -> its i
+    size_t sized;           // entries that came with their size
+};
+
+static enum frd_action prefix_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct prefix_seen *s = udata;
+    if (we->depth != 1) {
+        return FRD_ACTION_CONTINUE;
+    }
+    const struct frd_entry *e = we->entry;
+    recs_add(&s->names, e->name, e->name_len);
+    if (e->fields & FRD_FIELD_SIZE) {
+        size_t num = strtoul(e->name + 17, NULL, 10);
+        s->sized++;
+        s->bad_size += num >= PREFIX_N || e->size != s->index_of[num] % 5;
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+/** The ordered mode on a directory read in many batches: its runs are sorted and merged
+ *  while it is read and merged again chunk by chunk; names that tie on their first bytes
+ *  and names that are prefixes of others come in byte order, each once, with every field,
+ *  names only, and with the size alone (stat'ed ahead), at 1, 2 and 8 workers. */
+static void test_walk_ordered_large_directory_shared_prefixes_in_byte_order(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    char name[64];
+    struct recs want;
+    recs_init(&want);
+    size_t *index_of = calloc(PREFIX_N, sizeof(*index_of));
+    assert_non_null(index_of);
+    int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    assert_true(dfd >= 0);
+    for (size_t i = 0; i < PREFIX_N; i++) {
+        prefix_name(name, sizeof(name), i);
+        int f = openat(dfd, name, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+        assert_true(f >= 0);
+        assert_int_equal(ftruncate(f, (off_t)(i % 5)), 0);
+        close(f);
+        recs_add(&want, name, strlen(name));
+        index_of[(i * 7919) % PREFIX_N] = i;
+    }
+    close(dfd);
+    recs_sort(&want); // strcmp: byte order
+    unsigned workers[] = {1, 2, 8};
+    for (int w = 0; w < 3; w++) {
+        // Every field; names only; type and size only (the size stat'ed ahead, while listed).
+        for (int mode = 0; mode < 3; mode++) {
+            struct prefix_seen s = {.index_of = index_of};
+            recs_init(&s.names);
+            struct frd_walk_options o;
+            walk_opts(&o, FRD_WALK_ORDERED | (mode == 1 ? FRD_WALK_NAMES_ONLY : 0));
+            if (mode == 2) {
+                o.fields = FRD_FIELD_TYPE | FRD_FIELD_SIZE;
+            }
+            o.workers = workers[w];
+            assert_int_equal(frd_walk(root, &o, prefix_visit, &s), 0);
+            assert_int_equal(s.names.n, want.n);
+            for (size_t i = 0; i < want.n; i++) {
+                assert_string_equal(s.names.v[i], want.v[i]);
+            }
+            assert_int_equal(s.bad_size, 0);
+            assert_int_equal(s.sized, mode == 1 ? 0 : PREFIX_N);
+            recs_free(&s.names);
+        }
+    }
+    recs_free(&want);
+    free(index_of);
+    tree_remove(root);
+}
+
 struct post_ctx {
     pthread_mutex_t lock;
     atomic_long seq;
@@ -2047,6 +2134,7 @@ int main(void)
         cmocka_unit_test(test_walk_unique_visits_each_file_and_dir_once),
         cmocka_unit_test(test_walk_one_file_system_matches_find_xdev),
         cmocka_unit_test(test_walk_ordered_output_identical_at_1_2_8_workers),
+        cmocka_unit_test(test_walk_ordered_large_directory_shared_prefixes_in_byte_order),
         cmocka_unit_test(test_walk_post_order_after_all_descendants),
         cmocka_unit_test(test_walk_progress_hook_runs_at_interval),
         cmocka_unit_test(test_walk_bad_arguments_are_einval),

@@ -510,9 +510,16 @@ static void huge_done(const struct frd_walk_entry *dir, const struct frd_walk_di
     }
 }
 
-/** Walks the huge directory with every field, the hooks above, the given flags. */
+/** The fields huge_walk() asks for: 0, every field; HUGE_SIZE_ONLY: type and size (the
+ *  ordered mode stats a single field like that ahead, while it lists). */
+#define HUGE_SIZE_ONLY (1u << 31)
+
+/** Walks the huge directory with every field (or, with HUGE_SIZE_ONLY in flags, type and
+ *  size), the hooks above, the given flags. */
 static void huge_walk(const char *root, unsigned flags, unsigned workers, struct huge_seen *h)
 {
+    bool size_only = (flags & HUGE_SIZE_ONLY) != 0;
+    flags &= ~HUGE_SIZE_ONLY;
     h->visits = calloc(HUGE_N, sizeof(*h->visits));
     assert_non_null(h->visits);
     h->last = HUGE_N;
@@ -520,6 +527,9 @@ static void huge_walk(const char *root, unsigned flags, unsigned workers, struct
     h->ordered = (flags & FRD_WALK_ORDERED) != 0;
     struct frd_walk_options o;
     walk_opts(&o, flags);
+    if (size_only) {
+        o.fields = FRD_FIELD_TYPE | FRD_FIELD_SIZE;
+    }
     o.workers = workers;
     o.on_error = huge_error;
     o.on_dir_done = huge_done;
@@ -548,17 +558,26 @@ static uint64_t huge_bytes(const char *root, bool (*gone)(size_t))
     return sum;
 }
 
+/** Walk mode m of the huge-directory tests: 0 unordered, 1 ordered, 2 ordered asking for
+ *  type and size only. */
+#define HUGE_FLAGS(m) \
+    ((m) == 0 ? 0u : (m) == 1 ? FRD_WALK_ORDERED : FRD_WALK_ORDERED | HUGE_SIZE_ONLY)
+
 static void test_walk_huge_directory_every_entry_once_in_both_modes(void **state)
 {
     (void)state;
     const char *root = huge_dir();
-    for (int ordered = 0; ordered < 2; ordered++) {
+    for (int mode = 0; mode < 3; mode++) {
+        bool ordered = mode > 0; // 2: size only, stat'ed ahead
         struct huge_seen h = {0};
         atomic_store(&peak_bytes, atomic_load(&live_bytes));
         size_t base = atomic_load(&live_bytes);
-        huge_walk(root, ordered ? FRD_WALK_ORDERED : 0, test_workers(), &h);
+        huge_walk(root, HUGE_FLAGS(mode), test_workers(), &h);
         size_t peak = atomic_load(&peak_bytes) - base;
-        print_message("%s, %u workers: peak %zu KiB held\n", ordered ? "ordered" : "unordered",
+        print_message("%s, %u workers: peak %zu KiB held\n",
+                      mode == 0   ? "unordered"
+                      : mode == 1 ? "ordered"
+                                  : "ordered, size stat'ed ahead",
                       test_workers(), peak / 1024);
         assert_int_equal(atomic_load(&h.bad), 0);
         assert_int_equal(atomic_load(&h.entries), HUGE_N);
@@ -629,11 +648,11 @@ static void test_walk_huge_directory_entries_vanishing_mid_listing(void **state)
 {
     (void)state;
     const char *root = huge_dir();
-    for (int ordered = 0; ordered < 2; ordered++) {
+    for (int mode = 0; mode < 3; mode++) {
         struct huge_seen h = {0};
         atomic_store(&huge_deleted, 0);
         frd__test_before_stat = huge_delete_threes;
-        huge_walk(root, ordered ? FRD_WALK_ORDERED : 0, test_workers(), &h);
+        huge_walk(root, HUGE_FLAGS(mode), test_workers(), &h);
         frd__test_before_stat = NULL;
         uint64_t want_bytes = huge_bytes(root, huge_gone);
         // Put them back first, so a failure below leaves the directory whole.
@@ -685,11 +704,11 @@ static void test_walk_huge_directory_stat_failures(void **state)
     (void)state;
     const char *root = huge_dir();
     assert_int_equal(chmod(root, 0444), 0); // readable, not searchable: every stat fails
-    for (int ordered = 0; ordered < 2; ordered++) {
+    for (int mode = 0; mode < 3; mode++) {
         pid_t pid = fork();
         assert_true(pid >= 0);
         if (pid == 0) {
-            _exit(huge_unsearchable_child(root, ordered ? FRD_WALK_ORDERED : 0));
+            _exit(huge_unsearchable_child(root, HUGE_FLAGS(mode)));
         }
         int st;
         assert_int_equal(waitpid(pid, &st, 0), pid);

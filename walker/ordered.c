@@ -16,14 +16,17 @@
  *              left), visits the entries, and for a subdirectory it descends into, waits
  *              for that node's result; a subdirectory it does not descend into is pruned
  *
- * Large listings (more than one kernel batch): the worker reads the later batches by name
- * and type, keeps every entry as a 24-byte record and its name, sorts the records (by a key
- * of the name's first 8 bytes, then the name: the order of frd_list_sort()), and publishes
- * that. The items (stat, links, child nodes) are made by chunks of O_CHUNK entries, a few
- * chunks at a time (two per worker): the chunks ahead of the consumer by whichever thread is
- * idle (they come before read-ahead listings), the one it needs by itself if nobody took it.
- * So memory is the names, the records and a bounded window of items, whatever the size of
- * the directory, and its stats still run on every worker.
+ * Large listings (more than one kernel batch, walker/ordered_big.c): the worker reads the
+ * later batches by name and type, each batch a run of 32-byte records and names that idle
+ * threads sort (by a key of the name's first 8 bytes, then the name: the order of
+ * frd_list_sort()) and merge while the directory is still read; a single 8-byte field the
+ * walk wants (say the size) is stat'ed ahead there, in listing order. The runs left are
+ * merged chunk by chunk of O_CHUNK entries, and each chunk's items (stat, links, child
+ * nodes) made by the thread that merged it, a few chunks at a time (two per worker): the
+ * chunks ahead of the consumer by whichever thread is idle (they come before read-ahead
+ * listings), the one it needs by itself if nobody took it. So memory is the names, the
+ * records and a bounded window of items, whatever the size of the directory, its stats
+ * still run on every worker, and its first entries come as soon as it is read.
  *
  * The consumer is also a lister: while the result it awaits is not there, it lists instead
  * of sleeping (the awaited directory itself if no worker took it yet, else read-ahead), and
@@ -476,7 +479,8 @@ static void o_run_frames(struct frd__worker *c)
             return; // stopped
         }
         f->next++;
-        const char *name = f->res->names + it->name_off;
+        const char *name = f->res->lg != NULL ? frd__o_chunk_name(f->res->lg, f->chunk, it)
+                                              : f->res->names + it->name_off;
         size_t dir_len = f->dir_len;
         size_t sep = frd__path_sep(c->path, dir_len);
         size_t path_len = dir_len + sep + it->entry.name_len;

@@ -29,8 +29,16 @@ struct o_item {
 /** A result: free, being listed, published on its node, or taken by a frame. */
 enum o_state { O_FREE, O_INFLIGHT, O_READY, O_TAKEN };
 
+/** What a large listing's record holds besides the directory record's name, type, inode. */
+enum o_rec_state {
+    O_REC_READY, /**< all the walk asks for (the field stat'ed ahead in `early`, if any) */
+    O_REC_STAT,  /**< stat it when its chunk is resolved */
+    O_REC_GONE,  /**< removed before its stat: left out */
+    O_REC_ERR,   /**< its stat failed: the error in `early` */
+};
+
 /**
- * One entry of a large listing as the directory record gave it: 24 bytes and the name,
+ * One entry of a large listing as the directory record gave it: 32 bytes and the name,
  * where a resolved item is a few hundred. key holds the name's first 8 bytes big-endian
  * (zero padded), so most comparisons of the sort end without touching the names.
  */
@@ -40,34 +48,77 @@ struct o_rec {
         uint64_t ino;   /**< a large listing's record: the inode */
         uint64_t index; /**< sorting a one-batch listing: the entry's index in it */
     };
+    uint64_t early;    /**< the field stat'ed while listing (o_large.early), or the error */
     uint32_t name_off; /**< in the large listing's names */
     uint16_t name_len;
-    uint8_t type;       /**< enum frd_type */
-    uint8_t stat_again; /**< the listing's stat of it failed: stat it again for the error */
+    uint8_t type;  /**< enum frd_type */
+    uint8_t state; /**< enum o_rec_state */
 };
 
 /** Entries of a large listing resolved at a time, and the most chunks resolved at once
  *  (two per worker, at least 4: the chunk the consumer is in and those ahead of it). */
 #define O_CHUNK       1024
 #define O_CHUNK_SLOTS 16
+/** Runs of a large listing are merged while it is listed up to 2^O_RUN_LEVELS batches
+ *  each; what is left is merged as the chunks are made. */
+#define O_RUN_LEVELS 6
 
 /**
- * A listing of more than one kernel batch (a large directory): names and records, sorted,
- * resolved into items (stat, links, child nodes) a chunk at a time while the consumer is in
- * the directory, the chunks ahead of it by whichever thread is idle, at most a few
- * chunks of items at once (two per worker). So memory is the names, 24 bytes per entry and a bounded
- * window of items, not an item per entry. Pooled for the walk, like results.
+ * A run of a large listing: the records of one batch (or of runs merged) and their names,
+ * in one allocation; sorted by the thread that took it, merged with another run of its
+ * level, and at the end merged with the others chunk by chunk (walker/ordered_big.c).
+ */
+struct o_run {
+    struct o_run *next; /**< in its listing's runs */
+    struct o_rec *recs;
+    char *names;
+    size_t n;
+    size_t names_len;
+    size_t at;      /**< the final merge: the next record to take */
+    size_t seq;     /**< the batch it began with: the order of equal names across runs */
+    unsigned level; /**< 2^level batches merged in it */
+    bool sorted;
+    bool busy; /**< a thread sorts or merges it (mu dropped) */
+};
+
+/** A run at the head of the final merge, with its next record's key. */
+struct o_head {
+    uint64_t key;
+    struct o_run *run;
+};
+
+/**
+ * A listing of more than one kernel batch (a large directory). While it is listed, each batch
+ * becomes a run sorted by an idle thread, and runs of a level are merged (so the other cores
+ * do the sort while one reads the directory); when it is read, the runs left are merged chunk
+ * by chunk as the consumer needs them, each chunk's records and names copied to its slot and
+ * resolved there into items (stat, links, child nodes) by the thread that merged it, the
+ * chunks ahead of the consumer by whichever thread is idle, a few chunks at once (two per
+ * worker). So memory is the names, 32 bytes per entry and a bounded window of items, not an
+ * item per entry. Pooled for the walk, like results.
  */
 struct o_large {
-    struct o_large *next; /**< in the list of active listings, or of free ones */
+    struct o_large *next; /**< in the list of active, building or free listings */
     struct frd__wnode *node;
-    struct o_rec *recs;
+    struct o_run *runs; /**< while it is listed: every run */
+    size_t nruns;
     size_t nrecs;
-    size_t recs_cap;
-    char *names;
-    size_t names_len;
-    size_t names_cap;
-    struct o_item *slots; /**< nslots * O_CHUNK items: chunk k in slot k % nslots */
+    unsigned busy;        /**< runs being sorted or merged */
+    bool listed;          /**< the listing ended: no more merges while listing */
+    bool no_merges;       /**< a merge found no memory: the runs stay as they are */
+    uv_cond_t cond;       /**< a run task ended, or a chunk left the final merge */
+    struct o_head *heads; /**< the final merge: a heap of the runs not exhausted */
+    size_t nheads;
+    size_t heads_cap;
+    size_t nheads_recs;      /**< records left in them */
+    int merge_err;           /**< FRD_ENOMEM: the final merge failed, the walk stops */
+    size_t merged;           /**< chunks out of the final merge */
+    struct o_rec *slot_recs; /**< nslots * O_CHUNK records: chunk k's in slot k % nslots */
+    struct o_slot_names {
+        char *p;
+        size_t cap;
+    } slot_names[O_CHUNK_SLOTS]; /**< chunk k's names (items' name_off) in slot k % nslots */
+    struct o_item *slots;        /**< nslots * O_CHUNK items: chunk k in slot k % nslots */
     size_t nslots;
     size_t ready[O_CHUNK_SLOTS];   /**< the chunk each slot holds resolved, or SIZE_MAX */
     size_t made[O_CHUNK_SLOTS];    /**< entries of it that were still there when stat'ed */
@@ -81,7 +132,12 @@ struct o_large {
     enum frd__vol_class cls;
     bool keep;      /**< children hold the directory's descriptor */
     bool late_stat; /**< the records lack fields the walk wants: stat each entry */
-    bool closed;    /**< the consumer left: nothing more is claimed */
+    /** The one 8-byte field the walk wants beyond the records' (say FRD_FIELD_SIZE), stat'ed
+     *  in listing order while it is listed (a stat in the directory's order is cheaper than
+     *  in name order) and kept in the record; 0: none, or more than one. */
+    unsigned early;
+    struct frd_walk *walk;
+    bool closed; /**< the consumer left: nothing more is claimed */
 };
 
 /** Items and names of a listing too large for a result's own room; pooled by size class. */
@@ -185,6 +241,7 @@ struct frd__ordered {
     // Large listings: active ones (a frame is in them), free ones, all of them.
     struct o_large *large;
     struct o_large *free_large;
+    struct o_large *building; /**< being listed: their runs are sorted and merged */
     struct o_large **all_large;
     size_t nlarge;
     size_t large_cap;
@@ -215,13 +272,54 @@ bool frd__o_chain_pruned(const struct frd__wnode *node);
  * there is nothing it may take now.
  */
 bool frd__o_work_one(struct frd__worker *w, struct frd__ordered *o);
+/**
+ * Fills an item from an entry of node's listing (open as fd): resolves it (links, loops)
+ * and makes the node of a subdirectory to descend into, `ord` its place in the listing.
+ * *keep: children hold the descriptor (decided at the first child, if not before).
+ */
+void frd__o_item_fill(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                      enum frd__vol_class cls, const struct frd_entry *e, bool no_descent,
+                      size_t ord, bool *keep, struct o_item *it);
+/** Pushes the child nodes of items onto the heap and wakes workers for them (mu held);
+ *  no room: *list_err and *list_op say so, those children are dropped. */
+void frd__o_push_children(struct frd__worker *w, struct frd__ordered *o, struct o_item *items,
+                          size_t n, int *list_err, struct frd__failure *list_op);
+
+/* walker/ordered_big.c: sorting listings by records, and large listings. */
+/**
+ * The order of a one-batch listing by name (as frd_list_sort() sorts it), as records whose
+ * index says which entry. @return them (the worker's, valid until its next call), or NULL
+ * (no memory, or names too far apart for 32-bit offsets): sort the list itself then.
+ */
+const struct o_rec *frd__o_sort_order(struct frd__worker *w, const struct frd_entry *v, size_t n);
+/**
+ * Lists an open directory in batches (no children hook). One batch (most directories) stays
+ * in w->list, as a whole listing would. More make it a large listing in r->lg.
+ * @return 0, or the listing's failure (its entries read before it are kept).
+ */
+int frd__o_read(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                enum frd__vol_class cls, struct o_result *r);
+/**
+ * Sorts or merges a run of a listing being read, if one may be taken now: called with mu
+ * held, returns with it held (dropped while working). @return true if it did.
+ */
+bool frd__o_run_task(struct frd__ordered *o);
 /** Is chunk k of a large listing resolved (called with mu held)? */
 bool frd__o_chunk_ready(const struct o_large *lg, size_t k);
 /**
- * Resolves the next unclaimed chunk of a large listing if one may be taken now: called with
- * mu held, returns with it held (dropped while resolving). @return true if it did.
+ * Merges and resolves the next unclaimed chunk of a large listing if one may be taken now:
+ * called with mu held, returns with it held (dropped while resolving). @return true if it
+ * did.
  */
 bool frd__o_chunk_take(struct frd__worker *w, struct frd__ordered *o, struct o_large *lg);
+/** The name of an item of chunk k of a large listing (the consumer holds the chunk). */
+const char *frd__o_chunk_name(const struct o_large *lg, size_t k, const struct o_item *it);
+/** Takes a large listing from the pool (called with mu held). @return it, or NULL. */
+struct o_large *frd__olarge_get(struct frd__ordered *o);
+/** Returns a large listing to the pool, its runs freed (called with mu held). */
+void frd__olarge_put(struct frd__ordered *o, struct o_large *lg);
+/** Frees every large listing (the walk is over). */
+void frd__olarge_free_all(struct frd__ordered *o);
 
 /* walker/ordered_pool.c: results, pooled for the walk. */
 /** Takes a result from the pool (called with mu held). @return it, or NULL (no memory). */
@@ -238,11 +336,6 @@ void frd__ores_discard(struct frd__worker *w, struct frd__ordered *o, struct o_r
  * @return 0 or FRD_ENOMEM.
  */
 int frd__ores_reserve(struct frd__ordered *o, struct o_result *r, size_t n, size_t names);
-/** Takes a large listing from the pool (called with mu held). @return it, or NULL. */
-struct o_large *frd__olarge_get(struct frd__ordered *o);
-/** Makes room for n records and `names` bytes of names in a large listing. @return 0 or
- *  FRD_ENOMEM. */
-int frd__olarge_reserve(struct o_large *lg, size_t n, size_t names);
 /** Frees every result block and pooled buffer (the walk is over). */
 void frd__opool_free(struct frd__ordered *o);
 

@@ -4,8 +4,8 @@
 /**
  * The ordered mode's listing side: the heap of directory tasks by pre-order position, and
  * the workers (the consumer too, while it waits) that take the first task allowed, list
- * and resolve it, and publish the result on the node; a large listing's records, their sort
- * and the chunks its items are made by. See walker/ordered.c for the whole protocol.
+ * and resolve it, and publish the result on the node (large listings: walker/ordered_big.c).
+ * See walker/ordered.c for the whole protocol.
  */
 #include "ordered.h"
 
@@ -119,14 +119,9 @@ bool frd__o_chain_pruned(const struct frd__wnode *node)
     return false;
 }
 
-/**
- * Fills an item from an entry of node's listing (open as fd): resolves it (links, loops)
- * and makes the node of a subdirectory to descend into, `ord` its place in the listing.
- * *keep: children hold the descriptor (decided at the first child, if not before).
- */
-static void o_item_fill(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
-                        enum frd__vol_class cls, const struct frd_entry *e, bool no_descent,
-                        size_t ord, bool *keep, struct o_item *it)
+void frd__o_item_fill(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                      enum frd__vol_class cls, const struct frd_entry *e, bool no_descent,
+                      size_t ord, bool *keep, struct o_item *it)
 {
     struct frd_walk *walk = w->walk;
     size_t name_off = it->name_off;
@@ -177,302 +172,8 @@ static void o_item_fill(struct frd__worker *w, struct frd__wnode *node, frd_os_f
     it->child = c;
 }
 
-/* ---- Large listings: records sorted by name, resolved by chunks ---- */
-
-/** The first 8 bytes of a name, big-endian, zero padded (names hold no NUL). */
-static uint64_t rec_key(const char *name, size_t len)
-{
-    uint64_t k = 0;
-    for (size_t i = 0; i < 8; i++) {
-        k = (k << 8) | (i < len ? (unsigned char)name[i] : 0u);
-    }
-    return k;
-}
-
-/** The order of frd_list_sort(): by name in byte order, then by position in the listing. */
-static bool rec_less(const char *names, const struct o_rec *a, const struct o_rec *b)
-{
-    if (a->key != b->key) {
-        return a->key < b->key;
-    }
-    size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
-    int c = memcmp(names + a->name_off, names + b->name_off, n);
-    if (c != 0) {
-        return c < 0;
-    }
-    if (a->name_len != b->name_len) {
-        return a->name_len < b->name_len;
-    }
-    return a->name_off < b->name_off;
-}
-
-static void rec_swap(struct o_rec *a, struct o_rec *b)
-{
-    struct o_rec t = *a;
-    *a = *b;
-    *b = t;
-}
-
-static void rec_sift(const char *names, struct o_rec *v, size_t i, size_t n)
-{
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n) {
-            return;
-        }
-        if (c + 1 < n && rec_less(names, &v[c], &v[c + 1])) {
-            c++;
-        }
-        if (!rec_less(names, &v[i], &v[c])) {
-            return;
-        }
-        rec_swap(&v[i], &v[c]);
-        i = c;
-    }
-}
-
-/** Introsort of records (as lib/list.c sorts entries): in place, no allocation. */
-static void rec_sort(const char *names, struct o_rec *v, size_t n, unsigned depth)
-{
-    while (n > 16) {
-        if (depth-- == 0) {
-            for (size_t i = n / 2; i-- > 0;) {
-                rec_sift(names, v, i, n);
-            }
-            for (size_t end = n; end-- > 1;) {
-                rec_swap(&v[0], &v[end]);
-                rec_sift(names, v, 0, end);
-            }
-            return;
-        }
-        size_t mid = n / 2;
-        if (rec_less(names, &v[mid], &v[0])) {
-            rec_swap(&v[mid], &v[0]);
-        }
-        if (rec_less(names, &v[n - 1], &v[0])) {
-            rec_swap(&v[n - 1], &v[0]);
-        }
-        if (rec_less(names, &v[n - 1], &v[mid])) {
-            rec_swap(&v[n - 1], &v[mid]);
-        }
-        rec_swap(&v[0], &v[mid]);
-        size_t i = 0;
-        size_t j = n;
-        for (;;) {
-            do {
-                i++;
-            } while (i < n && rec_less(names, &v[i], &v[0]));
-            do {
-                j--;
-            } while (rec_less(names, &v[0], &v[j]));
-            if (i >= j) {
-                break;
-            }
-            rec_swap(&v[i], &v[j]);
-        }
-        rec_swap(&v[0], &v[j]);
-        size_t left = j;
-        size_t right = n - j - 1;
-        if (left < right) {
-            rec_sort(names, v, left, depth);
-            v += j + 1;
-            n = right;
-        } else {
-            rec_sort(names, v + j + 1, right, depth);
-            n = left;
-        }
-    }
-    for (size_t i = 1; i < n; i++) {
-        for (size_t j = i; j > 0 && rec_less(names, &v[j], &v[j - 1]); j--) {
-            rec_swap(&v[j], &v[j - 1]);
-        }
-    }
-}
-
-/** Sorts n records whose names are at `names` + name_off. */
-static void rec_sort_all(const char *names, struct o_rec *v, size_t n)
-{
-    unsigned depth = 0;
-    for (size_t m = n; m > 1; m >>= 1) {
-        depth += 2;
-    }
-    rec_sort(names, v, n, depth);
-}
-
-/** The record of an entry whose name is at `names` + name_off. */
-static void rec_set(struct o_rec *rec, const struct frd_entry *e, size_t name_off)
-{
-    rec->key = rec_key(e->name, e->name_len);
-    rec->name_off = (uint32_t)name_off;
-    rec->name_len = (uint16_t)e->name_len;
-    rec->type = (uint8_t)e->type;
-    rec->stat_again = 0;
-}
-
-/**
- * The order of a one-batch listing by name (as frd_list_sort() sorts it), as records whose
- * index says which entry: sorting 24-byte records by a key of the name's first bytes costs
- * a fraction of moving the entries themselves. @return them, or NULL (no memory, or names
- * too far apart for 32-bit offsets): sort the list itself then.
- */
-static const struct o_rec *o_sort_order(struct frd__worker *w, const struct frd_entry *v, size_t n)
-{
-    struct o_sortbuf *sb = &((struct frd__ordered *)w->walk->ordered.state)->sortbufs[w->index];
-    int a = FRD__RESERVE(sb->recs, sb->cap, n, 256);
-    if (a < 0 || n == 0) {
-        return NULL;
-    }
-    w->allocations += (size_t)a;
-    // Names are back to back in the list's arena in the entries' order: v[0]'s comes first.
-    const char *base = v[0].name;
-    if ((size_t)(v[n - 1].name - base) + v[n - 1].name_len >= UINT32_MAX) {
-        return NULL;
-    }
-    for (size_t i = 0; i < n; i++) {
-        rec_set(&sb->recs[i], &v[i], (size_t)(v[i].name - base));
-        sb->recs[i].index = i;
-    }
-    rec_sort_all(base, sb->recs, n);
-    return sb->recs;
-}
-
-/** Moves the entries of a batch into a large listing's records. @return 0 or FRD_ENOMEM. */
-static int large_add(struct o_large *lg, const struct frd_list *list)
-{
-    size_t n = frd_list_count(list);
-    const struct frd_entry *v = frd_list_entries(list);
-    size_t names = 0;
-    for (size_t i = 0; i < n; i++) {
-        names += v[i].name_len + 1;
-    }
-    if (lg->names_len + names > UINT32_MAX ||
-        frd__olarge_reserve(lg, lg->nrecs + n, lg->names_len + names) < 0) {
-        return FRD_ENOMEM;
-    }
-    for (size_t i = 0; i < n; i++) {
-        struct o_rec *rec = &lg->recs[lg->nrecs++];
-        rec_set(rec, &v[i], lg->names_len);
-        rec->ino = v[i].file_id;
-        rec->stat_again = v[i].error < 0;
-        memcpy(lg->names + lg->names_len, v[i].name, v[i].name_len + 1);
-        lg->names_len += v[i].name_len + 1;
-    }
-    return 0;
-}
-
-/**
- * Lays the names out again in sorted order: the listing's order is the file system's (a hash
- * order on ext4), so every later use of a name (stat, visit, path) was a cache miss; one
- * tight copying pass pays for them at once (the misses overlap there). @return 0 or FRD_ENOMEM (the
- * names stay as they were, still valid).
- */
-static int large_names_in_order(struct o_large *lg)
-{
-    char *to = frd__malloc(lg->names_cap);
-    if (to == NULL) {
-        return FRD_ENOMEM;
-    }
-    size_t len = 0;
-    for (size_t i = 0; i < lg->nrecs; i++) {
-        struct o_rec *rec = &lg->recs[i];
-        memcpy(to + len, lg->names + rec->name_off, (size_t)rec->name_len + 1);
-        rec->name_off = (uint32_t)len;
-        len += (size_t)rec->name_len + 1;
-    }
-    frd__free(lg->names);
-    lg->names = to;
-    return 0;
-}
-
-/**
- * Lists an open directory in batches (no children hook). One batch (most directories) stays
- * in w->list, as a whole listing would. More make it a large listing: the later batches are
- * read with what the records give (name, type, inode), every entry goes to r->lg as a record,
- * sorted there; its items are made later by chunks (frd__o_chunk_take()).
- * @return 0, or the listing's failure (its entries read before it are kept).
- */
-static int o_read(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
-                  enum frd__vol_class cls, struct o_result *r)
-{
-    struct frd_walk *walk = w->walk;
-    struct frd_lister *lister = w->lister;
-    frd_list_clear(w->list);
-    int rc = frd_lister_batch_begin(lister, fd, NULL);
-    if (rc < 0) {
-        return rc;
-    }
-    rc = frd_lister_batch_read(lister, w->list);
-    if (rc <= 0) {
-        frd_lister_batch_end(lister);
-        return rc;
-    }
-    // Records hold type and inode: what the walk wants beyond those is stat'ed by chunk.
-    bool late_stat = (walk->list_fields & ~(unsigned)(FRD_FIELD_TYPE | FRD_FIELD_FILE_ID)) != 0;
-    unsigned split_fields = late_stat
-                                ? (walk->list_fields & frd__plat_record_fields) | FRD_FIELD_TYPE
-                                : walk->list_fields;
-    frd_lister_set_fields(lister, split_fields);
-    size_t first = frd_list_count(w->list);
-    rc = frd_lister_batch_read(lister, w->list);
-    if (frd_list_count(w->list) == first) {
-        frd_lister_set_fields(lister, walk->list_fields);
-        frd_lister_batch_end(lister);
-        return rc < 0 ? rc : 0;
-    }
-    struct frd__ordered *o = walk->ordered.state;
-    uv_mutex_lock(&o->mu);
-    struct o_large *lg = frd__olarge_get(o);
-    uv_mutex_unlock(&o->mu);
-    if (lg == NULL) {
-        rc = FRD_ENOMEM;
-    } else {
-        lg->fields = frd_list_entries(w->list)[first].fields;
-        for (;;) {
-            int arc = large_add(lg, w->list);
-            frd_list_clear(w->list);
-            if (arc < 0) {
-                rc = arc;
-                break;
-            }
-            if (rc <= 0) {
-                break;
-            }
-            rc = frd_lister_batch_read(lister, w->list);
-        }
-        if (!late_stat) {
-            lg->fields &= walk->list_fields;
-        }
-        rec_sort_all(lg->names, lg->recs, lg->nrecs);
-        if (large_names_in_order(lg) < 0 && rc >= 0) {
-            rc = FRD_ENOMEM;
-        }
-        lg->node = node;
-        lg->fd = fd;
-        lg->cls = cls;
-        lg->late_stat = late_stat;
-        lg->nchunks = (lg->nrecs + O_CHUNK - 1) / O_CHUNK;
-        // Decided once, before any other thread resolves a chunk of it.
-        lg->keep = frd__keep_fd(w, node, fd);
-        r->lg = lg;
-        r->items = NULL;
-        r->items_cap = 0;
-        r->names = lg->names;
-        r->names_len = lg->names_len;
-        r->names_cap = lg->names_cap;
-    }
-    frd_lister_set_fields(lister, walk->list_fields);
-    frd_lister_batch_end(lister);
-    return rc < 0 ? rc : 0;
-}
-
-bool frd__o_chunk_ready(const struct o_large *lg, size_t k)
-{
-    return lg->ready[k % lg->nslots] == k;
-}
-
-/** Pushes the child nodes of items onto the heap and wakes workers for them (mu held). */
-static void o_push_children(struct frd__worker *w, struct frd__ordered *o, struct o_item *items,
-                            size_t n, int *list_err, struct frd__failure *list_op)
+void frd__o_push_children(struct frd__worker *w, struct frd__ordered *o, struct o_item *items,
+                          size_t n, int *list_err, struct frd__failure *list_op)
 {
     bool ok = true;
     size_t pushed = 0;
@@ -503,74 +204,6 @@ static void o_push_children(struct frd__worker *w, struct frd__ordered *o, struc
             }
         }
     }
-}
-
-bool frd__o_chunk_take(struct frd__worker *w, struct frd__ordered *o, struct o_large *lg)
-{
-    size_t k = lg->next_claim;
-    if (lg->closed || k >= lg->nchunks || k >= lg->base + lg->nslots) {
-        return false;
-    }
-    lg->next_claim++;
-    lg->inflight++;
-    uv_mutex_unlock(&o->mu);
-
-    struct frd_walk *walk = w->walk;
-    struct frd__wnode *node = lg->node;
-    struct o_item *items = &lg->slots[(k % lg->nslots) * O_CHUNK];
-    size_t lo = k * O_CHUNK;
-    size_t n = lg->nrecs - lo < O_CHUNK ? lg->nrecs - lo : O_CHUNK;
-    bool keep = lg->keep;
-    size_t made = 0;
-    uint64_t bytes = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct o_rec *rec = &lg->recs[lo + i];
-        struct frd_entry e;
-        memset(&e, 0, sizeof(e));
-        e.name = lg->names + rec->name_off;
-        e.name_len = rec->name_len;
-        e.type = (enum frd_type)rec->type;
-        e.file_id = rec->ino;
-        e.fields = lg->fields;
-        struct frd_entry st;
-        const struct frd_entry *ep = &e;
-        if (lg->late_stat || rec->stat_again) {
-            ep = frd__entry_stat_late(walk, &e, lg->fd, &st) ? &st : NULL;
-        }
-        struct o_item *it = &items[i];
-        if (ep == NULL) {
-            // Removed since the listing: left out, as a listing leaves it out.
-            memset(it, 0, sizeof(*it));
-            it->name_off = rec->name_off;
-            it->entry.name_len = rec->name_len;
-            it->skip = true;
-            continue;
-        }
-        made++;
-        bytes += ep->size;
-        it->name_off = rec->name_off;
-        o_item_fill(w, node, lg->fd, lg->cls, ep, false, lo + i, &keep, it);
-    }
-    frd__progress_tick(w);
-
-    uv_mutex_lock(&o->mu);
-    int err = 0;
-    struct frd__failure op = FRD__FAIL_QUEUE;
-    o_push_children(w, o, items, n, &err, &op);
-    if (err < 0) {
-        // No room on the heap: those subdirectories are not walked; the stop says why.
-        uv_mutex_unlock(&o->mu);
-        frd__walk_stop(walk, err, w);
-        uv_mutex_lock(&o->mu);
-    }
-    lg->made[k % lg->nslots] = made;
-    lg->bytes[k % lg->nslots] = bytes;
-    lg->ready[k % lg->nslots] = k;
-    lg->inflight--;
-    if (o->consumer_waits) {
-        uv_cond_signal(&o->ready_cond);
-    }
-    return true;
 }
 
 /** Lists one directory into a result. */
@@ -614,7 +247,7 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
         frd_list_clear(w->list);
         rc = frd_lister_list_fd(w->lister, w->list, fd, NULL);
     } else {
-        rc = o_read(w, node, fd, cls, r);
+        rc = frd__o_read(w, node, fd, cls, r);
     }
     if (rc < 0) {
         r->list_err = rc;
@@ -635,7 +268,7 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
     }
     size_t count = frd_list_count(w->list);
     const struct frd_entry *v = frd_list_entries(w->list);
-    const struct o_rec *order = kids ? NULL : o_sort_order(w, v, count);
+    const struct o_rec *order = kids ? NULL : frd__o_sort_order(w, v, count);
     if (order == NULL) {
         frd_list_sort(w->list);
     }
@@ -686,7 +319,7 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
         it->name_off = r->names_len;
         memcpy(r->names + r->names_len, e->name, e->name_len + 1);
         r->names_len += e->name_len + 1;
-        o_item_fill(w, node, fd, cls, e, no_descent, n - 1, &keep, it);
+        frd__o_item_fill(w, node, fd, cls, e, no_descent, n - 1, &keep, it);
     }
     r->count = n;
     r->window_cost = n;
@@ -722,6 +355,10 @@ bool frd__o_work_one(struct frd__worker *w, struct frd__ordered *o)
             return true;
         }
     }
+    // Then the runs of a large listing being read: sorted and merged while it is.
+    if (frd__o_run_task(o)) {
+        return true;
+    }
     // Past the read-ahead cap only the awaited node may be listed; a pruned node at the top
     // is dropped whatever the cap, so that it never hides the awaited one below it.
     if (o->heap_n == 0 ||
@@ -752,7 +389,7 @@ bool frd__o_work_one(struct frd__worker *w, struct frd__ordered *o)
 
     uv_mutex_lock(&o->mu);
     if (r->lg == NULL) {
-        o_push_children(w, o, r->items, r->count, &r->list_err, &r->list_op);
+        frd__o_push_children(w, o, r->items, r->count, &r->list_err, &r->list_op);
     }
     r->state = O_READY;
     o->window_entries += r->window_cost;

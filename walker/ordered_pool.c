@@ -50,9 +50,7 @@ struct o_result *frd__ores_get(struct frd__ordered *o)
 void frd__ores_put(struct frd__ordered *o, struct o_result *r)
 {
     if (r->lg != NULL) {
-        r->lg->node = NULL;
-        r->lg->next = o->free_large;
-        o->free_large = r->lg;
+        frd__olarge_put(o, r->lg);
         r->lg = NULL;
         res_reset_room(r);
     }
@@ -138,57 +136,9 @@ int frd__ores_reserve(struct frd__ordered *o, struct o_result *r, size_t n, size
     return 0;
 }
 
-struct o_large *frd__olarge_get(struct frd__ordered *o)
-{
-    struct o_large *lg = o->free_large;
-    if (lg != NULL) {
-        o->free_large = lg->next;
-    } else {
-        lg = frd__calloc(1, sizeof(*lg));
-        if (lg == NULL) {
-            return NULL;
-        }
-        lg->slots = frd__malloc(o->chunk_slots * O_CHUNK * sizeof(lg->slots[0]));
-        if (lg->slots == NULL || FRD__RESERVE(o->all_large, o->large_cap, o->nlarge + 1, 8) < 0) {
-            frd__free(lg->slots);
-            frd__free(lg);
-            return NULL;
-        }
-        o->all_large[o->nlarge++] = lg;
-    }
-    lg->next = NULL;
-    lg->nslots = o->chunk_slots;
-    lg->nrecs = 0;
-    lg->names_len = 0;
-    lg->nchunks = 0;
-    lg->base = 0;
-    lg->next_claim = 0;
-    lg->inflight = 0;
-    lg->closed = false;
-    for (size_t i = 0; i < O_CHUNK_SLOTS; i++) {
-        lg->ready[i] = SIZE_MAX;
-    }
-    return lg;
-}
-
-int frd__olarge_reserve(struct o_large *lg, size_t n, size_t names)
-{
-    if (FRD__RESERVE(lg->recs, lg->recs_cap, n, 4096) < 0 ||
-        FRD__RESERVE(lg->names, lg->names_cap, names, 65536) < 0) {
-        return FRD_ENOMEM;
-    }
-    return 0;
-}
-
 void frd__opool_free(struct frd__ordered *o)
 {
-    for (size_t i = 0; i < o->nlarge; i++) {
-        frd__free(o->all_large[i]->recs);
-        frd__free(o->all_large[i]->names);
-        frd__free(o->all_large[i]->slots);
-        frd__free(o->all_large[i]);
-    }
-    frd__free(o->all_large);
+    frd__olarge_free_all(o);
     for (size_t i = 0; i < o->nbufs; i++) {
         frd__free(o->all_bufs[i]->names);
         frd__free(o->all_bufs[i]);

@@ -363,8 +363,10 @@ FRD_EXTERN const struct frd_entry *frd_list_entries(const struct frd_list *list)
 
 /**
  * Sorts a list by name in byte order (frd_entry_cmp_name). Stable: entries with equal
- * names (possible when several listings were appended) keep their order. In place, with
- * no allocation, O(n log n).
+ * names (possible when several listings were appended) keep their order. O(n log n), in
+ * place: it sorts 16-byte records (kept in the list for its next sort, so a reused list
+ * allocates only when it outgrows them) and then moves each entry once; with no memory
+ * for the records it sorts the entries themselves, to the same order.
  */
 FRD_EXTERN void frd_list_sort(struct frd_list *list);
 
