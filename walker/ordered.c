@@ -127,6 +127,13 @@ static void o_put_later_flush(struct frd__ordered *o)
     }
 }
 
+/** Has the read-ahead drained enough (a quarter of each cap free) to wake idle workers? */
+static bool o_window_low(const struct frd__ordered *o)
+{
+    return o->window + o->window_max / 4 <= o->window_max &&
+           o->window_entries + O_WINDOW_ENTRIES / 4 <= O_WINDOW_ENTRIES;
+}
+
 /** Waits for a node's listing. @return the result (taken out of the window), or NULL if
  *  the walk stopped. */
 static struct o_result *o_await(struct frd__worker *c, struct frd__wnode *node)
@@ -160,16 +167,21 @@ static struct o_result *o_await(struct frd__worker *c, struct frd__wnode *node)
     }
     struct o_result *r = node->result;
     o->awaited = NULL;
+    bool wake = false;
     if (r != NULL) {
         node->result = NULL;
         r->state = O_TAKEN;
         o->window--;
         o->window_entries -= r->window_cost;
-        if (o->idle > 0 && o->heap_n > 0) {
-            uv_cond_signal(&o->work_cond); // a read-ahead slot is free
-        }
+        // Workers idle with tasks on the heap wait for read-ahead room: wake them once the
+        // window has drained to its low mark, not at every slot freed (each wake is a futex
+        // call, a context switch and a contended lock for the consumer, for one listing).
+        wake = o->idle > 0 && o->heap_n > 0 && o_window_low(o);
     }
     uv_mutex_unlock(&o->mu);
+    if (wake) {
+        uv_cond_broadcast(&o->work_cond); // wakers take mu themselves: it is free now
+    }
     return r;
 }
 
