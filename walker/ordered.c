@@ -140,7 +140,7 @@ static struct o_result *o_await(struct frd__worker *c, struct frd__wnode *node)
 {
     struct frd_walk *walk = c->walk;
     struct frd__ordered *o = walk->ordered.state;
-    uv_mutex_lock(&o->mu);
+    frd__o_lock(o);
     o_put_later_flush(o);
     o->awaited = node;
     while (node->result == NULL && !atomic_load(&walk->stop)) {
@@ -227,7 +227,7 @@ static struct o_item *o_item_get(struct frd__worker *c, struct o_frame *f, size_
     if (k != f->chunk) {
         struct frd_walk *walk = c->walk;
         struct frd__ordered *o = walk->ordered.state;
-        uv_mutex_lock(&o->mu);
+        frd__o_lock(o);
         lg->base = k; // the chunks before it are done with: their slots are free
         if (f->chunk != SIZE_MAX && o->idle > 0) {
             uv_cond_signal(&o->work_cond);
@@ -431,7 +431,7 @@ static bool o_enter(struct frd__worker *c, struct frd__wnode *node, size_t dir_l
         o_post_visit(c, node, dir_len, o_top_fd(c));
     }
     if (!pushed || r->lg != NULL) {
-        uv_mutex_lock(&o->mu);
+        frd__o_lock(o);
         if (!pushed) {
             frd__ores_discard(c, o, r);
         } else {

@@ -750,7 +750,7 @@ bool frd__o_work_one(struct frd__worker *w, struct frd__ordered *o)
     o_list(w, node, r);
     frd__progress_tick(w);
 
-    uv_mutex_lock(&o->mu);
+    frd__o_lock(o);
     if (r->lg == NULL) {
         o_push_children(w, o, r->items, r->count, &r->list_err, &r->list_op);
     }
