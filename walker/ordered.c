@@ -36,9 +36,11 @@
  * by the index in the parent's sorted listing), so the read-ahead is always the next
  * directories the consumer will need, and output depends on nothing but the tree.
  *
- * Bounds: at most window_max results are listed and not yet taken; the node the consumer
- * waits for is always allowed past that limit, so the consumer can never starve behind
- * read-ahead it does not need yet. A huge directory is one result, never the whole tree.
+ * Bounds: at most window_max results are listed and not yet taken (twice that for the
+ * consumer's own read-ahead, which it does only while the listing it awaits is in flight);
+ * the node the consumer waits for is always allowed past that limit, so the consumer can
+ * never starve behind read-ahead it does not need yet. Idle workers are woken when a
+ * quarter of the window is free again, not at every result taken. A huge directory is one result, never the whole tree.
  * (A large listing counts for one chunk there: its items are bounded by its slots.)
  * Results of pruned subtrees are dropped by the workers when they meet them, and purged
  * by the consumer when the window is full.
