@@ -522,10 +522,17 @@ static void o_run_frames(struct frd__worker *c)
                 return;
             }
         }
-        struct frd__resolved res = {
-            .entry = it->entry, .id = it->id, .has_id = it->has_id, .persistent = it->persistent};
-        res.entry.name = name;
-        if (it->skip || frd__is_duplicate(walk, &res)) {
+        // The frame owns its items now: the callbacks get the item's own entry (no copy).
+        it->entry.name = name;
+        bool dup = false;
+        if (!it->skip && walk->ids.seen != NULL) {
+            struct frd__resolved res = {.entry = it->entry,
+                                        .id = it->id,
+                                        .has_id = it->has_id,
+                                        .persistent = it->persistent};
+            dup = frd__is_duplicate(walk, &res);
+        }
+        if (it->skip || dup) {
             if (it->child != NULL) {
                 atomic_store_explicit(&it->child->pruned, true, memory_order_relaxed);
             }
@@ -534,7 +541,7 @@ static void o_run_frames(struct frd__worker *c)
         struct frd_walk_entry we = {
             .path = c->path,
             .path_len = path_len,
-            .entry = &res.entry,
+            .entry = &it->entry,
             .depth = depth,
             .parent_fd = parent_fd,
             .is_root = false,
@@ -545,7 +552,7 @@ static void o_run_frames(struct frd__worker *c)
             .parent_state = f->node->state,
         };
         void *dstate = NULL;
-        if (res.entry.type == FRD_TYPE_DIR) {
+        if (it->entry.type == FRD_TYPE_DIR) {
             we.dir_state = &dstate;
         }
         enum frd_action act = frd__visit(c, &we);
