@@ -39,9 +39,11 @@
  * by the index in the parent's sorted listing), so the read-ahead is always the next
  * directories the consumer will need, and output depends on nothing but the tree.
  *
- * Bounds: at most window_max results are listed and not yet taken; the node the consumer
- * waits for is always allowed past that limit, so the consumer can never starve behind
- * read-ahead it does not need yet. A huge directory is one result, never the whole tree.
+ * Bounds: at most window_max results are listed and not yet taken (twice that for the
+ * consumer's own read-ahead, which it does only while the listing it awaits is in flight);
+ * the node the consumer waits for is always allowed past that limit, so the consumer can
+ * never starve behind read-ahead it does not need yet. Idle workers are woken when a
+ * quarter of the window is free again, not at every result taken. A huge directory is one result, never the whole tree.
  * (A large listing counts for one chunk there: its items are bounded by its slots.)
  * Results of pruned subtrees are dropped by the workers when they meet them, and purged
  * by the consumer when the window is full.
@@ -130,13 +132,20 @@ static void o_put_later_flush(struct frd__ordered *o)
     }
 }
 
+/** Has the read-ahead drained enough (a quarter of each cap free) to wake idle workers? */
+static bool o_window_low(const struct frd__ordered *o)
+{
+    return o->window + o->window_max / 4 <= o->window_max &&
+           o->window_entries + O_WINDOW_ENTRIES / 4 <= O_WINDOW_ENTRIES;
+}
+
 /** Waits for a node's listing. @return the result (taken out of the window), or NULL if
  *  the walk stopped. */
 static struct o_result *o_await(struct frd__worker *c, struct frd__wnode *node)
 {
     struct frd_walk *walk = c->walk;
     struct frd__ordered *o = walk->ordered.state;
-    uv_mutex_lock(&o->mu);
+    frd__o_lock(o);
     o_put_later_flush(o);
     o->awaited = node;
     while (node->result == NULL && !atomic_load(&walk->stop)) {
@@ -163,16 +172,21 @@ static struct o_result *o_await(struct frd__worker *c, struct frd__wnode *node)
     }
     struct o_result *r = node->result;
     o->awaited = NULL;
+    bool wake = false;
     if (r != NULL) {
         node->result = NULL;
         r->state = O_TAKEN;
         o->window--;
         o->window_entries -= r->window_cost;
-        if (o->idle > 0 && o->heap_n > 0) {
-            uv_cond_signal(&o->work_cond); // a read-ahead slot is free
-        }
+        // Workers idle with tasks on the heap wait for read-ahead room: wake them once the
+        // window has drained to its low mark, not at every slot freed (each wake is a futex
+        // call, a context switch and a contended lock for the consumer, for one listing).
+        wake = o->idle > 0 && o->heap_n > 0 && o_window_low(o);
     }
     uv_mutex_unlock(&o->mu);
+    if (wake) {
+        uv_cond_broadcast(&o->work_cond); // wakers take mu themselves: it is free now
+    }
     return r;
 }
 
@@ -218,7 +232,7 @@ static struct o_item *o_item_get(struct frd__worker *c, struct o_frame *f, size_
     if (k != f->chunk) {
         struct frd_walk *walk = c->walk;
         struct frd__ordered *o = walk->ordered.state;
-        uv_mutex_lock(&o->mu);
+        frd__o_lock(o);
         lg->base = k; // the chunks before it are done with: their slots are free
         if (f->chunk != SIZE_MAX && o->idle > 0) {
             uv_cond_signal(&o->work_cond);
@@ -422,7 +436,7 @@ static bool o_enter(struct frd__worker *c, struct frd__wnode *node, size_t dir_l
         o_post_visit(c, node, dir_len, o_top_fd(c));
     }
     if (!pushed || r->lg != NULL) {
-        uv_mutex_lock(&o->mu);
+        frd__o_lock(o);
         if (!pushed) {
             frd__ores_discard(c, o, r);
         } else {
@@ -512,10 +526,17 @@ static void o_run_frames(struct frd__worker *c)
                 return;
             }
         }
-        struct frd__resolved res = {
-            .entry = it->entry, .id = it->id, .has_id = it->has_id, .persistent = it->persistent};
-        res.entry.name = name;
-        if (it->skip || frd__is_duplicate(walk, &res)) {
+        // The frame owns its items now: the callbacks get the item's own entry (no copy).
+        it->entry.name = name;
+        bool dup = false;
+        if (!it->skip && walk->ids.seen != NULL) {
+            struct frd__resolved res = {.entry = it->entry,
+                                        .id = it->id,
+                                        .has_id = it->has_id,
+                                        .persistent = it->persistent};
+            dup = frd__is_duplicate(walk, &res);
+        }
+        if (it->skip || dup) {
             if (it->child != NULL) {
                 atomic_store_explicit(&it->child->pruned, true, memory_order_relaxed);
             }
@@ -524,7 +545,7 @@ static void o_run_frames(struct frd__worker *c)
         struct frd_walk_entry we = {
             .path = c->path,
             .path_len = path_len,
-            .entry = &res.entry,
+            .entry = &it->entry,
             .depth = depth,
             .parent_fd = parent_fd,
             .is_root = false,
@@ -535,7 +556,7 @@ static void o_run_frames(struct frd__worker *c)
             .parent_state = f->node->state,
         };
         void *dstate = NULL;
-        if (res.entry.type == FRD_TYPE_DIR) {
+        if (it->entry.type == FRD_TYPE_DIR) {
             we.dir_state = &dstate;
         }
         enum frd_action act = frd__visit(c, &we);

@@ -360,9 +360,15 @@ bool frd__o_work_one(struct frd__worker *w, struct frd__ordered *o)
         return true;
     }
     // Past the read-ahead cap only the awaited node may be listed; a pruned node at the top
-    // is dropped whatever the cap, so that it never hides the awaited one below it.
-    if (o->heap_n == 0 ||
-        (frd__o_window_full(o) && o->heap[0] != o->awaited && !frd__o_chain_pruned(o->heap[0]))) {
+    // is dropped whatever the cap, so that it never hides the awaited one below it. The
+    // consumer lists read-ahead only while the listing it awaits is in flight (else it lists
+    // that one): it may go up to twice the cap in results then, where it would sleep (a large
+    // directory in flight on a worker, with the window full of what comes after it, kept it
+    // asleep 7 ms a walk of /usr).
+    bool full = w == walk->consumer
+                    ? o->window >= 2 * o->window_max || o->window_entries >= O_WINDOW_ENTRIES
+                    : frd__o_window_full(o);
+    if (o->heap_n == 0 || (full && o->heap[0] != o->awaited && !frd__o_chain_pruned(o->heap[0]))) {
         return false;
     }
     struct frd__wnode *node = frd__oheap_pop(o);
@@ -387,7 +393,7 @@ bool frd__o_work_one(struct frd__worker *w, struct frd__ordered *o)
     o_list(w, node, r);
     frd__progress_tick(w);
 
-    uv_mutex_lock(&o->mu);
+    frd__o_lock(o);
     if (r->lg == NULL) {
         frd__o_push_children(w, o, r->items, r->count, &r->list_err, &r->list_op);
     }
