@@ -54,6 +54,7 @@
 
 #define REQUEST_WAIT_NS 2000000
 #define IDLE_SLEEP_NS   50000
+#define WALK_SLEEP_NS   200000
 
 /** What a rank did, for FRD_MPI_TEST_STATS (test-only, see mpi/README.md). Loop thread. */
 struct rw_stats {
@@ -123,13 +124,18 @@ static void sleep_ns(long ns)
     nanosleep(&ts, NULL);
 }
 
-/** Waits up to IDLE_SLEEP_NS for MPI messages to arrive (polled), or less when the walk
- *  thread has something for the loop (the batch ended, a wanted directory is ready). */
+/**
+ * Waits for MPI messages to arrive (polled), or less when the walk thread has something for
+ * the loop (the batch ended, a wanted directory is ready): WALK_SLEEP_NS while this rank
+ * walks with no rank waiting on it and no request out (then only a request can come, and
+ * its sender asked before running dry), IDLE_SLEEP_NS otherwise.
+ */
 static void rw_nap(struct rank_walk *rw)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    ts.tv_nsec += IDLE_SLEEP_NS;
+    bool quiet = rw->walking && rw->npending == 0 && !rw->req_out;
+    ts.tv_nsec += quiet ? WALK_SLEEP_NS : IDLE_SLEEP_NS;
     if (ts.tv_nsec >= 1000000000) {
         ts.tv_sec++;
         ts.tv_nsec -= 1000000000;
