@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The frd authors
 /**
- * The single-process side of bench/mpi_latency.sh: walks ROOT with frd_walk() and N workers
+ * The single-process side of bench/mpi_latency.py: walks ROOT with frd_walk() and N workers
  * with the same simulated listing latency as frd_mpi_walk()'s test-only
  * FRD_MPI_TEST_LIST_DELAY_US (a children hook that sleeps that many microseconds in every
  * listing), counting what frdmpi walk counts. Prints "N entries" and "S seconds".

@@ -10,18 +10,21 @@
  *        | MP_WORK                  v
  *   other ranks <--MP_WORK--- outbox (locked; filled by the visits)
  *
- * - A batch is up to `keep` (2 * workers + 2) directories of held at one depth (so an
+ * - A batch is up to `keep` (8 * workers + 8) directories of held at one depth (so an
  *   error's depth is base + its own), walked as roots by frd's parallel walker on a helper
  *   thread. The walk keeps at most `keep` directories in flight (entered, post-order hook
  *   not yet called); the visits set further directories aside into held, where a thief
- *   gets half of them at once instead of waiting for the walker's private queue.
- * - An idle rank (no batch, empty held) sends MP_REQ to a random other rank (its first to
- *   rank 0, which starts with the root) and waits for MP_WORK or MP_NOWORK. A rank asked
- *   for work gives the first half of its held at once;
- *   if held is empty but it is walking, it sets `want` and its visits hand over the next
- *   directories they would enter (returning FRD_ACTION_PRUNE there, path plus dev/ino sent),
- *   which the loop sends to the waiting ranks; a request that waited 2 ms without a
- *   directory gets MP_NOWORK.
+ *   gets its share at once instead of waiting for the walker's private queue. (A batch is a
+ *   new frd walk: fewer, larger batches cost less; one rank alone walks everything in one.)
+ * - Start: rank 0 walks the root alone, its subdirectories set aside; every other rank
+ *   starts as if it had asked rank 0, which then shares them out evenly, keeping its part.
+ * - A rank with nothing held whose walk is down to `low` (2 * workers + 2) directories in
+ *   flight, or idle, sends MP_REQ to a random other rank and waits for MP_WORK or
+ *   MP_NOWORK (one request out at a time). A rank asked for work gives each waiting rank as
+ *   many of its held as it keeps (the first, shallowest ones); if held is empty but it is
+ *   walking, it sets `want` and its visits hand over the next directories they would enter
+ *   (returning FRD_ACTION_PRUNE there, path plus dev/ino sent), which the loop sends to the
+ *   waiting ranks; a request that waited 2 ms without a directory gets MP_NOWORK.
  * - A received directory is walked as a root: its root visit is not passed on (the sender
  *   visited it) but checks type, dev and ino against what the sender saw (FRD_ECHANGED).
  * - Termination and the drain: proto.c. Stop and errors: the rank whose walk ended with a
@@ -30,6 +33,7 @@
  *
  * Test-only (environment, see mpi/README.md): FRD_MPI_TEST_LIST_DELAY_US sleeps that long in
  * every listing (a children hook), to simulate a remote metadata server in bench/;
+ * FRD_MPI_TEST_STATS prints what each rank did (times, batches, messages) on stderr;
  * FRD_MPI_TEST_SCATTER=1 hands every directory at depth 1 to the other ranks in turn,
  * unasked (Safra counts such messages like any), so tests know some rank walks a share that
  * another rank listed.
@@ -39,16 +43,29 @@
 #include "queue.h"
 
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
-#define MAX_PENDING     64
 #define REQUEST_WAIT_NS 2000000
 #define IDLE_SLEEP_NS   50000
+#define WALK_SLEEP_NS   200000
+
+/** What a rank did, for FRD_MPI_TEST_STATS (test-only, see mpi/README.md). Loop thread. */
+struct rw_stats {
+    bool on;
+    uint64_t start;       /**< the loop's start (ns) */
+    uint64_t batch_start; /**< the running batch's */
+    uint64_t walk_ns;     /**< batches running */
+    uint64_t idle_since;  /**< 0 when not idle */
+    uint64_t idle_ns;     /**< no batch, nothing held */
+    uint64_t batches, requests, work_msgs, given;
+};
 
 /** One rank's walk. Fields above `lock` belong to the loop's thread. */
 struct rank_walk {
@@ -62,7 +79,7 @@ struct rank_walk {
     bool top_pending;  /**< rank 0 before its first batch */
     pthread_t thread;
     bool walking;
-    int pending[MAX_PENDING]; /**< ranks waiting for a reply */
+    int *pending; /**< ranks waiting for a reply (at most one request each: size - 1) */
     int npending;
     uint64_t pending_since;
     bool req_out;      /**< this rank waits for a reply */
@@ -70,7 +87,6 @@ struct rank_walk {
     uint64_t next_progress;
     uint64_t *progress; /**< rank 0: five figures per rank */
     unsigned seed;
-    bool asked;  /**< this rank has sent a request (its first goes to rank 0, the root's) */
     int root_rc; /**< the root's failure without on_error (rank 0) */
     int rc;      /**< this rank's code */
     unsigned delay_us;
@@ -85,12 +101,14 @@ struct rank_walk {
     atomic_int want;      /**< directories the visits should hand over */
     atomic_int in_flight; /**< directories the walk has entered and not finished */
     int keep;             /**< entered directories beyond this go to held instead */
+    int low;              /**< at most this many in flight and none held: ask for more */
     atomic_bool stopping;
     atomic_bool walk_done;
     int walk_rc;
     atomic_int stop_code;
     _Atomic uint64_t root_dev;
     _Atomic uint64_t entries, dirs, bytes, errors;
+    struct rw_stats stats;
 };
 
 static uint64_t now_ns(void)
@@ -106,24 +124,51 @@ static void sleep_ns(long ns)
     nanosleep(&ts, NULL);
 }
 
-/** Waits up to IDLE_SLEEP_NS for MPI messages to arrive (polled), or less when the walk
- *  thread has something for the loop (the batch ended, a wanted directory is ready). */
+/**
+ * Waits for MPI messages to arrive (polled), or less when the walk thread has something for
+ * the loop (the batch ended, a wanted directory is ready): WALK_SLEEP_NS while this rank
+ * walks with no rank waiting on it and no request out (then only a request can come, and
+ * its sender asked before running dry), IDLE_SLEEP_NS otherwise.
+ */
 static void rw_nap(struct rank_walk *rw)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    ts.tv_nsec += IDLE_SLEEP_NS;
+    bool quiet = rw->walking && rw->npending == 0 && !rw->req_out;
+    ts.tv_nsec += quiet ? WALK_SLEEP_NS : IDLE_SLEEP_NS;
     if (ts.tv_nsec >= 1000000000) {
         ts.tv_sec++;
         ts.tv_nsec -= 1000000000;
     }
     pthread_mutex_lock(&rw->lock);
-    bool ready =
-        (rw->walking && atomic_load(&rw->walk_done)) || (rw->npending > 0 && rw->outbox.len > 0);
+    bool splitting = rw->walking && rw->batch_is_top && rw->mp.size > 1;
+    bool ready = (rw->walking && atomic_load(&rw->walk_done)) ||
+                 (rw->npending > 0 && rw->outbox.len > 0 && !splitting);
     if (!ready) {
         pthread_cond_timedwait(&rw->wake, &rw->lock, &ts);
     }
     pthread_mutex_unlock(&rw->lock);
+}
+
+static void rw_stats_idle(struct rw_stats *st, bool idle)
+{
+    if (idle && st->idle_since == 0) {
+        st->idle_since = now_ns();
+    } else if (!idle && st->idle_since != 0) {
+        st->idle_ns += now_ns() - st->idle_since;
+        st->idle_since = 0;
+    }
+}
+
+static void rw_stats_print(struct rw_stats *st, int rank)
+{
+    rw_stats_idle(st, false);
+    fprintf(stderr,
+            "frd_mpi rank %d: %.1f ms, batches running %.1f ms, idle %.1f ms; %" PRIu64
+            " batches, %" PRIu64 " requests sent, %" PRIu64 " work messages received, %" PRIu64
+            " directories given\n",
+            rank, (double)(now_ns() - st->start) / 1e6, (double)st->walk_ns / 1e6,
+            (double)st->idle_ns / 1e6, st->batches, st->requests, st->work_msgs, st->given);
 }
 
 void frd_mpi_options_init(struct frd_mpi_options *opts)
@@ -199,7 +244,9 @@ static enum frd_action rw_check_root(struct rank_walk *rw, const struct frd_walk
 static bool rw_divert(struct rank_walk *rw, const struct frd_walk_entry *we, unsigned depth)
 {
     bool scatter = rw->scatter && depth == 1;
-    bool aside = atomic_load_explicit(&rw->in_flight, memory_order_relaxed) >= rw->keep;
+    // Rank 0's first batch, the root: its subdirectories are shared out when it ends.
+    bool aside = (rw->batch_is_top && depth == 1 && rw->mp.size > 1) ||
+                 atomic_load_explicit(&rw->in_flight, memory_order_relaxed) >= rw->keep;
     if (!scatter && !aside && atomic_load_explicit(&rw->want, memory_order_relaxed) <= 0) {
         return false;
     }
@@ -247,8 +294,8 @@ static enum frd_action rw_visit(const struct frd_walk_entry *we, void *udata)
     const struct frd_entry *e = we->entry;
     if (we->is_root && !rw->batch_is_top) {
         enum frd_action a = rw_check_root(rw, we, it);
-        if (a == FRD_ACTION_CONTINUE) {
-            atomic_fetch_add_explicit(&rw->in_flight, 1, memory_order_relaxed);
+        if (a != FRD_ACTION_CONTINUE) {
+            atomic_fetch_sub_explicit(&rw->in_flight, 1, memory_order_relaxed); // rw_start's
         }
         return a;
     }
@@ -264,16 +311,22 @@ static enum frd_action rw_visit(const struct frd_walk_entry *we, void *udata)
         copy.root_index = 0;
         a = rw->cb->visit(&copy, rw->udata);
     }
+    if (a == FRD_ACTION_CONTINUE && e->type == FRD_TYPE_DIR && e->error >= 0 &&
+        rw->opts->walk.max_depth >= 0 && (int)depth >= rw->opts->walk.max_depth) {
+        a = FRD_ACTION_PRUNE; // what the walker's own max_depth does
+    }
     if (a != FRD_ACTION_CONTINUE || e->type != FRD_TYPE_DIR || e->error < 0) {
+        if (we->is_root) {
+            atomic_fetch_sub_explicit(&rw->in_flight, 1, memory_order_relaxed); // rw_start's
+        }
         return a;
     }
-    if (rw->opts->walk.max_depth >= 0 && (int)depth >= rw->opts->walk.max_depth) {
-        return FRD_ACTION_PRUNE; // what the walker's own max_depth does
+    if (!we->is_root) {
+        if (rw_divert(rw, we, depth)) {
+            return FRD_ACTION_PRUNE;
+        }
+        atomic_fetch_add_explicit(&rw->in_flight, 1, memory_order_relaxed);
     }
-    if (!we->is_root && rw_divert(rw, we, depth)) {
-        return FRD_ACTION_PRUNE;
-    }
-    atomic_fetch_add_explicit(&rw->in_flight, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&rw->dirs, 1, memory_order_relaxed);
     return FRD_ACTION_CONTINUE;
 }
@@ -361,8 +414,10 @@ static int rw_start(struct rank_walk *rw)
     rw->top_pending = false;
     atomic_store(&rw->root_dev, rw->batch.items[0].root_dev);
     atomic_store(&rw->walk_done, false);
-    atomic_store(&rw->in_flight, 0);
+    atomic_store(&rw->in_flight, (int)rw->batch.len); // each root: until its post hook
     rw->walk_rc = 0;
+    rw->stats.batch_start = now_ns();
+    rw->stats.batches++;
     if (pthread_create(&rw->thread, NULL, rw_thread, rw) != 0) {
         return FRD_ENOMEM;
     }
@@ -375,6 +430,7 @@ static int rw_give(struct rank_walk *rw, struct mq *q, size_t n, int dst)
 {
     size_t len;
     char *buf = mq_pack(q, 0, n, &len);
+    rw->stats.given += n;
     if (buf == NULL) {
         return -1;
     }
@@ -401,15 +457,24 @@ static int rw_serve(struct rank_walk *rw, bool all_nowork)
     if (rc != 0) {
         return rc;
     }
-    while (rw->npending > 0 && rw->held.len > 1 && rc == 0) {
-        rc = rw_give(rw, &rw->held, (rw->held.len + 1) / 2, rw->pending[--rw->npending]);
+    // Each waiting rank gets as many of held as this rank keeps (the first, shallowest ones);
+    // the last one goes only when a walk is running here.
+    size_t parts = (size_t)rw->npending + 1;
+    while (rw->npending > 0 && rw->held.len > 0 && rc == 0) {
+        size_t n = rw->held.len / parts--;
+        if (n == 0 && rw->held.len == 1 && !rw->walking) {
+            break;
+        }
+        rc = rw_give(rw, &rw->held, n > 0 ? n : 1, rw->pending[--rw->npending]);
     }
+    // The root's subdirectories wait for the end of the root's batch (then in held).
+    bool splitting = rw->walking && rw->batch_is_top && rw->mp.size > 1;
     pthread_mutex_lock(&rw->lock);
-    while (rw->npending > 0 && rw->outbox.len > 0 && rc == 0) {
+    while (!splitting && rw->npending > 0 && rw->outbox.len > 0 && rc == 0) {
         size_t n = (rw->outbox.len + (size_t)rw->npending - 1) / (size_t)rw->npending;
         rc = rw_give(rw, &rw->outbox, n, rw->pending[--rw->npending]);
     }
-    bool late = now_ns() - rw->pending_since > REQUEST_WAIT_NS;
+    bool late = !splitting && now_ns() - rw->pending_since > REQUEST_WAIT_NS;
     if (all_nowork || late) {
         while (rw->npending > 0 && rc == 0) {
             rc = mp_send(&rw->mp, rw->pending[--rw->npending], MP_NOWORK, NULL, 0);
@@ -428,19 +493,17 @@ static int rw_handle(struct rank_walk *rw, struct mp_msg *msg)
 {
     switch (msg->tag) {
     case MP_REQ:
-        if (rw->held.len > 1 || (rw->held.len == 1 && rw->walking)) {
-            return rw_give(rw, &rw->held, (rw->held.len + 1) / 2, msg->src);
-        }
-        if (rw->walking && rw->npending < MAX_PENDING) {
+        if ((rw->walking || rw->held.len > 0) && rw->npending < rw->mp.size) {
             if (rw->npending == 0) {
                 rw->pending_since = now_ns();
             }
-            rw->pending[rw->npending++] = msg->src;
+            rw->pending[rw->npending++] = msg->src; // answered by rw_serve()
             atomic_store(&rw->want, 8 * rw->npending);
             return 0;
         }
         return mp_send(&rw->mp, msg->src, MP_NOWORK, NULL, 0);
     case MP_WORK:
+        rw->stats.work_msgs++;
         rw->req_out = false;
         return mq_unpack(&rw->held, msg->buf, msg->len);
     case MP_NOWORK:
@@ -502,6 +565,10 @@ static void rw_join(struct rank_walk *rw)
 {
     pthread_join(rw->thread, NULL);
     rw->walking = false;
+    rw->stats.walk_ns += now_ns() - rw->stats.batch_start;
+    if (rw->batch_is_top) {
+        rw->pending_since = now_ns(); // the ranks waiting from the start: served from now
+    }
     pthread_mutex_lock(&rw->lock);
     int moved = mq_move_all(&rw->held, &rw->outbox); // diverted, never asked for in the end
     pthread_mutex_unlock(&rw->lock);
@@ -542,6 +609,10 @@ static int rw_loop(struct rank_walk *rw)
                 return mp_send_all(&rw->mp, MP_ABORT, &code, sizeof code) == 0 ? 0 : -1;
             }
         }
+        // Waiting ranks first (they get as much as this rank keeps), then a new batch.
+        if (rw_serve(rw, !rw->walking && rw->held.len == 0) != 0) {
+            return -1;
+        }
         if (!rw->walking && rw->held.len > 0) {
             int rc = rw_start(rw);
             if (rc != 0) {
@@ -552,7 +623,8 @@ static int rw_loop(struct rank_walk *rw)
             busy = true;
         }
         bool idle = !rw->walking && rw->held.len == 0;
-        if (rw_serve(rw, idle) != 0 || rw_progress(rw, idle) != 0) {
+        rw_stats_idle(&rw->stats, idle);
+        if (rw_progress(rw, idle) != 0) {
             return -1;
         }
         if (idle) {
@@ -563,17 +635,18 @@ static int rw_loop(struct rank_walk *rw)
             if (t == 1) {
                 return mp_send_all(&rw->mp, MP_DONE, NULL, 0) == 0 ? 0 : -1;
             }
+        }
+        bool low = rw->walking && rw->held.len == 0 && !atomic_load(&rw->walk_done) &&
+                   atomic_load(&rw->in_flight) <= rw->low && !rw->batch_is_top;
+        if (idle || low) {
             if (!rw->req_out && size > 1 && now_ns() >= rw->next_req) {
-                // The first request goes to rank 0, which holds all the work at the start;
-                // later ones to a random other rank.
                 int dst = (int)(rand_r(&rw->seed) % (unsigned)(size - 1));
                 dst += dst >= rw->mp.rank ? 1 : 0;
-                dst = rw->asked ? dst : 0;
-                rw->asked = true;
                 if (mp_send(&rw->mp, dst, MP_REQ, NULL, 0) != 0) {
                     return -1;
                 }
                 rw->req_out = true;
+                rw->stats.requests++;
             }
         }
         if (!busy) {
@@ -612,11 +685,20 @@ int frd_mpi_walk(MPI_Comm comm, const char *root, const struct frd_mpi_options *
     rw->delay_us = delay != NULL ? (unsigned)strtoul(delay, NULL, 10) : 0;
     const char *scatter = getenv("FRD_MPI_TEST_SCATTER");
     rw->scatter = scatter != NULL && strcmp(scatter, "1") == 0;
-    unsigned workers = opts->walk.workers ? opts->walk.workers : 8;
-    rw->keep = rw->scatter ? INT32_MAX : (int)(2 * workers + 2);
     int mpi_failed = mp_init(&rw->mp, dup) != 0;
+    unsigned workers = opts->walk.workers ? opts->walk.workers : 8;
+    // One rank alone has no thieves: one walk. Otherwise 8 directories per worker in flight,
+    // and a request for more once 2 per worker are left (and none held).
+    rw->keep = rw->scatter || rw->mp.size == 1 ? INT32_MAX : (int)(8 * workers + 8);
+    rw->low = (int)(2 * workers + 2);
     rw->seed = (unsigned)rw->mp.rank * 2654435761u + (unsigned)now_ns();
-    rw->asked = rw->mp.rank == 0; // rank 0 never asks itself
+    rw->pending = calloc((size_t)(rw->mp.size > 0 ? rw->mp.size : 1), sizeof(int));
+    if (rw->pending == NULL) {
+        rw->rc = FRD_ENOMEM;
+    }
+    // Every other rank waits for rank 0's reply from the start, as if it had asked: rank 0
+    // shares the root's subdirectories out once it has listed the root.
+    rw->req_out = rw->mp.rank != 0;
     if (!mpi_failed && rw->mp.rank == 0) {
         rw->top_pending = true;
         if (cb->on_progress != NULL) {
@@ -625,9 +707,18 @@ int frd_mpi_walk(MPI_Comm comm, const char *root, const struct frd_mpi_options *
         if (mq_push(&rw->held, root, strlen(root), 0, 0, 0, 0, false) != 0) {
             rw->rc = FRD_ENOMEM;
         }
+        for (int r = rw->mp.size - 1; r > 0 && rw->pending != NULL; r--) {
+            rw->pending[rw->npending++] = r;
+        }
+        rw->pending_since = now_ns();
     }
+    rw->stats.on = getenv("FRD_MPI_TEST_STATS") != NULL;
+    rw->stats.start = now_ns();
     if (!mpi_failed && rw->rc == 0) {
         mpi_failed = rw_loop(rw) != 0;
+    }
+    if (rw->stats.on) {
+        rw_stats_print(&rw->stats, rw->mp.rank);
     }
     if (rw->walking) {
         atomic_store(&rw->stopping, true);
@@ -646,6 +737,7 @@ int frd_mpi_walk(MPI_Comm comm, const char *root, const struct frd_mpi_options *
     mq_free(&rw->batch);
     mq_free(&rw->outbox);
     free(rw->progress);
+    free(rw->pending);
     pthread_cond_destroy(&rw->wake);
     pthread_mutex_destroy(&rw->lock);
     free(rw);

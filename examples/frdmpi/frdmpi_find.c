@@ -3,7 +3,8 @@
 /**
  * frdmpi find: frdfind's expressions (its parser, evaluator and output, linked from
  * examples/frdfind/) on frd_mpi_walk(). Each rank evaluates the entries it walked and
- * writes its results to its stdout. With -s the ranks write into a temporary file instead;
+ * writes its results to its stdout. With -s the ranks write into a temporary file instead
+ * (in $TMPDIR, or /tmp);
  * rank 0 gathers the records and writes them sorted as frdfind -s orders paths: depth-first
  * by name, that is byte order with '/' lowest (records are split at '\n', or at '\0' when
  * the expression has -print0 or -fprint0 style NUL endings: see -0 below).
@@ -15,6 +16,8 @@
 #include "frdmpi.h"
 #include "toolname.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +93,29 @@ static char *slurp(int fd, size_t *len)
     }
     *len = got;
     return buf;
+}
+
+/**
+ * A file for this rank's records (-s), removed at once (the descriptor keeps it): in
+ * $TMPDIR when it is set, as sort(1) does, else in /tmp. @return the descriptor, or -1 with
+ * errno set.
+ */
+static int records_file(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    int n = snprintf(path, sizeof path, "%s/frdmpi.XXXXXX",
+                     dir != NULL && dir[0] != '\0' ? dir : "/tmp");
+    if (n < 0 || (size_t)n >= sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = mkstemp(path);
+    if (fd >= 0) {
+        unlink(path);
+        (void)fcntl(fd, F_SETFD, FD_CLOEXEC); // not for -exec's commands
+    }
+    return fd;
 }
 
 /** -s: gathers every rank's records at rank 0 and writes them sorted. @return 0 or 1. */
@@ -191,25 +217,45 @@ int fm_find_main(struct fm_run *run, int argc, char **argv)
     struct find_run f = {.run = run, .opts = &fo};
     struct frd_mpi_callbacks cb = {.visit = find_visit, .on_error = find_error};
     cb.on_progress = fm_progress_hook(run);
-    int saved_stdout = -1, tmp = -1;
+    int saved_stdout = -1, tmp = -1, failed = 0;
     if (fo.ordered) {
         // The records go to a file of this rank's own, read back for the merge.
-        FILE *t = tmpfile();
-        tmp = t != NULL ? dup(fileno(t)) : -1;
-        if (t != NULL) {
-            fclose(t);
-        }
+        tmp = records_file();
+        int err = errno;
         saved_stdout = dup(STDOUT_FILENO);
-        if (tmp < 0 || saved_stdout < 0 || dup2(tmp, STDOUT_FILENO) < 0) {
-            fprintf(stderr, "%s: cannot make a temporary file\n", tool_name);
-            ff_options_free(&fo);
-            return 1;
+        if (saved_stdout < 0 || tmp < 0) {
+            err = tmp < 0 ? err : errno;
+        } else if (dup2(tmp, STDOUT_FILENO) < 0) {
+            err = errno;
+            close(saved_stdout);
+            saved_stdout = -1;
+        }
+        if (tmp < 0 || saved_stdout < 0) {
+            fprintf(stderr, "%s: cannot make a temporary file: %s\n", tool_name, strerror(err));
+            failed = 1;
         }
     }
-    if (ff_out_init(fo.workers > 8 ? fo.workers : 8) < 0) {
+    bool out_ready = !failed && ff_out_init(fo.workers > 8 ? fo.workers : 8) == 0;
+    if (!failed && !out_ready) {
         ff_error("out of memory");
+        failed = 1;
+    }
+    // Every rank walks or none does: the others would wait for a missing rank.
+    int any = failed;
+    MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any) {
+        if (out_ready) {
+            ff_out_free_all();
+        }
+        if (saved_stdout >= 0) {
+            dup2(saved_stdout, STDOUT_FILENO);
+            close(saved_stdout);
+        }
+        if (tmp >= 0) {
+            close(tmp);
+        }
         ff_options_free(&fo);
-        return 1;
+        return fm_status(run, 1);
     }
     rc = frd_mpi_walk(MPI_COMM_WORLD, fo.paths[0], &opts, &cb, &f);
     if (rc < 0 && rc != FRD_ESTOPPED) {

@@ -238,5 +238,16 @@ for np in 1 3; do
     bad "find -print -quit np$np: status $(cat quit.rc), $n lines"
   fi
 done
+# find -s keeps each rank's records in a file in $TMPDIR: a rank that cannot make it (here
+# rank 0, its TMPDIR missing) makes every rank give up before the walk (none is left
+# waiting for it), with the reason and status 1.
+run notmp timeout 120 "${mpi[@]}" -np 1 -x TMPDIR="$tmp/missing" "$bin/frdmpi" find -s "$gen" : \
+  -np 2 "$bin/frdmpi" find -s "$gen"
+if [ "$(cat notmp.rc)" = 1 ] && [ ! -s notmp.out ] &&
+  [ "$(cat notmp.err)" = "TOOL: cannot make a temporary file: No such file or directory" ]; then
+  ok "find -s without a temporary file on one rank: every rank gives up"
+else
+  bad "find -s without a temporary file: status $(cat notmp.rc), $(head -c 300 notmp.err)"
+fi
 echo "time: $SECONDS s"
 cli_end
