@@ -16,6 +16,8 @@
 
 #include <stddef.h>
 
+// T and C are type names, which cannot stand in parentheses (clang-tidy's macro check).
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define FRD__INTROSORT(name, T, C, less)                                                \
     static void name##_swap(T *a, T *b)                                                 \
     {                                                                                   \
@@ -110,5 +112,6 @@
         }                                                                               \
         name##_part(ctx, v, n, depth);                                                  \
     }
+// NOLINTEND(bugprone-macro-parentheses)
 
 #endif // FRD_INTROSORT_H

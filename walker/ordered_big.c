@@ -197,12 +197,11 @@ static int run_add(struct frd__ordered *o, struct o_large *lg, const struct frd_
         struct o_rec *rec = &run->recs[i];
         rec_set(rec, &v[i], run->names_len);
         rec->ino = v[i].file_id;
-        if (v[i].error < 0) {
-            rec->state = O_REC_STAT; // stat it again for the error
-        } else if (lg->early != 0 && (v[i].fields & lg->early)) {
+        if (lg->early != 0 && v[i].error >= 0 && (v[i].fields & lg->early)) {
             rec->early = early_get(lg->early, &v[i]); // a batch read with every field
-        } else if (lg->early != 0) {
-            rec->state = O_REC_STAT; // by the thread that sorts the run
+        } else if (v[i].error < 0 || lg->early != 0) {
+            // Stat'ed again for the error, or (early field) by the thread that sorts the run.
+            rec->state = O_REC_STAT;
         }
         memcpy(run->names + run->names_len, v[i].name, v[i].name_len + 1);
         run->names_len += v[i].name_len + 1;
@@ -290,14 +289,17 @@ static struct o_run *run_merge(const struct o_run *a, const struct o_run *b)
     return m;
 }
 
+/** Takes run off lg's list of runs, which holds it. */
 static void run_unlink(struct o_large *lg, struct o_run *run)
 {
-    struct o_run **p = &lg->runs;
-    while (*p != run) {
-        p = &(*p)->next;
+    for (struct o_run **p = &lg->runs; *p != NULL; p = &(*p)->next) {
+        if (*p == run) {
+            *p = run->next;
+            lg->nruns--;
+            return;
+        }
     }
-    *p = run->next;
-    lg->nruns--;
+    FRD_ASSERT(!"run_unlink: the run is not on the list");
 }
 
 /**
