@@ -6,7 +6,7 @@
 # never above (the layers are drawn in lib/README.md):
 #
 #   0 interface  decode/*, lib/include/frd.h, the generated frd_config.h
-#   1 core       lib/internal.h, lib/alloc.c, lib/error.c, lib/list.c
+#   1 core       lib/internal.h, lib/introsort.h, lib/alloc.c, lib/error.c, lib/list.c
 #   2 platform   platform/*
 #   3 lister     lib/lister.c (the public listers, on top of a backend)
 #   4 walker     walker/*
@@ -21,7 +21,7 @@ cd "$root"
 layer_of() { # path -> layer number, or nothing when unplaced
   case $1 in
   decode/* | lib/include/frd.h | frd_config.h) echo 0 ;;
-  lib/internal.h | lib/alloc.c | lib/error.c | lib/list.c) echo 1 ;;
+  lib/internal.h | lib/introsort.h | lib/alloc.c | lib/error.c | lib/list.c) echo 1 ;;
   platform/*) echo 2 ;;
   lib/lister.c) echo 3 ;;
   walker/*) echo 4 ;;
