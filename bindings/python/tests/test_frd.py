@@ -480,7 +480,10 @@ class TestUBoot(Tree):
         # The child walks again and again until SIGINT arrives: it must raise
         # KeyboardInterrupt out of the iteration and leave only its main thread.
         code = textwrap.dedent("""
-            import os, sys, frd
+            import os, signal, sys, frd
+            # A process started in the background by a non-interactive shell inherits
+            # SIGINT ignored, and Python then keeps it ignored: restore Python's handler.
+            signal.signal(signal.SIGINT, signal.default_int_handler)
             root, slow = sys.argv[1], sys.argv[2] == "slow"
             # "slow": thousands of globs per name make the walk slower than Python, so
             # the signal comes while __next__ waits for a batch with the GIL released.
