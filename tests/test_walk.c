@@ -13,6 +13,7 @@
 #include "walk_common.h"
 #include "walker.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -824,6 +825,120 @@ static void test_walk_post_order_after_all_descendants(void **state)
         recs_free(&p.events);
         pthread_mutex_destroy(&p.lock);
     }
+}
+
+/** Descriptors this process has open now (those of /proc/self/fd's own listing not counted). */
+static int open_fd_count(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        n += e->d_name[0] != '.';
+    }
+    closedir(d);
+    return n - 1;
+}
+
+/** A chain of `depth` directories "d" below root, with a file "f" in each. */
+static void make_chain(const char *root, unsigned depth)
+{
+    char rel[1024] = "c";
+    size_t len = 1;
+    tree_dir(root, rel);
+    for (unsigned i = 0; i < depth; i++) {
+        memcpy(rel + len, "/d", 3);
+        len += 2;
+        tree_dir(root, rel);
+        memcpy(rel + len, "/f", 3);
+        tree_file(root, rel, 1);
+        rel[len] = '\0';
+    }
+}
+
+struct nofd_ctx {
+    struct recs events; /**< "V path" and "D path" in the order of the calls */
+    int baseline;       /**< descriptors open before the walk */
+    int max_open;       /**< most descriptors open at any call, beyond the baseline */
+    bool any_parent_fd; /**< a callback below a root got a valid parent_fd */
+};
+
+static void nofd_call(struct nofd_ctx *x, char tag, const struct frd_walk_entry *we)
+{
+    char buf[1200];
+    int n = snprintf(buf, sizeof(buf), "%c %s", tag, we->path);
+    recs_add(&x->events, buf, (size_t)n);
+    int open = open_fd_count() - x->baseline;
+    x->max_open = open > x->max_open ? open : x->max_open;
+    x->any_parent_fd |= !we->is_root && we->parent_fd != FRD_INVALID_FD;
+}
+
+static enum frd_action nofd_visit(const struct frd_walk_entry *we, void *udata)
+{
+    nofd_call(udata, 'V', we);
+    return FRD_ACTION_CONTINUE;
+}
+
+static void nofd_done(const struct frd_walk_entry *dir, const struct frd_walk_dir_totals *t,
+                      void *udata)
+{
+    (void)t;
+    nofd_call(udata, 'D', dir);
+}
+
+static void nofd_walk(const char *root, unsigned flags, unsigned workers, struct nofd_ctx *x)
+{
+    recs_init(&x->events);
+    x->baseline = open_fd_count();
+    x->max_open = 0;
+    x->any_parent_fd = false;
+    struct frd_walk_options o;
+    walk_opts(&o, flags);
+    o.workers = workers;
+    o.on_dir_done = nofd_done;
+    assert_int_equal(frd_walk(root, &o, nofd_visit, x), 0);
+}
+
+/*
+ * FRD_WALK_NO_PARENT_FD: the same calls in the same order as without it, no valid parent_fd
+ * in any of them, and in ordered mode no directory held open for them: on a chain 200 deep
+ * the walk without the flag holds a descriptor per level at the bottom (its frames keep
+ * them for the visits' parent_fd), with it a few per thread at most.
+ */
+static void test_walk_ordered_no_parent_fd_keeps_no_directory_open(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    make_chain(root, 200);
+    unsigned workers[] = {1, 2, 8};
+    for (size_t k = 0; k < sizeof(workers) / sizeof(workers[0]); k++) {
+        struct nofd_ctx with, without;
+        nofd_walk(root, FRD_WALK_ORDERED | FRD_WALK_NAMES_ONLY, workers[k], &without);
+        nofd_walk(root, FRD_WALK_ORDERED | FRD_WALK_NAMES_ONLY | FRD_WALK_NO_PARENT_FD, workers[k],
+                  &with);
+        assert_int_equal(with.events.n, without.events.n);
+        assert_int_equal(with.events.n,
+                         2 * 2 + 3 * 200); // root and c, V and D; d, f, D d per level
+        for (size_t i = 0; i < with.events.n; i++) {
+            assert_string_equal(with.events.v[i], without.events.v[i]);
+        }
+        assert_true(without.any_parent_fd);
+        assert_false(with.any_parent_fd);
+        assert_true(without.max_open > 150);
+        assert_true(with.max_open <= 2 * (int)workers[k] + 2);
+        recs_free(&with.events);
+        recs_free(&without.events);
+    }
+    // Concurrent mode: the same entries, none with a parent_fd.
+    struct nofd_ctx with, without;
+    nofd_walk(root, FRD_WALK_NAMES_ONLY, 2, &without);
+    nofd_walk(root, FRD_WALK_NAMES_ONLY | FRD_WALK_NO_PARENT_FD, 2, &with);
+    assert_int_equal(with.events.n, without.events.n);
+    assert_true(without.any_parent_fd);
+    assert_false(with.any_parent_fd);
+    recs_free(&with.events);
+    recs_free(&without.events);
+    tree_remove(root);
 }
 
 static atomic_int progress_calls;
@@ -2135,6 +2250,7 @@ int main(void)
         cmocka_unit_test(test_walk_one_file_system_matches_find_xdev),
         cmocka_unit_test(test_walk_ordered_output_identical_at_1_2_8_workers),
         cmocka_unit_test(test_walk_ordered_large_directory_shared_prefixes_in_byte_order),
+        cmocka_unit_test(test_walk_ordered_no_parent_fd_keeps_no_directory_open),
         cmocka_unit_test(test_walk_post_order_after_all_descendants),
         cmocka_unit_test(test_walk_progress_hook_runs_at_interval),
         cmocka_unit_test(test_walk_bad_arguments_are_einval),

@@ -46,9 +46,10 @@ static int walk_options_copy(struct frd_walk_options *o, const struct frd_walk_o
     return 0;
 }
 
-#define WALK_FLAGS_ALL                                                        \
-    (FRD_WALK_NAMES_ONLY | FRD_WALK_ONE_FILE_SYSTEM | FRD_WALK_UNIQUE_FILES | \
-     FRD_WALK_UNIQUE_DIRS | FRD_WALK_SKIP_HIDDEN | FRD_WALK_ORDERED | FRD_WALK_CHILDREN_PARTS)
+#define WALK_FLAGS_ALL                                                                          \
+    (FRD_WALK_NAMES_ONLY | FRD_WALK_ONE_FILE_SYSTEM | FRD_WALK_UNIQUE_FILES |                   \
+     FRD_WALK_UNIQUE_DIRS | FRD_WALK_SKIP_HIDDEN | FRD_WALK_ORDERED | FRD_WALK_CHILDREN_PARTS | \
+     FRD_WALK_NO_PARENT_FD)
 
 /** Default cap on workers when the caller leaves it to us (bfs caps at 8 as well). */
 #define WALK_DEFAULT_MAX_WORKERS 8
@@ -258,9 +259,10 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     // children hook's is not: the directory keeps the ref on its parent's descriptor that it
     // was opened through until its hook has run (hook_pins_parent); a parent whose
     // descriptor was not kept recorded its identity then (frd__keep_fd()).
-    walk->need_parent_ids =
-        !(o.flags & FRD_WALK_ORDERED) && (wanted & ids) != ids && o.on_dir_done != NULL;
-    walk->hook_pins_parent = !(o.flags & FRD_WALK_ORDERED) && o.on_children != NULL;
+    // With FRD_WALK_NO_PARENT_FD there is no parent_fd to give, so neither is needed.
+    bool parent_fds = !(o.flags & (FRD_WALK_ORDERED | FRD_WALK_NO_PARENT_FD));
+    walk->need_parent_ids = parent_fds && (wanted & ids) != ids && o.on_dir_done != NULL;
+    walk->hook_pins_parent = parent_fds && o.on_children != NULL;
     unsigned budget = o.fd_budget;
     if (budget == 0) {
         unsigned limit = frd__plat_fd_limit();

@@ -153,7 +153,7 @@ static bool wn_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd
             .path_len = path_len,
             .entry = &r.entry,
             .depth = depth,
-            .parent_fd = fd,
+            .parent_fd = walk->opts.flags & FRD_WALK_NO_PARENT_FD ? FRD_INVALID_FD : fd,
             .is_root = false,
             .followed_link = r.followed,
             .persistent_ids = r.persistent && !walk->names_only,

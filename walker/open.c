@@ -144,7 +144,7 @@ int frd__parent_fd_get(struct frd__worker *w, struct frd__wnode *node, frd_os_fd
 {
     struct frd__wnode *parent = node->parent;
     *fd = FRD_INVALID_FD;
-    if (parent == NULL) {
+    if (parent == NULL || (w->walk->opts.flags & FRD_WALK_NO_PARENT_FD)) {
         return FD_NONE;
     }
     if (frd__fd_try_pin(parent)) {

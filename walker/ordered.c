@@ -356,6 +356,9 @@ static frd_os_fd o_frame_fd(struct frd__worker *c, size_t i)
 {
     struct frd__ordered *o = c->walk->ordered.state;
     struct o_frame *f = &o->frames[i];
+    if (c->walk->opts.flags & FRD_WALK_NO_PARENT_FD) {
+        return FRD_INVALID_FD; // the callbacks make no *at() call
+    }
     if (f->has_fd || f->own_fd != FRD_INVALID_FD) {
         return o_frame_open_fd(f);
     }

@@ -328,8 +328,12 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
     // The consumer's frame keeps the descriptor (parent_fd of its visits) while at most half
     // the budget is in use: the rest stays for children to open relative to their parents,
     // so that a tree deeper than the budget never has to be reopened along its path.
-    if (atomic_load_explicit(&walk->fds.open_fds, memory_order_relaxed) <
-        walk->fds.keep_limit / 2) {
+    // Callbacks that make no *at() call need none: the directory is closed here, on the
+    // thread that listed it, as soon as its subdirectories are open.
+    if (walk->opts.flags & FRD_WALK_NO_PARENT_FD) {
+        // Nothing to keep or reopen.
+    } else if (atomic_load_explicit(&walk->fds.open_fds, memory_order_relaxed) <
+               walk->fds.keep_limit / 2) {
         atomic_fetch_add(&node->fd_refs, 1);
         r->has_fd = true;
     } else if (!(node->flags & WN_HAS_ID) && frd__plat_fd_identity(fd, &node->id) == 0) {

@@ -882,6 +882,8 @@ static PyObject *frd_py_walk(PyObject *module, PyObject *args, PyObject *kwargs)
     s->opts.on_error = on_error;
     // A root given as a link is followed, as os.walk and os.scandir do (find -H).
     s->opts.follow = follow ? FRD_FOLLOW_ALL : FRD_FOLLOW_ROOTS;
+    // Entries are handed out by path: no callback reaches one through its directory.
+    s->opts.flags |= FRD_WALK_NO_PARENT_FD;
     if (!stats) {
         s->opts.flags |= FRD_WALK_NAMES_ONLY;
     } else {

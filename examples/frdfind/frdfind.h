@@ -116,6 +116,9 @@ enum ff_need {
      *  though it reads no field: where the walk did not stat the entry, the first such test
      *  evaluated on it does (see ff_eval()), and is false if that fails. */
     FF_NEED_STAT = 1 << 29,
+    /** The test reaches the entry through the walk's descriptor of its parent (readlinkat,
+     *  faccessat, getxattr by /proc/self/fd): -lname, -xtype, -readable..., %l, %Y, %Z. */
+    FF_NEED_DIR_FD = 1 << 28,
 };
 
 /** The fields that take a stat: any of them asked means entries whose stat failed are
@@ -299,6 +302,14 @@ bool ff_fnmatch(const char *pattern, bool pattern_ascii, const char *s, size_t l
 
 /** @return enum ff_need bits for the expression. */
 unsigned ff_expr_needs(const struct ff_expr *expr);
+
+/**
+ * Does evaluating expr reach entries through the walk's descriptor of their parent
+ * (-exec, -execdir, -ok, -delete, -empty, -ls, FF_NEED_DIR_FD tests, and with
+ * stat_may_fail the stats made on demand for FF_NEED_STAT)? Without it the walk is asked
+ * for no such descriptor (FRD_WALK_NO_PARENT_FD).
+ */
+bool ff_expr_uses_dir_fd(const struct ff_expr *expr, bool stat_may_fail);
 
 /**
  * Evaluates the expression on one entry.

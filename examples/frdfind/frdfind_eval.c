@@ -168,6 +168,44 @@ static unsigned node_needs(const struct ff_expr *expr)
     }
 }
 
+bool ff_expr_uses_dir_fd(const struct ff_expr *expr, bool stat_may_fail)
+{
+    if (expr == NULL) {
+        return false;
+    }
+    if (ff_expr_uses_dir_fd(expr->lhs, stat_may_fail) ||
+        ff_expr_uses_dir_fd(expr->rhs, stat_may_fail)) {
+        return true;
+    }
+    switch (expr->kind) {
+    case FF_AND:
+    case FF_OR:
+    case FF_COMMA:
+    case FF_NOT:
+    case FF_TRUE:
+    case FF_FALSE:
+    case FF_NAME:
+    case FF_PATH:
+    case FF_TYPE:
+    case FF_SIZE:
+    case FF_INUM:
+    case FF_LINKS:
+    case FF_PRUNE:
+    case FF_QUIT:
+    case FF_PRINT:
+    case FF_COUNT:
+    case FF_FPRINT:
+    case FF_PRED:
+    case FF_PRINTF:
+    case FF_FPRINTF: {
+        unsigned needs = node_needs(expr);
+        return (needs & FF_NEED_DIR_FD) != 0 || ((needs & FF_NEED_STAT) && stat_may_fail);
+    }
+    default: // -exec and its kin, -delete, -empty (lists it), -ls (a link's target)
+        return true;
+    }
+}
+
 /**
  * find on an entry whose stat failed: a test that needs the stat is false, and the error
  * is reported the first time one needs it (once per entry); where the type is unknown too

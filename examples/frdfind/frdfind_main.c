@@ -372,6 +372,12 @@ int main(int argc, char **argv)
     }
 
     opts.stat_may_fail = geteuid() != 0;
+    // No test reaches an entry through its directory's descriptor: the walk need not hold
+    // one for the visits (ordered: each directory is closed as soon as it is listed).
+    // (-exclude is evaluated in the children hook, on the descriptor of the directory.)
+    if (!opts.xdev && !opts.color && !ff_expr_uses_dir_fd(opts.expr, opts.stat_may_fail)) {
+        wo.flags |= FRD_WALK_NO_PARENT_FD;
+    }
     struct ff_walk walk = {.opts = &opts};
     atomic_init(&walk.quit, false);
     // One output state per worker index: the walker runs at most 8 workers (or the -j asked).

@@ -258,7 +258,7 @@ static struct ff_expr *parse_type(struct parser *p, const char *primary, const c
             e->kind = FF_PRED;
             e->test = ff_test_xtype;
             e->num = (uint64_t)p->opts->follow;
-            e->needs = FF_NEED_STAT; // find stats every entry for -xtype
+            e->needs = FF_NEED_STAT | FF_NEED_DIR_FD; // find stats every entry for -xtype
         }
     }
     return e;

@@ -916,7 +916,7 @@ struct ff_expr *ff_pred_parse(struct ff_parser *fp, const char *tok, bool *handl
     }
     if (strcmp(tok, "-lname") == 0 || strcmp(tok, "-ilname") == 0) {
         if ((arg = ff_parser_arg(fp, tok)) == NULL ||
-            (e = pred(fp, test_lname, FF_NEED_STAT)) == NULL) {
+            (e = pred(fp, test_lname, FF_NEED_STAT | FF_NEED_DIR_FD)) == NULL) {
             return NULL;
         }
         e->pattern = arg;
@@ -939,7 +939,7 @@ struct ff_expr *ff_pred_parse(struct ff_parser *fp, const char *tok, bool *handl
     static const int access_modes[] = {R_OK, W_OK, X_OK};
     for (size_t i = 0; i < 3; i++) {
         if (strcmp(tok, access_names[i]) == 0) {
-            if ((e = pred(fp, test_access, 0)) != NULL) {
+            if ((e = pred(fp, test_access, FF_NEED_DIR_FD)) != NULL) {
                 e->num = (uint64_t)access_modes[i];
             }
             return e;

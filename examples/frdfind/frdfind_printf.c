@@ -278,15 +278,15 @@ int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
             seg.directive = d;
             // find's %y needs the type (unknown where a directory's stat failed); its %l
             // needs a stat of the entry.
-            *needs |= d == 'y' ? FRD_FIELD_TYPE : d == 'l' ? FF_NEED_STAT : 0;
+            *needs |= d == 'y' ? FRD_FIELD_TYPE : d == 'l' ? FF_NEED_STAT | FF_NEED_DIR_FD : 0;
             q++;
         } else if (d == 'Y') {
             seg.directive = d;
-            *needs |= FF_NEED_LINKSTAT | FF_NEED_STAT;
+            *needs |= FF_NEED_LINKSTAT | FF_NEED_STAT | FF_NEED_DIR_FD;
             q++;
         } else if (strchr("sinmMkbDuUgGFSZ", d) != NULL) {
             seg.directive = d;
-            *needs |= directive_field(d);
+            *needs |= directive_field(d) | (d == 'Z' ? FF_NEED_DIR_FD : 0);
             q++;
         } else {
             char directive[2] = {'%', d};

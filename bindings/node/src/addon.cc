@@ -329,7 +329,8 @@ bool ParseConfig(const Napi::Env &env, const Napi::Object &o, Config *cfg)
         cfg->queueLimit = 1;
     }
     cfg->layout = Layout(cfg->batchSize, cfg->stats);
-    unsigned flags = cfg->stats ? 0 : FRD_WALK_NAMES_ONLY;
+    // Entries are handed out by path: no callback reaches one through its directory.
+    unsigned flags = FRD_WALK_NO_PARENT_FD | (cfg->stats ? 0 : FRD_WALK_NAMES_ONLY);
     if (o.Get("sort").ToBoolean()) {
         flags |= FRD_WALK_ORDERED;
     }
