@@ -276,7 +276,9 @@ static inline void frd__o_lock(struct frd__ordered *o)
 
 /* walker/ordered_list.c: the task heap (by pre-order position) and the workers. All but
  * frd__o_chain_pruned() are called with mu held. */
+/** Pushes a task (and, behind it, its next_sib chain). @return 0 or FRD_ENOMEM. */
 int frd__oheap_push(struct frd__ordered *o, struct frd__wnode *node);
+/** Takes the first task in pre-order off the heap and pushes its next sibling, if any. */
 struct frd__wnode *frd__oheap_pop(struct frd__ordered *o);
 /** Is the read-ahead at its cap (results or entries listed and not taken)? */
 bool frd__o_window_full(const struct frd__ordered *o);

@@ -68,7 +68,8 @@ int frd__oheap_push(struct frd__ordered *o, struct frd__wnode *node)
     return 0;
 }
 
-struct frd__wnode *frd__oheap_pop(struct frd__ordered *o)
+/** Takes the top off the heap (its next sibling is not pushed here). */
+static struct frd__wnode *oheap_take_top(struct frd__ordered *o)
 {
     FRD_ASSERT(o->heap_n > 0);
     struct frd__wnode *top = o->heap[0];
@@ -91,6 +92,21 @@ struct frd__wnode *frd__oheap_pop(struct frd__ordered *o)
     if (o->heap_n > 0) {
         o->heap[i] = last;
         heap_check_at(o, i);
+    }
+    return top;
+}
+
+struct frd__wnode *frd__oheap_pop(struct frd__ordered *o)
+{
+    struct frd__wnode *top = oheap_take_top(o);
+    struct frd__wnode *next = top->next_sib;
+    if (next != NULL) {
+        // It comes after top and its subtree, so nothing on the heap needs it sooner; the
+        // slot top left is free, so this push never allocates.
+        top->next_sib = NULL;
+        int rc = frd__oheap_push(o, next);
+        FRD_ASSERT(rc == 0);
+        (void)rc;
     }
     return top;
 }
@@ -175,22 +191,31 @@ void frd__o_item_fill(struct frd__worker *w, struct frd__wnode *node, frd_os_fd 
 void frd__o_push_children(struct frd__worker *w, struct frd__ordered *o, struct o_item *items,
                           size_t n, int *list_err, struct frd__failure *list_op)
 {
-    bool ok = true;
+    // The first subdirectory goes onto the heap, each of the others behind the one before
+    // it (next_sib), pushed when that one is taken off: a smaller heap, a shorter hold of mu.
+    struct frd__wnode *first = NULL;
+    struct frd__wnode **link = &first;
     size_t pushed = 0;
     for (size_t i = 0; i < n; i++) {
         struct frd__wnode *c = items[i].child;
-        if (c != NULL && ok && frd__oheap_push(o, c) < 0) {
-            ok = false;
+        if (c != NULL) {
+            *link = c;
+            link = &c->next_sib;
+            pushed++;
         }
-        if (!ok && c != NULL) {
-            items[i].child = NULL;
-            frd__wnode_drop(w, c);
-        }
-        pushed += ok && c != NULL;
     }
-    if (!ok) {
+    if (first != NULL && frd__oheap_push(o, first) < 0) {
+        for (size_t i = 0; i < n; i++) {
+            struct frd__wnode *c = items[i].child;
+            if (c != NULL) {
+                items[i].child = NULL;
+                c->next_sib = NULL;
+                frd__wnode_drop(w, c);
+            }
+        }
         *list_err = FRD_ENOMEM;
         *list_op = FRD__FAIL_QUEUE;
+        return;
     }
     // New tasks: wake as many idle workers as there are tasks beyond the one this thread
     // takes next (a broadcast per listing woke every worker for one task, and mostly for
@@ -383,7 +408,9 @@ bool frd__o_work_one(struct frd__worker *w, struct frd__ordered *o)
     }
     struct o_result *r = frd__ores_get(o);
     if (r == NULL) {
-        frd__oheap_push(o, node); // back, so the final drain frees it (heap_pop left room)
+        if (frd__oheap_push(o, node) < 0) { // back, so the final drain frees it
+            frd__o_drop_task(w, node);
+        }
         uv_mutex_unlock(&o->mu);
         frd__walk_stop(walk, FRD_ENOMEM, w);
         uv_mutex_lock(&o->mu);

@@ -63,8 +63,11 @@ struct frd__wnode {
     /** Can this directory be searched (enum wnode_search)? Written by the worker listing
      *  it, from the first stat of a subdirectory, in walks that check it. */
     uint8_t search;
-    uint32_t ord;                      /**< ordered mode: position in the parent's sorted listing */
-    atomic_bool pruned;                /**< ordered mode: the consumer will not descend here */
+    uint32_t ord;       /**< ordered mode: position in the parent's sorted listing */
+    atomic_bool pruned; /**< ordered mode: the consumer will not descend here */
+    /** Ordered mode: the next subdirectory of the same listing, pushed onto the task heap
+     *  when this one is taken off it (the heap holds one subdirectory per listing). */
+    struct frd__wnode *next_sib;
     struct frd__identity id;           /**< valid with WN_HAS_ID */
     struct frd_entry entry;            /**< the directory's own entry (name: this->name) */
     struct frd_walk_dir_totals totals; /**< filled once listed */
