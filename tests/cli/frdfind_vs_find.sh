@@ -423,6 +423,14 @@ t s,j1 "$g" dir
 t s,j3 "$g" . -name '*.c'
 t z,post "$g" . -depth -print0
 t z,s "$g" odd -print0
+# -s with and without a directory descriptor per visit (FRD_WALK_NO_PARENT_FD is set when
+# no test reaches an entry through its directory): -empty, -lname, %l, -readable need one.
+t z,s "$g" . -name '*.c' -o -type d -print0
+t z,s "$g" . -empty -print0
+t s "$g" . -lname '*dir*'
+t S "$g" . -size -3k -printf '%p %s %l\n'
+t s "$g" . -readable -type l
+t S "$g" . -type f -printf '%s %p\n'
 # Roots in command-line order, each root's results after the previous root's, at any -j.
 mkdir -p "$g/r/a/x" "$g/r/b" "$g/r/c/d/y" "$g/r/e/f"
 touch "$g/r/a/x/1" "$g/r/a/2" "$g/r/b/3" "$g/r/c/d/4" "$g/r/c/d/y/5" "$g/r/e/f/6"
