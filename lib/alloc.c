@@ -40,6 +40,11 @@ void *frd__calloc(size_t count, size_t size)
     if (frd__mul_size(count, size, &total) < 0) {
         return NULL;
     }
+    if (allocator.malloc_fn == malloc) {
+        // The C library's own: it knows memory fresh from the kernel is zero already, so a
+        // large block costs no page until it is used (a memset would fault in every page).
+        return calloc(total ? total : 1, 1);
+    }
     void *p = frd__malloc(total);
     if (p != NULL) {
         memset(p, 0, total);

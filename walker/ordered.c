@@ -81,6 +81,8 @@ int frd__ordered_init(struct frd_walk *walk)
     o->chunk_slots = o->chunk_slots < 4               ? 4
                      : o->chunk_slots > O_CHUNK_SLOTS ? O_CHUNK_SLOTS
                                                       : o->chunk_slots;
+    o->need_fulls = (walk->fields & ~(unsigned)O_BARE_FIELDS) != 0 ||
+                    (walk->opts.flags & (FRD_WALK_UNIQUE_FILES | FRD_WALK_UNIQUE_DIRS)) != 0;
     o->sortbufs = frd__calloc(walk->nworkers, sizeof(o->sortbufs[0]));
     if (o->sortbufs == NULL) {
         goto fail_sortbufs;
@@ -500,7 +502,7 @@ static void o_run_frames(struct frd__worker *c)
                                               : f->res->names + it->name_off;
         size_t dir_len = f->dir_len;
         size_t sep = frd__path_sep(c->path, dir_len);
-        size_t path_len = dir_len + sep + it->entry.name_len;
+        size_t path_len = dir_len + sep + it->name_len;
         if (frd__grow(c, &c->path, &c->path_cap, path_len + 1) < 0) {
             frd__walk_stop(walk, FRD_ENOMEM, c);
             return;
@@ -509,7 +511,7 @@ static void o_run_frames(struct frd__worker *c)
         if (sep) {
             c->path[dir_len] = '/';
         }
-        memcpy(c->path + dir_len + sep, name, it->entry.name_len);
+        memcpy(c->path + dir_len + sep, name, it->name_len);
         c->path[path_len] = '\0';
         unsigned depth = f->node->depth + 1;
         // The directory's descriptor for the visit; the one the consumer reopened for the
@@ -529,13 +531,17 @@ static void o_run_frames(struct frd__worker *c)
                 return;
             }
         }
-        // The frame owns its items now: the callbacks get the item's own entry (no copy).
-        it->entry.name = name;
+        // The frame owns its items now: the callbacks get the item's own whole entry, or
+        // one rebuilt here from a bare item.
+        struct frd_entry bare;
+        struct frd_entry *entry = frd__o_item_entry(it, name, &bare);
         bool dup = false;
         if (!it->skip && walk->ids.seen != NULL) {
-            struct frd__resolved res = {.entry = it->entry,
-                                        .id = it->id,
-                                        .has_id = it->has_id,
+            FRD_ASSERT(!it->has_id || it->full != NULL);
+            struct frd__resolved res = {.entry = *entry,
+                                        .id = it->full != NULL ? it->full->id
+                                                               : (struct frd__identity){0},
+                                        .has_id = it->has_id && it->full != NULL,
                                         .persistent = it->persistent};
             dup = frd__is_duplicate(walk, &res);
         }
@@ -548,7 +554,7 @@ static void o_run_frames(struct frd__worker *c)
         struct frd_walk_entry we = {
             .path = c->path,
             .path_len = path_len,
-            .entry = &it->entry,
+            .entry = entry,
             .depth = depth,
             .parent_fd = parent_fd,
             .is_root = false,
@@ -559,7 +565,7 @@ static void o_run_frames(struct frd__worker *c)
             .parent_state = f->node->state,
         };
         void *dstate = NULL;
-        if (it->entry.type == FRD_TYPE_DIR) {
+        if (entry->type == FRD_TYPE_DIR) {
             we.dir_state = &dstate;
         }
         enum frd_action act = frd__visit(c, &we);

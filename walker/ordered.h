@@ -11,20 +11,66 @@
 
 #include "walker.h"
 
-/** One entry of a listing, resolved by a worker. Names are offsets into a name arena. */
+#include <string.h>
+
+/** The fields an item holds itself; an entry with others is kept whole (struct o_full). */
+#define O_BARE_FIELDS (FRD_FIELD_TYPE | FRD_FIELD_FILE_ID | FRD_FIELD_DEV)
+
+/** An entry kept whole, for walks that want more of it than an item holds. */
+struct o_full {
+    struct frd_entry entry;  /**< name: set by the consumer at the visit */
+    struct frd__identity id; /**< with the item's has_id, for visit-once walks */
+};
+
+/**
+ * One entry of a listing, resolved by a worker. Most walks want no more of an entry than
+ * its name and type, which the item holds itself (88 bytes, where a whole entry is 136):
+ * a walk's read-ahead is that much less memory for the workers to fault in and write and
+ * for the consumer to read from their caches. An entry with more (stat fields, an identity
+ * for a visit-once walk) is kept whole in `full`, a slot of the same index in an array that
+ * goes with the items, made only in walks that can need it (frd__ordered.need_fulls).
+ * The consumer rebuilds the entry for its visit: frd__o_item_entry().
+ */
 struct o_item {
-    struct frd_entry entry;        /**< name: see name_off */
-    size_t name_off;               /**< in the result's list (worker) or the stack arena */
+    struct o_full *full;           /**< the entry whole, or NULL: the fields below are all */
     struct frd__wnode *child;      /**< node to descend into, or NULL */
     const struct frd__wnode *loop; /**< FRD_ELOOP from a loop: the ancestor */
-    struct frd__identity id;
-    int err;
+    uint64_t file_id;              /**< entry.file_id */
+    uint64_t dev;                  /**< entry.dev */
     struct frd__failure err_op;
+    uint32_t name_off; /**< in the result's names (a listing of one batch: below 4 GiB) */
+    uint32_t name_len; /**< entry.name_len */
+    int err;
+    int error;       /**< entry.error */
+    unsigned fields; /**< entry.fields (O_BARE_FIELDS bits only, without full) */
+    uint8_t type;    /**< entry.type */
     bool skip;
     bool has_id;
     bool followed;
     bool persistent;
 };
+
+/**
+ * The entry of an item for its visit, named `name`: the whole one, or one rebuilt in
+ * `bare` from what the item holds. Consumer only. @return it.
+ */
+static inline struct frd_entry *frd__o_item_entry(struct o_item *it, const char *name,
+                                                  struct frd_entry *bare)
+{
+    struct frd_entry *e = &it->full->entry;
+    if (it->full == NULL) {
+        e = bare;
+        memset(e, 0, sizeof(*e));
+        e->name_len = it->name_len;
+        e->type = (enum frd_type)it->type;
+        e->fields = it->fields;
+        e->file_id = it->file_id;
+        e->dev = it->dev;
+        e->error = it->error;
+    }
+    e->name = name;
+    return e;
+}
 
 /** A result: free, being listed, published on its node, or taken by a frame. */
 enum o_state { O_FREE, O_INFLIGHT, O_READY, O_TAKEN };
@@ -57,7 +103,7 @@ struct o_rec {
 
 /** Entries of a large listing resolved at a time, and the most chunks resolved at once
  *  (two per worker, at least 4: the chunk the consumer is in and those ahead of it). */
-#define O_CHUNK       1024
+#define O_CHUNK       256
 #define O_CHUNK_SLOTS 16
 /** Runs of a large listing are merged while it is listed up to 2^O_RUN_LEVELS batches
  *  each; what is left is merged as the chunks are made. */
@@ -119,6 +165,7 @@ struct o_large {
         size_t cap;
     } slot_names[O_CHUNK_SLOTS]; /**< chunk k's names (items' name_off) in slot k % nslots */
     struct o_item *slots;        /**< nslots * O_CHUNK items: chunk k in slot k % nslots */
+    struct o_full *slot_fulls;   /**< their whole entries, or NULL (need_fulls off) */
     size_t nslots;
     size_t ready[O_CHUNK_SLOTS];   /**< the chunk each slot holds resolved, or SIZE_MAX */
     size_t made[O_CHUNK_SLOTS];    /**< entries of it that were still there when stat'ed */
@@ -146,6 +193,7 @@ struct o_buf {
     unsigned cls; /**< holds O_BUF_ITEMS << cls items */
     char *names;
     size_t names_cap;
+    struct o_full *fulls; /**< as many as items, or NULL (need_fulls off) */
     struct o_item items[];
 };
 
@@ -173,6 +221,7 @@ struct o_result {
     size_t names_len;
     size_t names_cap;
     struct o_item *items;
+    struct o_full *fulls; /**< whole entries, a slot per item, or NULL (need_fulls off) */
     size_t items_cap;
     struct o_buf *big; /**< the borrowed buffer items and names are in, or NULL */
     /** A large listing (items resolved by chunks, names in it), or NULL. */
@@ -186,6 +235,7 @@ struct o_result {
     bool listed;
     bool has_fd; /**< holds one of node's fd_refs for the consumer's frame */
     struct o_result *next_free;
+    struct o_full *small_fulls; /**< O_SMALL_ITEMS of them (need_fulls), after its block */
     struct o_item small_items[O_SMALL_ITEMS];
     char small_names[O_SMALL_NAMES];
 };
@@ -215,8 +265,11 @@ struct frd__ordered {
     size_t heap_cap;
     size_t window; /**< results in flight or ready, not taken */
     size_t window_max;
-    size_t chunk_slots;    /**< slots of a large listing (2 per worker, 4 to O_CHUNK_SLOTS) */
-    size_t window_entries; /**< entries in ready results not taken */
+    size_t chunk_slots; /**< slots of a large listing (2 per worker, 4 to O_CHUNK_SLOTS) */
+    /** The walk wants more of some entries than an item holds (stat fields, identities for
+     *  visit-once): results, buffers and chunk slots have a whole entry per item. */
+    bool need_fulls;
+    size_t window_entries;             /**< entries in ready results not taken */
     struct o_buf *bufs[O_BUF_CLASSES]; /**< free buffers by size class */
     struct o_buf **all_bufs;
     size_t nbufs;
@@ -229,6 +282,8 @@ struct frd__ordered {
     bool consumer_waits; /**< the consumer is waiting on ready_cond */
     bool consumer_done;
     struct o_result *free_res;
+    struct o_result *fresh; /**< the newest block's results not handed out yet, */
+    size_t fresh_left;      /**< and how many */
     struct o_result **all;
     size_t nall;
     size_t all_cap;
@@ -300,10 +355,11 @@ bool frd__o_work_one(struct frd__worker *w, struct frd__ordered *o);
  * Fills an item from an entry of node's listing (open as fd): resolves it (links, loops)
  * and makes the node of a subdirectory to descend into, `ord` its place in the listing.
  * *keep: children hold the descriptor (decided at the first child, if not before).
+ * `full`: the item's slot for a whole entry, or NULL if the walk keeps none.
  */
 void frd__o_item_fill(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
                       enum frd__vol_class cls, const struct frd_entry *e, bool no_descent,
-                      size_t ord, bool *keep, struct o_item *it);
+                      size_t ord, bool *keep, struct o_item *it, struct o_full *full);
 /** Pushes the child nodes of items onto the heap and wakes workers for them (mu held);
  *  no room: *list_err and *list_op say so, those children are dropped. */
 void frd__o_push_children(struct frd__worker *w, struct frd__ordered *o, struct o_item *items,

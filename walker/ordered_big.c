@@ -662,7 +662,8 @@ bool frd__o_chunk_take(struct frd__worker *w, struct frd__ordered *o, struct o_l
         made++;
         bytes += ep->size;
         it->name_off = rec->name_off;
-        frd__o_item_fill(w, node, lg->fd, lg->cls, ep, false, lo + i, &keep, it);
+        frd__o_item_fill(w, node, lg->fd, lg->cls, ep, false, lo + i, &keep, it,
+                         lg->slot_fulls != NULL ? &lg->slot_fulls[s * O_CHUNK + i] : NULL);
     }
     frd__progress_tick(w);
     if (merr < 0) {
@@ -699,9 +700,13 @@ struct o_large *frd__olarge_get(struct frd__ordered *o)
         if (lg == NULL) {
             return NULL;
         }
-        lg->slots = frd__malloc(o->chunk_slots * O_CHUNK * sizeof(lg->slots[0]));
-        lg->slot_recs = frd__malloc(o->chunk_slots * O_CHUNK * sizeof(lg->slot_recs[0]));
-        if (lg->slots == NULL || lg->slot_recs == NULL || uv_cond_init(&lg->cond) != 0) {
+        size_t n = o->chunk_slots * O_CHUNK;
+        lg->slots = frd__malloc(n * sizeof(lg->slots[0]));
+        lg->slot_recs = frd__malloc(n * sizeof(lg->slot_recs[0]));
+        lg->slot_fulls = o->need_fulls ? frd__malloc(n * sizeof(lg->slot_fulls[0])) : NULL;
+        if (lg->slots == NULL || lg->slot_recs == NULL ||
+            (o->need_fulls && lg->slot_fulls == NULL) || uv_cond_init(&lg->cond) != 0) {
+            frd__free(lg->slot_fulls);
             frd__free(lg->slot_recs);
             frd__free(lg->slots);
             frd__free(lg);
@@ -709,6 +714,7 @@ struct o_large *frd__olarge_get(struct frd__ordered *o)
         }
         if (FRD__RESERVE(o->all_large, o->large_cap, o->nlarge + 1, 8) < 0) {
             uv_cond_destroy(&lg->cond);
+            frd__free(lg->slot_fulls);
             frd__free(lg->slot_recs);
             frd__free(lg->slots);
             frd__free(lg);
@@ -772,6 +778,7 @@ void frd__olarge_free_all(struct frd__ordered *o)
         for (size_t s = 0; s < O_CHUNK_SLOTS; s++) {
             frd__free(lg->slot_names[s].p);
         }
+        frd__free(lg->slot_fulls);
         frd__free(lg->slot_recs);
         frd__free(lg->slots);
         uv_cond_destroy(&lg->cond);

@@ -135,15 +135,34 @@ bool frd__o_chain_pruned(const struct frd__wnode *node)
     return false;
 }
 
+/** Keeps a resolved entry in an item: the bare fields, or the whole entry in `full`. */
+static void o_item_keep(struct o_item *it, const struct frd__resolved *res, struct o_full *full)
+{
+    const struct frd_entry *e = &res->entry;
+    it->name_len = (uint32_t)e->name_len;
+    it->type = (uint8_t)e->type;
+    it->file_id = e->file_id;
+    it->dev = e->dev;
+    it->error = e->error;
+    it->fields = e->fields & O_BARE_FIELDS;
+    it->has_id = res->has_id;
+    if (full != NULL && ((e->fields & ~O_BARE_FIELDS) != 0 || res->has_id)) {
+        full->entry = *e;
+        full->id = res->id;
+        it->full = full;
+        it->fields = e->fields;
+    }
+}
+
 void frd__o_item_fill(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
                       enum frd__vol_class cls, const struct frd_entry *e, bool no_descent,
-                      size_t ord, bool *keep, struct o_item *it)
+                      size_t ord, bool *keep, struct o_item *it, struct o_full *full)
 {
     struct frd_walk *walk = w->walk;
-    size_t name_off = it->name_off;
+    uint32_t name_off = it->name_off;
     memset(it, 0, sizeof(*it));
     it->name_off = name_off;
-    it->entry.name_len = e->name_len;
+    it->name_len = (uint32_t)e->name_len;
     if ((walk->opts.flags & FRD_WALK_SKIP_HIDDEN) && e->name[0] == '.') {
         it->skip = true;
         return;
@@ -154,11 +173,9 @@ void frd__o_item_fill(struct frd__worker *w, struct frd__wnode *node, frd_os_fd 
     }
     struct frd__resolved res;
     int how = frd__resolve_entry(w, node, fd, cls, e, false, &res);
-    it->entry = res.entry;
+    o_item_keep(it, &res, full);
     it->followed = res.followed;
     it->persistent = res.persistent && !walk->names_only;
-    it->has_id = res.has_id;
-    it->id = res.id;
     if (res.err < 0) {
         it->err = res.err;
         it->err_op = res.err_op;
@@ -341,10 +358,12 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
         }
         struct o_item *it = &r->items[n++];
         bytes += e->size;
-        it->name_off = r->names_len;
+        FRD_ASSERT(r->names_len <= UINT32_MAX);
+        it->name_off = (uint32_t)r->names_len;
         memcpy(r->names + r->names_len, e->name, e->name_len + 1);
         r->names_len += e->name_len + 1;
-        frd__o_item_fill(w, node, fd, cls, e, no_descent, n - 1, &keep, it);
+        frd__o_item_fill(w, node, fd, cls, e, no_descent, n - 1, &keep, it,
+                         r->fulls != NULL ? &r->fulls[n - 1] : NULL);
     }
     r->count = n;
     r->window_cost = n;

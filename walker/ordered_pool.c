@@ -14,36 +14,51 @@
 static void res_reset_room(struct o_result *r)
 {
     r->items = r->small_items;
+    r->fulls = r->small_fulls;
     r->items_cap = O_SMALL_ITEMS;
     r->names = r->small_names;
     r->names_cap = O_SMALL_NAMES;
 }
 
-/** Takes a result from the pool (called with mu held). */
+/**
+ * Takes a result from the pool (called with mu held). A new block's results are handed out
+ * in turn, each touched first when it is: a block is most of a MiB, of which a walk often
+ * uses a part, and memory never touched costs no page fault.
+ */
 struct o_result *frd__ores_get(struct frd__ordered *o)
 {
-    if (o->free_res == NULL) {
-        struct o_result *block = frd__calloc(O_RES_BLOCK, sizeof(*block));
+    struct o_result *r = o->free_res;
+    if (r != NULL) {
+        o->free_res = r->next_free;
+        return r;
+    }
+    if (FRD__RESERVE(o->all, o->all_cap, o->nall + 1, 32) < 0) {
+        return NULL;
+    }
+    if (o->fresh_left == 0) {
+        // With need_fulls, the results' whole entries follow them in the same allocation.
+        size_t fulls = o->need_fulls ? (size_t)O_RES_BLOCK * O_SMALL_ITEMS : 0;
+        struct o_result *block =
+            frd__calloc(1, O_RES_BLOCK * sizeof(*block) + fulls * sizeof(struct o_full));
         if (block == NULL) {
             return NULL;
         }
-        if (FRD__RESERVE(o->blocks, o->blocks_cap, o->nblocks + 1, 32) < 0 ||
-            FRD__RESERVE(o->all, o->all_cap, o->nall + O_RES_BLOCK, 32) < 0) {
+        if (FRD__RESERVE(o->blocks, o->blocks_cap, o->nblocks + 1, 32) < 0) {
             frd__free(block);
             return NULL;
         }
         o->blocks[o->nblocks++] = block;
-        for (size_t i = 0; i < O_RES_BLOCK; i++) {
-            o->all[o->nall++] = &block[i];
-        }
-        for (size_t i = O_RES_BLOCK; i-- > 0;) {
-            res_reset_room(&block[i]);
-            block[i].next_free = o->free_res;
-            o->free_res = &block[i];
-        }
+        o->fresh = block;
+        o->fresh_left = O_RES_BLOCK;
     }
-    struct o_result *r = o->free_res;
-    o->free_res = r->next_free;
+    r = o->fresh++;
+    o->fresh_left--;
+    if (o->need_fulls) {
+        struct o_full *fulls = (struct o_full *)(r + o->fresh_left + 1);
+        r->small_fulls = fulls + (O_RES_BLOCK - 1 - o->fresh_left) * O_SMALL_ITEMS;
+    }
+    res_reset_room(r);
+    o->all[o->nall++] = r;
     return r;
 }
 
@@ -110,6 +125,11 @@ int frd__ores_reserve(struct frd__ordered *o, struct o_result *r, size_t n, size
             if (b == NULL) {
                 return FRD_ENOMEM;
             }
+            b->fulls = o->need_fulls ? frd__malloc(cap * sizeof(b->fulls[0])) : NULL;
+            if (o->need_fulls && b->fulls == NULL) {
+                frd__free(b);
+                return FRD_ENOMEM;
+            }
             b->cls = cls;
             b->names = NULL;
             b->names_cap = 0;
@@ -120,6 +140,7 @@ int frd__ores_reserve(struct frd__ordered *o, struct o_result *r, size_t n, size
             }
             uv_mutex_unlock(&o->mu);
             if (rc < 0) {
+                frd__free(b->fulls);
                 frd__free(b);
                 return FRD_ENOMEM;
             }
@@ -129,6 +150,7 @@ int frd__ores_reserve(struct frd__ordered *o, struct o_result *r, size_t n, size
             return FRD_ENOMEM;
         }
         r->items = b->items;
+        r->fulls = b->fulls;
         r->items_cap = cap;
         r->names = b->names;
         r->names_cap = b->names_cap;
@@ -141,6 +163,7 @@ void frd__opool_free(struct frd__ordered *o)
     frd__olarge_free_all(o);
     for (size_t i = 0; i < o->nbufs; i++) {
         frd__free(o->all_bufs[i]->names);
+        frd__free(o->all_bufs[i]->fulls);
         frd__free(o->all_bufs[i]);
     }
     frd__free(o->all_bufs);
