@@ -339,7 +339,9 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
     for (size_t i = 0; i < count; i++) {
         names += (kids ? v[w->kids.order[i]] : v[i]).name_len + 1; // any order: a sum
     }
-    if (frd__ores_reserve(walk->ordered.state, r, count, names) < 0) {
+    // Items name their entries by 32-bit offsets: a listing of more than 4 GiB of names (a
+    // children hook's whole directory, never a batch) is refused as if memory ran out.
+    if (names > UINT32_MAX || frd__ores_reserve(walk->ordered.state, r, count, names) < 0) {
         r->list_err = FRD_ENOMEM;
         r->list_op = FRD__FAIL_ALLOC;
         count = 0;
