@@ -57,8 +57,10 @@ struct o_item {
 static inline struct frd_entry *frd__o_item_entry(struct o_item *it, const char *name,
                                                   struct frd_entry *bare)
 {
-    struct frd_entry *e = &it->full->entry;
-    if (it->full == NULL) {
+    struct frd_entry *e;
+    if (it->full != NULL) {
+        e = &it->full->entry;
+    } else {
         e = bare;
         memset(e, 0, sizeof(*e));
         e->name_len = it->name_len;
