@@ -1,7 +1,8 @@
 // frd for Node.js: readdir() in fs.readdir's shape (callback, promise and sync) and walk(), an
 // async iterator of batches, both over frd's parallel walker (src/addon.cc). The addon hands
-// over batches (names joined by NUL, parent directories, types, metadata in typed arrays);
-// this file turns them into Dirent-like objects and strings.
+// over batches (names joined by NUL, parent directories, types, name ends and metadata in
+// typed arrays) as its callbacks' arguments; this file turns them into Dirent-like objects
+// and strings.
 'use strict';
 
 const path = require('node:path');
@@ -127,7 +128,7 @@ function nativeOptions(root, o) {
     exclude: o.exclude ? [].concat(o.exclude) : [],
     ignoreErrors: o.errors === 'ignore',
     workers: o.workers ?? 0,
-    batchSize: o.batchSize ?? 1024,
+    batchSize: o.batchSize ?? 2048,
     queueLimit: o.highWaterMark ?? 8,
   };
 }
@@ -148,30 +149,51 @@ function parentPaths(root, prefix, dirs) {
   return out;
 }
 
+/**
+ * One batch from the addon: `names` (each name, or path below the root, followed by a NUL),
+ * `dirs` (each directory group's path below the root followed by a NUL), `dirStart` (the
+ * first entry of each group), `types`, `nameEnd` (where each name ends in `names`; undefined
+ * when a name is not ASCII, since the offsets count bytes) and, with stats, `num` and `ns`.
+ */
+class RawBatch {
+  constructor(names, dirs, dirStart, types, nameEnd, num, ns) {
+    this.names = names;
+    this.dirs = dirs;
+    this.dirStart = dirStart;
+    this.types = types;
+    this.nameEnd = nameEnd;
+    this.num = num;
+    this.ns = ns;
+  }
+}
+
 // Appends a batch's entries to `out`: relative path strings, or Dirents (with .stats). The
-// array is grown once per batch and filled by index (no push per entry).
+// array is grown once per batch and filled by index (no push per entry); names are sliced
+// out of the batch's string between NULs (at the offsets in nameEnd when it has them).
 function decodeInto(out, batch, root, prefix, withFileTypes) {
-  const [names, dirs, dirStart, types, num, ns] = batch;
-  const nameList = names.split('\0');
+  const { names, dirStart, types, nameEnd, num, ns } = batch;
   const n = types.length;
   let o = out.length;
   out.length = o + n;
+  let start = 0;
   if (!withFileTypes) { // the addon put the paths below the root in `names`
-    for (let i = 0; i < n; i++) out[o++] = nameList[i];
+    for (let i = 0; i < n; i++) {
+      const end = nameEnd !== undefined ? nameEnd[i] : names.indexOf('\0', start);
+      out[o++] = names.slice(start, end);
+      start = end + 1;
+    }
     return out;
   }
-  const parents = parentPaths(root, prefix, dirs);
+  const parents = parentPaths(root, prefix, batch.dirs);
   for (let d = 0; d < dirStart.length; d++) {
-    const end = d + 1 < dirStart.length ? dirStart[d + 1] : n;
+    const last = d + 1 < dirStart.length ? dirStart[d + 1] : n;
     const parent = parents[d];
-    if (num === undefined) {
-      for (let i = dirStart[d]; i < end; i++) out[o++] = new Dirent(nameList[i], parent, types[i]);
-    } else {
-      for (let i = dirStart[d]; i < end; i++) {
-        const e = new Dirent(nameList[i], parent, types[i]);
-        e.stats = new Stats(num, ns, i);
-        out[o++] = e;
-      }
+    for (let i = dirStart[d]; i < last; i++) {
+      const end = nameEnd !== undefined ? nameEnd[i] : names.indexOf('\0', start);
+      const e = new Dirent(names.slice(start, end), parent, types[i]);
+      start = end + 1;
+      if (num !== undefined) e.stats = new Stats(num, ns, i);
+      out[o++] = e;
     }
   }
   return out;
@@ -247,16 +269,18 @@ class Walk {
     if (this.done) return Promise.resolve(null);
     return new Promise((resolve, reject) => {
       this.pending = { resolve, reject };
-      this.native.next((err, batch) => {
+      this.native.next((err, names, dirs, dirStart, types, nameEnd, num, ns) => {
         if (this.pending === null) return; // aborted meanwhile
         this.pending = null;
         if (err) {
           this.finish();
           Error.captureStackTrace?.(err);
           reject(err);
+        } else if (names === null) {
+          this.finish();
+          resolve(null);
         } else {
-          if (batch === null) this.finish();
-          resolve(batch);
+          resolve(new RawBatch(names, dirs, dirStart, types, nameEnd, num, ns));
         }
       });
     });
@@ -333,10 +357,12 @@ function readdir(p, options, callback) {
 function readdirSync(p, options) {
   const root = toPath(p);
   const o = readdirOptions(options);
-  const batches = native.runSync(nativeOptions(root, o));
   const out = [];
   const prefix = parentPrefix(root);
-  for (const b of batches) decodeInto(out, b, root, prefix, o.withFileTypes);
+  native.runSync(nativeOptions(root, o), (names, dirs, dirStart, types, nameEnd, num, ns) => {
+    decodeInto(out, new RawBatch(names, dirs, dirStart, types, nameEnd, num, ns), root, prefix,
+      o.withFileTypes);
+  });
   return out;
 }
 
