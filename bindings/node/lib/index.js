@@ -37,7 +37,8 @@ class Dirent {
 }
 
 const S_IFMT = 0o170000;
-const N_FIELDS = native.statsFields;
+// A batch's `num` holds 13 doubles per entry, in the order of the getters below.
+if (native.statsFields !== 13) throw new Error('frd: addon and lib/index.js disagree on Stats');
 
 /**
  * Metadata of an entry, as fs.Stats (dev, ino, mode, nlink, uid, gid, rdev, size, blocks,
@@ -48,34 +49,33 @@ const N_FIELDS = native.statsFields;
 class Stats {
   #num;
   #ns;
-  #i;
+  #o; // this entry's first double in #num (13 per entry); its ns times start at #o / 13 * 4
   constructor(num, ns, i) {
     this.#num = num;
     this.#ns = ns;
-    this.#i = i;
+    this.#o = i * 13;
   }
-  #f(k) { return this.#num[this.#i * N_FIELDS + k]; }
-  get dev() { return this.#f(0); }
-  get ino() { return this.#f(1); }
-  get mode() { return this.#f(2); }
-  get nlink() { return this.#f(3); }
-  get uid() { return this.#f(4); }
-  get gid() { return this.#f(5); }
-  get rdev() { return this.#f(6); }
-  get size() { return this.#f(7); }
-  get blocks() { return this.#f(8); }
-  get atimeMs() { return this.#f(9); }
-  get mtimeMs() { return this.#f(10); }
-  get ctimeMs() { return this.#f(11); }
-  get birthtimeMs() { return this.#f(12); }
+  get dev() { return this.#num[this.#o]; }
+  get ino() { return this.#num[this.#o + 1]; }
+  get mode() { return this.#num[this.#o + 2]; }
+  get nlink() { return this.#num[this.#o + 3]; }
+  get uid() { return this.#num[this.#o + 4]; }
+  get gid() { return this.#num[this.#o + 5]; }
+  get rdev() { return this.#num[this.#o + 6]; }
+  get size() { return this.#num[this.#o + 7]; }
+  get blocks() { return this.#num[this.#o + 8]; }
+  get atimeMs() { return this.#num[this.#o + 9]; }
+  get mtimeMs() { return this.#num[this.#o + 10]; }
+  get ctimeMs() { return this.#num[this.#o + 11]; }
+  get birthtimeMs() { return this.#num[this.#o + 12]; }
   get atime() { return new Date(this.atimeMs); }
   get mtime() { return new Date(this.mtimeMs); }
   get ctime() { return new Date(this.ctimeMs); }
   get birthtime() { return new Date(this.birthtimeMs); }
-  get atimeNs() { return this.#ns[this.#i * 4]; }
-  get mtimeNs() { return this.#ns[this.#i * 4 + 1]; }
-  get ctimeNs() { return this.#ns[this.#i * 4 + 2]; }
-  get birthtimeNs() { return this.#ns[this.#i * 4 + 3]; }
+  get atimeNs() { return this.#ns[(this.#o / 13) * 4]; }
+  get mtimeNs() { return this.#ns[(this.#o / 13) * 4 + 1]; }
+  get ctimeNs() { return this.#ns[(this.#o / 13) * 4 + 2]; }
+  get birthtimeNs() { return this.#ns[(this.#o / 13) * 4 + 3]; }
   isFile() { return (this.mode & S_IFMT) === 0o100000; }
   isDirectory() { return (this.mode & S_IFMT) === 0o040000; }
   isSymbolicLink() { return (this.mode & S_IFMT) === 0o120000; }
