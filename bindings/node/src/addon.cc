@@ -15,8 +15,15 @@
 // (no array to fill and take apart); a batch whose names are all ASCII comes with each name's
 // end offset, so JavaScript slices the names out without searching, and its strings are made
 // as Latin-1 (a copy, no UTF-8 decoding).
+//
+// Memory is recycled while walks run: the ArrayBuffer's finalizer gives a full batch's block
+// back to a pool that workers take from, and a handed-over batch's strings wait in its walk
+// for the next batch. Freed instead, the blocks went back to the worker threads' malloc
+// arenas from the loop thread, which trimmed them (madvise, a TLB flush on every CPU) and
+// the next batch faulted the pages in again.
 #include "frd.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -55,20 +62,100 @@ struct Layout {
     }
 };
 
+// Full batches' blocks kept for reuse while any walk runs (at most kPoolMax; none once the
+// last walk has ended: blocks given back then are freed). Any thread may take and give.
+class BlockPool
+{
+  public:
+    // A block of `size` bytes: a pooled one of that size, else a new one (nullptr: no memory).
+    unsigned char *Take(size_t size)
+    {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            for (size_t i = free_.size(); i-- > 0;) {
+                if (free_[i].first == size) {
+                    unsigned char *p = free_[i].second;
+                    free_[i] = free_.back();
+                    free_.pop_back();
+                    return p;
+                }
+            }
+        }
+        return static_cast<unsigned char *>(malloc(size));
+    }
+
+    // Takes back a block of `size` bytes from Take() (or a shrunk one: size 0, freed).
+    void Give(unsigned char *p, size_t size)
+    {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            if (size > 0 && walks_ > 0 && free_.size() < kPoolMax) {
+                free_.emplace_back(size, p);
+                return;
+            }
+        }
+        free(p);
+    }
+
+    void WalkStarted()
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        walks_++;
+    }
+
+    void WalkEnded()
+    {
+        std::vector<std::pair<size_t, unsigned char *>> drop;
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            if (--walks_ == 0) {
+                drop.swap(free_);
+            }
+        }
+        for (auto &f : drop) {
+            free(f.second);
+        }
+    }
+
+  private:
+    static constexpr size_t kPoolMax = 16;
+    std::mutex mu_;
+    size_t walks_ = 0;
+    std::vector<std::pair<size_t, unsigned char *>> free_;
+};
+
+// The process's pool, never destroyed (finalizers may run during exit).
+BlockPool &Pool()
+{
+    static BlockPool *pool = new BlockPool();
+    return *pool;
+}
+
 struct Batch {
-    std::string names;    // each name (or relative path) followed by a NUL
-    std::string dirs;     // each parent directory (relative) followed by a NUL
-    unsigned char *block; // Layout; owned here until ToJs hands it to an ArrayBuffer
-    size_t dirCount = 0;  // directory groups: dirStart[0..dirCount)
-    std::string lastDir;  // the directory of the current group
+    std::string names;              // each name (or relative path) followed by a NUL
+    std::string dirs;               // each parent directory (relative) followed by a NUL
+    unsigned char *block = nullptr; // Layout; owned here until ToJs hands it to an ArrayBuffer
+    size_t blockSize = 0;           // its bytes
+    size_t dirCount = 0;            // directory groups: dirStart[0..dirCount)
+    std::string lastDir;            // the directory of the current group
     size_t count = 0;
     unsigned char high = 0; // the bytes of the names OR'ed: bit 7 set unless all are ASCII
-    explicit Batch(size_t bytes) : block(static_cast<unsigned char *>(malloc(bytes)))
-    {
-    }
+    Batch() = default;
     ~Batch()
     {
-        free(block);
+        if (block != nullptr) {
+            Pool().Give(block, blockSize);
+        }
+    }
+    // Empties the batch for reuse, keeping the strings' memory (its block is gone).
+    void Clear()
+    {
+        names.clear();
+        dirs.clear();
+        lastDir.clear();
+        dirCount = 0;
+        count = 0;
+        high = 0;
     }
     Batch(const Batch &) = delete;
     Batch &operator=(const Batch &) = delete;
@@ -100,6 +187,7 @@ struct State {
     std::mutex mu;
     std::condition_variable space;
     std::deque<std::unique_ptr<Batch>> queue;
+    std::vector<std::unique_ptr<Batch>> spare; // handed over: their strings' memory reused
     bool cancelled = false;
     bool hasError = false;
     int errCode = 0;
@@ -176,16 +264,38 @@ double Ms(int64_t ns)
     return static_cast<double>(ns) / 1e6;
 }
 
-// A batch with room for a full batch's entries, so appends do not reallocate (and copy).
-// nullptr out of memory.
-std::unique_ptr<Batch> NewBatch(const Config &cfg)
+// A batch with room for a full batch's entries, so appends do not reallocate (and copy):
+// a spare one of this walk with a pooled block if there are. nullptr out of memory.
+std::unique_ptr<Batch> NewBatch(State *st)
 {
-    auto b = std::make_unique<Batch>(cfg.layout.size);
+    std::unique_ptr<Batch> b;
+    {
+        std::lock_guard<std::mutex> lock(st->mu);
+        if (!st->spare.empty()) {
+            b = std::move(st->spare.back());
+            st->spare.pop_back();
+        }
+    }
+    if (!b) {
+        b = std::make_unique<Batch>();
+        b->names.reserve(st->cfg.batchSize * (st->cfg.relNames ? 48 : 16));
+    }
+    b->block = Pool().Take(st->cfg.layout.size);
     if (b->block == nullptr) {
         return nullptr;
     }
-    b->names.reserve(cfg.batchSize * (cfg.relNames ? 48 : 16));
+    b->blockSize = st->cfg.layout.size;
     return b;
+}
+
+// Keeps a handed-over batch's strings for a later batch of the walk (a few at most).
+void Recycle(State *st, std::unique_ptr<Batch> b)
+{
+    b->Clear();
+    std::lock_guard<std::mutex> lock(st->mu);
+    if (st->spare.size() < kMaxWorkers) {
+        st->spare.push_back(std::move(b));
+    }
 }
 
 enum frd_action Visit(const struct frd_walk_entry *we, void *udata)
@@ -204,7 +314,7 @@ enum frd_action Visit(const struct frd_walk_entry *we, void *udata)
     }
     std::unique_ptr<Batch> &b = st->cur[we->worker % kMaxWorkers];
     if (!b) {
-        b = NewBatch(st->cfg);
+        b = NewBatch(st);
         if (!b) {
             RecordError(st, FRD_ENOMEM, "scandir", st->cfg.root);
             return FRD_ACTION_STOP;
@@ -441,10 +551,24 @@ void ToJs(Napi::Env env, const Config &cfg, Batch &b, napi_value out[kBatchArgs]
         }
         lay = small;
     }
-    Napi::ArrayBuffer ab =
-        Napi::ArrayBuffer::New(env, b.block, lay.size, [](Napi::Env, void *data) { free(data); });
-    b.block = nullptr;
+    // The finalizer's hint is the size to give the block back to the pool under (0: shrunk).
+    const size_t poolSize = b.count < cfg.batchSize ? 0 : b.blockSize;
+    napi_value abv = nullptr;
     napi_value undef = env.Undefined();
+    if (napi_create_external_arraybuffer(
+            env, b.block, lay.size,
+            [](napi_env, void *data, void *hint) {
+                Pool().Give(static_cast<unsigned char *>(data), reinterpret_cast<uintptr_t>(hint));
+            },
+            reinterpret_cast<void *>(static_cast<uintptr_t>(poolSize)), &abv) != napi_ok) {
+        // (an exception is pending; the callback's JavaScript does not run)
+        Pool().Give(b.block, 0);
+        b.block = nullptr;
+        std::fill(out + 2, out + kBatchArgs, undef);
+        return;
+    }
+    Napi::ArrayBuffer ab(env, abv);
+    b.block = nullptr;
     out[2] = Napi::Uint32Array::New(env, b.dirCount, ab, lay.dirStart);
     out[3] = Napi::Uint8Array::New(env, b.count, ab, lay.types);
     out[4] = ascii ? Napi::Uint32Array::New(env, b.count, ab, lay.nameEnd) : undef;
@@ -485,6 +609,7 @@ class Walker : public Napi::ObjectWrap<Walker>
         st_->async.data = st_.get();
         uv_unref(reinterpret_cast<uv_handle_t *>(&st_->async));
         ctx_ = std::make_unique<Napi::AsyncContext>(env, "frd.walk");
+        Pool().WalkStarted(); // until OnClosed
         const char *roots[1] = {st_->cfg.root.c_str()};
         int rc = frd_walk_start_async(&walk_, reinterpret_cast<struct uv_loop_s *>(loop), roots, 1,
                                       &st_->cfg.opts, Visit, st_.get(), &Walker::OnDone);
@@ -517,6 +642,7 @@ class Walker : public Napi::ObjectWrap<Walker>
     static void OnClosed(uv_handle_t *handle)
     {
         auto *st = static_cast<State *>(handle->data);
+        Pool().WalkEnded();
         st->owner->closed_ = true;
         st->owner->Unref();
     }
@@ -544,6 +670,7 @@ class Walker : public Napi::ObjectWrap<Walker>
             napi_value args[1 + kBatchArgs];
             args[0] = env.Null();
             ToJs(env, st_->cfg, *b, args + 1);
+            Recycle(st_.get(), std::move(b));
             cb.MakeCallback(env.Global(), 1 + kBatchArgs, args, *ctx_);
             return;
         }
