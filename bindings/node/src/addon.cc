@@ -10,8 +10,8 @@
 //
 // A batch's numbers (types, directory starts, name ends, metadata) sit in one malloc'd block
 // that a worker fills in place and that JavaScript then owns as an external ArrayBuffer (its
-// typed arrays are views into it, freed by V8's finalizer): the loop thread copies and zeroes
-// nothing but the two strings. The batch is handed to JavaScript as the callback's arguments
+// typed arrays are views into it; its finalizer gives it back, see below): the loop thread
+// copies and zeroes nothing but the two strings. The batch is handed to JavaScript as the callback's arguments
 // (no array to fill and take apart); a batch whose names are all ASCII comes with each name's
 // end offset, so JavaScript slices the names out without searching, and its strings are made
 // as Latin-1 (a copy, no UTF-8 decoding).
