@@ -36,6 +36,19 @@ class Dirent {
   isBlockDevice() { return this[kType] === 7; }
 }
 
+// A Dirent with `stats`: the same prototype (so a Dirent in every way: instanceof, its
+// constructor, inspect), but made by its own constructor, so that V8 sizes these objects for
+// five fields; `stats` set on a Dirent after construction went to a separate property array
+// (40 more bytes per entry: 96 instead of 64).
+function DirentWithStats(name, parentPath, type, stats) {
+  this.name = name;
+  this.parentPath = parentPath;
+  this.path = parentPath;
+  this[kType] = type;
+  this.stats = stats;
+}
+DirentWithStats.prototype = Dirent.prototype;
+
 const S_IFMT = 0o170000;
 // A batch's `num` holds 13 doubles per entry, in the order of the getters below.
 if (native.statsFields !== 13) throw new Error('frd: addon and lib/index.js disagree on Stats');
@@ -190,10 +203,10 @@ function decodeInto(out, batch, root, prefix, withFileTypes) {
     const parent = parents[d];
     for (let i = dirStart[d]; i < last; i++) {
       const end = nameEnd !== undefined ? nameEnd[i] : names.indexOf('\0', start);
-      const e = new Dirent(names.slice(start, end), parent, types[i]);
+      const name = names.slice(start, end);
       start = end + 1;
-      if (num !== undefined) e.stats = new Stats(num, ns, i);
-      out[o++] = e;
+      out[o++] = num === undefined ? new Dirent(name, parent, types[i])
+        : new DirentWithStats(name, parent, types[i], new Stats(num, ns, i));
     }
   }
   return out;
