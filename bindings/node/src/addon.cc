@@ -444,7 +444,7 @@ bool ParseConfig(const Napi::Env &env, const Napi::Object &o, Config *cfg)
     cfg->batchSize = o.Get("batchSize").ToNumber().Uint32Value();
     cfg->queueLimit = o.Get("queueLimit").ToNumber().Uint32Value();
     if (cfg->batchSize == 0) {
-        cfg->batchSize = 2048;
+        cfg->batchSize = cfg->stats ? 1024 : 2048; // as lib/index.js
     }
     if (cfg->queueLimit == 0) {
         cfg->queueLimit = 1;

@@ -25,12 +25,14 @@ test('walk yields batches no larger than batchSize that add up to the whole tree
   assert.deepStrictEqual(keys(batches.flat()), keys(fsTree(root)));
 });
 
-test('the default batchSize is 2048 entries', async (t) => {
+test('the default batchSize is 2048 entries, 1024 with stats', async (t) => {
   const root = ubootTree(t);
   // 41,565 entries over at most 8 workers' batches: some worker fills a whole batch.
-  const sizes = (await collect(root, {})).map((b) => b.length);
-  assert.strictEqual(Math.max(...sizes), 2048);
-  assert.strictEqual(sizes.reduce((a, b) => a + b, 0), fsTree(root).length);
+  for (const [options, size] of [[{}, 2048], [{ stats: true }, 1024]]) {
+    const sizes = (await collect(root, options)).map((b) => b.length);
+    assert.strictEqual(Math.max(...sizes), size, JSON.stringify(options));
+    assert.strictEqual(sizes.reduce((a, b) => a + b, 0), fsTree(root).length);
+  }
 });
 
 test('names are cut out of batches of ASCII names and of others alike (tiny batches)', async (t) => {
