@@ -80,7 +80,7 @@ export interface WalkOptions {
   followSymlinks?: boolean;
   /** 'throw' (default): the first error below the root ends the walk; 'ignore': skip it. */
   errors?: 'throw' | 'ignore';
-  /** Entries per batch. Default 1024. */
+  /** Entries per batch. Default 2048, or 1024 with stats. */
   batchSize?: number;
   /** Batches queued ahead of the consumer before the walk's threads wait. Default 8. */
   highWaterMark?: number;

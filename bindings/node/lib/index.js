@@ -1,7 +1,8 @@
 // frd for Node.js: readdir() in fs.readdir's shape (callback, promise and sync) and walk(), an
 // async iterator of batches, both over frd's parallel walker (src/addon.cc). The addon hands
-// over batches (names joined by NUL, parent directories, types, metadata in typed arrays);
-// this file turns them into Dirent-like objects and strings.
+// over batches (names joined by NUL, parent directories, types, name ends and metadata in
+// typed arrays) as its callbacks' arguments; this file turns them into Dirent-like objects
+// and strings.
 'use strict';
 
 const path = require('node:path');
@@ -35,8 +36,22 @@ class Dirent {
   isBlockDevice() { return this[kType] === 7; }
 }
 
+// A Dirent with `stats`: the same prototype (so a Dirent in every way: instanceof, its
+// constructor, inspect), but made by its own constructor, so that V8 sizes these objects for
+// five fields; `stats` set on a Dirent after construction went to a separate property array
+// (40 more bytes per entry: 96 instead of 64).
+function DirentWithStats(name, parentPath, type, stats) {
+  this.name = name;
+  this.parentPath = parentPath;
+  this.path = parentPath;
+  this[kType] = type;
+  this.stats = stats;
+}
+DirentWithStats.prototype = Dirent.prototype;
+
 const S_IFMT = 0o170000;
-const N_FIELDS = native.statsFields;
+// A batch's `num` holds 13 doubles per entry, in the order of the getters below.
+if (native.statsFields !== 13) throw new Error('frd: addon and lib/index.js disagree on Stats');
 
 /**
  * Metadata of an entry, as fs.Stats (dev, ino, mode, nlink, uid, gid, rdev, size, blocks,
@@ -47,34 +62,33 @@ const N_FIELDS = native.statsFields;
 class Stats {
   #num;
   #ns;
-  #i;
+  #o; // this entry's first double in #num (13 per entry); its ns times start at #o / 13 * 4
   constructor(num, ns, i) {
     this.#num = num;
     this.#ns = ns;
-    this.#i = i;
+    this.#o = i * 13;
   }
-  #f(k) { return this.#num[this.#i * N_FIELDS + k]; }
-  get dev() { return this.#f(0); }
-  get ino() { return this.#f(1); }
-  get mode() { return this.#f(2); }
-  get nlink() { return this.#f(3); }
-  get uid() { return this.#f(4); }
-  get gid() { return this.#f(5); }
-  get rdev() { return this.#f(6); }
-  get size() { return this.#f(7); }
-  get blocks() { return this.#f(8); }
-  get atimeMs() { return this.#f(9); }
-  get mtimeMs() { return this.#f(10); }
-  get ctimeMs() { return this.#f(11); }
-  get birthtimeMs() { return this.#f(12); }
+  get dev() { return this.#num[this.#o]; }
+  get ino() { return this.#num[this.#o + 1]; }
+  get mode() { return this.#num[this.#o + 2]; }
+  get nlink() { return this.#num[this.#o + 3]; }
+  get uid() { return this.#num[this.#o + 4]; }
+  get gid() { return this.#num[this.#o + 5]; }
+  get rdev() { return this.#num[this.#o + 6]; }
+  get size() { return this.#num[this.#o + 7]; }
+  get blocks() { return this.#num[this.#o + 8]; }
+  get atimeMs() { return this.#num[this.#o + 9]; }
+  get mtimeMs() { return this.#num[this.#o + 10]; }
+  get ctimeMs() { return this.#num[this.#o + 11]; }
+  get birthtimeMs() { return this.#num[this.#o + 12]; }
   get atime() { return new Date(this.atimeMs); }
   get mtime() { return new Date(this.mtimeMs); }
   get ctime() { return new Date(this.ctimeMs); }
   get birthtime() { return new Date(this.birthtimeMs); }
-  get atimeNs() { return this.#ns[this.#i * 4]; }
-  get mtimeNs() { return this.#ns[this.#i * 4 + 1]; }
-  get ctimeNs() { return this.#ns[this.#i * 4 + 2]; }
-  get birthtimeNs() { return this.#ns[this.#i * 4 + 3]; }
+  get atimeNs() { return this.#ns[(this.#o / 13) * 4]; }
+  get mtimeNs() { return this.#ns[(this.#o / 13) * 4 + 1]; }
+  get ctimeNs() { return this.#ns[(this.#o / 13) * 4 + 2]; }
+  get birthtimeNs() { return this.#ns[(this.#o / 13) * 4 + 3]; }
   isFile() { return (this.mode & S_IFMT) === 0o100000; }
   isDirectory() { return (this.mode & S_IFMT) === 0o040000; }
   isSymbolicLink() { return (this.mode & S_IFMT) === 0o120000; }
@@ -127,7 +141,9 @@ function nativeOptions(root, o) {
     exclude: o.exclude ? [].concat(o.exclude) : [],
     ignoreErrors: o.errors === 'ignore',
     workers: o.workers ?? 0,
-    batchSize: o.batchSize ?? 1024,
+    // Smaller batches with stats: at 2,048 (300 KB each) the metadata walk was slower and
+    // held timers back longer on a loaded machine, where names-only walks gained from them.
+    batchSize: o.batchSize ?? (o.stats ? 1024 : 2048),
     queueLimit: o.highWaterMark ?? 8,
   };
 }
@@ -148,30 +164,51 @@ function parentPaths(root, prefix, dirs) {
   return out;
 }
 
+/**
+ * One batch from the addon: `names` (each name, or path below the root, followed by a NUL),
+ * `dirs` (each directory group's path below the root followed by a NUL), `dirStart` (the
+ * first entry of each group), `types`, `nameEnd` (where each name ends in `names`; undefined
+ * when a name is not ASCII, since the offsets count bytes) and, with stats, `num` and `ns`.
+ */
+class RawBatch {
+  constructor(names, dirs, dirStart, types, nameEnd, num, ns) {
+    this.names = names;
+    this.dirs = dirs;
+    this.dirStart = dirStart;
+    this.types = types;
+    this.nameEnd = nameEnd;
+    this.num = num;
+    this.ns = ns;
+  }
+}
+
 // Appends a batch's entries to `out`: relative path strings, or Dirents (with .stats). The
-// array is grown once per batch and filled by index (no push per entry).
+// array is grown once per batch and filled by index (no push per entry); names are sliced
+// out of the batch's string between NULs (at the offsets in nameEnd when it has them).
 function decodeInto(out, batch, root, prefix, withFileTypes) {
-  const [names, dirs, dirStart, types, num, ns] = batch;
-  const nameList = names.split('\0');
+  const { names, dirStart, types, nameEnd, num, ns } = batch;
   const n = types.length;
   let o = out.length;
   out.length = o + n;
+  let start = 0;
   if (!withFileTypes) { // the addon put the paths below the root in `names`
-    for (let i = 0; i < n; i++) out[o++] = nameList[i];
+    for (let i = 0; i < n; i++) {
+      const end = nameEnd !== undefined ? nameEnd[i] : names.indexOf('\0', start);
+      out[o++] = names.slice(start, end);
+      start = end + 1;
+    }
     return out;
   }
-  const parents = parentPaths(root, prefix, dirs);
+  const parents = parentPaths(root, prefix, batch.dirs);
   for (let d = 0; d < dirStart.length; d++) {
-    const end = d + 1 < dirStart.length ? dirStart[d + 1] : n;
+    const last = d + 1 < dirStart.length ? dirStart[d + 1] : n;
     const parent = parents[d];
-    if (num === undefined) {
-      for (let i = dirStart[d]; i < end; i++) out[o++] = new Dirent(nameList[i], parent, types[i]);
-    } else {
-      for (let i = dirStart[d]; i < end; i++) {
-        const e = new Dirent(nameList[i], parent, types[i]);
-        e.stats = new Stats(num, ns, i);
-        out[o++] = e;
-      }
+    for (let i = dirStart[d]; i < last; i++) {
+      const end = nameEnd !== undefined ? nameEnd[i] : names.indexOf('\0', start);
+      const name = names.slice(start, end);
+      start = end + 1;
+      out[o++] = num === undefined ? new Dirent(name, parent, types[i])
+        : new DirentWithStats(name, parent, types[i], new Stats(num, ns, i));
     }
   }
   return out;
@@ -247,16 +284,18 @@ class Walk {
     if (this.done) return Promise.resolve(null);
     return new Promise((resolve, reject) => {
       this.pending = { resolve, reject };
-      this.native.next((err, batch) => {
+      this.native.next((err, names, dirs, dirStart, types, nameEnd, num, ns) => {
         if (this.pending === null) return; // aborted meanwhile
         this.pending = null;
         if (err) {
           this.finish();
           Error.captureStackTrace?.(err);
           reject(err);
+        } else if (names === null) {
+          this.finish();
+          resolve(null);
         } else {
-          if (batch === null) this.finish();
-          resolve(batch);
+          resolve(new RawBatch(names, dirs, dirStart, types, nameEnd, num, ns));
         }
       });
     });
@@ -333,10 +372,12 @@ function readdir(p, options, callback) {
 function readdirSync(p, options) {
   const root = toPath(p);
   const o = readdirOptions(options);
-  const batches = native.runSync(nativeOptions(root, o));
   const out = [];
   const prefix = parentPrefix(root);
-  for (const b of batches) decodeInto(out, b, root, prefix, o.withFileTypes);
+  native.runSync(nativeOptions(root, o), (names, dirs, dirStart, types, nameEnd, num, ns) => {
+    decodeInto(out, new RawBatch(names, dirs, dirStart, types, nameEnd, num, ns), root, prefix,
+      o.withFileTypes);
+  });
   return out;
 }
 

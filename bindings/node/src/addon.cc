@@ -8,12 +8,22 @@
 // timers run between batches. runSync() walks on the calling thread's behalf and returns
 // every batch at once (for readdirSync). JavaScript turns batches into Dirent-like objects.
 //
-// A batch's numbers (types, directory starts, metadata) sit in one malloc'd block that a
-// worker fills in place and that JavaScript then owns as an external ArrayBuffer (its typed
-// arrays are views into it, freed by V8's finalizer): the loop thread copies and zeroes
-// nothing but the two strings.
+// A batch's numbers (types, directory starts, name ends, metadata) sit in one malloc'd block
+// that a worker fills in place and that JavaScript then owns as an external ArrayBuffer (its
+// typed arrays are views into it; its finalizer gives it back, see below): the loop thread
+// copies and zeroes nothing but the two strings. The batch is handed to JavaScript as the callback's arguments
+// (no array to fill and take apart); a batch whose names are all ASCII comes with each name's
+// end offset, so JavaScript slices the names out without searching, and its strings are made
+// as Latin-1 (a copy, no UTF-8 decoding).
+//
+// Memory is recycled while walks run: the ArrayBuffer's finalizer gives a full batch's block
+// back to a pool that workers take from, and a handed-over batch's strings wait in its walk
+// for the next batch. Freed instead, the blocks went back to the worker threads' malloc
+// arenas from the loop thread, which trimmed them (madvise, a TLB flush on every CPU) and
+// the next batch faulted the pages in again.
 #include "frd.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -34,9 +44,10 @@ constexpr size_t kNumFields = 13;   // doubles per entry with stats (see lib/ind
 constexpr size_t kNsFields = 4;     // int64 ns times per entry with stats
 
 // The layout of a batch's block, for `cap` entries: with stats, kNumFields doubles and
-// kNsFields int64 per entry first, then the directory starts (uint32) and the types (uint8).
+// kNsFields int64 per entry first, then the directory starts and the name ends (uint32) and
+// the types (uint8).
 struct Layout {
-    size_t num = 0, ns = 0, dirStart = 0, types = 0, size = 0; // byte offsets, total size
+    size_t num = 0, ns = 0, dirStart = 0, nameEnd = 0, types = 0, size = 0; // byte offsets
     Layout(size_t cap, bool stats)
     {
         size_t off = 0;
@@ -45,24 +56,106 @@ struct Layout {
             off = ns + cap * kNsFields * sizeof(int64_t);
         }
         dirStart = off;
-        types = dirStart + cap * sizeof(uint32_t);
+        nameEnd = dirStart + cap * sizeof(uint32_t);
+        types = nameEnd + cap * sizeof(uint32_t);
         size = types + cap;
     }
 };
 
-struct Batch {
-    std::string names;    // each name (or relative path) followed by a NUL
-    std::string dirs;     // each parent directory (relative) followed by a NUL
-    unsigned char *block; // Layout; owned here until ToJs hands it to an ArrayBuffer
-    size_t dirCount = 0;  // directory groups: dirStart[0..dirCount)
-    std::string lastDir;  // the directory of the current group
-    size_t count = 0;
-    explicit Batch(size_t bytes) : block(static_cast<unsigned char *>(malloc(bytes)))
+// Full batches' blocks kept for reuse while any walk runs (at most kPoolMax; none once the
+// last walk has ended: blocks given back then are freed). Any thread may take and give.
+class BlockPool
+{
+  public:
+    // A block of `size` bytes: a pooled one of that size, else a new one (nullptr: no memory).
+    unsigned char *Take(size_t size)
     {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            for (size_t i = free_.size(); i-- > 0;) {
+                if (free_[i].first == size) {
+                    unsigned char *p = free_[i].second;
+                    free_[i] = free_.back();
+                    free_.pop_back();
+                    return p;
+                }
+            }
+        }
+        return static_cast<unsigned char *>(malloc(size));
     }
+
+    // Takes back a block of `size` bytes from Take() (or a shrunk one: size 0, freed).
+    void Give(unsigned char *p, size_t size)
+    {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            if (size > 0 && walks_ > 0 && free_.size() < kPoolMax) {
+                free_.emplace_back(size, p);
+                return;
+            }
+        }
+        free(p);
+    }
+
+    void WalkStarted()
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        walks_++;
+    }
+
+    void WalkEnded()
+    {
+        std::vector<std::pair<size_t, unsigned char *>> drop;
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            if (--walks_ == 0) {
+                drop.swap(free_);
+            }
+        }
+        for (auto &f : drop) {
+            free(f.second);
+        }
+    }
+
+  private:
+    static constexpr size_t kPoolMax = 16;
+    std::mutex mu_;
+    size_t walks_ = 0;
+    std::vector<std::pair<size_t, unsigned char *>> free_;
+};
+
+// The process's pool, never destroyed (finalizers may run during exit).
+BlockPool &Pool()
+{
+    static BlockPool *pool = new BlockPool();
+    return *pool;
+}
+
+struct Batch {
+    std::string names;              // each name (or relative path) followed by a NUL
+    std::string dirs;               // each parent directory (relative) followed by a NUL
+    unsigned char *block = nullptr; // Layout; owned here until ToJs hands it to an ArrayBuffer
+    size_t blockSize = 0;           // its bytes
+    size_t dirCount = 0;            // directory groups: dirStart[0..dirCount)
+    std::string lastDir;            // the directory of the current group
+    size_t count = 0;
+    unsigned char high = 0; // the bytes of the names OR'ed: bit 7 set unless all are ASCII
+    Batch() = default;
     ~Batch()
     {
-        free(block);
+        if (block != nullptr) {
+            Pool().Give(block, blockSize);
+        }
+    }
+    // Empties the batch for reuse, keeping the strings' memory (its block is gone).
+    void Clear()
+    {
+        names.clear();
+        dirs.clear();
+        lastDir.clear();
+        dirCount = 0;
+        count = 0;
+        high = 0;
     }
     Batch(const Batch &) = delete;
     Batch &operator=(const Batch &) = delete;
@@ -77,7 +170,7 @@ struct Config {
     unsigned typeMask = 0xff;
     std::vector<std::string> nameGlobs; // matched against the entry's name
     std::vector<std::string> pathGlobs; // with a '/': matched against the relative path
-    size_t batchSize = 1024;
+    size_t batchSize = 2048;
     size_t queueLimit = 8;
     struct frd_walk_options opts;
     Layout layout{0, false}; // of every batch (set once batchSize and stats are known)
@@ -94,6 +187,7 @@ struct State {
     std::mutex mu;
     std::condition_variable space;
     std::deque<std::unique_ptr<Batch>> queue;
+    std::vector<std::unique_ptr<Batch>> spare; // handed over: their strings' memory reused
     bool cancelled = false;
     bool hasError = false;
     int errCode = 0;
@@ -170,16 +264,38 @@ double Ms(int64_t ns)
     return static_cast<double>(ns) / 1e6;
 }
 
-// A batch with room for a full batch's entries, so appends do not reallocate (and copy).
-// nullptr out of memory.
-std::unique_ptr<Batch> NewBatch(const Config &cfg)
+// A batch with room for a full batch's entries, so appends do not reallocate (and copy):
+// a spare one of this walk with a pooled block if there are. nullptr out of memory.
+std::unique_ptr<Batch> NewBatch(State *st)
 {
-    auto b = std::make_unique<Batch>(cfg.layout.size);
+    std::unique_ptr<Batch> b;
+    {
+        std::lock_guard<std::mutex> lock(st->mu);
+        if (!st->spare.empty()) {
+            b = std::move(st->spare.back());
+            st->spare.pop_back();
+        }
+    }
+    if (!b) {
+        b = std::make_unique<Batch>();
+        b->names.reserve(st->cfg.batchSize * (st->cfg.relNames ? 48 : 16));
+    }
+    b->block = Pool().Take(st->cfg.layout.size);
     if (b->block == nullptr) {
         return nullptr;
     }
-    b->names.reserve(cfg.batchSize * (cfg.relNames ? 48 : 16));
+    b->blockSize = st->cfg.layout.size;
     return b;
+}
+
+// Keeps a handed-over batch's strings for a later batch of the walk (a few at most).
+void Recycle(State *st, std::unique_ptr<Batch> b)
+{
+    b->Clear();
+    std::lock_guard<std::mutex> lock(st->mu);
+    if (st->spare.size() < kMaxWorkers) {
+        st->spare.push_back(std::move(b));
+    }
 }
 
 enum frd_action Visit(const struct frd_walk_entry *we, void *udata)
@@ -198,7 +314,7 @@ enum frd_action Visit(const struct frd_walk_entry *we, void *udata)
     }
     std::unique_ptr<Batch> &b = st->cur[we->worker % kMaxWorkers];
     if (!b) {
-        b = NewBatch(st->cfg);
+        b = NewBatch(st);
         if (!b) {
             RecordError(st, FRD_ENOMEM, "scandir", st->cfg.root);
             return FRD_ACTION_STOP;
@@ -220,11 +336,16 @@ enum frd_action Visit(const struct frd_walk_entry *we, void *udata)
         const uint32_t start = static_cast<uint32_t>(b->count);
         memcpy(b->block + lay.dirStart + b->dirCount++ * sizeof(uint32_t), &start, sizeof(start));
     }
-    if (st->cfg.relNames) {
-        b->names.append(rel, relLen);
-    } else {
-        b->names.append(rel + relLen - nameLen, nameLen);
+    const char *name = st->cfg.relNames ? rel : rel + relLen - nameLen;
+    const size_t len = st->cfg.relNames ? relLen : nameLen;
+    unsigned char high = 0;
+    for (size_t i = 0; i < len; i++) {
+        high |= static_cast<unsigned char>(name[i]);
     }
+    b->high |= high;
+    b->names.append(name, len);
+    const uint32_t end = static_cast<uint32_t>(b->names.size());
+    memcpy(b->block + lay.nameEnd + b->count * sizeof(uint32_t), &end, sizeof(end));
     b->names.push_back('\0');
     b->block[lay.types + b->count] = static_cast<uint8_t>(e->type);
     if (st->cfg.stats) {
@@ -323,7 +444,7 @@ bool ParseConfig(const Napi::Env &env, const Napi::Object &o, Config *cfg)
     cfg->batchSize = o.Get("batchSize").ToNumber().Uint32Value();
     cfg->queueLimit = o.Get("queueLimit").ToNumber().Uint32Value();
     if (cfg->batchSize == 0) {
-        cfg->batchSize = 1024;
+        cfg->batchSize = cfg->stats ? 1024 : 2048; // as lib/index.js
     }
     if (cfg->queueLimit == 0) {
         cfg->queueLimit = 1;
@@ -381,13 +502,39 @@ Napi::Value WalkError(Napi::Env env, State *st, int result)
     return env.Undefined();
 }
 
-// [names, dirs, dirStart, types, num, ns]: the strings copied, the typed arrays views of
-// the batch's block, which the ArrayBuffer owns from here on (freed by its finalizer).
-Napi::Value ToJs(Napi::Env env, const Config &cfg, Batch &b)
+constexpr size_t kBatchArgs = 7; // names, dirs, dirStart, types, nameEnd, num, ns
+
+// Whether every byte of `s` is ASCII.
+bool IsAscii(const std::string &s)
 {
-    Napi::Array arr = Napi::Array::New(env, 6);
-    arr.Set(0u, Napi::String::New(env, b.names.data(), b.names.size()));
-    arr.Set(1u, Napi::String::New(env, b.dirs.data(), b.dirs.size()));
+    unsigned char high = 0;
+    for (char c : s) {
+        high |= static_cast<unsigned char>(c);
+    }
+    return (high & 0x80) == 0;
+}
+
+// A JavaScript string of the UTF-8 bytes of `s`, made as Latin-1 when they are all ASCII.
+napi_value MakeString(napi_env env, const std::string &s, bool ascii)
+{
+    napi_value v = nullptr;
+    if (ascii) {
+        napi_create_string_latin1(env, s.data(), s.size(), &v);
+    } else {
+        napi_create_string_utf8(env, s.data(), s.size(), &v);
+    }
+    return v;
+}
+
+// A batch as the arguments of JavaScript's callback: names, dirs (strings), dirStart, types,
+// nameEnd (undefined unless the names are all ASCII), num, ns (undefined without stats). The
+// typed arrays are views of the batch's block, which the ArrayBuffer owns from here on (freed
+// by its finalizer).
+void ToJs(Napi::Env env, const Config &cfg, Batch &b, napi_value out[kBatchArgs])
+{
+    const bool ascii = (b.high & 0x80) == 0;
+    out[0] = MakeString(env, b.names, ascii);
+    out[1] = MakeString(env, b.dirs, IsAscii(b.dirs));
     Layout lay = cfg.layout;
     if (b.count < cfg.batchSize) {
         // A partial batch (the last of a worker, or a small directory): its sections moved
@@ -397,6 +544,7 @@ Napi::Value ToJs(Napi::Env env, const Config &cfg, Batch &b)
         Layout small(b.count, cfg.stats);
         memmove(b.block + small.ns, b.block + lay.ns, b.count * kNsFields * sizeof(int64_t));
         memmove(b.block + small.dirStart, b.block + lay.dirStart, b.dirCount * sizeof(uint32_t));
+        memmove(b.block + small.nameEnd, b.block + lay.nameEnd, b.count * sizeof(uint32_t));
         memmove(b.block + small.types, b.block + lay.types, b.count);
         void *shrunk = realloc(b.block, small.size > 0 ? small.size : 1);
         if (shrunk != nullptr) {
@@ -404,17 +552,34 @@ Napi::Value ToJs(Napi::Env env, const Config &cfg, Batch &b)
         }
         lay = small;
     }
-    Napi::ArrayBuffer ab =
-        Napi::ArrayBuffer::New(env, b.block, lay.size, [](Napi::Env, void *data) { free(data); });
-    b.block = nullptr;
-    arr.Set(2u, Napi::Uint32Array::New(env, b.dirCount, ab, lay.dirStart));
-    arr.Set(3u, Napi::Uint8Array::New(env, b.count, ab, lay.types));
-    if (cfg.stats) {
-        arr.Set(4u, Napi::Float64Array::New(env, b.count * kNumFields, ab, lay.num));
-        arr.Set(5u, Napi::TypedArrayOf<int64_t>::New(env, b.count * kNsFields, ab, lay.ns,
-                                                     napi_bigint64_array));
+    // The finalizer's hint is the size to give the block back to the pool under (0: shrunk).
+    const size_t poolSize = b.count < cfg.batchSize ? 0 : b.blockSize;
+    napi_value abv = nullptr;
+    napi_value undef = env.Undefined();
+    if (napi_create_external_arraybuffer(
+            env, b.block, lay.size,
+            [](napi_env, void *data, void *hint) {
+                Pool().Give(static_cast<unsigned char *>(data), reinterpret_cast<uintptr_t>(hint));
+            },
+            reinterpret_cast<void *>(static_cast<uintptr_t>(poolSize)), &abv) != napi_ok) {
+        // (an exception is pending; the callback's JavaScript does not run)
+        Pool().Give(b.block, 0);
+        b.block = nullptr;
+        std::fill(out + 2, out + kBatchArgs, undef);
+        return;
     }
-    return arr;
+    Napi::ArrayBuffer ab(env, abv);
+    b.block = nullptr;
+    out[2] = Napi::Uint32Array::New(env, b.dirCount, ab, lay.dirStart);
+    out[3] = Napi::Uint8Array::New(env, b.count, ab, lay.types);
+    out[4] = ascii ? Napi::Uint32Array::New(env, b.count, ab, lay.nameEnd) : undef;
+    out[5] = undef;
+    out[6] = undef;
+    if (cfg.stats) {
+        out[5] = Napi::Float64Array::New(env, b.count * kNumFields, ab, lay.num);
+        out[6] = Napi::TypedArrayOf<int64_t>::New(env, b.count * kNsFields, ab, lay.ns,
+                                                  napi_bigint64_array);
+    }
 }
 
 // One walk started from JavaScript: new Walker(options), next(callback), cancel().
@@ -445,6 +610,7 @@ class Walker : public Napi::ObjectWrap<Walker>
         st_->async.data = st_.get();
         uv_unref(reinterpret_cast<uv_handle_t *>(&st_->async));
         ctx_ = std::make_unique<Napi::AsyncContext>(env, "frd.walk");
+        Pool().WalkStarted(); // until OnClosed
         const char *roots[1] = {st_->cfg.root.c_str()};
         int rc = frd_walk_start_async(&walk_, reinterpret_cast<struct uv_loop_s *>(loop), roots, 1,
                                       &st_->cfg.opts, Visit, st_.get(), &Walker::OnDone);
@@ -477,6 +643,7 @@ class Walker : public Napi::ObjectWrap<Walker>
     static void OnClosed(uv_handle_t *handle)
     {
         auto *st = static_cast<State *>(handle->data);
+        Pool().WalkEnded();
         st->owner->closed_ = true;
         st->owner->Unref();
     }
@@ -501,7 +668,11 @@ class Walker : public Napi::ObjectWrap<Walker>
         pending_.Reset();
         uv_unref(reinterpret_cast<uv_handle_t *>(&st_->async));
         if (b) {
-            cb.MakeCallback(env.Global(), {env.Null(), ToJs(env, st_->cfg, *b)}, *ctx_);
+            napi_value args[1 + kBatchArgs];
+            args[0] = env.Null();
+            ToJs(env, st_->cfg, *b, args + 1);
+            Recycle(st_.get(), std::move(b));
+            cb.MakeCallback(env.Global(), 1 + kBatchArgs, args, *ctx_);
             return;
         }
         if (!done_) { // woken with nothing to hand: wait for the next batch
@@ -530,7 +701,8 @@ class Walker : public Napi::ObjectWrap<Walker>
         }
     }
 
-    // next(callback): callback(err, batch) with batch null at the end.
+    // next(callback): callback(err, names, dirs, dirStart, types, nameEnd, num, ns) for a
+    // batch (see ToJs), callback(err) or callback(null, null) at the end.
     Napi::Value Next(const Napi::CallbackInfo &info)
     {
         Napi::Env env = info.Env();
@@ -570,15 +742,21 @@ class Walker : public Napi::ObjectWrap<Walker>
     int result_ = 0;
 };
 
-// runSync(options): every batch of a walk run to its end, or throws the walk's error.
+// runSync(options, onBatch): walks to the end, then calls onBatch(names, dirs, dirStart,
+// types, nameEnd, num, ns) for each batch (see ToJs), or throws the walk's error.
 Napi::Value RunSync(const Napi::CallbackInfo &info)
 {
     Napi::Env env = info.Env();
     State st;
     st.sync = true;
-    if (!info[0].IsObject() || !ParseConfig(env, info[0].As<Napi::Object>(), &st.cfg)) {
+    if (!info[0].IsObject() || !info[1].IsFunction()) {
+        Napi::TypeError::New(env, "runSync(options, onBatch)").ThrowAsJavaScriptException();
         return env.Undefined();
     }
+    if (!ParseConfig(env, info[0].As<Napi::Object>(), &st.cfg)) {
+        return env.Undefined();
+    }
+    Napi::Function onBatch = info[1].As<Napi::Function>();
     int rc = frd_walk(st.cfg.root.c_str(), &st.cfg.opts, Visit, &st);
     FlushAll(&st);
     Napi::Value err = WalkError(env, &st, rc);
@@ -586,12 +764,17 @@ Napi::Value RunSync(const Napi::CallbackInfo &info)
         Napi::Error(env, err).ThrowAsJavaScriptException();
         return env.Undefined();
     }
-    Napi::Array out = Napi::Array::New(env, st.queue.size());
-    uint32_t i = 0;
-    for (const auto &b : st.queue) {
-        out.Set(i++, ToJs(env, st.cfg, *b));
+    for (auto &b : st.queue) {
+        Napi::HandleScope scope(env);
+        napi_value args[kBatchArgs];
+        ToJs(env, st.cfg, *b, args);
+        b.reset(); // its block belongs to JavaScript now; the strings are copied
+        onBatch.Call(env.Undefined(), kBatchArgs, args);
+        if (env.IsExceptionPending()) {
+            break;
+        }
     }
-    return out;
+    return env.Undefined();
 }
 
 Napi::Object InitModule(Napi::Env env, Napi::Object exports)

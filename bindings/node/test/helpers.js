@@ -43,6 +43,8 @@ function oddTree(root) {
   touch('with space/and\ttab/new\nline');
   touch('with space/ünïcødé ✓');
   touch('with space/emoji 😀');
+  mk('dïr ✓'); // ASCII names in a directory whose own name is not ASCII
+  touch('dïr ✓/plain.txt');
   touch('back\\slash');
   touch('a/b/c/file.tmp', 'x'.repeat(1000));
   touch('a/b/keep.txt', 'hello');

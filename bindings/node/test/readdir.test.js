@@ -105,6 +105,20 @@ test('stats: the metadata fs.lstatSync reports, times as Date and bigint ns', as
   }
 });
 
+test('an entry with stats is a Dirent like one without, plus its own stats field', async (t) => {
+  const root = oddTree(tmpdir(t));
+  const plain = frd.readdirSync(root, { withFileTypes: true })[0];
+  for (const e of [...await frd.readdir(root, { stats: true }), ...frd.readdirSync(root, { stats: true })]) {
+    assert.ok(e instanceof frd.Dirent);
+    assert.strictEqual(Object.getPrototypeOf(e), frd.Dirent.prototype);
+    assert.strictEqual(e.constructor, frd.Dirent);
+    assert.deepStrictEqual(Object.keys(e), [...Object.keys(plain), 'stats']);
+    assert.ok(e.stats instanceof frd.Stats);
+    assert.match(util.inspect(e), /^Dirent \{/);
+  }
+  assert.deepStrictEqual(Object.keys(plain), ['name', 'parentPath', 'path']);
+});
+
 test('stats of every batch stay right after later batches arrive (no buffer reuse)', async (t) => {
   const root = ubootTree(t);
   const kept = [];

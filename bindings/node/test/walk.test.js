@@ -25,6 +25,34 @@ test('walk yields batches no larger than batchSize that add up to the whole tree
   assert.deepStrictEqual(keys(batches.flat()), keys(fsTree(root)));
 });
 
+test('the default batchSize is 2048 entries, 1024 with stats', async (t) => {
+  const root = ubootTree(t);
+  // 41,565 entries over at most 8 workers' batches: some worker fills a whole batch.
+  for (const [options, size] of [[{}, 2048], [{ stats: true }, 1024]]) {
+    const sizes = (await collect(root, options)).map((b) => b.length);
+    assert.strictEqual(Math.max(...sizes), size, JSON.stringify(options));
+    assert.strictEqual(sizes.reduce((a, b) => a + b, 0), fsTree(root).length);
+  }
+});
+
+test('names are cut out of batches of ASCII names and of others alike (tiny batches)', async (t) => {
+  // With one to a few entries per batch, some batches hold only ASCII names (sliced at the
+  // offsets the addon records) and others a name that is not (found by its NUL), and
+  // directories with and without ASCII names head them.
+  const root = oddTree(tmpdir(t));
+  const want = keys(fsTree(root));
+  const wantRel = fsTree(root).map((d) => relOf(root, d)).sort();
+  for (const batchSize of [1, 2, 3, 5, 1000]) {
+    assert.deepStrictEqual(keys((await collect(root, { batchSize })).flat()), want, `${batchSize}`);
+    assert.deepStrictEqual((await collect(root, { batchSize, withFileTypes: false })).flat().sort(),
+      wantRel, `paths, ${batchSize}`);
+    assert.deepStrictEqual(keys(frd.readdirSync(root, { recursive: true, withFileTypes: true, batchSize })),
+      want, `sync, ${batchSize}`);
+    assert.deepStrictEqual(frd.readdirSync(root, { recursive: true, batchSize }).sort(), wantRel,
+      `sync paths, ${batchSize}`);
+  }
+});
+
 test('sort: depth-first, by name, the same order on every run', async (t) => {
   const root = ubootTree(t);
   // Reference order: children by name (byte order equals UTF-16 order on these ASCII
