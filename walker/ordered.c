@@ -537,11 +537,11 @@ static void o_run_frames(struct frd__worker *c)
         struct frd_entry *entry = frd__o_item_entry(it, name, &bare);
         bool dup = false;
         if (!it->skip && walk->ids.seen != NULL) {
+            // A visit-once walk keeps whole entries (need_fulls): an id is in `full`.
             FRD_ASSERT(!it->has_id || it->full != NULL);
             struct frd__resolved res = {.entry = *entry,
-                                        .id = it->full != NULL ? it->full->id
-                                                               : (struct frd__identity){0},
-                                        .has_id = it->has_id && it->full != NULL,
+                                        .id = it->has_id ? it->full->id : (struct frd__identity){0},
+                                        .has_id = it->has_id,
                                         .persistent = it->persistent};
             dup = frd__is_duplicate(walk, &res);
         }
