@@ -99,9 +99,16 @@ size_t frd__list_allocations(const struct frd_list *list);
  *  numbers orders names as their first bytes do; equal numbers need the names compared. */
 static inline uint64_t frd__name_key(const char *name, size_t len)
 {
+    const unsigned char *p = (const unsigned char *)name;
+    if (len >= 8) {
+        // Spelled out, so that compilers make it one load and a byte swap.
+        return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40 |
+               (uint64_t)p[3] << 32 | (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
+               (uint64_t)p[6] << 8 | (uint64_t)p[7];
+    }
     uint64_t k = 0;
     for (size_t i = 0; i < 8; i++) {
-        k = (k << 8) | (i < len ? (unsigned char)name[i] : 0u);
+        k = (k << 8) | (i < len ? p[i] : 0u);
     }
     return k;
 }

@@ -660,7 +660,7 @@ void frd__ordered_free(struct frd_walk *walk)
     }
     frd__opool_free(o);
     for (size_t i = 0; i < walk->nworkers; i++) {
-        frd__free(o->sortbufs[i].recs);
+        frd__free(o->sortbufs[i].keys);
     }
     frd__free(o->sortbufs);
     frd__free(o->heap);

@@ -112,6 +112,17 @@ struct o_rec {
 #define O_RUN_LEVELS 6
 
 /**
+ * A sort key of one entry of a one-batch listing: 16 bytes, where the entry is 136, so the
+ * sort moves little; the key holds the name's first 8 bytes big-endian (zero padded), and
+ * names that share those are told apart by length or the bytes after them.
+ */
+struct o_key {
+    uint64_t key;
+    uint32_t index; /**< the entry's index in the listing */
+    uint32_t name_len;
+};
+
+/**
  * A run of a large listing: the records of one batch (or of runs merged) and their names,
  * in one allocation; sorted by the thread that took it, merged with another run of its
  * level, and at the end merged with the others chunk by chunk (walker/ordered_big.c).
@@ -258,11 +269,23 @@ struct o_frame {
     bool own_pinned; /**< own_fd is node->fd, pinned (release, do not close) */
 };
 
+/**
+ * A listing task on the heap: the node and a copy of its pre-order label, so that the heap
+ * compares tasks without reaching into nodes other threads wrote (a cache miss each, and
+ * a walk up the ancestors per comparison, all of it with mu held).
+ */
+struct o_task {
+    uint64_t pre[2];
+    struct frd__wnode *node;
+    unsigned root; /**< node->root_index: labels order nodes of one root */
+    bool labeled;  /**< pre holds a label (else compare by walking the ancestors) */
+};
+
 struct frd__ordered {
     uv_mutex_t mu;
     uv_cond_t work_cond;  /**< workers: a task or a window slot appeared, or the end */
     uv_cond_t ready_cond; /**< consumer: the awaited result was published */
-    struct frd__wnode **heap;
+    struct o_task *heap;
     size_t heap_n;
     size_t heap_cap;
     size_t window; /**< results in flight or ready, not taken */
@@ -302,9 +325,9 @@ struct frd__ordered {
     struct o_large **all_large;
     size_t nlarge;
     size_t large_cap;
-    /** Per thread (by worker index): records to sort a one-batch listing by. */
+    /** Per thread (by worker index): keys to sort a one-batch listing by. */
     struct o_sortbuf {
-        struct o_rec *recs;
+        struct o_key *keys;
         size_t cap;
     } * sortbufs;
 };
@@ -331,10 +354,14 @@ static inline void frd__o_lock(struct frd__ordered *o)
     uv_mutex_lock(&o->mu);
 }
 
-/* walker/ordered_list.c: the task heap (by pre-order position) and the workers. All but
- * frd__o_chain_pruned() are called with mu held. */
+/* walker/ordered_list.c: pre-order labels, the task heap (by pre-order position) and the
+ * workers. All but the labels and frd__o_chain_pruned() are called with mu held. */
 /** Pushes a task (and, behind it, its next_sib chain). @return 0 or FRD_ENOMEM. */
 int frd__oheap_push(struct frd__ordered *o, struct frd__wnode *node);
+/** Labels a child made from entry `ord` of its parent's listing (frd__wnode.pre). */
+void frd__o_label_child(const struct frd__wnode *parent, struct frd__wnode *child, size_t ord);
+/** Sets the bits a child's place takes in its label, for a listing of n entries. */
+void frd__o_label_bits(struct frd__wnode *node, size_t n);
 /** Takes the first task in pre-order off the heap and pushes its next sibling, if any. */
 struct frd__wnode *frd__oheap_pop(struct frd__ordered *o);
 /** Is the read-ahead at its cap (results or entries listed and not taken)? */
@@ -369,11 +396,11 @@ void frd__o_push_children(struct frd__worker *w, struct frd__ordered *o, struct 
 
 /* walker/ordered_big.c: sorting listings by records, and large listings. */
 /**
- * The order of a one-batch listing by name (as frd_list_sort() sorts it), as records whose
+ * The order of a one-batch listing by name (as frd_list_sort() sorts it), as keys whose
  * index says which entry. @return them (the worker's, valid until its next call), or NULL
- * (no memory, or names too far apart for 32-bit offsets): sort the list itself then.
+ * (no memory, or more entries than 32-bit indexes hold): sort the list itself then.
  */
-const struct o_rec *frd__o_sort_order(struct frd__worker *w, const struct frd_entry *v, size_t n);
+const struct o_key *frd__o_sort_order(struct frd__worker *w, const struct frd_entry *v, size_t n);
 /**
  * Lists an open directory in batches (no children hook). One batch (most directories) stays
  * in w->list, as a whole listing would. More make it a large listing in r->lg.

@@ -8,7 +8,7 @@
  * runs left are merged a chunk at a time, each chunk resolved into items (stat, links,
  * child nodes) by the thread that merged it. So the sort costs the listing little wall time,
  * the first entries come out as soon as the listing ends, and memory is the names and
- * records, not an item per entry. Also the record sort of one-batch listings. See
+ * records, not an item per entry. Also the key sort of one-batch listings. See
  * walker/ordered.c for the whole protocol.
  */
 #include "introsort.h"
@@ -135,25 +135,50 @@ static void rec_entry(const struct o_large *lg, const struct o_rec *rec, struct 
     e->fields = lg->fields;
 }
 
-const struct o_rec *frd__o_sort_order(struct frd__worker *w, const struct frd_entry *v, size_t n)
+/**
+ * The order of frd_list_sort() for keys of one listing's entries v: by name in byte order,
+ * then by position. Equal keys with a name of at most 8 bytes mean that name is the
+ * other's prefix: the shorter one first, the entries never touched.
+ */
+static bool key_less(const struct frd_entry *v, const struct o_key *a, const struct o_key *b)
+{
+    if (a->key != b->key) {
+        return a->key < b->key;
+    }
+    uint32_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
+    if (n > 8) {
+        int c = memcmp(v[a->index].name + 8, v[b->index].name + 8, n - 8);
+        if (c != 0) {
+            return c < 0;
+        }
+    }
+    if (a->name_len != b->name_len) {
+        return a->name_len < b->name_len;
+    }
+    return a->index < b->index;
+}
+
+FRD__INTROSORT(key_sort, struct o_key, const struct frd_entry *, key_less)
+
+const struct o_key *frd__o_sort_order(struct frd__worker *w, const struct frd_entry *v, size_t n)
 {
     struct o_sortbuf *sb = &((struct frd__ordered *)w->walk->ordered.state)->sortbufs[w->index];
-    int a = FRD__RESERVE(sb->recs, sb->cap, n, 256);
-    if (a < 0 || n == 0) {
+    if (n == 0 || n > UINT32_MAX) {
+        return NULL;
+    }
+    int a = FRD__RESERVE(sb->keys, sb->cap, n, 256);
+    if (a < 0) {
         return NULL;
     }
     w->allocations += (size_t)a;
-    // Names are back to back in the list's arena in the entries' order: v[0]'s comes first.
-    const char *base = v[0].name;
-    if ((size_t)(v[n - 1].name - base) + v[n - 1].name_len >= UINT32_MAX) {
-        return NULL;
-    }
     for (size_t i = 0; i < n; i++) {
-        rec_set(&sb->recs[i], &v[i], (size_t)(v[i].name - base));
-        sb->recs[i].index = i;
+        FRD_ASSERT(v[i].name_len <= UINT32_MAX);
+        sb->keys[i].key = frd__name_key(v[i].name, v[i].name_len);
+        sb->keys[i].index = (uint32_t)i;
+        sb->keys[i].name_len = (uint32_t)v[i].name_len;
     }
-    rec_sort_all(base, sb->recs, n);
-    return sb->recs;
+    key_sort(v, sb->keys, n);
+    return sb->keys;
 }
 
 /* ---- Runs ---- */

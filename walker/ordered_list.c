@@ -11,8 +11,46 @@
 
 #include <string.h>
 
+/* ---- Pre-order labels ---- */
+
+void frd__o_label_bits(struct frd__wnode *node, size_t n)
+{
+    unsigned bits = 1;
+    while (bits < 64 && (n >> bits) != 0) {
+        bits++; // ord + 1 <= n fits in bits
+    }
+    node->pre_child_bits = (uint8_t)bits;
+}
+
+void frd__o_label_child(const struct frd__wnode *parent, struct frd__wnode *child, size_t ord)
+{
+    unsigned bits = parent->pre_child_bits;
+    FRD_ASSERT(bits >= 1 && bits <= 64 && (bits == 64 || ((uint64_t)ord + 1) >> bits == 0));
+    if (parent->pre_used == FRD__PRE_NONE || parent->pre_used + bits > 128) {
+        child->pre_used = FRD__PRE_NONE;
+        return;
+    }
+    // ord + 1 in bits [128 - used - bits, 128 - used) of the parent's label: the parent,
+    // with 0 there, comes first; a sibling's subtree, which only adds lower bits, keeps
+    // its sibling's place.
+    uint64_t v = (uint64_t)ord + 1;
+    unsigned shift = 128 - parent->pre_used - bits;
+    child->pre[0] = parent->pre[0];
+    child->pre[1] = parent->pre[1];
+    if (shift >= 64) {
+        child->pre[0] |= v << (shift - 64);
+    } else if (shift + bits <= 64) {
+        child->pre[1] |= v << shift;
+    } else {
+        child->pre[0] |= v >> (64 - shift);
+        child->pre[1] |= v << shift;
+    }
+    child->pre_used = (uint8_t)(parent->pre_used + bits);
+}
+
 /* ---- The heap, by pre-order position ---- */
 
+/** Nodes by pre-order position, walking the ancestors: <0, 0 (the same node) or >0. */
 static int pre_cmp(const struct frd__wnode *a, const struct frd__wnode *b)
 {
     if (a == b) {
@@ -37,14 +75,26 @@ static int pre_cmp(const struct frd__wnode *a, const struct frd__wnode *b)
     return a->ord < b->ord ? -1 : 1;
 }
 
-/** The heap's order where a node settled (Debug builds): after its parent, before its
+/** Does task a come before task b in pre-order? By their labels where both have one. */
+static bool task_less(const struct o_task *a, const struct o_task *b)
+{
+    if (a->labeled && b->labeled && a->root == b->root) {
+        FRD_ASSERT(a->node == b->node || (a->pre[0] != b->pre[0] || a->pre[1] != b->pre[1]));
+        FRD_ASSERT((a->pre[0] != b->pre[0] ? a->pre[0] < b->pre[0] : a->pre[1] < b->pre[1]) ==
+                   (pre_cmp(a->node, b->node) < 0));
+        return a->pre[0] != b->pre[0] ? a->pre[0] < b->pre[0] : a->pre[1] < b->pre[1];
+    }
+    return pre_cmp(a->node, b->node) < 0;
+}
+
+/** The heap's order where a task settled (Debug builds): after its parent, before its
  *  children; the count within the capacity. */
 static void heap_check_at(const struct frd__ordered *o, size_t i)
 {
     FRD_ASSERT(o->heap_n <= o->heap_cap && i < o->heap_n);
-    FRD_ASSERT(i == 0 || pre_cmp(o->heap[(i - 1) / 2], o->heap[i]) < 0);
-    FRD_ASSERT(2 * i + 1 >= o->heap_n || pre_cmp(o->heap[i], o->heap[2 * i + 1]) < 0);
-    FRD_ASSERT(2 * i + 2 >= o->heap_n || pre_cmp(o->heap[i], o->heap[2 * i + 2]) < 0);
+    FRD_ASSERT(i == 0 || task_less(&o->heap[(i - 1) / 2], &o->heap[i]));
+    FRD_ASSERT(2 * i + 1 >= o->heap_n || task_less(&o->heap[i], &o->heap[2 * i + 1]));
+    FRD_ASSERT(2 * i + 2 >= o->heap_n || task_less(&o->heap[i], &o->heap[2 * i + 2]));
     (void)o;
     (void)i;
 }
@@ -54,16 +104,22 @@ int frd__oheap_push(struct frd__ordered *o, struct frd__wnode *node)
     if (FRD__RESERVE(o->heap, o->heap_cap, o->heap_n + 1, 256) < 0) {
         return FRD_ENOMEM;
     }
+    struct o_task t = {
+        .pre = {node->pre[0], node->pre[1]},
+        .node = node,
+        .root = node->root_index,
+        .labeled = node->pre_used != FRD__PRE_NONE,
+    };
     size_t i = o->heap_n++;
     while (i > 0) {
         size_t up = (i - 1) / 2;
-        if (pre_cmp(o->heap[up], node) < 0) {
+        if (task_less(&o->heap[up], &t)) {
             break;
         }
         o->heap[i] = o->heap[up];
         i = up;
     }
-    o->heap[i] = node;
+    o->heap[i] = t;
     heap_check_at(o, i);
     return 0;
 }
@@ -72,18 +128,18 @@ int frd__oheap_push(struct frd__ordered *o, struct frd__wnode *node)
 static struct frd__wnode *oheap_take_top(struct frd__ordered *o)
 {
     FRD_ASSERT(o->heap_n > 0);
-    struct frd__wnode *top = o->heap[0];
-    struct frd__wnode *last = o->heap[--o->heap_n];
+    struct frd__wnode *top = o->heap[0].node;
+    struct o_task last = o->heap[--o->heap_n];
     size_t i = 0;
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= o->heap_n) {
             break;
         }
-        if (c + 1 < o->heap_n && pre_cmp(o->heap[c + 1], o->heap[c]) < 0) {
+        if (c + 1 < o->heap_n && task_less(&o->heap[c + 1], &o->heap[c])) {
             c++;
         }
-        if (pre_cmp(last, o->heap[c]) < 0) {
+        if (task_less(&last, &o->heap[c])) {
             break;
         }
         o->heap[i] = o->heap[c];
@@ -195,6 +251,7 @@ void frd__o_item_fill(struct frd__worker *w, struct frd__wnode *node, frd_os_fd 
         return;
     }
     c->ord = (uint32_t)ord;
+    frd__o_label_child(node, c, ord);
     if (!*keep && !(node->flags & WN_KEEP_DECIDED)) {
         *keep = frd__keep_fd(w, node, fd);
     }
@@ -302,6 +359,7 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
         // Items come by chunks; the listing's descriptor ref stays for them (and is the
         // frame's parent_fd for its visits).
         r->count = r->lg->nrecs;
+        frd__o_label_bits(node, r->count);
         r->window_cost = O_CHUNK;
         r->has_fd = true;
         node->totals.entries = 0; // the consumer adds up the chunks
@@ -310,7 +368,7 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
     }
     size_t count = frd_list_count(w->list);
     const struct frd_entry *v = frd_list_entries(w->list);
-    const struct o_rec *order = kids ? NULL : frd__o_sort_order(w, v, count);
+    const struct o_key *order = kids ? NULL : frd__o_sort_order(w, v, count);
     if (order == NULL) {
         frd_list_sort(w->list);
     }
@@ -346,6 +404,7 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
         r->list_op = FRD__FAIL_ALLOC;
         count = 0;
     }
+    frd__o_label_bits(node, count);
     bool keep = false;
     uint64_t bytes = 0;
     size_t n = 0; // items made: an entry that vanished before its stat is left out
@@ -418,7 +477,8 @@ bool frd__o_work_one(struct frd__worker *w, struct frd__ordered *o)
     bool full = w == walk->consumer
                     ? o->window >= 2 * o->window_max || o->window_entries >= O_WINDOW_ENTRIES
                     : frd__o_window_full(o);
-    if (o->heap_n == 0 || (full && o->heap[0] != o->awaited && !frd__o_chain_pruned(o->heap[0]))) {
+    if (o->heap_n == 0 ||
+        (full && o->heap[0].node != o->awaited && !frd__o_chain_pruned(o->heap[0].node))) {
         return false;
     }
     struct frd__wnode *node = frd__oheap_pop(o);

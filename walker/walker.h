@@ -63,7 +63,17 @@ struct frd__wnode {
     /** Can this directory be searched (enum wnode_search)? Written by the worker listing
      *  it, from the first stat of a subdirectory, in walks that check it. */
     uint8_t search;
-    uint32_t ord;       /**< ordered mode: position in the parent's sorted listing */
+    uint32_t ord; /**< ordered mode: position in the parent's sorted listing */
+    /** Ordered mode: the node's pre-order label, a 128-bit number (pre[0] the high half)
+     *  that orders it against every labeled node of its root as pre_cmp() would: its
+     *  parent's with ord + 1 in the next pre_bits_child bits of the parent. pre_used: the
+     *  bits taken (0 for a root); FRD__PRE_NONE: no label (past 128 bits: a deep tree of
+     *  large listings), compared by walking the ancestors. */
+    uint64_t pre[2];
+    uint8_t pre_used;
+    /** Ordered mode: bits a child's place takes in its label (enough for ord + 1 of every
+     *  entry of this directory's listing), set when it is listed, before children exist. */
+    uint8_t pre_child_bits;
     atomic_bool pruned; /**< ordered mode: the consumer will not descend here */
     /** Ordered mode: the next subdirectory of the same listing, pushed onto the task heap
      *  when this one is taken off it (the heap holds one subdirectory per listing). */
@@ -88,6 +98,9 @@ struct frd__wnode {
     uint8_t size_class; /**< which free list it returns to */
     char name_inline[]; /**< storage for name when it fits the size class */
 };
+
+/** frd__wnode.pre_used of a node with no pre-order label. */
+#define FRD__PRE_NONE 0xff
 
 /** Node search states (frd__wnode.search). */
 enum wnode_search { WN_SEARCH_UNKNOWN = 0, WN_SEARCH_YES = 1, WN_SEARCH_NO = 2 };
