@@ -19,6 +19,8 @@
 #define WN_LARGE_NAME 1024
 /** Nodes per slab. */
 #define WN_SLAB_NODES 64
+/** Nodes the ordered consumer frees before it hands them to the workers. */
+#define WN_HANDOFF_BATCH 64
 
 static size_t wn_node_size(unsigned size_class)
 {
@@ -173,13 +175,28 @@ void frd__wnode_free(struct frd__worker *w, struct frd__wnode *node)
     frd__free(node->canon);
     struct frd_walk *walk = w->walk;
     if (w == walk->consumer) {
-        // The consumer makes few nodes and frees most: hand them back to the workers.
+        // The consumer makes few nodes and frees most: hand them back to the workers, a
+        // batch at a time (nodes left in a batch at the end go with their slabs).
+        unsigned cls = node->size_class;
+        FRD_ASSERT(cls < 2);
+        struct frd__wnode_batch *b = &walk->ordered.handoff[cls];
+        node->next_free = b->head;
+        b->head = node;
+        if (b->n++ == 0) {
+            b->tail = node;
+        }
+        if (b->n < WN_HANDOFF_BATCH) {
+            return;
+        }
         uv_mutex_lock(&walk->ordered.node_lock);
-        struct frd__wnode **shared =
-            node->size_class == 0 ? &walk->ordered.shared_small : &walk->ordered.shared_large;
-        node->next_free = *shared;
-        *shared = node;
+        struct frd__wnode **shared = cls == 0 ? &walk->ordered.shared_small
+                                              : &walk->ordered.shared_large;
+        b->tail->next_free = *shared;
+        *shared = b->head;
         uv_mutex_unlock(&walk->ordered.node_lock);
+        b->head = NULL;
+        b->tail = NULL;
+        b->n = 0;
         return;
     }
     struct frd__wnode **head = node->size_class == 0 ? &w->free_small : &w->free_large;

@@ -116,7 +116,7 @@ static void o_purge(struct frd__worker *c, struct frd__ordered *o)
 {
     for (size_t i = 0; i < o->nall; i++) {
         struct o_result *r = o->all[i];
-        if (r->state == O_READY && frd__o_chain_pruned(r->node)) {
+        if (r->state == O_READY && frd__o_chain_pruned(o, r->node)) {
             o->window_entries -= r->window_cost;
             frd__ores_discard(c, o, r);
             o->window--;
@@ -262,11 +262,11 @@ static struct o_item *o_item_get(struct frd__worker *c, struct o_frame *f, size_
 }
 
 /** Marks the subdirectories of items [from, to) not entered as pruned. */
-static void o_prune_items(struct o_item *items, size_t from, size_t to)
+static void o_prune_items(struct frd__ordered *o, struct o_item *items, size_t from, size_t to)
 {
     for (size_t i = from; i < to; i++) {
         if (items[i].child != NULL) {
-            atomic_store_explicit(&items[i].child->pruned, true, memory_order_relaxed);
+            frd__o_prune(o, items[i].child);
         }
     }
 }
@@ -285,7 +285,7 @@ static void o_frame_let_go(struct frd__worker *c, struct o_frame *f)
     if (lg == NULL) {
         // Back to the pool at the next lock the consumer takes anyway (one lock less per
         // directory; a few results wait there at most, one per frame left in a row).
-        o_prune_items(r->items, f->next, f->count);
+        o_prune_items(o, r->items, f->next, f->count);
         r->next_free = o->put_later;
         o->put_later = r;
         return;
@@ -307,7 +307,7 @@ static void o_frame_let_go(struct frd__worker *c, struct o_frame *f)
         size_t n = lg->nrecs - lo < O_CHUNK ? lg->nrecs - lo : O_CHUNK;
         size_t from = f->next > lo ? f->next - lo : 0;
         if (from < n) {
-            o_prune_items(&lg->slots[s * O_CHUNK], from, n);
+            o_prune_items(o, &lg->slots[s * O_CHUNK], from, n);
         }
     }
     struct o_large **p = &o->large;
@@ -547,7 +547,7 @@ static void o_run_frames(struct frd__worker *c)
         }
         if (it->skip || dup) {
             if (it->child != NULL) {
-                atomic_store_explicit(&it->child->pruned, true, memory_order_relaxed);
+                frd__o_prune(o, it->child);
             }
             continue;
         }
@@ -575,7 +575,7 @@ static void o_run_frames(struct frd__worker *c)
                 return;
             }
             if (it->child != NULL) {
-                atomic_store_explicit(&it->child->pruned, true, memory_order_relaxed);
+                frd__o_prune(o, it->child);
             }
             continue;
         }

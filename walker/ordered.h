@@ -294,6 +294,8 @@ struct frd__ordered {
     /** The walk wants more of some entries than an item holds (stat fields, identities for
      *  visit-once): results, buffers and chunk slots have a whole entry per item. */
     bool need_fulls;
+    /** The consumer pruned a node: tasks must be checked against their ancestors. */
+    atomic_bool any_pruned;
     size_t window_entries;             /**< entries in ready results not taken */
     struct o_buf *bufs[O_BUF_CLASSES]; /**< free buffers by size class */
     struct o_buf **all_bufs;
@@ -371,8 +373,11 @@ bool frd__o_window_full(const struct frd__ordered *o);
  * consumer took when it opened it: given back here, or the descriptor would stay open.
  */
 void frd__o_drop_task(struct frd__worker *w, struct frd__wnode *node);
-/** Is the node or an ancestor pruned (the consumer will not descend there)? */
-bool frd__o_chain_pruned(const struct frd__wnode *node);
+/** Is the node or an ancestor pruned (the consumer will not descend there)? At once no
+ *  while the walk has pruned nothing (most walks: no walk up the ancestors per task). */
+bool frd__o_chain_pruned(const struct frd__ordered *o, const struct frd__wnode *node);
+/** Prunes a node (consumer): the workers will not list it or anything below it. */
+void frd__o_prune(struct frd__ordered *o, struct frd__wnode *node);
 /**
  * Takes the next listing task allowed now and does it: called with mu held, returns with it
  * held (dropped while listing). Used by the workers and by the consumer while it waits.

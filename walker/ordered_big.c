@@ -24,10 +24,13 @@ static int rec_cmp(const char *na, const struct o_rec *a, const char *nb, const 
     if (a->key != b->key) {
         return a->key < b->key ? -1 : 1;
     }
+    // Equal keys: the first 8 bytes are the same (a name of at most 8, the other's prefix).
     size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
-    int c = memcmp(na + a->name_off, nb + b->name_off, n);
-    if (c != 0) {
-        return c;
+    if (n > 8) {
+        int c = memcmp(na + a->name_off + 8, nb + b->name_off + 8, n - 8);
+        if (c != 0) {
+            return c;
+        }
     }
     return (a->name_len > b->name_len) - (a->name_len < b->name_len);
 }

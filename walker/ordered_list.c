@@ -181,8 +181,18 @@ void frd__o_drop_task(struct frd__worker *w, struct frd__wnode *node)
     frd__wnode_drop(w, node);
 }
 
-bool frd__o_chain_pruned(const struct frd__wnode *node)
+void frd__o_prune(struct frd__ordered *o, struct frd__wnode *node)
 {
+    atomic_store_explicit(&o->any_pruned, true, memory_order_relaxed);
+    atomic_store_explicit(&node->pruned, true, memory_order_relaxed);
+}
+
+bool frd__o_chain_pruned(const struct frd__ordered *o, const struct frd__wnode *node)
+{
+    // Relaxed: a prune seen late only costs a listing nobody visits (purged or discarded).
+    if (!atomic_load_explicit(&o->any_pruned, memory_order_relaxed)) {
+        return false;
+    }
     for (; node != NULL; node = node->parent) {
         if (atomic_load_explicit(&node->pruned, memory_order_relaxed)) {
             return true;
@@ -478,11 +488,11 @@ bool frd__o_work_one(struct frd__worker *w, struct frd__ordered *o)
                     ? o->window >= 2 * o->window_max || o->window_entries >= O_WINDOW_ENTRIES
                     : frd__o_window_full(o);
     if (o->heap_n == 0 ||
-        (full && o->heap[0].node != o->awaited && !frd__o_chain_pruned(o->heap[0].node))) {
+        (full && o->heap[0].node != o->awaited && !frd__o_chain_pruned(o, o->heap[0].node))) {
         return false;
     }
     struct frd__wnode *node = frd__oheap_pop(o);
-    if (frd__o_chain_pruned(node)) {
+    if (frd__o_chain_pruned(o, node)) {
         // Below a directory the consumer skipped: nothing to list.
         frd__o_drop_task(w, node);
         return true;

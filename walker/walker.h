@@ -455,6 +455,13 @@ struct frd_walk {
         uv_mutex_t node_lock; /**< nodes the consumer freed, for the workers */
         struct frd__wnode *shared_small;
         struct frd__wnode *shared_large;
+        /** The consumer's thread only: nodes it freed, by size class, handed to the shared
+         *  lists a batch at a time (one lock per batch, not per node). */
+        struct frd__wnode_batch {
+            struct frd__wnode *head;
+            struct frd__wnode *tail;
+            unsigned n;
+        } handoff[2];
     } ordered;
 
     /** Spare batches of big directories' listings (walker/concurrent.c). */
