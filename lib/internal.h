@@ -113,4 +113,11 @@ static inline uint64_t frd__name_key(const char *name, size_t len)
     return k;
 }
 
+/** The key of a name's bytes 8 to 15 (frd__name_key() of what follows the first 8): with
+ *  the first key, orders names of up to 16 bytes with no look at the names. */
+static inline uint64_t frd__name_key2(const char *name, size_t len)
+{
+    return len > 8 ? frd__name_key(name + 8, len - 8) : 0;
+}
+
 #endif // FRD_LIB_INTERNAL_H

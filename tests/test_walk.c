@@ -755,6 +755,97 @@ static void test_walk_ordered_large_directory_shared_prefixes_in_byte_order(void
     tree_remove(root);
 }
 
+/** Levels of the deep tree below, and entries in each of its directories. */
+#define LABEL_LEVELS  48
+#define LABEL_ENTRIES 40
+
+/**
+ * The ordered mode past the end of its pre-order labels: a chain 48 deep whose directories
+ * hold 40 entries each (6 bits of label a level, so labels run out near depth 21 and nodes
+ * below compare by their ancestors), two of them subdirectories (the chain, a sibling with a
+ * file), the others files whose names share their first 8 or 16 bytes, are 8 or 16 bytes
+ * long, or a prefix of another. At 1, 2 and 8 workers, names only and with every field:
+ * find's output, sorted component by component, every time. (The output's order is the
+ * consumer's; the labels order the listing work: Debug builds check each comparison of two
+ * labels against the order of the nodes' ancestors.)
+ */
+static void test_walk_ordered_deep_tree_past_its_labels_in_find_s_order(void **state)
+{
+    (void)state;
+    static const char *const names[] = {
+        "abcdefgh",
+        "abcdefg",
+        "abcdefghi",
+        "abcdefgh-same16",
+        "abcdefgh-same16!",
+        "abcdefgh-same16",
+        "abcdefgh-same17x",
+        "abcdefgh-same16z",
+        "\xc3\xa9t\xc3\xa9",
+        "z",
+        "Z",
+        "0",
+    };
+    char *root = tree_make_root();
+    int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    assert_true(dfd >= 0);
+    char name[64];
+    for (int level = 0; level < LABEL_LEVELS; level++) {
+        for (int i = 0; i < LABEL_ENTRIES - 2; i++) {
+            size_t nnames = sizeof(names) / sizeof(names[0]);
+            if ((size_t)i < nnames) {
+                snprintf(name, sizeof(name), "%s", names[i]);
+            } else {
+                snprintf(name, sizeof(name), "%s%02d", names[(size_t)i % nnames], i);
+            }
+            int f = openat(dfd, name, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+            if (f < 0 && errno == EEXIST) {
+                continue;
+            }
+            assert_true(f >= 0);
+            close(f);
+        }
+        assert_int_equal(mkdirat(dfd, "abcdefgh-side", 0755), 0);
+        int side = openat(dfd, "abcdefgh-side", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        assert_true(side >= 0);
+        int f = openat(side, "leaf", O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+        assert_true(f >= 0);
+        close(f);
+        close(side);
+        assert_int_equal(mkdirat(dfd, "abcdefgh-down", 0755), 0);
+        int down = openat(dfd, "abcdefgh-down", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        assert_true(down >= 0);
+        close(dfd);
+        dfd = down;
+    }
+    close(dfd);
+    struct recs want;
+    recs_init(&want);
+    char cmd[4096];
+    snprintf(cmd, sizeof(cmd), "find '%s' -print0", root);
+    run_recs(cmd, &want);
+    qsort(want.v, want.n, sizeof(*want.v), path_order_qsort);
+    assert_true(want.n > (size_t)LABEL_LEVELS * LABEL_ENTRIES / 2);
+    unsigned workers[] = {1, 2, 8};
+    for (int w = 0; w < 3; w++) {
+        for (int names_only = 0; names_only < 2; names_only++) {
+            struct recs got;
+            recs_init(&got);
+            struct frd_walk_options o;
+            walk_opts(&o, FRD_WALK_ORDERED | (names_only ? FRD_WALK_NAMES_ONLY : 0));
+            o.workers = workers[w];
+            assert_int_equal(frd_walk(root, &o, path_visit, &got), 0);
+            assert_int_equal(got.n, want.n);
+            for (size_t i = 0; i < want.n; i++) {
+                assert_string_equal(got.v[i], want.v[i]);
+            }
+            recs_free(&got);
+        }
+    }
+    recs_free(&want);
+    tree_remove(root);
+}
+
 struct post_ctx {
     pthread_mutex_t lock;
     atomic_long seq;
@@ -2250,6 +2341,7 @@ int main(void)
         cmocka_unit_test(test_walk_one_file_system_matches_find_xdev),
         cmocka_unit_test(test_walk_ordered_output_identical_at_1_2_8_workers),
         cmocka_unit_test(test_walk_ordered_large_directory_shared_prefixes_in_byte_order),
+        cmocka_unit_test(test_walk_ordered_deep_tree_past_its_labels_in_find_s_order),
         cmocka_unit_test(test_walk_ordered_no_parent_fd_keeps_no_directory_open),
         cmocka_unit_test(test_walk_post_order_after_all_descendants),
         cmocka_unit_test(test_walk_progress_hook_runs_at_interval),

@@ -189,8 +189,8 @@ void frd__wnode_free(struct frd__worker *w, struct frd__wnode *node)
             return;
         }
         uv_mutex_lock(&walk->ordered.node_lock);
-        struct frd__wnode **shared = cls == 0 ? &walk->ordered.shared_small
-                                              : &walk->ordered.shared_large;
+        struct frd__wnode **shared =
+            cls == 0 ? &walk->ordered.shared_small : &walk->ordered.shared_large;
         b->tail->next_free = *shared;
         *shared = b->head;
         uv_mutex_unlock(&walk->ordered.node_lock);

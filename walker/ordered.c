@@ -483,6 +483,8 @@ static void o_run_frames(struct frd__worker *c)
 {
     struct frd_walk *walk = c->walk;
     struct frd__ordered *o = walk->ordered.state;
+    struct frd_entry bare; // the entries of bare items: fields they lack stay zero
+    memset(&bare, 0, sizeof(bare));
     while (o->nframes > 0) {
         if (atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
             return;
@@ -533,7 +535,6 @@ static void o_run_frames(struct frd__worker *c)
         }
         // The frame owns its items now: the callbacks get the item's own whole entry, or
         // one rebuilt here from a bare item.
-        struct frd_entry bare;
         struct frd_entry *entry = frd__o_item_entry(it, name, &bare);
         bool dup = false;
         if (!it->skip && walk->ids.seen != NULL) {

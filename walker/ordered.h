@@ -52,7 +52,9 @@ struct o_item {
 
 /**
  * The entry of an item for its visit, named `name`: the whole one, or one rebuilt in
- * `bare` from what the item holds. Consumer only. @return it.
+ * `bare` from what the item holds. `bare` is zeroed once by the caller and used for nothing
+ * else: only the fields an item holds are written here (callbacks get it const). Consumer
+ * only. @return it.
  */
 static inline struct frd_entry *frd__o_item_entry(struct o_item *it, const char *name,
                                                   struct frd_entry *bare)
@@ -62,7 +64,6 @@ static inline struct frd_entry *frd__o_item_entry(struct o_item *it, const char 
         e = &it->full->entry;
     } else {
         e = bare;
-        memset(e, 0, sizeof(*e));
         e->name_len = it->name_len;
         e->type = (enum frd_type)it->type;
         e->fields = it->fields;
@@ -112,12 +113,13 @@ struct o_rec {
 #define O_RUN_LEVELS 6
 
 /**
- * A sort key of one entry of a one-batch listing: 16 bytes, where the entry is 136, so the
- * sort moves little; the key holds the name's first 8 bytes big-endian (zero padded), and
- * names that share those are told apart by length or the bytes after them.
+ * A sort key of one entry of a one-batch listing: 24 bytes, where the entry is 136, so the
+ * sort moves little; key and key2 hold the name's first 16 bytes big-endian (zero padded),
+ * so names are compared only when they share those 16 bytes.
  */
 struct o_key {
     uint64_t key;
+    uint64_t key2;
     uint32_t index; /**< the entry's index in the listing */
     uint32_t name_len;
 };

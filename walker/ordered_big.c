@@ -140,7 +140,7 @@ static void rec_entry(const struct o_large *lg, const struct o_rec *rec, struct 
 
 /**
  * The order of frd_list_sort() for keys of one listing's entries v: by name in byte order,
- * then by position. Equal keys with a name of at most 8 bytes mean that name is the
+ * then by position. Equal keys with a name of at most 16 bytes mean that name is the
  * other's prefix: the shorter one first, the entries never touched.
  */
 static bool key_less(const struct frd_entry *v, const struct o_key *a, const struct o_key *b)
@@ -148,9 +148,12 @@ static bool key_less(const struct frd_entry *v, const struct o_key *a, const str
     if (a->key != b->key) {
         return a->key < b->key;
     }
+    if (a->key2 != b->key2) {
+        return a->key2 < b->key2;
+    }
     uint32_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
-    if (n > 8) {
-        int c = memcmp(v[a->index].name + 8, v[b->index].name + 8, n - 8);
+    if (n > 16) {
+        int c = memcmp(v[a->index].name + 16, v[b->index].name + 16, n - 16);
         if (c != 0) {
             return c < 0;
         }
@@ -177,6 +180,7 @@ const struct o_key *frd__o_sort_order(struct frd__worker *w, const struct frd_en
     for (size_t i = 0; i < n; i++) {
         FRD_ASSERT(v[i].name_len <= UINT32_MAX);
         sb->keys[i].key = frd__name_key(v[i].name, v[i].name_len);
+        sb->keys[i].key2 = frd__name_key2(v[i].name, v[i].name_len);
         sb->keys[i].index = (uint32_t)i;
         sb->keys[i].name_len = (uint32_t)v[i].name_len;
     }
