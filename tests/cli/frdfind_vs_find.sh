@@ -6,9 +6,11 @@
 # odd names) and on the u-boot tree (tests/data). Cases marked "nobody" run both
 # tools as uid 65534 (unreadable directories mean nothing to root). For -s, frdfind's output
 # is compared unsorted with find's output sorted by path components.
-# Usage: tests/cli/frdfind_vs_find.sh PATH/TO/frdfind
+# The orders are made by tests/cli/path_order.c (built with the tests).
+# Usage: tests/cli/frdfind_vs_find.sh PATH/TO/frdfind PATH/TO/path_order
 set -euo pipefail
 frdfind=$(realpath "$1")
+path_order=$(realpath "$2")
 data=$(realpath "$(dirname "$0")/../data")
 export LC_ALL=C
 export TZ=UTC
@@ -102,44 +104,12 @@ known_gap() { gap=$1; }
 
 # Sorts find's -print output into the order frdfind -s must print: depth first, each
 # directory's entries by name in byte order (post-order with -depth), NUL-separated.
-sort_components() {
-  python3 -c '
-import sys
-post = sys.argv[1] == "post"
-data = sys.stdin.buffer.read().split(b"\0")
-if data and data[-1] == b"": data.pop()
-def key(p):
-    parts = [(0, c) for c in p.split(b"/")]
-    return parts + [(1, b"")] if post else parts
-sys.stdout.buffer.write(b"".join(p + b"\0" for p in sorted(data, key=key)))
-' "$1"
-}
+sort_components() { "$path_order" "$1"; }
 
 # Sorts -print output only inside each run of lines from one root (the roots are the
 # arguments before the expression), keeping the runs in the order they came: two outputs
 # agree only if each took the roots in the same order without interleaving them.
-root_runs() {
-  python3 -c '
-import sys
-roots = []
-for a in sys.argv[1:]:
-    if a.startswith("-") or a in ("!", "("): break
-    roots.append(a)
-def root_of(line):
-    best = -1
-    for i, r in enumerate(roots):
-        if line == r or line.startswith(r if r.endswith("/") else r + "/"):
-            if best < 0 or len(r) > len(roots[best]): best = i
-    return best
-runs, last = [], None
-for line in sys.stdin.read().splitlines():
-    r = root_of(line)
-    if not runs or r != last: runs.append([])
-    runs[-1].append(line)
-    last = r
-sys.stdout.write("".join(l + "\n" for run in runs for l in sorted(run)))
-' "$@"
-}
+root_runs() { "$path_order" roots "$@"; }
 
 # t MODE DIR ARGS...: MODE is a comma list of: z (NUL-separated output), s (-s: compare
 # frdfind's order), post (-s with -depth order), S (-s, output compared sorted: for lines
@@ -211,23 +181,7 @@ t() {
 
 # -depth order without -s: passes the lines on sorted if each directory comes after every
 # line below it; otherwise says which did not (so the comparison with find fails).
-post_check() {
-  python3 -c '
-import sys
-lines = sys.stdin.buffer.read().split(b"\n")
-if lines and lines[-1] == b"": lines.pop()
-seen = set()
-bad = []
-for l in lines:
-    # each ancestor of l already printed came too early
-    p = l
-    while b"/" in p:
-        p = p.rsplit(b"/", 1)[0]
-        if p in seen: bad.append(b"ORDER: " + p + b" before " + l)
-    seen.add(l)
-sys.stdout.buffer.write(b"".join(x + b"\n" for x in bad + sorted(lines)))
-'
-}
+post_check() { "$path_order" postcheck; }
 
 # rep N MODE DIR ARGS...: the case N times (for orders that a race would break now and then).
 rep() {
