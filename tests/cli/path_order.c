@@ -163,9 +163,9 @@ static long root_of(const struct rec *line, char **roots, size_t nroots)
     for (size_t i = 0; i < nroots; i++) {
         size_t rl = strlen(roots[i]);
         bool slash = rl > 0 && roots[i][rl - 1] == '/';
-        bool under = (line->len == rl && memcmp(line->s, roots[i], rl) == 0) ||
-                     (line->len > rl && memcmp(line->s, roots[i], rl) == 0 &&
-                      (slash || line->s[rl] == '/'));
+        bool under =
+            (line->len == rl && memcmp(line->s, roots[i], rl) == 0) ||
+            (line->len > rl && memcmp(line->s, roots[i], rl) == 0 && (slash || line->s[rl] == '/'));
         if (under && (best < 0 || rl > best_len)) {
             best = (long)i;
             best_len = rl;
@@ -232,8 +232,8 @@ static void post_check(struct recs *lines)
                     hi = mid;
                 }
             }
-            if (lo < lines->n && sorted[lo].len == plen &&
-                memcmp(sorted[lo].s, l->s, plen) == 0 && sorted[lo].index < i) {
+            if (lo < lines->n && sorted[lo].len == plen && memcmp(sorted[lo].s, l->s, plen) == 0 &&
+                sorted[lo].index < i) {
                 if (printf("ORDER: %.*s before %.*s\n", (int)plen, l->s, (int)l->len, l->s) < 0) {
                     die("cannot write standard output");
                 }
