@@ -32,7 +32,7 @@ struct recs {
     size_t cap;
 };
 
-static void die(const char *what)
+_Noreturn static void die(const char *what)
 {
     fprintf(stderr, "path_order: %s\n", what);
     exit(2);
@@ -203,8 +203,10 @@ static void post_check(struct recs *lines)
     if (sorted == NULL) {
         die("out of memory");
     }
-    memcpy(sorted, lines->v, lines->n * sizeof(*sorted));
-    qsort(sorted, lines->n, sizeof(*sorted), by_bytes);
+    if (lines->n > 0) {
+        memcpy(sorted, lines->v, lines->n * sizeof(*sorted));
+        qsort(sorted, lines->n, sizeof(*sorted), by_bytes);
+    }
     for (size_t i = 0; i < lines->n; i++) {
         const struct rec *l = &lines->v[i];
         size_t plen = l->len;
@@ -258,7 +260,9 @@ int main(int argc, char **argv)
     if (strcmp(mode, "pre") == 0 || strcmp(mode, "post") == 0) {
         post_mode = mode[1] == 'o';
         split(buf, len, '\0', &r);
-        qsort(r.v, r.n, sizeof(*r.v), by_components);
+        if (r.n > 0) {
+            qsort(r.v, r.n, sizeof(*r.v), by_components);
+        }
         for (size_t i = 0; i < r.n; i++) {
             put(&r.v[i], '\0');
         }
