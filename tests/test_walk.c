@@ -639,6 +639,17 @@ static int path_order_qsort(const void *a, const void *b)
     return path_order(*(char *const *)a, *(char *const *)b);
 }
 
+/** The reference for ordered walks: find's output under root, sorted component by
+ *  component (find -s order), into r (initialized here). */
+static void find_in_s_order(const char *root, struct recs *r)
+{
+    recs_init(r);
+    char cmd[4096];
+    snprintf(cmd, sizeof(cmd), "find '%s' -print0", root);
+    run_recs(cmd, r);
+    qsort(r->v, r->n, sizeof(*r->v), path_order_qsort);
+}
+
 static void test_walk_ordered_output_identical_at_1_2_8_workers(void **state)
 {
     (void)state;
@@ -651,13 +662,8 @@ static void test_walk_ordered_output_identical_at_1_2_8_workers(void **state)
         o.workers = workers[i];
         assert_int_equal(frd_walk(tree, &o, path_visit, &runs[i]), 0);
     }
-    // The reference: find's output, sorted component by component.
     struct recs f;
-    recs_init(&f);
-    char cmd[4096];
-    snprintf(cmd, sizeof(cmd), "find '%s' -print0", tree);
-    run_recs(cmd, &f);
-    qsort(f.v, f.n, sizeof(*f.v), path_order_qsort);
+    find_in_s_order(tree, &f);
     for (int i = 0; i < 4; i++) {
         assert_int_equal(runs[i].n, f.n);
         for (size_t j = 0; j < f.n; j++) {
@@ -820,11 +826,7 @@ static void test_walk_ordered_deep_tree_past_its_labels_in_find_s_order(void **s
     }
     close(dfd);
     struct recs want;
-    recs_init(&want);
-    char cmd[4096];
-    snprintf(cmd, sizeof(cmd), "find '%s' -print0", root);
-    run_recs(cmd, &want);
-    qsort(want.v, want.n, sizeof(*want.v), path_order_qsort);
+    find_in_s_order(root, &want);
     assert_true(want.n > (size_t)LABEL_LEVELS * LABEL_ENTRIES / 2);
     unsigned workers[] = {1, 2, 8};
     for (int w = 0; w < 3; w++) {
