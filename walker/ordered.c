@@ -81,8 +81,6 @@ int frd__ordered_init(struct frd_walk *walk)
     o->chunk_slots = o->chunk_slots < 4               ? 4
                      : o->chunk_slots > O_CHUNK_SLOTS ? O_CHUNK_SLOTS
                                                       : o->chunk_slots;
-    o->need_fulls = (walk->fields & ~(unsigned)O_BARE_FIELDS) != 0 ||
-                    (walk->opts.flags & (FRD_WALK_UNIQUE_FILES | FRD_WALK_UNIQUE_DIRS)) != 0;
     o->sortbufs = frd__calloc(walk->nworkers, sizeof(o->sortbufs[0]));
     if (o->sortbufs == NULL) {
         goto fail_sortbufs;
@@ -500,11 +498,19 @@ static void o_run_frames(struct frd__worker *c)
             return; // stopped
         }
         f->next++;
+        if ((it->flags & (O_IT_SKIP | O_IT_ERR)) == O_IT_SKIP) {
+            continue; // hidden, or gone since the listing: nothing to report or visit
+        }
         const char *name = f->res->lg != NULL ? frd__o_chunk_name(f->res->lg, f->chunk, it)
                                               : f->res->names + it->name_off;
+        // The frame owns its items now: the callbacks get the item's own whole entry, or
+        // one rebuilt here from a bare item.
+        struct frd_entry *entry = frd__o_item_entry(it, name, &bare);
+        const struct o_full *full = it->full;
+        bool whole = (it->flags & O_IT_WHOLE) != 0;
         size_t dir_len = f->dir_len;
         size_t sep = frd__path_sep(c->path, dir_len);
-        size_t path_len = dir_len + sep + it->name_len;
+        size_t path_len = dir_len + sep + entry->name_len;
         if (frd__grow(c, &c->path, &c->path_cap, path_len + 1) < 0) {
             frd__walk_stop(walk, FRD_ENOMEM, c);
             return;
@@ -513,7 +519,7 @@ static void o_run_frames(struct frd__worker *c)
         if (sep) {
             c->path[dir_len] = '/';
         }
-        memcpy(c->path + dir_len + sep, name, it->name_len);
+        memcpy(c->path + dir_len + sep, name, entry->name_len);
         c->path[path_len] = '\0';
         unsigned depth = f->node->depth + 1;
         // The directory's descriptor for the visit; the one the consumer reopened for the
@@ -522,31 +528,29 @@ static void o_run_frames(struct frd__worker *c)
         if (o->nframes > 1) {
             o_frame_close_own(c, &o->frames[o->nframes - 2]);
         }
-        if (it->err < 0) {
+        if (it->flags & O_IT_ERR) {
             const char *other = NULL;
             size_t olen;
-            if (it->loop != NULL && frd__wnode_path(c, (struct frd__wnode *)(uintptr_t)it->loop,
-                                                    &c->path2, &c->path2_cap, &olen) == 0) {
+            if (full->loop != NULL && frd__wnode_path(c, (struct frd__wnode *)(uintptr_t)full->loop,
+                                                      &c->path2, &c->path2_cap, &olen) == 0) {
                 other = c->path2;
             }
-            if (!frd__report_loop(c, c->path, it->err_op, it->err, depth, other)) {
+            if (!frd__report_loop(c, c->path, full->err_op, full->err, depth, other)) {
                 return;
             }
         }
-        // The frame owns its items now: the callbacks get the item's own whole entry, or
-        // one rebuilt here from a bare item.
-        struct frd_entry *entry = frd__o_item_entry(it, name, &bare);
+        bool skip = (it->flags & O_IT_SKIP) != 0;
         bool dup = false;
-        if (!it->skip && walk->ids.seen != NULL) {
-            // A visit-once walk keeps whole entries (need_fulls): an id is in `full`.
-            FRD_ASSERT(!it->has_id || it->full != NULL);
+        if (!skip && walk->ids.seen != NULL) {
+            // An entry with an identity is kept whole, the identity beside it.
             struct frd__resolved res = {.entry = *entry,
-                                        .id = it->has_id ? it->full->id : (struct frd__identity){0},
-                                        .has_id = it->has_id,
-                                        .persistent = it->persistent};
+                                        .id = whole && full->has_id ? full->id
+                                                                    : (struct frd__identity){0},
+                                        .has_id = whole && full->has_id,
+                                        .persistent = whole && full->persistent};
             dup = frd__is_duplicate(walk, &res);
         }
-        if (it->skip || dup) {
+        if (skip || dup) {
             if (it->child != NULL) {
                 frd__o_prune(o, it->child);
             }
@@ -559,8 +563,8 @@ static void o_run_frames(struct frd__worker *c)
             .depth = depth,
             .parent_fd = parent_fd,
             .is_root = false,
-            .followed_link = it->followed,
-            .persistent_ids = it->persistent,
+            .followed_link = whole && full->followed,
+            .persistent_ids = whole && full->persistent,
             .root_index = f->node->root_index,
             .worker = c->index,
             .parent_state = f->node->state,

@@ -16,39 +16,49 @@
 /** The fields an item holds itself; an entry with others is kept whole (struct o_full). */
 #define O_BARE_FIELDS (FRD_FIELD_TYPE | FRD_FIELD_FILE_ID | FRD_FIELD_DEV)
 
-/** An entry kept whole, for walks that want more of it than an item holds. */
+/** What an item keeps beside it, in the slot of the same index of an array that goes with
+ *  the items: the whole entry, where the walk wants more of it than an item holds, and what
+ *  went wrong resolving it. Untouched (never faulted in) for a bare item. */
 struct o_full {
-    struct frd_entry entry;  /**< name: set by the consumer at the visit */
-    struct frd__identity id; /**< with the item's has_id, for visit-once walks */
+    struct frd_entry entry;        /**< with O_IT_WHOLE (name: set by the consumer) */
+    struct frd__identity id;       /**< with O_IT_WHOLE and has_id, for visit-once walks */
+    const struct frd__wnode *loop; /**< with O_IT_ERR, FRD_ELOOP from a loop: the ancestor */
+    struct frd__failure err_op;    /**< with O_IT_ERR */
+    int err;                       /**< with O_IT_ERR: the failure to report */
+    bool has_id;                   /**< with O_IT_WHOLE */
+    bool followed;                 /**< with O_IT_WHOLE: a link the walk followed */
+    bool persistent;               /**< with O_IT_WHOLE */
+};
+
+/** Item flags (o_item.flags). */
+enum o_item_flag {
+    O_IT_SKIP = 1u << 0,  /**< not visited (hidden, vanished, a loop not to report twice) */
+    O_IT_WHOLE = 1u << 1, /**< full->entry is the entry, with id, followed, persistent */
+    O_IT_ERR = 1u << 2,   /**< full->err, err_op, loop: a failure to report first */
+    O_IT_TYPE = 1u << 3,  /**< a bare entry's fields: FRD_FIELD_TYPE */
+    O_IT_FILE_ID = 1u << 4,
+    O_IT_DEV = 1u << 5,
 };
 
 /**
  * One entry of a listing, resolved by a worker. Most walks want no more of an entry than
- * its name and type, which the item holds itself (88 bytes, where a whole entry is 136):
- * a walk's read-ahead is that much less memory for the workers to fault in and write and
- * for the consumer to read from their caches. An entry with more (stat fields, an identity
- * for a visit-once walk) is kept whole in `full`, a slot of the same index in an array that
- * goes with the items, made only in walks that can need it (frd__ordered.need_fulls).
+ * its name, type and inode, which the item holds itself in 40 bytes (a whole entry is 136):
+ * the read-ahead is that much less memory for the workers to write and for the consumer
+ * to read from their caches, the cost that grows with a second thread. An entry with more
+ * (stat fields, an identity, a link followed, an error) uses its `full` slot as well.
  * The consumer rebuilds the entry for its visit: frd__o_item_entry().
  */
 struct o_item {
-    struct o_full *full;           /**< the entry whole, or NULL: the fields below are all */
-    struct frd__wnode *child;      /**< node to descend into, or NULL */
-    const struct frd__wnode *loop; /**< FRD_ELOOP from a loop: the ancestor */
-    uint64_t file_id;              /**< entry.file_id */
-    uint64_t dev;                  /**< entry.dev */
-    struct frd__failure err_op;
-    uint32_t name_off; /**< in the result's names (a listing of one batch: below 4 GiB) */
-    uint32_t name_len; /**< entry.name_len */
-    int err;
-    int error;       /**< entry.error */
-    unsigned fields; /**< entry.fields (O_BARE_FIELDS bits only, without full) */
-    uint8_t type;    /**< entry.type */
-    bool skip;
-    bool has_id;
-    bool followed;
-    bool persistent;
+    struct o_full *full;      /**< its slot (read only with O_IT_WHOLE or O_IT_ERR) */
+    struct frd__wnode *child; /**< node to descend into, or NULL */
+    uint64_t file_id;         /**< a bare entry's file_id */
+    uint64_t dev;             /**< a bare entry's dev */
+    uint32_t name_off;        /**< in the result's names (a listing of one batch: below 4 GiB) */
+    uint16_t name_len;        /**< a bare entry's name_len (a longer name: O_IT_WHOLE) */
+    uint8_t type;             /**< a bare entry's type */
+    uint8_t flags;            /**< enum o_item_flag */
 };
+_Static_assert(sizeof(struct o_item) <= 40, "an item stays within 40 bytes");
 
 /**
  * The entry of an item for its visit, named `name`: the whole one, or one rebuilt in
@@ -60,16 +70,17 @@ static inline struct frd_entry *frd__o_item_entry(struct o_item *it, const char 
                                                   struct frd_entry *bare)
 {
     struct frd_entry *e;
-    if (it->full != NULL) {
+    if (it->flags & O_IT_WHOLE) {
         e = &it->full->entry;
     } else {
         e = bare;
         e->name_len = it->name_len;
         e->type = (enum frd_type)it->type;
-        e->fields = it->fields;
+        e->fields = ((it->flags & O_IT_TYPE) ? FRD_FIELD_TYPE : 0u) |
+                    ((it->flags & O_IT_FILE_ID) ? FRD_FIELD_FILE_ID : 0u) |
+                    ((it->flags & O_IT_DEV) ? FRD_FIELD_DEV : 0u);
         e->file_id = it->file_id;
         e->dev = it->dev;
-        e->error = it->error;
     }
     e->name = name;
     return e;
@@ -180,7 +191,7 @@ struct o_large {
         size_t cap;
     } slot_names[O_CHUNK_SLOTS]; /**< chunk k's names (items' name_off) in slot k % nslots */
     struct o_item *slots;        /**< nslots * O_CHUNK items: chunk k in slot k % nslots */
-    struct o_full *slot_fulls;   /**< their whole entries, or NULL (need_fulls off) */
+    struct o_full *slot_fulls;   /**< their full slots */
     size_t nslots;
     size_t ready[O_CHUNK_SLOTS];   /**< the chunk each slot holds resolved, or SIZE_MAX */
     size_t made[O_CHUNK_SLOTS];    /**< entries of it that were still there when stat'ed */
@@ -208,7 +219,7 @@ struct o_buf {
     unsigned cls; /**< holds O_BUF_ITEMS << cls items */
     char *names;
     size_t names_cap;
-    struct o_full *fulls; /**< as many as items, or NULL (need_fulls off) */
+    struct o_full *fulls; /**< as many as items */
     struct o_item items[];
 };
 
@@ -236,7 +247,7 @@ struct o_result {
     size_t names_len;
     size_t names_cap;
     struct o_item *items;
-    struct o_full *fulls; /**< whole entries, a slot per item, or NULL (need_fulls off) */
+    struct o_full *fulls; /**< a full slot per item */
     size_t items_cap;
     struct o_buf *big; /**< the borrowed buffer items and names are in, or NULL */
     /** A large listing (items resolved by chunks, names in it), or NULL. */
@@ -250,7 +261,7 @@ struct o_result {
     bool listed;
     bool has_fd; /**< holds one of node's fd_refs for the consumer's frame */
     struct o_result *next_free;
-    struct o_full *small_fulls; /**< O_SMALL_ITEMS of them (need_fulls), after its block */
+    struct o_full *small_fulls; /**< O_SMALL_ITEMS of them, after its block */
     struct o_item small_items[O_SMALL_ITEMS];
     char small_names[O_SMALL_NAMES];
 };
@@ -293,9 +304,6 @@ struct frd__ordered {
     size_t window; /**< results in flight or ready, not taken */
     size_t window_max;
     size_t chunk_slots; /**< slots of a large listing (2 per worker, 4 to O_CHUNK_SLOTS) */
-    /** The walk wants more of some entries than an item holds (stat fields, identities for
-     *  visit-once): results, buffers and chunk slots have a whole entry per item. */
-    bool need_fulls;
     /** The consumer pruned a node: tasks must be checked against their ancestors. */
     atomic_bool any_pruned;
     size_t window_entries;             /**< entries in ready results not taken */
@@ -391,7 +399,7 @@ bool frd__o_work_one(struct frd__worker *w, struct frd__ordered *o);
  * Fills an item from an entry of node's listing (open as fd): resolves it (links, loops)
  * and makes the node of a subdirectory to descend into, `ord` its place in the listing.
  * *keep: children hold the descriptor (decided at the first child, if not before).
- * `full`: the item's slot for a whole entry, or NULL if the walk keeps none.
+ * `full`: the item's full slot (written only for an entry an item cannot hold alone).
  */
 void frd__o_item_fill(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
                       enum frd__vol_class cls, const struct frd_entry *e, bool no_descent,

@@ -687,15 +687,16 @@ bool frd__o_chunk_take(struct frd__worker *w, struct frd__ordered *o, struct o_l
         if (ep == NULL) {
             // Removed since the listing: left out, as a listing leaves it out (or, with no
             // memory for the merge, nothing: the walk stops).
-            memset(it, 0, sizeof(*it));
-            it->skip = true;
+            it->full = &lg->slot_fulls[s * O_CHUNK + i];
+            it->child = NULL;
+            it->flags = O_IT_SKIP;
             continue;
         }
         made++;
         bytes += ep->size;
         it->name_off = rec->name_off;
         frd__o_item_fill(w, node, lg->fd, lg->cls, ep, false, lo + i, &keep, it,
-                         lg->slot_fulls != NULL ? &lg->slot_fulls[s * O_CHUNK + i] : NULL);
+                         &lg->slot_fulls[s * O_CHUNK + i]);
     }
     frd__progress_tick(w);
     if (merr < 0) {
@@ -735,9 +736,9 @@ struct o_large *frd__olarge_get(struct frd__ordered *o)
         size_t n = o->chunk_slots * O_CHUNK;
         lg->slots = frd__malloc(n * sizeof(lg->slots[0]));
         lg->slot_recs = frd__malloc(n * sizeof(lg->slot_recs[0]));
-        lg->slot_fulls = o->need_fulls ? frd__malloc(n * sizeof(lg->slot_fulls[0])) : NULL;
-        if (lg->slots == NULL || lg->slot_recs == NULL ||
-            (o->need_fulls && lg->slot_fulls == NULL) || uv_cond_init(&lg->cond) != 0) {
+        lg->slot_fulls = frd__malloc(n * sizeof(lg->slot_fulls[0]));
+        if (lg->slots == NULL || lg->slot_recs == NULL || lg->slot_fulls == NULL ||
+            uv_cond_init(&lg->cond) != 0) {
             frd__free(lg->slot_fulls);
             frd__free(lg->slot_recs);
             frd__free(lg->slots);

@@ -201,23 +201,39 @@ bool frd__o_chain_pruned(const struct frd__ordered *o, const struct frd__wnode *
     return false;
 }
 
-/** Keeps a resolved entry in an item: the bare fields, or the whole entry in `full`. */
-static void o_item_keep(struct o_item *it, const struct frd__resolved *res, struct o_full *full)
+/** Keeps a resolved entry in an item: the bare fields, or the whole entry in its full slot
+ *  (more fields than an item holds, an identity, a link followed, an error, a long name). */
+static void o_item_keep(struct o_item *it, const struct frd__resolved *res, bool persistent)
 {
     const struct frd_entry *e = &res->entry;
-    it->name_len = (uint32_t)e->name_len;
+    if ((e->fields & ~O_BARE_FIELDS) != 0 || res->has_id || res->followed || persistent ||
+        e->error != 0 || e->name_len > UINT16_MAX) {
+        struct o_full *full = it->full;
+        full->entry = *e;
+        full->id = res->id;
+        full->has_id = res->has_id;
+        full->followed = res->followed;
+        full->persistent = persistent;
+        it->flags |= O_IT_WHOLE;
+        return;
+    }
+    it->name_len = (uint16_t)e->name_len;
     it->type = (uint8_t)e->type;
     it->file_id = e->file_id;
     it->dev = e->dev;
-    it->error = e->error;
-    it->fields = e->fields & O_BARE_FIELDS;
-    it->has_id = res->has_id;
-    if (full != NULL && ((e->fields & ~O_BARE_FIELDS) != 0 || res->has_id)) {
-        full->entry = *e;
-        full->id = res->id;
-        it->full = full;
-        it->fields = e->fields;
-    }
+    it->flags |= ((e->fields & FRD_FIELD_TYPE) ? O_IT_TYPE : 0u) |
+                 ((e->fields & FRD_FIELD_FILE_ID) ? O_IT_FILE_ID : 0u) |
+                 ((e->fields & FRD_FIELD_DEV) ? O_IT_DEV : 0u);
+}
+
+/** Records a failure to report at the item's visit (in its full slot). */
+static void o_item_fail(struct o_item *it, int err, struct frd__failure op,
+                        const struct frd__wnode *loop)
+{
+    it->full->err = err;
+    it->full->err_op = op;
+    it->full->loop = loop;
+    it->flags |= O_IT_ERR;
 }
 
 void frd__o_item_fill(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
@@ -225,30 +241,23 @@ void frd__o_item_fill(struct frd__worker *w, struct frd__wnode *node, frd_os_fd 
                       size_t ord, bool *keep, struct o_item *it, struct o_full *full)
 {
     struct frd_walk *walk = w->walk;
-    uint32_t name_off = it->name_off;
-    memset(it, 0, sizeof(*it));
-    it->name_off = name_off;
-    it->name_len = (uint32_t)e->name_len;
+    it->full = full;
+    it->child = NULL;
+    it->flags = 0;
     if ((walk->opts.flags & FRD_WALK_SKIP_HIDDEN) && e->name[0] == '.') {
-        it->skip = true;
+        it->flags = O_IT_SKIP;
         return;
-    }
-    if (e->error < 0) {
-        it->err = e->error;
-        it->err_op = FRD__FAIL_STAT;
     }
     struct frd__resolved res;
     int how = frd__resolve_entry(w, node, fd, cls, e, false, &res);
-    o_item_keep(it, &res, full);
-    it->followed = res.followed;
-    it->persistent = res.persistent && !walk->names_only;
+    o_item_keep(it, &res, res.persistent && !walk->names_only);
     if (res.err < 0) {
-        it->err = res.err;
-        it->err_op = res.err_op;
-        it->loop = res.loop;
+        o_item_fail(it, res.err, res.err_op, res.loop);
+    } else if (e->error < 0) {
+        o_item_fail(it, e->error, FRD__FAIL_STAT, NULL);
     }
     if (how == RESOLVE_SKIP) {
-        it->skip = true;
+        it->flags |= O_IT_SKIP;
         return;
     }
     if (no_descent || !frd__may_descend(walk, node, &res)) {
@@ -256,8 +265,7 @@ void frd__o_item_fill(struct frd__worker *w, struct frd__wnode *node, frd_os_fd 
     }
     struct frd__wnode *c = frd__child_node(w, node, &res);
     if (c == NULL) {
-        it->err = FRD_ENOMEM;
-        it->err_op = FRD__FAIL_ALLOC;
+        o_item_fail(it, FRD_ENOMEM, FRD__FAIL_ALLOC, NULL);
         return;
     }
     c->ord = (uint32_t)ord;
@@ -433,8 +441,7 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
         it->name_off = (uint32_t)r->names_len;
         memcpy(r->names + r->names_len, e->name, e->name_len + 1);
         r->names_len += e->name_len + 1;
-        frd__o_item_fill(w, node, fd, cls, e, no_descent, n - 1, &keep, it,
-                         r->fulls != NULL ? &r->fulls[n - 1] : NULL);
+        frd__o_item_fill(w, node, fd, cls, e, no_descent, n - 1, &keep, it, &r->fulls[n - 1]);
     }
     r->count = n;
     r->window_cost = n;

@@ -36,8 +36,9 @@ struct o_result *frd__ores_get(struct frd__ordered *o)
         return NULL;
     }
     if (o->fresh_left == 0) {
-        // With need_fulls, the results' whole entries follow them in the same allocation.
-        size_t fulls = o->need_fulls ? (size_t)O_RES_BLOCK * O_SMALL_ITEMS : 0;
+        // The results' full slots follow them in the same allocation (touched only where
+        // an item needs its slot).
+        size_t fulls = (size_t)O_RES_BLOCK * O_SMALL_ITEMS;
         struct o_result *block =
             frd__calloc(1, O_RES_BLOCK * sizeof(*block) + fulls * sizeof(struct o_full));
         if (block == NULL) {
@@ -53,10 +54,8 @@ struct o_result *frd__ores_get(struct frd__ordered *o)
     }
     r = o->fresh++;
     o->fresh_left--;
-    if (o->need_fulls) {
-        struct o_full *fulls = (struct o_full *)(r + o->fresh_left + 1);
-        r->small_fulls = fulls + (O_RES_BLOCK - 1 - o->fresh_left) * O_SMALL_ITEMS;
-    }
+    struct o_full *fulls = (struct o_full *)(r + o->fresh_left + 1);
+    r->small_fulls = fulls + (O_RES_BLOCK - 1 - o->fresh_left) * O_SMALL_ITEMS;
     res_reset_room(r);
     o->all[o->nall++] = r;
     return r;
@@ -125,8 +124,8 @@ int frd__ores_reserve(struct frd__ordered *o, struct o_result *r, size_t n, size
             if (b == NULL) {
                 return FRD_ENOMEM;
             }
-            b->fulls = o->need_fulls ? frd__malloc(cap * sizeof(b->fulls[0])) : NULL;
-            if (o->need_fulls && b->fulls == NULL) {
+            b->fulls = frd__malloc(cap * sizeof(b->fulls[0]));
+            if (b->fulls == NULL) {
                 frd__free(b);
                 return FRD_ENOMEM;
             }
