@@ -66,7 +66,7 @@ struct frd__wnode {
     uint32_t ord; /**< ordered mode: position in the parent's sorted listing */
     /** Ordered mode: the node's pre-order label, a 128-bit number (pre[0] the high half)
      *  that orders it against every labeled node of its root as pre_cmp() would: its
-     *  parent's with ord + 1 in the next pre_bits_child bits of the parent. pre_used: the
+     *  parent's with ord + 1 in the next pre_child_bits bits of the parent. pre_used: the
      *  bits taken (0 for a root); FRD__PRE_NONE: no label (past 128 bits: a deep tree of
      *  large listings), compared by walking the ancestors. */
     uint64_t pre[2];
