@@ -99,15 +99,12 @@ enum o_rec_state {
 
 /**
  * One entry of a large listing as the directory record gave it: 32 bytes and the name,
- * where a resolved item is a few hundred. key holds the name's first 8 bytes big-endian
+ * where a whole entry is 136. key holds the name's first 8 bytes big-endian
  * (zero padded), so most comparisons of the sort end without touching the names.
  */
 struct o_rec {
     uint64_t key;
-    union {
-        uint64_t ino;   /**< a large listing's record: the inode */
-        uint64_t index; /**< sorting a one-batch listing: the entry's index in it */
-    };
+    uint64_t ino;      /**< the inode */
     uint64_t early;    /**< the field stat'ed while listing (o_large.early), or the error */
     uint32_t name_off; /**< in the large listing's names */
     uint16_t name_len;

@@ -18,21 +18,30 @@
 
 /* ---- Records ---- */
 
+/**
+ * Names a and b (of alen and blen bytes) in byte order, knowing that their first `same`
+ * bytes (zero padded) are equal, as equal keys say: a name of at most `same` bytes is then
+ * the other's prefix. @return <0, 0 (equal) or >0.
+ */
+static int name_cmp_past(const char *a, size_t alen, const char *b, size_t blen, size_t same)
+{
+    size_t n = alen < blen ? alen : blen;
+    if (n > same) {
+        int c = memcmp(a + same, b + same, n - same);
+        if (c != 0) {
+            return c;
+        }
+    }
+    return (alen > blen) - (alen < blen);
+}
+
 /** Names a and b (at na and nb) in byte order: <0, 0 (equal) or >0. */
 static int rec_cmp(const char *na, const struct o_rec *a, const char *nb, const struct o_rec *b)
 {
     if (a->key != b->key) {
         return a->key < b->key ? -1 : 1;
     }
-    // Equal keys: the first 8 bytes are the same (a name of at most 8, the other's prefix).
-    size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
-    if (n > 8) {
-        int c = memcmp(na + a->name_off + 8, nb + b->name_off + 8, n - 8);
-        if (c != 0) {
-            return c;
-        }
-    }
-    return (a->name_len > b->name_len) - (a->name_len < b->name_len);
+    return name_cmp_past(na + a->name_off, a->name_len, nb + b->name_off, b->name_len, 8);
 }
 
 /** The order of frd_list_sort(): by name in byte order, then by position in the listing. */
@@ -151,17 +160,8 @@ static bool key_less(const struct frd_entry *v, const struct o_key *a, const str
     if (a->key2 != b->key2) {
         return a->key2 < b->key2;
     }
-    uint32_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
-    if (n > 16) {
-        int c = memcmp(v[a->index].name + 16, v[b->index].name + 16, n - 16);
-        if (c != 0) {
-            return c < 0;
-        }
-    }
-    if (a->name_len != b->name_len) {
-        return a->name_len < b->name_len;
-    }
-    return a->index < b->index;
+    int c = name_cmp_past(v[a->index].name, a->name_len, v[b->index].name, b->name_len, 16);
+    return c != 0 ? c < 0 : a->index < b->index;
 }
 
 FRD__INTROSORT(key_sort, struct o_key, const struct frd_entry *, key_less)

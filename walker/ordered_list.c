@@ -75,14 +75,20 @@ static int pre_cmp(const struct frd__wnode *a, const struct frd__wnode *b)
     return a->ord < b->ord ? -1 : 1;
 }
 
+/** Is label a below label b (128-bit numbers, the high half first)? */
+static bool label_less(const uint64_t a[2], const uint64_t b[2])
+{
+    return a[0] != b[0] ? a[0] < b[0] : a[1] < b[1];
+}
+
 /** Does task a come before task b in pre-order? By their labels where both have one. */
 static bool task_less(const struct o_task *a, const struct o_task *b)
 {
     if (a->labeled && b->labeled && a->root == b->root) {
-        FRD_ASSERT(a->node == b->node || (a->pre[0] != b->pre[0] || a->pre[1] != b->pre[1]));
-        FRD_ASSERT((a->pre[0] != b->pre[0] ? a->pre[0] < b->pre[0] : a->pre[1] < b->pre[1]) ==
-                   (pre_cmp(a->node, b->node) < 0));
-        return a->pre[0] != b->pre[0] ? a->pre[0] < b->pre[0] : a->pre[1] < b->pre[1];
+        bool less = label_less(a->pre, b->pre);
+        FRD_ASSERT(a->node == b->node || less || label_less(b->pre, a->pre)); // distinct
+        FRD_ASSERT(less == (pre_cmp(a->node, b->node) < 0));
+        return less;
     }
     return pre_cmp(a->node, b->node) < 0;
 }
