@@ -2149,6 +2149,20 @@ static void deep_hook(const struct frd_walk_entry *dir, struct frd_walk_children
     deep_check(x, dir);
 }
 
+/** The pool's reopen steps of the walk that just ended (frd__test_pool_done). */
+static uint64_t deep_reopen_steps;
+
+static void deep_pool_done(const struct frd__pool_stats *stats)
+{
+    deep_reopen_steps = atomic_load(&stats->reopen_steps);
+}
+
+/**
+ * A chain of 3,000 directories under a budget of 20 descriptors, at each worker count: every
+ * callback gets a valid parent_fd, and the directories are reached without reopening the
+ * chain along its path over and over (a step per level per directory: millions of opens,
+ * quadratic; with the budget shared well, a few per directory at most).
+ */
 static void test_walk_parent_fd_valid_in_every_callback_3000_deep_budget_20(void **state)
 {
     (void)state;
@@ -2176,7 +2190,12 @@ static void test_walk_parent_fd_valid_in_every_callback_3000_deep_budget_20(void
             o.on_children = deep_hook;
         }
         struct deep_ctx x = {0};
-        assert_int_equal(frd_walk(root, &o, deep_visit, &x), 0);
+        frd__test_pool_done = deep_pool_done;
+        deep_reopen_steps = UINT64_MAX;
+        int rc = frd_walk(root, &o, deep_visit, &x);
+        frd__test_pool_done = NULL;
+        assert_int_equal(rc, 0);
+        assert_true(deep_reopen_steps <= 4 * DEEP_LEVELS);
         assert_int_equal(atomic_load(&x.bad), 0);
         // root + DEEP_LEVELS directories and files; every directory finished.
         assert_int_equal(atomic_load(&x.visits), 1 + 2 * DEEP_LEVELS);

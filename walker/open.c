@@ -57,6 +57,9 @@ static int wn_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *
         // pins it; say stale rather than guess a path.
         return FRD_ESTALE;
     }
+    if (n > 0) {
+        atomic_fetch_add_explicit(&walk->sched.stats.reopen_steps, n, memory_order_relaxed);
+    }
     frd_os_fd cur = anchor->fd;
     bool cur_is_anchor = true;
     int rc = 0;

@@ -322,12 +322,13 @@ static void pool_print_stats(const struct frd__pool_stats *st)
     uint64_t blocked = atomic_load(&st->blocked_ns);
     fprintf(stderr,
             "frd pool: base %u, bound %u, started %u, peak %u, widenings %u, retirements %u, "
-            "windows %u (%u blocked), off-CPU %.1f%% of %.3f s busy, slot waits %llu; width "
-            "by ms:",
+            "windows %u (%u blocked), off-CPU %.1f%% of %.3f s busy, slot waits %llu, reopen "
+            "steps %llu; width by ms:",
             st->base, st->max, st->started, st->peak, atomic_load(&st->widenings),
             atomic_load(&st->retirements), atomic_load(&st->windows),
             atomic_load(&st->blocked_windows), busy ? 100.0 * (double)blocked / (double)busy : 0.0,
-            (double)busy / 1e9, (unsigned long long)atomic_load(&st->slot_waits));
+            (double)busy / 1e9, (unsigned long long)atomic_load(&st->slot_waits),
+            (unsigned long long)atomic_load(&st->reopen_steps));
     for (unsigned i = 0; i < st->nevents; i++) {
         fprintf(stderr, " %u:%u", (unsigned)st->events[i].ms, (unsigned)st->events[i].width);
     }
@@ -403,6 +404,7 @@ int frd__pool_init(struct frd_walk *walk, enum frd__pool_policy policy, unsigned
     atomic_init(&st->busy_ns, 0);
     atomic_init(&st->blocked_ns, 0);
     atomic_init(&st->slot_waits, 0);
+    atomic_init(&st->reopen_steps, 0);
     return 0;
 
 no_stats_lock:

@@ -336,7 +336,10 @@ struct frd__pool_stats {
     atomic_uint_fast64_t busy_ns;    /**< wall time of the windows, parked time left out */
     atomic_uint_fast64_t blocked_ns; /**< of it, off the CPU and not waiting for one */
     atomic_uint_fast64_t slot_waits; /**< times a worker waited for a callback slot */
-    uv_mutex_t lock;                 /**< events */
+    /** Directories opened along the ancestors, each on the way to one whose parent's
+     *  descriptor was not kept (walker/open.c): a step per level climbed back down. */
+    atomic_uint_fast64_t reopen_steps;
+    uv_mutex_t lock; /**< events */
     struct frd__pool_event events[FRD__POOL_EVENTS];
     unsigned nevents;
 };
