@@ -923,11 +923,12 @@ struct frd_walk_options {
     size_t struct_size;
     unsigned flags;         /**< enum frd_walk_flag bits */
     enum frd_follow follow; /**< which symlinks to follow */
-    /** worker threads; 0 for uv_available_parallelism(), at most 8; fewer when fd_budget
-     *  is small (at most (fd_budget / 2 - 2) / 2, one at least: half the budget stays for
-     *  the directories kept open for their children, or a deep tree is reopened along its
-     *  path over and over). Callbacks' `worker` index is below the count resolved, so an
-     *  array of 8 (or of `workers`) suffices.
+    /** worker threads; 0 for uv_available_parallelism(), at most 8; fewer when the
+     *  descriptor budget B (fd_budget, or half of RLIMIT_NOFILE) is small: at most
+     *  (B / 2 - 2) / 2, one at least, so that half of B stays for the directories kept open
+     *  for their children (else a deep tree is reopened along its path over and over).
+     *  Callbacks' `worker` index is below the count resolved, so an array of 8 (or of
+     *  `workers`) suffices.
      *  With 0, a walk that is not FRD_WALK_ORDERED may also start more threads, up to 32
      *  (and an eighth of fd_budget), while its workers sit blocked on the disk (a cold
      *  cache), and park them once they do not; callbacks still see indices below the count
