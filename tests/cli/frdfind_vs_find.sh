@@ -65,11 +65,12 @@ mkdir "$g/odd/$(printf 'dir\nnl')"
 for m in 0644 0755 4755 2755 1777 0000 0600 4644 2644 1644; do
   printf 'm' >"$g/perm/m$m" && chmod "$m" "$g/perm/m$m"
 done
-# Ages: each 2 to 3 s past a whole minute, hour or day (find's -atime -N takes a file up to a
-# second past N days, so a file right on the day would fall on either side), and the next
-# edge is at least 57 s ahead. The suite runs for minutes (more under the sanitizers), so
-# each case that reads them (tt) sets them again once 30 s have passed: they never drift onto
-# an edge between the two tools' runs. age_more is where later sections add their own.
+# Ages: each 2 to 3 s past a whole minute, hour or day, or past half a minute (find's -atime
+# -N takes a file up to a second past N days, so a file right on the day would fall on
+# either side), so the next edge is at least 27 s ahead. The suite runs for minutes (more
+# under the sanitizers), so each case that reads them (tt) sets them again once 20 s have
+# passed: they never drift onto an edge between the two tools' runs. age_more is where
+# later sections add their own.
 time_specs=("m30s 30" "m90s 90" "m10m 600" "m59m 3540" "m61m 3660" "h23 82800" "h25 90000"
   "h47 169200" "h49 176400" "d3 266400" "d10 871200" "d400 34560000" "future -3600")
 for spec in "${time_specs[@]}"; do
@@ -209,10 +210,10 @@ t() {
 # line below it; otherwise says which did not (so the comparison with find fails).
 post_check() { "$path_order" postcheck; }
 
-# tt MODE DIR ARGS...: t on ages set again if 30 s have passed since they were (see age):
+# tt MODE DIR ARGS...: t on ages set again if 20 s have passed since they were (see age):
 # they stay short of the next edge, and the suite does not spend its time on touch.
 tt() {
-  [ $((SECONDS - aged_at)) -lt 30 ] || age
+  [ $((SECONDS - aged_at)) -lt 20 ] || age
   t "$@"
 }
 
