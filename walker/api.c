@@ -181,6 +181,13 @@ static enum frd__pool_policy walk_pool_policy(unsigned *max)
     return FRD__POOL_ADAPTIVE;
 }
 
+/** Descriptors `workers` may hold at once, apart from the kept ones: each its listing's and
+ *  two while reopening along the ancestors, and two more. */
+static unsigned walk_fd_reserve(unsigned workers)
+{
+    return 2 * workers + 2;
+}
+
 static unsigned walk_default_workers(void)
 {
     unsigned n = uv_available_parallelism();
@@ -278,9 +285,8 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     // (3,000 levels with a budget of 20 and 8 workers: 4.4 million reopen steps, 90 s
     // instead of 0.2 s). So the workers are as many as leave half the budget to keep, one
     // at least.
-    unsigned fitting = budget / 2 > 2 + 2 ? (budget / 2 - 2) / 2 : 1;
-    if (walk->nworkers > fitting) {
-        walk->nworkers = fitting;
+    while (walk->nworkers > 1 && walk_fd_reserve(walk->nworkers) > budget / 2) {
+        walk->nworkers--;
     }
     enum frd__pool_policy policy = FRD__POOL_FIXED;
     unsigned max_workers = WALK_MAX_IO_WORKERS;
@@ -331,7 +337,7 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     // Each worker may hold its listing's descriptor and two while reopening along the
     // ancestors (every worker a widened pool may add, too); the ordered consumer's frames
     // hold theirs out of the kept ones.
-    unsigned reserve = 2 * walk->sched.max_workers + 2;
+    unsigned reserve = walk_fd_reserve(walk->sched.max_workers);
     walk->fds.keep_limit = budget > reserve ? (int)(budget - reserve) : 0;
     if (frd__volcache_new(&walk->ids.volumes) < 0 ||
         (unique && frd__idset_new(&walk->ids.seen) < 0)) {
