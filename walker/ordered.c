@@ -17,7 +17,7 @@
  *              for that node's result; a subdirectory it does not descend into is pruned
  *
  * Large listings (more than one kernel batch, walker/ordered_big.c): the worker reads the
- * later batches by name and type, each batch a run of 32-byte records and names that idle
+ * later batches by name and type, each batch a run of 24-byte records and names that idle
  * threads sort (by a key of the name's first 8 bytes, then the name: the order of
  * frd_list_sort()) and merge while the directory is still read; a single 8-byte field the
  * walk wants (say the size) is stat'ed ahead there, in listing order. The runs left are

@@ -3,7 +3,7 @@
 
 /**
  * The ordered mode's large listings (directories of more than one kernel batch): the lister
- * turns each batch into a run of 32-byte records and names, idle threads sort the runs and
+ * turns each batch into a run of 24-byte records and names, idle threads sort the runs and
  * merge those of a level while the directory is still being read, and when it is read the
  * runs left are merged a chunk at a time, each chunk resolved into items (stat, links,
  * child nodes) by the thread that merged it. So the sort costs the listing little wall time,
@@ -65,7 +65,26 @@ static void rec_set(struct o_rec *rec, const struct frd_entry *e, size_t name_of
     rec->name_len = (uint16_t)e->name_len;
     rec->type = (uint8_t)e->type;
     rec->state = O_REC_READY;
-    rec->early = 0;
+}
+
+/** Bytes a name of len bytes takes in lg's names: its NUL, and the early field's 8 after
+ *  it in a walk that stats one ahead. */
+static size_t name_room(const struct o_large *lg, size_t len)
+{
+    return len + 1 + (lg->early != 0 ? sizeof(uint64_t) : 0);
+}
+
+/** The early field (or stat error) of the record whose names are at `names`. */
+static uint64_t rec_early(const char *names, const struct o_rec *rec)
+{
+    uint64_t v;
+    memcpy(&v, names + rec->name_off + rec->name_len + 1, sizeof(v));
+    return v;
+}
+
+static void rec_early_set(char *names, const struct o_rec *rec, uint64_t v)
+{
+    memcpy(names + rec->name_off + rec->name_len + 1, &v, sizeof(v));
 }
 
 /** The one field of an entry stat'ed ahead (bit: an FRD_FIELD_ that fits in 8 bytes). */
@@ -219,7 +238,7 @@ static int run_add(struct frd__ordered *o, struct o_large *lg, const struct frd_
     }
     size_t names = 0;
     for (size_t i = 0; i < n; i++) {
-        names += v[i].name_len + 1;
+        names += name_room(lg, v[i].name_len);
     }
     struct o_run *run = names < UINT32_MAX ? run_new(n, names) : NULL;
     if (run == NULL) {
@@ -229,14 +248,15 @@ static int run_add(struct frd__ordered *o, struct o_large *lg, const struct frd_
         struct o_rec *rec = &run->recs[i];
         rec_set(rec, &v[i], run->names_len);
         rec->ino = v[i].file_id;
+        memcpy(run->names + run->names_len, v[i].name, v[i].name_len + 1);
+        run->names_len += name_room(lg, v[i].name_len);
         if (lg->early != 0 && v[i].error >= 0 && (v[i].fields & lg->early)) {
-            rec->early = early_get(lg->early, &v[i]); // a batch read with every field
+            // A batch read with every field.
+            rec_early_set(run->names, rec, early_get(lg->early, &v[i]));
         } else if (v[i].error < 0 || lg->early != 0) {
             // Stat'ed again for the error, or (early field) by the thread that sorts the run.
             rec->state = O_REC_STAT;
         }
-        memcpy(run->names + run->names_len, v[i].name, v[i].name_len + 1);
-        run->names_len += v[i].name_len + 1;
     }
     run->n = n;
     run->seq = seq;
@@ -269,10 +289,10 @@ static void run_stat_ahead(struct o_large *lg, struct o_run *run)
             rec->state = O_REC_GONE;
         } else if (st.error < 0) {
             rec->state = O_REC_ERR;
-            rec->early = (uint64_t)(int64_t)st.error;
+            rec_early_set(run->names, rec, (uint64_t)(int64_t)st.error);
         } else if (st.fields & lg->early) {
             rec->state = O_REC_READY;
-            rec->early = early_get(lg->early, &st);
+            rec_early_set(run->names, rec, early_get(lg->early, &st));
             rec->type = (uint8_t)st.type;
         }
     }
@@ -290,7 +310,8 @@ static void run_sort(struct o_large *lg, struct o_run *run)
 
 /** Merges runs a and b (a's seq first among equal names) into a new run, or NULL (no
  *  memory). */
-static struct o_run *run_merge(const struct o_run *a, const struct o_run *b)
+static struct o_run *run_merge(const struct o_large *lg, const struct o_run *a,
+                               const struct o_run *b)
 {
     struct o_run *m = run_new(a->n + b->n, a->names_len + b->names_len);
     if (m == NULL) {
@@ -308,10 +329,11 @@ static struct o_run *run_merge(const struct o_run *a, const struct o_run *b)
                               : rec_cmp(a->names, &a->recs[i], b->names, &b->recs[j]) <= 0));
         const struct o_rec *r = from_a ? &a->recs[i++] : &b->recs[j++];
         const char *name = (from_a ? a->names : b->names) + r->name_off;
+        size_t room = name_room(lg, r->name_len);
         m->recs[k] = *r;
         m->recs[k++].name_off = (uint32_t)len;
-        memcpy(m->names + len, name, (size_t)r->name_len + 1);
-        len += (size_t)r->name_len + 1;
+        memcpy(m->names + len, name, room);
+        len += room;
     }
     m->n = k;
     m->names_len = len;
@@ -386,7 +408,7 @@ static void run_task(struct frd__ordered *o, struct o_large *lg, struct o_run *a
     if (b == NULL) {
         run_sort(lg, a);
     } else {
-        m = run_merge(a, b);
+        m = run_merge(lg, a, b);
     }
     uv_mutex_lock(&o->mu);
     if (b == NULL) {
@@ -518,14 +540,15 @@ static int merge_out(struct o_large *lg, size_t s, size_t n)
         struct o_head *h = &lg->heads[0];
         struct o_run *run = h->run;
         const struct o_rec *rec = &run->recs[run->at++];
-        if (FRD__RESERVE(sn->p, sn->cap, len + rec->name_len + 1, 16384) < 0) {
+        size_t room = name_room(lg, rec->name_len);
+        if (FRD__RESERVE(sn->p, sn->cap, len + room, 16384) < 0) {
             lg->merge_err = FRD_ENOMEM; // the walk stops: the merge is left as it is
             return lg->merge_err;
         }
         out[i] = *rec;
         out[i].name_off = (uint32_t)len;
-        memcpy(sn->p + len, run->names + rec->name_off, (size_t)rec->name_len + 1);
-        len += (size_t)rec->name_len + 1;
+        memcpy(sn->p + len, run->names + rec->name_off, room);
+        len += room;
         if (run->at < run->n) {
             h->key = run->recs[run->at].key;
         } else {
@@ -678,10 +701,10 @@ bool frd__o_chunk_take(struct frd__worker *w, struct frd__ordered *o, struct o_l
             if (lg->late_stat || rec->state == O_REC_STAT) {
                 ep = frd__entry_stat_late(walk, &e, lg->fd, &st) ? &st : NULL;
             } else if (rec->state == O_REC_ERR) {
-                e.error = (int)(int64_t)rec->early;
+                e.error = (int)(int64_t)rec_early(names, rec);
             } else if (lg->early != 0) {
                 e.fields |= lg->early;
-                early_put(lg->early, rec->early, &e);
+                early_put(lg->early, rec_early(names, rec), &e);
             }
         }
         if (ep == NULL) {
