@@ -102,7 +102,7 @@ enum o_rec_state {
  * where a whole entry is 136. key holds the name's first 8 bytes big-endian (zero padded),
  * so most comparisons of the sort end without touching the names. In a walk that stats one
  * field ahead (o_large.early), that field (or its stat's error) takes the 8 bytes after the
- * name's NUL, and moves with the name: o_rec_early().
+ * name's NUL, and moves with the name (walker/ordered_big.c, rec_early()).
  */
 struct o_rec {
     uint64_t key;

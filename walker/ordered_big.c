@@ -82,6 +82,7 @@ static uint64_t rec_early(const char *names, const struct o_rec *rec)
     return v;
 }
 
+/** Sets the early field (or stat error) of the record whose names are at `names`. */
 static void rec_early_set(char *names, const struct o_rec *rec, uint64_t v)
 {
     memcpy(names + rec->name_off + rec->name_len + 1, &v, sizeof(v));
@@ -250,10 +251,12 @@ static int run_add(struct frd__ordered *o, struct o_large *lg, const struct frd_
         rec->ino = v[i].file_id;
         memcpy(run->names + run->names_len, v[i].name, v[i].name_len + 1);
         run->names_len += name_room(lg, v[i].name_len);
-        if (lg->early != 0 && v[i].error >= 0 && (v[i].fields & lg->early)) {
-            // A batch read with every field.
-            rec_early_set(run->names, rec, early_get(lg->early, &v[i]));
-        } else if (v[i].error < 0 || lg->early != 0) {
+        if (lg->early != 0) {
+            // A batch read with every field gives it; else 0 until the stat ahead.
+            bool given = v[i].error >= 0 && (v[i].fields & lg->early);
+            rec_early_set(run->names, rec, given ? early_get(lg->early, &v[i]) : 0);
+        }
+        if (v[i].error < 0 || (lg->early != 0 && !(v[i].fields & lg->early))) {
             // Stat'ed again for the error, or (early field) by the thread that sorts the run.
             rec->state = O_REC_STAT;
         }
