@@ -52,28 +52,20 @@ q=$(printf '%q' "$dir")
 } >"$cmds"
 
 python3 - "$cmds" "$runs" "$(dirname "$(realpath "$0")")" <<'PY'
-import os, statistics, subprocess, sys, time
+import sys
 sys.path.insert(0, sys.argv[3])
-from timed_run import run  # bench/timed_run.py
+from timed_run import rotated_medians  # bench/timed_run.py
 cmds = [l.rstrip("\n").split("\t", 2) for l in open(sys.argv[1])]
 runs = int(sys.argv[2])
 
-for c in cmds:
-    run(c[2])
-res = {i: [] for i in range(len(cmds))}
-for r in range(runs):
-    order = list(range(len(cmds)))
-    order = order[r % len(order):] + order[:r % len(order)]
-    for i in order:
-        res[i].append(run(cmds[i][2]))
-ref = statistics.median(w for w, _, _ in res[0])
-print("load average before: %s" % open("/proc/loadavg").read().split()[:3])
+load = open("/proc/loadavg").read().split()[:3]
+med = rotated_medians([c[2] for c in cmds], runs)
+ref = med[0][0]
+print("load average before: %s" % load)
 print("| mode | command | wall s | CPU s | peak RSS MiB | wall / frdfind meta |")
 print("|---|---|---:|---:|---:|---:|")
 for i, (mode, name, _) in enumerate(cmds):
-    w = statistics.median(x[0] for x in res[i])
-    c = statistics.median(x[1] for x in res[i])
-    m = statistics.median(x[2] for x in res[i])
+    w, c, m = med[i]
     print("| %s | %s | %.3f | %.3f | %.1f | %.2f |" % (mode, name, w, c, m, w / ref))
 print("load average after: %s" % open("/proc/loadavg").read().split()[:3])
 PY

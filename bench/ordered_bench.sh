@@ -35,22 +35,14 @@ q=$(printf '%q' "$dir")
 } >"$cmds"
 
 python3 - "$cmds" "$runs" "$(dirname "$(realpath "$0")")" <<'PY'
-import statistics, subprocess, sys, time
+import sys
 sys.path.insert(0, sys.argv[3])
-from timed_run import run  # bench/timed_run.py
+from timed_run import rotated_medians  # bench/timed_run.py
 cmds = [l.rstrip("\n").split("\t", 3) for l in open(sys.argv[1])]
 runs = int(sys.argv[2])
 
 load = open("/proc/loadavg").read().split()[:3]
-for c in cmds:
-    run(c[3])
-res = {i: [] for i in range(len(cmds))}
-for r in range(runs):
-    order = list(range(len(cmds)))
-    order = order[r % len(order):] + order[:r % len(order)]
-    for i in order:
-        res[i].append(run(cmds[i][3]))
-med = [tuple(statistics.median(x[k] for x in res[i]) for k in range(3)) for i in range(len(cmds))]
+med = rotated_medians([c[3] for c in cmds], runs)
 print("load average before: %s, after: %s" % (load, open("/proc/loadavg").read().split()[:3]))
 print("| build | tree, fields | mode | wall s | CPU s | peak RSS MiB | wall / unordered |")
 print("|---|---|---|---:|---:|---:|---:|")

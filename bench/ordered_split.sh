@@ -22,22 +22,14 @@ python3 - "$runs" "$(dirname "$(realpath "$0")")" \
   "unordered -j1=$f -j1 $q" "ordered -j1=$f -j1 -s $q" \
   "unordered=$f $q" "ordered=$f -s $q" \
   "unordered, one CPU=taskset -c 0 $f $q" "ordered, one CPU=taskset -c 0 $f -s $q" <<'PY'
-import statistics, sys
+import sys
 sys.path.insert(0, sys.argv[2])
-from timed_run import run_counted  # bench/timed_run.py
+from timed_run import rotated_medians, run_counted  # bench/timed_run.py
 runs = int(sys.argv[1])
 cmds = [a.split("=", 1) for a in sys.argv[3:]]
 
 load = open("/proc/loadavg").read().split()[:3]
-for _, c in cmds:
-    run_counted(c)
-res = [[] for _ in cmds]
-for r in range(runs):
-    order = list(range(len(cmds)))
-    order = order[r % len(order):] + order[:r % len(order)]
-    for i in order:
-        res[i].append(run_counted(cmds[i][1]))
-med = [[statistics.median(x[k] for x in res[i]) for k in range(4)] for i in range(len(cmds))]
+med = rotated_medians([c for _, c in cmds], runs, run_counted)
 by = {name: med[i] for i, (name, _) in enumerate(cmds)}
 print("load average before: %s, after: %s; %d rotated rounds, medians"
       % (load, open("/proc/loadavg").read().split()[:3], runs))
