@@ -55,6 +55,7 @@ struct counts {
     atomic_int busy[64];
     atomic_uint max_index;
     atomic_uint visits;
+    atomic_uint hooks; /**< children hook calls */
     atomic_bool overlap;
 };
 
@@ -91,6 +92,16 @@ static void post(const struct frd_walk_entry *we, const struct frd_walk_dir_tota
     struct counts *c = udata;
     enter(c, we->worker);
     leave(c, we->worker);
+}
+
+/** The children hook: counted with the other callbacks (index, overlap). */
+static void children(const struct frd_walk_entry *dir, struct frd_walk_children *kids, void *udata)
+{
+    (void)kids;
+    struct counts *c = udata;
+    enter(c, dir->worker);
+    atomic_fetch_add(&c->hooks, 1);
+    leave(c, dir->worker);
 }
 
 /** Every entry of the tree: the root, DIRS dirs, their subdirs and files. */
@@ -130,8 +141,9 @@ static int teardown(void **state)
     return 0;
 }
 
-/** Walks the tree with `workers` and `flags`, post-order on; checks the visits and slots. */
-static void walk_checked(unsigned workers, unsigned flags)
+/** Walks the tree with `workers` and `flags`, post-order on, and the children hook if
+ *  `hooked` (FRD_WALK_CHILDREN_PARTS in flags: in parts); checks the visits and slots. */
+static void walk_hooked(unsigned workers, unsigned flags, bool hooked)
 {
     memset(&last, 0, sizeof(last));
     struct counts *c = calloc(1, sizeof(*c));
@@ -141,12 +153,21 @@ static void walk_checked(unsigned workers, unsigned flags)
     o.workers = workers;
     o.flags = flags;
     o.on_dir_done = post;
+    o.on_children = hooked ? children : NULL;
     assert_int_equal(frd_walk(tree, &o, visit, c), 0);
     assert_int_equal(atomic_load(&c->visits), tree_entries());
+    if (hooked) {
+        assert_true(atomic_load(&c->hooks) >= 1 + DIRS * (1 + SUBDIRS)); // a call per directory
+    }
     assert_false(atomic_load(&c->overlap));
     assert_true(last.base > 0);
     assert_true(atomic_load(&c->max_index) < last.base);
     free(c);
+}
+
+static void walk_checked(unsigned workers, unsigned flags)
+{
+    walk_hooked(workers, flags, false);
 }
 
 static void widens_when_listings_block(void **state)
@@ -161,6 +182,21 @@ static void widens_when_listings_block(void **state)
     assert_true(last.started <= last.max);
     assert_true(last.peak > last.base);
     assert_true(atomic_load(&last.widenings) > 0);
+}
+
+/** The children hook, whole or in parts, keeps its index below the base when widened too
+ *  (a hook in parts ran with no slot once: index UINT32_MAX, and frdfind's -exclude, which
+ *  indexes its per-thread state with it, let entries through untested). */
+static void widened_hooks_keep_their_index(void **state)
+{
+    (void)state;
+    hook_verdict = 1;
+    frd__test_pool_blocked = verdict;
+    walk_hooked(0, 0, true);
+    assert_true(last.peak > last.base);
+    walk_hooked(0, FRD_WALK_CHILDREN_PARTS, true);
+    assert_true(last.peak > last.base);
+    frd__test_pool_blocked = NULL;
 }
 
 static void stays_at_base_when_listings_do_not_block(void **state)
@@ -315,6 +351,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(widens_when_listings_block),
+        cmocka_unit_test(widened_hooks_keep_their_index),
         cmocka_unit_test(stays_at_base_when_listings_do_not_block),
         cmocka_unit_test(widens_when_stats_really_block),
         cmocka_unit_test(fixed_when_workers_are_asked),

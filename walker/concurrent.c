@@ -399,6 +399,7 @@ static int wn_hook_part(struct frd__worker *w, struct frd__wnode *node, frd_os_f
     frd_os_fd pfd;
     w->path[dir_len] = '\0';
     int how = frd__parent_fd_get(w, node, fd, &pfd);
+    frd__slot_hold(w); // a widened pool's worker gave its slot back before the read
     struct frd_walk_entry dir = frd__wnode_walk_entry(node, w->path, dir_len, pfd, w->index);
     int rc = frd__children_run_part(w, k, list, &dir, fd, part);
     frd__parent_fd_put(w, node, how, pfd);

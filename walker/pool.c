@@ -67,6 +67,7 @@ static bool pool_spawn(struct frd_walk *walk);
 
 bool frd__cb_enter(struct frd__worker *w)
 {
+    FRD_ASSERT(w->index != FRD__NO_SLOT); // callbacks index per-thread state with it
     atomic_store(&w->in_cb, 1);
     if (atomic_load(&w->walk->stop)) {
         atomic_store_explicit(&w->in_cb, 0, memory_order_release);

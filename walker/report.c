@@ -93,6 +93,7 @@ void frd__progress_tick(struct frd__worker *w)
         p.errors += atomic_load_explicit(&walk->consumer->n_errors, memory_order_relaxed);
     }
     p.queued_dirs = atomic_load_explicit(&walk->sched.queued, memory_order_relaxed);
+    frd__slot_hold(w); // callbacks run under a slot (at most `workers` at once)
     if (frd__cb_enter(w)) {
         walk->opts.on_progress(&p, walk->hooks.udata);
         frd__cb_leave(w);

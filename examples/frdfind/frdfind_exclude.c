@@ -55,6 +55,11 @@ void ff_exclude_children(const struct ff_options *opts, const struct frd_walk_en
     struct ff_thread *thr = ff_thread_get(dir->worker);
     size_t n = frd_walk_children_count(kids);
     if (thr == NULL) {
+        // No state to test with: nothing of the listing is let through untested.
+        ff_error("out of memory");
+        for (size_t i = 0; i < n; i++) {
+            frd_walk_children_drop(kids, i);
+        }
         return;
     }
     struct ff_result res = {.prune = false};
