@@ -20,7 +20,7 @@ cli_begin
 chmod 755 "$tmp"
 trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 # A copy named du (messages say "du:"), in this 755 folder: the build may sit in a folder only
-# root can search (a mktemp -d clone), which uid 65534 cannot exec from through env.
+# root can search (a mktemp -d clone), which uid 65534 cannot exec from through setpriv.
 mkdir bin && cp "$frddu" bin/du && chmod 755 bin/du
 
 # --- the tree ---------------------------------------------------------------------------
@@ -69,40 +69,91 @@ else
   echo "note: not root: the cases run as $(id -un) only"
 fi
 
-# run USER OUTPREFIX CMD ARGS...: stdout, stderr and status to OUTPREFIX.{out,err,rc}.
+# Some 500 pairs of runs are compared, so the comparing is done with bash builtins (read,
+# mapfile, an associative array): a process more per case costs seconds. sort, cmp and wc run
+# only to show a difference and for a file holding a NUL byte, which no bash variable can.
+
+# run USER OUTPREFIX CMD ARGS...: stdout and stderr to OUTPREFIX.{out,err}, the status to rc.
 run() {
   local user=$1 out=$2
   shift 2
-  local rc=0
+  rc=0
   if [ "$user" = nobody ]; then
-    as_nobody env "PATH=$PATH" "$@" <"${STDIN:-/dev/null}" >"$out.out" 2>"$out.err" || rc=$?
+    as_nobody "$@" <"${STDIN:-/dev/null}" >"$out.out" 2>"$out.err" || rc=$?
   else
     "$@" <"${STDIN:-/dev/null}" >"$out.out" 2>"$out.err" || rc=$?
   fi
-  echo "$rc" >"$out.rc"
+}
+
+# slurp VAR FILE: FILE's bytes into VAR; fails, leaving FILE to cmp, if it holds a NUL byte.
+slurp() { ! IFS= read -r -d '' "$1" <"$2"; }
+
+# same_records A B [-z]: files A and B hold the same lines (with -z, NUL-terminated records),
+# as often each, in any order: what `sort [-z]` of each would make identical, a last
+# unterminated line included. records is set to A's count.
+same_records() {
+  # shellcheck disable=SC2034 # bytes: slurp's check for a NUL byte, not used after
+  local sep=$'\n' bytes line n
+  local -a a b
+  local -A left=()
+  if [ "${3-}" = -z ]; then
+    sep=''
+  elif ! slurp bytes "$1" || ! slurp bytes "$2"; then
+    records=$(wc -l <"$1") # a NUL byte, which mapfile would cut the line at
+    cmp -s <(sort "$1") <(sort "$2")
+    return
+  fi
+  mapfile -t -d "$sep" a <"$1"
+  mapfile -t -d "$sep" b <"$2"
+  records=${#a[@]}
+  [ "${#a[@]}" -eq "${#b[@]}" ] || return 1
+  # Count A's lines (keys get a / in front: an empty key is not allowed), then take B's off.
+  for line in "${a[@]}"; do
+    n=${left["/$line"]-0}
+    left["/$line"]=$((n + 1))
+  done
+  for line in "${b[@]}"; do
+    n=${left["/$line"]-0}
+    [ "$n" -gt 0 ] || return 1
+    left["/$line"]=$((n - 1))
+  done
+}
+
+# same_errors: du.err and frd.err are identical, or, when du wrote several error lines, hold
+# the same ones in another order (the walk's). error_lines is set to du.err's newline count.
+same_errors() {
+  # records is local: same_records counts du.err's lines here, check reports du.out's.
+  local d f newlines records
+  if slurp d du.err && slurp f frd.err; then
+    newlines=${d//[!$'\n']/}
+    error_lines=${#newlines}
+    [ "$d" = "$f" ] && return
+  else
+    error_lines=$(wc -l <du.err) # a NUL byte
+    cmp -s du.err frd.err && return
+  fi
+  [ "$error_lines" -gt 1 ] && same_records du.err frd.err
 }
 
 # check ARGS...: du ARGS and frddu-as-du ARGS agree, as every user.
 check() {
-  local user sort_opt=() what="du $*"
+  local user du_rc sort_opt=() what="du $*"
   [[ " $* " == *" -0 "* || " $* " == *" --null "* ]] && sort_opt=(-z)
   for user in "${users[@]}"; do
     run "$user" du du "$@"
+    du_rc=$rc
     run "$user" frd "$tmp/bin/du" "$@"
-    sort "${sort_opt[@]}" du.out >du.sorted
-    sort "${sort_opt[@]}" frd.out >frd.sorted
-    sort du.err >du.esorted
-    sort frd.err >frd.esorted
-    if ! cmp -s du.sorted frd.sorted; then
-      bad "$what (as $user): stdout differs"; diff du.sorted frd.sorted | head -8 || true
+    if ! same_records du.out frd.out "${sort_opt[@]}"; then
+      bad "$what (as $user): stdout differs"
+      sort "${sort_opt[@]}" du.out >du.sorted && sort "${sort_opt[@]}" frd.out >frd.sorted
+      diff du.sorted frd.sorted | head -8 || true
       head -c 2000 frd.err
-    elif ! cmp -s du.err frd.err && ! { cmp -s du.esorted frd.esorted && [ "$(wc -l <du.err)" -gt 1 ]; }; then
-      # Several error lines may come in another order (the walk's); one must be identical.
+    elif ! same_errors; then
       bad "$what (as $user): stderr differs"; diff du.err frd.err | head -8 || true
-    elif ! cmp -s du.rc frd.rc; then
-      bad "$what (as $user): exit $(cat frd.rc), du $(cat du.rc)"
+    elif [ "$rc" != "$du_rc" ]; then
+      bad "$what (as $user): exit $rc, du $du_rc"
     else
-      ok "$what (as $user): $(tr -cd '\n\0' <du.out | wc -c) records, $(wc -l <du.err) error lines, exit $(cat du.rc)"
+      ok "$what (as $user): $records records, $error_lines error lines, exit $du_rc"
     fi
   done
 }
@@ -259,17 +310,17 @@ for j in 0 257 x -1 ''; do
     rc=0
     "$frddu" "$opt" "$j" -s t >out.txt 2>err.txt || rc=$?
     want="frddu: invalid thread count '$j' for $opt (from 1 to 256)"
-    if [ "$rc" -eq 1 ] && [ ! -s out.txt ] && [ "$(cat err.txt)" = "$want" ]; then
+    if [ "$rc" -eq 1 ] && [ ! -s out.txt ] && [ "$(<err.txt)" = "$want" ]; then
       ok "frddu $opt '$j': exit 1, $want"
     else
-      bad "frddu $opt '$j': exit $rc, stderr: $(cat err.txt)"
+      bad "frddu $opt '$j': exit $rc, stderr: $(<err.txt)"
     fi
   done
 done
+"$frddu" -a t >j.want 2>/dev/null || true
 for j in 1 2 256; do
-  "$frddu" -j "$j" -a t 2>/dev/null | sort >j.out || true
-  "$frddu" -a t 2>/dev/null | sort >j.want || true
-  if cmp -s j.out j.want && [ -s j.out ]; then ok "frddu -j $j: the same lines"; else bad "frddu -j $j differs"; fi
+  "$frddu" -j "$j" -a t >j.out 2>/dev/null || true
+  if same_records j.out j.want && [ -s j.out ]; then ok "frddu -j $j: the same lines"; else bad "frddu -j $j differs"; fi
 done
 
 # --- locale: names and arguments quoted as in a UTF-8 locale ------------------------------

@@ -5,15 +5,19 @@
  * The orders tests/cli/frdfind_vs_find.sh compares outputs in, as one small program (it ran
  * a Python interpreter per case before: 0.6 s each on the project's VM, most of the test's
  * time). Reads standard input, writes standard output:
- *   path_order pre | post       NUL-separated paths, sorted component by component in byte
- *                               order (find -s order); post: each after what is below it
+ *   path_order pre | post [-l]  NUL-separated paths (-l: lines), sorted component by
+ *                               component in byte order (find -s order); post: each after
+ *                               what is below it
  *   path_order roots ARGS...    lines sorted within each run of lines under one root (the
  *                               roots: ARGS up to the first that starts with '-' or is '!'
  *                               or '('; a line belongs to the longest root it is under), the
  *                               runs kept in the order they came
  *   path_order postcheck        lines sorted, after an "ORDER: P before L" line for each
  *                               line L printed after an ancestor P of its own (-depth order)
- * Exit status 0, or 2 on a usage or I/O error (said on standard error).
+ *   path_order same [-z] A B    exit status 0 if files A and B hold the same lines (-z:
+ *                               NUL-separated records) in any order, 1 if not; prints
+ *                               nothing (one process where two sorts and a cmp were)
+ * Exit status 0 (same: 0 or 1), or 2 on a usage or I/O error (said on standard error).
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -38,8 +42,8 @@ _Noreturn static void die(const char *what)
     exit(2);
 }
 
-/** All of standard input, NUL-terminated past its end. */
-static char *read_all(size_t *len)
+/** All of in, NUL-terminated past its end. */
+static char *read_all(FILE *in, size_t *len)
 {
     size_t cap = 1 << 16;
     size_t n = 0;
@@ -55,14 +59,14 @@ static char *read_all(size_t *len)
                 die("out of memory");
             }
         }
-        size_t got = fread(buf + n, 1, cap - n - 1, stdin);
+        size_t got = fread(buf + n, 1, cap - n - 1, in);
         n += got;
         if (got == 0) {
             break;
         }
     }
-    if (ferror(stdin)) {
-        die("cannot read standard input");
+    if (ferror(in)) {
+        die("cannot read its input");
     }
     buf[n] = '\0';
     *len = n;
@@ -248,23 +252,62 @@ static void post_check(struct recs *lines)
     free(sorted);
 }
 
+/** Whether files a and b hold the same records (split at sep) in any order. */
+static bool same_records(const char *a, const char *b, char sep)
+{
+    const char *names[2] = {a, b};
+    char *bufs[2];
+    struct recs r[2] = {{0}};
+    for (int k = 0; k < 2; k++) {
+        FILE *f = fopen(names[k], "rb");
+        if (f == NULL) {
+            die("cannot open a file to compare");
+        }
+        size_t len;
+        bufs[k] = read_all(f, &len);
+        fclose(f);
+        split(bufs[k], len, sep, &r[k]);
+        if (r[k].n > 0) {
+            qsort(r[k].v, r[k].n, sizeof(*r[k].v), by_bytes);
+        }
+    }
+    bool same = r[0].n == r[1].n;
+    for (size_t i = 0; same && i < r[0].n; i++) {
+        same =
+            r[0].v[i].len == r[1].v[i].len && memcmp(r[0].v[i].s, r[1].v[i].s, r[0].v[i].len) == 0;
+    }
+    for (int k = 0; k < 2; k++) {
+        free(r[k].v);
+        free(bufs[k]);
+    }
+    return same;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        die("usage: path_order pre|post|roots ARGS...|postcheck");
+        die("usage: path_order pre|post [-l] | roots ARGS... | postcheck | same [-z] A B");
     }
     const char *mode = argv[1];
+    if (strcmp(mode, "same") == 0) {
+        bool nul = argc == 5 && strcmp(argv[2], "-z") == 0;
+        if (argc != 4 + nul) {
+            die("usage: path_order same [-z] A B");
+        }
+        return same_records(argv[2 + nul], argv[3 + nul], nul ? '\0' : '\n') ? 0 : 1;
+    }
     size_t len;
-    char *buf = read_all(&len);
+    char *buf = read_all(stdin, &len);
     struct recs r = {0};
     if (strcmp(mode, "pre") == 0 || strcmp(mode, "post") == 0) {
         post_mode = mode[1] == 'o';
-        split(buf, len, '\0', &r);
+        char sep = argc > 2 && strcmp(argv[2], "-l") == 0 ? '\n' : '\0';
+        split(buf, len, sep, &r);
         if (r.n > 0) {
             qsort(r.v, r.n, sizeof(*r.v), by_components);
         }
         for (size_t i = 0; i < r.n; i++) {
-            put(&r.v[i], '\0');
+            put(&r.v[i], sep);
         }
     } else if (strcmp(mode, "roots") == 0) {
         split(buf, len, '\n', &r);
