@@ -223,9 +223,14 @@ t() {
     failed_cases+=("$what")
     printf 'FAIL %s\n' "$what"
     [ $rc_find -eq $rc_frd ] || echo "     exit status: find $rc_find, frdfind $rc_frd"
-    diff <(tr '\0' '\n' <"$find_cmp") <(tr '\0' '\n' <"$frd_cmp") |
-      head -8 | sed 's/^/     stdout /' || true
-    diff "$tmp/find.err.sorted" "$tmp/frd.err.sorted" | head -6 | sed 's/^/     stderr /' || true
+    if [ $out_same -eq 0 ]; then
+      diff <(tr '\0' '\n' <"$find_cmp") <(tr '\0' '\n' <"$frd_cmp") |
+        head -8 | sed 's/^/     stdout /' || true
+    fi
+    if [ $err_same -eq 0 ]; then
+      diff "$tmp/find.err.sorted" "$tmp/frd.err.sorted" | head -6 | sed 's/^/     stderr /' ||
+        true
+    fi
   fi
 }
 
