@@ -21,98 +21,130 @@ trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 # No cross-memory attach between ranks: containers often forbid it (ptrace scope). The ob1
 # messaging layer over shared memory (vader), as on one machine: Open MPI's other layers
-# (UCX, OFI) probe for network hardware at every start, 0.2 s of each run here.
+# (UCX, OFI) probe for network hardware at every start, 0.2 s of each run here. A rank's
+# status other than 0 has mpirun stop the other ranks at once, not after 1 s before SIGTERM
+# and 1 s more before SIGKILL (2 s of each failing run, even at -np 1): every rank has that
+# status (fm_status) and its output written by then.
 mpi=(mpirun --oversubscribe --mca btl_vader_single_copy_mechanism none --mca pml ob1
-  --mca btl self,vader -x FRD_MPI_TEST_SCATTER)
+  --mca btl self,vader --mca odls_base_sigkill_timeout 0 -x FRD_MPI_TEST_SCATTER)
+# PMIx keeps the job's data in each process, not in a shared-memory store it makes and
+# clears at every start. hwloc, in mpirun and in each rank, leaves out the I/O devices (PCI,
+# OpenCL, GL: no use over shared memory) and does not load its plugins for them, nor the
+# libxml2 one. Together they take about a third off each run's start here.
+export PMIX_MCA_gds=hash HWLOC_COMPONENTS=-linux:pci
+export HWLOC_PLUGINS_BLACKLIST=hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_xml_libxml
 [ "$(id -u)" -eq 0 ] && mpi+=(--allow-run-as-root)
 export FRD_MPI_TEST_SCATTER=0
 as=()      # the user the tools run as (uid 65534 for the unreadable case)
-nps=(1 2 3 4)
+# Python for the trees: the system's, as a per-user one (pyenv's shim) takes 1 s to start.
+py=/usr/bin/python3
+[ -x "$py" ] || py=$(command -v python3)
+
+# The helpers below start as few processes as they can: with a few hundred runs, one
+# process more each is seconds more. Bash reads and compares the small files itself.
 
 # run NAME CMD...: stdout to NAME.out, the tool's sorted error lines (its name replaced;
-# mpirun's own notes left out) to NAME.err, exit status to NAME.rc.
+# mpirun's own notes left out) to NAME.err, exit status to rcs[NAME].
+declare -A rcs
 run() {
-  local name=$1
+  local name=$1 line errs=()
   shift
-  local rc=0
-  "${as[@]}" "$@" >"$name.out" 2>"$name.raw" || rc=$?
-  { grep -E '^(frdmpi|frdcount|frddu|frdfind|frdindex):' "$name.raw" || true; } |
-    sed -E 's/^[a-z]+:/TOOL:/' | sort >"$name.err"
-  echo "$rc" >"$name.rc"
+  rcs[$name]=0
+  "${as[@]}" "$@" >"$name.out" 2>"$name.raw" || rcs[$name]=$?
+  while IFS= read -r line || [ -n "$line" ]; do
+    if [[ $line =~ ^(frdmpi|frdcount|frddu|frdfind|frdindex): ]]; then
+      errs+=("TOOL:${line#*:}")
+    fi
+  done <"$name.raw"
+  case ${#errs[@]} in
+  0) : >"$name.err" ;;
+  1) printf '%s\n' "${errs[0]}" >"$name.err" ;;
+  *) printf '%s\n' "${errs[@]}" | sort >"$name.err" ;;
+  esac
 }
 
-# check LABEL NAME: NAME.out/.err/.rc (frdmpi) equal NAME.want/ref.err/ref.rc (the tool's).
+# check LABEL NAME: NAME.out/.err/rcs[NAME] (frdmpi) equal NAME.want/ref.err/rcs[NAME.ref]
+# (the tool's).
 check() {
   local label=$1 n=$2
   if ! cmp -s "$n.want" "$n.out"; then
     bad "$label: output differs"
-    diff "$n.want" "$n.out" | head -n 5
-  elif ! cmp -s "$n.ref.err" "$n.err"; then
+    diff "$n.want" "$n.out" | head -n 5 || true # diff's status 1 would end the script here
+  elif [[ $(<"$n.ref.err") != "$(<"$n.err")" ]]; then
     bad "$label: error lines differ"
-    diff "$n.ref.err" "$n.err" | head -n 5
-  elif ! cmp -s "$n.ref.rc" "$n.rc"; then
-    bad "$label: exit status $(cat "$n.rc"), want $(cat "$n.ref.rc")"
+    diff "$n.ref.err" "$n.err" | head -n 5 || true
+  elif [ "${rcs[$n]}" != "${rcs[$n.ref]}" ]; then
+    bad "$label: exit status ${rcs[$n]}, want ${rcs[$n.ref]}"
   else
     ok "$label"
   fi
 }
 
+# head5 FILE TO: TO becomes FILE's first 5 lines, as with head -n 5 (TO may be FILE).
+head5() {
+  local lines
+  mapfile -n 5 lines <"$1"
+  printf '%s' "${lines[@]}" >"$2"
+}
+
 # rows DB...: the rows of the databases' entries and history tables (rowids aside), sorted
-# (not made unique: a row two ranks wrote would show twice).
+# (not made unique: a row two ranks wrote would show twice), and a line of each database's
+# roots, each different line once. One sqlite3 reads them all, attached as db0, db1...
 rows() {
-  local d
+  local d i=0 sql='' roots=''
   for d in "$@"; do
-    sqlite3 "$d" "SELECT hex(path), type, size, mtime, ctime, file_id, dev, mode, persistent,
-      nlink, uid, gid, btime, rdev, attrs, attrs_known, fields, gen, change, hex(old_path)
-      FROM entries; SELECT 'history', gen, hex(path), change, type, hex(other_path) FROM history"
-  done | sort
+    sql+="ATTACH '${d//\'/\'\'}' AS db$i;
+      SELECT hex(path), type, size, mtime, ctime, file_id, dev, mode, persistent, nlink, uid,
+        gid, btime, rdev, attrs, attrs_known, fields, gen, change, hex(old_path) FROM db$i.entries;
+      SELECT 'history', gen, hex(path), change, type, hex(other_path) FROM db$i.history;"
+    roots+="${roots:+ UNION }SELECT 'roots ' || ifnull(group_concat(hex(path), ' '), '') FROM db$i.roots"
+    i=$((i + 1))
+  done
+  sqlite3 :memory: "$sql $roots;" | sort
 }
 
 # indexed NAME FIND...: NAME.out becomes: the update's first line, the rows of the
 # databases (frdindex's one.db, or the set's), whether each rank's database has the roots
 # and mode 0600 of one.db, then two queries' output and status through FIND (sorted).
 indexed() {
-  local name=$1 head dbs d
+  local name=$1 head='' dbs
   shift
-  head=$(head -n 1 "$name.out")
+  IFS= read -r head <"$name.out" || true
   if [ "$name" = index.ref ]; then dbs=("$work/one.db"); else dbs=("$work"/set.rank*); fi
   {
     echo "$head"
     rows "${dbs[@]}"
-    for d in "${dbs[@]}"; do
-      echo "roots $(sqlite3 "$d" 'SELECT hex(path) FROM roots') mode $(stat -c %a "$d")"
-    done | sort -u
+    stat -c 'mode %a' "${dbs[@]}" | sort -u
     local rc=0
     "${as[@]}" "$@" '*' | sort || rc=$?
     echo "find status $rc"
     rc=0
     "${as[@]}" "$@" -c -b -i 'F*' || rc=$?
     echo "find -c status $rc"
-  } >"$name.tmp"
-  mv "$name.tmp" "$name.out"
+  } >"$name.out"
 }
 
-# rank_counts NP...: the rank counts to run: those in FRD_TEST_NPS if set (the sanitizer
-# builds: "1 3", one rank alone and rank 0 with others, is what their memory checks need),
-# the first one if none is; all of them otherwise.
+# rank_counts NP...: sets counts to the rank counts to run: those in FRD_TEST_NPS if set
+# (the sanitizer builds: "1 3", one rank alone and rank 0 with others, is what their memory
+# checks need), the first one if none is; all of them otherwise.
 rank_counts() {
-  local np picked=()
+  local np
+  counts=()
   for np in "$@"; do
-    [[ -z ${FRD_TEST_NPS:-} || " $FRD_TEST_NPS " == *" $np "* ]] && picked+=("$np")
+    [[ -z ${FRD_TEST_NPS:-} || " $FRD_TEST_NPS " == *" $np "* ]] && counts+=("$np")
   done
-  [ ${#picked[@]} -gt 0 ] || picked=("$1")
-  echo "${picked[@]}"
+  [ ${#counts[@]} -gt 0 ] || counts=("$1")
 }
 
 # agree LABEL TREE "NP..." COMMAND...: each COMMAND (walk, du, find, findn, index) at each
 # -np against its single-process tool on TREE.
 agree() {
-  local label=$1 tree=$2 nps=$3
+  local label=$1 tree=$2 c np counts
+  rank_counts $3
   shift 3
-  local c np
   for c in "$@"; do
     case $c in
-    walk) run walk.ref "$bin/frdcount" "$tree" && head -n 5 walk.ref.out >walk.want ;;
+    walk) run walk.ref "$bin/frdcount" "$tree" && head5 walk.ref.out walk.want ;;
     du) run du.ref "$bin/frddu" -d 2 "$tree" && sort du.ref.out >du.want ;;
     find) run find.ref "$bin/frdfind" -s "$tree" && cp find.ref.out find.want ;;
     findn)
@@ -125,11 +157,11 @@ agree() {
       indexed index.ref "$bin/frdindex" find "$work/one.db" && cp index.ref.out index.want
       ;;
     esac
-    for np in $(rank_counts $nps); do
+    for np in "${counts[@]}"; do
       local m=("${mpi[@]}" -np "$np" "$bin/frdmpi")
       case $c in
-      walk) run walk "${m[@]}" walk "$tree" && head -n 5 walk.out >walk.tmp && mv walk.tmp walk.out ;;
-      du) run du "${m[@]}" du -d 2 "$tree" && sort du.out >du.tmp && mv du.tmp du.out ;;
+      walk) run walk "${m[@]}" walk "$tree" && head5 walk.out walk.out ;;
+      du) run du "${m[@]}" du -d 2 "$tree" && sort -o du.out du.out ;;
       find) run find "${m[@]}" find -s "$tree" ;;
       findn) run findn "${m[@]}" find -s "$tree" -name '*.c' -o -type l ;;
       index)
@@ -158,20 +190,23 @@ rc=0
 [ "$rc" = 2 ] && ok "unknown command: status 2" || bad "unknown command: status $rc"
 
 # A generated tree: nested directories, sizes from 0 to 3 MiB (sparse), odd names, links,
-# hard links (within one directory: which name du counts is then the same).
+# hard links (within one directory: which name du counts is then the same). One Python for
+# the 30 directories' files (a truncate, ln or mkdir each: 4 s here).
 gen=$tmp/gen
-for a in 0 1 2 3 4 5; do
-  for b in 0 1 2 3 4; do
-    d="$gen/d$a/sub $b/x"
-    mkdir -p "$d/deeper/still"
-    for f in 0 1 2 3; do
-      truncate -s $(((a * 7 + b * 3 + f) * 40960 % 3145728)) "$d/f$f.c"
-    done
-    printf 'x' >"$d/deeper/still/leaf"
-    ln -s ../x "$d/link$b"
-    ln "$d/f0.c" "$d/hard0"
-  done
-done
+"$py" - "$gen" <<'PY'
+import os, sys
+for a in range(6):
+    for b in range(5):
+        d = f"{sys.argv[1]}/d{a}/sub {b}/x"
+        os.makedirs(f"{d}/deeper/still")
+        for f in range(4):
+            with open(f"{d}/f{f}.c", "wb") as out:
+                out.truncate((a * 7 + b * 3 + f) * 40960 % 3145728)
+        with open(f"{d}/deeper/still/leaf", "wb") as out:
+            out.write(b"x")
+        os.symlink("../x", f"{d}/link{b}")
+        os.link(f"{d}/f0.c", f"{d}/hard0")
+PY
 mkdir -p "$gen/odd/a b" "$gen/odd/ü-é" "$gen/odd/-dash" "$gen/odd/.hidden/in"
 : >"$gen/odd/*star" && : >"$gen/odd/a b/q?mark" && ln -s /nonexistent "$gen/odd/dangling"
 work=$tmp # where the index databases go
@@ -184,27 +219,27 @@ cp "$work/set.rank1" "$tmp/old.rank1"
 "${mpi[@]}" -np 2 "$bin/frdmpi" index update -q "$work/set" "$gen"
 cp "$tmp/old.rank1" "$work/set.rank1"
 run mixed "${mpi[@]}" -np 1 "$bin/frdmpi" index find "$work/set" x
-grep -q "set.rank1: it was written by another update" mixed.err && [ "$(cat mixed.rc)" = 1 ] &&
+grep -q "set.rank1: it was written by another update" mixed.err && [ "${rcs[mixed]}" = 1 ] &&
   ok "index find refuses a mixed set" || bad "index find on a mixed set: $(cat mixed.err)"
 "${mpi[@]}" -np 2 "$bin/frdmpi" index update -q "$work/set" "$gen"
 "$bin/frdindex" update -q "$work/set.rank0"
 run alone "${mpi[@]}" -np 1 "$bin/frdmpi" index find "$work/set" x
-grep -q "set.rank0: it was updated on its own" alone.err && [ "$(cat alone.rc)" = 1 ] &&
+grep -q "set.rank0: it was updated on its own" alone.err && [ "${rcs[alone]}" = 1 ] &&
   ok "index find refuses a set changed by frdindex" || bad "index find: $(cat alone.err)"
 "${mpi[@]}" -np 2 "$bin/frdmpi" index update -q "$work/set" "$gen"
 rm "$work/set.rank1"
 run missing "${mpi[@]}" -np 1 "$bin/frdmpi" index find "$work/set" x
-grep -q "set.rank1: cannot open the index" missing.err && [ "$(cat missing.rc)" = 1 ] &&
+grep -q "set.rank1: cannot open the index" missing.err && [ "${rcs[missing]}" = 1 ] &&
   ok "index find refuses an incomplete set" || bad "index find: $(cat missing.err)"
 # A root that does not exist: every rank gives up before walking, the set stays as it was.
 ls -l "$work"/set.rank* >before
 run noroot "${mpi[@]}" -np 3 "$bin/frdmpi" index update "$work/set" "$tmp/nonexistent"
 ls -l "$work"/set.rank* >after
-[ "$(cat noroot.rc)" = 1 ] && cmp -s before after && ! ls "$work"/set.rank*.new 2>/dev/null &&
+[ "${rcs[noroot]}" = 1 ] && cmp -s before after && ! ls "$work"/set.rank*.new 2>/dev/null &&
   ok "index update of a missing root changes nothing" || bad "index update of a missing root"
 
 # The u-boot tree (3,001 directories, 38,505 files, 59 links).
-"$data/materialize-tree" "$data/u-boot.tsv.gz" "$tmp/uboot" >/dev/null
+"$py" "$data/materialize-tree" "$data/u-boot.tsv.gz" "$tmp/uboot" >/dev/null
 agree u-boot "$tmp/uboot" "1 2 3 4" walk find index
 rm -rf "$tmp/uboot"
 
@@ -248,10 +283,10 @@ FRD_MPI_TEST_SCATTER=1 agree "gen scattered" "$gen" "3" walk du find
 for np in 1 3; do
   run quit "${mpi[@]}" -np "$np" "$bin/frdmpi" find -j 1 "$gen" -name 'f*.c' -print -quit
   n=$(wc -l <quit.out)
-  if [ "$(cat quit.rc)" = 0 ] && [ "$n" -ge 1 ] && [ "$n" -le "$np" ] && ! grep -qv '/f[0-9].c$' quit.out; then
+  if [ "${rcs[quit]}" = 0 ] && [ "$n" -ge 1 ] && [ "$n" -le "$np" ] && ! grep -qv '/f[0-9].c$' quit.out; then
     ok "find -print -quit np$np ($n lines)"
   else
-    bad "find -print -quit np$np: status $(cat quit.rc), $n lines"
+    bad "find -print -quit np$np: status ${rcs[quit]}, $n lines"
   fi
 done
 # find -s keeps each rank's records in a file in $TMPDIR: a rank that cannot make it (here
@@ -259,10 +294,10 @@ done
 # waiting for it), with the reason and status 1.
 run notmp timeout 120 "${mpi[@]}" -np 1 -x TMPDIR="$tmp/missing" "$bin/frdmpi" find -s "$gen" : \
   -np 2 "$bin/frdmpi" find -s "$gen"
-if [ "$(cat notmp.rc)" = 1 ] && [ ! -s notmp.out ] &&
-  [ "$(cat notmp.err)" = "TOOL: cannot make a temporary file: No such file or directory" ]; then
+if [ "${rcs[notmp]}" = 1 ] && [ ! -s notmp.out ] &&
+  [ "$(<notmp.err)" = "TOOL: cannot make a temporary file: No such file or directory" ]; then
   ok "find -s without a temporary file on one rank: every rank gives up"
 else
-  bad "find -s without a temporary file: status $(cat notmp.rc), $(head -c 300 notmp.err)"
+  bad "find -s without a temporary file: status ${rcs[notmp]}, $(head -c 300 notmp.err)"
 fi
 cli_end
