@@ -10,9 +10,10 @@
 # --files0-from, -S, -c, -a, -s, -d, -x, --exclude and -X (applied before the stat: an
 # excluded unreadable entry is no error), odd names quoted as du quotes them, in the C
 # and the C.UTF-8 locale.
-# Usage: tests/cli/frddu_options.sh PATH/TO/frddu
+# Usage: tests/cli/frddu_options.sh PATH/TO/frddu PATH/TO/path_order
 set -euo pipefail
 frddu=$(realpath "$1")
+path_order=$(realpath "$2")
 export LC_ALL=C
 # shellcheck source=lib.sh disable=SC2154
 . "$(dirname "$0")/lib.sh"
@@ -69,9 +70,9 @@ else
   echo "note: not root: the cases run as $(id -un) only"
 fi
 
-# Some 500 pairs of runs are compared, so the comparing is done with bash builtins (read,
-# mapfile, an associative array): a process more per case costs seconds. sort, cmp and wc run
-# only to show a difference and for a file holding a NUL byte, which no bash variable can.
+# Some 500 pairs of runs are compared, so a case spawns as few processes as it can: stdout
+# is compared by one path_order, stderr with bash builtins (read); sort, cmp and wc run only
+# to show a difference and for a file holding a NUL byte, which no bash variable can.
 
 # run USER OUTPREFIX CMD ARGS...: stdout and stderr to OUTPREFIX.{out,err}, the status to rc.
 run() {
@@ -89,34 +90,15 @@ run() {
 slurp() { ! IFS= read -r -d '' "$1" <"$2"; }
 
 # same_records A B [-z]: files A and B hold the same lines (with -z, NUL-terminated records),
-# as often each, in any order: what `sort [-z]` of each would make identical, a last
-# unterminated line included. records is set to A's count.
+# as often each, in any order (path_order same, tests/cli/path_order.c; a NUL byte in a line
+# is compared too). records is set to A's count.
 same_records() {
-  # shellcheck disable=SC2034 # bytes: slurp's check for a NUL byte, not used after
-  local sep=$'\n' bytes line n
-  local -a a b
-  local -A left=()
-  if [ "${3-}" = -z ]; then
-    sep=''
-  elif ! slurp bytes "$1" || ! slurp bytes "$2"; then
-    records=$(wc -l <"$1") # a NUL byte, which mapfile would cut the line at
-    cmp -s <(sort "$1") <(sort "$2")
-    return
-  fi
+  local sep=$'\n'
+  local -a a
+  [ "${3-}" = -z ] && sep=''
   mapfile -t -d "$sep" a <"$1"
-  mapfile -t -d "$sep" b <"$2"
   records=${#a[@]}
-  [ "${#a[@]}" -eq "${#b[@]}" ] || return 1
-  # Count A's lines (keys get a / in front: an empty key is not allowed), then take B's off.
-  for line in "${a[@]}"; do
-    n=${left["/$line"]-0}
-    left["/$line"]=$((n + 1))
-  done
-  for line in "${b[@]}"; do
-    n=${left["/$line"]-0}
-    [ "$n" -gt 0 ] || return 1
-    left["/$line"]=$((n - 1))
-  done
+  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 "$path_order" same ${3:+"$3"} "$1" "$2"
 }
 
 # same_errors: du.err and frd.err are identical, or, when du wrote several error lines, hold
