@@ -98,7 +98,7 @@ same_records() {
   [ "${3-}" = -z ] && sep=''
   mapfile -t -d "$sep" a <"$1"
   records=${#a[@]}
-  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 "$path_order" same ${3:+"$3"} "$1" "$2"
+  "$path_order" same ${3:+"$3"} "$1" "$2"
 }
 
 # same_errors: du.err and frd.err are identical, or, when du wrote several error lines, hold
