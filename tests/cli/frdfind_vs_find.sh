@@ -874,16 +874,17 @@ epipe -j4
 colorcase() {
   local lsc=$1 what="[color] LS_COLORS='$1' ${*:2}"
   shift
-  local a b
+  local a b rc=0
   a=$(cd "$g" && LS_COLORS=$lsc script -qec "bfs $* -color" /dev/null | sort)
-  b=$(cd "$g" && LS_COLORS=$lsc script -qec "$frdfind $* -color" /dev/null | sort)
-  if [ "$a" = "$b" ] && [[ $a == *$'\e['* || $lsc == *lc=* ]]; then
+  # script -e passes frdfind's status on: a failing frdfind fails the case, not the script.
+  b=$(cd "$g" && LS_COLORS=$lsc script -qec "$frdfind $* -color" /dev/null | sort) || rc=$?
+  if [ "$rc" -eq 0 ] && [ "$a" = "$b" ] && [[ $a == *$'\e['* || $lsc == *lc=* ]]; then
     pass=$((pass + 1))
     echo >&3 "ok   $what"
   else
     fail=$((fail + 1))
     failed_cases+=("$what")
-    echo "FAIL $what"
+    echo "FAIL $what (frdfind's exit $rc)"
     diff <(echo "$a") <(echo "$b") | head -6 | cat -v || true
   fi
 }
@@ -1337,7 +1338,8 @@ bt() {
 }
 if [ "$(stat -c %W "$p/at/ref")" != 0 ]; then
   (cd "$p" && for f in at/*; do stat -c '%.9W0 %n' "$f"; done | sort) >"$tmp/bt.want"
-  (cd "$p" && "$frdfind" at -mindepth 1 -printf '%B@ %p\n' | sort) >"$tmp/bt.got"
+  (cd "$p" && "$frdfind" at -mindepth 1 -printf '%B@ %p\n' | sort) >"$tmp/bt.got" ||
+    echo "frdfind: exit $?" >>"$tmp/bt.got" # a failing frdfind fails the case below
   bt "%B@ of at/* as stat -c %.9W" "$(cat "$tmp/bt.want")" "$(cat "$tmp/bt.got")"
   b=$(stat -c %W "$p/at/ref")
   bt "-newerBt @$((b - 1)) includes at/ref" "at/ref" \
