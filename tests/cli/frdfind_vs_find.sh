@@ -131,18 +131,15 @@ fi
 # feature still missing); it prints XFAIL instead of failing the run, and XPASS once fixed.
 known_gap() { gap=$1; }
 
-# order ARGS...: tests/cli/path_order (a test helper, built without the sanitizers).
-order() { "$path_order" "$@"; }
-
 # Sorts find's -print output into the order frdfind -s must print: depth first, each
 # directory's entries by name in byte order (post-order with -depth), NUL-separated
 # (-l: newline-separated).
-sort_components() { order "$@"; }
+sort_components() { "$path_order" "$@"; }
 
 # Sorts -print output only inside each run of lines from one root (the roots are the
 # arguments before the expression), keeping the runs in the order they came: two outputs
 # agree only if each took the roots in the same order without interleaving them.
-root_runs() { order roots "$@"; }
+root_runs() { "$path_order" roots "$@"; }
 
 # t MODE DIR ARGS...: MODE is a comma list of: z (NUL-separated output), s (-s: compare
 # frdfind's order), post (-s with -depth order), S (-s, output compared sorted: for lines
@@ -199,7 +196,7 @@ t() {
   else
     local z=()
     [ $sep = nul ] && z=(-z)
-    order same "${z[@]}" "$tmp/find.out" "$tmp/frd.out" && out_same=1
+    "$path_order" same "${z[@]}" "$tmp/find.out" "$tmp/frd.out" && out_same=1
     if [ $out_same -eq 0 ]; then
       sort "${z[@]}" "$tmp/find.out" >"$tmp/find.sorted"
       sort "${z[@]}" "$tmp/frd.out" >"$tmp/frd.sorted"
@@ -244,7 +241,7 @@ t() {
 
 # -depth order without -s: passes the lines on sorted if each directory comes after every
 # line below it; otherwise says which did not (so the comparison with find fails).
-post_check() { order postcheck; }
+post_check() { "$path_order" postcheck; }
 
 # tt MODE DIR ARGS...: t on ages set again if 20 s have passed since they were (see age):
 # they stay short of the next edge, and the suite does not spend its time on touch.
