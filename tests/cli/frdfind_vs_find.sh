@@ -893,10 +893,18 @@ colorcase 'di=0:ex=:fi=36' dir perm
 colorcase 'rs=7:lc=<:rc=>:ec=E' dir links
 colorcase '*.C=31:*.c=32:*c=33:mh=36' dir odd
 colorcase 'or=31:su=:sg=:tw=1:ow=2:st=3:so=4:cd=5:bd=6' perm links dir /tmp -maxdepth 0
+# in_dir DIR ARGS...: frdfind's output in DIR, and a last line "frdfind: exit N" if it failed
+# (so that a failing frdfind fails a comparison of outputs, whatever it printed).
+in_dir() {
+  local rc=0
+  (cd "$1" && "$frdfind" "${@:2}") || rc=$?
+  [ "$rc" -eq 0 ] || printf '\nfrdfind: exit %d\n' "$rc"
+}
+set -f # the words of $args are not globbed (*.c is -name's pattern)
 for args in "dir links -color" "dir -nocolor -name *.c" "dir -color -nocolor"; do
   # shellcheck disable=SC2086 # the words are the arguments
-  if [ "$(cd "$g" && "$frdfind" -s $args)" = "$(cd "$g" && "$frdfind" -s ${args//-*color/})" ] &&
-    ! (cd "$g" && "$frdfind" $args) | grep -q $'\e'; then
+  if [ "$(in_dir "$g" -s $args)" = "$(in_dir "$g" -s ${args//-*color/})" ] &&
+    ! in_dir "$g" $args | grep -q $'\e\|frdfind: exit'; then
     pass=$((pass + 1))
     echo >&3 "ok   [color] into a pipe, no escape: $args"
   else
@@ -905,6 +913,7 @@ for args in "dir links -color" "dir -nocolor -name *.c" "dir -color -nocolor"; d
     echo "FAIL [color] into a pipe: $args"
   fi
 done
+set +f
 # Commands follow the walk's order rules: roots in command-line order, -depth's post-order.
 mkdir -p "$g/r/a/x" "$g/r/b" "$g/r/c/d/y" "$g/r/e/f"
 touch "$g/r/a/x/1" "$g/r/a/2" "$g/r/b/3" "$g/r/c/d/4" "$g/r/c/d/y/5" "$g/r/e/f/6"
@@ -1339,15 +1348,12 @@ if [ "$(stat -c %W "$p/at/ref")" != 0 ]; then
     echo "frdfind: exit $?" >>"$tmp/bt.got" # a failing frdfind fails the case below
   bt "%B@ of at/* as stat -c %.9W" "$(cat "$tmp/bt.want")" "$(cat "$tmp/bt.got")"
   b=$(stat -c %W "$p/at/ref")
-  bt "-newerBt @$((b - 1)) includes at/ref" "at/ref" \
-    "$(cd "$p" && "$frdfind" at/ref -newerBt "@$((b - 1))")"
-  bt "-newerBt @$((b + 1)) excludes at/ref" "" \
-    "$(cd "$p" && "$frdfind" at/ref -newerBt "@$((b + 1))")"
+  bt "-newerBt @$((b - 1)) includes at/ref" "at/ref" "$(in_dir "$p" at/ref -newerBt "@$((b - 1))")"
+  bt "-newerBt @$((b + 1)) excludes at/ref" "" "$(in_dir "$p" at/ref -newerBt "@$((b + 1))")"
   bt "-newermB at/ref: the files modified after at/ref was born" \
     "$(cd "$p" && find at -newermt "@$(stat -c %.9W at/ref)" | sort)" \
-    "$(cd "$p" && "$frdfind" at -newermB at/ref | sort)"
-  bt "-newerBB at/ref is false for at/ref itself" "" \
-    "$(cd "$p" && "$frdfind" at/ref -newerBB at/ref)"
+    "$(in_dir "$p" at -newermB at/ref | sort)"
+  bt "-newerBB at/ref is false for at/ref itself" "" "$(in_dir "$p" at/ref -newerBB at/ref)"
 else
   echo "skip [btime]: no birth time on this file system"
 fi
