@@ -14,8 +14,9 @@ function(frd_sanitizer_reports_guard)
   endif()
   set(script ${PROJECT_SOURCE_DIR}/tests/support/sanitizer_reports.sh)
   set(dir ${FRD_SANITIZER_REPORTS_DIR})
-  if(NOT TARGET frd_sanitizer_reports_defined)
-    add_custom_target(frd_sanitizer_reports_defined) # once per build tree
+  get_property(defined GLOBAL PROPERTY FRD_SANITIZER_REPORTS_TESTS)
+  if(NOT defined) # the fixture's two tests, once per build tree
+    set_property(GLOBAL PROPERTY FRD_SANITIZER_REPORTS_TESTS ON)
     add_test(NAME sanitizer_reports_clear COMMAND ${script} clear ${dir})
     add_test(NAME sanitizer_reports COMMAND ${script} check ${dir})
     set_tests_properties(sanitizer_reports_clear PROPERTIES FIXTURES_SETUP sanitizer_reports)
