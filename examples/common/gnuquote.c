@@ -8,6 +8,7 @@
 
 #include "grow.h"
 
+#include <errno.h>
 #include <langinfo.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -15,16 +16,28 @@
 #include <wchar.h>
 #include <wctype.h>
 
-/** A growing output string; `failed` once an allocation failed. */
+/**
+ * The output: a growing string (NUL-terminated; `failed` once an allocation failed), or,
+ * with `fixed`, the caller's buffer of cap bytes, which takes what fits (no NUL) while len
+ * counts every byte.
+ */
 struct qbuf {
     char *s;
     size_t len, cap;
+    bool fixed;
     bool failed;
 };
 
 static void put(struct qbuf *b, const char *s, size_t n)
 {
     if (b->failed) {
+        return;
+    }
+    if (b->fixed) {
+        if (b->len < b->cap) {
+            memcpy(b->s + b->len, s, b->cap - b->len < n ? b->cap - b->len : n);
+        }
+        b->len += n;
         return;
     }
     if (tool_reserve_chars(&b->s, &b->cap, b->len + n + 1) < 0) {
@@ -85,24 +98,31 @@ static bool utf8_locale(void)
     return codeset != NULL && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
 }
 
-/** quote(): ‘...’ in UTF-8, '...' elsewhere; C escapes for what is not printable. */
+/**
+ * quote(): gnulib's locale_quoting_style, ‘...’ in a UTF-8 locale, '...' elsewhere; C
+ * escapes for what is not a printable character, a backslash before a backslash and before
+ * the closing quote wherever it appears inside (‘it’s’ -> ‘it\’s’, 'it's' -> 'it\'s').
+ */
 static void quote_locale(struct qbuf *b, const char *s)
 {
     bool utf8 = utf8_locale();
     const char *left = utf8 ? "\xe2\x80\x98" : "'";
     const char *right = utf8 ? "\xe2\x80\x99" : "'";
+    size_t right_len = strlen(right);
     puts_(b, left);
     size_t len = strlen(s);
     for (size_t i = 0; i < len;) {
+        if (strncmp(s + i, right, right_len) == 0) {
+            put(b, "\\", 1);
+        }
         size_t n = printable_len(s + i, len - i);
         if (n == 0) {
             put_escape(b, (unsigned char)s[i]);
             i++;
-        } else if (s[i] == '\\' || (!utf8 && s[i] == '\'')) {
-            put(b, "\\", 1);
-            put(b, s + i, 1);
-            i++;
         } else {
+            if (s[i] == '\\') {
+                put(b, "\\", 1);
+            }
             put(b, s + i, n);
             i += n;
         }
@@ -211,8 +231,18 @@ static void quote_shell(struct qbuf *b, const char *s, bool always, bool colon)
     put(b, "'", 1);
 }
 
+size_t tool_quote_locale_to(char *dst, size_t cap, const char *s)
+{
+    int saved = errno; // mbrtowc() may set it; messages print it after the name
+    struct qbuf b = {.s = dst, .cap = cap, .fixed = true};
+    quote_locale(&b, s);
+    errno = saved;
+    return b.len;
+}
+
 char *tool_quote(const char *s, enum tool_quote_style style)
 {
+    int saved = errno;
     struct qbuf b = {0};
     put(&b, "", 0);
     switch (style) {
@@ -228,7 +258,8 @@ char *tool_quote(const char *s, enum tool_quote_style style)
     }
     if (b.failed) {
         free(b.s);
-        return NULL;
+        b.s = NULL;
     }
+    errno = saved;
     return b.s;
 }

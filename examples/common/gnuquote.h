@@ -5,6 +5,8 @@
 #ifndef FRD_EXAMPLES_COMMON_GNUQUOTE_H
 #define FRD_EXAMPLES_COMMON_GNUQUOTE_H
 
+#include <stddef.h>
+
 /** Which of gnulib's quoting styles (coreutils 9.1) to imitate. */
 enum tool_quote_style {
     /** quote(): an argument value, 'x' (‘x’ in a UTF-8 locale), C escapes inside. */
@@ -18,9 +20,17 @@ enum tool_quote_style {
 /**
  * Quotes `s` in `style`. Bytes that are not printable characters in the current locale
  * (LC_CTYPE: every byte above 0x7f in the C locale) are escaped, as GNU tools escape them.
- * Thread-safe once setlocale() has run.
+ * Thread-safe once setlocale() has run; errno is left as it was.
  * @return a malloc'd string the caller frees, or NULL when out of memory.
  */
 char *tool_quote(const char *s, enum tool_quote_style style);
+
+/**
+ * Writes `s` quoted in TOOL_QUOTE_LOCALE to dst without allocating: the first cap bytes of
+ * the quoted form (no NUL). Call with cap 0 (dst may be NULL) to measure. Thread-safe once
+ * setlocale() has run; errno is left as it was.
+ * @return the length of the whole quoted form (more than cap when it did not all fit).
+ */
+size_t tool_quote_locale_to(char *dst, size_t cap, const char *s);
 
 #endif // FRD_EXAMPLES_COMMON_GNUQUOTE_H

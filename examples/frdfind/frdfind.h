@@ -491,16 +491,20 @@ void ff_out_flush_each(void);
 void ff_out_free_all(void);
 
 /**
- * Prints "frdfind: 'path': message" to stderr (path quoted as find quotes it in the C
- * locale) in one write, and marks the run as failed.
+ * Writes s quoted as GNU find quotes names and arguments in its messages (gnulib's locale
+ * style: 'x' in the C locale, \u2018x\u2019 in a UTF-8 one, C escapes inside; gnuquote.h) to
+ * buf as a string, cut to cap - 1 bytes (cap > 0). Thread-safe; errno kept. @return buf.
+ */
+const char *ff_quoted(char *buf, size_t cap, const char *s);
+
+/**
+ * Prints "frdfind: 'path': message" to stderr (path quoted as ff_quoted() quotes it) in one
+ * write, and marks the run as failed.
  */
 void ff_error_path(const char *path, const char *message);
 
 /** Prints "frdfind: " + text + "\n" to stderr in one write and marks the run as failed. */
 void ff_error(const char *text);
-
-/** Appends path quoted as GNU find quotes it in the C locale ('...' with C escapes). */
-size_t ff_quote(char *dst, size_t cap, const char *path);
 
 /** Prints "frdfind: " + text + "\n" to stderr in one write without failing the run. */
 void ff_note(const char *text);

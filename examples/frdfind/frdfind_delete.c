@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "frdfind.h"
+#include "gnuquote.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -48,13 +49,13 @@ bool ff_delete_eval(const struct frd_walk_entry *we)
         return true;
     }
     int err = errno;
-    size_t q = ff_quote(NULL, 0, we->path);
+    size_t q = tool_quote_locale_to(NULL, 0, we->path);
     const char *text = strerror(err);
     size_t t = strlen(text);
     char *msg = malloc(q + t + 20);
     if (msg != NULL) {
         memcpy(msg, "cannot delete ", 14);
-        ff_quote(msg + 14, q, we->path);
+        tool_quote_locale_to(msg + 14, q, we->path);
         memcpy(msg + 14 + q, ": ", 2);
         memcpy(msg + 16 + q, text, t + 1);
         ff_error(msg);

@@ -22,6 +22,7 @@
 #define _GNU_SOURCE // environ
 
 #include "frdfind.h"
+#include "gnuquote.h"
 #include "grow.h"
 #include "toolname.h"
 
@@ -164,8 +165,7 @@ static int check_path(const char *primary)
             char entry[256];
             snprintf(entry, sizeof(entry), "%.*s", (int)len, s);
             char quoted[1040];
-            size_t q = ff_quote(quoted, sizeof(quoted) - 1, entry);
-            quoted[q < sizeof(quoted) ? q : sizeof(quoted) - 1] = '\0';
+            ff_quoted(quoted, sizeof(quoted), entry);
             snprintf(msg, sizeof(msg),
                      "The relative path %s is included in the PATH environment variable, which "
                      "is insecure in combination with the %s action of find.  Please remove "
@@ -219,10 +219,16 @@ int ff_exec_parse(const char *primary, char **argv, int argc, int *i, struct ff_
                 return 1;
             }
             if (strstr(argv[j], "{}") != NULL && strcmp(argv[j], "{}") != 0) {
+                char form[32];
+                snprintf(form, sizeof(form), "%s ... {} +", primary);
+                char q_form[64];
+                char q_braces[16];
+                char q_word[320];
                 snprintf(msg, sizeof(msg),
-                         "In '%s ... {} +' the '{}' must appear by itself, but you specified "
-                         "'%.300s'",
-                         primary, argv[j]);
+                         "In %s the %s must appear by itself, but you specified %s",
+                         ff_quoted(q_form, sizeof(q_form), form),
+                         ff_quoted(q_braces, sizeof(q_braces), "{}"),
+                         ff_quoted(q_word, sizeof(q_word), argv[j]));
                 ff_error(msg);
                 return 1;
             }
@@ -273,13 +279,13 @@ int ff_exec_parse(const char *primary, char **argv, int argc, int *i, struct ff_
 /** "'argv0' " quoted as find quotes names in messages, then text. */
 static void command_message(const char *argv0, const char *text, bool fail)
 {
-    size_t q = ff_quote(NULL, 0, argv0);
+    size_t q = tool_quote_locale_to(NULL, 0, argv0);
     size_t t = strlen(text);
     char *msg = malloc(q + t + 2);
     if (msg == NULL) {
         return;
     }
-    ff_quote(msg, q, argv0);
+    tool_quote_locale_to(msg, q, argv0);
     msg[q] = ' ';
     memcpy(msg + q + 1, text, t + 1);
     if (fail) {
@@ -293,13 +299,13 @@ static void command_message(const char *argv0, const char *text, bool fail)
 /** "frdfind: 'path': text" on stderr, without failing the run (find's exit status stays). */
 static void note_path(const char *path, const char *text)
 {
-    size_t q = ff_quote(NULL, 0, path);
+    size_t q = tool_quote_locale_to(NULL, 0, path);
     size_t t = strlen(text);
     char *msg = malloc(q + t + 3);
     if (msg == NULL) {
         return;
     }
-    ff_quote(msg, q, path);
+    tool_quote_locale_to(msg, q, path);
     memcpy(msg + q, ": ", 2);
     memcpy(msg + q + 2, text, t + 1);
     ff_note(msg);

@@ -14,6 +14,7 @@
 
 #include "errtext.h"
 #include "frdfind.h"
+#include "gnuquote.h"
 #include "grow.h"
 #include "toolname.h"
 
@@ -233,8 +234,8 @@ static void on_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_
  *  system loop as 'Y'." */
 static void print_loop(const char *path, const char *ancestor)
 {
-    size_t a = ff_quote(NULL, 0, path);
-    size_t b = ff_quote(NULL, 0, ancestor);
+    size_t a = tool_quote_locale_to(NULL, 0, path);
+    size_t b = tool_quote_locale_to(NULL, 0, ancestor);
     size_t cap = a + b + 80;
     char *qa = malloc(a + 1);
     char *qb = malloc(b + 1);
@@ -242,8 +243,8 @@ static void print_loop(const char *path, const char *ancestor)
     if (qa == NULL || qb == NULL || msg == NULL) {
         ff_error_path(path, tool_strerror(FRD_ELOOP));
     } else {
-        ff_quote(qa, a, path);
-        ff_quote(qb, b, ancestor);
+        tool_quote_locale_to(qa, a, path);
+        tool_quote_locale_to(qb, b, ancestor);
         qa[a] = '\0';
         qb[b] = '\0';
         snprintf(msg, cap,

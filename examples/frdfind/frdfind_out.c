@@ -18,15 +18,17 @@
  * evaluates), so what is below it reaches stdout first; its own line then waits in its
  * buffer, which its parent's post-order flushes before the parent's line in turn.
  *
- * Errors go to stderr in one write() each, worded and quoted as GNU find does in the C
- * locale, and set a flag that makes the exit status 1.
+ * Errors go to stderr in one write() each, worded and quoted as GNU find does (in the
+ * locale's quotes: ff_quoted()), and set a flag that makes the exit status 1.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "frdfind.h"
+#include "gnuquote.h"
 #include "grow.h"
 #include "toolname.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -273,68 +275,12 @@ int ff_thread_lister(struct ff_thread *thr, struct frd_lister **lister, struct f
     return 0;
 }
 
-size_t ff_quote(char *dst, size_t cap, const char *path)
+const char *ff_quoted(char *buf, size_t cap, const char *s)
 {
-    // GNU find quotes file names in messages with gnulib's locale_quoting_style; in the C
-    // locale that is '...' with C escapes and octal for every byte that is not printable.
-    size_t n = 0;
-#define PUT(c)            \
-    do {                  \
-        if (n < cap) {    \
-            dst[n] = (c); \
-        }                 \
-        n++;              \
-    } while (0)
-    PUT('\'');
-    for (const unsigned char *p = (const unsigned char *)path; *p != '\0'; p++) {
-        unsigned char c = *p;
-        char esc = 0;
-        switch (c) {
-        case '\a':
-            esc = 'a';
-            break;
-        case '\b':
-            esc = 'b';
-            break;
-        case '\f':
-            esc = 'f';
-            break;
-        case '\n':
-            esc = 'n';
-            break;
-        case '\r':
-            esc = 'r';
-            break;
-        case '\t':
-            esc = 't';
-            break;
-        case '\v':
-            esc = 'v';
-            break;
-        case '\\':
-            esc = '\\';
-            break;
-        case '\'':
-            esc = '\'';
-            break;
-        default:
-            break;
-        }
-        if (esc != 0) {
-            PUT('\\');
-            PUT(esc);
-        } else if (c >= 0x20 && c < 0x7f) {
-            PUT((char)c);
-        } else {
-            PUT('\\');
-            PUT((char)('0' + (c >> 6)));
-            PUT((char)('0' + ((c >> 3) & 7)));
-            PUT((char)('0' + (c & 7)));
-        }
-    }
-    PUT('\'');
-#undef PUT
-    return n;
+    assert(cap > 0);
+    size_t n = tool_quote_locale_to(buf, cap - 1, s);
+    buf[n < cap - 1 ? n : cap - 1] = '\0';
+    return buf;
 }
 
 /** Writes tool_name + ": " + parts + "\n" to stderr in one write(). */
@@ -342,7 +288,7 @@ static void write_message(const char *quoted_path, const char *text)
 {
     size_t path_len = 0;
     if (quoted_path != NULL) {
-        path_len = ff_quote(NULL, 0, quoted_path);
+        path_len = tool_quote_locale_to(NULL, 0, quoted_path);
     }
     size_t text_len = strlen(text);
     size_t name_len = strlen(tool_name);
@@ -357,7 +303,7 @@ static void write_message(const char *quoted_path, const char *text)
     memcpy(msg + name_len, ": ", 2);
     n = name_len + 2;
     if (quoted_path != NULL) {
-        n += ff_quote(msg + n, path_len, quoted_path);
+        n += tool_quote_locale_to(msg + n, path_len, quoted_path);
         memcpy(msg + n, ": ", 2);
         n += 2;
     }

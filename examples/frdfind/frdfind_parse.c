@@ -330,7 +330,9 @@ static bool parse_depth(struct parser *p, const char *primary, const char *arg, 
 {
     uint64_t n;
     if (!parse_u64(arg, &n) || n > (uint64_t)INT32_MAX) {
-        FAIL(p, "Expected a positive decimal integer argument to %s, but got '%s'", primary, arg);
+        char quoted[400];
+        FAIL(p, "Expected a positive decimal integer argument to %s, but got %s", primary,
+             ff_quoted(quoted, sizeof(quoted), arg));
         return false;
     }
     *out = (int)n;
@@ -363,6 +365,21 @@ struct ff_options *ff_parser_opts(struct ff_parser *fp)
 }
 
 static struct ff_expr *parse_unary(struct parser *p);
+
+/**
+ * Fails for an operator (op) that ends the command line. GNU find puts an expression with no
+ * action between implicit parentheses (then -print), so it finds the operator's operand
+ * missing before that ')'; with an action the expression just ends there.
+ */
+static void fail_missing_operand(struct parser *p, const char *op)
+{
+    if (p->has_action) {
+        FAIL(p, "invalid expression");
+    } else {
+        FAIL(p, "expected an expression after '%s'", op);
+    }
+}
+
 static struct ff_expr *binary(struct parser *p, enum ff_kind kind, struct ff_expr *lhs,
                               struct ff_expr *rhs);
 
@@ -605,7 +622,7 @@ static struct ff_expr *parse_unary(struct parser *p)
         p->last_pred = tok;
         const char *next = peek(p);
         if (next == NULL) {
-            FAIL(p, "expected an expression after '%s'", tok);
+            fail_missing_operand(p, tok);
             return NULL;
         }
         if (strcmp(next, "-o") == 0 || strcmp(next, "-or") == 0 || strcmp(next, "-a") == 0 ||
@@ -700,7 +717,7 @@ static bool take_operator(struct parser *p, struct ff_expr *lhs)
     p->last_pred = op;
     const char *next = peek(p);
     if (next == NULL) {
-        FAIL(p, "invalid expression");
+        fail_missing_operand(p, op);
     } else if (strcmp(next, ")") == 0) {
         FAIL(p, "expected an expression between '%s' and ')'", op);
     } else {

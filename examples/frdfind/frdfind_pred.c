@@ -16,6 +16,7 @@
 #define _GNU_SOURCE // re_compile_pattern, RE_SYNTAX_*, FNM_CASEFOLD, makedev
 
 #include "frdfind.h"
+#include "gnuquote.h"
 #include "grow.h"
 #include "toolname.h"
 
@@ -60,25 +61,27 @@ static struct ff_expr *pred(struct ff_parser *fp, ff_test_fn *test, unsigned nee
     return e;
 }
 
-/** Reports "text 'arg' more" as a parse error (find quotes arguments so, as they are). */
+/** Reports "before 'arg' after" as a parse error, arg quoted as find quotes it (gnulib's
+ *  locale style: ‘arg’ in a UTF-8 locale, with C escapes). */
 static void fail_quoted(struct ff_parser *fp, const char *before, const char *arg,
                         const char *after)
 {
-    char msg[1024];
-    snprintf(msg, sizeof(msg), "%s'%s'%s", before, arg, after);
+    char quoted[1024];
+    char msg[2048];
+    snprintf(msg, sizeof(msg), "%s%s%s", before, ff_quoted(quoted, sizeof(quoted), arg), after);
     ff_parser_fail(fp, msg);
 }
 
 void ff_parser_fail_stat(struct ff_parser *fp, const char *path)
 {
     int err = errno;
-    size_t n = ff_quote(NULL, 0, path);
+    size_t n = tool_quote_locale_to(NULL, 0, path);
     char *msg = malloc(n + 256);
     if (msg == NULL) {
         ff_parser_fail(fp, strerror(err));
         return;
     }
-    ff_quote(msg, n, path);
+    tool_quote_locale_to(msg, n, path);
     snprintf(msg + n, 256, ": %s", strerror(err));
     ff_parser_fail(fp, msg);
     free(msg);
@@ -496,9 +499,13 @@ static struct ff_expr *parse_regextype(struct ff_parser *fp, const char *tok)
     char list[512] = "";
     size_t len = 0;
     for (size_t i = 0; i < ntypes; i++) {
-        int n = snprintf(list + len, sizeof(list) - len, "%s'%s'", i > 0 ? ", " : "",
-                         regex_types[i].name);
-        len += n > 0 && (size_t)n < sizeof(list) - len ? (size_t)n : 0;
+        if (i > 0 && len + 2 < sizeof(list)) {
+            memcpy(list + len, ", ", 2);
+            len += 2;
+        }
+        size_t q = tool_quote_locale_to(list + len, sizeof(list) - 1 - len, regex_types[i].name);
+        len += q < sizeof(list) - 1 - len ? q : sizeof(list) - 1 - len;
+        list[len] = '\0';
     }
     char after[600];
     snprintf(after, sizeof(after), "; valid types are %s.", list);
@@ -547,9 +554,10 @@ static struct ff_expr *parse_regex(struct ff_parser *fp, const char *tok, bool i
         freelocale(c_locale);
     }
     if (err != NULL) {
-        char after[256];
-        snprintf(after, sizeof(after), ": %s", err);
-        fail_quoted(fp, "failed to compile regular expression ", arg, after);
+        // find quotes this one as it is, with no escapes and in every locale.
+        char msg[1024];
+        snprintf(msg, sizeof(msg), "failed to compile regular expression '%s': %s", arg, err);
+        ff_parser_fail(fp, msg);
         regex_free(rt);
         return NULL;
     }
@@ -752,9 +760,12 @@ int ff_pred_leading(struct ff_parser *fp, const char *arg, const char *next)
                 ok = ok || (strlen(known[i]) == len && strncmp(s, known[i], len) == 0);
             }
             if (!ok) {
-                char msg[256];
-                snprintf(msg, sizeof(msg), "Ignoring unrecognised debug flag '%.*s'",
-                         (int)(len < 200 ? len : 200), s);
+                char flag[200];
+                snprintf(flag, sizeof(flag), "%.*s", (int)(len < 199 ? len : 199), s);
+                char quoted[1024];
+                char msg[1100];
+                snprintf(msg, sizeof(msg), "Ignoring unrecognised debug flag %s",
+                         ff_quoted(quoted, sizeof(quoted), flag));
                 ff_warning(msg);
             }
             s += len + (s[len] == ',');
@@ -813,7 +824,9 @@ int ff_pred_files0(struct ff_options *opts, bool paths_given)
     const char *file = opts->files0_from;
     char msg[512];
     if (paths_given) {
-        snprintf(msg, sizeof(msg), "extra operand '%s'", opts->paths[0]);
+        char quoted[400];
+        snprintf(msg, sizeof(msg), "extra operand %s",
+                 ff_quoted(quoted, sizeof(quoted), opts->paths[0]));
         ff_error(msg);
         ff_error("file operands cannot be combined with -files0-from");
         return 1;
@@ -827,10 +840,10 @@ int ff_pred_files0(struct ff_options *opts, bool paths_given)
         close(fd);
     }
     if (buf == NULL) {
-        size_t n = ff_quote(NULL, 0, file);
+        size_t n = tool_quote_locale_to(NULL, 0, file);
         char *q = malloc(n + 1);
         if (q != NULL) {
-            ff_quote(q, n, file);
+            tool_quote_locale_to(q, n, file);
             q[n] = '\0';
         }
         snprintf(msg, sizeof(msg), "cannot open %s for reading: %s", q != NULL ? q : file,
@@ -856,10 +869,10 @@ int ff_pred_files0(struct ff_options *opts, bool paths_given)
         line++;
         if (end == start) {
             const char *shown = std_in ? "(standard input)" : file;
-            size_t qn = ff_quote(NULL, 0, shown);
+            size_t qn = tool_quote_locale_to(NULL, 0, shown);
             char *q = malloc(qn + 1);
             if (q != NULL) {
-                ff_quote(q, qn, shown);
+                tool_quote_locale_to(q, qn, shown);
                 q[qn] = '\0';
             }
             snprintf(msg, sizeof(msg), "%s:%zu: invalid zero-length file name",

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE // lgetxattr, localtime_r
 
 #include "frdfind.h"
+#include "gnuquote.h"
 #include "toolname.h"
 
 #include <errno.h>
@@ -520,10 +521,10 @@ static void emit_context(struct ff_thread *thr, const struct ff_seg *seg,
                        : lgetxattr(at, "security.selinux", value, sizeof(value));
     if (n < 0) {
         int err = errno;
-        size_t qlen = ff_quote(NULL, 0, we->path);
+        size_t qlen = tool_quote_locale_to(NULL, 0, we->path);
         char *q = malloc(qlen + 1);
         if (q != NULL) {
-            ff_quote(q, qlen, we->path);
+            tool_quote_locale_to(q, qlen, we->path);
             q[qlen] = '\0';
             char *full = malloc(qlen + 256);
             if (full != NULL) {

@@ -406,8 +406,9 @@ static struct ff_expr *parse_newer_xy(struct ff_parser *fp, const char *tok, cha
     if (y == 't') {
         if (!parse_date(arg, &ref)) {
             // find's words; the forms frdfind takes are in its man page.
-            snprintf(msg, sizeof(msg),
-                     "I cannot figure out how to interpret '%s' as a date or time", arg);
+            char quoted[400];
+            snprintf(msg, sizeof(msg), "I cannot figure out how to interpret %s as a date or time",
+                     ff_quoted(quoted, sizeof(quoted), arg));
             ff_parser_fail(fp, msg);
             return NULL;
         }
@@ -419,7 +420,9 @@ static struct ff_expr *parse_newer_xy(struct ff_parser *fp, const char *tok, cha
             return NULL;
         }
         if (!(sx.stx_mask & STATX_BTIME)) {
-            snprintf(msg, sizeof(msg), "Cannot obtain birth time of file '%s'", arg);
+            char quoted[400];
+            snprintf(msg, sizeof(msg), "Cannot obtain birth time of file %s",
+                     ff_quoted(quoted, sizeof(quoted), arg));
             ff_parser_fail(fp, msg);
             return NULL;
         }
@@ -480,8 +483,10 @@ struct ff_expr *ff_time_parse(struct ff_parser *fp, const char *tok, bool *handl
         strchr("aBcmt", tok[7]) != NULL) {
         // find: "The '-newermt' test needs an argument" (not its usual message).
         char msg[128];
+        char quoted[32];
         if (ff_parser_peek(fp) == NULL) {
-            snprintf(msg, sizeof(msg), "The '%s' test needs an argument", tok);
+            snprintf(msg, sizeof(msg), "The %s test needs an argument",
+                     ff_quoted(quoted, sizeof(quoted), tok));
             ff_parser_fail(fp, msg);
             return NULL;
         }

@@ -212,6 +212,7 @@ t() {
     err_same=1
   fi
   local what="[$mode] ${dir#"$tmp"/} $*"
+  [ "$LC_ALL" = C ] || what+=" (LC_ALL=$LC_ALL)"
   if [ $out_same -eq 1 ] && [ $err_same -eq 1 ] && [ $rc_find -eq $rc_frd ]; then
     pass=$((pass + 1))
     if [ -n "$this_gap" ]; then
@@ -1271,6 +1272,43 @@ done
 set +f
 LC_ALL=C.UTF-8 t j8 "$p" . -iname 'é*' -o -name '?cole*'
 LC_ALL=C.UTF-8 t "" "$p" u8 -printf '%f|%5f|%-12f|%.3f|\n'
+# Messages in a UTF-8 locale (Debian's default is C.UTF-8) and in C: find quotes names and
+# arguments with gnulib's locale style, ‘x’ in UTF-8 ('x' in C), printable characters kept
+# (é in UTF-8), the others escaped (\n, \377), a backslash before a closing quote inside;
+# some messages quote as they are ('%s'). q holds unreadable directories with such names;
+# w is an argument with all of it.
+q="$tmp/quote"
+mkdir -p "$q"
+for n in plain "it's" 'back\slash' "$(printf 'new\nline')" "$(printf 'bad\377x')" "é" "‘q’" \
+  "$(printf 'e\314\201')" "$(printf 'nb\302\240sp')" "$(printf 'c1\302\205x')" "$(printf 'cut\342\200')"; do
+  mkdir "$q/$n"
+  : >"$q/$n/f"
+  chmod 000 "$q/$n"
+done
+w="$(printf 'a\nb\377’é\\')"
+for loc in C.UTF-8 C; do
+  LC_ALL=$loc t nobody "$q" .
+  LC_ALL=$loc t "" "$q" missing "$w"
+  LC_ALL=$loc t "" "$g" -L loops
+  LC_ALL=$loc t "" "$g" dir -fprint /dev/full
+  LC_ALL=$loc t "" "$q" . -maxdepth 0 -exec "nonexistent$w" {} \;
+  for a in -perm -user -group -newermt -regextype -maxdepth -mindepth -newer -samefile -D \
+    -files0-from -regex; do
+    LC_ALL=$loc t "" "$q" . -maxdepth 0 "$a" "$w"
+  done
+  LC_ALL=$loc t "" "$q" . -maxdepth 0 -regextype posix-extended -regex "$w["
+  LC_ALL=$loc t "" "$q" . -maxdepth 0 -exec echo "a{}$w" +
+  LC_ALL=$loc t "" "$q" . -maxdepth 0 -newermm
+  LC_ALL=$loc t "" "$q" . -files0-from /dev/null
+done
+# An operator that ends the command line: with no action, find reports the operand missing
+# before the implicit ')' it adds; with one, the expression just ends.
+for e in "-name x -o" "-print -o" "-true -a" "-print !" "-name x !" "-prune -o" "-quit -o" \
+  "-name x ( -name x -o" "-print ( -name x -o" "-name x ," "-delete -o" "-name x -o !"; do
+  set -f
+  t "" "$q" . $e
+  set +f
+done
 # -exclude EXPR (bfs's): the same paths as find without them (written with -prune, or
 # -path where -prune cannot act: under -depth and -mindepth). tc DIR FRDFIND-ARGS FIND-ARGS
 # compares sorted stdout, stderr (empty) and exit status.
