@@ -165,6 +165,7 @@ check t/a '' t/sizes/s1
 check "$(printf 'new\nline')" "it's" 'a:b' 'sp ace' '$x' '~x' 'x~' '#a' 'a#' 'ümlaut' "$(printf 'bad\377byte')"
 check -X missing-excludes t
 check -X "$(printf 'odd\nname')" t
+check -X "$(printf 'no-such-\303\274')" t # escaping the name keeps errno (ENOENT, not EILSEQ)
 check --files0-from=missing
 check --files0-from=list extra-operand
 for b in 0 x 1X -1 '' 1R 1.5K 99999999999999999999 b B; do
@@ -309,6 +310,7 @@ done
 export LC_ALL=C.UTF-8
 check "$(printf 'new\nline')" "it's" 'ümlaut' "$(printf 'bad\377byte')"
 check -d 'ü' t
+check -X 'no-such-ü’' t
 check --time=bogus t
 check -a -h t/sizes
 
