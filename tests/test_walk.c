@@ -853,6 +853,8 @@ struct post_ctx {
     atomic_long seq;
     struct recs events; /**< "V path" and "D path", in the order they happened */
     bool ordered;
+    bool prune;        /**< post_visit prunes every directory */
+    atomic_int errors; /**< failures post_error saw */
 };
 
 static enum frd_action post_visit(const struct frd_walk_entry *we, void *udata)
@@ -863,6 +865,13 @@ static enum frd_action post_visit(const struct frd_walk_entry *we, void *udata)
     int n = snprintf(buf, sizeof(buf), "V %s", we->path);
     recs_add(&p->events, buf, (size_t)n);
     pthread_mutex_unlock(&p->lock);
+    return p->prune ? FRD_ACTION_PRUNE : FRD_ACTION_CONTINUE;
+}
+
+static enum frd_action post_error(const struct frd_walk_error *err, void *udata)
+{
+    (void)err;
+    atomic_fetch_add(&((struct post_ctx *)udata)->errors, 1);
     return FRD_ACTION_CONTINUE;
 }
 
@@ -1347,6 +1356,25 @@ static int post_order_unreadable_child(const char *root, const char *closed)
             strcmp(p.events.v[1], want) != 0) {
             return 13;
         }
+        recs_free(&p.events);
+        // A pruned unreadable root: visited, not read, so nothing failed (find reports no
+        // pruned root): the walk returns 0, the error hook is not called, it is not finished.
+        p.prune = true;
+        recs_init(&p.events);
+        o.on_error = post_error;
+        if (frd_walk(closed, &o, post_visit, &p) != 0 || p.events.n != 1 ||
+            p.events.v[0][0] != 'V' || atomic_load(&p.errors) != 0) {
+            return 16;
+        }
+        // Not pruned, it is reported once (the hook's count is what it saw).
+        p.prune = false;
+        recs_free(&p.events);
+        recs_init(&p.events);
+        if (frd_walk(closed, &o, post_visit, &p) != 0 || atomic_load(&p.errors) != 1) {
+            return 17;
+        }
+        o.on_error = NULL;
+        atomic_store(&p.errors, 0);
         recs_free(&p.events);
         // Not descended into (max_depth): not finished, readable or not; the root is.
         o.max_depth = 1;

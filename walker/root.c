@@ -4,8 +4,9 @@
 /**
  * A root, in both modes: stat it (a link as a link unless the walk follows), open it before
  * its visit (so the visit can say whether its volume's ids persist), visit it, and report
- * a root that could not be opened (it is still visited). What follows, listing it, is the
- * mode's.
+ * a root that could not be opened (it is still visited) unless the visit pruned it: a
+ * pruned directory is not read, so nothing failed (find reports no pruned root). What
+ * follows, listing it, is the mode's.
  */
 #include "walker.h"
 
@@ -85,7 +86,8 @@ enum frd__root_next frd__root_begin(struct frd__worker *w, struct frd__wnode *ro
         return FRD__ROOT_DONE;
     }
     // A root directory is opened before its visit, so that the visit can say whether its
-    // volume's ids persist; a root that cannot be opened is still visited, then reported.
+    // volume's ids persist; a root that cannot be opened is still visited, then reported if
+    // the visit wants it read.
     bool is_dir = root->entry.type == FRD_TYPE_DIR && walk->opts.max_depth != 0;
     int open_rc = 0;
     if (is_dir) {
@@ -104,11 +106,9 @@ enum frd__root_next frd__root_begin(struct frd__worker *w, struct frd__wnode *ro
         frd__wnode_walk_entry(root, root->name, root->name_len, FRD_INVALID_FD, w->index);
     enum frd_action act = frd__visit(w, &we);
     enum frd__root_next next = FRD__ROOT_DONE;
-    if (is_dir && open_rc < 0 && act != FRD_ACTION_STOP) {
-        if (frd__report_root(w, root->name, FRD__FAIL_OPEN, open_rc) &&
-            act == FRD_ACTION_CONTINUE) {
-            next = FRD__ROOT_UNREADABLE;
-        }
+    if (is_dir && open_rc < 0 && act == FRD_ACTION_CONTINUE &&
+        frd__report_root(w, root->name, FRD__FAIL_OPEN, open_rc)) {
+        next = FRD__ROOT_UNREADABLE;
     }
     if (rs->fd == FRD_INVALID_FD) {
         return next;

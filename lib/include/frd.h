@@ -724,7 +724,8 @@ FRD_EXTERN const char *frd_op_name(enum frd_op op);
  *   such root's code after walking the others.
  * The failures: a root that is missing or empty ("", FRD_ENOENT, FRD_OP_STAT, path ""); a
  * root or directory that cannot be opened or read (FRD_OP_OPEN or FRD_OP_READ_DIR; its
- * entries read before a read error are visited); a failed stat of an entry (FRD_OP_STAT:
+ * entries read before a read error are visited; one the visit pruned is not read, so
+ * nothing fails, as find reads no pruned directory); a failed stat of an entry (FRD_OP_STAT:
  * reported, then the entry is visited with entry->error set, as data, not as a second
  * report: print errors in the hook only); a loop (FRD_OP_LOOP, FRD_ELOOP, other_path the
  * ancestor it repeats: reported, not visited; every directory is checked, links followed

@@ -513,6 +513,11 @@ t nobody,z,post "$g" . -depth -print0
 t nobody "$g" . -type d
 t nobody,post "$g" noread -depth
 t nobody "$g" noread -empty
+# A pruned root is not read: no error (under -depth it is read before its visit).
+t nobody "$g" noread -prune
+t nobody "$g" noread nosearch -prune -printf '%p %y\n'
+t nobody "$g" noread -name noread -prune -o -print
+t nobody,depth "$g" noread -depth -prune
 t nobody "$g" nosearch -name '*'
 # No stat for -type f and -inum (both tools read them from the directory record), one for
 # -size (both fail on each entry of the unsearchable directory, once).
