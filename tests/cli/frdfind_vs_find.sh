@@ -1381,6 +1381,7 @@ tc "$g" ". ! -type f , -false" ". -false" order
 tc "$g" ". -type f , -true" ". -true" order
 tc "$g" ". \\( ! -printf '%P\\n' \\) -a -mindepth 1 -a -mindepth 1 -o -mindepth 1" \
   ". -mindepth 1 -printf '%P\\n'" order
+tc "$g" ". -printf '%p\\n' -true -true -o -type d" ". -printf '%p\\n'" order
 # Birth time (find 4.9 as Debian builds it has none, so frdfind is checked against stat(1)):
 # %B@ is statx's stx_btime; -newerBt and -newermB compare with it, strictly after.
 bt() {
