@@ -419,7 +419,18 @@ int main(int argc, char **argv)
         status = 1;
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: write error: %s\n", tool_name, strerror(errno));
+        // du flushes each line, so when it closes stdout at exit (gnulib's close_stdout)
+        // the failed write is an earlier one whose errno is gone: it says why only if the
+        // close fails too (a closed stdout: EBADF). "du: write error" into /dev/full.
+        errno = 0;
+        if (fclose(stdout) == 0) {
+            errno = 0;
+        }
+        if (errno != 0) {
+            fprintf(stderr, "%s: write error: %s\n", tool_name, strerror(errno));
+        } else {
+            fprintf(stderr, "%s: write error\n", tool_name);
+        }
         status = 1;
     }
     free(st.batches);

@@ -183,6 +183,26 @@ check --time=mtime t
 check --time-style=bogus --time t
 check --time-style=f --time -s t
 check --time-style=bogus -s t
+# Output that cannot be written: du flushes each line, so into /dev/full it says "write
+# error" with no reason (gone by the time it closes stdout), into a closed stdout it gives
+# the close's EBADF; --version writes once at exit and keeps ENOSPC.
+for args in "-a t" "-s t" "-0 -s t" "--version"; do
+  for target in full closed; do
+    # shellcheck disable=SC2086
+    if [ $target = full ]; then
+      want=$(du $args 2>&1 >/dev/full | sed 's/^du: //'; echo "exit ${PIPESTATUS[0]}")
+      got=$("$tmp/bin/du" $args 2>&1 >/dev/full | sed 's/^du: //'; echo "exit ${PIPESTATUS[0]}")
+    else
+      want=$(du $args 2>&1 >&- | sed 's/^du: //'; echo "exit ${PIPESTATUS[0]}")
+      got=$("$tmp/bin/du" $args 2>&1 >&- | sed 's/^du: //'; echo "exit ${PIPESTATUS[0]}")
+    fi
+    if [ "$want" = "$got" ]; then
+      ok "du $args into $target stdout: ${want//$'\n'/, }"
+    else
+      bad "du $args into $target stdout: du '$want', frddu '$got'"
+    fi
+  done
+done
 
 # --- sizes ------------------------------------------------------------------------------
 for opts in "" -a -s -b "-a -b" --apparent-size "-a --apparent-size" -k -m "-a -m" -h "-a -h" \
