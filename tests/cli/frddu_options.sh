@@ -330,6 +330,7 @@ done
 export LC_ALL=C.UTF-8
 check "$(printf 'new\nline')" "it's" 'ümlaut' "$(printf 'bad\377byte')"
 check -d 'ü' t
+# shellcheck disable=SC1112 # the closing quote ’ is the point
 check -X 'no-such-ü’' t
 check --time=bogus t
 check -a -h t/sizes

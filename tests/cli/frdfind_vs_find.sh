@@ -1290,6 +1290,7 @@ for n in plain "it's" 'back\slash' "$(printf 'new\nline')" "$(printf 'bad\377x')
   : >"$q/$n/f"
   chmod 000 "$q/$n"
 done
+# shellcheck disable=SC1112 # the closing quote ’ is the point
 w="$(printf 'a\nb\377’é\\')"
 for loc in C.UTF-8 C; do
   LC_ALL=$loc t nobody "$q" .
@@ -1301,7 +1302,7 @@ for loc in C.UTF-8 C; do
     -files0-from -regex; do
     LC_ALL=$loc t "" "$q" . -maxdepth 0 "$a" "$w"
   done
-  LC_ALL=$loc t "" "$q" . -maxdepth 0 -regextype posix-extended -regex "$w["
+  LC_ALL=$loc t "" "$q" . -maxdepth 0 -regextype posix-extended -regex "${w}["
   LC_ALL=$loc t "" "$q" . -maxdepth 0 -exec echo "a{}$w" +
   LC_ALL=$loc t "" "$q" . -maxdepth 0 -newermm
   LC_ALL=$loc t "" "$q" . -files0-from /dev/null
@@ -1311,6 +1312,7 @@ done
 for e in "-name x -o" "-print -o" "-true -a" "-print !" "-name x !" "-prune -o" "-quit -o" \
   "-name x ( -name x -o" "-print ( -name x -o" "-name x ," "-delete -o" "-name x -o !"; do
   set -f
+  # shellcheck disable=SC2086 # split into words, never globbed (set -f)
   t "" "$q" . $e
   set +f
 done
