@@ -456,6 +456,34 @@ struct ff_thread *ff_thread_get(unsigned worker);
 /** Appends bytes to the thread's pending record. */
 void ff_out_append(struct ff_thread *thr, const void *data, size_t len);
 
+/** @return whether standard output is a terminal (set by ff_out_init()). */
+bool ff_out_stdout_is_tty(void);
+
+/** Says whether the record thr makes next goes to a terminal: its names are then written
+ *  as GNU find writes them there (ff_qmark()). Owner thread only. */
+void ff_out_to_tty(struct ff_thread *thr, bool to_tty);
+
+/**
+ * A name (path, base name, link target) as GNU find prints it to a terminal (its
+ * qmark_chars(), which -print, -fprint and -printf's %p %P %f %h %H %l go through there):
+ * each character the locale cannot print (wcwidth() < 0: control characters, DEL) becomes
+ * one '?', each invalid byte one '?', an incomplete character at the end one '?'. In a
+ * single-byte locale, each byte that is not isprint(). So a name cannot move the cursor or
+ * send escape sequences to the terminal. Writes to dst (room for len bytes).
+ * @return the length written, at most len.
+ */
+size_t ff_qmark(char *dst, const char *s, size_t len);
+
+/**
+ * s as the record being made shows it: itself, or its ff_qmark() form (in a buffer of thr's,
+ * valid until the next call) when the record goes to a terminal; *len is updated.
+ * @return the text to write (empty if no memory: the output is marked as lost).
+ */
+const char *ff_out_name(struct ff_thread *thr, const char *s, size_t *len);
+
+/** Appends name s through ff_out_name(). */
+void ff_out_append_name(struct ff_thread *thr, const char *s, size_t len);
+
 /** Appends one byte. */
 void ff_out_byte(struct ff_thread *thr, char c);
 

@@ -139,7 +139,9 @@ static bool is_empty(const struct frd_walk_entry *we, struct ff_thread *thr)
 static void print_path(const struct ff_expr *expr, const struct frd_walk_entry *we,
                        struct ff_thread *thr)
 {
-    ff_out_append(thr, we->path, we->path_len);
+    // -print0's output is for programs: never marked (find's is not either).
+    ff_out_to_tty(thr, expr->sep == '\n' && ff_out_stdout_is_tty());
+    ff_out_append_name(thr, we->path, we->path_len);
     ff_out_byte(thr, expr->sep);
     ff_out_end_record(thr);
 }
@@ -300,12 +302,13 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
         return true;
     case FF_PRINT:
         if (opts->color && expr->sep == '\n') {
-            ff_color_print(we, thr);
+            ff_color_print(we, thr); // bfs's -color writes names as they are, as bfs does
             return true;
         }
         print_path(expr, we, thr);
         return true;
     case FF_PRINTF:
+        ff_out_to_tty(thr, ff_out_stdout_is_tty());
         ff_format_render(expr->format, opts, we, thr);
         ff_out_end_record(thr);
         return true;

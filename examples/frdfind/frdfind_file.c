@@ -41,6 +41,7 @@ struct ff_file {
     dev_t dev;  /**< the file's identity, to share one stream between two names */
     ino_t ino;  /**< see dev */
     bool own;   /**< fp is a file frdfind opened (closed at the end) */
+    bool tty;   /**< fp is a terminal: names are written as find writes them there */
     struct ff_file *next;
 };
 
@@ -96,6 +97,7 @@ int ff_file_open(const char *name, struct ff_file **out)
         f->dev = st.st_dev;
         f->ino = st.st_ino;
     }
+    f->tty = isatty(fileno(f->fp)) == 1;
     f->next = files;
     files = f;
     *out = f;
@@ -127,10 +129,13 @@ void ff_file_eval(const struct ff_expr *expr, const struct ff_options *opts,
                   const struct frd_walk_entry *we, struct ff_thread *thr)
 {
     size_t mark = ff_out_mark(thr);
+    bool tty = expr->file == NULL ? ff_out_stdout_is_tty() : expr->file->tty;
     if (expr->kind == FF_FPRINTF) {
+        ff_out_to_tty(thr, tty);
         ff_format_render(expr->format, opts, we, thr);
     } else {
-        ff_out_append(thr, we->path, we->path_len);
+        ff_out_to_tty(thr, tty && expr->sep == '\n'); // -fprint0: never marked
+        ff_out_append_name(thr, we->path, we->path_len);
         ff_out_byte(thr, expr->sep);
     }
     put_record(expr->file, thr, mark);

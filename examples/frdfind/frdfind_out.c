@@ -21,7 +21,7 @@
  * Errors go to stderr in one write() each, worded and quoted as GNU find does (in the
  * locale's quotes: ff_quoted()), and set a flag that makes the exit status 1.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 // wcwidth()
 
 #include "frdfind.h"
 #include "gnuquote.h"
@@ -29,6 +29,7 @@
 #include "toolname.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -36,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 
 enum {
     /** A thread flushes its buffer once it holds this many bytes at the end of a record. */
@@ -55,6 +57,9 @@ struct ff_thread {
     uint64_t count;            /**< -count matches seen by this thread */
     char *scratch;             /**< for paths and link targets */
     size_t scratch_cap;        /**< bytes in scratch */
+    bool to_tty;               /**< the record being made goes to a terminal */
+    char *names;               /**< ff_out_name()'s terminal form of a name */
+    size_t names_cap;          /**< bytes in names */
     struct frd_lister *lister; /**< for -empty, made on first use */
     struct frd_list *list;     /**< for -empty */
 };
@@ -246,6 +251,7 @@ void ff_out_free_all(void)
             frd_lister_free(thr->lister);
             frd_list_free(thr->list);
             free(thr->scratch);
+            free(thr->names);
             free(thr->buf);
             pthread_mutex_destroy(&thr->lock);
             free(thr);
@@ -254,6 +260,78 @@ void ff_out_free_all(void)
     free(threads);
     threads = NULL;
     nthreads = 0;
+}
+
+bool ff_out_stdout_is_tty(void)
+{
+    return line_mode;
+}
+
+void ff_out_to_tty(struct ff_thread *thr, bool to_tty)
+{
+    thr->to_tty = to_tty;
+}
+
+size_t ff_qmark(char *dst, const char *s, size_t len)
+{
+    size_t n = 0;
+    if (MB_CUR_MAX == 1) {
+        for (size_t i = 0; i < len; i++) {
+            dst[n++] = isprint((unsigned char)s[i]) ? s[i] : '?';
+        }
+        return n;
+    }
+    for (size_t i = 0; i < len;) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7f) {
+            dst[n++] = s[i++];
+            continue;
+        }
+        mbstate_t st;
+        memset(&st, 0, sizeof(st));
+        wchar_t wc;
+        size_t bytes = mbrtowc(&wc, s + i, len - i, &st);
+        if (bytes == (size_t)-2) {
+            dst[n++] = '?'; // an incomplete character ends the name: one mark for it
+            break;
+        }
+        if (bytes == (size_t)-1) {
+            dst[n++] = '?'; // an invalid byte: one mark each
+            i++;
+            continue;
+        }
+        if (bytes == 0) {
+            bytes = 1; // an embedded NUL (names have none; a link target read whole might)
+        }
+        if (wcwidth(wc) >= 0) {
+            memcpy(dst + n, s + i, bytes);
+            n += bytes;
+        } else {
+            dst[n++] = '?';
+        }
+        i += bytes;
+    }
+    return n;
+}
+
+const char *ff_out_name(struct ff_thread *thr, const char *s, size_t *len)
+{
+    if (!thr->to_tty) {
+        return s;
+    }
+    if (tool_reserve_chars(&thr->names, &thr->names_cap, *len + 1) < 0) {
+        thr->oom = true;
+        *len = 0;
+        return "";
+    }
+    *len = ff_qmark(thr->names, s, *len);
+    return thr->names;
+}
+
+void ff_out_append_name(struct ff_thread *thr, const char *s, size_t len)
+{
+    const char *shown = ff_out_name(thr, s, &len);
+    ff_out_append(thr, shown, len);
 }
 
 char *ff_thread_scratch(struct ff_thread *thr, size_t size)

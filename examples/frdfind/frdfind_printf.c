@@ -350,6 +350,14 @@ static void emit_str(struct ff_thread *thr, const struct ff_seg *seg, const char
     }
 }
 
+/** Emits a name directive (%p %P %H %f %h %l): through ff_out_name(), as find prints names
+ *  to a terminal; width and precision count what is shown. */
+static void emit_name(struct ff_thread *thr, const struct ff_seg *seg, const char *s, size_t len)
+{
+    s = ff_out_name(thr, s, &len);
+    emit_str(thr, seg, s, len);
+}
+
 /** Emits %d or %m with printf's integer flags (GNU find honours them for these two). */
 static void emit_int(struct ff_thread *thr, const struct ff_seg *seg, uint64_t v, unsigned base)
 {
@@ -683,7 +691,7 @@ static void emit_link(struct ff_thread *thr, const struct ff_seg *seg,
             return;
         }
         if ((size_t)n < cap) {
-            emit_str(thr, seg, buf, (size_t)n);
+            emit_name(thr, seg, buf, (size_t)n);
             return;
         }
         cap *= 2;
@@ -707,23 +715,23 @@ void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts
             ff_out_append(thr, seg->text, seg->len);
             break;
         case 'p':
-            emit_str(thr, seg, we->path, we->path_len);
+            emit_name(thr, seg, we->path, we->path_len);
             break;
         case 'P':
             len = below_root(opts, we, &s);
-            emit_str(thr, seg, s, len);
+            emit_name(thr, seg, s, len);
             break;
         case 'H':
             s = start_point(opts, we);
-            emit_str(thr, seg, s, strlen(s));
+            emit_name(thr, seg, s, strlen(s));
             break;
         case 'f':
             if (we->depth == 0) {
                 size_t start;
                 len = root_base(we->path, we->path_len, &start);
-                emit_str(thr, seg, we->path + start, len);
+                emit_name(thr, seg, we->path + start, len);
             } else {
-                emit_str(thr, seg, e->name, e->name_len);
+                emit_name(thr, seg, e->name, e->name_len);
             }
             break;
         case 'h':
@@ -733,7 +741,7 @@ void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts
                 s = we->path;
                 len = we->path_len - e->name_len - 1;
             }
-            emit_str(thr, seg, s, len);
+            emit_name(thr, seg, s, len);
             break;
         case 'y':
             letter = frd_type_letter(e->type);

@@ -1307,6 +1307,48 @@ for loc in C.UTF-8 C; do
   LC_ALL=$loc t "" "$q" . -maxdepth 0 -newermm
   LC_ALL=$loc t "" "$q" . -files0-from /dev/null
 done
+# Names on a terminal: find writes each character the locale cannot print as '?' (a name
+# with an escape sequence cannot drive the terminal) in -print, -fprint and -printf's name
+# directives (widths count what is shown), not in -print0 or a file. Both tools run under
+# script(1)'s pseudo-terminal; their whole outputs are compared.
+tty_dir="$tmp/tty"
+mkdir -p "$tty_dir/sub"
+for n in plain "$(printf 'new\nline')" "$(printf 'tab\there')" "$(printf 'esc\033[31mred')" \
+  "$(printf 'del\177x')" "$(printf 'bad\377\376')" "$(printf 'c1\302\205x')" \
+  "$(printf 'cut\342\200')" "é" "$(printf 'zw\342\200\213sp')" "$(printf 'e\314\201')"; do
+  : >"$tty_dir/sub/$n"
+done
+ln -s "$(printf 'tar\nget')" "$tty_dir/sub/$(printf 'ln\nk')"
+tty_run() { # TOOL: the cases, each sorted (the walk's order is not compared here)
+  cd "$tty_dir" || return
+  "$1" sub -print | sort
+  "$1" sub -printf '[%p][%f][%h][%P][%l][%H][%-14f][%.4f][%y]\n' | sort
+  "$1" sub -print0 | tr '\0' '\n' | sort
+  "$1" sub -fprint /dev/tty | sort
+  "$1" sub -fprintf /dev/tty '%p|\n' | sort
+  "$1" sub -fprint "$tmp/tty.out" && sort "$tmp/tty.out"
+}
+if command -v script >/dev/null; then
+  export -f tty_run
+  export tty_dir tmp
+  for loc in C C.UTF-8; do
+    LC_ALL=$loc script -qec "tty_run find" /dev/null >"$tmp/tty.find" 2>&1 || true
+    LC_ALL=$loc script -qec "tty_run '$frdfind'" /dev/null >"$tmp/tty.frd" 2>&1 || true
+    if grep -q '?' "$tmp/tty.find" && cmp -s "$tmp/tty.find" "$tmp/tty.frd"; then
+      pass=$((pass + 1))
+      echo >&3 "ok   [tty] names on a terminal (LC_ALL=$loc)"
+    else
+      fail=$((fail + 1))
+      failed_cases+=("[tty] names on a terminal (LC_ALL=$loc)")
+      echo "FAIL [tty] names on a terminal (LC_ALL=$loc)"
+      diff <(cat -A "$tmp/tty.find") <(cat -A "$tmp/tty.frd") | head -8 | sed 's/^/     /' || true
+    fi
+  done
+else
+  fail=$((fail + 1))
+  failed_cases+=("[tty] no script(1) (util-linux) to make a terminal")
+  echo "FAIL [tty] no script(1) (util-linux) to make a terminal"
+fi
 # An operator that ends the command line: with no action, find reports the operand missing
 # before the implicit ')' it adds; with one, the expression just ends.
 for e in "-name x -o" "-print -o" "-true -a" "-print !" "-name x !" "-prune -o" "-quit -o" \
