@@ -231,11 +231,19 @@ int ff_pred_leading(struct ff_parser *fp, const char *arg, const char *next);
 
 /**
  * -files0-from: replaces opts->paths with the NUL-separated names read from the file, after
- * the whole command line is parsed (an empty name is reported, as find does, and skipped).
+ * the whole command line is parsed. An empty name stays in the list, for the walk to report
+ * in its turn with ff_files0_report_empty() (find reads the list as it walks, so its message
+ * comes after the output of the names before it).
  * @param paths_given whether paths were also given (find's error).
  * @return 0, or 1 after an error was reported.
  */
 int ff_pred_files0(struct ff_options *opts, bool paths_given);
+
+/**
+ * Reports opts->paths[index], an empty name read by -files0-from, as find does:
+ * "frdfind: 'FILE':LINE: invalid zero-length file name" (the run fails). Main thread.
+ */
+void ff_files0_report_empty(const struct ff_options *opts, size_t index);
 
 /** -xtype (an FF_TYPE node made FF_PRED by the parser; expr->num: the -H/-L mode). */
 bool ff_test_xtype(const struct ff_expr *expr, const struct frd_walk_entry *we,
@@ -405,8 +413,9 @@ void ff_exec_finish_all(void);
 
 /* frdfind_delete.c */
 
-/** -delete on one entry (in post-order). @return true if it was removed. */
-bool ff_delete_eval(const struct frd_walk_entry *we);
+/** -delete on one entry (in post-order), on thr (its failure: ff_out_before_error()).
+ *  @return true if it was removed, false after its error was reported. */
+bool ff_delete_eval(const struct frd_walk_entry *we, struct ff_thread *thr);
 
 /* frdfind_file.c */
 
@@ -443,9 +452,20 @@ void ff_color_print(const struct frd_walk_entry *we, struct ff_thread *thr);
 
 /**
  * Makes room for the states of `workers` worker indexes (call it before the walk).
+ * @param one_writer whether every evaluation runs on one thread (an ordered walk, or one
+ * worker): an error met during an evaluation then flushes the lines before it, even a
+ * record half made, as find's error() flushes stdout (ff_out_before_error()).
  * @return 0, or -1 when out of memory.
  */
-int ff_out_init(unsigned workers);
+int ff_out_init(unsigned workers, bool one_writer);
+
+/**
+ * Called by an evaluation on thr before it reports an error: with one writer, writes out
+ * what thr holds, so that the message follows on stderr what came before it on stdout, as
+ * in find. With several writers it does nothing (a half-made record must not go out
+ * between another thread's lines; the walk's order is not find's then anyway). Owner only.
+ */
+void ff_out_before_error(struct ff_thread *thr);
 
 /**
  * @return the state of worker index `worker` (frd_walk_entry.worker; main() uses 0 after
@@ -515,6 +535,13 @@ void ff_out_unlock(struct ff_thread *thr);
  */
 void ff_out_flush_each(void);
 
+/**
+ * Flushes the lines the worker's state holds (complete records), under its lock: called on
+ * that worker between two evaluations, before an error message, so that the message comes
+ * after the lines printed before it, as find's do (its error() flushes stdout first).
+ */
+void ff_out_flush_worker(unsigned worker);
+
 /** Frees every thread's state (after ff_out_flush_all()). */
 void ff_out_free_all(void);
 
@@ -524,6 +551,13 @@ void ff_out_free_all(void);
  * buf as a string, cut to cap - 1 bytes (cap > 0). Thread-safe; errno kept. @return buf.
  */
 const char *ff_quoted(char *buf, size_t cap, const char *s);
+
+/**
+ * before, s quoted as ff_quoted() quotes it (whole, however long), then after: a message
+ * part with a name in it. Thread-safe; errno kept.
+ * @return a malloc'd string the caller frees, or NULL when out of memory.
+ */
+char *ff_quoted_in(const char *before, const char *s, const char *after);
 
 /**
  * Prints "frdfind: 'path': message" to stderr (path quoted as ff_quoted() quotes it) in one
@@ -536,6 +570,10 @@ void ff_error(const char *text);
 
 /** Prints "frdfind: " + text + "\n" to stderr in one write without failing the run. */
 void ff_note(const char *text);
+
+/** "frdfind: 'path': message" as ff_error_path() prints it, without failing the run (find's
+ *  exit status stays as it was). Any thread. */
+void ff_note_path(const char *path, const char *message);
 
 /**
  * Takes the output lock for a command's run: writes the thread's pending records first, so

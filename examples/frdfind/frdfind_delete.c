@@ -12,7 +12,6 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "frdfind.h"
-#include "gnuquote.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,7 +26,7 @@ static bool is_dot(const struct frd_walk_entry *we)
     return we->depth == 0 && strcmp(we->path, ".") == 0;
 }
 
-bool ff_delete_eval(const struct frd_walk_entry *we)
+bool ff_delete_eval(const struct frd_walk_entry *we, struct ff_thread *thr)
 {
     if (is_dot(we)) {
         return true;
@@ -48,16 +47,11 @@ bool ff_delete_eval(const struct frd_walk_entry *we)
     if (rc == 0) {
         return true;
     }
-    int err = errno;
-    size_t q = tool_quote_locale_to(NULL, 0, we->path);
-    const char *text = strerror(err);
-    size_t t = strlen(text);
-    char *msg = malloc(q + t + 20);
+    char reason[256];
+    snprintf(reason, sizeof(reason), ": %s", strerror(errno));
+    ff_out_before_error(thr);
+    char *msg = ff_quoted_in("cannot delete ", we->path, reason);
     if (msg != NULL) {
-        memcpy(msg, "cannot delete ", 14);
-        tool_quote_locale_to(msg + 14, q, we->path);
-        memcpy(msg + 14 + q, ": ", 2);
-        memcpy(msg + 16 + q, text, t + 1);
         ff_error(msg);
         free(msg);
     } else {

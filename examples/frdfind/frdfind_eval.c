@@ -130,6 +130,7 @@ static bool is_empty(const struct frd_walk_entry *we, struct ff_thread *thr)
     if (rc < 0) {
         // GNU find reports the directory it could not open for -empty, then again when
         // the walk fails to read it.
+        ff_out_before_error(thr);
         ff_error_path(we->path, tool_strerror(rc));
         return false;
     }
@@ -215,7 +216,8 @@ bool ff_expr_uses_dir_fd(const struct ff_expr *expr, bool stat_may_fail)
  * @return whether expr cannot be evaluated on the entry.
  */
 static bool unknowable(const struct ff_expr *expr, const struct ff_options *opts,
-                       const struct frd_walk_entry *we, struct ff_result *res)
+                       const struct frd_walk_entry *we, struct ff_thread *thr,
+                       struct ff_result *res)
 {
     unsigned needs = node_needs(expr);
     const struct frd_entry *e = we->entry;
@@ -228,7 +230,9 @@ static bool unknowable(const struct ff_expr *expr, const struct ff_options *opts
         res->stat_tried = true;
         struct stat st;
         if (fstatat(ff_entry_dir(we), e->name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-            ff_error_path(we->path, strerror(errno));
+            int err = errno;
+            ff_out_before_error(thr);
+            ff_error_path(we->path, strerror(err));
             res->no_stat = true;
         }
     }
@@ -237,6 +241,7 @@ static bool unknowable(const struct ff_expr *expr, const struct ff_options *opts
     }
     if ((needs & (FF_STAT_FIELDS | FF_NEED_STAT | FF_NEED_LINKSTAT)) != 0) {
         if (res->unreported < 0) {
+            ff_out_before_error(thr);
             ff_error_path(we->path, tool_strerror(res->unreported));
             res->unreported = 0;
         }
@@ -251,7 +256,7 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
     const struct frd_entry *e = we->entry;
     if ((res->no_stat || expr->kind == FF_PRUNE || expr->kind == FF_PRED ||
          expr->kind == FF_PRINTF || expr->kind == FF_FPRINTF) &&
-        unknowable(expr, opts, we, res)) {
+        unknowable(expr, opts, we, thr, res)) {
         return false;
     }
     switch (expr->kind) {
@@ -318,7 +323,7 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
     case FF_EXEC:
         return ff_exec_eval(expr->exec, opts, we, thr);
     case FF_DELETE:
-        return ff_delete_eval(we);
+        return ff_delete_eval(we, thr);
     case FF_LS:
         ff_ls_eval(expr->file, opts, we, thr);
         return true;

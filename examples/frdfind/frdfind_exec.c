@@ -22,7 +22,6 @@
 #define _GNU_SOURCE // environ
 
 #include "frdfind.h"
-#include "gnuquote.h"
 #include "grow.h"
 #include "toolname.h"
 
@@ -276,42 +275,6 @@ int ff_exec_parse(const char *primary, char **argv, int argc, int *i, struct ff_
     return 0;
 }
 
-/** "'argv0' " quoted as find quotes names in messages, then text. */
-static void command_message(const char *argv0, const char *text, bool fail)
-{
-    size_t q = tool_quote_locale_to(NULL, 0, argv0);
-    size_t t = strlen(text);
-    char *msg = malloc(q + t + 2);
-    if (msg == NULL) {
-        return;
-    }
-    tool_quote_locale_to(msg, q, argv0);
-    msg[q] = ' ';
-    memcpy(msg + q + 1, text, t + 1);
-    if (fail) {
-        ff_error(msg);
-    } else {
-        ff_note(msg);
-    }
-    free(msg);
-}
-
-/** "frdfind: 'path': text" on stderr, without failing the run (find's exit status stays). */
-static void note_path(const char *path, const char *text)
-{
-    size_t q = tool_quote_locale_to(NULL, 0, path);
-    size_t t = strlen(text);
-    char *msg = malloc(q + t + 3);
-    if (msg == NULL) {
-        return;
-    }
-    tool_quote_locale_to(msg, q, path);
-    memcpy(msg + q, ": ", 2);
-    memcpy(msg + q + 2, text, t + 1);
-    ff_note(msg);
-    free(msg);
-}
-
 /**
  * Starts argv with posix_spawnp() (a vfork-like clone: no copy of frdfind's memory, which
  * fork() would make for every command), in dir_fd when it is not -1.
@@ -350,7 +313,7 @@ static pid_t start_spawn(char **argv, int dir_fd, bool ask)
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0) {
         // find's words, "find: 'cmd': No such file or directory"; the command is false.
-        note_path(argv[0], strerror(rc));
+        ff_note_path(argv[0], strerror(rc));
         return -1;
     }
     return pid;
@@ -401,8 +364,12 @@ static int run(char **argv, int dir_fd, bool ask)
     }
     if (WIFSIGNALED(status)) {
         char text[64];
-        snprintf(text, sizeof(text), "terminated by signal %d", WTERMSIG(status));
-        command_message(argv[0], text, false);
+        snprintf(text, sizeof(text), " terminated by signal %d", WTERMSIG(status));
+        char *msg = ff_quoted_in("", argv[0], text);
+        if (msg != NULL) {
+            ff_note(msg); // find's words; the exit status stays as it was
+            free(msg);
+        }
     }
     return status;
 }

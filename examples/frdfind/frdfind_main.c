@@ -14,7 +14,6 @@
 
 #include "errtext.h"
 #include "frdfind.h"
-#include "gnuquote.h"
 #include "grow.h"
 #include "toolname.h"
 
@@ -67,6 +66,7 @@ static unsigned npending;
 static void pending_flush(unsigned worker)
 {
     if (worker < npending && pending[worker].code < 0) {
+        ff_out_flush_worker(worker);
         ff_error_path(pending[worker].path, tool_strerror(pending[worker].code));
         pending[worker].code = 0;
     }
@@ -119,6 +119,7 @@ static void known_of(const struct ff_options *opts, const struct frd_walk_entry 
         (code == FRD_ENOENT || code == FRD_ENOTDIR)) {
         // -L, a link whose target is missing: find takes the link itself, after its error.
         if (res->unreported < 0) {
+            ff_out_flush_worker(we->worker);
             ff_error_path(we->path, tool_strerror(res->unreported));
             res->unreported = 0;
         }
@@ -128,6 +129,7 @@ static void known_of(const struct ff_options *opts, const struct frd_walk_entry 
     res->no_type = type == FRD_TYPE_DIR || type == FRD_TYPE_UNKNOWN ||
                    (type == FRD_TYPE_LNK && opts->follow == FRD_FOLLOW_ALL);
     if (res->no_type && res->unreported < 0) {
+        ff_out_flush_worker(we->worker);
         ff_error_path(we->path, tool_strerror(res->unreported));
         res->unreported = 0;
     }
@@ -234,26 +236,15 @@ static void on_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_
  *  system loop as 'Y'." */
 static void print_loop(const char *path, const char *ancestor)
 {
-    size_t a = tool_quote_locale_to(NULL, 0, path);
-    size_t b = tool_quote_locale_to(NULL, 0, ancestor);
-    size_t cap = a + b + 80;
-    char *qa = malloc(a + 1);
-    char *qb = malloc(b + 1);
-    char *msg = malloc(cap);
-    if (qa == NULL || qb == NULL || msg == NULL) {
+    char *first = ff_quoted_in("File system loop detected; ", path,
+                               " is part of the same file system loop as ");
+    char *msg = first != NULL ? ff_quoted_in(first, ancestor, ".") : NULL;
+    if (msg == NULL) {
         ff_error_path(path, tool_strerror(FRD_ELOOP));
     } else {
-        tool_quote_locale_to(qa, a, path);
-        tool_quote_locale_to(qb, b, ancestor);
-        qa[a] = '\0';
-        qb[b] = '\0';
-        snprintf(msg, cap,
-                 "File system loop detected; %s is part of the same file system loop as %s.", qa,
-                 qb);
         ff_error(msg);
     }
-    free(qa);
-    free(qb);
+    free(first);
     free(msg);
 }
 
@@ -313,14 +304,17 @@ static void on_children(const struct frd_walk_entry *dir, struct frd_walk_childr
 static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
 {
     (void)udata;
+    // Each message follows the lines of this worker before it, as find's follow its output.
     if (err->call == FRD_OP_LOOP) {
         pending_flush(err->worker);
+        ff_out_flush_worker(err->worker);
         report_loop(err);
     } else if (err->call == FRD_OP_STAT && err->depth > 0 && err->code != FRD_ELOOP &&
                pending_keep(err)) {
         // Reported at the visit, or when a test needs the stat (see known_of()).
     } else {
         pending_flush(err->worker);
+        ff_out_flush_worker(err->worker);
         ff_error_path(err->path, tool_strerror(err->code));
     }
     return FRD_ACTION_CONTINUE;
@@ -383,7 +377,7 @@ int main(int argc, char **argv)
     atomic_init(&walk.quit, false);
     // One output state per worker index: the walker runs at most 8 workers (or the -j asked).
     unsigned nstates = opts.workers > 8 ? opts.workers : 8;
-    if (ff_out_init(nstates) < 0) {
+    if (ff_out_init(nstates, opts.ordered || opts.workers == 1) < 0) {
         ff_error("out of memory");
         ff_options_free(&opts);
         return 1;
@@ -406,25 +400,29 @@ int main(int argc, char **argv)
     // after everything of the roots before it. The ordered walk keeps that itself; a
     // concurrent walk over several roots would interleave them, so each root is then a
     // walk of its own, its output flushed before the next starts (-quit ends them all).
+    // An empty name from -files0-from is reported in its turn, between the walks of the
+    // names around it, as find reads its list while it walks.
     uint64_t count = 0;
-    if (opts.ordered || opts.npaths <= 1) {
-        opts.roots = opts.paths;
-        opts.nroots = opts.npaths;
-        rc = frd_walk_roots(opts.paths, opts.npaths, &wo, on_visit, &walk);
+    for (size_t i = 0; i < opts.npaths && !atomic_load(&walk.quit);) {
+        if (opts.files0_from != NULL && opts.paths[i][0] == '\0') {
+            count += ff_out_flush_all();
+            ff_files0_report_empty(&opts, i++);
+            continue;
+        }
+        size_t end = i + 1;
+        while (opts.ordered && end < opts.npaths &&
+               !(opts.files0_from != NULL && opts.paths[end][0] == '\0')) {
+            end++;
+        }
+        opts.roots = &opts.paths[i];
+        opts.nroots = end - i;
+        rc = frd_walk_roots(opts.roots, opts.nroots, &wo, on_visit, &walk);
         if (rc < 0 && rc != FRD_ESTOPPED) {
             ff_error(tool_strerror(rc));
         }
-    } else {
-        for (size_t i = 0; i < opts.npaths && !atomic_load(&walk.quit); i++) {
-            opts.roots = &opts.paths[i];
-            opts.nroots = 1;
-            rc = frd_walk(opts.paths[i], &wo, on_visit, &walk);
-            if (rc < 0 && rc != FRD_ESTOPPED) {
-                ff_error(tool_strerror(rc));
-            }
-            count += ff_out_flush_all();
-            ff_exec_run_ready(ff_thread_get(0)); // this root's last -execdir batches
-        }
+        count += ff_out_flush_all();
+        ff_exec_run_ready(ff_thread_get(0)); // these roots' last -execdir batches
+        i = end;
     }
     count += ff_out_flush_all();
     for (unsigned i = 0; i < npending; i++) {

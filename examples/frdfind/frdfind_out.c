@@ -67,6 +67,8 @@ struct ff_thread {
 static pthread_mutex_t stdout_lock = PTHREAD_MUTEX_INITIALIZER;
 /** stdout is a terminal: each record goes out when it ends (results as they are found). */
 static bool line_mode;
+/** Every evaluation runs on one thread (see ff_out_init()). */
+static bool sole_writer;
 /** A write to stdout failed (EPIPE when the reader went away): the walk stops. */
 static atomic_bool broken;
 /** One state per worker index, made on first use by that worker. */
@@ -75,9 +77,10 @@ static unsigned nthreads;
 static atomic_bool run_failed;
 static atomic_int first_write_errno;
 
-int ff_out_init(unsigned workers)
+int ff_out_init(unsigned workers, bool one_writer)
 {
     nthreads = workers;
+    sole_writer = one_writer;
     line_mode = isatty(STDOUT_FILENO) == 1;
     threads = calloc(workers, sizeof(*threads));
     return threads == NULL ? -1 : 0;
@@ -144,6 +147,13 @@ void ff_out_append(struct ff_thread *thr, const void *data, size_t len)
     }
     memcpy(thr->buf + thr->len, data, len);
     thr->len += len;
+}
+
+void ff_out_before_error(struct ff_thread *thr)
+{
+    if (sole_writer && thr->len > 0) {
+        flush_locked(thr); // (thr->lock is not taken with one writer: no one else reads thr)
+    }
 }
 
 void ff_out_byte(struct ff_thread *thr, char c)
@@ -240,6 +250,18 @@ void ff_out_flush_each(void)
             }
             pthread_mutex_unlock(&thr->lock);
         }
+    }
+}
+
+void ff_out_flush_worker(unsigned worker)
+{
+    struct ff_thread *thr = worker < nthreads ? threads[worker] : NULL;
+    if (thr != NULL) {
+        pthread_mutex_lock(&thr->lock);
+        if (thr->len > 0) {
+            flush_locked(thr);
+        }
+        pthread_mutex_unlock(&thr->lock);
     }
 }
 
@@ -361,6 +383,22 @@ const char *ff_quoted(char *buf, size_t cap, const char *s)
     return buf;
 }
 
+char *ff_quoted_in(const char *before, const char *s, const char *after)
+{
+    int err = errno;
+    size_t b = strlen(before);
+    size_t q = tool_quote_locale_to(NULL, 0, s);
+    size_t a = strlen(after);
+    char *msg = malloc(b + q + a + 1);
+    if (msg != NULL) {
+        memcpy(msg, before, b);
+        tool_quote_locale_to(msg + b, q, s);
+        memcpy(msg + b + q, after, a + 1);
+    }
+    errno = err;
+    return msg;
+}
+
 /** Writes tool_name + ": " + parts + "\n" to stderr in one write(). */
 static void write_message(const char *quoted_path, const char *text)
 {
@@ -409,6 +447,11 @@ void ff_error(const char *text)
 void ff_note(const char *text)
 {
     write_message(NULL, text);
+}
+
+void ff_note_path(const char *path, const char *message)
+{
+    write_message(path, message);
 }
 
 bool ff_failed(void)

@@ -20,6 +20,7 @@
 #include "grow.h"
 #include "toolname.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -74,16 +75,10 @@ static void fail_quoted(struct ff_parser *fp, const char *before, const char *ar
 
 void ff_parser_fail_stat(struct ff_parser *fp, const char *path)
 {
-    int err = errno;
-    size_t n = tool_quote_locale_to(NULL, 0, path);
-    char *msg = malloc(n + 256);
-    if (msg == NULL) {
-        ff_parser_fail(fp, strerror(err));
-        return;
-    }
-    tool_quote_locale_to(msg, n, path);
-    snprintf(msg + n, 256, ": %s", strerror(err));
-    ff_parser_fail(fp, msg);
+    char reason[256];
+    snprintf(reason, sizeof(reason), ": %s", strerror(errno));
+    char *msg = ff_quoted_in("", path, reason);
+    ff_parser_fail(fp, msg != NULL ? msg : reason + 2);
     free(msg);
 }
 
@@ -840,16 +835,10 @@ int ff_pred_files0(struct ff_options *opts, bool paths_given)
         close(fd);
     }
     if (buf == NULL) {
-        size_t n = tool_quote_locale_to(NULL, 0, file);
-        char *q = malloc(n + 1);
-        if (q != NULL) {
-            tool_quote_locale_to(q, n, file);
-            q[n] = '\0';
-        }
-        snprintf(msg, sizeof(msg), "cannot open %s for reading: %s", q != NULL ? q : file,
-                 strerror(err));
-        free(q);
-        ff_error(msg);
+        snprintf(msg, sizeof(msg), " for reading: %s", strerror(err));
+        char *line = ff_quoted_in("cannot open ", file, msg);
+        ff_error(line != NULL ? line : "out of memory");
+        free(line);
         return 1;
     }
     size_t count = 0;
@@ -863,32 +852,27 @@ int ff_pred_files0(struct ff_options *opts, bool paths_given)
         return 1;
     }
     size_t n = 0;
-    size_t line = 0;
-    for (size_t start = 0; start < len;) {
-        size_t end = start + strlen(buf + start);
-        line++;
-        if (end == start) {
-            const char *shown = std_in ? "(standard input)" : file;
-            size_t qn = tool_quote_locale_to(NULL, 0, shown);
-            char *q = malloc(qn + 1);
-            if (q != NULL) {
-                tool_quote_locale_to(q, qn, shown);
-                q[qn] = '\0';
-            }
-            snprintf(msg, sizeof(msg), "%s:%zu: invalid zero-length file name",
-                     q != NULL ? q : shown, line);
-            free(q);
-            ff_error(msg);
-        } else {
-            paths[n++] = buf + start;
-        }
-        start = end + 1;
+    for (size_t start = 0; start < len;) { // an empty name stays: reported in its turn
+        paths[n++] = buf + start;
+        start += strlen(buf + start) + 1;
     }
     free(opts->paths);
     opts->paths = paths;
     opts->npaths = n;
     opts->files0_buf = buf;
     return 0;
+}
+
+void ff_files0_report_empty(const struct ff_options *opts, size_t index)
+{
+    assert(opts->files0_from != NULL && index < opts->npaths && opts->paths[index][0] == '\0');
+    const char *file = opts->files0_from;
+    const char *shown = strcmp(file, "-") == 0 ? "(standard input)" : file;
+    char line[64];
+    snprintf(line, sizeof(line), ":%zu: invalid zero-length file name", index + 1);
+    char *text = ff_quoted_in("", shown, line);
+    ff_error(text != NULL ? text : "out of memory");
+    free(text);
 }
 
 /* ---- the table ------------------------------------------------------------------------- */

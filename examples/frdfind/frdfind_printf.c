@@ -13,7 +13,6 @@
 #define _GNU_SOURCE // lgetxattr, localtime_r
 
 #include "frdfind.h"
-#include "gnuquote.h"
 #include "toolname.h"
 
 #include <errno.h>
@@ -528,19 +527,15 @@ static void emit_context(struct ff_thread *thr, const struct ff_seg *seg,
     ssize_t n = follow ? getxattr(at, "security.selinux", value, sizeof(value))
                        : lgetxattr(at, "security.selinux", value, sizeof(value));
     if (n < 0) {
-        int err = errno;
-        size_t qlen = tool_quote_locale_to(NULL, 0, we->path);
-        char *q = malloc(qlen + 1);
-        if (q != NULL) {
-            tool_quote_locale_to(q, qlen, we->path);
-            q[qlen] = '\0';
-            char *full = malloc(qlen + 256);
-            if (full != NULL) {
-                snprintf(full, qlen + 256, "getfilecon failed: %s: %s", q, strerror(err));
-                ff_error(full);
-                free(full);
-            }
-            free(q);
+        char reason[256];
+        snprintf(reason, sizeof(reason), ": %s", strerror(errno));
+        ff_out_before_error(thr);
+        char *msg = ff_quoted_in("getfilecon failed: ", we->path, reason);
+        if (msg != NULL) {
+            ff_error(msg);
+            free(msg);
+        } else {
+            ff_set_failed();
         }
         emit_str(thr, seg, "", 0);
         return;
@@ -687,7 +682,9 @@ static void emit_link(struct ff_thread *thr, const struct ff_seg *seg,
         }
         ssize_t n = readlinkat(entry_dir(we), we->entry->name, buf, cap);
         if (n < 0) {
-            ff_error_path(we->path, strerror(errno));
+            int err = errno;
+            ff_out_before_error(thr);
+            ff_error_path(we->path, strerror(err));
             return;
         }
         if ((size_t)n < cap) {

@@ -235,7 +235,7 @@ int fm_find_main(struct fm_run *run, int argc, char **argv)
             failed = 1;
         }
     }
-    bool out_ready = !failed && ff_out_init(fo.workers > 8 ? fo.workers : 8) == 0;
+    bool out_ready = !failed && ff_out_init(fo.workers > 8 ? fo.workers : 8, false) == 0;
     if (!failed && !out_ready) {
         ff_error("out of memory");
         failed = 1;

@@ -1251,6 +1251,50 @@ t "" "$p" -L -files0-from list0 -type f
 t "" "$p" . -files0-from list0
 t "" "$p" -files0-from missing
 t "" "$p" -files0-from
+# Messages in their place: find's error() flushes stdout before it writes to stderr, so on
+# one pipe each message follows the lines printed before it (an empty name in -files0-from's
+# list among the output of the names around it, an unreadable directory after its line).
+# frdfind writes a worker's lines out before each message; with one writer (-s, -j 1) also
+# a record half made. Both outputs on one pipe are compared whole, in walks whose order is
+# fixed: an empty directory and a file around the unreadable one in the default walk, and
+# one-entry directories with -s and -j 1.
+mkdir -p "$p/msgs/a" "$p/msgs/b" "$p/msgs/c" "$p/msgs/e"
+touch "$p/msgs/a/1" "$p/msgs/c/1" "$p/msgs/f"
+chmod 0 "$p/msgs/b"
+merged() { # WHO DIR FRDFIND-OPTIONS -- ARGS...: stdout and stderr on one pipe, compared whole
+  local as=() dir=$2 fo=()
+  [ "$1" = nobody ] && as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  shift 2
+  while [ "$1" != -- ]; do fo+=("$1") && shift; done
+  shift
+  (cd "$dir" && "${as[@]}" find "$@" 2>&1 | sed 's/find: /frdfind: /g') >"$tmp/m.find" || true
+  (cd "$dir" && "${as[@]}" "$frdfind" "${fo[@]}" "$@" 2>&1) >"$tmp/m.frd" || true
+  local what="[merged${as[0]:+ nobody}${fo[0]:+ ${fo[*]}}] ${dir#"$tmp"/} $*"
+  if grep -q 'frdfind: ' "$tmp/m.find" && cmp -s "$tmp/m.find" "$tmp/m.frd"; then
+    pass=$((pass + 1))
+    echo >&3 "ok   $what"
+  else
+    fail=$((fail + 1))
+    failed_cases+=("$what")
+    echo "FAIL $what"
+    diff "$tmp/m.find" "$tmp/m.frd" | head -8 | sed 's/^/     /' || true
+  fi
+}
+for fo in "" -s "-j 1"; do
+  # shellcheck disable=SC2086 # (fo: no option, or one with its value)
+  merged root "$p" $fo -- -files0-from list0.bad -maxdepth 0
+  # shellcheck disable=SC2086
+  merged nobody "$p/msgs" $fo -- e b f
+done
+for fo in -s "-j 1"; do
+  # shellcheck disable=SC2086
+  merged nobody "$p/msgs" $fo -- a b c
+  # shellcheck disable=SC2086
+  merged nobody "$p/msgs" $fo -- a b c -print -empty
+  # shellcheck disable=SC2086
+  merged nobody "$p/msgs" $fo -- a b c -printf '%p ' -empty -printf 'empty' -o -printf '\n'
+done
+chmod 755 "$p/msgs/b"
 for o in "-D exec" "-D stat,exec" "-D xyz" "-D" "-O0" "-O1" "-O3" "-O9" "-O" "-Ox" "-O-1" "-O3 -D exec"; do
   t "" "$p" $o re -name '*.c'
 done
