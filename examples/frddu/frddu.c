@@ -185,13 +185,18 @@ void du_report(struct du_state *st, const char *what, const char *path, int code
 {
     atomic_store(&st->status, 1);
     atomic_fetch_add(&st->errors, 1);
-    progress_line_clear(&st->progress);
     char *q = tool_quote(path, TOOL_QUOTE_SHELL_ALWAYS);
+    // The lines written so far go out first, as du's error() flushes stdout: on one pipe
+    // the message follows them.
+    pthread_mutex_lock(&st->out_lock);
+    progress_line_clear(&st->progress);
+    fflush(st->out);
     if (code != 0) {
         fprintf(stderr, "%s: %s %s: %s\n", tool_name, what, q ? q : path, tool_strerror(code));
     } else {
         fprintf(stderr, "%s: %s %s\n", tool_name, what, q ? q : path);
     }
+    pthread_mutex_unlock(&st->out_lock);
     free(q);
 }
 
@@ -366,12 +371,14 @@ int main(int argc, char **argv)
     const char *root;
     while (!atomic_load(&st.out_of_memory) && (root = next_root(&roots)) != NULL) {
         if (list_is_stdin && strcmp(root, "-") == 0) {
+            fflush(st.out); // the message follows the lines before it (see du_report())
             char *q = tool_quote(root, TOOL_QUOTE_SHELL_ALWAYS);
             fprintf(stderr, "%s: when reading file names from stdin, no file name of %s allowed\n",
                     tool_name, q ? q : root);
             free(q);
             atomic_store(&st.status, 1);
         } else if (root[0] == '\0') {
+            fflush(st.out);
             if (opts.files0_from == NULL) {
                 fprintf(stderr, "%s: invalid zero-length file name\n", tool_name);
             } else {

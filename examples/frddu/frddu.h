@@ -114,7 +114,9 @@ struct du_state {
 void du_emit(struct du_state *st, const struct du_sum *sum, const char *walk_path,
              size_t walk_path_len);
 
-/** Prints "NAME: what 'path'[: reason]" on stderr (reason left out for code 0); status 1. */
+/** Prints "NAME: what 'path'[: reason]" on stderr (reason left out for code 0), after the
+ *  lines written so far (as du's messages follow them on one pipe); status 1. Thread-safe;
+ *  not with out_lock held. */
 void du_report(struct du_state *st, const char *what, const char *path, int code);
 
 /**

@@ -307,6 +307,27 @@ STDIN=list-dash check --files0-from=-
 check --files0-from=/dev/null -c
 check --files0-from=t
 
+# --- messages in their place: du's error() flushes stdout first, so on one pipe a message
+# follows the lines before it. Roots whose lines come in a fixed order (a file, an empty
+# directory, one du cannot read as uid 65534), both outputs on one pipe compared whole.
+printf 't/a/one\0\0missing\0t/empty\0' >list-msgs
+merged() { # ARGS...: du's and frddu's stdout and stderr on one pipe, as every user
+  local user
+  for user in "${users[@]}"; do
+    run "$user" du bash -c '"$@" 2>&1' - du "$@"
+    run "$user" frd bash -c '"$@" 2>&1' - "$tmp/bin/du" "$@"
+    if grep -q '^du: ' du.out && cmp -s du.out frd.out; then
+      ok "du $* (as $user), stdout and stderr on one pipe: the same"
+    else
+      bad "du $* (as $user), stdout and stderr on one pipe:"
+      diff du.out frd.out | head -8 || true
+    fi
+  done
+}
+merged t/a/one t/private/locked t/empty missing t/sizes/s1
+merged --files0-from=list-msgs
+merged -a t/a/one t/private/noexec missing t/empty
+
 # --- frddu's own options: -j takes the walker's range, 1 to 256 --------------------------
 for j in 0 257 x -1 ''; do
   for opt in -j --jobs; do
