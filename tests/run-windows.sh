@@ -133,6 +133,9 @@ cmake --build "$build/frd" -j"$jobs" >"$build/build.log" 2>&1 || { grep -E 'erro
 
 # 4. Every test under Wine, through ctest (the toolchain makes Wine the test "emulator").
 export WINEPREFIX=$root/$build/wineprefix WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+# Wine spells Windows names in Unix bytes in the locale's character set: in the C locale (a
+# bare environment, LANG unset) it cannot make a name like café, so the tests run in UTF-8.
+export LC_ALL=C.UTF-8
 if [[ ! -e $WINEPREFIX/system.reg ]]; then
   log "creating the Wine prefix"
   "$wine" wineboot --init >/dev/null 2>&1 || true
