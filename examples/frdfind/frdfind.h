@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 /** Node kinds of the expression tree. */
 enum ff_kind {
@@ -204,6 +205,14 @@ void ff_parser_fail(struct ff_parser *fp, const char *msg);
 /** Reports find's error for a file named on the command line that cannot be stat'ed
  *  ("'path': strerror(errno)") as a parse error. */
 void ff_parser_fail_stat(struct ff_parser *fp, const char *path);
+
+/**
+ * Stats a file named in the expression (-newer's, -samefile's) as -H/-L say at this point of
+ * the line, as find does: without them the name itself (a link is not followed); with
+ * them its target, or the link itself when the target is missing (ENOENT, ENOTDIR).
+ * @return 0, or -1 with errno set.
+ */
+int ff_parser_stat(struct ff_parser *fp, const char *path, struct stat *st);
 
 /** @return a new zeroed node of that kind, or NULL (out of memory, reported). */
 struct ff_expr *ff_parser_node(struct ff_parser *fp, enum ff_kind kind);

@@ -303,7 +303,12 @@ static void on_children(const struct frd_walk_entry *dir, struct frd_walk_childr
 
 static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
 {
-    (void)udata;
+    struct ff_walk *walk = udata;
+    if (atomic_load_explicit(&walk->quit, memory_order_relaxed)) {
+        // -quit in a post-order evaluation (which cannot stop the walk): find reads
+        // nothing after it, so it meets no error either.
+        return FRD_ACTION_STOP;
+    }
     // Each message follows the lines of this worker before it, as find's follow its output.
     if (err->call == FRD_OP_LOOP) {
         pending_flush(err->worker);
@@ -417,7 +422,7 @@ int main(int argc, char **argv)
         opts.roots = &opts.paths[i];
         opts.nroots = end - i;
         rc = frd_walk_roots(opts.roots, opts.nroots, &wo, on_visit, &walk);
-        if (rc < 0 && rc != FRD_ESTOPPED) {
+        if (rc < 0 && rc != FRD_ESTOPPED && !atomic_load(&walk.quit)) {
             ff_error(tool_strerror(rc));
         }
         count += ff_out_flush_all();

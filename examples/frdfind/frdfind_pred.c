@@ -82,6 +82,18 @@ void ff_parser_fail_stat(struct ff_parser *fp, const char *path)
     free(msg);
 }
 
+int ff_parser_stat(struct ff_parser *fp, const char *path, struct stat *st)
+{
+    if (ff_parser_opts(fp)->follow == FRD_FOLLOW_NEVER) {
+        return lstat(path, st);
+    }
+    int rc = stat(path, st);
+    if (rc != 0 && (errno == ENOENT || errno == ENOTDIR)) {
+        rc = lstat(path, st); // a dangling link: the link, as find's fallback_stat()
+    }
+    return rc;
+}
+
 /* ---- -perm ----------------------------------------------------------------------------- */
 
 /** How -perm compares. */
@@ -637,8 +649,7 @@ static struct ff_expr *parse_samefile(struct ff_parser *fp, const char *tok)
         return NULL;
     }
     struct stat st;
-    int rc = ff_parser_opts(fp)->follow == FRD_FOLLOW_NEVER ? lstat(arg, &st) : stat(arg, &st);
-    if (rc != 0) {
+    if (ff_parser_stat(fp, arg, &st) != 0) {
         ff_parser_fail_stat(fp, arg);
         return NULL;
     }

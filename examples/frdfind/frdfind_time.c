@@ -384,8 +384,7 @@ static bool parse_date(const char *text, int64_t *out)
 static bool reference_time(struct ff_parser *fp, const char *path, char y, int64_t *out)
 {
     struct stat st;
-    int rc = ff_parser_opts(fp)->follow == FRD_FOLLOW_NEVER ? lstat(path, &st) : stat(path, &st);
-    if (rc != 0) {
+    if (ff_parser_stat(fp, path, &st) != 0) {
         ff_parser_fail_stat(fp, path);
         return false;
     }
@@ -415,7 +414,11 @@ static struct ff_expr *parse_newer_xy(struct ff_parser *fp, const char *tok, cha
     } else if (y == 'B') {
         struct statx sx;
         unsigned flags = ff_parser_opts(fp)->follow == FRD_FOLLOW_NEVER ? AT_SYMLINK_NOFOLLOW : 0;
-        if (statx(AT_FDCWD, arg, (int)flags, STATX_BTIME, &sx) != 0) {
+        int rc = statx(AT_FDCWD, arg, (int)flags, STATX_BTIME, &sx);
+        if (rc != 0 && flags == 0 && (errno == ENOENT || errno == ENOTDIR)) {
+            rc = statx(AT_FDCWD, arg, AT_SYMLINK_NOFOLLOW, STATX_BTIME, &sx); // as ff_parser_stat()
+        }
+        if (rc != 0) {
             ff_parser_fail_stat(fp, arg);
             return NULL;
         }

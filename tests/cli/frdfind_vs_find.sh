@@ -1134,6 +1134,16 @@ t "" "$p" . -samefile ln/rel
 t "" "$p" -L . -samefile ln/rel
 t "" "$p" . -samefile ln/hard -printf '%i %n %p\n'
 t "" "$p" . -samefile missing
+# A file named in the expression is stat'ed as -H/-L say, and under them a dangling link
+# (or a loop) is taken as the link itself, as find's fallback to lstat does.
+for o in "" -H -L; do
+  for r in ln/broken ln/loop ln/rel ln/dir; do
+    # shellcheck disable=SC2086 # (o: no option, or one)
+    t "" "$p" $o ln -samefile "$r"
+    # shellcheck disable=SC2086
+    t "" "$p" $o ln -newer "$r" -o -anewer "$r" -o -newermc "$r" -printf '%p %y\n'
+  done
+done
 t "" "$p" . -samefile
 # -fstype: the type find's mount table gives (proc under /proc, the tree's own here).
 fst=$(stat -f -c %T "$p" 2>/dev/null || echo unknown)
@@ -1258,7 +1268,7 @@ t "" "$p" -files0-from
 # a record half made. Both outputs on one pipe are compared whole, in walks whose order is
 # fixed: an empty directory and a file around the unreadable one in the default walk, and
 # one-entry directories with -s and -j 1.
-mkdir -p "$p/msgs/a" "$p/msgs/b" "$p/msgs/c" "$p/msgs/e"
+mkdir -p "$p/msgs/a" "$p/msgs/b" "$p/msgs/c" "$p/msgs/e" "$p/msgs/s/sub"
 touch "$p/msgs/a/1" "$p/msgs/c/1" "$p/msgs/f"
 chmod 0 "$p/msgs/b"
 merged() { # WHO DIR FRDFIND-OPTIONS -- ARGS...: stdout and stderr on one pipe, compared whole
@@ -1295,6 +1305,10 @@ for fo in -s "-j 1"; do
   merged nobody "$p/msgs" $fo -- a b c -printf '%p ' -empty -printf 'empty' -o -printf '\n'
 done
 chmod 755 "$p/msgs/b"
+# -quit in a post-order evaluation (-depth) ends the walk of every root: the roots after it
+# are neither walked nor reported missing.
+t s "$p/msgs" s missing c -depth -type d -print -quit
+t "" "$p/msgs" s missing c -depth -type d -print -quit
 for o in "-D exec" "-D stat,exec" "-D xyz" "-D" "-O0" "-O1" "-O3" "-O9" "-O" "-Ox" "-O-1" "-O3 -D exec"; do
   t "" "$p" $o re -name '*.c'
 done
