@@ -615,7 +615,6 @@ static bool following(const struct ff_expr *expr, const struct frd_walk_entry *w
 bool ff_test_xtype(const struct ff_expr *expr, const struct frd_walk_entry *we,
                    struct ff_thread *thr)
 {
-    (void)thr;
     enum frd_type type = we->entry->type;
     if (following(expr, we)) {
         if (we->followed_link) {
@@ -627,7 +626,9 @@ bool ff_test_xtype(const struct ff_expr *expr, const struct frd_walk_entry *we,
             type = frd_type_from_mode((unsigned)st.st_mode);
         } else if (errno != ENOENT && errno != ENOTDIR) {
             // find falls back to the link itself only when it dangles; a loop is an error.
-            ff_error_path(we->path, strerror(errno));
+            int err = errno;
+            ff_out_before_error(thr);
+            ff_error_path(we->path, strerror(err));
             return false;
         }
     }

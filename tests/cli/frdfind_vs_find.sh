@@ -1270,6 +1270,7 @@ t "" "$p" -files0-from
 # one-entry directories with -s and -j 1.
 mkdir -p "$p/msgs/a" "$p/msgs/b" "$p/msgs/c" "$p/msgs/e" "$p/msgs/s/sub"
 touch "$p/msgs/a/1" "$p/msgs/c/1" "$p/msgs/f"
+ln -s loop "$p/msgs/loop"
 chmod 0 "$p/msgs/b"
 merged() { # WHO DIR FRDFIND-OPTIONS -- ARGS...: stdout and stderr on one pipe, compared whole
   local as=() dir=$2 fo=()
@@ -1303,6 +1304,8 @@ for fo in -s "-j 1"; do
   merged nobody "$p/msgs" $fo -- a b c -print -empty
   # shellcheck disable=SC2086
   merged nobody "$p/msgs" $fo -- a b c -printf '%p ' -empty -printf 'empty' -o -printf '\n'
+  # shellcheck disable=SC2086
+  merged root "$p/msgs" $fo -- a/1 loop c/1 -printf '%p ' -xtype f -printf 'f\n'
 done
 chmod 755 "$p/msgs/b"
 # -quit in a post-order evaluation (-depth) ends the walk of every root: the roots after it
