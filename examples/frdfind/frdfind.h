@@ -568,6 +568,10 @@ const char *ff_quoted(char *buf, size_t cap, const char *s);
  */
 char *ff_quoted_in(const char *before, const char *s, const char *after);
 
+/** "frdfind: BEFORE'path': strerror(err)" on stderr (find's "cannot delete 'x': ..."); the
+ *  run fails. Any thread. */
+void ff_error_quoted(const char *before, const char *path, int err);
+
 /**
  * Prints "frdfind: 'path': message" to stderr (path quoted as ff_quoted() quotes it) in one
  * write, and marks the run as failed.

@@ -15,8 +15,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -47,15 +45,8 @@ bool ff_delete_eval(const struct frd_walk_entry *we, struct ff_thread *thr)
     if (rc == 0) {
         return true;
     }
-    char reason[256];
-    snprintf(reason, sizeof(reason), ": %s", strerror(errno));
+    int err = errno;
     ff_out_before_error(thr);
-    char *msg = ff_quoted_in("cannot delete ", we->path, reason);
-    if (msg != NULL) {
-        ff_error(msg);
-        free(msg);
-    } else {
-        ff_set_failed();
-    }
+    ff_error_quoted("cannot delete ", we->path, err);
     return false;
 }

@@ -34,6 +34,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -442,6 +443,19 @@ void ff_error(const char *text)
 {
     atomic_store(&run_failed, true);
     write_message(NULL, text);
+}
+
+void ff_error_quoted(const char *before, const char *path, int err)
+{
+    char reason[256];
+    snprintf(reason, sizeof(reason), ": %s", strerror(err));
+    char *msg = ff_quoted_in(before, path, reason);
+    if (msg != NULL) {
+        ff_error(msg);
+        free(msg);
+    } else {
+        ff_set_failed(); // (no memory for the message: the exit status still says it)
+    }
 }
 
 void ff_note(const char *text)

@@ -527,16 +527,9 @@ static void emit_context(struct ff_thread *thr, const struct ff_seg *seg,
     ssize_t n = follow ? getxattr(at, "security.selinux", value, sizeof(value))
                        : lgetxattr(at, "security.selinux", value, sizeof(value));
     if (n < 0) {
-        char reason[256];
-        snprintf(reason, sizeof(reason), ": %s", strerror(errno));
+        int err = errno;
         ff_out_before_error(thr);
-        char *msg = ff_quoted_in("getfilecon failed: ", we->path, reason);
-        if (msg != NULL) {
-            ff_error(msg);
-            free(msg);
-        } else {
-            ff_set_failed();
-        }
+        ff_error_quoted("getfilecon failed: ", we->path, err);
         emit_str(thr, seg, "", 0);
         return;
     }

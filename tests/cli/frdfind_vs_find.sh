@@ -131,6 +131,20 @@ fi
 # feature still missing); it prints XFAIL instead of failing the run, and XPASS once fixed.
 known_gap() { gap=$1; }
 
+# outcome WHAT SAME: counts the case WHAT passed (SAME 1) or failed (SAME 0: the caller shows
+# why after it); returns 1 when it failed.
+outcome() {
+  if [ "$2" -eq 1 ]; then
+    pass=$((pass + 1))
+    echo >&3 "ok   $1"
+    return 0
+  fi
+  fail=$((fail + 1))
+  failed_cases+=("$1")
+  echo "FAIL $1"
+  return 1
+}
+
 # Sorts find's -print output into the order frdfind -s must print: depth first, each
 # directory's entries by name in byte order (post-order with -depth), NUL-separated
 # (-l: newline-separated).
@@ -1280,16 +1294,9 @@ merged() { # WHO DIR FRDFIND-OPTIONS -- ARGS...: stdout and stderr on one pipe, 
   shift
   (cd "$dir" && "${as[@]}" find "$@" 2>&1 | sed 's/find: /frdfind: /g') >"$tmp/m.find" || true
   (cd "$dir" && "${as[@]}" "$frdfind" "${fo[@]}" "$@" 2>&1) >"$tmp/m.frd" || true
-  local what="[merged${as[0]:+ nobody}${fo[0]:+ ${fo[*]}}] ${dir#"$tmp"/} $*"
-  if grep -q 'frdfind: ' "$tmp/m.find" && cmp -s "$tmp/m.find" "$tmp/m.frd"; then
-    pass=$((pass + 1))
-    echo >&3 "ok   $what"
-  else
-    fail=$((fail + 1))
-    failed_cases+=("$what")
-    echo "FAIL $what"
-    diff "$tmp/m.find" "$tmp/m.frd" | head -8 | sed 's/^/     /' || true
-  fi
+  local what="[merged${as[0]:+ nobody}${fo[0]:+ ${fo[*]}}] ${dir#"$tmp"/} $*" same=0
+  grep -q 'frdfind: ' "$tmp/m.find" && cmp -s "$tmp/m.find" "$tmp/m.frd" && same=1
+  outcome "$what" $same || diff "$tmp/m.find" "$tmp/m.frd" | head -8 | sed 's/^/     /' || true
 }
 for fo in "" -s "-j 1"; do
   # shellcheck disable=SC2086 # (fo: no option, or one with its value)
@@ -1397,13 +1404,9 @@ if command -v script >/dev/null; then
   for loc in C C.UTF-8; do
     LC_ALL=$loc script -qec "bash '$tmp/tty_run.sh' find" /dev/null >"$tmp/tty.find" 2>&1 || true
     LC_ALL=$loc script -qec "bash '$tmp/tty_run.sh' '$frdfind'" /dev/null >"$tmp/tty.frd" 2>&1 || true
-    if grep -q '?' "$tmp/tty.find" && cmp -s "$tmp/tty.find" "$tmp/tty.frd"; then
-      pass=$((pass + 1))
-      echo >&3 "ok   [tty] names on a terminal (LC_ALL=$loc)"
-    else
-      fail=$((fail + 1))
-      failed_cases+=("[tty] names on a terminal (LC_ALL=$loc)")
-      echo "FAIL [tty] names on a terminal (LC_ALL=$loc)"
+    same=0
+    grep -q '?' "$tmp/tty.find" && cmp -s "$tmp/tty.find" "$tmp/tty.frd" && same=1
+    if ! outcome "[tty] names on a terminal (LC_ALL=$loc)" $same; then
       if cmp -s "$tmp/tty.find" "$tmp/tty.frd"; then
         echo "     find wrote no '?' under script(1); its output begins:"
         head -4 "$tmp/tty.find" | cat -A | sed 's/^/     /'
@@ -1413,9 +1416,7 @@ if command -v script >/dev/null; then
     fi
   done
 else
-  fail=$((fail + 1))
-  failed_cases+=("[tty] no script(1) (util-linux) to make a terminal")
-  echo "FAIL [tty] no script(1) (util-linux) to make a terminal"
+  outcome "[tty] no script(1) (util-linux) to make a terminal" 0 || true
 fi
 # An operator that ends the command line: with no action, find reports the operand missing
 # before the implicit ')' it adds; with one, the expression just ends.
