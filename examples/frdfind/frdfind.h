@@ -605,7 +605,8 @@ size_t ff_out_mark(struct ff_thread *thr);
  *  were (valid until the next append). */
 void ff_out_cut(struct ff_thread *thr, size_t mark, const char **data, size_t *len);
 
-/** @return true once stdout's reader went away (EPIPE) or a write failed: stop the walk. */
+/** @return true once stdout's reader went away (EPIPE): stop the walk. Other write errors
+ *  (a full disk, a closed descriptor) do not stop it, as they do not stop find. */
 bool ff_out_broken(void);
 
 /** @return true once any error was reported (exit status 1). */
@@ -616,6 +617,14 @@ void ff_set_failed(void);
 
 /** @return 0 if every write to stdout succeeded, else the errno of the first failure. */
 int ff_out_write_error(void);
+
+/**
+ * @return whether the last write to stdout failed after the last message on stderr: the
+ * lines that were still pending at the end could not be written. find names the failure
+ * ("'standard output': No space left on device") only then: its error() flushes stdout
+ * before each message, so a failure before the last message left nothing pending at exit.
+ */
+bool ff_out_unflushed_failure(void);
 
 /** @return a scratch buffer of at least `size` bytes owned by the thread, or NULL. */
 char *ff_thread_scratch(struct ff_thread *thr, size_t size);

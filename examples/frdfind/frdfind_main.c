@@ -450,10 +450,21 @@ int main(int argc, char **argv)
     ff_out_flush_all();
     ff_file_close_all();
     int werr = ff_out_write_error();
-    if (werr != 0) {
-        // find's two lines: "'standard output': Broken pipe", then "write error".
-        ff_error_path("standard output", strerror(werr));
-        ff_error("write error");
+    // find closes stdout at exit (gnulib's close_stdout): a close that fails says why, after
+    // "write error" (a closed stdout: "Bad file descriptor"), unless nothing was written.
+    int cerr = close(STDOUT_FILENO) == 0 ? 0 : errno;
+    if (werr != 0 || (cerr != 0 && cerr != EBADF)) {
+        // find's two lines: "'standard output': Broken pipe", then "write error"; the first
+        // only when the lines pending at the end failed (see ff_out_unflushed_failure()).
+        // frdfind stops at a broken pipe, where find walks on and fails at the end.
+        if (werr != 0 && (werr == EPIPE || ff_out_unflushed_failure())) {
+            ff_error_path("standard output", strerror(werr));
+        }
+        char text[128] = "write error";
+        if (cerr != 0) {
+            snprintf(text, sizeof(text), "write error: %s", strerror(cerr));
+        }
+        ff_error(text);
     }
     ff_out_free_all();
     ff_color_free();

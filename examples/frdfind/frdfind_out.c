@@ -70,13 +70,16 @@ static pthread_mutex_t stdout_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool line_mode;
 /** Every evaluation runs on one thread (see ff_out_init()). */
 static bool sole_writer;
-/** A write to stdout failed (EPIPE when the reader went away): the walk stops. */
+/** stdout's reader went away (EPIPE): the walk stops. */
 static atomic_bool broken;
 /** One state per worker index, made on first use by that worker. */
 static struct ff_thread **threads;
 static unsigned nthreads;
 static atomic_bool run_failed;
 static atomic_int first_write_errno;
+/** The last write to stdout failed, and no message went out since: its lines were still
+ *  pending when the message came (see ff_out_unflushed_failure()). */
+static atomic_bool failed_since_message;
 
 int ff_out_init(unsigned workers, bool one_writer)
 {
@@ -120,9 +123,16 @@ static void write_all(int fd, const char *data, size_t len)
             if (errno == EINTR) {
                 continue;
             }
+            int err = errno;
+            if (fd != STDOUT_FILENO) {
+                return; // stderr: nowhere left to say it
+            }
             int expected = 0;
-            atomic_compare_exchange_strong(&first_write_errno, &expected, errno);
-            if (fd == STDOUT_FILENO) {
+            atomic_compare_exchange_strong(&first_write_errno, &expected, err);
+            atomic_store(&failed_since_message, true);
+            if (err == EPIPE) {
+                // Nobody reads any more. A full disk or a bad descriptor does not stop the
+                // walk: find walks on (its -exec and -delete still act), then reports it.
                 atomic_store(&broken, true);
             }
             return;
@@ -427,6 +437,7 @@ static void write_message(const char *quoted_path, const char *text)
     memcpy(msg + n, text, text_len);
     n += text_len;
     msg[n++] = '\n';
+    atomic_store(&failed_since_message, false);
     write_all(STDERR_FILENO, msg, n);
     if (msg != stack) {
         free(msg);
@@ -481,4 +492,9 @@ void ff_set_failed(void)
 int ff_out_write_error(void)
 {
     return atomic_load(&first_write_errno);
+}
+
+bool ff_out_unflushed_failure(void)
+{
+    return atomic_load(&failed_since_message);
 }

@@ -665,6 +665,39 @@ if [ -w /dev/full ]; then
       echo "FAIL [full] $args >/dev/full: find '$a', frdfind '$b'"
     fi
   done
+  # A closed standard output: find's close at exit fails too, and says why ("write error:
+  # Bad file descriptor"), unless nothing was written.
+  for args in "dir" "dir -maxdepth 0 -false" "dir nosuch"; do
+    # shellcheck disable=SC2086 # the words are the arguments
+    a=$(cd "$g" && { find $args >&-; echo "exit $?"; } 2>&1 | sed 's/^find: /frdfind: /')
+    # shellcheck disable=SC2086
+    b=$(cd "$g" && { "$frdfind" $args >&-; echo "exit $?"; } 2>&1)
+    same=0
+    [ "$a" = "$b" ] && same=1
+    outcome "[closed] $args >&-" $same || echo "     find '$a', frdfind '$b'"
+  done
+  # A full standard output does not stop the walk: find walks on (its -delete still
+  # deletes, every later error is reported), then reports the write error. 9,000 names are
+  # more than one 256 KiB write.
+  mkdir -p "$tmp/full/a" "$tmp/full/many" "$tmp/full/z"
+  (cd "$tmp/full/many" && seq -f 'a-name-long-enough-that-nine-thousand-fill-a-buffer-%g' 9000 | xargs touch)
+  chmod 0 "$tmp/full/a" "$tmp/full/z"
+  a=$(cd "$tmp/full" && setpriv --reuid=65534 --regid=65534 --clear-groups find . 2>&1 >/dev/full |
+    sed 's/^find: /frdfind: /' | sort || true)
+  b=$(cd "$tmp/full" && setpriv --reuid=65534 --regid=65534 --clear-groups "$frdfind" -s . \
+    2>&1 >/dev/full | sort || true)
+  same=0
+  [ "$a" = "$b" ] && [[ $a == *"‘./z’"* || $a == *"'./z'"* ]] && same=1
+  outcome "[full] nobody: . >/dev/full, the errors after the first failed write" $same ||
+    diff <(echo "$a") <(echo "$b") | head -6
+  chmod 755 "$tmp/full/a" "$tmp/full/z"
+  cp -a "$tmp/full/many" "$tmp/full/many2"
+  a=$(find "$tmp/full/many" -print -delete 2>&1 >/dev/full | sed 's/^find: /frdfind: /' || true)
+  b=$("$frdfind" "$tmp/full/many2" -print -delete 2>&1 >/dev/full || true)
+  same=0
+  [ "$a" = "$b" ] && [ ! -e "$tmp/full/many" ] && [ ! -e "$tmp/full/many2" ] && same=1
+  outcome "[full] -print -delete >/dev/full: every file deleted" $same ||
+    echo "     find: '$a', frdfind: '$b', left: $(find "$tmp/full/many2" | wc -l)"
 fi
 # Output files: written, truncated, shared when named twice (both tools write a file each).
 outcase() {
