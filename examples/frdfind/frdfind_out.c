@@ -250,29 +250,29 @@ void ff_out_unlock(struct ff_thread *thr)
     pthread_mutex_unlock(&thr->lock);
 }
 
+/** Writes out what thr holds, under its lock (another thread may be flushing it). */
+static void flush_under_lock(struct ff_thread *thr)
+{
+    pthread_mutex_lock(&thr->lock);
+    if (thr->len > 0) {
+        flush_locked(thr);
+    }
+    pthread_mutex_unlock(&thr->lock);
+}
+
 void ff_out_flush_each(void)
 {
     for (unsigned i = 0; i < nthreads; i++) {
-        struct ff_thread *thr = threads[i];
-        if (thr != NULL) {
-            pthread_mutex_lock(&thr->lock);
-            if (thr->len > 0) {
-                flush_locked(thr);
-            }
-            pthread_mutex_unlock(&thr->lock);
+        if (threads[i] != NULL) {
+            flush_under_lock(threads[i]);
         }
     }
 }
 
 void ff_out_flush_worker(unsigned worker)
 {
-    struct ff_thread *thr = worker < nthreads ? threads[worker] : NULL;
-    if (thr != NULL) {
-        pthread_mutex_lock(&thr->lock);
-        if (thr->len > 0) {
-            flush_locked(thr);
-        }
-        pthread_mutex_unlock(&thr->lock);
+    if (worker < nthreads && threads[worker] != NULL) {
+        flush_under_lock(threads[worker]);
     }
 }
 
