@@ -7,8 +7,9 @@
  *
  * Every directive of GNU find 4.9, printed as it prints them: %p %P %H %f %h %y %Y %s %i
  * %n %d %m %M %l %k %b %D %u %U %g %G %F %S %Z, the times %a %c %t (ctime style with
- * nanoseconds) and %Ak %Ck %Tk %Bk (k a strftime letter, @ or +), %%, the flags - 0 + space
- * #, a width and a precision, and the escapes \a \b \c \f \n \r \t \v \\ \NNN.
+ * nanoseconds) and %Ak %Ck %Tk %Bk (k a strftime letter, @ or +), %%, the flags - + space
+ * # (in any order), a width (a leading 0 pads with zeros) and a precision, and the escapes
+ * \a \b \c \f \n \r \t \v \\ \NNN.
  */
 #define _GNU_SOURCE // lgetxattr, localtime_r
 
@@ -213,11 +214,11 @@ int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
         }
         struct ff_seg seg = {.prec = -1};
         const char *q = p + 1;
+        // find's flags are "-+ #"; a '0' is the width's first digit (so "%0+5m" is the
+        // unknown directive "%0+", as in find), which printf takes as its zero flag.
         for (;; q++) {
             if (*q == '-') {
                 seg.left = true;
-            } else if (*q == '0') {
-                seg.zero = true;
             } else if (*q == '+') {
                 seg.plus = true;
             } else if (*q == ' ') {
@@ -228,6 +229,7 @@ int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
                 break;
             }
         }
+        seg.zero = *q == '0';
         while (*q >= '0' && *q <= '9' && seg.width < 100000) {
             seg.width = seg.width * 10 + (*q++ - '0');
         }

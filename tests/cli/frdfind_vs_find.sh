@@ -395,11 +395,13 @@ t "" "$g" . -printf '%T@ %C@\n'
 t "" "$g" perm -printf '%m %M %#m %f\n'
 t "" "$g" links -printf '%f -> %l %y %Y\n'
 t "" "$g" . -printf '%-12f|%12f|%.3f|%5s|%-5s|%05d|%+d|%.0d|%3y|\n'
+# '0' is the width's first digit, not a flag after the others, as find reads it.
+t "" "$g" . -printf '%00m|%-05s|%#05m|%05.2s|%0.3f|%+05d|%08i|%-0m|%0s|%0%|\n'
 t "" "$g" dir -printf 'tab\there\\ \101\102\060 \\\\ 50%% done \a\b\f\v\r\n'
 t "" "$g" dir -printf 'stop\cnot printed\n'
 # Broken directives: find's errors (one with a NUL byte in it) and exit status, or warnings.
 for f in '%' 'a%' '%5' '%-' '%-5' '%.' '%5.3' '%#' '%+' '% ' '%0' '%{' '%[' '%(' '%5{' '%5%%' \
-  '%5%' '%-%x' '%.%' '%5z' '%)' '%5\' '\' 'x\'; do
+  '%5%' '%-%x' '%.%' '%5z' '%)' '%5\' '\' 'x\' '%0+5m' '%-0+# 5m|' '%0-5m' '%0 5s' '%0#m' '%0+%|'; do
   t "" "$g" dir -maxdepth 0 -printf "$f"
 done
 t "" "$g" dir -maxdepth 0 -printf '%p'
