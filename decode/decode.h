@@ -59,6 +59,10 @@ struct frd__dirent64 {
  */
 int frd__decode_dirent64(const uint8_t *buf, size_t len, size_t *pos, struct frd__dirent64 *out);
 
+/** The largest dirent64 record: 19 bytes of header, a name of NAME_MAX (255) bytes and its
+ *  NUL, rounded up to 8. */
+#define FRD__DIRENT64_MAX 280
+
 /* ---------------------------------------------------------------------------------------- */
 /* macOS getattrlistbulk records (decode/attrlist.c)                                        */
 /* ---------------------------------------------------------------------------------------- */

@@ -145,6 +145,7 @@ int frd_lister_batch_begin(struct frd_lister *lister, frd_os_fd fd, const char *
     lister->batch_open = true;
     lister->batch_started = false;
     lister->batch_done = false;
+    lister->batch_full = false;
     return 0;
 }
 

@@ -277,6 +277,7 @@ static int lx_read_buffer(struct frd_lister *lister, int fd, const struct lx_wan
         *end = true;
         return 0;
     }
+    lister->batch_full = (size_t)n > FRD__LISTER_BUFFER_SIZE - FRD__DIRENT64_MAX;
     return lx_append_batch(fd, lister->buffer, (size_t)n, want, list, op);
 }
 

@@ -35,8 +35,12 @@ struct frd_lister {
     bool batch_started; /**< the first batch was read (the rewind is done) */
     bool batch_done;    /**< the end of the directory or a failure was met */
     bool batch_owns_fd; /**< batch_fd was opened by frd_lister_batch_open(): closed at the end */
-    void *batch_state;  /**< what a backend keeps between batches (posix: the DIR stream) */
-    char *batch_name;   /**< copy of the name given to frd_lister_batch_begin() */
+    /** The last batch filled the kernel's buffer, so more entries most likely follow (Linux:
+     *  getdents64 left less room than its largest record). A hint only: false elsewhere, and
+     *  a batch that did not fill the buffer may still be followed by more (fuse, nfs). */
+    bool batch_full;
+    void *batch_state; /**< what a backend keeps between batches (posix: the DIR stream) */
+    char *batch_name;  /**< copy of the name given to frd_lister_batch_begin() */
     size_t batch_name_capacity;
 };
 

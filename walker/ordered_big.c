@@ -587,13 +587,21 @@ int frd__o_read(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
     unsigned split_fields = late_stat
                                 ? (walk->list_fields & frd__plat_record_fields) | FRD_FIELD_TYPE
                                 : walk->list_fields;
-    frd_lister_set_fields(lister, split_fields);
-    size_t first = frd_list_count(w->list);
-    rc = frd_lister_batch_read(lister, w->list);
-    if (frd_list_count(w->list) == first) {
-        frd_lister_set_fields(lister, walk->list_fields);
-        frd_lister_batch_end(lister);
-        return rc < 0 ? rc : 0;
+    // A first batch that filled the kernel's buffer is most likely followed by more: it is
+    // the first run at once, so that the list never holds two batches (on /usr/share/man/man1,
+    // 190 KiB more of it, touched for the first time, on each thread). Else the next batch
+    // says whether it is large; a walk that stats late reads the others with fewer fields.
+    bool run_now = lister->batch_full && !late_stat;
+    size_t first = 0;
+    if (!run_now) {
+        frd_lister_set_fields(lister, split_fields);
+        first = frd_list_count(w->list);
+        rc = frd_lister_batch_read(lister, w->list);
+        if (frd_list_count(w->list) == first) {
+            frd_lister_set_fields(lister, walk->list_fields);
+            frd_lister_batch_end(lister);
+            return rc < 0 ? rc : 0;
+        }
     }
     struct frd__ordered *o = walk->ordered.state;
     uv_mutex_lock(&o->mu);
