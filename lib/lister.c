@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+bool frd__test_batch_full;
+
 #define FRD__LISTER_FLAGS_ALL (FRD_LIST_NAMES_ONLY | FRD_LIST_REWIND)
 
 int frd_lister_new(struct frd_lister **out, unsigned flags)
@@ -160,6 +162,7 @@ int frd_lister_batch_read(struct frd_lister *lister, struct frd_list *list)
     lister->error_code = 0;
     struct frd__failure op = {"", FRD_OP_OTHER};
     int rc = frd__plat_list_batch(lister, list, &op);
+    lister->batch_full = lister->batch_full || frd__test_batch_full;
     if (rc <= 0) {
         lister->batch_done = true;
     }

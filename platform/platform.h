@@ -221,4 +221,12 @@ bool frd__plat_force_fallback(bool on);
  */
 extern void (*frd__test_before_stat)(frd_os_fd dir, const char *name);
 
+/**
+ * Tests only: when true, every batch a lister reads says that it filled the kernel's buffer
+ * (lister->batch_full), as a directory whose one batch filled it exactly would: the ordered
+ * walk then takes each listing for a large one, of one run when it has one batch. False in
+ * normal use.
+ */
+extern bool frd__test_batch_full;
+
 #endif // FRD_PLATFORM_PLATFORM_H

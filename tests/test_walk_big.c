@@ -186,6 +186,40 @@ static void test_walk_uboot_matches_find(void **state)
     assert_walk_matches_find(uboot, &o, "-L", "");
 }
 
+/** The records of an ordered names-only walk of `root`, in visit order. */
+static void ordered_names(const char *root, struct rec_ctx *c)
+{
+    struct frd_walk_options o;
+    walk_opts(&o, FRD_WALK_ORDERED | FRD_WALK_NAMES_ONLY);
+    o.on_error = rec_error;
+    rec_ctx_init(c, REC_NAMES);
+    assert_int_equal(frd_walk(root, &o, rec_visit, c), 0);
+    assert_int_equal(c->errors.n, 0);
+}
+
+/** Every listing taken for a large one (the path of a directory whose one batch filled the
+ *  kernel's buffer: a large listing of one run): the same entries in the same order. */
+static void test_walk_ordered_every_listing_large_same_walk(void **state)
+{
+    (void)state;
+    const char *roots[] = {uboot, many};
+    for (size_t k = 0; k < 2; k++) {
+        struct rec_ctx normal;
+        struct rec_ctx large;
+        ordered_names(roots[k], &normal);
+        frd__test_batch_full = true;
+        ordered_names(roots[k], &large);
+        frd__test_batch_full = false;
+        assert_true(normal.recs.n > 1000);
+        assert_int_equal(large.recs.n, normal.recs.n);
+        for (size_t i = 0; i < normal.recs.n; i++) {
+            assert_string_equal(large.recs.v[i], normal.recs.v[i]);
+        }
+        rec_ctx_free(&normal);
+        rec_ctx_free(&large);
+    }
+}
+
 static void test_walk_many_dirs_matches_find(void **state)
 {
     (void)state;
@@ -921,6 +955,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_walk_uboot_matches_find),
         cmocka_unit_test(test_walk_many_dirs_matches_find),
+        cmocka_unit_test(test_walk_ordered_every_listing_large_same_walk),
         cmocka_unit_test(test_walk_depth_5000_past_path_max),
         cmocka_unit_test(test_walk_directory_with_200000_entries),
         cmocka_unit_test(test_walk_completes_under_ulimit_n_64),
