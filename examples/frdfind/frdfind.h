@@ -139,9 +139,12 @@ struct ff_options {
     bool prunes;            /**< -prune appears */
     bool depth_given;       /**< -depth (or -d) was written */
     bool color;             /**< -color, and stdout is a terminal */
-    unsigned workers;       /**< -j N; 0 for the walker's default */
-    const char **paths;     /**< the roots (default ".") */
-    size_t npaths;          /**< number of roots */
+    /** -ignore_readdir_race (the last of it and -noignore_readdir_race wins, as in find):
+     *  -delete takes an entry gone before its removal (ENOENT) as removed, silently. */
+    bool ignore_race;
+    unsigned workers;   /**< -j N; 0 for the walker's default */
+    const char **paths; /**< the roots (default ".") */
+    size_t npaths;      /**< number of roots */
     /** The roots walked (the paths that exist, in order), indexed by the walk entries'
      *  root_index; set by main() before the walk. */
     const char **roots;
@@ -424,7 +427,8 @@ void ff_exec_finish_all(void);
 
 /** -delete on one entry (in post-order), on thr (its failure: ff_out_before_error()).
  *  @return true if it was removed, false after its error was reported. */
-bool ff_delete_eval(const struct frd_walk_entry *we, struct ff_thread *thr);
+bool ff_delete_eval(const struct frd_walk_entry *we, const struct ff_options *opts,
+                    struct ff_thread *thr);
 
 /* frdfind_file.c */
 

@@ -24,26 +24,33 @@ static bool is_dot(const struct frd_walk_entry *we)
     return we->depth == 0 && strcmp(we->path, ".") == 0;
 }
 
-bool ff_delete_eval(const struct frd_walk_entry *we, struct ff_thread *thr)
+/** unlinkat() on the entry: in its parent's descriptor, or a root by its name as given,
+ *  from the current directory (as find). @return 0, or -1 with errno. */
+static int remove_entry(const struct frd_walk_entry *we, int flags)
+{
+    if (we->depth == 0) {
+        return unlinkat(AT_FDCWD, we->path, flags);
+    }
+    if (we->parent_fd == FRD_INVALID_FD) {
+        errno = ENOENT;
+        return -1;
+    }
+    return unlinkat((int)we->parent_fd, we->entry->name, flags);
+}
+
+bool ff_delete_eval(const struct frd_walk_entry *we, const struct ff_options *opts,
+                    struct ff_thread *thr)
 {
     if (is_dot(we)) {
         return true;
     }
     int flags = we->entry->type == FRD_TYPE_DIR ? AT_REMOVEDIR : 0;
-    int rc;
-    if (we->depth > 0) {
-        if (we->parent_fd == FRD_INVALID_FD) {
-            errno = ENOENT;
-            rc = -1;
-        } else {
-            rc = unlinkat((int)we->parent_fd, we->entry->name, flags);
-        }
-    } else {
-        // A root: by its name as given, from the current directory (as find).
-        rc = unlinkat(AT_FDCWD, we->path, flags);
+    int rc = remove_entry(we, flags);
+    if (rc < 0 && errno == EISDIR && flags == 0) {
+        rc = remove_entry(we, AT_REMOVEDIR); // a type the listing did not know: a directory
     }
-    if (rc == 0) {
-        return true;
+    if (rc == 0 || (errno == ENOENT && opts->ignore_race)) {
+        return true; // with -ignore_readdir_race, one gone already counts as removed (find)
     }
     int err = errno;
     ff_out_before_error(thr);

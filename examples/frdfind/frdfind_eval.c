@@ -323,7 +323,7 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
     case FF_EXEC:
         return ff_exec_eval(expr->exec, opts, we, thr);
     case FF_DELETE:
-        return ff_delete_eval(we, thr);
+        return ff_delete_eval(we, opts, thr);
     case FF_LS:
         ff_ls_eval(expr->file, opts, we, thr);
         return true;

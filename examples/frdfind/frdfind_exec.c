@@ -436,73 +436,92 @@ static char *substitute(const char *word, const char *repl)
 }
 
 /**
- * -execdir: where the command runs and what stands for the entry. A root runs in the
- * directory its path names before its last component ("./NAME", trailing slashes kept, as
- * find); "/" runs in "/" as "/". Other entries run in their parent (the walker's descriptor).
- * @return a descriptor to close (or the parent's, *owned false), -1 on error (reported;
- *         *arg is then NULL).
+ * -execdir: what stands for the entry. A root stands as "./" and its last component, trailing
+ * slashes made one (find's base_name()), or as "/" for "/"; another entry as "./NAME".
+ * @return a malloc'd string, or NULL (out of memory, reported).
  */
-static int entry_dir(const struct frd_walk_entry *we, char **arg, bool *owned)
+static char *exec_arg(const struct frd_walk_entry *we)
+{
+    const char *name = we->entry->name;
+    size_t len = we->entry->name_len;
+    if (we->is_root || we->depth == 0) {
+        size_t end = we->path_len;
+        while (end > 0 && we->path[end - 1] == '/') {
+            end--;
+        }
+        if (end == 0) {
+            char *arg = strdup(we->path_len > 0 ? "/" : "");
+            if (arg == NULL) {
+                ff_error("out of memory");
+            }
+            return arg;
+        }
+        size_t start = end;
+        while (start > 0 && we->path[start - 1] != '/') {
+            start--;
+        }
+        name = we->path + start;
+        len = end - start + (end < we->path_len ? 1 : 0);
+    }
+    char *arg = malloc(len + 3);
+    if (arg == NULL) {
+        ff_error("out of memory");
+        return NULL;
+    }
+    memcpy(arg, "./", 2);
+    memcpy(arg + 2, name, len);
+    arg[len + 2] = '\0';
+    return arg;
+}
+
+/**
+ * -execdir: the directory a command runs in. Another entry's is its parent, the walker's
+ * descriptor (*owned false). A root's is the directory its path names before its last
+ * component ("." for none, "/" for "/"), opened here (*owned true). GNU find cannot go on
+ * without it and exits at once, and so does frdfind: "Failed to save working directory in
+ * order to run a command on 'ROOT'", status 1 (thr's pending lines written first; NULL when
+ * the caller holds the output lock and has written them).
+ * @return the descriptor, or -1 (an entry without a parent descriptor: reported).
+ */
+static int exec_dir(const struct frd_walk_entry *we, bool *owned, struct ff_thread *thr)
 {
     *owned = false;
-    *arg = NULL;
     if (!we->is_root && we->depth > 0) {
         if (we->parent_fd == FRD_INVALID_FD || (int)we->parent_fd < 0) {
             ff_error_path(we->path, strerror(ENOENT));
             return -1;
         }
-        *arg = malloc(we->entry->name_len + 3);
-        if (*arg == NULL) {
-            ff_error("out of memory");
-            return -1;
-        }
-        memcpy(*arg, "./", 2);
-        memcpy(*arg + 2, we->entry->name, we->entry->name_len + 1);
         return (int)we->parent_fd;
     }
     const char *path = we->path;
-    size_t end = we->path_len;
-    while (end > 0 && path[end - 1] == '/') {
-        end--;
+    size_t dlen = we->path_len;
+    while (dlen > 0 && path[dlen - 1] == '/') {
+        dlen--;
     }
-    size_t start = end;
-    while (start > 0 && path[start - 1] != '/') {
-        start--;
+    while (dlen > 0 && path[dlen - 1] != '/') {
+        dlen--;
     }
-    char *dir;
-    if (end == 0) {
-        dir = strdup("/");
-        *arg = strdup(we->path_len > 0 ? "/" : "");
-    } else {
-        size_t dlen = start;
-        while (dlen > 1 && path[dlen - 1] == '/') {
-            dlen--;
-        }
-        dir = dlen == 0 ? strdup(".") : strndup(path, dlen);
-        size_t blen = we->path_len - start;
-        *arg = malloc(blen + 3);
-        if (*arg != NULL) {
-            memcpy(*arg, "./", 2);
-            memcpy(*arg + 2, path + start, blen);
-            (*arg)[blen + 2] = '\0';
-        }
+    while (dlen > 1 && path[dlen - 1] == '/') {
+        dlen--;
     }
-    if (dir == NULL || *arg == NULL) {
-        free(dir);
-        free(*arg);
-        *arg = NULL;
+    char *dir =
+        dlen > 0 ? strndup(path, dlen) : strdup(we->path_len > 0 && *path == '/' ? "/" : ".");
+    if (dir == NULL) {
         ff_error("out of memory");
         return -1;
     }
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) {
-        ff_error_path(dir, strerror(errno));
-        free(dir);
-        free(*arg);
-        *arg = NULL;
-        return -1;
-    }
+    int err = errno;
     free(dir);
+    if (fd < 0) {
+        if (thr != NULL) {
+            ff_out_exclusive_begin(thr);
+        }
+        ff_error_quoted("Failed to save working directory in order to run a command on ", we->path,
+                        err);
+        fflush(NULL); // -fprint's files, as find's exit() flushes them
+        _exit(1);
+    }
     *owned = true;
     return fd;
 }
@@ -575,14 +594,8 @@ static void batch_add(struct ff_exec *ex, struct batch *b, const char *arg, stru
 static bool exec_one(struct ff_exec *ex, const struct frd_walk_entry *we, struct ff_thread *thr)
 {
     char *arg = NULL;
-    bool owned = false;
-    int dir_fd = -1;
-    if (ex->in_dir) {
-        dir_fd = entry_dir(we, &arg, &owned);
-        if (dir_fd < 0) {
-            free(arg); // NULL: entry_dir frees what it allocated on failure
-            return false;
-        }
+    if (ex->in_dir && (arg = exec_arg(we)) == NULL) {
+        return false;
     }
     const char *repl = ex->in_dir ? arg : we->path;
     char **argv = calloc((size_t)ex->nwords + 1, sizeof(*argv));
@@ -599,11 +612,18 @@ static bool exec_one(struct ff_exec *ex, const struct frd_walk_entry *we, struct
         command_too_long("argument list too long", thr);
     }
     bool result = false;
+    bool owned = false;
+    int dir_fd = -1;
     if (!ok) {
         ff_error("out of memory");
     } else {
         ff_out_exclusive_begin(thr);
+        // -okdir asks first, and only a yes opens a root's directory (as find).
         bool go = !ex->ask || ask_user(ex, we->path);
+        if (go && ex->in_dir) {
+            dir_fd = exec_dir(we, &owned, NULL);
+            go = dir_fd >= 0;
+        }
         int status = go ? run(argv, dir_fd, ex->ask) : -1;
         ff_out_exclusive_end();
         result = status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
@@ -665,11 +685,14 @@ static void run_alone(struct ff_exec *ex, int fd, const char *arg, struct ff_thr
 /** -execdir ... + on one entry: into its directory's batch (see struct dir_batches). */
 static void execdir_plus(struct ff_exec *ex, const struct frd_walk_entry *we, struct ff_thread *thr)
 {
-    char *arg = NULL;
+    char *arg = exec_arg(we);
+    if (arg == NULL) {
+        return;
+    }
     bool owned = false;
-    int fd = entry_dir(we, &arg, &owned);
+    int fd = exec_dir(we, &owned, thr);
     if (fd < 0) {
-        free(arg); // NULL: entry_dir frees what it allocated on failure
+        free(arg);
         return;
     }
     struct dir_batches *d = we->is_root || we->depth == 0 ? NULL : we->parent_state;

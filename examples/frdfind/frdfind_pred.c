@@ -890,9 +890,7 @@ void ff_files0_report_empty(const struct ff_options *opts, size_t index)
 /* ---- the table ------------------------------------------------------------------------- */
 
 /** Options find 4.9 accepts that change nothing in frdfind (each is true where it stands). */
-static const char *const accepted[] = {
-    "-ignore_readdir_race", "-noignore_readdir_race", "-noleaf", "-warn", "-nowarn",
-};
+static const char *const accepted[] = {"-noleaf", "-warn", "-nowarn"};
 
 struct ff_expr *ff_pred_parse(struct ff_parser *fp, const char *tok, bool *handled)
 {
@@ -959,6 +957,10 @@ struct ff_expr *ff_pred_parse(struct ff_parser *fp, const char *tok, bool *handl
             return NULL;
         }
         ff_parser_opts(fp)->files0_from = arg;
+        return ff_parser_node(fp, FF_TRUE);
+    }
+    if (strcmp(tok, "-ignore_readdir_race") == 0 || strcmp(tok, "-noignore_readdir_race") == 0) {
+        ff_parser_opts(fp)->ignore_race = tok[1] == 'i';
         return ff_parser_node(fp, FF_TRUE);
     }
     for (size_t i = 0; i < sizeof(accepted) / sizeof(accepted[0]); i++) {

@@ -217,7 +217,8 @@ t() {
     fi
   fi
   if [ -s "$tmp/find.err" ] || [ -s "$tmp/frd.err" ]; then
-    sed 's/^find: /frdfind: /' "$tmp/find.err" | sort >"$tmp/find.err.sorted"
+    # (A message may follow -ok's questions on their line: they end in "? ", no newline.)
+    sed 's/^\(\(< .* > ? \)*\)find: /\1frdfind: /' "$tmp/find.err" | sort >"$tmp/find.err.sorted"
     sort "$tmp/frd.err" >"$tmp/frd.err.sorted"
     cmp -s "$tmp/find.err.sorted" "$tmp/frd.err.sorted" && err_same=1
   else
@@ -578,6 +579,9 @@ t "" "$g" dir -maxdepth 1 -exec echo {} \; -exec echo again {} \;
 t "" "$g" dir -execdir echo {} \;
 t "" "$g" dir -execdir sh -c 'echo "$(basename "$PWD")" "$@"' sh {} \;
 t "" "$g" dir/ dir/sub/ ./dir/sub . / -maxdepth 0 -execdir sh -c 'echo "$PWD" "$@"' sh {} \;
+# A root's trailing slashes stand as one in {} (find's base name).
+t "" "$g" dir// .// dir/sub/// /// -maxdepth 0 -execdir sh -c 'echo "$PWD" "$@"' sh {} \;
+t S "$g" dir// .// dir/sub/// -maxdepth 0 -execdir echo {} +
 t "" "$g" -execdir echo {} \; -quit
 t z "$g" odd -execdir printf '%s\0' {} \;
 t z "$g" odd -exec printf '%s\0' {} \;
@@ -623,6 +627,15 @@ t no "$g" dir -name file.h -okdir echo {} \;
 # As an unprivileged user: commands in directories it may not read.
 t nobody "$g" . -name child -exec echo {} \;
 t nobody "$g" noread -execdir echo {} \;
+# A root whose directory it may not open (searchable, not readable) for -execdir or -okdir:
+# find stops at once, "Failed to save working directory ...", status 1 (after the question
+# of -okdir, and only for a yes).
+mkdir -p "$tmp/xd/wx/sub"
+chmod 111 "$tmp/xd/wx"
+t nobody "$tmp/xd" wx/sub -execdir echo {} \;
+t nobody,s "$tmp/xd" . wx/sub . -print -execdir echo {} +
+t nobody,yes,s "$tmp/xd" wx/sub . -okdir echo {} \;
+t nobody,no,s "$tmp/xd" wx/sub . -okdir echo {} \;
 t nobody "$g" . -maxdepth 1 -exec printf '%s\n' {} +
 # The batches are as large as find's: the same number of commands on the u-boot tree
 # (checked there), each within find's limit.
@@ -817,6 +830,24 @@ delcase nobody,ro . -name c -delete
 delcase "" a -delete
 delcase "" . -name 'to_*' -delete
 delcase "" a/to_keep -delete
+# A root gone before its own removal (the walk removed the link its path goes through, and
+# the directory it stood in): -ignore_readdir_race takes it as removed, silently, as find
+# does; without it (or after -noignore_readdir_race), find's message and status 1.
+for race in -ignore_readdir_race -noignore_readdir_race "-ignore_readdir_race -noignore_readdir_race"; do
+  for tool in find frd; do
+    rm -rf "$tmp/race_$tool"
+    mkdir -p "$tmp/race_$tool/top/sub"
+    ln -s . "$tmp/race_$tool/top/a"
+  done
+  rc_find=0 rc_frd=0
+  a=$(cd "$tmp/race_find/top" && find a/.. $race -delete 2>&1) || rc_find=$?
+  b=$(cd "$tmp/race_frd/top" && "$frdfind" a/.. $race -delete 2>&1) || rc_frd=$?
+  same=0
+  [ "${a//find: /frdfind: }" = "$b" ] && [ $rc_find -eq $rc_frd ] && [ ! -e "$tmp/race_frd/top" ] &&
+    [ -d "$tmp/race_frd" ] && same=1
+  outcome "[del] a/.. $race -delete: a root gone before its removal" $same ||
+    echo "     find ($rc_find): '$a', frdfind ($rc_frd): '$b'"
+done
 # A directory swapped for a link to outside the tree while the walk is inside it: -delete
 # acts relative to the descriptor of the directory it listed, so outside stays whole.
 swapcase() {
