@@ -411,7 +411,10 @@ int main(int argc, char **argv)
         export_tree(&st);
     }
     if (opts.grand_total && !st.quiet && !atomic_load(&st.out_of_memory)) {
-        struct du_sum total = {.tmax = INT64_MIN};
+        // du's total starts at the epoch, not at the earliest time (its total is never
+        // initialised as each directory's is): a total of nothing, or of files all older
+        // than 1970, says 1970-01-01.
+        struct du_sum total = {.tmax = 0};
         for (unsigned i = 0; i < st.nbatches; i++) {
             total.bytes += st.batches[i].total_bytes;
             total.inodes += st.batches[i].total_inodes;
