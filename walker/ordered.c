@@ -505,8 +505,9 @@ static void o_run_frames(struct frd__worker *c)
                                               : f->res->names + it->name_off;
         // The frame owns its items now: the callbacks get the item's own whole entry, or
         // one rebuilt here from a bare item.
-        struct frd_entry *entry = frd__o_item_entry(it, name, &bare);
-        const struct o_full *full = it->full;
+        struct o_full *full = f->res->lg != NULL ? &f->res->lg->slot_fulls[it - f->res->lg->slots]
+                                                 : &f->res->fulls[it - f->res->items];
+        struct frd_entry *entry = frd__o_item_entry(it, full, name, &bare);
         bool whole = (it->flags & O_IT_WHOLE) != 0;
         size_t dir_len = f->dir_len;
         size_t sep = frd__path_sep(c->path, dir_len);

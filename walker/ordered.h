@@ -13,11 +13,12 @@
 
 #include <string.h>
 
-/** The fields an item holds itself; an entry with others is kept whole (struct o_full). */
-#define O_BARE_FIELDS (FRD_FIELD_TYPE | FRD_FIELD_FILE_ID | FRD_FIELD_DEV)
+/** The fields an item holds itself; an entry with others (even only the dev, which a
+ *  listing without stat does not give) is kept whole (struct o_full). */
+#define O_BARE_FIELDS (FRD_FIELD_TYPE | FRD_FIELD_FILE_ID)
 
 /** What an item keeps beside it, in the slot of the same index of an array that goes with
- *  the items: the whole entry, where the walk wants more of it than an item holds, and what
+ *  the items (a result's fulls, a large listing's slot_fulls: no pointer in the item): the whole entry, where the walk wants more of it than an item holds, and what
  *  went wrong resolving it. Untouched (never faulted in) for a bare item. */
 struct o_full {
     struct frd_entry entry;        /**< with O_IT_WHOLE (name: set by the consumer) */
@@ -37,50 +38,47 @@ enum o_item_flag {
     O_IT_ERR = 1u << 2,   /**< full->err, err_op, loop: a failure to report first */
     O_IT_TYPE = 1u << 3,  /**< a bare entry's fields: FRD_FIELD_TYPE */
     O_IT_FILE_ID = 1u << 4,
-    O_IT_DEV = 1u << 5,
 };
 
 /**
  * One entry of a listing, resolved by a worker. Most walks want no more of an entry than
- * its name, type and inode, which the item holds itself in 40 bytes (a whole entry is 136):
+ * its name, type and inode, which the item holds itself in 24 bytes (a whole entry is 136):
  * the read-ahead is that much less memory for the workers to write and for the consumer
  * to read from their caches, the cost that grows with a second thread. An entry with more
- * (stat fields, an identity, a link followed, an error) uses its `full` slot as well.
- * The consumer rebuilds the entry for its visit: frd__o_item_entry().
+ * (stat fields, an identity, a link followed, an error) uses its full slot as well (the
+ * slot of the same index; 40-byte items that held a pointer to it and the dev took the
+ * /usr walk 100 more page faults and 1% more time). The consumer rebuilds the entry for
+ * its visit: frd__o_item_entry().
  */
 struct o_item {
-    struct o_full *full;      /**< its slot (read only with O_IT_WHOLE or O_IT_ERR) */
     struct frd__wnode *child; /**< node to descend into, or NULL */
     uint64_t file_id;         /**< a bare entry's file_id */
-    uint64_t dev;             /**< a bare entry's dev */
     uint32_t name_off;        /**< in the result's names (a listing of one batch: below 4 GiB) */
     uint16_t name_len;        /**< a bare entry's name_len (a longer name: O_IT_WHOLE) */
     uint8_t type;             /**< a bare entry's type */
     uint8_t flags;            /**< enum o_item_flag */
 };
-_Static_assert(sizeof(struct o_item) <= 40, "an item stays within 40 bytes");
+_Static_assert(sizeof(struct o_item) <= 24, "an item stays within 24 bytes");
 
 /**
- * The entry of an item for its visit, named `name`: the whole one, or one rebuilt in
- * `bare` from what the item holds. `bare` is zeroed once by the caller and used for nothing
- * else: only the fields an item holds are written here (callbacks get it const). Consumer
+ * The entry of an item for its visit, named `name`: the whole one (in `full`, the item's
+ * slot), or one rebuilt in `bare` from what the item holds. `bare` is zeroed once by the
+ * caller and used for nothing else: only the fields an item holds are written here (callbacks get it const). Consumer
  * only. @return it.
  */
-static inline struct frd_entry *frd__o_item_entry(struct o_item *it, const char *name,
-                                                  struct frd_entry *bare)
+static inline struct frd_entry *frd__o_item_entry(struct o_item *it, struct o_full *full,
+                                                  const char *name, struct frd_entry *bare)
 {
     struct frd_entry *e;
     if (it->flags & O_IT_WHOLE) {
-        e = &it->full->entry;
+        e = &full->entry;
     } else {
         e = bare;
         e->name_len = it->name_len;
         e->type = (enum frd_type)it->type;
         e->fields = ((it->flags & O_IT_TYPE) ? FRD_FIELD_TYPE : 0u) |
-                    ((it->flags & O_IT_FILE_ID) ? FRD_FIELD_FILE_ID : 0u) |
-                    ((it->flags & O_IT_DEV) ? FRD_FIELD_DEV : 0u);
+                    ((it->flags & O_IT_FILE_ID) ? FRD_FIELD_FILE_ID : 0u);
         e->file_id = it->file_id;
-        e->dev = it->dev;
     }
     e->name = name;
     return e;

@@ -721,7 +721,6 @@ bool frd__o_chunk_take(struct frd__worker *w, struct frd__ordered *o, struct o_l
         if (ep == NULL) {
             // Removed since the listing: left out, as a listing leaves it out (or, with no
             // memory for the merge, nothing: the walk stops).
-            it->full = &lg->slot_fulls[s * O_CHUNK + i];
             it->child = NULL;
             it->flags = O_IT_SKIP;
             continue;

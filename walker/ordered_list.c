@@ -209,12 +209,12 @@ bool frd__o_chain_pruned(const struct frd__ordered *o, const struct frd__wnode *
 
 /** Keeps a resolved entry in an item: the bare fields, or the whole entry in its full slot
  *  (more fields than an item holds, an identity, a link followed, an error, a long name). */
-static void o_item_keep(struct o_item *it, const struct frd__resolved *res, bool persistent)
+static void o_item_keep(struct o_item *it, struct o_full *full, const struct frd__resolved *res,
+                        bool persistent)
 {
     const struct frd_entry *e = &res->entry;
     if ((e->fields & ~O_BARE_FIELDS) != 0 || res->has_id || res->followed || persistent ||
         e->error != 0 || e->name_len > UINT16_MAX) {
-        struct o_full *full = it->full;
         full->entry = *e;
         full->id = res->id;
         full->has_id = res->has_id;
@@ -226,19 +226,17 @@ static void o_item_keep(struct o_item *it, const struct frd__resolved *res, bool
     it->name_len = (uint16_t)e->name_len;
     it->type = (uint8_t)e->type;
     it->file_id = e->file_id;
-    it->dev = e->dev;
     it->flags |= ((e->fields & FRD_FIELD_TYPE) ? O_IT_TYPE : 0u) |
-                 ((e->fields & FRD_FIELD_FILE_ID) ? O_IT_FILE_ID : 0u) |
-                 ((e->fields & FRD_FIELD_DEV) ? O_IT_DEV : 0u);
+                 ((e->fields & FRD_FIELD_FILE_ID) ? O_IT_FILE_ID : 0u);
 }
 
 /** Records a failure to report at the item's visit (in its full slot). */
-static void o_item_fail(struct o_item *it, int err, struct frd__failure op,
+static void o_item_fail(struct o_item *it, struct o_full *full, int err, struct frd__failure op,
                         const struct frd__wnode *loop)
 {
-    it->full->err = err;
-    it->full->err_op = op;
-    it->full->loop = loop;
+    full->err = err;
+    full->err_op = op;
+    full->loop = loop;
     it->flags |= O_IT_ERR;
 }
 
@@ -247,7 +245,6 @@ void frd__o_item_fill(struct frd__worker *w, struct frd__wnode *node, frd_os_fd 
                       size_t ord, bool *keep, struct o_item *it, struct o_full *full)
 {
     struct frd_walk *walk = w->walk;
-    it->full = full;
     it->child = NULL;
     it->flags = 0;
     if ((walk->opts.flags & FRD_WALK_SKIP_HIDDEN) && e->name[0] == '.') {
@@ -256,11 +253,11 @@ void frd__o_item_fill(struct frd__worker *w, struct frd__wnode *node, frd_os_fd 
     }
     struct frd__resolved res;
     int how = frd__resolve_entry(w, node, fd, cls, e, false, &res);
-    o_item_keep(it, &res, res.persistent && !walk->names_only);
+    o_item_keep(it, full, &res, res.persistent && !walk->names_only);
     if (res.err < 0) {
-        o_item_fail(it, res.err, res.err_op, res.loop);
+        o_item_fail(it, full, res.err, res.err_op, res.loop);
     } else if (e->error < 0) {
-        o_item_fail(it, e->error, FRD__FAIL_STAT, NULL);
+        o_item_fail(it, full, e->error, FRD__FAIL_STAT, NULL);
     }
     if (how == RESOLVE_SKIP) {
         it->flags |= O_IT_SKIP;
@@ -271,7 +268,7 @@ void frd__o_item_fill(struct frd__worker *w, struct frd__wnode *node, frd_os_fd 
     }
     struct frd__wnode *c = frd__child_node(w, node, &res);
     if (c == NULL) {
-        o_item_fail(it, FRD_ENOMEM, FRD__FAIL_ALLOC, NULL);
+        o_item_fail(it, full, FRD_ENOMEM, FRD__FAIL_ALLOC, NULL);
         return;
     }
     c->ord = (uint32_t)ord;

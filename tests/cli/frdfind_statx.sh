@@ -68,9 +68,19 @@ extra=$(cycle_extra)
 
 # check_none EXPR...: as many statx on the tree as on an empty directory (plus the above),
 # same output as find.
+# A bind mount that another test makes and removes while the walk starts (test_walk's
+# loops) adds a stat per directory without changing the table between settled()'s two looks:
+# a count above the bar is taken again, up to three times, and the lowest kept (a walk that
+# stats its entries does so every time).
 count_both() {
+  local again
   base=$(statx_calls empty "$@")
   tree=$(statx_calls tree "$@")
+  for again in 1 2; do
+    [ "$tree" -gt $((base + extra)) ] || break
+    t=$(statx_calls tree "$@")
+    [ "$t" -lt "$tree" ] && tree=$t
+  done
 }
 check_none() {
   settled count_both "$@"
