@@ -18,8 +18,9 @@
 #define O_BARE_FIELDS (FRD_FIELD_TYPE | FRD_FIELD_FILE_ID)
 
 /** What an item keeps beside it, in the slot of the same index of an array that goes with
- *  the items (a result's fulls, a large listing's slot_fulls: no pointer in the item): the whole entry, where the walk wants more of it than an item holds, and what
- *  went wrong resolving it. Untouched (never faulted in) for a bare item. */
+ *  the items (a result's fulls, a large listing's slot_fulls; the item holds no pointer to
+ *  it): the whole entry, where the walk wants more of it than an item holds, and what went
+ *  wrong resolving it. Untouched (never faulted in) for a bare item. */
 struct o_full {
     struct frd_entry entry;        /**< with O_IT_WHOLE (name: set by the consumer) */
     struct frd__identity id;       /**< with O_IT_WHOLE and has_id, for visit-once walks */
@@ -63,8 +64,8 @@ _Static_assert(sizeof(struct o_item) <= 24, "an item stays within 24 bytes");
 /**
  * The entry of an item for its visit, named `name`: the whole one (in `full`, the item's
  * slot), or one rebuilt in `bare` from what the item holds. `bare` is zeroed once by the
- * caller and used for nothing else: only the fields an item holds are written here (callbacks get it const). Consumer
- * only. @return it.
+ * caller and used for nothing else: only the fields an item holds are written here
+ * (callbacks get it const). Consumer only. @return it.
  */
 static inline struct frd_entry *frd__o_item_entry(struct o_item *it, struct o_full *full,
                                                   const char *name, struct frd_entry *bare)

@@ -833,7 +833,8 @@ delcase "" a/to_keep -delete
 # A root gone before its own removal (the walk removed the link its path goes through, and
 # the directory it stood in): -ignore_readdir_race takes it as removed, silently, as find
 # does; without it (or after -noignore_readdir_race), find's message and status 1.
-for race in -ignore_readdir_race -noignore_readdir_race "-ignore_readdir_race -noignore_readdir_race"; do
+for race in -ignore_readdir_race -noignore_readdir_race \
+  "-ignore_readdir_race -noignore_readdir_race"; do
   for tool in find frd; do
     rm -rf "$tmp/race_$tool"
     mkdir -p "$tmp/race_$tool/top/sub"
