@@ -342,6 +342,13 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
              const struct frd_walk_entry *we, struct ff_thread *thr, struct ff_result *res);
 
 /**
+ * A root's base name as GNU find's base_name() makes it (-printf %f, -execdir's {}): its
+ * last component, trailing slashes collapsed to one; the last "/" of a path of slashes only.
+ * @return its length (0 for an empty path); *start: where it begins in path.
+ */
+size_t ff_root_base(const char *path, size_t len, size_t *start);
+
+/**
  * The base name of an entry as -name sees it: the entry's name, or for a root its last
  * component without trailing slashes ("/" for a path of slashes only).
  * @return a NUL-terminated string (in the thread's scratch space for a root), or NULL.

@@ -445,23 +445,16 @@ static char *exec_arg(const struct frd_walk_entry *we)
     const char *name = we->entry->name;
     size_t len = we->entry->name_len;
     if (we->is_root || we->depth == 0) {
-        size_t end = we->path_len;
-        while (end > 0 && we->path[end - 1] == '/') {
-            end--;
-        }
-        if (end == 0) {
-            char *arg = strdup(we->path_len > 0 ? "/" : "");
+        size_t start;
+        len = ff_root_base(we->path, we->path_len, &start);
+        name = we->path + start;
+        if (len == 0 || name[0] == '/') {
+            char *arg = strdup(len > 0 ? "/" : ""); // a path of slashes only: "/" itself
             if (arg == NULL) {
                 ff_error("out of memory");
             }
             return arg;
         }
-        size_t start = end;
-        while (start > 0 && we->path[start - 1] != '/') {
-            start--;
-        }
-        name = we->path + start;
-        len = end - start + (end < we->path_len ? 1 : 0);
     }
     char *arg = malloc(len + 3);
     if (arg == NULL) {

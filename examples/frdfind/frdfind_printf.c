@@ -561,11 +561,7 @@ void ff_mode_string(char out[11], enum frd_type type, uint32_t mode)
     out[10] = '\0';
 }
 
-/**
- * %f for a root: its last component, trailing slashes collapsed to one, "/" for a path of
- * slashes only (GNU find's base_name()).
- */
-static size_t root_base(const char *path, size_t len, size_t *start)
+size_t ff_root_base(const char *path, size_t len, size_t *start)
 {
     size_t end = len;
     while (end > 0 && path[end - 1] == '/') {
@@ -720,7 +716,7 @@ void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts
         case 'f':
             if (we->depth == 0) {
                 size_t start;
-                len = root_base(we->path, we->path_len, &start);
+                len = ff_root_base(we->path, we->path_len, &start);
                 emit_name(thr, seg, we->path + start, len);
             } else {
                 emit_name(thr, seg, e->name, e->name_len);
