@@ -32,7 +32,7 @@
 #include <time.h>
 
 /** The stack of the JSON export's open directories (one per level). */
-TOOL_RESERVE_DEFINE(node_stack_reserve, const struct du_node *, 64)
+TOOL_RESERVE_DEFINE(node_stack_reserve, struct du_node *, 64)
 
 void du_export_init(struct du_export *ex)
 {
@@ -143,22 +143,42 @@ static void write_info(FILE *f, const struct du_node *n)
 }
 
 /**
- * Writes a directory and everything below it, depth first, without recursion.
+ * Puts a directory's children in the order they were added (the walk is over): they were
+ * pushed onto a stack, newest first. So with --sorted they come by name, as visited.
+ * @return the first of them.
+ */
+static struct du_node *children_in_order(struct du_node *dir)
+{
+    struct du_node *prev = NULL;
+    struct du_node *n = atomic_load_explicit(&dir->children, memory_order_acquire);
+    while (n != NULL) {
+        struct du_node *next = n->next;
+        n->next = prev;
+        prev = n;
+        n = next;
+    }
+    atomic_store_explicit(&dir->children, prev, memory_order_relaxed);
+    return prev;
+}
+
+/**
+ * Writes a directory and everything below it, depth first, without recursion, each
+ * directory's children in the order they were added.
  * @return 0, or -1 when out of memory.
  */
-static int write_tree(FILE *f, const struct du_node *root)
+static int write_tree(FILE *f, struct du_node *root)
 {
     // The stack holds the next sibling to write at each open directory level.
     size_t cap = 0, depth = 0;
-    const struct du_node **stack = NULL;
+    struct du_node **stack = NULL;
     if (node_stack_reserve(&stack, &cap, 1) < 0) {
         return -1;
     }
     fputc('[', f);
     write_info(f, root);
-    stack[depth++] = atomic_load_explicit(&root->children, memory_order_acquire);
+    stack[depth++] = children_in_order(root);
     while (depth > 0) {
-        const struct du_node *n = stack[depth - 1];
+        struct du_node *n = stack[depth - 1];
         if (n == NULL) {
             fputc(']', f); // this directory is done
             depth--;
@@ -177,7 +197,7 @@ static int write_tree(FILE *f, const struct du_node *root)
             free(stack);
             return -1;
         }
-        stack[depth++] = atomic_load_explicit(&n->children, memory_order_acquire);
+        stack[depth++] = children_in_order(n);
     }
     free(stack);
     return 0;

@@ -33,6 +33,7 @@ enum {
     OPT_VERSION,
     OPT_TOP,
     OPT_EXPORT,
+    OPT_SORTED,
 };
 
 // du's own table first, in du's order (getopt lists ambiguous matches in this order).
@@ -66,6 +67,7 @@ static const struct option long_options[] = {
     {"top", required_argument, NULL, OPT_TOP},
     {"jobs", required_argument, NULL, 'j'},
     {"export", required_argument, NULL, OPT_EXPORT},
+    {"sorted", no_argument, NULL, OPT_SORTED},
     {NULL, 0, NULL, 0},
 };
 
@@ -115,6 +117,8 @@ static const char usage_text[] =
     "      --export=FILE     also write the whole tree to FILE in ncdu's JSON format,\n"
     "                          for `ncdu -f FILE` (FILE - : to stdout, instead of lines)\n"
     "  -j, --jobs=N          walk with N threads, 1 to %d (default: one per core, up to 8)\n"
+    "      --sorted          lines in the same order on every run: each directory's\n"
+    "                          entries by name (bytes), a directory after its contents\n"
     "      --help            display this help and exit\n"
     "      --version         output version information and exit\n"
     "\n"
@@ -414,6 +418,9 @@ int du_parse_options(int argc, char **argv, struct du_options *opts)
         }
         case OPT_EXPORT:
             opts->export_file = optarg;
+            break;
+        case OPT_SORTED:
+            opts->sorted = true;
             break;
         case 'j':
             if (tool_parse_jobs(optarg, oi >= 0 ? "--jobs" : "-j", &opts->workers) < 0) {

@@ -174,6 +174,17 @@ static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)
     const struct du_options *opts = st->opts;
     const struct frd_entry *e = we->entry;
     struct du_dir *parent = we->parent_state;
+    if (opts->sorted && we->depth > 0 && du_excluded(&opts->exclude, we->path)) {
+        // The ordered walk's children hook runs before the directory's visit, which makes
+        // its export node: the patterns are tested here (du_error kept this one's stat
+        // failure quiet, as du tests them before the stat).
+        if (st->exporting && parent != NULL && parent->node != NULL &&
+            du_export_add(&st->export, parent->node, e->name, e->name_len, DU_NODE_PATTERN) ==
+                NULL) {
+            atomic_store(&st->out_of_memory, true);
+        }
+        return FRD_ACTION_PRUNE;
+    }
     if (e->error < 0) {
         if (st->exporting && parent != NULL && parent->node != NULL) {
             // ncdu marks the directory it could not read entirely.
@@ -295,6 +306,10 @@ static enum frd_action du_error(const struct frd_walk_error *err, void *udata)
         // for a cycle through no mount point and no followed link: a corrupt file system).
         return FRD_ACTION_CONTINUE;
     }
+    if (st->opts->sorted && err->call == FRD_OP_STAT && err->depth > 0 &&
+        du_excluded(&st->opts->exclude, err->path)) {
+        return FRD_ACTION_CONTINUE; // excluded: du_visit leaves it out without a word
+    }
     bool listing = err->call == FRD_OP_OPEN || err->call == FRD_OP_READ_DIR;
     if (listing && st->exporting) {
         du_export_note_failed(&st->export, err->path);
@@ -355,10 +370,16 @@ int du_walk_root(struct du_state *st, const char *walk_root, const char *display
     if (st->opts->one_fs) {
         wo.flags |= FRD_WALK_ONE_FILE_SYSTEM;
     }
+    if (st->opts->sorted) {
+        // Visits and post-order calls on one thread, depth-first, each directory's entries
+        // by name: lines in that order, and a hard link charged to the first link in it.
+        wo.flags |= FRD_WALK_ORDERED;
+    }
+    wo.flags |= FRD_WALK_NO_PARENT_FD; // nothing here reaches an entry through its directory
     wo.on_error = du_error;
     wo.on_dir_done = du_dir_done;
     wo.on_dir_state_free = du_dir_free;
-    if (st->opts->exclude.n > 0) {
+    if (st->opts->exclude.n > 0 && !st->opts->sorted) {
         wo.on_children = du_children;        // only then: a children hook costs a stat per entry
         wo.flags |= FRD_WALK_CHILDREN_PARTS; // entry by entry: a big directory in parts
     }

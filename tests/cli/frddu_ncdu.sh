@@ -113,6 +113,25 @@ else
   bad "--export=- / --export=FILE: stdout $(head -c 200 stdout.json)"
 fi
 
+# --sorted: the same tree, each directory's children by name (the order of the visits).
+for user in "${users[@]}"; do
+  for opts in "" "--exclude=*.o"; do
+    rm -f out/sorted.json out/mine.json
+    # shellcheck disable=SC2086 # opts split on purpose
+    as "$user" "$frddu" --sorted $opts --export=out/sorted.json t >/dev/null 2>&1 || true
+    # shellcheck disable=SC2086
+    as "$user" "$frddu" $opts --export=out/mine.json t >/dev/null 2>&1 || true
+    what="frddu --sorted${opts:+ $opts} --export (as $user)"
+    if [ ! -s out/sorted.json ] || ! python3 "$json" same out/sorted.json out/mine.json >diff.txt; then
+      bad "$what: another tree than without --sorted:"; head -10 diff.txt
+    elif ! python3 "$json" sorted out/sorted.json >diff.txt; then
+      bad "$what: not by name:"; head -10 diff.txt
+    else
+      ok "$what: the tree of the default walk, each directory's children by name"
+    fi
+  done
+done
+
 # Errors: one tree per export, a root that is no directory, a file that cannot be written.
 expect_fail() {
   local what=$1 pattern=$2

@@ -8,6 +8,8 @@
                              1.18 reads its own "excluded":"othfs" back as "pattern"
   ncdu_json.py totals A      print "DISK APPARENT ITEMS": the totals ncdu shows for the
                              root, a file with several links (hlnkc) counted once (as du -s -B1, -b, --inodes)
+  ncdu_json.py sorted A      print each directory whose children are not in byte order of
+                             their names (exit 1 if any)
 """
 import json
 import sys
@@ -64,6 +66,23 @@ def totals(root):
     return disk, apparent, items
 
 
+def unsorted(root):
+    """The paths of the directories whose children are not in byte order of their names."""
+    out = []
+    stack = [(root, "")]
+    while stack:
+        item, parent = stack.pop()
+        if not isinstance(item, list):
+            continue
+        path = parent + "/" + item[0]["name"]
+        names = [k[0]["name"] if isinstance(k, list) else k["name"] for k in item[1:]]
+        as_bytes = [n.encode("utf-8", "surrogateescape") for n in names]
+        if as_bytes != sorted(as_bytes):
+            out.append(path)
+        stack.extend((k, path) for k in item[1:])
+    return out
+
+
 if __name__ == "__main__":
     if sys.argv[1] in ("same", "loaded"):
         loaded = sys.argv[1] == "loaded"
@@ -80,6 +99,11 @@ if __name__ == "__main__":
                 if fa.get(p) != fb.get(p):
                     print(f"  {p!r}: {fa.get(p)} vs {fb.get(p)}")
             sys.exit(1)
+    elif sys.argv[1] == "sorted":
+        bad = unsorted(load(sys.argv[2]))
+        for p in bad:
+            print(f"  {p!r}: children not by name")
+        sys.exit(1 if bad else 0)
     elif sys.argv[1] == "totals":
         print(*totals(load(sys.argv[2])))
     else:
