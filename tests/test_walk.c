@@ -761,6 +761,97 @@ static void test_walk_ordered_large_directory_shared_prefixes_in_byte_order(void
     tree_remove(root);
 }
 
+/** The reference for FRD_WALK_LISTING_ORDER: `path` and below, depth first, each directory's
+ *  entries in readdir()'s order (the kernel's, as getdents64 gives it), into r. */
+static void readdir_order(const char *path, struct recs *r)
+{
+    recs_add(r, path, strlen(path));
+    DIR *d = opendir(path);
+    if (d == NULL) {
+        return; // not a directory (or a link to one: not followed)
+    }
+    struct dirent *de;
+    char sub[4096];
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0) {
+            continue;
+        }
+        int n = snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
+        assert_true(n > 0 && (size_t)n < sizeof(sub));
+        if (de->d_type == DT_DIR) {
+            readdir_order(sub, r);
+        } else {
+            recs_add(r, sub, (size_t)n);
+        }
+    }
+    closedir(d);
+}
+
+/** A children hook that leaves the listing as it is (the walk then stats after it). */
+static void keep_all_hook(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
+                          void *udata)
+{
+    (void)dir;
+    (void)kids;
+    (void)udata;
+}
+
+/** FRD_WALK_LISTING_ORDER: the ordered walk in each directory's own order (on this file
+ *  system unlike the names', one directory read in many batches), the same as readdir's
+ *  depth first, at 1, 2 and 8 workers, names only, with every field, and through a children
+ *  hook. */
+static void test_walk_ordered_listing_order_is_readdir_order(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    char rel[64];
+    tree_dir(root, "big");
+    for (int i = 0; i < 3000; i++) {
+        snprintf(rel, sizeof(rel), "big/entry-with-a-longish-name-%04d", (i * 7919) % 3000);
+        tree_file(root, rel, 0);
+    }
+    for (int i = 0; i < 40; i++) {
+        snprintf(rel, sizeof(rel), "d%02d", (i * 17) % 40);
+        tree_dir(root, rel);
+        snprintf(rel, sizeof(rel), "d%02d/f%02d", (i * 17) % 40, i);
+        tree_file(root, rel, 1);
+        snprintf(rel, sizeof(rel), "d%02d/g", (i * 17) % 40);
+        tree_dir(root, rel);
+    }
+    struct recs want, by_name;
+    recs_init(&want);
+    readdir_order(root, &want);
+    find_in_s_order(root, &by_name);
+    size_t same_as_names = 0;
+    for (size_t j = 0; j < want.n; j++) {
+        same_as_names += strcmp(want.v[j], by_name.v[j]) == 0;
+    }
+    assert_true(same_as_names < want.n); // else the test could not tell the orders apart
+    unsigned workers[] = {1, 2, 8};
+    for (int w = 0; w < 3; w++) {
+        for (int mode = 0; mode < 3; mode++) {
+            struct recs got;
+            recs_init(&got);
+            struct frd_walk_options o;
+            walk_opts(&o, FRD_WALK_ORDERED | FRD_WALK_LISTING_ORDER |
+                              (mode == 0 ? FRD_WALK_NAMES_ONLY : 0));
+            o.workers = workers[w];
+            if (mode == 2) {
+                o.on_children = keep_all_hook;
+            }
+            assert_int_equal(frd_walk(root, &o, path_visit, &got), 0);
+            assert_int_equal(got.n, want.n);
+            for (size_t j = 0; j < want.n; j++) {
+                assert_string_equal(got.v[j], want.v[j]);
+            }
+            recs_free(&got);
+        }
+    }
+    recs_free(&by_name);
+    recs_free(&want);
+    tree_remove(root);
+}
+
 /** Levels of the deep tree below, and entries in each of its directories. */
 #define LABEL_LEVELS  48
 #define LABEL_ENTRIES 40
@@ -1966,8 +2057,31 @@ static void kids_hook(const struct frd_walk_entry *dir, struct frd_walk_children
     if (dir->entry->type != FRD_TYPE_DIR || frd_walk_children_fd(kids) == FRD_INVALID_FD) {
         atomic_fetch_add(&x->bad, 1);
     }
-    assert_int_equal(frd_walk_children_sort(kids, kids_reverse, NULL), 0);
     size_t n = frd_walk_children_count(kids);
+    if (n >= 3) {
+        // A range sorted alone: reverse order inside it, the ends where they were.
+        const struct frd_entry *first = frd_walk_children_entry(kids, 0);
+        const struct frd_entry *last = frd_walk_children_entry(kids, n - 1);
+        assert_int_equal(frd_walk_children_sort_range(kids, 1, n - 2, kids_reverse, NULL), 0);
+        for (size_t i = 2; i + 1 < n; i++) {
+            if (strcmp(frd_walk_children_entry(kids, i - 1)->name,
+                       frd_walk_children_entry(kids, i)->name) < 0) {
+                atomic_fetch_add(&x->bad, 1);
+            }
+        }
+        if (frd_walk_children_entry(kids, 0) != first ||
+            frd_walk_children_entry(kids, n - 1) != last) {
+            atomic_fetch_add(&x->bad, 1);
+        }
+    }
+    assert_int_equal(frd_walk_children_sort_range(kids, n, 0, kids_reverse, NULL), 0);
+    assert_int_equal(frd_walk_children_sort_range(kids, n, 1, kids_reverse, NULL), FRD_EINVAL);
+    assert_int_equal(frd_walk_children_sort_range(kids, 0, n + 1, kids_reverse, NULL), FRD_EINVAL);
+    assert_int_equal(frd_walk_children_sort_range(kids, 1, SIZE_MAX, kids_reverse, NULL),
+                     FRD_EINVAL);
+    assert_int_equal(frd_walk_children_sort_range(kids, 0, n, NULL, NULL), FRD_EINVAL);
+    assert_int_equal(frd_walk_children_sort_range(NULL, 0, 0, kids_reverse, NULL), FRD_EINVAL);
+    assert_int_equal(frd_walk_children_sort(kids, kids_reverse, NULL), 0);
     for (size_t i = 0; i < n; i++) {
         const struct frd_entry *e = frd_walk_children_entry(kids, i);
         if (i > 0 && strcmp(frd_walk_children_entry(kids, i - 1)->name, e->name) < 0) {
@@ -2391,6 +2505,7 @@ int main(void)
         cmocka_unit_test(test_walk_ordered_output_identical_at_1_2_8_workers),
         cmocka_unit_test(test_walk_ordered_large_directory_shared_prefixes_in_byte_order),
         cmocka_unit_test(test_walk_ordered_deep_tree_past_its_labels_in_find_s_order),
+        cmocka_unit_test(test_walk_ordered_listing_order_is_readdir_order),
         cmocka_unit_test(test_walk_ordered_no_parent_fd_keeps_no_directory_open),
         cmocka_unit_test(test_walk_post_order_after_all_descendants),
         cmocka_unit_test(test_walk_progress_hook_runs_at_interval),

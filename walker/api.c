@@ -49,7 +49,7 @@ static int walk_options_copy(struct frd_walk_options *o, const struct frd_walk_o
 #define WALK_FLAGS_ALL                                                                          \
     (FRD_WALK_NAMES_ONLY | FRD_WALK_ONE_FILE_SYSTEM | FRD_WALK_UNIQUE_FILES |                   \
      FRD_WALK_UNIQUE_DIRS | FRD_WALK_SKIP_HIDDEN | FRD_WALK_ORDERED | FRD_WALK_CHILDREN_PARTS | \
-     FRD_WALK_NO_PARENT_FD)
+     FRD_WALK_NO_PARENT_FD | FRD_WALK_LISTING_ORDER)
 
 /** Default cap on workers when the caller leaves it to us (bfs caps at 8 as well). */
 #define WALK_DEFAULT_MAX_WORKERS 8

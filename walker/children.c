@@ -122,6 +122,16 @@ int frd_walk_children_sort(struct frd_walk_children *kids, frd_walk_children_cmp
     return 0;
 }
 
+int frd_walk_children_sort_range(struct frd_walk_children *kids, size_t first, size_t count,
+                                 frd_walk_children_cmp_fn *cmp, void *arg)
+{
+    if (kids == NULL || cmp == NULL || first > kids->count || count > kids->count - first) {
+        return FRD_EINVAL;
+    }
+    kids_msort(kids, kids->tmp, first, first + count, cmp, arg);
+    return 0;
+}
+
 unsigned frd_walk_children_part(const struct frd_walk_children *kids)
 {
     return kids == NULL ? 0 : kids->part;

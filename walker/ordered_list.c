@@ -362,8 +362,11 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
         }
     }
     bool kids = walk->children;
+    // In the directory's own order, the listing is read whole, as with the hook: the large
+    // listing's runs and merges exist to sort it.
+    bool as_listed = (walk->opts.flags & FRD_WALK_LISTING_ORDER) != 0;
     int rc;
-    if (kids) {
+    if (kids || as_listed) {
         frd_list_clear(w->list);
         rc = frd_lister_list_fd(w->lister, w->list, fd, NULL);
     } else {
@@ -389,13 +392,13 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
     }
     size_t count = frd_list_count(w->list);
     const struct frd_entry *v = frd_list_entries(w->list);
-    const struct o_key *order = kids ? NULL : frd__o_sort_order(w, v, count);
-    if (order == NULL) {
+    const struct o_key *order = kids || as_listed ? NULL : frd__o_sort_order(w, v, count);
+    if (order == NULL && !as_listed) {
         frd_list_sort(w->list);
     }
     if (kids) {
         // The children hook, on this worker, ahead of the consumer: it sees the sorted
-        // listing, and the order it leaves is the visit order.
+        // listing (or the directory's order), and the order it leaves is the visit order.
         size_t plen;
         int krc = frd__wnode_path(w, node, &w->path2, &w->path2_cap, &plen);
         if (krc == 0) {

@@ -55,9 +55,10 @@ struct du_options {
     enum du_time time;       /**< --time: which time to print */
     const char *time_format; /**< strftime format of --time (with %N for nanoseconds) */
     size_t top;              /**< --top N: print only the N largest lines, sorted; 0 = off */
-    bool sorted;             /**< --sorted: the ordered walk, lines in the same order each run */
-    char terminator;         /**< '\n', or '\0' with -0 */
-    unsigned workers;        /**< -j N, 0 for the walker's default */
+    bool ordered;     /**< --sorted or --du-order: the ordered walk, lines in one order each run */
+    bool du_order;    /**< --du-order: in du's order (each directory's own), not by name */
+    char terminator;  /**< '\n', or '\0' with -0 */
+    unsigned workers; /**< -j N, 0 for the walker's default */
     const char *files0_from; /**< --files0-from=F: the roots are read from F */
     const char *export_file; /**< --export=FILE: the tree in ncdu's format ("-": stdout) */
     struct du_units units;

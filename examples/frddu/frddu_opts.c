@@ -34,6 +34,7 @@ enum {
     OPT_TOP,
     OPT_EXPORT,
     OPT_SORTED,
+    OPT_DU_ORDER,
 };
 
 // du's own table first, in du's order (getopt lists ambiguous matches in this order).
@@ -68,6 +69,7 @@ static const struct option long_options[] = {
     {"jobs", required_argument, NULL, 'j'},
     {"export", required_argument, NULL, OPT_EXPORT},
     {"sorted", no_argument, NULL, OPT_SORTED},
+    {"du-order", no_argument, NULL, OPT_DU_ORDER},
     {NULL, 0, NULL, 0},
 };
 
@@ -119,6 +121,8 @@ static const char usage_text[] =
     "  -j, --jobs=N          walk with N threads, 1 to %d (default: one per core, up to 8)\n"
     "      --sorted          lines in the same order on every run: each directory's\n"
     "                          entries by name (bytes), a directory after its contents\n"
+    "      --du-order        lines in du's order (each directory's entries as it lists\n"
+    "                          them, as du meets them): du's output byte for byte\n"
     "      --help            display this help and exit\n"
     "      --version         output version information and exit\n"
     "\n"
@@ -419,8 +423,10 @@ int du_parse_options(int argc, char **argv, struct du_options *opts)
         case OPT_EXPORT:
             opts->export_file = optarg;
             break;
-        case OPT_SORTED:
-            opts->sorted = true;
+        case OPT_SORTED: // the last of the two wins
+        case OPT_DU_ORDER:
+            opts->ordered = true;
+            opts->du_order = c == OPT_DU_ORDER;
             break;
         case 'j':
             if (tool_parse_jobs(optarg, oi >= 0 ? "--jobs" : "-j", &opts->workers) < 0) {

@@ -6,6 +6,7 @@
 
 #include "errtext.h"
 #include "frddu.h"
+#include "frddu_order.h"
 #include "grow.h"
 #include "toolname.h"
 
@@ -174,7 +175,7 @@ static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)
     const struct du_options *opts = st->opts;
     const struct frd_entry *e = we->entry;
     struct du_dir *parent = we->parent_state;
-    if (opts->sorted && we->depth > 0 && du_excluded(&opts->exclude, we->path)) {
+    if (opts->ordered && we->depth > 0 && du_excluded(&opts->exclude, we->path)) {
         // The ordered walk's children hook runs before the directory's visit, which makes
         // its export node: the patterns are tested here (du_error kept this one's stat
         // failure quiet, as du tests them before the stat).
@@ -306,7 +307,7 @@ static enum frd_action du_error(const struct frd_walk_error *err, void *udata)
         // for a cycle through no mount point and no followed link: a corrupt file system).
         return FRD_ACTION_CONTINUE;
     }
-    if (st->opts->sorted && err->call == FRD_OP_STAT && err->depth > 0 &&
+    if (st->opts->ordered && err->call == FRD_OP_STAT && err->depth > 0 &&
         du_excluded(&st->opts->exclude, err->path)) {
         return FRD_ACTION_CONTINUE; // excluded: du_visit leaves it out without a word
     }
@@ -370,16 +371,22 @@ int du_walk_root(struct du_state *st, const char *walk_root, const char *display
     if (st->opts->one_fs) {
         wo.flags |= FRD_WALK_ONE_FILE_SYSTEM;
     }
-    if (st->opts->sorted) {
+    if (st->opts->ordered) {
         // Visits and post-order calls on one thread, depth-first, each directory's entries
-        // by name: lines in that order, and a hard link charged to the first link in it.
+        // by name (or in du's order): lines in that order, and a hard link charged to the
+        // first link in it.
         wo.flags |= FRD_WALK_ORDERED;
+    }
+    if (st->opts->du_order) {
+        wo.flags |= FRD_WALK_LISTING_ORDER;
+        wo.on_children = du_order_children; // sorts what fts sorts, by the listing's inodes
+        wo.children_fields = FRD_FIELD_TYPE | FRD_FIELD_FILE_ID;
     }
     wo.flags |= FRD_WALK_NO_PARENT_FD; // nothing here reaches an entry through its directory
     wo.on_error = du_error;
     wo.on_dir_done = du_dir_done;
     wo.on_dir_state_free = du_dir_free;
-    if (st->opts->exclude.n > 0 && !st->opts->sorted) {
+    if (st->opts->exclude.n > 0 && !st->opts->ordered) {
         wo.on_children = du_children;        // only then: a children hook costs a stat per entry
         wo.flags |= FRD_WALK_CHILDREN_PARTS; // entry by entry: a big directory in parts
     }

@@ -646,6 +646,14 @@ enum frd_walk_flag {
      *  (about a fifth of an ordered names-only walk of /usr). For callbacks that use paths
      *  and the entries' metadata only. */
     FRD_WALK_NO_PARENT_FD = 1u << 7,
+    /** With FRD_WALK_ORDERED: each directory's entries in the order the directory lists
+     *  them (as fts, find and du meet them without a comparison function), not by name; a
+     *  children hook sees them in that order and may sort them its own way. Each directory
+     *  is then read whole before its entries are resolved (by name, a large one is sorted
+     *  and resolved in bounded chunks), so a directory of n entries holds n whole entries
+     *  in memory. The order is the file system's: ext4's follows name hashes, tmpfs lists
+     *  the newest entry first. Ignored without FRD_WALK_ORDERED. */
+    FRD_WALK_LISTING_ORDER = 1u << 8,
 };
 
 /** One entry as the walker hands it to the visit callback. */
@@ -885,6 +893,16 @@ typedef int frd_walk_children_cmp_fn(const struct frd_entry *a, const struct frd
  */
 FRD_EXTERN int frd_walk_children_sort(struct frd_walk_children *kids, frd_walk_children_cmp_fn *cmp,
                                       void *arg);
+
+/**
+ * Sorts the `count` entries from position `first` with `cmp` (stable; marks stay with their
+ * entries; the entries outside the range keep their places), say each batch of a huge
+ * directory on its own, as fts sorts each batch it reads. No allocation.
+ * @return 0, or FRD_EINVAL for NULL kids or cmp, or a range that runs past
+ * frd_walk_children_count().
+ */
+FRD_EXTERN int frd_walk_children_sort_range(struct frd_walk_children *kids, size_t first,
+                                            size_t count, frd_walk_children_cmp_fn *cmp, void *arg);
 
 /**
  * @return the open directory being listed, for openat()/fstatat() relative to it during the

@@ -390,7 +390,7 @@ if cmp -s total.out total.want && [ -s total.want ]; then ok "frddu -s --sorted 
 # charges it to the first link met: a/h, not c/4; b/h2, not a/x/2).
 sorted_root=$(mktemp -d /dev/shm/frddu-sorted.XXXXXX 2>/dev/null) || sorted_root=$tmp/s
 trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp" "$sorted_root"' EXIT
-mkdir -p "$sorted_root/o" && cd "$sorted_root"
+mkdir -p "$sorted_root/o" && chmod 755 "$sorted_root" && cd "$sorted_root"
 mkdir o/c o/b o/a o/a/x
 head -c 5000 /dev/urandom >o/c/4 && head -c 9000 /dev/urandom >o/a/x/2
 ln o/c/4 o/a/h && head -c 100 /dev/urandom >o/a/1
@@ -417,6 +417,47 @@ else
   echo "note: $sorted_root lists entries in no name order: du's own order is not checked"
 fi
 cd "$tmp"
+
+# --- --du-order: du's own order (each directory's, as it lists its entries; a batch of more
+# than 10,000 sorted by inode number, each 100,000 on its own, but not on tmpfs): du's
+# stdout and stderr byte for byte, as every user, also for big directories ----------------
+mkdir -p t/big10k
+(cd t/big10k && seq -f 'n%g' 1 10001 | xargs touch)
+mkdir -p "$sorted_root/big"
+(cd "$sorted_root/big" && seq -f 'n%g' 1 10002 | xargs touch)
+big100k=$tmp/big100k
+mkdir "$big100k" && (cd "$big100k" && seq -f 'entry-%g' 1 100123 | xargs touch)
+exact() {
+  local user what="du $* (frddu --du-order)"
+  for user in "${users[@]}"; do
+    run "$user" du du "$@"
+    du_rc=$rc
+    run "$user" frd "$tmp/bin/du" --du-order "$@"
+    if cmp -s du.out frd.out && cmp -s du.err frd.err && [ "$rc" = "$du_rc" ]; then
+      ok "$what (as $user): stdout and stderr byte for byte, exit $rc"
+    else
+      bad "$what (as $user): exit $rc, du $du_rc"
+      diff du.out frd.out | head -6 || true
+      diff du.err frd.err | head -6 || true
+    fi
+  done
+}
+exact -a t
+exact t
+exact -a -b -c t t/a
+exact -a --inodes t
+exact -a -l t
+exact -d 1 -S t
+exact -a --time t
+exact -a -L t
+exact -a -x t
+exact -a --exclude='*.o' --exclude=private t
+exact -a -X excludes t
+exact -a -0 t
+exact -a t/big10k
+exact -a "$sorted_root/big"
+exact -a "$big100k"
+rm -rf t/big10k "$big100k"
 
 # --- locale: names and arguments quoted as in a UTF-8 locale ------------------------------
 export LC_ALL=C.UTF-8
