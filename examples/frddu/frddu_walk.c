@@ -6,7 +6,7 @@
 
 #include "errtext.h"
 #include "frddu.h"
-#include "frddu_order.h"
+#include "fts_order.h"
 #include "grow.h"
 #include "toolname.h"
 
@@ -348,6 +348,15 @@ static void du_children(const struct frd_walk_entry *dir, struct frd_walk_childr
             }
         }
     }
+}
+
+/** --du-order: fts's order, which du meets entries in. */
+static void du_order_children(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
+                              void *udata)
+{
+    (void)dir;
+    (void)udata;
+    fts_order_sort(kids);
 }
 
 static void du_progress(const struct frd_walk_progress *progress, void *udata)

@@ -133,7 +133,8 @@ struct ff_options {
     int maxdepth;           /**< -maxdepth, -1 for none */
     bool depth;             /**< -depth: directories after their contents */
     bool xdev;              /**< -xdev, -mount */
-    bool ordered;           /**< -s: sorted, deterministic output */
+    bool ordered;           /**< -s or -find-order: the ordered walk, deterministic output */
+    bool find_order;        /**< -find-order: in find's order (each directory's own) */
     bool count;             /**< -count appears: print the total at the end */
     bool deletes;           /**< -delete appears (it turns -depth on) */
     bool prunes;            /**< -prune appears */

@@ -468,12 +468,44 @@ static char *exec_arg(const struct frd_walk_entry *we)
 }
 
 /**
- * -execdir: the directory a command runs in. Another entry's is its parent, the walker's
- * descriptor (*owned false). A root's is the directory its path names before its last
- * component ("." for none, "/" for "/"), opened here (*owned true). GNU find cannot go on
- * without it and exits at once, and so does frdfind: "Failed to save working directory in
- * order to run a command on 'ROOT'", status 1 (thr's pending lines written first; NULL when
- * the caller holds the output lock and has written them).
+ * GNU find cannot run a command without the directory it runs in and exits at once, and so
+ * does frdfind: "Failed to save working directory in order to run a command on 'NAME'"
+ * (NAME as find names the entry there: a root's path, another entry's name), status 1.
+ * thr's pending lines are written first (NULL when the caller holds the output lock and has
+ * written them).
+ */
+_Noreturn static void exec_dir_fatal(const char *name, int err, struct ff_thread *thr)
+{
+    if (thr != NULL) {
+        ff_out_exclusive_begin(thr);
+    }
+    ff_error_quoted("Failed to save working directory in order to run a command on ", name, err);
+    fflush(NULL); // -fprint's files, as find's exit() flushes them
+    _exit(1);
+}
+
+/**
+ * The directory of an entry that is not a root, as find saves it for a command: "."
+ * opened relative to the walk's descriptor of it, which takes search permission on it (a
+ * directory readable but not searchable fails: exec_dir_fatal()). @return the new descriptor,
+ * or -1 with errno EMFILE or ENFILE (no descriptor to spare: the caller runs the command in
+ * dir_fd itself).
+ */
+static int save_exec_dir(int dir_fd, const struct frd_walk_entry *we, struct ff_thread *thr)
+{
+    int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0 && errno != EMFILE && errno != ENFILE) {
+        exec_dir_fatal(we->entry->name, errno, thr);
+    }
+    return fd;
+}
+
+/**
+ * -execdir: the directory a command runs in. Another entry's is its parent: opened as "."
+ * relative to the walker's descriptor (save_exec_dir(); *owned true), or that descriptor
+ * itself when none is left to spare (*owned false). A root's is the directory its path
+ * names before its last component ("." for none, "/" for "/"), opened here (*owned true);
+ * without it: exec_dir_fatal().
  * @return the descriptor, or -1 (an entry without a parent descriptor: reported).
  */
 static int exec_dir(const struct frd_walk_entry *we, bool *owned, struct ff_thread *thr)
@@ -484,7 +516,9 @@ static int exec_dir(const struct frd_walk_entry *we, bool *owned, struct ff_thre
             ff_error_path(we->path, strerror(ENOENT));
             return -1;
         }
-        return (int)we->parent_fd;
+        int fd = save_exec_dir((int)we->parent_fd, we, thr);
+        *owned = fd >= 0;
+        return fd >= 0 ? fd : (int)we->parent_fd;
     }
     const char *path = we->path;
     size_t dlen = we->path_len;
@@ -507,13 +541,7 @@ static int exec_dir(const struct frd_walk_entry *we, bool *owned, struct ff_thre
     int err = errno;
     free(dir);
     if (fd < 0) {
-        if (thr != NULL) {
-            ff_out_exclusive_begin(thr);
-        }
-        ff_error_quoted("Failed to save working directory in order to run a command on ", we->path,
-                        err);
-        fflush(NULL); // -fprint's files, as find's exit() flushes them
-        _exit(1);
+        exec_dir_fatal(we->path, err, thr);
     }
     *owned = true;
     return fd;
@@ -682,13 +710,17 @@ static void execdir_plus(struct ff_exec *ex, const struct frd_walk_entry *we, st
     if (arg == NULL) {
         return;
     }
+    struct dir_batches *d = we->is_root || we->depth == 0 ? NULL : we->parent_state;
     bool owned = false;
-    int fd = exec_dir(we, &owned, thr);
+    // An entry that joins a batch opens nothing: the batch's first saved the directory.
+    int fd = d != NULL ? (int)we->parent_fd : exec_dir(we, &owned, thr);
     if (fd < 0) {
+        if (d != NULL) {
+            ff_error_path(we->path, strerror(ENOENT));
+        }
         free(arg);
         return;
     }
-    struct dir_batches *d = we->is_root || we->depth == 0 ? NULL : we->parent_state;
     if (d == NULL) {
         // A root is a batch of its own, as find runs it (in the directory above it). So is
         // an entry whose directory has no state (none could be allocated).
@@ -701,7 +733,7 @@ static void execdir_plus(struct ff_exec *ex, const struct frd_walk_entry *we, st
             if (atomic_load_explicit(&held_fds, memory_order_relaxed) >= fd_soft_cap) {
                 release_ancestor(d, thr);
             }
-            b->dir_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+            b->dir_fd = save_exec_dir(fd, we, thr); // find saves it for each batch
             if (b->dir_fd >= 0) {
                 atomic_fetch_add_explicit(&held_fds, 1, memory_order_relaxed);
             }

@@ -14,6 +14,7 @@
 
 #include "errtext.h"
 #include "frdfind.h"
+#include "fts_order.h"
 #include "grow.h"
 #include "toolname.h"
 
@@ -293,12 +294,18 @@ static void report_loop(const struct frd_walk_error *err)
     ff_error_path(err->path, tool_strerror(err->code));
 }
 
-/** -exclude: drops what EXPR matches from each listing, before any stat. */
+/** -find-order: fts's order (which counts every entry, so it comes first); -exclude: drops
+ *  what EXPR matches from each listing, before any stat. */
 static void on_children(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
                         void *udata)
 {
     struct ff_walk *walk = udata;
-    ff_exclude_children(walk->opts, dir, kids);
+    if (walk->opts->find_order) {
+        fts_order_sort(kids);
+    }
+    if (walk->opts->exclude != NULL) {
+        ff_exclude_children(walk->opts, dir, kids);
+    }
 }
 
 static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
@@ -369,6 +376,13 @@ int main(int argc, char **argv)
         wo.on_children = on_children;
         wo.flags |= FRD_WALK_CHILDREN_PARTS; // entry by entry: a big directory in parts
         wo.children_fields = FRD_FIELD_TYPE | (ff_expr_needs(opts.exclude) & FRD_FIELDS_ALL);
+    }
+    if (opts.find_order) {
+        // Each directory in its own order, as find's fts meets it, and what fts sorts
+        // sorted by the listing's inode numbers.
+        wo.flags |= FRD_WALK_LISTING_ORDER;
+        wo.on_children = on_children;
+        wo.children_fields |= FRD_FIELD_TYPE | FRD_FIELD_FILE_ID;
     }
 
     opts.stat_may_fail = geteuid() != 0;

@@ -36,13 +36,14 @@
 #define DAYSECS    86400
 
 static const char usage_text[] =
-    "usage: frdfind [-H] [-L] [-P] [-s] [-j N] [PATH...] [EXPRESSION]\n"
+    "usage: frdfind [-H] [-L] [-P] [-s|-find-order] [-j N] [PATH...] [EXPRESSION]\n"
     "\n"
     "Walks each PATH (default .) in parallel with frd and evaluates EXPRESSION, GNU find's\n"
     "syntax, on every file. Default expression: -print.\n"
     "\n"
     "options:   -P (never follow links, default)  -L (follow all)  -H (follow the PATHs)\n"
     "           -s (sorted, deterministic output)  -j N (N walker threads)\n"
+    "           -find-order (find's own order: its output byte for byte)\n"
     "operators: ( EXPR )  ! EXPR  -not EXPR  EXPR -a EXPR  EXPR -o EXPR  EXPR , EXPR\n"
     "globals:   -depth -maxdepth N -mindepth N -xdev -mount -noleaf -follow -color -nocolor\n"
     "tests:     -name PAT -iname PAT -path PAT -ipath PAT -wholename PAT -iwholename PAT\n"
@@ -804,8 +805,9 @@ static int parse_leading(struct parser *p)
             p->i += a[2] != '\0' ? 1 : 2;
             continue;
         }
-        if (strcmp(a, "-s") == 0) {
-            o->ordered = true;
+        if (strcmp(a, "-s") == 0 || strcmp(a, "-find-order") == 0) {
+            o->ordered = true; // the last of the two wins
+            o->find_order = a[1] == 'f';
             p->i++;
             continue;
         }

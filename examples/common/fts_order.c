@@ -2,14 +2,14 @@
 // Copyright (c) 2026 The frd authors
 
 /**
- * frddu --du-order: a directory's entries in the order du meets them. du walks with gnulib's
- * fts and no comparison function: each directory in the order it lists its entries, read
+ * A directory's entries in the order GNU find and du meet them. Both walk with gnulib's fts
+ * and no comparison function: each directory in the order it lists its entries, read
  * 100,000 entries at a time, and a batch of more than 10,000 sorted by inode number (the
  * d_ino of the listing), which fts skips on tmpfs, NFS and CIFS (on Linux, where it can
  * tell; elsewhere it always sorts).
  */
 
-#include "frddu_order.h"
+#include "fts_order.h"
 
 #if defined(__linux__)
 #    include <sys/vfs.h>
@@ -47,11 +47,8 @@ static bool fts_sorts_here(frd_os_fd fd)
     return true;
 }
 
-void du_order_children(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
-                       void *udata)
+void fts_order_sort(struct frd_walk_children *kids)
 {
-    (void)dir;
-    (void)udata;
     size_t n = frd_walk_children_count(kids);
     if (n <= FTS_INODE_SORT_ABOVE || !fts_sorts_here(frd_walk_children_fd(kids))) {
         return;
