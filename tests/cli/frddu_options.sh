@@ -62,29 +62,11 @@ printf 't/a\0t/sizes/s1\0' >list
 printf 't/a\0\0missing\0t/a\0t/links' >list-bad
 printf 't/sizes/s1024' >list-unterminated
 
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-users=(root)
-if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
-  users+=(nobody)
-else
-  echo "note: not root: the cases run as $(id -un) only"
-fi
+cli_users
 
 # Some 500 pairs of runs are compared, so a case spawns as few processes as it can: stdout
 # is compared by one path_order, stderr with bash builtins (read); sort, cmp and wc run only
 # to show a difference and for a file holding a NUL byte, which no bash variable can.
-
-# run USER OUTPREFIX CMD ARGS...: stdout and stderr to OUTPREFIX.{out,err}, the status to rc.
-run() {
-  local user=$1 out=$2
-  shift 2
-  rc=0
-  if [ "$user" = nobody ]; then
-    as_nobody "$@" <"${STDIN:-/dev/null}" >"$out.out" 2>"$out.err" || rc=$?
-  else
-    "$@" <"${STDIN:-/dev/null}" >"$out.out" 2>"$out.err" || rc=$?
-  fi
-}
 
 # slurp VAR FILE: FILE's bytes into VAR; fails, leaving FILE to cmp, if it holds a NUL byte.
 slurp() { ! IFS= read -r -d '' "$1" <"$2"; }
@@ -123,9 +105,9 @@ check() {
   local user du_rc sort_opt=() what="du $*${frd_extra:+ (frddu $frd_extra)}"
   [[ " $* " == *" -0 "* || " $* " == *" --null "* ]] && sort_opt=(-z)
   for user in "${users[@]}"; do
-    run "$user" du du "$@"
+    run_as "$user" du du "$@"
     du_rc=$rc
-    run "$user" frd "$tmp/bin/du" ${frd_extra:+"$frd_extra"} "$@"
+    run_as "$user" frd "$tmp/bin/du" ${frd_extra:+"$frd_extra"} "$@"
     if ! same_records du.out frd.out "${sort_opt[@]}"; then
       bad "$what (as $user): stdout differs"
       sort "${sort_opt[@]}" du.out >du.sorted && sort "${sort_opt[@]}" frd.out >frd.sorted
@@ -331,8 +313,8 @@ printf 't/a/one\0\0missing\0t/empty\0' >list-msgs
 merged() { # ARGS...: du's and frddu's stdout and stderr on one pipe, as every user
   local user
   for user in "${users[@]}"; do
-    run "$user" du bash -c '"$@" 2>&1' - du "$@"
-    run "$user" frd bash -c '"$@" 2>&1' - "$tmp/bin/du" "$@"
+    run_as "$user" du bash -c '"$@" 2>&1' - du "$@"
+    run_as "$user" frd bash -c '"$@" 2>&1' - "$tmp/bin/du" "$@"
     if grep -q '^du: ' du.out && cmp -s du.out frd.out; then
       ok "du $* (as $user), stdout and stderr on one pipe: the same"
     else
@@ -403,9 +385,9 @@ if $by_name; then
   for args in "-a o" "o" "-a -b o" "-a --inodes o" "-c -a o/b o/a" "-a -l o" "-a -d1 o"; do
     for j in 1 2 8; do
       # shellcheck disable=SC2086 # args split on purpose
-      run root du du $args
+      run_as root du du $args
       # shellcheck disable=SC2086
-      run root frd "$tmp/bin/du" -j "$j" --sorted $args
+      run_as root frd "$tmp/bin/du" -j "$j" --sorted $args
       if cmp -s du.out frd.out && cmp -s du.err frd.err && [ -s du.out ]; then
         ok "du $args, entries in name order: frddu -j $j --sorted is du byte for byte"
       else
@@ -427,21 +409,7 @@ mkdir -p "$sorted_root/big"
 (cd "$sorted_root/big" && seq -f 'n%g' 1 10002 | xargs touch)
 big100k=$tmp/big100k
 mkdir "$big100k" && (cd "$big100k" && seq -f 'entry-%g' 1 100123 | xargs touch)
-exact() {
-  local user what="du $* (frddu --du-order)"
-  for user in "${users[@]}"; do
-    run "$user" du du "$@"
-    du_rc=$rc
-    run "$user" frd "$tmp/bin/du" --du-order "$@"
-    if cmp -s du.out frd.out && cmp -s du.err frd.err && [ "$rc" = "$du_rc" ]; then
-      ok "$what (as $user): stdout and stderr byte for byte, exit $rc"
-    else
-      bad "$what (as $user): exit $rc, du $du_rc"
-      diff du.out frd.out | head -6 || true
-      diff du.err frd.err | head -6 || true
-    fi
-  done
-}
+exact() { same_bytes_as_users du "$tmp/bin/du" --du-order "$@"; }
 exact -a t
 exact t
 exact -a -b -c t t/a

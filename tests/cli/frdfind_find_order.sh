@@ -36,42 +36,10 @@ chmod 700 t/private/locked && chmod 744 t/private/noexec
 mkdir big100k && (cd big100k && seq -f 'entry-%g' 1 100123 | xargs touch)
 mkdir "$shm/big" && (cd "$shm/big" && seq -f 'n%g' 1 10002 | xargs touch)
 
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-users=(root)
-if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
-  users+=(nobody)
-else
-  echo "note: not root: the cases run as $(id -un) only"
-fi
-
-# run USER PREFIX CMD ARGS...: stdout and stderr to PREFIX.{out,err}, the status to rc.
-run() {
-  local user=$1 out=$2
-  shift 2
-  rc=0
-  if [ "$user" = nobody ]; then
-    as_nobody "$@" </dev/null >"$out.out" 2>"$out.err" || rc=$?
-  else
-    "$@" </dev/null >"$out.out" 2>"$out.err" || rc=$?
-  fi
-}
+cli_users
 
 # exact ARGS...: find ARGS and frdfind -find-order ARGS agree byte for byte, as every user.
-exact() {
-  local user find_rc
-  for user in "${users[@]}"; do
-    run "$user" find find "$@"
-    find_rc=$rc
-    run "$user" frd "$tmp/bin/find" -find-order "$@"
-    if cmp -s find.out frd.out && cmp -s find.err frd.err && [ "$rc" = "$find_rc" ]; then
-      ok "find $* (as $user): frdfind -find-order byte for byte, exit $rc"
-    else
-      bad "find $* (as $user): frdfind -find-order exit $rc, find $find_rc"
-      diff find.out frd.out | head -6 || true
-      diff find.err frd.err | head -6 || true
-    fi
-  done
-}
+exact() { same_bytes_as_users find "$tmp/bin/find" -find-order "$@"; }
 
 exact t
 exact t -depth
@@ -99,11 +67,11 @@ exact "$shm/big"
 for user in "${users[@]}"; do
   rm -rf d1 d2 && cp -a t/a d1 && cp -a t/a d2 && chmod 777 d1 d2
   [ "$user" = nobody ] && chown -R 65534 d1 d2
-  run "$user" find find d1 -name '*.o' -delete -o -print
-  find_rc=$rc
-  run "$user" frd "$tmp/bin/find" -find-order d2 -name '*.o' -delete -o -print
+  run_as "$user" ref find d1 -name '*.o' -delete -o -print
+  ref_rc=$rc
+  run_as "$user" frd "$tmp/bin/find" -find-order d2 -name '*.o' -delete -o -print
   sed 's/^d2/d1/' frd.out >frd.mapped
-  if cmp -s find.out frd.mapped && cmp -s find.err frd.err && [ "$rc" = "$find_rc" ] &&
+  if cmp -s ref.out frd.mapped && cmp -s ref.err frd.err && [ "$rc" = "$ref_rc" ] &&
     [ "$(cd d1 && find . | sort)" = "$(cd d2 && find . | sort)" ]; then
     ok "find DIR -name '*.o' -delete -o -print (as $user): the same lines and tree left"
   else
