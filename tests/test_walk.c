@@ -796,10 +796,24 @@ static void keep_all_hook(const struct frd_walk_entry *dir, struct frd_walk_chil
     (void)udata;
 }
 
+/** The paths of a walk, and how many of its entries came without their size. */
+struct listed_ctx {
+    struct recs paths;
+    size_t unsized;
+};
+
+static enum frd_action listed_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct listed_ctx *x = udata;
+    recs_add(&x->paths, we->path, we->path_len);
+    x->unsized += !(we->entry->fields & FRD_FIELD_SIZE);
+    return FRD_ACTION_CONTINUE;
+}
+
 /** FRD_WALK_LISTING_ORDER: the ordered walk in each directory's own order (on this file
  *  system unlike the names', one directory read in many batches), the same as readdir's
- *  depth first, at 1, 2 and 8 workers, names only, with every field, and through a children
- *  hook. */
+ *  depth first, at 1, 2 and 8 workers, names only, with every field (each entry stat'ed),
+ *  and through a children hook. */
 static void test_walk_ordered_listing_order_is_readdir_order(void **state)
 {
     (void)state;
@@ -830,8 +844,8 @@ static void test_walk_ordered_listing_order_is_readdir_order(void **state)
     unsigned workers[] = {1, 2, 8};
     for (int w = 0; w < 3; w++) {
         for (int mode = 0; mode < 3; mode++) {
-            struct recs got;
-            recs_init(&got);
+            struct listed_ctx x = {.unsized = 0};
+            recs_init(&x.paths);
             struct frd_walk_options o;
             walk_opts(&o, FRD_WALK_ORDERED | FRD_WALK_LISTING_ORDER |
                               (mode == 0 ? FRD_WALK_NAMES_ONLY : 0));
@@ -839,12 +853,14 @@ static void test_walk_ordered_listing_order_is_readdir_order(void **state)
             if (mode == 2) {
                 o.on_children = keep_all_hook;
             }
-            assert_int_equal(frd_walk(root, &o, path_visit, &got), 0);
-            assert_int_equal(got.n, want.n);
+            assert_int_equal(frd_walk(root, &o, listed_visit, &x), 0);
+            assert_int_equal(x.paths.n, want.n);
             for (size_t j = 0; j < want.n; j++) {
-                assert_string_equal(got.v[j], want.v[j]);
+                assert_string_equal(x.paths.v[j], want.v[j]);
             }
-            recs_free(&got);
+            // Every entry stat'ed where the walk wants fields: names only, none.
+            assert_int_equal(x.unsized, mode == 0 ? want.n : 0);
+            recs_free(&x.paths);
         }
     }
     recs_free(&by_name);
