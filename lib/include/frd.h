@@ -628,7 +628,9 @@ enum frd_walk_flag {
      *  metadata: with it, FRD_WALK_NAMES_ONLY is ignored. */
     FRD_WALK_UNIQUE_DIRS = 1u << 3,
     FRD_WALK_SKIP_HIDDEN = 1u << 4, /**< skip entries whose name starts with '.' */
-    FRD_WALK_ORDERED = 1u << 5,     /**< callbacks on one thread, depth-first, by name */
+    /** Callbacks on one thread, depth-first, each directory's entries by name (or as the
+     *  directory lists them: FRD_WALK_LISTING_ORDER). */
+    FRD_WALK_ORDERED = 1u << 5,
     /** The children hook (opts.on_children) takes a directory in parts: in concurrent mode a
      *  big directory's listing goes through the hook batch by batch, each batch before any
      *  of its entries is stat'ed, so memory stays bounded by the batches in flight and the
