@@ -426,6 +426,31 @@ void ff_exec_dir_done(void *state, void *udata);
 void ff_exec_run_ready(struct ff_thread *thr);
 
 /**
+ * -s and -find-order: from now on -execdir ... + runs its batches where find runs them (see
+ * ff_exec_level()), a root's included. Nothing without an -execdir ... +. Before the walks.
+ */
+void ff_exec_levels_begin(void);
+
+/**
+ * After ff_exec_levels_begin(), for each visit (leaving false) and each directory the walk
+ * leaves (its post-order call: leaving true), before anything is evaluated: where the
+ * depth changes from the last call's, and at each root, runs the batches pending (find runs
+ * them whenever fts goes one level down or up). thr: the caller's output, or NULL. One
+ * thread (the ordered walk's).
+ */
+void ff_exec_level(const struct frd_walk_entry *we, bool leaving, struct ff_thread *thr);
+
+/**
+ * After ff_exec_levels_begin(), for an entry the walk reports and does not visit (a
+ * directory loop), before its message: find returns it at its depth, a change of level.
+ */
+void ff_exec_level_unvisited(unsigned depth, struct ff_thread *thr);
+
+/** After a walk: runs the batches of its directories still pending (the roots' wait for
+ *  the next root's visit or ff_exec_finish_all()). */
+void ff_exec_walk_end(struct ff_thread *thr);
+
+/**
  * Runs every '+' batch still pending (after the walk, from one thread), then frees every
  * command.
  */

@@ -98,6 +98,16 @@ static pthread_mutex_t ready_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct dir_batches *ready_head;
 static struct dir_batches *ready_tail;
 static atomic_bool ready_any;
+/** -s and -find-order (ff_exec_levels_begin()): the batches run where find runs them. */
+static bool levels;
+/** levels: the depth of the walk's last event (a visit, or a directory left), -1 at a root. */
+static int last_level = -1;
+/** levels: the roots' batches (a root runs in the directory above it), pending until the
+ *  walk's next change of level, as find's. */
+static struct dir_batches *root_batches;
+/** levels: the batches of the directory of the entry visited last (NULL for a root's, or
+ *  once the walk left a directory): what going a level down from there runs. */
+static struct dir_batches *last_dir;
 /** Descriptors the pending batches hold, and how many before they are given back early. */
 static atomic_uint held_fds;
 static unsigned fd_soft_cap;
@@ -710,20 +720,22 @@ static void execdir_plus(struct ff_exec *ex, const struct frd_walk_entry *we, st
     if (arg == NULL) {
         return;
     }
-    struct dir_batches *d = we->is_root || we->depth == 0 ? NULL : we->parent_state;
+    bool root = we->is_root || we->depth == 0;
+    struct dir_batches *d = root ? root_batches : we->parent_state;
     bool owned = false;
     // An entry that joins a batch opens nothing: the batch's first saved the directory.
-    int fd = d != NULL ? (int)we->parent_fd : exec_dir(we, &owned, thr);
+    int fd = d != NULL && !root ? (int)we->parent_fd : exec_dir(we, &owned, thr);
     if (fd < 0) {
-        if (d != NULL) {
+        if (!root) {
             ff_error_path(we->path, strerror(ENOENT));
         }
         free(arg);
         return;
     }
     if (d == NULL) {
-        // A root is a batch of its own, as find runs it (in the directory above it). So is
-        // an entry whose directory has no state (none could be allocated).
+        // A root is a batch of its own, as find runs it (in the directory above it); in the
+        // parallel walk it runs at once. So does an entry whose directory has no state (none
+        // could be allocated).
         run_alone(ex, fd, arg, thr);
     } else {
         pthread_mutex_lock(&d->lock);
@@ -733,7 +745,12 @@ static void execdir_plus(struct ff_exec *ex, const struct frd_walk_entry *we, st
             if (atomic_load_explicit(&held_fds, memory_order_relaxed) >= fd_soft_cap) {
                 release_ancestor(d, thr);
             }
-            b->dir_fd = save_exec_dir(fd, we, thr); // find saves it for each batch
+            if (root) {
+                b->dir_fd = fd; // opened for it by exec_dir()
+                owned = false;
+            } else {
+                b->dir_fd = save_exec_dir(fd, we, thr); // find saves it for each batch
+            }
             if (b->dir_fd >= 0) {
                 atomic_fetch_add_explicit(&held_fds, 1, memory_order_relaxed);
             }
@@ -773,21 +790,100 @@ bool ff_exec_wants_dir_states(void)
     return ndir_plus > 0;
 }
 
+/** @return new empty batches for a directory below `parent` (NULL: a root's), or NULL. */
+static struct dir_batches *dir_batches_new(struct dir_batches *parent)
+{
+    struct dir_batches *d = calloc(1, sizeof(*d) + (size_t)ndir_plus * sizeof(d->batches[0]));
+    if (d == NULL) {
+        return NULL;
+    }
+    pthread_mutex_init(&d->lock, NULL);
+    d->parent = parent;
+    for (unsigned i = 0; i < ndir_plus; i++) {
+        d->batches[i].dir_fd = -1;
+    }
+    return d;
+}
+
 void ff_exec_dir_visit(const struct frd_walk_entry *we)
 {
     if (ndir_plus == 0 || we->dir_state == NULL || *we->dir_state != NULL) {
         return;
     }
-    struct dir_batches *d = calloc(1, sizeof(*d) + (size_t)ndir_plus * sizeof(d->batches[0]));
-    if (d == NULL) {
-        return; // its entries run one command each (see execdir_plus())
+    // Without them, its entries run one command each (see execdir_plus()).
+    *we->dir_state = dir_batches_new(we->is_root || we->depth == 0 ? NULL : we->parent_state);
+}
+
+/** Runs what d's batches hold now (d may be NULL); they fill again from the next entry. */
+static void dir_batches_run_now(struct dir_batches *d, struct ff_thread *thr)
+{
+    if (d != NULL) {
+        pthread_mutex_lock(&d->lock);
+        dir_batches_run(d, thr);
+        pthread_mutex_unlock(&d->lock);
     }
-    pthread_mutex_init(&d->lock, NULL);
-    d->parent = we->is_root || we->depth == 0 ? NULL : we->parent_state;
-    for (unsigned i = 0; i < ndir_plus; i++) {
-        d->batches[i].dir_fd = -1;
+}
+
+void ff_exec_levels_begin(void)
+{
+    if (ndir_plus == 0) {
+        return;
     }
-    *we->dir_state = d;
+    levels = true;
+    last_level = -1;
+    if (root_batches == NULL) {
+        root_batches = dir_batches_new(NULL); // without them, a root runs at once
+    }
+}
+
+/**
+ * find runs every pending batch when the depth of what fts returns changes (a directory's
+ * first entry, or the directory again as fts leaves it) and at each root. What can hold
+ * arguments then, the walk being in find's order: the roots' batch and the ready ones;
+ * going down, the batch of the directory above (its entries before this subdirectory).
+ * @return true if the level changed (the caller runs what leaving adds).
+ */
+static bool level_change(int level, bool root, struct ff_thread *thr)
+{
+    if (!root && level == last_level) {
+        return false;
+    }
+    bool down = !root && level > last_level;
+    last_level = level;
+    ff_exec_run_ready(thr);
+    dir_batches_run_now(root_batches, thr);
+    if (down) {
+        dir_batches_run_now(last_dir, thr);
+    }
+    return true;
+}
+
+void ff_exec_level(const struct frd_walk_entry *we, bool leaving, struct ff_thread *thr)
+{
+    if (!levels) {
+        return;
+    }
+    bool root_visit = !leaving && (we->is_root || we->depth == 0);
+    if (level_change((int)we->depth, root_visit, thr) && leaving && we->dir_state != NULL) {
+        dir_batches_run_now(*we->dir_state, thr); // going up: the directory left
+    }
+    last_dir = leaving || root_visit ? NULL : we->parent_state;
+}
+
+void ff_exec_level_unvisited(unsigned depth, struct ff_thread *thr)
+{
+    if (levels) {
+        level_change((int)depth, false, thr);
+    }
+}
+
+void ff_exec_walk_end(struct ff_thread *thr)
+{
+    ff_exec_run_ready(thr);
+    // The roots' batch waits for the next root or the end, as find's for its next start
+    // point (read from -files0-from after this walk's messages) or its exit.
+    last_level = -1;
+    last_dir = NULL;
 }
 
 /** Frees the batches (none pending any more). */
@@ -852,7 +948,12 @@ void ff_exec_run_ready(struct ff_thread *thr)
 void ff_exec_finish_all(void)
 {
     struct ff_thread *thr = ff_thread_get(0);
-    ff_exec_run_ready(thr);
+    ff_exec_walk_end(thr);
+    if (root_batches != NULL) {
+        dir_batches_run_now(root_batches, thr);
+        dir_batches_free(root_batches);
+        root_batches = NULL;
+    }
     // The registry lists the commands last first: run the batches in command-line order.
     struct ff_exec *rev = NULL;
     while (registry != NULL) {

@@ -36,6 +36,8 @@ struct ff_walk {
     /** -depth with several workers: evaluations hold their buffer's lock, and a post-order
      *  evaluation flushes every buffer first (see frdfind_out.c). */
     bool post_order_sync;
+    /** -s or -find-order with an -execdir ... +: its batches run as find's (ff_exec_level()). */
+    bool exec_levels;
 };
 
 /** -depth: is this directory's evaluation deferred to the post-order hook? Not for one whose
@@ -200,6 +202,9 @@ static enum frd_action on_visit(const struct frd_walk_entry *we, void *udata)
 {
     struct ff_walk *walk = udata;
     ff_exec_dir_visit(we);
+    if (walk->exec_levels) {
+        ff_exec_level(we, false, ff_thread_get(we->worker));
+    }
     struct ff_result known = {.prune = false};
     known_of(walk->opts, we, &known);
     // -mindepth is applied here, not by the walker, so that a failed stat above it is
@@ -218,6 +223,9 @@ static void on_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_
 {
     (void)totals;
     struct ff_walk *walk = udata;
+    if (walk->exec_levels) {
+        ff_exec_level(dir, true, ff_thread_get(dir->worker));
+    }
     // The walker calls this for directories it listed and for those it could not read
     // (after their error, as find -depth prints them), never for a mount point under -xdev
     // or a directory at -maxdepth: both are evaluated at their visit.
@@ -318,6 +326,9 @@ static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
     }
     // Each message follows the lines of this worker before it, as find's follow its output.
     if (err->call == FRD_OP_LOOP) {
+        if (walk->exec_levels) {
+            ff_exec_level_unvisited(err->depth, ff_thread_get(err->worker));
+        }
         pending_flush(err->worker);
         ff_out_flush_worker(err->worker);
         report_loop(err);
@@ -369,7 +380,10 @@ int main(int argc, char **argv)
     if (opts.ordered) {
         wo.flags |= FRD_WALK_ORDERED;
     }
-    if (opts.depth) {
+    // In find's order (-s, -find-order) -execdir ... + runs its batches where find does,
+    // which takes the walk's leaving of each directory too.
+    bool exec_levels = opts.ordered && ff_exec_wants_dir_states();
+    if (opts.depth || exec_levels) {
         wo.on_dir_done = on_dir_done;
     }
     if (opts.exclude != NULL) {
@@ -392,7 +406,10 @@ int main(int argc, char **argv)
     if (!opts.xdev && !opts.color && !ff_expr_uses_dir_fd(opts.expr, opts.stat_may_fail)) {
         wo.flags |= FRD_WALK_NO_PARENT_FD;
     }
-    struct ff_walk walk = {.opts = &opts};
+    struct ff_walk walk = {.opts = &opts, .exec_levels = exec_levels};
+    if (exec_levels) {
+        ff_exec_levels_begin();
+    }
     atomic_init(&walk.quit, false);
     // One output state per worker index: the walker runs at most 8 workers (or the -j asked).
     unsigned nstates = opts.workers > 8 ? opts.workers : 8;
@@ -440,7 +457,7 @@ int main(int argc, char **argv)
             ff_error(tool_strerror(rc));
         }
         count += ff_out_flush_all();
-        ff_exec_run_ready(ff_thread_get(0)); // these roots' last -execdir batches
+        ff_exec_walk_end(ff_thread_get(0)); // these roots' last -execdir batches
         i = end;
     }
     count += ff_out_flush_all();
