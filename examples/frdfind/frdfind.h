@@ -426,8 +426,9 @@ void ff_exec_dir_done(void *state, void *udata);
 void ff_exec_run_ready(struct ff_thread *thr);
 
 /**
- * -s and -find-order: from now on -execdir ... + runs its batches where find runs them (see
- * ff_exec_level()), a root's included. Nothing without an -execdir ... +. Before the walks.
+ * -s and -find-order with an -execdir ... + (ff_exec_wants_dir_states()): from now on the
+ * batches run where find runs them (ff_exec_level()), a root's included. Before the walks;
+ * then the walk calls ff_exec_level() and ff_exec_level_unvisited(), and only then.
  */
 void ff_exec_levels_begin(void);
 

@@ -25,6 +25,7 @@
 #include "grow.h"
 #include "toolname.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -98,14 +99,12 @@ static pthread_mutex_t ready_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct dir_batches *ready_head;
 static struct dir_batches *ready_tail;
 static atomic_bool ready_any;
-/** -s and -find-order (ff_exec_levels_begin()): the batches run where find runs them. */
-static bool levels;
-/** levels: the depth of the walk's last event (a visit, or a directory left), -1 at a root. */
+/** -s and -find-order (ff_exec_levels_begin(), then ff_exec_level()): the depth of the walk's last event (a visit, or a directory left), -1 at a root. */
 static int last_level = -1;
-/** levels: the roots' batches (a root runs in the directory above it), pending until the
+/** -s and -find-order: the roots' batches (a root runs in the directory above it), pending until the
  *  walk's next change of level, as find's. */
 static struct dir_batches *root_batches;
-/** levels: the batches of the directory of the entry visited last (NULL for a root's, or
+/** -s and -find-order: the batches of the directory of the entry visited last (NULL for a root's, or
  *  once the walk left a directory): what going a level down from there runs. */
 static struct dir_batches *last_dir;
 /** Descriptors the pending batches hold, and how many before they are given back early. */
@@ -826,10 +825,7 @@ static void dir_batches_run_now(struct dir_batches *d, struct ff_thread *thr)
 
 void ff_exec_levels_begin(void)
 {
-    if (ndir_plus == 0) {
-        return;
-    }
-    levels = true;
+    assert(ndir_plus > 0);
     last_level = -1;
     if (root_batches == NULL) {
         root_batches = dir_batches_new(NULL); // without them, a root runs at once
@@ -860,9 +856,6 @@ static bool level_change(int level, bool root, struct ff_thread *thr)
 
 void ff_exec_level(const struct frd_walk_entry *we, bool leaving, struct ff_thread *thr)
 {
-    if (!levels) {
-        return;
-    }
     bool root_visit = !leaving && (we->is_root || we->depth == 0);
     if (level_change((int)we->depth, root_visit, thr) && leaving && we->dir_state != NULL) {
         dir_batches_run_now(*we->dir_state, thr); // going up: the directory left
@@ -872,9 +865,7 @@ void ff_exec_level(const struct frd_walk_entry *we, bool leaving, struct ff_thre
 
 void ff_exec_level_unvisited(unsigned depth, struct ff_thread *thr)
 {
-    if (levels) {
-        level_change((int)depth, false, thr);
-    }
+    level_change((int)depth, false, thr);
 }
 
 void ff_exec_walk_end(struct ff_thread *thr)

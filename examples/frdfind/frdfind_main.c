@@ -457,7 +457,7 @@ int main(int argc, char **argv)
             ff_error(tool_strerror(rc));
         }
         count += ff_out_flush_all();
-        ff_exec_walk_end(ff_thread_get(0)); // these roots' last -execdir batches
+        ff_exec_walk_end(ff_thread_get(0)); // the last -execdir batches of these roots' trees
         i = end;
     }
     count += ff_out_flush_all();
