@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The frd authors
 
-/** Declarations shared by lib/, platform/ and walker/: allocation, assertions, list internals. */
+/** Declarations shared by lib/, platform/, walker/ and mpi/: allocation, assertions, lists. */
 #ifndef FRD_LIB_INTERNAL_H
 #define FRD_LIB_INTERNAL_H
 

@@ -29,7 +29,9 @@
  *   visited it) but checks type, dev and ino against what the sender saw (FRD_ECHANGED).
  * - Termination and the drain: proto.c. Stop and errors: the rank whose walk ended with a
  *   code sends MP_ABORT to every rank; each stops its walk (visits return STOP) and ends.
- *   Every rank returns the same code (MPI_Allreduce).
+ *   Every rank returns the same code (MPI_Allreduce). A message that breaks the protocol
+ *   (proto.c's mp_check(), queue.c's mq_unpack()) is such a code, FRD_EMALFORMED, on the
+ *   rank that received it; a request from a rank already waiting here is not counted twice.
  *
  * Test-only (environment, see mpi/README.md): FRD_MPI_TEST_LIST_DELAY_US sleeps that long in
  * every listing (a children hook), to simulate a remote metadata server in bench/;
@@ -39,6 +41,7 @@
  * another rank listed.
  */
 #include "frd_mpi.h"
+#include "internal.h"
 #include "proto.h"
 #include "queue.h"
 
@@ -73,6 +76,8 @@ struct rank_walk {
     const struct frd_mpi_options *opts;
     const struct frd_mpi_callbacks *cb;
     void *udata;
+    const char *root; /**< the walk's root: every directory received is below it */
+    size_t root_len;
     struct mq held;
     struct mq batch;   /**< the roots of the walk running (read-only while it runs) */
     bool batch_is_top; /**< the batch is the walk's own root (rank 0's first) */
@@ -369,7 +374,7 @@ static void *rw_thread(void *arg)
     if (!rw->batch_is_top && w.follow == FRD_FOLLOW_ROOTS) {
         w.follow = FRD_FOLLOW_NEVER; // only the walk's own root is followed
     }
-    const char **roots = malloc(rw->batch.len * sizeof(*roots));
+    const char **roots = frd__malloc(rw->batch.len * sizeof(*roots));
     if (roots == NULL) {
         rw->walk_rc = FRD_ENOMEM;
     } else {
@@ -377,7 +382,7 @@ static void *rw_thread(void *arg)
             roots[i] = rw->batch.items[i].path;
         }
         rw->walk_rc = frd_walk_roots(roots, rw->batch.len, &w, rw_visit, rw);
-        free(roots);
+        frd__free(roots);
     }
     pthread_mutex_lock(&rw->lock);
     atomic_store(&rw->walk_done, true);
@@ -425,22 +430,24 @@ static int rw_start(struct rank_walk *rw)
     return 0;
 }
 
-/** Sends items [0, n) of q to rank dst as one MP_WORK and drops them. @return 0 or -1. */
+/** Sends items [0, n) of q to rank dst as one MP_WORK and drops them. @return 0 or
+ *  mp_send()'s code. */
 static int rw_give(struct rank_walk *rw, struct mq *q, size_t n, int dst)
 {
     size_t len;
     char *buf = mq_pack(q, 0, n, &len);
     rw->stats.given += n;
     if (buf == NULL) {
-        return -1;
+        return FRD_ENOMEM;
     }
     int rc = mp_send(&rw->mp, dst, MP_WORK, buf, len);
-    free(buf);
+    frd__free(buf);
     mq_drop_head(q, n);
     return rc;
 }
 
-/** Answers the waiting ranks from the outbox, or MP_NOWORK when `all_nowork`. */
+/** Answers the waiting ranks from the outbox, or MP_NOWORK when `all_nowork`.
+ *  @return 0, or mp_send()'s code. */
 static int rw_serve(struct rank_walk *rw, bool all_nowork)
 {
     int rc = 0;
@@ -481,18 +488,35 @@ static int rw_serve(struct rank_walk *rw, bool all_nowork)
         }
     }
     atomic_store(&rw->want, rw->npending > 0 ? 8 * rw->npending : 0);
-    if (rw->npending == 0 && !rw->scatter && rc == 0 && mq_move_all(&rw->held, &rw->outbox) != 0) {
-        rc = -1; // set aside by the visits: in held, thieves get them without waiting
+    if (rw->npending == 0 && !rw->scatter && rc == 0) {
+        rc = mq_move_all(&rw->held, &rw->outbox); // in held, thieves get them without waiting
     }
     pthread_mutex_unlock(&rw->lock);
     return rc;
 }
 
-/** Handles one message. @return 1 when the walk has ended for this rank, 0, or -1. */
+/** Has rank `src` a request waiting for a reply here? */
+static bool rw_is_pending(const struct rank_walk *rw, int src)
+{
+    for (int i = 0; i < rw->npending; i++) {
+        if (rw->pending[i] == src) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/** Handles one message (mp_check() passed). @return 1 when the walk has ended for this rank,
+ *  0, FRD_EMALFORMED (WORK whose items break the protocol), or mp_send()'s code. */
 static int rw_handle(struct rank_walk *rw, struct mp_msg *msg)
 {
     switch (msg->tag) {
     case MP_REQ:
+        if (rw_is_pending(rw, msg->src)) {
+            // Waiting already: answered once. (A rank asks again only after a reply, but a
+            // scattered directory, test-only, reaches it as if it were one.)
+            return 0;
+        }
         if ((rw->walking || rw->held.len > 0) && rw->npending < rw->mp.size) {
             if (rw->npending == 0) {
                 rw->pending_since = now_ns();
@@ -505,7 +529,7 @@ static int rw_handle(struct rank_walk *rw, struct mp_msg *msg)
     case MP_WORK:
         rw->stats.work_msgs++;
         rw->req_out = false;
-        return mq_unpack(&rw->held, msg->buf, msg->len);
+        return mq_unpack(&rw->held, msg->buf, msg->len, rw->root, rw->root_len);
     case MP_NOWORK:
         rw->req_out = false;
         rw->next_req = now_ns() + IDLE_SLEEP_NS;
@@ -513,23 +537,24 @@ static int rw_handle(struct rank_walk *rw, struct mp_msg *msg)
     case MP_DONE:
         return 1;
     case MP_ABORT:
-        if (rw->rc == 0 && msg->len >= sizeof(int32_t)) {
+        if (rw->rc == 0) {
             int32_t code;
             memcpy(&code, msg->buf, sizeof code);
             rw->rc = code;
         }
         return 1;
     case MP_PROGRESS:
-        if (rw->progress != NULL && msg->len == 5 * sizeof(uint64_t)) {
-            memcpy(rw->progress + 5 * msg->src, msg->buf, msg->len);
+        if (rw->progress != NULL) {
+            memcpy(rw->progress + 5 * msg->src, msg->buf, 5 * sizeof(uint64_t));
         }
         return 0;
     default:
-        return 0;
+        return FRD_EMALFORMED;
     }
 }
 
-/** Sends this rank's figures to rank 0 and, on rank 0, calls the progress hook. */
+/** Sends this rank's figures to rank 0 and, on rank 0, calls the progress hook.
+ *  @return 0, or mp_send()'s code. */
 static int rw_progress(struct rank_walk *rw, bool idle)
 {
     uint64_t now = now_ns();
@@ -582,6 +607,23 @@ static void rw_join(struct rank_walk *rw)
     }
 }
 
+/**
+ * Ends this rank's loop after a failure that is not MPI's own (a message that broke the
+ * protocol, no memory, the walk's code): every rank is told to stop, and all return the code.
+ * @return 0, or -1 when MPI failed (then frd_mpi_walk() returns FRD_EIO).
+ */
+static int rw_fail(struct rank_walk *rw, int code)
+{
+    if (code == FRD_EIO) {
+        return -1;
+    }
+    if (rw->rc == 0) {
+        rw->rc = code;
+    }
+    int32_t c = rw->rc;
+    return mp_send_all(&rw->mp, MP_ABORT, &c, sizeof c) == 0 ? 0 : -1;
+}
+
 /** The rank's loop. @return 0, or -1 when MPI failed. */
 static int rw_loop(struct rank_walk *rw)
 {
@@ -593,61 +635,53 @@ static int rw_loop(struct rank_walk *rw)
         while ((got = mp_poll(&rw->mp, &msg)) > 0) {
             busy = true;
             int end = rw_handle(rw, &msg);
-            free(msg.buf);
+            frd__free(msg.buf);
             if (end != 0) {
-                return end < 0 ? -1 : 0;
+                return end < 0 ? rw_fail(rw, end) : 0;
             }
         }
         if (got < 0) {
-            return -1;
+            return rw_fail(rw, got);
         }
         if (rw->walking && atomic_load(&rw->walk_done)) {
             rw_join(rw);
             busy = true;
             if (rw->rc != 0) {
-                int32_t code = rw->rc;
-                return mp_send_all(&rw->mp, MP_ABORT, &code, sizeof code) == 0 ? 0 : -1;
+                return rw_fail(rw, rw->rc);
             }
         }
         // Waiting ranks first (they get as much as this rank keeps), then a new batch.
-        if (rw_serve(rw, !rw->walking && rw->held.len == 0) != 0) {
-            return -1;
-        }
-        if (!rw->walking && rw->held.len > 0) {
-            int rc = rw_start(rw);
-            if (rc != 0) {
-                rw->rc = rc;
-                int32_t code = rc;
-                return mp_send_all(&rw->mp, MP_ABORT, &code, sizeof code) == 0 ? 0 : -1;
-            }
+        int rc = rw_serve(rw, !rw->walking && rw->held.len == 0);
+        if (rc == 0 && !rw->walking && rw->held.len > 0) {
+            rc = rw_start(rw);
             busy = true;
         }
         bool idle = !rw->walking && rw->held.len == 0;
         rw_stats_idle(&rw->stats, idle);
-        if (rw_progress(rw, idle) != 0) {
-            return -1;
+        if (rc == 0) {
+            rc = rw_progress(rw, idle);
         }
-        if (idle) {
-            int t = mp_idle_token(&rw->mp);
-            if (t < 0) {
-                return -1;
+        if (rc == 0 && idle) {
+            rc = mp_idle_token(&rw->mp);
+            if (rc == 1) {
+                rc = mp_send_all(&rw->mp, MP_DONE, NULL, 0);
+                return rc == 0 ? 0 : rw_fail(rw, rc);
             }
-            if (t == 1) {
-                return mp_send_all(&rw->mp, MP_DONE, NULL, 0) == 0 ? 0 : -1;
-            }
+        }
+        if (rc != 0) {
+            return rw_fail(rw, rc);
         }
         bool low = rw->walking && rw->held.len == 0 && !atomic_load(&rw->walk_done) &&
                    atomic_load(&rw->in_flight) <= rw->low && !rw->batch_is_top;
-        if (idle || low) {
-            if (!rw->req_out && size > 1 && now_ns() >= rw->next_req) {
-                int dst = (int)(rand_r(&rw->seed) % (unsigned)(size - 1));
-                dst += dst >= rw->mp.rank ? 1 : 0;
-                if (mp_send(&rw->mp, dst, MP_REQ, NULL, 0) != 0) {
-                    return -1;
-                }
-                rw->req_out = true;
-                rw->stats.requests++;
+        if ((idle || low) && !rw->req_out && size > 1 && now_ns() >= rw->next_req) {
+            int dst = (int)(rand_r(&rw->seed) % (unsigned)(size - 1));
+            dst += dst >= rw->mp.rank ? 1 : 0;
+            rc = mp_send(&rw->mp, dst, MP_REQ, NULL, 0);
+            if (rc != 0) {
+                return rw_fail(rw, rc);
             }
+            rw->req_out = true;
+            rw->stats.requests++;
         }
         if (!busy) {
             rw_nap(rw);
@@ -663,16 +697,18 @@ int frd_mpi_walk(MPI_Comm comm, const char *root, const struct frd_mpi_options *
         opts->walk.on_progress != NULL || opts->walk.on_children != NULL) {
         return FRD_EINVAL;
     }
-    struct rank_walk *rw = calloc(1, sizeof(*rw));
+    struct rank_walk *rw = frd__calloc(1, sizeof(*rw));
     MPI_Comm dup;
     if (rw == NULL) {
         return FRD_ENOMEM;
     }
     if (MPI_Comm_dup(comm, &dup) != MPI_SUCCESS) {
-        free(rw);
+        frd__free(rw);
         return FRD_EIO;
     }
     rw->opts = opts;
+    rw->root = root;
+    rw->root_len = strlen(root);
     rw->cb = cb;
     rw->udata = udata;
     pthread_mutex_init(&rw->lock, NULL);
@@ -692,7 +728,7 @@ int frd_mpi_walk(MPI_Comm comm, const char *root, const struct frd_mpi_options *
     rw->keep = rw->scatter || rw->mp.size == 1 ? INT32_MAX : (int)(8 * workers + 8);
     rw->low = (int)(2 * workers + 2);
     rw->seed = (unsigned)rw->mp.rank * 2654435761u + (unsigned)now_ns();
-    rw->pending = calloc((size_t)(rw->mp.size > 0 ? rw->mp.size : 1), sizeof(int));
+    rw->pending = frd__calloc((size_t)(rw->mp.size > 0 ? rw->mp.size : 1), sizeof(int));
     if (rw->pending == NULL) {
         rw->rc = FRD_ENOMEM;
     }
@@ -702,9 +738,9 @@ int frd_mpi_walk(MPI_Comm comm, const char *root, const struct frd_mpi_options *
     if (!mpi_failed && rw->mp.rank == 0) {
         rw->top_pending = true;
         if (cb->on_progress != NULL) {
-            rw->progress = calloc((size_t)rw->mp.size * 5, sizeof(uint64_t));
+            rw->progress = frd__calloc((size_t)rw->mp.size * 5, sizeof(uint64_t));
         }
-        if (mq_push(&rw->held, root, strlen(root), 0, 0, 0, 0, false) != 0) {
+        if (mq_push(&rw->held, root, rw->root_len, 0, 0, 0, 0, false) != 0) {
             rw->rc = FRD_ENOMEM;
         }
         for (int r = rw->mp.size - 1; r > 0 && rw->pending != NULL; r--) {
@@ -714,8 +750,9 @@ int frd_mpi_walk(MPI_Comm comm, const char *root, const struct frd_mpi_options *
     }
     rw->stats.on = getenv("FRD_MPI_TEST_STATS") != NULL;
     rw->stats.start = now_ns();
-    if (!mpi_failed && rw->rc == 0) {
-        mpi_failed = rw_loop(rw) != 0;
+    if (!mpi_failed) {
+        // A rank that cannot start still tells the others, which would wait for it.
+        mpi_failed = (rw->rc == 0 ? rw_loop(rw) : rw_fail(rw, rw->rc)) != 0;
     }
     if (rw->stats.on) {
         rw_stats_print(&rw->stats, rw->mp.rank);
@@ -724,23 +761,21 @@ int frd_mpi_walk(MPI_Comm comm, const char *root, const struct frd_mpi_options *
         atomic_store(&rw->stopping, true);
         rw_join(rw);
     }
-    if (!mpi_failed) {
-        mpi_failed = mp_finish(&rw->mp) != 0;
-    }
+    int finished = mpi_failed ? FRD_EIO : mp_finish(&rw->mp);
     int local = rw->rc != 0 ? rw->rc : rw->root_rc;
-    if (mpi_failed) {
-        local = FRD_EIO;
+    if (finished != 0) {
+        local = finished == FRD_EMALFORMED && rw->rc != 0 ? rw->rc : finished;
     }
     int result = local;
     MPI_Allreduce(&local, &result, 1, MPI_INT, MPI_MIN, dup);
     mq_free(&rw->held);
     mq_free(&rw->batch);
     mq_free(&rw->outbox);
-    free(rw->progress);
-    free(rw->pending);
+    frd__free(rw->progress);
+    frd__free(rw->pending);
     pthread_cond_destroy(&rw->wake);
     pthread_mutex_destroy(&rw->lock);
-    free(rw);
+    frd__free(rw);
     MPI_Comm_free(&dup);
     return result;
 }

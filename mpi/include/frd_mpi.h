@@ -9,6 +9,7 @@
  * Threads: call it from the thread that initialized MPI (at least MPI_THREAD_FUNNELED: the
  * walker's threads never call MPI), or, under MPI_THREAD_SERIALIZED, from any one thread
  * while no other makes MPI calls. Every rank of the communicator calls it collectively.
+ * Memory: libfrd_mpi allocates through libfrd's allocator (frd_replace_allocator()).
  */
 #ifndef FRD_MPI_H
 #define FRD_MPI_H
@@ -82,8 +83,13 @@ void frd_mpi_options_init(struct frd_mpi_options *opts);
  * @return the same value on every rank: 0 when the walk finished; FRD_ESTOPPED when a visit
  * on any rank returned FRD_ACTION_STOP; the error's code when an error hook on any rank said
  * stop; when on_error is NULL, the root's code if it could not be walked (FRD_ENOENT, ...);
- * FRD_EINVAL for NULL arguments or hooks set in opts->walk; FRD_ENOMEM; FRD_EIO when an MPI
- * call failed. After a non-zero return every rank stopped its walk.
+ * FRD_EINVAL for NULL arguments or hooks set in opts->walk; FRD_ENOMEM; FRD_EMALFORMED when
+ * a rank received a message that breaks the protocol (a length other than its kind's, a
+ * path running past its message, not below `root` or holding a NUL, a depth or flag out of
+ * range: ranks of different builds, a corrupted transport), never read past its end (with
+ * on_error set, a kernel's malformed buffer goes to the hook, so this code then means a
+ * message); FRD_EIO when an MPI call failed. After a non-zero return every rank stopped its
+ * walk.
  */
 int frd_mpi_walk(MPI_Comm comm, const char *root, const struct frd_mpi_options *opts,
                  const struct frd_mpi_callbacks *cb, void *udata);
