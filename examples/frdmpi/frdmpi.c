@@ -13,6 +13,7 @@
 #include "toolname.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,55 @@ int fm_status(struct fm_run *run, int status)
     int any = mine;
     MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     return any;
+}
+
+const char *fm_strerror(int code)
+{
+    return code == FRD_EMALFORMED ? "malformed message between ranks" : tool_strerror(code);
+}
+
+int fm_gather(struct fm_run *run, const char *buf, long len, struct fm_gathered *out)
+{
+    *out = (struct fm_gathered){NULL, NULL, NULL};
+    int mine = len < 0 || len > INT_MAX ? -1 : (int)len;
+    bool root = run->rank == 0, room = false;
+    if (root) {
+        out->count = calloc((size_t)run->size, sizeof(int));
+        out->offset = calloc((size_t)run->size, sizeof(int));
+        room = out->count != NULL && out->offset != NULL;
+    }
+    int ok = room;
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD); // room for the sizes
+    if (ok) {
+        MPI_Gather(&mine, 1, MPI_INT, out->count, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    }
+    if (root && room) {
+        long total = 0;
+        for (int r = 0; ok && r < run->size; r++) {
+            ok = out->count[r] >= 0; // below 0: that rank could not make its bytes
+            out->offset[r] = (int)total;
+            total += ok ? out->count[r] + 1L : 0; // and a byte of room after them
+            ok = ok && total <= INT_MAX;
+        }
+        out->all = ok ? malloc(total > 0 ? (size_t)total : 1) : NULL;
+        ok = out->all != NULL;
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD); // room for the bytes
+    if (ok) {
+        MPI_Gatherv(buf, mine, MPI_BYTE, out->all, out->count, out->offset, MPI_BYTE, 0,
+                    MPI_COMM_WORLD);
+        return 0;
+    }
+    fm_gathered_free(out);
+    return -1;
+}
+
+void fm_gathered_free(struct fm_gathered *g)
+{
+    free(g->all);
+    free(g->count);
+    free(g->offset);
+    *g = (struct fm_gathered){NULL, NULL, NULL};
 }
 
 int main(int argc, char **argv)

@@ -38,6 +38,31 @@ unsigned fm_workers(const char *arg);
 /** @return 0 if every rank has no error and status 0, else 1 (collective). */
 int fm_status(struct fm_run *run, int status);
 
+/** The words for a code frd_mpi_walk() returned: tool_strerror()'s, but FRD_EMALFORMED's,
+ *  which frdmpi's walks (error hooks set) get only for a message between ranks. */
+const char *fm_strerror(int code);
+
+/** What fm_gather() collected at rank 0: rank r's bytes are all[offset[r], +count[r]),
+ *  and the byte after them is free (for a terminator). */
+struct fm_gathered {
+    char *all; /**< malloc'd */
+    int *count;
+    int *offset;
+};
+
+/**
+ * Gathers every rank's `len` bytes of `buf` at rank 0 (collective; `len` below 0: this rank
+ * could not make them). Rank 0 checks the sizes (none below 0, their sum, with a byte after
+ * each rank's, at most INT_MAX),
+ * makes room, and tells every rank whether to send (MPI_Bcast), so no rank sends into a
+ * buffer rank 0 does not have. @return 0, with *out filled on rank 0 (fm_gathered_free()
+ * it; zeroed on the others), or -1 on every rank.
+ */
+int fm_gather(struct fm_run *run, const char *buf, long len, struct fm_gathered *out);
+
+/** Frees what fm_gather() filled (a zeroed struct too). */
+void fm_gathered_free(struct fm_gathered *g);
+
 /** The subcommands: argc/argv start at the subcommand's name. @return the exit status. */
 int fm_walk_main(struct fm_run *run, int argc, char **argv);
 int fm_du_main(struct fm_run *run, int argc, char **argv);

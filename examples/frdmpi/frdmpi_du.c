@@ -13,6 +13,8 @@
 #include "errtext.h"
 #include "frddu_size.h"
 #include "frdmpi.h"
+#include "frdmpi_du_wire.h"
+#include "grow.h"
 #include "hash.h"
 #include "toolname.h"
 
@@ -32,9 +34,12 @@ struct du_sum {
 /** A file with several hard links, counted once at rank 0. */
 struct du_link {
     uint64_t dev, ino, bytes;
-    char *path;
+    char *path; /**< malloc'd */
     size_t len;
 };
+
+TOOL_RESERVE_DEFINE(du_reserve_sums, struct du_sum, 256)
+TOOL_RESERVE_DEFINE(du_reserve_links, struct du_link, 64)
 
 struct du_run {
     struct fm_run *run; /**< first, for fm_progress() */
@@ -85,17 +90,7 @@ static int du_add(struct du_run *d, const char *path, size_t len, uint64_t bytes
         d->lines[i].bytes += bytes;
         return 0;
     }
-    if (d->nlines == d->cap) {
-        size_t cap = d->cap ? 2 * d->cap : 256;
-        struct du_sum *l = realloc(d->lines, cap * sizeof(*l));
-        if (l == NULL) {
-            tool_hash_remove(&d->sums, rec);
-            return -1;
-        }
-        d->lines = l;
-        d->cap = cap;
-    }
-    char *copy = malloc(len + 1);
+    char *copy = du_reserve_sums(&d->lines, &d->cap, d->nlines + 1) == 0 ? malloc(len + 1) : NULL;
     if (copy == NULL) {
         tool_hash_remove(&d->sums, rec);
         return -1;
@@ -105,6 +100,22 @@ static int du_add(struct du_run *d, const char *path, size_t len, uint64_t bytes
     size_t i = d->nlines++;
     d->lines[i] = (struct du_sum){bytes, copy, len};
     memcpy(rec, &i, sizeof i);
+    return 0;
+}
+
+/** Keeps a file with several hard links (a copy of its path) for rank 0 to count once.
+ *  Call with the lock held. @return 0, or -1 when out of memory (nothing kept). */
+static int du_keep_link(struct du_run *d, uint64_t dev, uint64_t ino, uint64_t bytes,
+                        const char *path, size_t len)
+{
+    char *copy =
+        du_reserve_links(&d->links, &d->links_cap, d->nlinks + 1) == 0 ? malloc(len + 1) : NULL;
+    if (copy == NULL) {
+        return -1;
+    }
+    memcpy(copy, path, len);
+    copy[len] = '\0';
+    d->links[d->nlinks++] = (struct du_link){dev, ino, bytes, copy, len};
     return 0;
 }
 
@@ -150,22 +161,7 @@ static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)
     int rc = 0;
     pthread_mutex_lock(&d->lock);
     if (!d->count_links && !is_dir && e->nlink > 1) {
-        if (d->nlinks == d->links_cap) {
-            size_t cap = d->links_cap ? 2 * d->links_cap : 64;
-            struct du_link *l = realloc(d->links, cap * sizeof(*l));
-            if (l == NULL) {
-                rc = -1;
-            } else {
-                d->links = l;
-                d->links_cap = cap;
-            }
-        }
-        char *copy = rc == 0 ? strdup(we->path) : NULL;
-        if (copy == NULL) {
-            rc = -1;
-        } else {
-            d->links[d->nlinks++] = (struct du_link){e->dev, e->file_id, size, copy, we->path_len};
-        }
+        rc = du_keep_link(d, e->dev, e->file_id, size, we->path, we->path_len);
     } else {
         rc = du_account(d, we->path, we->path_len, we->depth, is_dir, size);
     }
@@ -188,33 +184,6 @@ static enum frd_action du_error(const struct frd_walk_error *err, void *udata)
     return FRD_ACTION_CONTINUE;
 }
 
-/** Appends u64 bytes, u64 dev, u64 ino, u32 len, path to *buf. @return 0 or -1. */
-static int pack_one(char **buf, size_t *len, size_t *cap, uint64_t bytes, uint64_t dev,
-                    uint64_t ino, const char *path, size_t plen)
-{
-    size_t need = *len + 28 + plen;
-    if (need > *cap) {
-        size_t c = *cap ? *cap : 4096;
-        while (c < need) {
-            c *= 2;
-        }
-        char *b = realloc(*buf, c);
-        if (b == NULL) {
-            return -1;
-        }
-        *buf = b;
-        *cap = c;
-    }
-    uint32_t l = (uint32_t)plen;
-    memcpy(*buf + *len, &bytes, 8);
-    memcpy(*buf + *len + 8, &dev, 8);
-    memcpy(*buf + *len + 16, &ino, 8);
-    memcpy(*buf + *len + 24, &l, 4);
-    memcpy(*buf + *len + 28, path, plen);
-    *len = need;
-    return 0;
-}
-
 /** Post-order: a directory after every path below it; siblings by bytes ('/' lowest). */
 static int post_order_cmp(const void *pa, const void *pb)
 {
@@ -230,39 +199,28 @@ static int post_order_cmp(const void *pa, const void *pb)
     return a->len == b->len ? 0 : a->len > b->len ? -1 : 1; // the longer is below
 }
 
-/** Rank 0: adds what another rank sent: its lines, and its hard links to d->links. */
+/** Rank 0: adds what another rank sent (frdmpi_du_wire.h): its lines, and its hard links
+ *  to d->links. @return 0, FRD_ENOMEM, or FRD_EMALFORMED (what was added stays). */
 static int du_merge(struct du_run *d, const char *buf, size_t len)
 {
     size_t off = 0;
-    while (off + 28 <= len) {
-        uint64_t bytes, dev, ino;
-        uint32_t plen;
-        memcpy(&bytes, buf + off, 8);
-        memcpy(&dev, buf + off + 8, 8);
-        memcpy(&ino, buf + off + 16, 8);
-        memcpy(&plen, buf + off + 24, 4);
-        const char *path = buf + off + 28;
-        off += 28 + plen;
-        if (dev == UINT64_MAX && ino == UINT64_MAX) { // a line: path -> bytes
-            if (plen == 0) {
-                d->root_bytes += bytes;
-            } else if (du_add(d, path, plen, bytes) != 0) {
-                return -1;
-            }
-            continue;
+    struct du_wire_rec rec;
+    int got;
+    while ((got = du_wire_next(buf, len, &off, d->root, d->root_len, &rec)) > 0) {
+        int rc;
+        if (!du_wire_is_line(&rec)) {
+            rc = du_keep_link(d, rec.dev, rec.ino, rec.bytes, rec.path, rec.len);
+        } else if (rec.len == 0) {
+            d->root_bytes += rec.bytes;
+            rc = 0;
+        } else {
+            rc = du_add(d, rec.path, rec.len, rec.bytes);
         }
-        char *copy = malloc((size_t)plen + 1);
-        if (copy == NULL || (d->nlinks == d->links_cap &&
-                             (d->links = realloc(d->links, (d->links_cap = 2 * d->links_cap + 64) *
-                                                               sizeof(*d->links))) == NULL)) {
-            free(copy);
-            return -1;
+        if (rc != 0) {
+            return FRD_ENOMEM;
         }
-        memcpy(copy, path, plen);
-        copy[plen] = '\0';
-        d->links[d->nlinks++] = (struct du_link){dev, ino, bytes, copy, plen};
     }
-    return 0;
+    return got < 0 ? FRD_EMALFORMED : 0;
 }
 
 static int link_cmp(const void *pa, const void *pb)
@@ -277,64 +235,66 @@ static int link_cmp(const void *pa, const void *pb)
     return strcmp(a->path, b->path);
 }
 
-/** Gathers every rank's lines and links at rank 0 and prints there. @return 0 or -1. */
+/** Packs this rank's root total, lines and links (frdmpi_du_wire.h) into *buf (*len bytes).
+ *  @return 0, or -1 when out of memory. */
+static int du_pack(const struct du_run *d, char **buf, size_t *len)
+{
+    size_t cap = 0;
+    struct du_wire_rec root = {d->root_bytes, UINT64_MAX, UINT64_MAX, "", 0};
+    int rc = du_wire_put(buf, len, &cap, &root);
+    for (size_t i = 0; i < d->nlines && rc == 0; i++) {
+        const struct du_sum *l = &d->lines[i];
+        struct du_wire_rec line = {l->bytes, UINT64_MAX, UINT64_MAX, l->path, l->len};
+        rc = du_wire_put(buf, len, &cap, &line);
+    }
+    for (size_t i = 0; i < d->nlinks && rc == 0; i++) {
+        const struct du_link *l = &d->links[i];
+        struct du_wire_rec link = {l->bytes, l->dev, l->ino, l->path, l->len};
+        rc = du_wire_put(buf, len, &cap, &link);
+    }
+    return rc;
+}
+
+/**
+ * Gathers every rank's lines and links at rank 0 and counts each hard-linked file once
+ * there. @return 0, or 1 after a message on rank 0 (out of memory; a rank whose records do
+ * not decode is named).
+ */
 static int du_reduce(struct du_run *d)
 {
     char *buf = NULL;
-    size_t len = 0, cap = 0;
-    int rc = 0;
-    if (d->run->rank != 0) {
-        rc |= pack_one(&buf, &len, &cap, d->root_bytes, UINT64_MAX, UINT64_MAX, "", 0);
-        for (size_t i = 0; i < d->nlines && rc == 0; i++) {
-            rc |= pack_one(&buf, &len, &cap, d->lines[i].bytes, UINT64_MAX, UINT64_MAX,
-                           d->lines[i].path, d->lines[i].len);
-        }
-        for (size_t i = 0; i < d->nlinks && rc == 0; i++) {
-            const struct du_link *l = &d->links[i];
-            rc |= pack_one(&buf, &len, &cap, l->bytes, l->dev, l->ino, l->path, l->len);
-        }
-    }
-    int mine = rc != 0 || len > (size_t)INT32_MAX ? -1 : (int)len;
-    int size = d->run->size;
-    int *counts = d->run->rank == 0 ? calloc((size_t)size, sizeof(int)) : NULL;
-    int *displs = d->run->rank == 0 ? calloc((size_t)size, sizeof(int)) : NULL;
-    MPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    char *all = NULL;
-    if (d->run->rank == 0) {
-        long total = 0;
-        for (int r = 0; r < size; r++) {
-            displs[r] = (int)total;
-            if (counts[r] < 0) {
-                rc = -1;
-                counts[r] = 0;
-            }
-            total += counts[r];
-        }
-        all = malloc(total > 0 ? (size_t)total : 1);
-        rc |= all == NULL || total > INT32_MAX ? -1 : 0;
-    }
-    MPI_Gatherv(buf, mine < 0 ? 0 : mine, MPI_BYTE, all, counts, displs, MPI_BYTE, 0,
-                MPI_COMM_WORLD);
+    size_t len = 0;
+    int rc = d->run->rank != 0 ? du_pack(d, &buf, &len) : 0;
+    struct fm_gathered g;
+    rc = fm_gather(d->run, buf, rc == 0 ? (long)len : -1, &g);
     free(buf);
-    if (d->run->rank == 0 && rc == 0) {
-        for (int r = 1; r < size && rc == 0; r++) {
-            rc = du_merge(d, all + displs[r], (size_t)counts[r]);
-        }
-        // Each hard-linked file once, in the directory of its first name in byte order.
-        if (d->nlinks > 0) {
-            qsort(d->links, d->nlinks, sizeof(*d->links), link_cmp);
-        }
-        for (size_t i = 0; i < d->nlinks && rc == 0; i++) {
-            const struct du_link *l = &d->links[i];
-            if (i == 0 || l->dev != l[-1].dev || l->ino != l[-1].ino) {
-                rc = du_account(d, l->path, l->len, 0, false, l->bytes);
-            }
+    if (d->run->rank != 0) {
+        return 0;
+    }
+    for (int r = 1; r < d->run->size && rc == 0; r++) {
+        rc = du_merge(d, g.all + g.offset[r], (size_t)g.count[r]);
+        if (rc == FRD_EMALFORMED) {
+            fprintf(stderr, "%s: the totals from rank %d are malformed\n", tool_name, r);
+            fm_gathered_free(&g);
+            return 1;
         }
     }
-    free(all);
-    free(counts);
-    free(displs);
-    return rc;
+    fm_gathered_free(&g);
+    // Each hard-linked file once, in the directory of its first name in byte order.
+    if (rc == 0 && d->nlinks > 0) {
+        qsort(d->links, d->nlinks, sizeof(*d->links), link_cmp);
+    }
+    for (size_t i = 0; i < d->nlinks && rc == 0; i++) {
+        const struct du_link *l = &d->links[i];
+        if (i == 0 || l->dev != l[-1].dev || l->ino != l[-1].ino) {
+            rc = du_account(d, l->path, l->len, 0, false, l->bytes);
+        }
+    }
+    if (rc != 0) {
+        fprintf(stderr, "%s: out of memory\n", tool_name);
+        return 1;
+    }
+    return 0;
 }
 
 /** Rank 0: prints the lines in post-order, the root last. @return 0 or 1. */
@@ -440,17 +400,18 @@ int fm_du_main(struct fm_run *run, int argc, char **argv)
     struct frd_mpi_callbacks cb = {.visit = du_visit, .on_error = du_error};
     cb.on_progress = fm_progress_hook(run);
     int rc = frd_mpi_walk(MPI_COMM_WORLD, d.root, &opts, &cb, &d);
-    int oom = atomic_load(&d.out_of_memory) ? 1 : 0;
-    int reduce_failed = du_reduce(&d) != 0;
-    int status = 0;
+    bool oom = atomic_load(&d.out_of_memory);
     if (run->rank == 0) {
         progress_line_clear(&run->progress);
-        if (reduce_failed || oom) {
+        if (oom) {
             fprintf(stderr, "%s: out of memory\n", tool_name);
-            status = 1;
-        } else {
-            status = du_print(&d);
+        } else if (rc < 0 && rc != FRD_ESTOPPED) {
+            fprintf(stderr, "%s: walk failed: %s\n", tool_name, fm_strerror(rc));
         }
+    }
+    int status = du_reduce(&d) != 0 || oom;
+    if (run->rank == 0 && status == 0) {
+        status = du_print(&d);
     }
     for (size_t i = 0; i < d.nlines; i++) {
         free(d.lines[i].path);

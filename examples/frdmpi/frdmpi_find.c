@@ -118,69 +118,78 @@ static int records_file(void)
     return fd;
 }
 
+/**
+ * Splits rank 0's gathered records at `sep` into *recs, each NUL-terminated in place, rank
+ * by rank: a rank's last record without `sep` is a record of its own (ended in the free byte
+ * after that rank's bytes), not the start of the next rank's.
+ * @return the number of records, or -1 when out of memory.
+ */
+static long split_records(struct fm_run *run, struct fm_gathered *g, char sep, char ***recs)
+{
+    size_t n = 0;
+    for (int r = 0; r < run->size; r++) {
+        const char *p = g->all + g->offset[r];
+        for (int i = 0; i < g->count[r]; i++) {
+            n += p[i] == sep;
+        }
+        n += g->count[r] > 0 && p[g->count[r] - 1] != sep;
+    }
+    *recs = malloc((n + 1) * sizeof(**recs));
+    if (*recs == NULL) {
+        return -1;
+    }
+    size_t k = 0;
+    for (int r = 0; r < run->size; r++) {
+        char *p = g->all + g->offset[r], *start = p;
+        for (int i = 0; i < g->count[r]; i++) {
+            if (p[i] == sep) {
+                p[i] = '\0';
+                (*recs)[k++] = start;
+                start = p + i + 1;
+            }
+        }
+        if (start < p + g->count[r]) {
+            p[g->count[r]] = '\0';
+            (*recs)[k++] = start;
+        }
+    }
+    return (long)k;
+}
+
 /** -s: gathers every rank's records at rank 0 and writes them sorted. @return 0 or 1. */
 static int merge_sorted(struct fm_run *run, int fd, int saved_stdout, char sep)
 {
     size_t len = 0;
     char *buf = slurp(fd, &len);
-    int mine = buf != NULL ? (int)len : -1;
-    int *counts = run->rank == 0 ? calloc((size_t)run->size, sizeof(int)) : NULL;
-    int *displs = run->rank == 0 ? calloc((size_t)run->size, sizeof(int)) : NULL;
-    MPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    char *all = NULL;
-    long total = 0;
-    int failed = mine < 0;
-    if (run->rank == 0) {
-        for (int r = 0; r < run->size; r++) {
-            failed |= counts[r] < 0;
-            counts[r] = counts[r] < 0 ? 0 : counts[r];
-            displs[r] = (int)total;
-            total += counts[r];
-        }
-        all = malloc((size_t)total + 1);
-        failed |= all == NULL || total > INT32_MAX;
-    }
-    MPI_Gatherv(buf, mine < 0 ? 0 : mine, MPI_BYTE, all, counts, displs, MPI_BYTE, 0,
-                MPI_COMM_WORLD);
+    struct fm_gathered g;
+    int status = fm_gather(run, buf, buf != NULL ? (long)len : -1, &g) != 0;
     free(buf);
-    int status = failed;
-    if (run->rank == 0 && !failed) {
-        size_t n = 0;
-        for (long i = 0; i < total; i++) {
-            n += all[i] == sep;
-        }
-        char **recs = malloc((n + 1) * sizeof(*recs));
-        size_t k = 0, start = 0;
-        for (long i = 0; recs != NULL && i < total; i++) {
-            if (all[i] == sep) {
-                all[i] = '\0';
-                recs[k++] = all + start;
-                start = (size_t)i + 1;
-            }
-        }
-        if (recs == NULL) {
+    if (run->rank == 0 && status == 0) {
+        char **recs = NULL;
+        long k = split_records(run, &g, sep, &recs);
+        if (k < 0) {
             status = 1;
         } else {
             if (k > 0) {
-                qsort(recs, k, sizeof(*recs), path_cmp);
+                qsort(recs, (size_t)k, sizeof(*recs), path_cmp);
             }
             FILE *out = fdopen(saved_stdout, "w");
-            for (size_t i = 0; out != NULL && i < k; i++) {
+            for (long i = 0; out != NULL && i < k; i++) {
                 fputs(recs[i], out);
                 fputc(sep, out);
             }
             status = out == NULL || fflush(out) != 0 || ferror(out);
             if (out != NULL) {
                 fclose(out);
+                saved_stdout = -1;
             }
-            free(recs);
         }
-    } else {
+        free(recs);
+    }
+    if (saved_stdout >= 0) {
         close(saved_stdout);
     }
-    free(all);
-    free(counts);
-    free(displs);
+    fm_gathered_free(&g);
     if (status != 0) {
         fprintf(stderr, "%s: cannot merge the sorted output\n", tool_name);
     }
@@ -258,8 +267,8 @@ int fm_find_main(struct fm_run *run, int argc, char **argv)
         return fm_status(run, 1);
     }
     rc = frd_mpi_walk(MPI_COMM_WORLD, fo.paths[0], &opts, &cb, &f);
-    if (rc < 0 && rc != FRD_ESTOPPED) {
-        ff_error(tool_strerror(rc));
+    if (rc < 0 && rc != FRD_ESTOPPED && run->rank == 0) {
+        ff_error(fm_strerror(rc)); // the same code on every rank: said once
     }
     ff_out_flush_all();
     int status = ff_out_write_error() != 0;

@@ -17,6 +17,7 @@
 #include "frdindex.h"
 #include "frdindex_exclude.h"
 #include "frdmpi.h"
+#include "grow.h"
 #include "jobs.h"
 #include "toolname.h"
 
@@ -60,7 +61,7 @@ static void remove_db(const char *path)
 static int index_mpi_walk(const char *const *roots, size_t nroots, const struct frd_walk_options *o,
                           frd_visit_fn *visit, void *udata, void *arg)
 {
-    (void)arg;
+    const struct fm_run *run = arg;
     if (nroots != 1 || o->on_children != NULL) {
         return FRD_EINVAL; // frdmpi index offers one root and no excludes
     }
@@ -71,7 +72,12 @@ static int index_mpi_walk(const char *const *roots, size_t nroots, const struct 
     mo.walk.on_dir_done = NULL;
     mo.walk.on_progress = NULL;
     struct frd_mpi_callbacks cb = {.visit = visit, .on_error = o->on_error};
-    return frd_mpi_walk(MPI_COMM_WORLD, roots[0], &mo, &cb, udata);
+    int rc = frd_mpi_walk(MPI_COMM_WORLD, roots[0], &mo, &cb, udata);
+    if (rc == FRD_EMALFORMED && run->rank == 0) {
+        // frdindex names the code in its own words ("the walk failed: ..."); this is what it is.
+        fprintf(stderr, "%s: %s\n", tool_name, fm_strerror(rc));
+    }
+    return rc;
 }
 
 /** @return 1 on every rank if `ok` is true on every rank, else 0 (collective). */
@@ -252,15 +258,14 @@ static long set_paths(const char *prefix, char ***paths)
     int64_t ranks = 0, run = 0;
     long n = 0;
     char **list = NULL;
+    size_t cap = 0;
     for (long k = 0; k == 0 || k < ranks; k++) {
-        char *path = rank_path(prefix, k, "");
-        char **grown = path != NULL ? realloc(list, (size_t)(k + 1) * sizeof(*list)) : NULL;
-        if (grown == NULL) {
-            free(path);
+        char *path =
+            tool_reserve_strs(&list, &cap, (size_t)n + 1) == 0 ? rank_path(prefix, k, "") : NULL;
+        if (path == NULL) {
             fprintf(stderr, "%s: out of memory\n", tool_name);
             goto fail;
         }
-        list = grown;
         list[n++] = path;
         sqlite3 *db;
         if (index_db_open(path, INDEX_OPEN_READ, &db) < 0) {

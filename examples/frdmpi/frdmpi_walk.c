@@ -217,7 +217,7 @@ int fm_walk_main(struct fm_run *run, int argc, char **argv)
         }
         printf("%d ranks\n%.3f seconds\n", run->size, seconds);
         if (rc < 0 && rc != FRD_ENOENT) {
-            fprintf(stderr, "%s: walk failed: %s\n", tool_name, frd_strerror(rc));
+            fprintf(stderr, "%s: walk failed: %s\n", tool_name, fm_strerror(rc));
         }
         status = tool_flush_stdout();
     }
