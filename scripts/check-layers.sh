@@ -10,10 +10,13 @@
 #   2 platform   platform/*
 #   3 lister     lib/lister.c (the public listers, on top of a backend)
 #   4 walker     walker/*
-#   5 users      examples/*, tests/*, bench/*
+#   5 mpi        mpi/* (libfrd_mpi, on the public walker; lib/internal.h for allocation)
+#   6 users      examples/*, tests/*, bench/*, bindings/*
 #
-# Usage: scripts/check-layers.sh [repository root]. Exits 1 and names each offending
-# include, or 2 for a file in lib/ the table above does not place.
+# Both kinds of include are followed: "name.h", and <name.h> when a header of the tree has
+# that name (<frd.h>, <frd_mpi.h>: what users and bindings include). Usage:
+# scripts/check-layers.sh [repository root]. Exits 1 and names each offending include, or 2
+# for a file the table above does not place.
 set -euo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root"
@@ -25,7 +28,8 @@ layer_of() { # path -> layer number, or nothing when unplaced
   platform/*) echo 2 ;;
   lib/lister.c) echo 3 ;;
   walker/*) echo 4 ;;
-  examples/* | tests/* | bench/*) echo 5 ;;
+  mpi/*) echo 5 ;;
+  examples/* | tests/* | bench/* | bindings/*) echo 6 ;;
   esac
 }
 
@@ -34,7 +38,8 @@ layer_of() { # path -> layer number, or nothing when unplaced
 declare -A header_path
 while IFS= read -r h; do
   header_path[$(basename "$h")]=$h
-done < <(find decode lib platform walker examples tests bench -name '*.h' -o -name '*.hpp' |
+done < <(find decode lib platform walker mpi examples tests bench bindings \
+  \( -name node_modules -o -name 'build*' \) -prune -o \( -name '*.h' -o -name '*.hpp' \) -print |
   sort -r)
 
 status=0
@@ -47,7 +52,9 @@ while IFS= read -r file; do
   fi
   while IFS= read -r name; do
     dir=$(dirname "$file")
-    if [[ -e $dir/$name ]]; then
+    if [[ $name == '<'* ]]; then
+      target=${header_path[${name:1}]:-} # the tree's own header, or a system one (skipped)
+    elif [[ -e $dir/$name ]]; then
       target=$(realpath --relative-to=. "$dir/$name")
     elif [[ $name == frd_config.h ]]; then
       target=frd_config.h
@@ -60,9 +67,11 @@ while IFS= read -r file; do
       echo "check-layers: $file (layer $from) includes $target (layer $to)" >&2
       ((status == 0)) && status=1
     fi
-  done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$file")
-done < <(find decode lib platform walker examples tests bench -type f \
-  \( -name '*.c' -o -name '*.h' -o -name '*.cc' -o -name '*.cpp' \) | sort)
+  done < <(sed -n -e 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' \
+    -e 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*<\([^/>]*\)>.*/<\1/p' "$file")
+done < <(find decode lib platform walker mpi examples tests bench bindings \
+  \( -name node_modules -o -name 'build*' \) -prune -o -type f \
+  \( -name '*.c' -o -name '*.h' -o -name '*.cc' -o -name '*.cpp' \) -print | sort)
 
 if ((status == 0)); then
   echo "check-layers: every include points down or sideways"

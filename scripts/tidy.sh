@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs clang-tidy (checks in .clang-tidy) over every C file of the library, the backends, the
-# decoders, the walker, the tools and the tests, from a build's compile_commands.json.
+# decoders, the walker, libfrd_mpi (mpi/, when the build has MPI), the tools and the tests,
+# from a build's compile_commands.json.
 # Fails on any finding. Usage: scripts/tidy.sh [BUILD_DIR]   (default build-tidy)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +11,7 @@ if [ ! -f "$build/compile_commands.json" ]; then
 fi
 # Generated headers (frd_version.h, frd_config.h) must exist before clang-tidy reads sources.
 cmake --build "$build" --target frd_objects -j"$(nproc)" >/dev/null
-mapfile -t files < <(git ls-files 'lib/*.c' 'platform/*.c' 'decode/*.c' 'walker/*.c' \
+mapfile -t files < <(git ls-files 'lib/*.c' 'platform/*.c' 'decode/*.c' 'walker/*.c' 'mpi/*.c' \
   'examples/*.c' 'tests/*.c' | while read -r f; do
   grep -qF "\"file\": \"$PWD/$f\"" "$build/compile_commands.json" && echo "$PWD/$f"
 done || true)
