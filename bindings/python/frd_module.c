@@ -33,6 +33,9 @@
 #include <structmember.h>
 #include <time.h>
 
+// After Python.h, which must come first: the tools' growth helper (examples/common/grow.h).
+#include "grow.h"
+
 enum {
     BATCH_RECORDS = 512, // records per batch: one queue operation per 512 entries
     QUEUE_MAX = 16,      // batches waiting for Python before workers wait
@@ -64,6 +67,9 @@ struct batch {
     size_t alen, acap;
     struct rec recs[BATCH_RECORDS];
 };
+
+/** batch_reserve_arena(&arena, &cap, need): a batch's path arena (first 16 KiB). */
+TOOL_RESERVE_DEFINE(batch_reserve_arena, char, 16384)
 
 /** State shared by the runner, frd's workers and the iterator. Freed by the iterator. */
 struct shared {
@@ -111,17 +117,8 @@ static size_t batch_put_path(struct batch *b, const char *path, size_t len)
     if (len > SIZE_MAX / 4 || b->alen > SIZE_MAX / 4) {
         return SIZE_MAX; // no path is this long; the bound also keeps the sums below exact
     }
-    if (b->alen + len + 1 > b->acap) {
-        size_t cap = b->acap ? b->acap : 16384;
-        while (cap < b->alen + len + 1) {
-            cap *= 2;
-        }
-        char *a = realloc(b->arena, cap);
-        if (a == NULL) {
-            return SIZE_MAX;
-        }
-        b->arena = a;
-        b->acap = cap;
+    if (batch_reserve_arena(&b->arena, &b->acap, b->alen + len + 1) != 0) {
+        return SIZE_MAX;
     }
     size_t off = b->alen;
     memcpy(b->arena + off, path, len);
