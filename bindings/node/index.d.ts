@@ -66,7 +66,8 @@ export interface WalkOptions {
   stats?: boolean;
   /** Globs (fnmatch) of entries to leave out, with their subtrees; a glob with '/' is matched against the path below the root. */
   exclude?: string | string[];
-  /** Deepest level yielded: 1 for the root's own entries. Default: no limit. */
+  /** Deepest level yielded: 1 for the root's own entries, 0 for none; an integer up to
+   *  2147483647, or Infinity. Default: no limit (Infinity); negative values throw a RangeError. */
   maxDepth?: number;
   /** false: leave out names starting with '.' and what is below them. Default true. */
   hidden?: boolean;
@@ -80,19 +81,22 @@ export interface WalkOptions {
   followSymlinks?: boolean;
   /** 'throw' (default): the first error below the root ends the walk; 'ignore': skip it. */
   errors?: 'throw' | 'ignore';
-  /** Entries per batch. Default 2048, or 1024 with stats. */
+  /** Entries per batch: an integer 1 to 65536. Default 2048, or 1024 with stats. */
   batchSize?: number;
-  /** Batches queued ahead of the consumer before the walk's threads wait. Default 8. */
+  /** Batches queued ahead of the consumer before the walk's threads wait: 1 to 64. Default 8. */
   highWaterMark?: number;
-  /** Walker threads; 0 (default) for the machine's parallelism, at most 8. */
+  /** Walker threads: 0 (default) for the machine's parallelism, else 1 to 8. */
   workers?: number;
 }
 
 export interface WalkIterator<T> extends AsyncIterableIterator<T[]> {
+  /** Cancels the walk; resolves once its threads are joined and its descriptors closed. */
   return(): Promise<IteratorResult<T[], undefined>>;
 }
 
-/** Async iterator of batches of Dirents (or relative path strings with withFileTypes: false). */
+/** Async iterator of batches of Dirents (or relative path strings with withFileTypes: false).
+ *  Bad arguments throw at once, as fs's do: TypeError (code ERR_INVALID_ARG_TYPE or
+ *  ERR_INVALID_ARG_VALUE) or RangeError (ERR_OUT_OF_RANGE), naming the option. */
 export function walk(path: string | Buffer | URL, options?: WalkOptions & { withFileTypes?: true }): WalkIterator<Dirent>;
 export function walk(path: string | Buffer | URL, options: WalkOptions & { withFileTypes: false }): WalkIterator<string>;
 

@@ -9,6 +9,10 @@ const path = require('node:path');
 const { fileURLToPath } = require('node:url');
 const { inspect } = require('node:util');
 const native = require('../build/Release/frd.node');
+const {
+  LIMITS, invalidArgType, invalidArgValue, notOneOf, validateBoolean, validateInteger, validateOneOf,
+  validateNoNul, validateAbortSignal,
+} = require('./validate');
 
 const kType = Symbol('type');
 
@@ -108,26 +112,74 @@ class Stats {
 const STATS_KEYS = ['dev', 'ino', 'mode', 'nlink', 'uid', 'gid', 'rdev', 'size', 'blocks',
   'atimeMs', 'mtimeMs', 'ctimeMs', 'birthtimeMs'];
 
+// The path as a string: a string, a Buffer (or Uint8Array) or a file: URL, with no NUL (as
+// fs requires).
 function toPath(p) {
-  if (typeof p === 'string') return p;
-  if (Buffer.isBuffer(p)) return p.toString();
-  if (p instanceof URL) return fileURLToPath(p);
-  throw Object.assign(new TypeError('The "path" argument must be a string, Buffer or URL'),
-    { code: 'ERR_INVALID_ARG_TYPE' });
+  let s;
+  if (typeof p === 'string') s = p;
+  else if (p instanceof Uint8Array) s = Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString();
+  else if (p instanceof URL) s = fileURLToPath(p);
+  else throw invalidArgType('path', 'of type string or an instance of Buffer or URL', p);
+  if (s.includes('\0')) {
+    throw invalidArgValue('path', p, 'must be a string, Uint8Array, or URL without null bytes');
+  }
+  return s;
 }
 
+const TYPE_BITS = new Map([...Object.entries(TYPES), ...Object.entries(TYPE_ALIASES)]);
+
+// The bit mask of the types asked for (1 << enum frd_type value), all without `types`.
 function typeMask(types) {
-  if (types === undefined || types === null) return 0xff;
+  if (types === undefined) return 0xff;
+  if (!Array.isArray(types)) throw invalidArgType('options.types', 'an instance of Array', types);
   let mask = 0;
-  for (const t of types) {
-    const v = TYPES[t] ?? TYPE_ALIASES[t];
-    if (v === undefined) throw new TypeError(`frd: unknown type ${JSON.stringify(t)}`);
+  for (let i = 0; i < types.length; i++) {
+    const v = TYPE_BITS.get(types[i]);
+    if (v === undefined) throw notOneOf(`options.types[${i}]`, types[i], [...TYPE_BITS.keys()]);
     mask |= 1 << v;
   }
   return mask;
 }
 
-// Options for the addon from the user's walk options.
+// The exclude globs as an array of strings without NUL.
+function excludeGlobs(exclude) {
+  if (exclude === undefined) return [];
+  const globs = typeof exclude === 'string' ? [exclude] : exclude;
+  if (!Array.isArray(globs)) {
+    throw invalidArgType('options.exclude', 'of type string or an instance of Array', exclude);
+  }
+  globs.forEach((g, i) => {
+    const name = typeof exclude === 'string' ? 'options.exclude' : `options.exclude[${i}]`;
+    if (typeof g !== 'string') throw invalidArgType(name, 'of type string', g);
+    validateNoNul(g, name, 'a glob');
+  });
+  return globs.slice();
+}
+
+// The options object as given: undefined and null mean none; anything else but an object
+// is refused.
+function optionsObject(options) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object') throw invalidArgType('options', 'of type object', options);
+  return options;
+}
+
+// Checks every walk option (readdir's are walk's plus recursive and encoding); throws
+// Node's ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE or ERR_OUT_OF_RANGE naming the option.
+// Unknown keys are ignored, as fs ignores them.
+function validateWalkOptions(o) {
+  for (const k of ['stats', 'sort', 'hidden', 'followSymlinks', 'withFileTypes']) {
+    validateBoolean(o[k], `options.${k}`);
+  }
+  validateInteger(o.maxDepth, 'options.maxDepth', 0, LIMITS.maxDepth, true);
+  validateInteger(o.batchSize, 'options.batchSize', 1, LIMITS.batchSize);
+  validateInteger(o.highWaterMark, 'options.highWaterMark', 1, LIMITS.highWaterMark);
+  validateInteger(o.workers, 'options.workers', 0, LIMITS.workers);
+  validateOneOf(o.errors, 'options.errors', ['throw', 'ignore']);
+  validateAbortSignal(o.signal, 'options.signal');
+}
+
+// Options for the addon from the user's walk options (checked by validateWalkOptions).
 function nativeOptions(root, o) {
   return {
     root,
@@ -138,7 +190,7 @@ function nativeOptions(root, o) {
     followSymlinks: !!o.followSymlinks,
     maxDepth: o.maxDepth === undefined || o.maxDepth === Infinity ? -1 : o.maxDepth,
     typeMask: typeMask(o.types),
-    exclude: o.exclude ? [].concat(o.exclude) : [],
+    exclude: excludeGlobs(o.exclude),
     ignoreErrors: o.errors === 'ignore',
     workers: o.workers ?? 0,
     // Smaller batches with stats: at 2,048 (300 KB each) the metadata walk was slower and
@@ -223,28 +275,30 @@ function abortError(signal) {
 }
 
 // A walk dropped unfinished (no break, no return()) is cancelled when collected, so its
-// threads, waiting for a consumer that is gone, do not keep the process alive.
+// threads, waiting for a consumer that is gone, do not keep the process alive (the addon
+// also makes V8 collect when many walks are open at once: src/addon.cc).
 const abandoned = new FinalizationRegistry((walker) => walker.cancel());
 
 /**
  * The async iterator walk() returns: each step yields one batch (an array of entries) as
  * the walk produces it. A bounded queue of batches sits between the walk and this iterator;
- * while it is full the walk's threads wait.
+ * while it is full the walk's threads wait. `nopts`: nativeOptions() of the checked options.
  */
 class Walk {
-  constructor(root, options) {
+  constructor(root, options, nopts) {
     this.root = root;
     this.prefix = parentPrefix(root);
     this.withFileTypes = options.withFileTypes !== false;
     this.signal = options.signal;
     this.done = false;
     this.pending = null;
+    this.native = null;
     if (this.signal?.aborted) {
       this.done = true;
       this.error = abortError(this.signal);
       return;
     }
-    this.native = new native.Walker(nativeOptions(root, options));
+    this.native = new native.Walker(nopts);
     abandoned.register(this, this.native, this);
     if (this.signal) {
       this.onAbort = () => this.abort();
@@ -307,10 +361,14 @@ class Walk {
     return { done: false, value: decodeInto([], batch, this.root, this.prefix, this.withFileTypes) };
   }
 
+  // Cancels the walk and resolves once its threads are joined and its descriptors closed
+  // (so `for await ... break` leaves nothing running behind it).
   async return() {
-    if (!this.done) {
-      this.finish();
-      this.native.cancel();
+    if (!this.done) this.finish();
+    if (this.native !== null) {
+      const w = this.native;
+      this.native = null;
+      await new Promise((resolve) => w.cancel(resolve));
     }
     return { done: true, value: undefined };
   }
@@ -321,17 +379,26 @@ class Walk {
  * itself is not yielded). Options: stats, exclude (globs; a glob with '/' is matched against
  * the path below the root), maxDepth, hidden, types, sort, signal, followSymlinks, errors
  * ('throw' or 'ignore' below the root), withFileTypes (false: relative path strings),
- * batchSize, highWaterMark (batches queued), workers.
+ * batchSize, highWaterMark (batches queued), workers. Bad arguments throw here.
  */
-function walk(p, options = {}) {
-  return new Walk(toPath(p), options);
+function walk(p, options) {
+  const root = toPath(p);
+  const o = optionsObject(options);
+  validateWalkOptions(o);
+  return new Walk(root, o, nativeOptions(root, o));
 }
 
+// readdir's options as walk options (throws on bad ones): an encoding name or an object.
 function readdirOptions(options) {
   if (typeof options === 'string') options = { encoding: options };
+  else if (options !== undefined && options !== null && typeof options !== 'object') {
+    throw invalidArgType('options', 'one of type string or object', options);
+  }
   options = options ?? {};
-  if (options.encoding && options.encoding !== 'utf8' && options.encoding !== 'utf-8') {
-    throw new TypeError(`frd: encoding ${options.encoding} is not supported (utf8 only)`);
+  validateWalkOptions(options);
+  validateBoolean(options.recursive, 'options.recursive');
+  if (options.encoding !== undefined && options.encoding !== null) {
+    validateOneOf(options.encoding, 'options.encoding', ['utf8', 'utf-8']);
   }
   return {
     ...options,
@@ -340,10 +407,15 @@ function readdirOptions(options) {
   };
 }
 
-async function readdirPromise(p, options) {
+// readdir's checks, made before anything runs: the root, the walk options and the addon's.
+function readdirArgs(p, options) {
   const root = toPath(p);
   const o = readdirOptions(options);
-  const w = new Walk(root, o);
+  return { root, o, nopts: nativeOptions(root, o) };
+}
+
+async function readdirWalk({ root, o, nopts }) {
+  const w = new Walk(root, o, nopts);
   const out = [];
   for (;;) {
     const batch = await w.nextRaw();
@@ -352,29 +424,34 @@ async function readdirPromise(p, options) {
   }
 }
 
+// The promise form (fs.promises.readdir): bad arguments reject the promise.
+async function readdirPromise(p, options) {
+  return readdirWalk(readdirArgs(p, options));
+}
+
 /**
  * readdir(path, [options], [callback]): what fs.readdir returns, for options {recursive,
  * withFileTypes, stats, encoding: 'utf8'} and the walk options above; entries in no set
- * order unless `sort`. Without a callback it returns a promise.
+ * order unless `sort`. Without a callback it returns a promise (rejected on bad arguments);
+ * with one, bad arguments throw, as fs.readdir's do.
  */
 function readdir(p, options, callback) {
   if (typeof options === 'function') {
     callback = options;
     options = undefined;
   }
-  const promise = readdirPromise(p, options);
-  if (typeof callback !== 'function') return promise;
-  promise.then((r) => callback(null, r), (e) => callback(e));
+  if (callback === undefined) return readdirPromise(p, options);
+  if (typeof callback !== 'function') throw invalidArgType('callback', 'of type function', callback);
+  readdirWalk(readdirArgs(p, options)).then((r) => callback(null, r), (e) => callback(e));
   return undefined;
 }
 
 /** readdirSync(path, [options]): readdir() on the calling thread; throws the walk's error. */
 function readdirSync(p, options) {
-  const root = toPath(p);
-  const o = readdirOptions(options);
+  const { root, o, nopts } = readdirArgs(p, options);
   const out = [];
   const prefix = parentPrefix(root);
-  native.runSync(nativeOptions(root, o), (names, dirs, dirStart, types, nameEnd, num, ns) => {
+  native.runSync(nopts, (names, dirs, dirStart, types, nameEnd, num, ns) => {
     decodeInto(out, new RawBatch(names, dirs, dirStart, types, nameEnd, num, ns), root, prefix,
       o.withFileTypes);
   });

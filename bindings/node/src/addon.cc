@@ -21,9 +21,19 @@
 // for the next batch. Freed instead, the blocks went back to the worker threads' malloc
 // arenas from the loop thread, which trimmed them (madvise, a TLB flush on every CPU) and
 // the next batch faulted the pages in again.
+//
+// Walks dropped unfinished: a walk parks once its queue is full (at most queueLimit batches
+// and one being filled per worker), and the bytes its batches hold are reported to V8
+// (AdjustExternalMemory) as they change. Its iterator's FinalizationRegistry (lib/index.js)
+// cancels it when collected, and Walks below makes V8 collect when many walks are open, so
+// parked walks stay bounded without the program asking for a collection. Neither a parked
+// walk nor the library's handle for its end keeps the process alive. cancel(callback) calls
+// back once the walk's threads are joined and its descriptors closed.
 #include "frd.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cmath>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -34,14 +44,19 @@
 #include <napi.h>
 #include <string>
 #include <uv.h>
+#include <v8.h> // LowMemoryNotification() only: see Walks below
 #include <vector>
 
 namespace
 {
 
 constexpr unsigned kMaxWorkers = 8; // frd_walk_options.workers is at most 8
-constexpr size_t kNumFields = 13;   // doubles per entry with stats (see lib/index.js)
-constexpr size_t kNsFields = 4;     // int64 ns times per entry with stats
+// Bounds of the options, as lib/validate.js checks them (the addon checks them again, so
+// that no value can make it allocate without bound).
+constexpr uint32_t kMaxBatch = 65536; // entries per batch
+constexpr uint32_t kMaxQueue = 64;    // batches queued ahead of the consumer
+constexpr size_t kNumFields = 13;     // doubles per entry with stats (see lib/index.js)
+constexpr size_t kNsFields = 4;       // int64 ns times per entry with stats
 
 // The layout of a batch's block, for `cap` entries: with stats, kNumFields doubles and
 // kNsFields int64 per entry first, then the directory starts and the name ends (uint32) and
@@ -131,6 +146,10 @@ BlockPool &Pool()
     return *pool;
 }
 
+// The native bytes a walk holds (its batches' blocks and strings), kept by whichever thread
+// allocates or frees them; the loop thread reports the change to V8 (Walker::Report).
+using Bytes = std::atomic<int64_t>;
+
 struct Batch {
     std::string names;              // each name (or relative path) followed by a NUL
     std::string dirs;               // each parent directory (relative) followed by a NUL
@@ -140,12 +159,26 @@ struct Batch {
     std::string lastDir;            // the directory of the current group
     size_t count = 0;
     unsigned char high = 0; // the bytes of the names OR'ed: bit 7 set unless all are ASCII
-    Batch() = default;
+    Bytes *held;            // the walk's count of native bytes, which includes this batch's
+    int64_t strBytes = 0;   // the strings' capacity as last counted in *held
+    explicit Batch(Bytes *h) : held(h)
+    {
+    }
     ~Batch()
     {
         if (block != nullptr) {
             Pool().Give(block, blockSize);
+            *held -= static_cast<int64_t>(blockSize);
         }
+        *held -= strBytes;
+    }
+    // Counts the strings' capacity (grown by long names) in *held.
+    void Recount()
+    {
+        const auto now =
+            static_cast<int64_t>(names.capacity() + dirs.capacity() + lastDir.capacity());
+        *held += now - strBytes;
+        strBytes = now;
     }
     // Empties the batch for reuse, keeping the strings' memory (its block is gone).
     void Clear()
@@ -180,6 +213,7 @@ class Walker;
 
 // What the walk's threads share with the loop thread.
 struct State {
+    Bytes held{0}; // native bytes of the walk's batches (Batch::held): first, so destroyed last
     Config cfg;
     bool sync = false;
     std::unique_ptr<Batch> cur[kMaxWorkers];
@@ -195,6 +229,7 @@ struct State {
     std::string errPath;
     uv_async_t async;
     Walker *owner = nullptr;
+    int64_t reported = 0; // the part of `held` reported to V8 (loop thread only)
 };
 
 const char *SyscallOf(const struct frd_walk_error *err)
@@ -242,6 +277,7 @@ enum frd_action OnError(const struct frd_walk_error *err, void *udata)
 // Returns false when the walk was cancelled.
 bool Flush(State *st, std::unique_ptr<Batch> &b)
 {
+    b->Recount();
     {
         std::unique_lock<std::mutex> lock(st->mu);
         while (!st->sync && st->queue.size() >= st->cfg.queueLimit && !st->cancelled) {
@@ -277,14 +313,16 @@ std::unique_ptr<Batch> NewBatch(State *st)
         }
     }
     if (!b) {
-        b = std::make_unique<Batch>();
+        b = std::make_unique<Batch>(&st->held);
         b->names.reserve(st->cfg.batchSize * (st->cfg.relNames ? 48 : 16));
+        b->Recount();
     }
     b->block = Pool().Take(st->cfg.layout.size);
     if (b->block == nullptr) {
         return nullptr;
     }
     b->blockSize = st->cfg.layout.size;
+    st->held += static_cast<int64_t>(b->blockSize);
     return b;
 }
 
@@ -413,11 +451,41 @@ void FlushAll(State *st)
 {
     std::lock_guard<std::mutex> lock(st->mu);
     for (auto &b : st->cur) {
+        if (b) {
+            b->Recount();
+        }
         if (b && b->count > 0 && !st->cancelled) {
             st->queue.push_back(std::move(b));
         }
         b.reset();
     }
+}
+
+// Throws a JavaScript error of Node's kind: `type` (TypeError or RangeError) with `code`.
+template <typename E> bool Refuse(const Napi::Env &env, const char *code, const std::string &msg)
+{
+    E err = E::New(env, msg);
+    err.Set("code", Napi::String::New(env, code));
+    err.ThrowAsJavaScriptException();
+    return false;
+}
+
+// Reads option `key`, an integer in [lo, hi], into *out; else throws a RangeError (lib/index.js
+// checks the options first, with messages for users: this keeps the addon safe by itself).
+bool IntOption(const Napi::Env &env, const Napi::Object &o, const char *key, double lo, double hi,
+               double *out)
+{
+    Napi::Value v = o.Get(key);
+    const double d = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : NAN;
+    if (!(d >= lo && d <= hi) || d != std::floor(d)) {
+        return Refuse<Napi::RangeError>(
+            env, "ERR_OUT_OF_RANGE",
+            std::string("The value of \"") + key +
+                "\" is out of range. It must be >= " + std::to_string(static_cast<int64_t>(lo)) +
+                " && <= " + std::to_string(static_cast<int64_t>(hi)) + ".");
+    }
+    *out = d;
+    return true;
 }
 
 bool ParseConfig(const Napi::Env &env, const Napi::Object &o, Config *cfg)
@@ -430,8 +498,8 @@ bool ParseConfig(const Napi::Env &env, const Napi::Object &o, Config *cfg)
     }
     cfg->root = root.As<Napi::String>().Utf8Value();
     if (cfg->root.find('\0') != std::string::npos) {
-        Napi::TypeError::New(env, "path must not contain NUL bytes").ThrowAsJavaScriptException();
-        return false;
+        return Refuse<Napi::TypeError>(env, "ERR_INVALID_ARG_VALUE",
+                                       "The argument 'path' must be a string without null bytes");
     }
     cfg->relOff = cfg->root.size();
     if (cfg->root.empty() || cfg->root.back() != '/') {
@@ -440,15 +508,17 @@ bool ParseConfig(const Napi::Env &env, const Napi::Object &o, Config *cfg)
     cfg->stats = o.Get("stats").ToBoolean();
     cfg->ignoreErrors = o.Get("ignoreErrors").ToBoolean();
     cfg->relNames = o.Get("relNames").ToBoolean();
-    cfg->typeMask = o.Get("typeMask").ToNumber().Uint32Value();
-    cfg->batchSize = o.Get("batchSize").ToNumber().Uint32Value();
-    cfg->queueLimit = o.Get("queueLimit").ToNumber().Uint32Value();
-    if (cfg->batchSize == 0) {
-        cfg->batchSize = cfg->stats ? 1024 : 2048; // as lib/index.js
+    double typeMask = 0, batchSize = 0, queueLimit = 0, maxDepth = 0, workers = 0;
+    if (!IntOption(env, o, "typeMask", 0, 0xff, &typeMask) ||
+        !IntOption(env, o, "batchSize", 1, kMaxBatch, &batchSize) ||
+        !IntOption(env, o, "queueLimit", 1, kMaxQueue, &queueLimit) ||
+        !IntOption(env, o, "maxDepth", -1, INT32_MAX, &maxDepth) ||
+        !IntOption(env, o, "workers", 0, kMaxWorkers, &workers)) {
+        return false;
     }
-    if (cfg->queueLimit == 0) {
-        cfg->queueLimit = 1;
-    }
+    cfg->typeMask = static_cast<unsigned>(typeMask);
+    cfg->batchSize = static_cast<size_t>(batchSize);
+    cfg->queueLimit = static_cast<size_t>(queueLimit);
     cfg->layout = Layout(cfg->batchSize, cfg->stats);
     // Entries are handed out by path: no callback reaches one through its directory.
     unsigned flags = FRD_WALK_NO_PARENT_FD | (cfg->stats ? 0 : FRD_WALK_NAMES_ONLY);
@@ -461,13 +531,19 @@ bool ParseConfig(const Napi::Env &env, const Napi::Object &o, Config *cfg)
     cfg->opts.flags = flags;
     cfg->opts.fields = cfg->stats ? FRD_FIELDS_ALL : FRD_FIELD_TYPE;
     cfg->opts.follow = o.Get("followSymlinks").ToBoolean() ? FRD_FOLLOW_ALL : FRD_FOLLOW_ROOTS;
-    cfg->opts.max_depth = o.Get("maxDepth").ToNumber().Int32Value();
-    cfg->opts.workers = o.Get("workers").ToNumber().Uint32Value();
+    cfg->opts.max_depth = static_cast<int>(maxDepth);
+    cfg->opts.workers = static_cast<unsigned>(workers);
     Napi::Value ex = o.Get("exclude");
     if (ex.IsArray()) {
         Napi::Array arr = ex.As<Napi::Array>();
         for (uint32_t i = 0; i < arr.Length(); i++) {
-            std::string g = arr.Get(i).ToString().Utf8Value();
+            Napi::Value gv = arr.Get(i);
+            std::string g =
+                gv.IsString() ? gv.As<Napi::String>().Utf8Value() : std::string(1, '\0');
+            if (g.find('\0') != std::string::npos) {
+                return Refuse<Napi::TypeError>(env, "ERR_INVALID_ARG_VALUE",
+                                               "exclude: a glob is a string without null bytes");
+            }
             (g.find('/') == std::string::npos ? cfg->nameGlobs : cfg->pathGlobs).push_back(g);
         }
     }
@@ -565,11 +641,13 @@ void ToJs(Napi::Env env, const Config &cfg, Batch &b, napi_value out[kBatchArgs]
         // (an exception is pending; the callback's JavaScript does not run)
         Pool().Give(b.block, 0);
         b.block = nullptr;
+        *b.held -= static_cast<int64_t>(b.blockSize);
         std::fill(out + 2, out + kBatchArgs, undef);
         return;
     }
     Napi::ArrayBuffer ab(env, abv);
     b.block = nullptr;
+    *b.held -= static_cast<int64_t>(b.blockSize); // V8 counts the ArrayBuffer's bytes itself
     out[2] = Napi::Uint32Array::New(env, b.dirCount, ab, lay.dirStart);
     out[3] = Napi::Uint8Array::New(env, b.count, ab, lay.types);
     out[4] = ascii ? Napi::Uint32Array::New(env, b.count, ab, lay.nameEnd) : undef;
@@ -582,7 +660,56 @@ void ToJs(Napi::Env env, const Config &cfg, Batch &b, napi_value out[kBatchArgs]
     }
 }
 
-// One walk started from JavaScript: new Walker(options), next(callback), cancel().
+// The walks of one JavaScript environment (its instance data) that hold native resources:
+// started and not yet closed. A walk whose iterator was dropped unfinished parks with its
+// threads, descriptors and queued batches (bounded) until the garbage collector takes the
+// iterator and lib/index.js's FinalizationRegistry cancels it; a program that drops walks
+// quickly could make a thousand before V8 sees a reason to collect (their small iterators
+// barely weigh on its heap). So when the open walks outnumber `threshold`, the walk that
+// would pass it first asks V8 for a full collection (LowMemoryNotification: N-API has no
+// call for it), after which the finalizers of the dropped ones cancel them; the threshold
+// then doubles over the walks still open, so that a program that really keeps many walks
+// open pays a collection per doubling, not one per walk, and halves again as they close.
+// So the walks left parked without a consumer stay below about 2 * kGcWalks, with no
+// collection asked for by the program.
+struct Walks {
+    static constexpr size_t kGcWalks = 16;
+    size_t open = 0;
+    size_t threshold = kGcWalks;
+
+    // A walk is starting.
+    void Started()
+    {
+        if (++open > threshold) {
+            v8::Isolate *isolate = v8::Isolate::GetCurrent();
+            if (isolate != nullptr) {
+                isolate->LowMemoryNotification();
+            }
+            threshold = 2 * open;
+        }
+    }
+
+    // A walk has closed (its threads joined, its memory freed).
+    void Closed()
+    {
+        open--;
+        if (threshold > kGcWalks && open < threshold / 4) {
+            threshold = std::max(kGcWalks, threshold / 2);
+        }
+    }
+
+    static Walks &Of(const Napi::Env &env)
+    {
+        Walks *w = env.GetInstanceData<Walks>();
+        if (w == nullptr) {
+            w = new Walks(); // freed with the environment
+            env.SetInstanceData(w);
+        }
+        return *w;
+    }
+};
+
+// One walk started from JavaScript: new Walker(options), next(callback), cancel([callback]).
 class Walker : public Napi::ObjectWrap<Walker>
 {
   public:
@@ -611,41 +738,118 @@ class Walker : public Napi::ObjectWrap<Walker>
         uv_unref(reinterpret_cast<uv_handle_t *>(&st_->async));
         ctx_ = std::make_unique<Napi::AsyncContext>(env, "frd.walk");
         Pool().WalkStarted(); // until OnClosed
+        walks_ = &Walks::Of(env);
+        walks_->Started(); // until OnClosed
         const char *roots[1] = {st_->cfg.root.c_str()};
         int rc = frd_walk_start_async(&walk_, reinterpret_cast<struct uv_loop_s *>(loop), roots, 1,
                                       &st_->cfg.opts, Visit, st_.get(), &Walker::OnDone);
         if (rc < 0) {
             done_ = true;
             result_ = rc;
+        } else {
+            // The library's handle for the walk's end is active until it ends, and an active
+            // handle keeps Node's loop (and the process) alive: a walk dropped unfinished,
+            // parked for want of a consumer, would hold the process forever at its end.
+            // So it does not count; this walk's own handle (st_->async) does while a next()
+            // or a cancel() waits on the walk (UpdateRef). The library's handle is the async
+            // handle whose data is the walk (walker/api.c): frd.h has no call to unref it.
+            uv_walk(
+                loop,
+                [](uv_handle_t *h, void *walk) {
+                    if (h->type == UV_ASYNC && h->data == walk) {
+                        uv_unref(h);
+                    }
+                },
+                walk_);
         }
         Ref(); // alive until the handle is closed
+    }
+
+    // The environment is going away (the process exits, a worker thread ends) with the walk
+    // still open: its workers are told to stop, and its state is left to the walk, whose
+    // threads may still be ending and whose end the loop will not report any more.
+    ~Walker() override
+    {
+        if (closed_ || st_->owner == nullptr) { // closed, or never started (bad options)
+            return;
+        }
+        {
+            std::lock_guard<std::mutex> lock(st_->mu);
+            st_->cancelled = true;
+            st_->space.notify_all();
+        }
+        if (walk_ != nullptr && !done_) {
+            frd_walk_cancel(walk_);
+        }
+        pending_.SuppressDestruct();
+        for (auto &cb : cancelled_) {
+            cb.SuppressDestruct();
+        }
+        st_.release()->owner = nullptr; // OnAsync and OnDone do nothing from now on
     }
 
   private:
     static void OnAsync(uv_async_t *handle)
     {
         auto *st = static_cast<State *>(handle->data);
+        if (st->owner == nullptr) {
+            return; // (~Walker)
+        }
+        st->owner->Report();
         st->owner->Deliver();
+    }
+
+    // Tells V8 how the native bytes the walk holds have changed since last told, so that
+    // walks parked with full queues weigh in its decision to collect.
+    void Report()
+    {
+        const int64_t now = closed_ ? 0 : st_->held.load();
+        if (now != st_->reported) {
+            Napi::MemoryManagement::AdjustExternalMemory(Env(), now - st_->reported);
+            st_->reported = now;
+        }
     }
 
     static void OnDone(int result, void *udata)
     {
         auto *st = static_cast<State *>(udata);
         Walker *w = st->owner;
+        if (w == nullptr) {
+            return; // (~Walker)
+        }
         FlushAll(st);
         w->done_ = true;
         w->walk_ = nullptr;
         w->result_ = result;
+        w->Report();
         w->Deliver();
         w->CloseIfAbandoned();
     }
 
+    // The walk's threads were joined (before OnDone) and its descriptors closed (the
+    // library closes its handle after OnDone's, and libuv runs the close callbacks last
+    // closed first): cancel()'s callbacks run now.
     static void OnClosed(uv_handle_t *handle)
     {
         auto *st = static_cast<State *>(handle->data);
+        Walker *w = st->owner;
         Pool().WalkEnded();
-        st->owner->closed_ = true;
-        st->owner->Unref();
+        w->closed_ = true;
+        {
+            std::lock_guard<std::mutex> lock(st->mu);
+            st->queue.clear();
+            st->spare.clear();
+        }
+        w->Report(); // all of it given back
+        w->walks_->Closed();
+        Napi::Env env = w->Env();
+        Napi::HandleScope scope(env);
+        std::vector<Napi::FunctionReference> cbs;
+        cbs.swap(w->cancelled_);
+        for (auto &cb : cbs) {
+            cb.MakeCallback(env.Global(), {}, *w->ctx_);
+        }
+        w->Unref();
     }
 
     void Deliver()
@@ -666,7 +870,7 @@ class Walker : public Napi::ObjectWrap<Walker>
         }
         Napi::Function cb = pending_.Value();
         pending_.Reset();
-        uv_unref(reinterpret_cast<uv_handle_t *>(&st_->async));
+        UpdateRef();
         if (b) {
             napi_value args[1 + kBatchArgs];
             args[0] = env.Null();
@@ -677,12 +881,24 @@ class Walker : public Napi::ObjectWrap<Walker>
         }
         if (!done_) { // woken with nothing to hand: wait for the next batch
             pending_ = Napi::Persistent(cb);
-            uv_ref(reinterpret_cast<uv_handle_t *>(&st_->async));
+            UpdateRef();
             return;
         }
         Napi::Value err = WalkError(env, st_.get(), result_);
         Close();
         cb.MakeCallback(env.Global(), {err.IsUndefined() ? env.Null() : err, env.Null()}, *ctx_);
+    }
+
+    // The walk's handle keeps the loop alive while JavaScript waits on the walk: a next()
+    // for a batch or a cancel() for the threads to be joined.
+    void UpdateRef()
+    {
+        auto *h = reinterpret_cast<uv_handle_t *>(&st_->async);
+        if (!pending_.IsEmpty() || !cancelled_.empty()) {
+            uv_ref(h);
+        } else {
+            uv_unref(h);
+        }
     }
 
     // A cancelled walk that nobody waits on any more closes its handle itself.
@@ -712,13 +928,23 @@ class Walker : public Napi::ObjectWrap<Walker>
             return env.Undefined();
         }
         pending_ = Napi::Persistent(info[0].As<Napi::Function>());
-        uv_ref(reinterpret_cast<uv_handle_t *>(&st_->async));
+        UpdateRef();
         uv_async_send(&st_->async); // deliver from the loop, never synchronously
         return env.Undefined();
     }
 
+    // cancel([callback]): stops the walk; callback() runs once its threads are joined and
+    // its descriptors closed (at once if they are).
     Napi::Value Cancel(const Napi::CallbackInfo &info)
     {
+        if (info[0].IsFunction()) {
+            if (closed_) {
+                info[0].As<Napi::Function>().Call({});
+                return info.Env().Undefined();
+            }
+            cancelled_.push_back(Napi::Persistent(info[0].As<Napi::Function>()));
+            UpdateRef();
+        }
         {
             std::lock_guard<std::mutex> lock(st_->mu);
             st_->cancelled = true;
@@ -735,6 +961,8 @@ class Walker : public Napi::ObjectWrap<Walker>
     std::unique_ptr<State> st_;
     std::unique_ptr<Napi::AsyncContext> ctx_;
     Napi::FunctionReference pending_;
+    std::vector<Napi::FunctionReference> cancelled_; // cancel()'s callbacks, run by OnClosed
+    Walks *walks_ = nullptr;
     struct frd_walk *walk_ = nullptr;
     bool done_ = false;
     bool closing_ = false;

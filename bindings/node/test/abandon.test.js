@@ -1,0 +1,80 @@
+// Walks dropped unfinished: a thousand of them leave the thread and descriptor counts where
+// they were once collected, and below a fixed bound without any collection asked for; a
+// walk left by `break` or return() is cancelled and joined before the loop goes on.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const frd = require('..');
+const { tmpdir } = require('./helpers');
+
+// 40 directories of 100 files: 4,040 entries, 250 batches of 16.
+function bigTree(t) {
+  const root = tmpdir(t);
+  for (let d = 0; d < 40; d++) {
+    const dir = path.join(root, `d${d}`);
+    fs.mkdirSync(dir);
+    for (let f = 0; f < 100; f++) fs.writeFileSync(path.join(dir, `f${f}`), '');
+  }
+  return root;
+}
+
+function abandon(root, n, gc) {
+  const script = path.join(__dirname, 'fixtures', 'abandon-walks.js');
+  const args = [...(gc ? ['--expose-gc'] : []), script, root, String(n)];
+  return JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8', timeout: 600e3 }));
+}
+
+// Open walks are bounded by twice the addon's Walks::kGcWalks (16) before V8 is made to
+// collect; each holds 2 workers and a few descriptors (the test's walks ask for 2 workers).
+const MAX_THREADS = 2 * 2 * 16 + 8;
+const MAX_FDS = 5 * 2 * 16 + 8;
+
+for (const gc of [false, true]) {
+  test(`1,000 walks dropped after one batch ${gc ? 'with' : 'without'} global.gc(): threads and descriptors stay bounded`, (t) => {
+    const r = abandon(bigTree(t), 1000, gc);
+    t.diagnostic(JSON.stringify(r));
+    assert.strictEqual(r.unfinished, 1000, 'every walk was left with more to come');
+    assert.ok(r.peak.threads - r.start.threads <= MAX_THREADS,
+      `${r.peak.threads - r.start.threads} threads more than at the start (bound ${MAX_THREADS})`);
+    assert.ok(r.peak.fds - r.start.fds <= MAX_FDS,
+      `${r.peak.fds - r.start.fds} descriptors more than at the start (bound ${MAX_FDS})`);
+    if (gc) {
+      assert.deepStrictEqual(r.collected, r.start, 'after a collection, the counts are back where they were');
+    }
+  });
+}
+
+const counts = () => ({
+  threads: Number(/^Threads:\s+(\d+)$/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]),
+  fds: fs.readdirSync('/proc/self/fd').length,
+});
+
+test('break and return() cancel the walk and join its threads before they resolve', async (t) => {
+  const root = bigTree(t);
+  for await (const batch of frd.walk(root)) void batch; // what Node starts on first use
+  await new Promise((r) => setTimeout(r, 10));
+  const start = counts();
+  for (let i = 0; i < 20; i++) {
+    const options = { batchSize: 16, stats: i % 2 === 1, sort: i % 4 >= 2 };
+    // eslint-disable-next-line no-unreachable-loop
+    for await (const batch of frd.walk(root, options)) break;
+    assert.deepStrictEqual(counts(), start, `after break, ${JSON.stringify(options)}`);
+    const it = frd.walk(root, options);
+    await it.next();
+    assert.deepStrictEqual(await it.return(), { done: true, value: undefined });
+    assert.deepStrictEqual(counts(), start, `after return(), ${JSON.stringify(options)}`);
+    // return() again, and next() after it, are harmless.
+    assert.deepStrictEqual(await it.return(), { done: true, value: undefined });
+    assert.deepStrictEqual(await it.next(), { done: true, value: undefined });
+  }
+  // return() of a walk that ran to its end, and of one never stepped.
+  const done = frd.walk(root);
+  for await (const batch of done) void batch;
+  assert.deepStrictEqual(await done.return(), { done: true, value: undefined });
+  const fresh = frd.walk(root, { batchSize: 16 });
+  await fresh.return();
+  assert.deepStrictEqual(counts(), start);
+});
