@@ -78,3 +78,16 @@ test('break and return() cancel the walk and join its threads before they resolv
   await fresh.return();
   assert.deepStrictEqual(counts(), start);
 });
+
+test('a walk dropped unfinished does not keep the process from exiting', (t) => {
+  const root = bigTree(t);
+  const script = `const frd = require(${JSON.stringify(path.resolve(__dirname, '..'))});
+    (async () => {
+      const it = frd.walk(process.argv[1], { batchSize: 16, highWaterMark: 1 });
+      await it.next();
+      console.log('dropped');
+    })();`;
+  // On main the library's end-of-walk handle kept the loop alive: the child never exited.
+  const out = execFileSync(process.execPath, ['-e', script, root], { encoding: 'utf8', timeout: 60e3 });
+  assert.strictEqual(out, 'dropped\n');
+});
