@@ -789,10 +789,77 @@ static PyTypeObject WalkerType = {
     .tp_methods = walker_methods,
 };
 
-/** Copies the exclude globs (str or bytes each) into s. @return 0 or -1. */
+/**
+ * Encodes `obj` (str, bytes or os.PathLike) as os.fsencode() does into *out (a new bytes),
+ * with errors that name the argument, as os's functions name theirs: TypeError for another
+ * type, ValueError for a NUL (the C side would cut the string there). @return 0 or -1.
+ */
+static int take_path(PyObject *obj, const char *name, const char *what, PyObject **out)
+{
+    PyObject *fspath = PyOS_FSPath(obj);
+    if (fspath == NULL) {
+        PyErr_Format(PyExc_TypeError, "%s must be str, bytes or os.PathLike, not %.200s", name,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    bool nul = PyBytes_Check(fspath)
+                   ? memchr(PyBytes_AS_STRING(fspath), 0, (size_t)PyBytes_GET_SIZE(fspath)) != NULL
+                   : PyUnicode_FindChar(fspath, 0, 0, PyUnicode_GET_LENGTH(fspath), 1) != -1;
+    if (nul) {
+        Py_DECREF(fspath);
+        PyErr_Format(PyExc_ValueError, "%s: embedded null character in %s", name, what);
+        return -1;
+    }
+    int ok = PyUnicode_FSConverter(fspath, out);
+    Py_DECREF(fspath);
+    return ok ? 0 : -1; // (a str the file system encoding cannot encode: its own error)
+}
+
+/**
+ * Reads the int option `name` (None: *out untouched) into *out when lo <= value <= hi; else
+ * TypeError (not an int: a bool, a float, a str...) or ValueError (out of range, too large
+ * for a C long included), naming the option and saying what it must be (`range`).
+ * @return 0 or -1.
+ */
+static int take_int(PyObject *v, const char *name, long lo, long hi, const char *range, int *out)
+{
+    if (v == Py_None) {
+        return 0;
+    }
+    if (PyBool_Check(v) || !PyIndex_Check(v)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int or None, not %.200s", name,
+                     Py_TYPE(v)->tp_name);
+        return -1;
+    }
+    PyObject *i = PyNumber_Index(v);
+    if (i == NULL) {
+        return -1;
+    }
+    int overflow = 0;
+    long n = PyLong_AsLongAndOverflow(i, &overflow);
+    if (n == -1 && PyErr_Occurred()) {
+        Py_DECREF(i);
+        return -1;
+    }
+    if (overflow != 0 || n < lo || n > hi) {
+        PyErr_Format(PyExc_ValueError, "%s must be %s or None, not %R", name, range, i);
+        Py_DECREF(i);
+        return -1;
+    }
+    Py_DECREF(i);
+    *out = (int)n;
+    return 0;
+}
+
+/** Copies the exclude globs (str, bytes or os.PathLike each) into s. @return 0 or -1. */
 static int take_excludes(struct shared *s, PyObject *exclude)
 {
-    PyObject *seq = PySequence_Fast(exclude, "exclude must be a sequence of globs");
+    if (!PySequence_Check(exclude)) {
+        PyErr_Format(PyExc_TypeError, "exclude must be a sequence of globs or None, not %.200s",
+                     Py_TYPE(exclude)->tp_name);
+        return -1;
+    }
+    PyObject *seq = PySequence_Fast(exclude, "exclude must be a sequence of globs or None");
     if (seq == NULL) {
         return -1;
     }
@@ -805,7 +872,9 @@ static int take_excludes(struct shared *s, PyObject *exclude)
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *b = NULL;
-        if (!PyUnicode_FSConverter(PySequence_Fast_GET_ITEM(seq, i), &b)) {
+        char name[48];
+        snprintf(name, sizeof(name), "exclude[%zd]", i);
+        if (take_path(PySequence_Fast_GET_ITEM(seq, i), name, "glob", &b) < 0) {
             Py_DECREF(seq);
             return -1;
         }
@@ -844,20 +913,27 @@ static PyObject *frd_py_walk(PyObject *module, PyObject *args, PyObject *kwargs)
                                      &max_depth, &hidden, &exclude, &sort, &workers, &onerror)) {
         return NULL;
     }
-    PyObject *fspath = PyOS_FSPath(path);
+    PyObject *encoded = NULL;
+    if (take_path(path, "path", "path", &encoded) < 0) {
+        return NULL;
+    }
+    PyObject *fspath = PyOS_FSPath(path); // str or bytes, as the paths are given back
     if (fspath == NULL) {
+        Py_DECREF(encoded);
         return NULL;
     }
     bool as_bytes = PyBytes_Check(fspath);
-    PyObject *encoded = NULL;
-    int ok = PyUnicode_FSConverter(fspath, &encoded);
     Py_DECREF(fspath);
-    if (!ok) {
-        return NULL;
-    }
     if (onerror != Py_None && !PyCallable_Check(onerror)) {
         Py_DECREF(encoded);
-        PyErr_SetString(PyExc_TypeError, "onerror must be callable or None");
+        PyErr_Format(PyExc_TypeError, "onerror must be callable or None, not %.200s",
+                     Py_TYPE(onerror)->tp_name);
+        return NULL;
+    }
+    int depth = -1, nworkers = 0;
+    if (take_int(max_depth, "max_depth", 0, INT32_MAX, "an int >= 0", &depth) < 0 ||
+        take_int(workers, "workers", 1, MAX_WORKERS, "an int from 1 to 8", &nworkers) < 0) {
+        Py_DECREF(encoded);
         return NULL;
     }
 
@@ -893,30 +969,10 @@ static PyObject *frd_py_walk(PyObject *module, PyObject *args, PyObject *kwargs)
         s->opts.flags |= FRD_WALK_ORDERED;
     }
     if (max_depth != Py_None) {
-        long d = PyLong_AsLong(max_depth);
-        if (d == -1 && PyErr_Occurred()) {
-            shared_free(s);
-            return NULL;
-        }
-        if (d < 0 || d > INT32_MAX) {
-            shared_free(s);
-            PyErr_SetString(PyExc_ValueError, "max_depth must be >= 0 or None");
-            return NULL;
-        }
-        s->opts.max_depth = (int)d;
+        s->opts.max_depth = depth;
     }
     if (workers != Py_None) {
-        long w = PyLong_AsLong(workers);
-        if (w == -1 && PyErr_Occurred()) {
-            shared_free(s);
-            return NULL;
-        }
-        if (w < 1 || w > MAX_WORKERS) {
-            shared_free(s);
-            PyErr_SetString(PyExc_ValueError, "workers must be 1..8 or None");
-            return NULL;
-        }
-        s->opts.workers = (unsigned)w;
+        s->opts.workers = (unsigned)nworkers;
     }
     if (exclude != Py_None) {
         if (PyUnicode_Check(exclude) || PyBytes_Check(exclude)) {

@@ -26,17 +26,24 @@ def walk(path, *, stats=True, follow_links=False, max_depth=None, hidden=True, e
                   the entries are then None
     follow_links  follow symbolic links (a loop is reported as an error, not walked);
                   without it a root given as a link is still followed, as os.walk does
-    max_depth     None, or the deepest depth yielded: 1 for the root's entries only
+    max_depth     None, or the deepest depth yielded (an int >= 0): 1 for the root's entries
+                  only, 0 for none
     hidden        with False, names starting with '.' are skipped (and not entered)
     exclude       globs (fnmatch(3), str or bytes) matched in C against each name before any
                   stat: a matching entry is neither yielded nor entered
     sort          depth-first, each directory's entries in byte order of their names;
                   otherwise the order is the walk's (parallel, unspecified)
-    workers       threads (1..8); None: one per CPU, at most 8
+    workers       threads (an int from 1 to 8); None: one per CPU, at most 8
     onerror       None: a root that cannot be walked raises OSError (FileNotFoundError, ...),
                   other errors are skipped as os.walk skips them; a callable: called with
                   the OSError (errno, strerror, filename) of every error, root included; what
                   it raises ends the walk
+
+    Bad arguments raise at once, naming the argument: TypeError for a wrong type (an int
+    option given a bool, a float or a str; a path or glob that is not str, bytes or
+    os.PathLike), ValueError for a value out of range or a NUL in the path or a glob. The
+    flags (stats, follow_links, hidden, sort) are taken by truth value, as os.walk takes
+    followlinks.
 
     The iterator owns the walk's threads: close() (or dropping it, or an exception such as
     KeyboardInterrupt, which is checked while waiting) cancels the walk and joins them.
@@ -72,8 +79,15 @@ def os_walk(top, topdown=True, onerror=None, followlinks=False):
     with followlinks, a symlink loop is reported to onerror (ELOOP) instead of being
     walked around again (os.walk follows it until the path is too long).
     """
-    top = os.fspath(top)
+    if onerror is not None and not callable(onerror):
+        raise TypeError(f"onerror must be callable or None, not {type(onerror).__name__}")
+    try:
+        top = os.fspath(top)
+    except TypeError:
+        raise TypeError(f"top must be str, bytes or os.PathLike, not {type(top).__name__}") from None
     sep = b"/" if isinstance(top, bytes) else "/"
+    if (b"\0" if isinstance(top, bytes) else "\0") in top:
+        raise ValueError("top: embedded null character in path")
     groups = {}  # dirpath -> (dirnames, filenames)
     failed = {}  # dirpath -> OSError: its listing failed, as scandir(dirpath) would
     stat_failed = {}  # path -> OSError of its stat (a directory in one not searchable)

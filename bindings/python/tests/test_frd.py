@@ -236,6 +236,69 @@ class TestWalk(Tree):
         with self.assertRaises(TypeError):
             frd.walk(self.root, True)
 
+    def test_every_bad_argument_raises_naming_it(self):
+        # (keyword arguments, exception, text its message holds); main raised OverflowError
+        # for huge ints, took max_depth=True as 1, and named neither the path nor the glob
+        # with a NUL, nor the option given a float or a str.
+        cases = [
+            ({"max_depth": -1}, ValueError, "max_depth must be an int >= 0 or None, not -1"),
+            ({"max_depth": 2**70}, ValueError, "max_depth must be an int >= 0 or None"),
+            ({"max_depth": 2**31}, ValueError, "max_depth"),
+            ({"max_depth": 1.5}, TypeError, "max_depth must be an int or None, not float"),
+            ({"max_depth": "3"}, TypeError, "max_depth must be an int or None, not str"),
+            ({"max_depth": True}, TypeError, "max_depth must be an int or None, not bool"),
+            ({"workers": 0}, ValueError, "workers must be an int from 1 to 8 or None, not 0"),
+            ({"workers": -1}, ValueError, "workers must be an int from 1 to 8"),
+            ({"workers": 9}, ValueError, "workers must be an int from 1 to 8"),
+            ({"workers": 2**70}, ValueError, "workers must be an int from 1 to 8"),
+            ({"workers": 2.0}, TypeError, "workers must be an int or None, not float"),
+            ({"workers": False}, TypeError, "workers must be an int or None, not bool"),
+            ({"exclude": ["ok", "a\0b"]}, ValueError, "exclude[1]: embedded null character in glob"),
+            ({"exclude": [b"a\0"]}, ValueError, "exclude[0]: embedded null character in glob"),
+            ({"exclude": [5]}, TypeError, "exclude[0] must be str, bytes or os.PathLike, not int"),
+            ({"exclude": 5}, TypeError, "exclude must be a sequence of globs or None, not int"),
+            ({"exclude": "*.c"}, TypeError, "exclude must be a sequence of globs, not one"),
+            ({"onerror": 3}, TypeError, "onerror must be callable or None, not int"),
+        ]
+        for kwargs, exc, text in cases:
+            for fn in (frd.walk, frd.scandir_tree):
+                with self.subTest(fn=fn.__name__, **{k: repr(v) for k, v in kwargs.items()}):
+                    with self.assertRaises(exc) as cm:
+                        fn(self.root, **kwargs)
+                    self.assertIn(text, str(cm.exception))
+        for path, exc, text in [(self.root + "\0x", ValueError, "path: embedded null character"),
+                                (os.fsencode(self.root) + b"\0", ValueError, "path: embedded null"),
+                                (5, TypeError, "path must be str, bytes or os.PathLike, not int"),
+                                (None, TypeError, "path must be str, bytes or os.PathLike")]:
+            with self.subTest(path=repr(path)):
+                with self.assertRaises(exc) as cm:
+                    frd.walk(path)
+                self.assertIn(text, str(cm.exception))
+                # os_walk, a generator as os.walk is, raises at its first step.
+                with self.assertRaises(exc) as cm:
+                    next(frd.os_walk(path))
+                self.assertIn(text.replace("path", "top", 1), str(cm.exception))
+        with self.assertRaises(TypeError) as cm:
+            next(frd.os_walk(self.root, onerror=5))
+        self.assertIn("onerror must be callable or None, not int", str(cm.exception))
+
+    def test_the_bounds_and_index_types_are_taken(self):
+        want = sorted(e.path for e in frd.walk(self.root, stats=False))
+        for kwargs in ({"workers": 1}, {"workers": 8}, {"max_depth": 2**31 - 1},
+                       {"max_depth": None, "workers": None, "exclude": None, "onerror": None},
+                       {"exclude": []}, {"exclude": ()}):
+            with self.subTest(**{k: repr(v) for k, v in kwargs.items()}):
+                self.assertEqual(sorted(e.path for e in frd.walk(self.root, stats=False, **kwargs)),
+                                 want)
+        # max_depth 0: nothing below the root; an int-like (operator.index) is an int.
+        self.assertEqual(list(frd.walk(self.root, max_depth=0)), [])
+
+        class Two:
+            def __index__(self):
+                return 2
+        self.assertEqual(sorted(e.path for e in frd.walk(self.root, stats=False, max_depth=Two())),
+                         sorted(e.path for e in frd.walk(self.root, stats=False, max_depth=2)))
+
     def test_scandir_tree_returns_the_list(self):
         got = frd.scandir_tree(self.broot, stats=False)
         self.assertIsInstance(got, list)
