@@ -27,8 +27,10 @@
 // (AdjustExternalMemory) as they change. Its iterator's FinalizationRegistry (lib/index.js)
 // cancels it when collected, and Walks below makes V8 collect when many walks are open, so
 // parked walks stay bounded without the program asking for a collection. Neither a parked
-// walk nor the library's handle for its end keeps the process alive. cancel(callback) calls
-// back once the walk's threads are joined and its descriptors closed.
+// walk nor the library's handle for its end keeps the process alive; as the environment
+// ends (exit, a worker terminated) the open walks are cancelled and closed before Node goes
+// on (Walks::OnEnd). cancel(callback) calls back once the walk's threads are joined and its
+// descriptors closed.
 #include "frd.h"
 
 #include <algorithm>
@@ -229,7 +231,8 @@ struct State {
     std::string errPath;
     uv_async_t async;
     Walker *owner = nullptr;
-    int64_t reported = 0; // the part of `held` reported to V8 (loop thread only)
+    int64_t reported = 0;          // the part of `held` reported to V8 (loop thread only)
+    struct Walks *walks = nullptr; // of the walk's environment (async walks)
 };
 
 const char *SyscallOf(const struct frd_walk_error *err)
@@ -660,6 +663,17 @@ void ToJs(Napi::Env env, const Config &cfg, Batch &b, napi_value out[kBatchArgs]
     }
 }
 
+// Calls JavaScript back from the loop (a batch, the end, a cancel done). Its failure is not
+// thrown: it fails only when the environment cannot run JavaScript any more (a worker
+// thread being terminated), and node-addon-api's MakeCallback then ends the process
+// (napi_fatal_error, as it cannot throw either).
+void CallBack(Napi::Env env, Napi::Function cb, size_t argc, const napi_value *argv,
+              const Napi::AsyncContext &ctx)
+{
+    napi_value result = nullptr;
+    (void)napi_make_callback(env, ctx, env.Global(), cb, argc, argv, &result);
+}
+
 // The walks of one JavaScript environment (its instance data) that hold native resources:
 // started and not yet closed. A walk whose iterator was dropped unfinished parks with its
 // threads, descriptors and queued batches (bounded) until the garbage collector takes the
@@ -672,20 +686,41 @@ void ToJs(Napi::Env env, const Config &cfg, Batch &b, napi_value out[kBatchArgs]
 // open pays a collection per doubling, not one per walk, and halves again as they close.
 // So the walks left parked without a consumer stay below about 2 * kGcWalks, with no
 // collection asked for by the program.
+//
+// As the environment ends (the process exits, a worker thread is terminated) the walks still
+// open are cancelled, and its teardown waits (an async cleanup hook) until their handles are
+// closed: else the loop would call into the addon after Node unloaded it with a worker.
 struct Walks {
     static constexpr size_t kGcWalks = 16;
-    size_t open = 0;
-    size_t threshold = kGcWalks;
+    size_t open = 0;                               // walks started and not closed
+    size_t threshold = kGcWalks;                   // open walks that make V8 collect
+    std::vector<class Walker *> live;              // the open ones whose Walker still lives
+    napi_async_cleanup_hook_handle hook = nullptr; // registered with the first walk
+    bool ending = false;                           // the hook has run
 
     // A walk is starting.
-    void Started()
+    void Started(const Napi::Env &env, Walker *w)
     {
+        if (hook == nullptr) {
+            napi_add_async_cleanup_hook(env, &Walks::OnEnd, this, &hook);
+        }
+        live.push_back(w);
         if (++open > threshold) {
             v8::Isolate *isolate = v8::Isolate::GetCurrent();
             if (isolate != nullptr) {
                 isolate->LowMemoryNotification();
             }
             threshold = 2 * open;
+        }
+    }
+
+    // Walker `w` is gone or its walk closed.
+    void Forget(Walker *w)
+    {
+        auto it = std::find(live.begin(), live.end(), w);
+        if (it != live.end()) {
+            *it = live.back();
+            live.pop_back();
         }
     }
 
@@ -696,16 +731,30 @@ struct Walks {
         if (threshold > kGcWalks && open < threshold / 4) {
             threshold = std::max(kGcWalks, threshold / 2);
         }
+        if (ending && open == 0 && hook != nullptr) {
+            napi_remove_async_cleanup_hook(hook);
+            hook = nullptr;
+        }
     }
+
+    // The environment is ending: stop every open walk; Closed() lets it go on once the last
+    // has closed.
+    static void OnEnd(napi_async_cleanup_hook_handle handle, void *arg);
 
     static Walks &Of(const Napi::Env &env)
     {
         Walks *w = env.GetInstanceData<Walks>();
         if (w == nullptr) {
-            w = new Walks(); // freed with the environment
-            env.SetInstanceData(w);
+            w = new Walks();
+            env.SetInstanceData<Walks, Keep>(w);
         }
         return *w;
+    }
+
+    // Not freed with its environment: a walk's handle may close (OnClosed) after the
+    // environment's instance data is finalized, as it ends.
+    static void Keep(Napi::Env, Walks *)
+    {
     }
 };
 
@@ -738,8 +787,8 @@ class Walker : public Napi::ObjectWrap<Walker>
         uv_unref(reinterpret_cast<uv_handle_t *>(&st_->async));
         ctx_ = std::make_unique<Napi::AsyncContext>(env, "frd.walk");
         Pool().WalkStarted(); // until OnClosed
-        walks_ = &Walks::Of(env);
-        walks_->Started(); // until OnClosed
+        st_->walks = &Walks::Of(env);
+        st_->walks->Started(env, this); // until OnClosed
         const char *roots[1] = {st_->cfg.root.c_str()};
         int rc = frd_walk_start_async(&walk_, reinterpret_cast<struct uv_loop_s *>(loop), roots, 1,
                                       &st_->cfg.opts, Visit, st_.get(), &Walker::OnDone);
@@ -765,27 +814,51 @@ class Walker : public Napi::ObjectWrap<Walker>
         Ref(); // alive until the handle is closed
     }
 
-    // The environment is going away (the process exits, a worker thread ends) with the walk
-    // still open: its workers are told to stop, and its state is left to the walk, whose
-    // threads may still be ending and whose end the loop will not report any more.
+    // The Walker is finalized with its walk still open (as the environment ends: else it is
+    // kept alive until closed): the walk is stopped, and its state left to the callbacks
+    // still to come (OnDone, OnClosed), which then close it and free the state.
     ~Walker() override
     {
         if (closed_ || st_->owner == nullptr) { // closed, or never started (bad options)
             return;
         }
+        st_->walks->Forget(this);
+        Stop();
+        pending_.SuppressDestruct();
+        for (auto &cb : cancelled_) {
+            cb.SuppressDestruct();
+        }
+        State *st = st_.release();
+        st->owner = nullptr;
+        uv_ref(reinterpret_cast<uv_handle_t *>(&st->async)); // (as in End())
+        if (done_ && !closing_) { // OnDone has run: nothing else would close it
+            uv_close(reinterpret_cast<uv_handle_t *>(&st->async), &Walker::OnClosed);
+        }
+    }
+
+    // Stops the walk: its workers stop waiting for room and no callback starts any more.
+    void Stop()
+    {
         {
             std::lock_guard<std::mutex> lock(st_->mu);
             st_->cancelled = true;
+            st_->queue.clear();
             st_->space.notify_all();
         }
         if (walk_ != nullptr && !done_) {
             frd_walk_cancel(walk_);
         }
-        pending_.SuppressDestruct();
-        for (auto &cb : cancelled_) {
-            cb.SuppressDestruct();
-        }
-        st_.release()->owner = nullptr; // OnAsync and OnDone do nothing from now on
+    }
+
+    // As the environment ends: stops the walk and closes it once it has ended.
+    void End()
+    {
+        pending_.Reset(); // no JavaScript runs any more to take the batch
+        // Referenced, the handle keeps the loop polling (Node runs it once at a time while
+        // the teardown waits) until the walk's end has been handled.
+        uv_ref(reinterpret_cast<uv_handle_t *>(&st_->async));
+        Stop();
+        CloseIfAbandoned();
     }
 
   private:
@@ -814,8 +887,9 @@ class Walker : public Napi::ObjectWrap<Walker>
     {
         auto *st = static_cast<State *>(udata);
         Walker *w = st->owner;
-        if (w == nullptr) {
-            return; // (~Walker)
+        if (w == nullptr) { // (~Walker)
+            uv_close(reinterpret_cast<uv_handle_t *>(&st->async), &Walker::OnClosed);
+            return;
         }
         FlushAll(st);
         w->done_ = true;
@@ -834,20 +908,27 @@ class Walker : public Napi::ObjectWrap<Walker>
         auto *st = static_cast<State *>(handle->data);
         Walker *w = st->owner;
         Pool().WalkEnded();
+        if (w == nullptr) { // (~Walker)
+            Walks *walks = st->walks;
+            delete st;
+            walks->Closed();
+            return;
+        }
         w->closed_ = true;
+        st->walks->Forget(w);
         {
             std::lock_guard<std::mutex> lock(st->mu);
             st->queue.clear();
             st->spare.clear();
         }
         w->Report(); // all of it given back
-        w->walks_->Closed();
+        st->walks->Closed();
         Napi::Env env = w->Env();
         Napi::HandleScope scope(env);
         std::vector<Napi::FunctionReference> cbs;
         cbs.swap(w->cancelled_);
         for (auto &cb : cbs) {
-            cb.MakeCallback(env.Global(), {}, *w->ctx_);
+            CallBack(env, cb.Value(), 0, nullptr, *w->ctx_);
         }
         w->Unref();
     }
@@ -876,7 +957,7 @@ class Walker : public Napi::ObjectWrap<Walker>
             args[0] = env.Null();
             ToJs(env, st_->cfg, *b, args + 1);
             Recycle(st_.get(), std::move(b));
-            cb.MakeCallback(env.Global(), 1 + kBatchArgs, args, *ctx_);
+            CallBack(env, cb, 1 + kBatchArgs, args, *ctx_);
             return;
         }
         if (!done_) { // woken with nothing to hand: wait for the next batch
@@ -886,7 +967,8 @@ class Walker : public Napi::ObjectWrap<Walker>
         }
         Napi::Value err = WalkError(env, st_.get(), result_);
         Close();
-        cb.MakeCallback(env.Global(), {err.IsUndefined() ? env.Null() : err, env.Null()}, *ctx_);
+        napi_value end[2] = {err.IsUndefined() ? env.Null() : err, env.Null()};
+        CallBack(env, cb, 2, end, *ctx_);
     }
 
     // The walk's handle keeps the loop alive while JavaScript waits on the walk: a next()
@@ -945,15 +1027,7 @@ class Walker : public Napi::ObjectWrap<Walker>
             cancelled_.push_back(Napi::Persistent(info[0].As<Napi::Function>()));
             UpdateRef();
         }
-        {
-            std::lock_guard<std::mutex> lock(st_->mu);
-            st_->cancelled = true;
-            st_->queue.clear();
-            st_->space.notify_all();
-        }
-        if (walk_ != nullptr && !done_) {
-            frd_walk_cancel(walk_);
-        }
+        Stop();
         CloseIfAbandoned();
         return info.Env().Undefined();
     }
@@ -962,13 +1036,27 @@ class Walker : public Napi::ObjectWrap<Walker>
     std::unique_ptr<Napi::AsyncContext> ctx_;
     Napi::FunctionReference pending_;
     std::vector<Napi::FunctionReference> cancelled_; // cancel()'s callbacks, run by OnClosed
-    Walks *walks_ = nullptr;
     struct frd_walk *walk_ = nullptr;
     bool done_ = false;
     bool closing_ = false;
     bool closed_ = false;
     int result_ = 0;
 };
+
+void Walks::OnEnd(napi_async_cleanup_hook_handle handle, void *arg)
+{
+    auto *walks = static_cast<Walks *>(arg);
+    walks->hook = handle;
+    walks->ending = true;
+    std::vector<Walker *> live = walks->live; // End() may close one at once (Forget)
+    for (Walker *w : live) {
+        w->End();
+    }
+    if (walks->open == 0) {
+        napi_remove_async_cleanup_hook(handle);
+        walks->hook = nullptr;
+    }
+}
 
 // runSync(options, onBatch): walks to the end, then calls onBatch(names, dirs, dirStart,
 // types, nameEnd, num, ns) for each batch (see ToJs), or throws the walk's error.

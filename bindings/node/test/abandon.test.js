@@ -91,3 +91,38 @@ test('a walk dropped unfinished does not keep the process from exiting', (t) => 
   const out = execFileSync(process.execPath, ['-e', script, root], { encoding: 'utf8', timeout: 60e3 });
   assert.strictEqual(out, 'dropped\n');
 });
+
+test('worker threads terminated with walks open (waiting, parked, dropped) end cleanly', (t) => {
+  const root = bigTree(t);
+  // In a child process: on main the first termination ended it (napi_fatal_error from the
+  // addon's callback into the ending worker) or it crashed in the addon unloaded with the
+  // worker.
+  const script = `
+    const { Worker } = require('node:worker_threads');
+    const fs = require('node:fs');
+    const threads = () => Number(/^Threads:\\s+(\\d+)$/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]);
+    const code = \`
+      const frd = require(\${JSON.stringify(process.argv[1])});
+      const { parentPort } = require('node:worker_threads');
+      (async () => {
+        const opts = { batchSize: 16, highWaterMark: 1 };
+        for (let i = 0; i < 20; i++) await frd.walk(process.argv[2], opts).next(); // dropped
+        const waiting = frd.walk(process.argv[2], opts);
+        await waiting.next();
+        parentPort.postMessage('ready');
+        for (;;) await waiting.next(); // steps on until terminated
+      })();\`;
+    (async () => {
+      let base = 0;
+      for (let k = 0; k < 5; k++) {
+        const w = new Worker(code, { eval: true, argv: [process.argv[2]] });
+        await new Promise((res, rej) => { w.on('message', res); w.on('error', rej); });
+        await w.terminate();
+        if (k === 0) base = threads();
+      }
+      console.log(threads() === base ? 'clean' : 'threads ' + base + ' -> ' + threads());
+    })();`;
+  const out = execFileSync(process.execPath, ['-e', script, path.resolve(__dirname, '..'), root],
+    { encoding: 'utf8', timeout: 120e3 });
+  assert.strictEqual(out, 'clean\n');
+});
