@@ -126,3 +126,28 @@ test('worker threads terminated with walks open (waiting, parked, dropped) end c
     { encoding: 'utf8', timeout: 120e3 });
   assert.strictEqual(out, 'clean\n');
 });
+
+test('the bytes of batches waiting for a consumer are reported to V8 as external memory', async (t) => {
+  const native = require('../build/Release/frd.node');
+  const root = bigTree(t);
+  // 10 walks parked with 8 full batches of 128 entries with stats queued each: at least
+  // 10 * 8 * 128 * 145 bytes (the numbers of an entry with stats) held in the addon.
+  const options = { stats: true, batchSize: 128, highWaterMark: 8, workers: 1 };
+  const queued = 10 * 8 * 128 * 145;
+  assert.strictEqual(native.reportedBytes(), 0);
+  const walks = [];
+  for (let i = 0; i < 10; i++) {
+    const w = frd.walk(root, options);
+    await w.next(); // started, its first batch taken: the queue fills behind it
+    walks.push(w);
+  }
+  let reported = 0;
+  for (let tries = 0; tries < 500 && reported < queued; tries++) {
+    await new Promise((r) => setTimeout(r, 10));
+    reported = native.reportedBytes();
+  }
+  t.diagnostic(`${reported} bytes reported with the walks parked (queued: ${queued})`);
+  assert.ok(reported >= queued, `${reported} bytes reported, less than the ${queued} queued`);
+  for (const w of walks) await w.return();
+  assert.strictEqual(native.reportedBytes(), 0, 'all taken back once the walks closed');
+});
