@@ -497,6 +497,7 @@ int index_changes(const struct index_changes_options *opts)
     struct history h = {0};
     struct index_access access;
     index_access_init(&access);
+    index_access_for_db(&access, opts->db_path);
     int64_t generation, since;
     // One read transaction: the rows and the generation come from the same update.
     if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
@@ -733,6 +734,7 @@ static int find_in(const struct index_find_options *opts, const char *db_path,
     if (index_db_open(db_path, INDEX_OPEN_READ, &db) < 0) {
         return -1;
     }
+    index_access_for_db(access, db_path);
     int status = -1;
     sqlite3_stmt *stmt = NULL;
     int64_t expected;
