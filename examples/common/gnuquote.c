@@ -167,11 +167,14 @@ static bool shell_special(unsigned char c, size_t i, size_t len, bool colon)
     }
 }
 
-/** quoteaf() and quotef(): the shell's quoting, $'...' for bytes that are not printable. */
-static void quote_shell(struct qbuf *b, const char *s, bool always, bool colon)
+/**
+ * quoteaf() and quotef(): the shell's quoting, $'...' for bytes that are not printable.
+ * Without `specials`, only a character that is not printable makes it quote.
+ */
+static void quote_shell(struct qbuf *b, const char *s, bool always, bool colon, bool specials)
 {
     size_t len = strlen(s);
-    bool needs = always || len == 0;
+    bool needs = always || (specials && len == 0);
     bool has_single = false;
     bool double_ok = true; // every character reads the same between double quotes
     for (size_t i = 0; i < len;) {
@@ -183,7 +186,7 @@ static void quote_shell(struct qbuf *b, const char *s, bool always, bool colon)
             i++;
             continue;
         }
-        if (n == 1 && shell_special(c, i, len, colon)) {
+        if (specials && n == 1 && shell_special(c, i, len, colon)) {
             needs = true;
         }
         if (c == '\'') {
@@ -250,10 +253,13 @@ char *tool_quote(const char *s, enum tool_quote_style style)
         quote_locale(&b, s);
         break;
     case TOOL_QUOTE_SHELL_ALWAYS:
-        quote_shell(&b, s, true, false);
+        quote_shell(&b, s, true, false, true);
         break;
     case TOOL_QUOTE_SHELL_COLON:
-        quote_shell(&b, s, false, true);
+        quote_shell(&b, s, false, true, true);
+        break;
+    case TOOL_QUOTE_SHELL_UNPRINTABLE:
+        quote_shell(&b, s, false, false, false);
         break;
     }
     if (b.failed) {

@@ -15,6 +15,12 @@ enum tool_quote_style {
     TOOL_QUOTE_SHELL_ALWAYS,
     /** quotef(): a file name quoted only when the shell (or a ':') needs it: x~, 'a:b'. */
     TOOL_QUOTE_SHELL_COLON,
+    /**
+     * A file name as it is unless it holds a character that is not printable (a control
+     * character such as a newline or a tab, an invalid byte), then as TOOL_QUOTE_SHELL_ALWAYS:
+     * one name stays one line of text, and the quoted form can be pasted into a shell.
+     */
+    TOOL_QUOTE_SHELL_UNPRINTABLE,
 };
 
 /**

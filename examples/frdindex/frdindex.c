@@ -16,10 +16,12 @@
 #include <errno.h>
 #include <frd.h>
 #include <getopt.h>
+#include <locale.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage_text[] =
     "usage: frdindex update [-q] [-v] [-x] [-j N] [-m MODE] [--exclude=GLOB]... DB [ROOT...]\n"
@@ -176,12 +178,16 @@ static int cmd_find(int argc, char **argv)
     }
     opts.db_path = argv[optind];
     opts.pattern = argv[optind + 1];
+    opts.terminal = isatty(STDOUT_FILENO);
     return index_find(&opts);
 }
 
 int main(int argc, char **argv)
 {
     tool_name_init(argv, "frdindex");
+    // The user's locale, as plocate and GNU tools: what a character is (find's -i and
+    // patterns, which names are printable) follows LC_CTYPE.
+    setlocale(LC_ALL, "");
     if (argc < 2) {
         return tool_usage_error("which command? update, changes, find or check");
     }

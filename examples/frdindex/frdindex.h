@@ -164,6 +164,9 @@ struct index_find_options {
     bool count;       /**< -c: print only the number of matches */
     bool existing;    /**< -e: only paths that exist now */
     size_t limit;     /**< -l N: stop after N matches; 0: no limit */
+    /** standard output is the user's terminal: escape paths as plocate does there
+     *  (frdindex's own find; frdmpi's ranks write to mpirun, not to a terminal) */
+    bool terminal;
 };
 
 /** Runs `frdindex find`. @return the exit status. */

@@ -6,6 +6,7 @@
 
 #include "frdindex.h"
 #include "frdindex_access.h"
+#include "frdindex_print.h"
 #include "grow.h"
 #include "toolname.h"
 
@@ -566,13 +567,16 @@ int index_changes(const struct index_changes_options *opts)
             }
             fputc('}', stdout);
         } else {
+            // One change, one line: a name with a newline, a tab or another unprintable
+            // character is quoted (frdindex_print.h).
             fputs(name, stdout);
             fputc('\t', stdout);
-            if (renamed) {
-                fwrite(old, 1, old_len, stdout);
-                fputc('\t', stdout);
+            if ((renamed && (index_print_quoted(stdout, (const char *)old) < 0 ||
+                             fputc('\t', stdout) == EOF)) ||
+                index_print_quoted(stdout, (const char *)path) < 0) {
+                fprintf(stderr, "%s: out of memory\n", tool_name);
+                goto done;
             }
-            fwrite(path, 1, len, stdout);
             fputc('\n', stdout);
         }
         first = false;
@@ -820,10 +824,15 @@ int index_find(const struct index_find_options *opts)
     if (opts->count) {
         printf("%zu\n", found.count);
     } else {
+        // As plocate: each path as it is, but escaped on a terminal (frdindex_print.h).
+        bool tty = !opts->null && opts->terminal;
         for (size_t off = 0; off < found.len;) {
             size_t len = strlen(found.buf + off);
-            fwrite(found.buf + off, 1, len, stdout);
-            fputc(opts->null ? '\0' : '\n', stdout);
+            if (opts->null) {
+                fwrite(found.buf + off, 1, len + 1, stdout);
+            } else {
+                index_print_plocate(stdout, found.buf + off, len, tty);
+            }
             off += len + 1;
         }
     }

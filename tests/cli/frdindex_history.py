@@ -105,6 +105,42 @@ def frdindex(*args, check=True):
     return r
 
 
+ESCAPES = {b"a": b"\a", b"b": b"\b", b"f": b"\f", b"n": b"\n", b"r": b"\r", b"t": b"\t",
+           b"v": b"\v", b"\\": b"\\", b"'": b"'", b'"': b'"'}
+
+
+def unquote(field):
+    """A path of the text form: as it is, or quoted for the shell ('a'$'\\377', 'it'\\''s')."""
+    if not field.startswith(b"'"):
+        return field
+    out = bytearray()
+    i = 0
+    while i < len(field):
+        if field.startswith(b"$'", i):  # C escapes up to the next unescaped quote
+            i += 2
+            while field[i:i + 1] != b"'":
+                if field[i:i + 1] != b"\\":
+                    out += field[i:i + 1]
+                    i += 1
+                elif field[i + 1:i + 2] in ESCAPES:
+                    out += ESCAPES[field[i + 1:i + 2]]
+                    i += 2
+                else:
+                    out.append(int(field[i + 1:i + 4], 8))
+                    i += 4
+            i += 1
+        elif field.startswith(b"'", i):  # a literal run
+            end = field.index(b"'", i + 1)
+            out += field[i + 1:end]
+            i = end + 1
+        elif field.startswith(b"\\'", i):
+            out += b"'"
+            i += 2
+        else:
+            raise RuntimeError(f"not shell quoting: {field!r}")
+    return bytes(out)
+
+
 def got_changes(db, since):
     out = frdindex("changes", "--all", "--since", str(since), db).stdout
     lines = {}
@@ -112,7 +148,8 @@ def got_changes(db, since):
     for line in out.split(b"\n"):
         if not line:
             continue
-        fields = line.split(b"\t")
+        kind, *paths = line.split(b"\t")  # a quoted path holds no tab: it is escaped
+        fields = [kind] + [unquote(p) for p in paths]
         kind = fields[0].decode()
         if kind == "renamed":
             renames.append((fields[1], fields[2]))
