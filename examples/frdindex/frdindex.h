@@ -67,13 +67,19 @@ char index_type_letter(unsigned type);
 
 /** How to open a database. */
 enum index_open_mode {
-    INDEX_OPEN_READ,   /**< read only; the file must exist and be an frdindex database */
-    INDEX_OPEN_UPDATE, /**< read-write; a missing or empty file becomes a new database */
+    INDEX_OPEN_READ, /**< read only; the file must exist and be an frdindex database */
+    /** read-write, in WAL mode while open; the file must exist and be the user's own (an
+     *  empty file becomes a new database) */
+    INDEX_OPEN_UPDATE,
+    /** read-write, a new database being made in a temporary file (see frdindex_file.h): no
+     *  journal and no sync (a failure discards the file), so no file beside it either */
+    INDEX_OPEN_BUILD,
 };
 
 /**
  * Opens the database at `path` and checks it is one of ours, of this schema version, with
- * the tables this version writes. Prints a clear error naming the file on failure.
+ * the tables this version writes. Prints a clear error naming the file on failure. SQLite's
+ * files beside it are checked as frdindex_vfs.h says: none of another user's is used.
  * @return 0 with *out set, or -1.
  */
 int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out);

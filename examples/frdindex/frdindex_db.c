@@ -4,6 +4,7 @@
 /** frdindex's database: opening it, checking it is ours and of this version, creating it. */
 #define _POSIX_C_SOURCE 200809L // O_CLOEXEC
 #include "frdindex.h"
+#include "frdindex_vfs.h"
 #include "toolname.h"
 
 #include <errno.h>
@@ -57,6 +58,12 @@ static const char *const v2_removed_table =
 
 int index_db_fail(sqlite3 *db, const char *what)
 {
+    const char *refused = index_vfs_refusal();
+    if (refused != NULL) {
+        // A file beside the database that frdindex_vfs.c would not use: it says which.
+        fprintf(stderr, "%s: %s\n", tool_name, refused);
+        return -1;
+    }
     if (db != NULL && (sqlite3_errcode(db) == SQLITE_FULL || sqlite3_system_errno(db) == ENOSPC)) {
         // SQLite reports a full disk met while growing its shared memory or WAL as an I/O
         // error; the system's errno says what it was.
@@ -228,6 +235,14 @@ int index_db_schema(sqlite3 *db)
 /** Speed settings; safe against a crash or a kill (WAL commits are atomic). */
 static int tune(sqlite3 *db, const char *path, enum index_open_mode mode)
 {
+    // A new database is made in a temporary file that only a complete update renames into
+    // place: a crash needs no journal to recover it, and one fsync before the rename (see
+    // frdindex_file.c) replaces SQLite's. Nor does SQLite then make a file beside it.
+    if (mode == INDEX_OPEN_BUILD &&
+        sqlite3_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", NULL, NULL, NULL) !=
+            SQLITE_OK) {
+        return index_db_fail(db, path);
+    }
     // WAL during an update: readers (find, changes) do not wait for it; synchronous=NORMAL
     // keeps the database consistent after a crash and may lose only the last update on power
     // loss. The update returns the file to a rollback journal when it ends (see
@@ -245,12 +260,15 @@ static int tune(sqlite3 *db, const char *path, enum index_open_mode mode)
             }
             sqlite3_finalize(stmt);
         }
+        if (!wal && index_vfs_refusal_pending()) {
+            return index_db_fail(db, path); // WAL refused a file beside it: says which
+        }
         if (sqlite3_exec(db, wal ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL",
                          NULL, NULL, NULL) != SQLITE_OK) {
             return index_db_fail(db, path);
         }
     }
-    const char *sql = mode == INDEX_OPEN_UPDATE
+    const char *sql = mode != INDEX_OPEN_READ
                           ? "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; "
                             "PRAGMA mmap_size = 1073741824"
                           : "PRAGMA cache_size = -16384; PRAGMA mmap_size = 1073741824";
@@ -279,13 +297,21 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
     // (update leaves it in rollback-journal mode, which needs no -shm file to read).
     // NOMUTEX: one thread uses the connection, so SQLite's per-call locking (about a tenth
     // of an update's time in SQLite) is skipped.
+    // NOFOLLOW: the file written is the one frdindex_file.c checked, never a link's target.
     int flags = SQLITE_OPEN_NOMUTEX |
-                (mode == INDEX_OPEN_UPDATE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-                                           : SQLITE_OPEN_READONLY);
-    int rc = sqlite3_open_v2(path, &db, flags, NULL);
+                (mode != INDEX_OPEN_READ ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW
+                                         : SQLITE_OPEN_READONLY);
+    if (index_vfs_register() < 0) {
+        fprintf(stderr, "%s: %s: SQLite has no file system layer\n", tool_name, path);
+        return -1;
+    }
+    int rc = sqlite3_open_v2(path, &db, flags, INDEX_VFS_NAME);
     if (rc != SQLITE_OK) {
-        if (mode == INDEX_OPEN_READ && rc == SQLITE_CANTOPEN && db != NULL &&
-            sqlite3_system_errno(db) != ENOENT && sqlite3_system_errno(db) != 0) {
+        const char *refused = index_vfs_refusal();
+        if (refused != NULL) {
+            fprintf(stderr, "%s: %s\n", tool_name, refused);
+        } else if (mode == INDEX_OPEN_READ && rc == SQLITE_CANTOPEN && db != NULL &&
+                   sqlite3_system_errno(db) != ENOENT && sqlite3_system_errno(db) != 0) {
             fprintf(stderr, "%s: %s: cannot open the index: %s\n", tool_name, path,
                     strerror(sqlite3_system_errno(db)));
         } else if (mode == INDEX_OPEN_READ && rc == SQLITE_CANTOPEN) {
@@ -299,7 +325,7 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
         sqlite3_close(db);
         return -1;
     }
-    if (mode == INDEX_OPEN_UPDATE && sqlite3_db_readonly(db, "main") == 1) {
+    if (mode != INDEX_OPEN_READ && sqlite3_db_readonly(db, "main") == 1) {
         // SQLite falls back to read-only on a file it may not write (mode, chattr +i, a
         // read-only mount); stop before reading, which would leave -wal/-shm files behind.
         sqlite3_close(db);

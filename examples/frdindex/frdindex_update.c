@@ -8,6 +8,7 @@
 #include "frdindex.h"
 #include "frdindex_collect.h"
 #include "frdindex_exclude.h"
+#include "frdindex_file.h"
 #include "frdindex_map.h"
 #include "frdindex_rename.h"
 #include "frdindex_snapshot.h"
@@ -15,14 +16,12 @@
 #include "toolname.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <frd.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,8 +42,10 @@
  *   5. meta, roots and the new snapshot are written and the transaction commits.
  *
  * A kill or crash anywhere before the commit leaves the previous update's state: SQLite
- * rolls the uncommitted transaction back when the database is next opened. An update that
- * finds nothing changed writes only the meta rows, and reads only the snapshot.
+ * rolls the uncommitted transaction back when the database is next opened. The first
+ * update writes a temporary file instead, renamed into place after the commit (see
+ * frdindex_file.h): killed, it leaves no database. An update that finds nothing changed
+ * writes only the meta rows, and reads only the snapshot.
  */
 
 struct update {
@@ -553,27 +554,31 @@ static int write_renames_and_removals(struct update *u)
     return result;
 }
 
-/** Reads the stored roots. @return a malloc'd array of malloc'd strings, count in *n. */
-static char **stored_roots(sqlite3 *db, size_t *n)
+/**
+ * Reads the stored roots. @return a malloc'd array of malloc'd strings, count in *n; NULL
+ * with *failed set after a message.
+ */
+static char **stored_roots(sqlite3 *db, size_t *n, bool *failed)
 {
     sqlite3_stmt *stmt;
     *n = 0;
     if (sqlite3_prepare_v2(db, "SELECT path FROM roots ORDER BY rowid", -1, &stmt, NULL) !=
         SQLITE_OK) {
         index_db_fail(db, "reading roots");
+        *failed = true;
         return NULL;
     }
     char **roots = NULL;
     size_t cap = 0;
-    while (sqlite3_step(stmt) == SQLITE_ROW) {
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
         const char *p = sqlite3_column_blob(stmt, 0);
         size_t len = (size_t)sqlite3_column_bytes(stmt, 0);
-        if (tool_reserve_strs(&roots, &cap, *n + 1) < 0) {
-            break;
-        }
-        char *copy = malloc(len + 1);
+        char *copy = tool_reserve_strs(&roots, &cap, *n + 1) < 0 ? NULL : malloc(len + 1);
         if (copy == NULL || p == NULL) {
             free(copy);
+            fprintf(stderr, "%s: out of memory\n", tool_name);
+            *failed = true;
             break;
         }
         memcpy(copy, p, len);
@@ -581,6 +586,18 @@ static char **stored_roots(sqlite3 *db, size_t *n)
         roots[(*n)++] = copy;
     }
     sqlite3_finalize(stmt);
+    if (!*failed && rc != SQLITE_DONE) {
+        index_db_fail(db, "reading roots");
+        *failed = true;
+    }
+    if (*failed) {
+        for (size_t i = 0; i < *n; i++) {
+            free(roots[i]);
+        }
+        free(roots);
+        *n = 0;
+        return NULL;
+    }
     return roots;
 }
 
@@ -726,63 +743,22 @@ static int drain(struct update *u, struct index_collect *c, bool apply)
 }
 
 /**
- * Makes the database file if it does not exist, with `mode` (0: 0600, the index lists
- * names of the whole tree), so SQLite (which would use 0644 less the umask) opens ours.
- * @return 1 if made, 0 if it exists, -1 after a message (also when there is nothing to
- * make it from: no roots).
+ * Test hook: FRDINDEX_TEST_KILL_AT=POINT kills the update with SIGKILL when it reaches
+ * POINT ("made": a new database's temporary file made; "committed": its transaction
+ * committed, before the rename), to show what a kill there leaves.
  */
-static int create_db_file(const char *path, bool have_roots, unsigned mode)
+static void kill_point(const char *point)
 {
-    struct stat st;
-    if (stat(path, &st) == 0) {
-        return 0;
+    const char *at = getenv("FRDINDEX_TEST_KILL_AT");
+    if (at != NULL && strcmp(at, point) == 0) {
+        raise(SIGKILL);
     }
-    if (errno != ENOENT) {
-        fprintf(stderr, "%s: cannot access '%s': %s\n", tool_name, path, strerror(errno));
-        return -1;
-    }
-    if (!have_roots) {
-        fprintf(stderr, "%s: %s: no such index: give the directories to index\n", tool_name, path);
-        return -1;
-    }
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        fprintf(stderr, "%s: cannot create '%s': %s\n", tool_name, path, strerror(errno));
-        return -1;
-    }
-    if (fchmod(fd, mode != 0 ? mode : 0600) < 0) {
-        fprintf(stderr, "%s: cannot set the mode of '%s': %s\n", tool_name, path, strerror(errno));
-        close(fd);
-        unlink(path);
-        return -1;
-    }
-    close(fd);
-    return 1;
-}
-
-/** Removes a database this update made and could not complete, and SQLite's side files. */
-static void remove_db_files(const char *path)
-{
-    static const char *const suffixes[] = {"", "-wal", "-shm", "-journal"};
-    size_t len = strlen(path);
-    char *name = malloc(len + sizeof("-journal"));
-    if (name == NULL) {
-        unlink(path);
-        return;
-    }
-    for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-        memcpy(name, path, len);
-        memcpy(name + len, suffixes[i], strlen(suffixes[i]) + 1);
-        unlink(name);
-    }
-    free(name);
 }
 
 int index_update(struct index_update_options *opts)
 {
     struct update u = {0};
-    bool created = false; // the database file was made by this update
-    bool committed = false;
+    struct index_file file = {.dirfd = -1, .tmp_fd = -1};
     struct index_collect collect;
     bool collecting = false;
     bool joined = false;
@@ -801,16 +777,22 @@ int index_update(struct index_update_options *opts)
             return 1;
         }
     }
-    int made = create_db_file(opts->db_path, nroots > 0, opts->mode);
-    if (made < 0) {
+    if (index_file_open(&file, opts->db_path, nroots > 0) < 0) {
         goto done;
     }
-    created = made == 1;
-    if (index_db_open(opts->db_path, INDEX_OPEN_UPDATE, &u.db) < 0) {
+    if (file.fresh) {
+        kill_point("made");
+    }
+    if (index_db_open(index_file_sqlite_path(&file),
+                      file.fresh ? INDEX_OPEN_BUILD : INDEX_OPEN_UPDATE, &u.db) < 0) {
         goto done;
     }
     if (opts->nroots == 0) {
-        roots = stored_roots(u.db, &nroots);
+        bool failed = false;
+        roots = stored_roots(u.db, &nroots, &failed);
+        if (failed) {
+            goto done;
+        }
         if (nroots == 0) {
             fprintf(stderr, "%s: %s: no roots: give the directories to index\n", tool_name,
                     opts->db_path);
@@ -903,8 +885,22 @@ int index_update(struct index_update_options *opts)
     // Back to a rollback journal at rest: then a user who may read but not write the
     // database (nor its folder) can query it, which a WAL database does not allow without
     // its -shm file. Busy (a query running) leaves WAL mode; the next update tries again.
-    sqlite3_exec(u.db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
-    committed = true;
+    // (A new database never left it: its temporary file is written without a journal.)
+    if (!file.fresh) {
+        sqlite3_exec(u.db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
+    }
+    kill_point("committed");
+    // A new database goes into place only whole, once SQLite has closed it.
+    if (file.fresh) {
+        if (sqlite3_close(u.db) != SQLITE_OK) {
+            index_db_fail(u.db, "closing the index");
+            goto done; // index_file_close removes the temporary file
+        }
+        u.db = NULL;
+        if (index_file_commit(&file, opts->mode) < 0) {
+            goto done;
+        }
+    }
     if (opts->verbose) {
         fprintf(stderr,
                 "%s: %s %zu rows in %.3f s; walked and compared in %.3f s more; "
@@ -951,8 +947,6 @@ done:
         index_db_fail(u.db, "closing the index");
         status = 1;
     }
-    if (created && !committed) {
-        remove_db_files(opts->db_path); // no half-made database left behind
-    }
+    index_file_close(&file); // after SQLite's close: its locks on the file go with the last fd
     return status;
 }

@@ -45,7 +45,7 @@ no_files() { # NAME GLOB...
 expect_fail "update '' ROOT" 2 "database path is empty" "$frdindex" update '' t
 expect_fail "a missing root" 1 "cannot access 'missing': No such file or directory" \
   "$frdindex" update new.db missing
-no_files "a missing root" new.db new.db-wal new.db-shm new.db-journal
+no_files "a missing root" new.db new.db-wal new.db-shm new.db-journal new.db.frdindex-tmp
 expect_fail "no database, no roots" 1 "no such index" "$frdindex" update new.db
 no_files "no database, no roots" new.db
 
@@ -77,7 +77,7 @@ if $is_root; then
   if mount -t tmpfs -o size=256k tmpfs small 2>/dev/null; then
     trap 'rc=$?; umount "$tmp/small" 2>/dev/null || true; rm -rf "$tmp"; exit $rc' EXIT
     expect_fail "a new database on a full disk" 1 "disk full" "$frdindex" update -q small/db /usr/share/doc
-    no_files "a new database on a full disk" small/db small/db-wal small/db-shm small/db-journal
+    no_files "a new database on a full disk" small/db small/db-wal small/db-shm small/db-journal small/db.frdindex-tmp
     "$frdindex" update -q small/kept.db t || bad "a small database on the small disk"
     head -c 400000 /dev/zero >small/fill 2>/dev/null || true
     for i in $(seq 1 300); do echo "$i" >"t/new-$i"; done
