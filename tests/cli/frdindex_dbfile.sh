@@ -17,6 +17,9 @@ data=$(realpath "$here/../data")
 cli_begin
 chmod 755 "$tmp"
 export LC_ALL=C
+# A copy uid 65534 may run (the build may sit in a folder only root can search).
+cp "$frdindex" "$tmp/frdindex" && chmod 755 "$tmp/frdindex"
+frdindex=$tmp/frdindex
 is_root=false
 [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && is_root=true
 
@@ -83,6 +86,11 @@ if $is_root; then
   cmp -s sh/n.db n.copy && ok "uid 65534's database is unchanged" || bad "root wrote into sh/n.db"
   if [ "$(stat -c %U sh/n.db)" = nobody ]; then ok "a first update by uid 65534 makes its own file"
   else bad "uid 65534's first update made a file of $(stat -c %U sh/n.db)"; fi
+  # And the other way: root's world-writable file is not uid 65534's to write.
+  (umask 0 && : >sh/r.db)
+  expect_fail "uid 65534 and root's empty, world-writable sh/r.db" "sh/r.db: owned by another user (uid 0)" \
+    as_nobody "$frdindex" update -q sh/r.db "$T/pub"
+  [ ! -s sh/r.db ] && ok "sh/r.db is still empty" || bad "uid 65534 wrote into root's sh/r.db"
   # Another user's temporary file.
   as_nobody sh -c 'umask 0; : >sh/t.db.frdindex-tmp'
   expect_fail "uid 65534's sh/t.db.frdindex-tmp" "t.db.frdindex-tmp: owned by another user" \
