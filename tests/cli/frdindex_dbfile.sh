@@ -106,10 +106,9 @@ if $is_root; then
     setpriv --reuid=65534 --regid=65534 --clear-groups \
       sh -c 'umask 0; exec 3<>"$1"; exec sleep 600' sh "$1" &
     holders+=($!)
-    local i
-    for i in $(seq 100); do [ -e "$1" ] && break; sleep 0.05; done
+    for _ in $(seq 100); do [ -e "$1" ] && break; sleep 0.05; done
   }
-  held_empty() { # NAME FILE
+  held_empty() { # NAME: the last file held received nothing
     local pid=${holders[-1]}
     if [ "$(wc -c <"/proc/$pid/fd/3")" -eq 0 ]; then ok "$1: nothing was written into it"
     else bad "$1: $(wc -c <"/proc/$pid/fd/3") bytes were written into it ($(strings "/proc/$pid/fd/3" | grep -c topsecret) topsecret)"; fi
@@ -216,7 +215,7 @@ absent "after it" "$k.frdindex-tmp"
 # A kill from outside, once the temporary file is there: no database, or a whole one.
 rm -f "$k"
 "$frdindex" update -q "$k" "$big" & pid=$!
-for i in $(seq 400); do [ -e "$k.frdindex-tmp" ] && break; sleep 0.01; done
+for _ in $(seq 400); do [ -e "$k.frdindex-tmp" ] && break; sleep 0.01; done
 kill -9 $pid 2>/dev/null || true
 wait $pid 2>/dev/null || true
 if [ ! -e "$k" ]; then
@@ -240,7 +239,7 @@ f = open(sys.argv[1], "a")
 fcntl.flock(f, fcntl.LOCK_EX)
 open(sys.argv[2], "w").close()
 time.sleep(120)' two.db.frdindex-tmp locked & locker=$!
-for i in $(seq 200); do [ -e locked ] && break; sleep 0.05; done
+for _ in $(seq 200); do [ -e locked ] && break; sleep 0.05; done
 expect_fail "a first update while another makes the database" \
   "two.db: another update is making this database" "$frdindex" update -q two.db "$T"
 kill $locker 2>/dev/null || true

@@ -14,8 +14,8 @@ cli_begin
 chmod 755 "$tmp"
 cli_users
 # A copy uid 65534 may run (the build may sit in a folder only root can search).
-cp "$frdindex" fi && chmod 755 fi
-fi=$tmp/fi
+cp "$frdindex" frdindex-copy && chmod 755 frdindex-copy
+ix=$tmp/frdindex-copy
 
 N=$tmp/n
 mkdir "$N"
@@ -24,7 +24,7 @@ names=(plain 'with space' "it's" $'new\nline' $'tab\there' $'ctl\001x' $'del\177
   $'\n\nremoved\tforged' $'\na\'b\001')
 for name in "${names[@]}"; do printf 'x' >"$N/$name"; done
 chmod -R a+rX "$N"
-"$fi" update -q -m 644 n.db "$N"
+"$ix" update -q -m 644 n.db "$N"
 count=$(find "$N" -print0 | tr -cd '\0' | wc -c)
 
 # expected_line PATH: the path as `changes` prints it, by GNU ls in this locale; "quoted"
@@ -43,7 +43,7 @@ expected_line() {
 for loc in C C.UTF-8; do
   export LC_ALL=$loc
   for user in "${users[@]}"; do
-    run_as "$user" got "$fi" changes n.db
+    run_as "$user" got "$ix" changes n.db
     # Each line read back by the shell: the path it names.
     declare -A line_of=()
     while IFS= read -r line; do
@@ -68,11 +68,11 @@ for loc in C C.UTF-8; do
       printf '     %s\n' "${wrong[@]}" | head -20
     fi
     unset line_of
-    run_as "$user" nul "$fi" changes -0 n.db
+    run_as "$user" nul "$ix" changes -0 n.db
     if cmp -s <(sort -z nul.out) <(find "$N" -print0 | sort -z); then
       ok "changes -0 ($loc, $user): the bytes, unquoted"
     else bad "changes -0 ($loc, $user) differs from find -print0"; fi
-    run_as "$user" json "$fi" changes --json n.db
+    run_as "$user" json "$ix" changes --json n.db
     if python3 -c '
 import json, os, sys
 doc = json.load(open("json.out"))
@@ -87,11 +87,11 @@ export LC_ALL=C
 
 # A rename: both paths quoted, still one line.
 mv "$N/"$'new\nline' "$N/"$'re\tnamed'
-"$fi" update -q n.db
+"$ix" update -q n.db
 want=$(printf 'renamed\t%s\t%s' "'$N/new'\$'\\n''line'" "'$N/re'\$'\\t''named'")
-if [ "$("$fi" changes n.db)" = "$want" ]; then
+if [ "$("$ix" changes n.db)" = "$want" ]; then
   ok "a rename from and to such names is one line, both quoted"
-else bad "rename: $("$fi" changes n.db | od -c | head -5)"; fi
+else bad "rename: $("$ix" changes n.db | od -c | head -5)"; fi
 
 # --- find: as plocate, in a pipe and on a terminal --------------------------------------
 updatedb -o "$tmp/p.db" -U "$N" -l 0
@@ -105,9 +105,9 @@ for loc in C C.UTF-8; do
     [ "$user" = nobody ] && as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
     for pattern in "$N/" forged caf no-such-name; do
       pipe_ref=$("${as[@]}" plocate -d p.db "$pattern" | sort | od -c; echo "exit ${PIPESTATUS[0]}")
-      pipe_got=$("${as[@]}" "$fi" find n.db "$pattern" | sort | od -c; echo "exit ${PIPESTATUS[0]}")
+      pipe_got=$("${as[@]}" "$ix" find n.db "$pattern" | sort | od -c; echo "exit ${PIPESTATUS[0]}")
       tty_ref=$(on_tty "${as[@]}" plocate -d p.db "$pattern" | sort) || true
-      tty_got=$(on_tty "${as[@]}" "$fi" find n.db "$pattern" | sort) || true
+      tty_got=$(on_tty "${as[@]}" "$ix" find n.db "$pattern" | sort) || true
       if [ "$pipe_got" = "$pipe_ref" ] && [ "$tty_got" = "$tty_ref" ]; then
         ok "find '$pattern' ($loc, $user): plocate's bytes in a pipe and on a terminal"
       else
@@ -116,8 +116,8 @@ for loc in C C.UTF-8; do
       fi
     done
     # Not vacuous: the terminal form is escaped, the pipe's is not.
-    tty_got=$(on_tty "${as[@]}" "$fi" find n.db "$N")
-    pipe_got=$("${as[@]}" "$fi" find n.db "$N")
+    tty_got=$(on_tty "${as[@]}" "$ix" find n.db "$N")
+    pipe_got=$("${as[@]}" "$ix" find n.db "$N")
     if grep -qF "'$N/'\$'\\n\\n''removed'\$'\\t''forged'" <<<"$tty_got" &&
       grep -qxF "$(printf 'removed\tforged')" <<<"$pipe_got"; then
       ok "find ($loc, $user): escaped on a terminal only, as plocate"
