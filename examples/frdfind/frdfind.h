@@ -18,6 +18,7 @@
  *   frdfind_pred.c    the tests beyond names and types (-perm, -user, -regex, -lname...)
  *   frdfind_time.c    the time tests (-mtime, -atime, -used, -newerXY, -daystart)
  *   frdfind_owner.c   user and group names by id, cached for every worker
+ *   frdfind_stdfd.c   descriptors 0-2 kept taken when closed at start, as find keeps them
  *
  * Only <frd.h> and libc are used, like any program that embeds frd.
  */
@@ -159,6 +160,10 @@ struct ff_options {
     struct ff_expr *exclude; /**< -exclude EXPR (several: or'ed), or NULL */
     const char *files0_from; /**< -files0-from FILE ("-": stdin), or NULL */
     char *files0_buf;        /**< the names read from it (paths point into it) */
+    /** The errno of a read of FILE that failed after the names read before it (reported
+     *  after their walks, by ff_files0_report_read_error()), or 0. */
+    int files0_error;
+    bool ok_prompt; /**< -ok or -okdir appears: they read their answers from stdin */
     /** A stat may fail for want of search permission (not root): the tests that need one
      *  the walk did not make stat the entry themselves (see FF_NEED_STAT). */
     bool stat_may_fail;
@@ -258,6 +263,13 @@ int ff_pred_files0(struct ff_options *opts, bool paths_given);
  */
 void ff_files0_report_empty(const struct ff_options *opts, size_t index);
 
+/**
+ * Reports the read error that ended -files0-from's list, if any, as find does after the
+ * walks of the names read before it: "frdfind: 'FILE': read error: strerror" (the run
+ * fails). Main thread.
+ */
+void ff_files0_report_read_error(const struct ff_options *opts);
+
 /** -xtype (an FF_TYPE node made FF_PRED by the parser; expr->num: the -H/-L mode). */
 bool ff_test_xtype(const struct ff_expr *expr, const struct frd_walk_entry *we,
                    struct ff_thread *thr);
@@ -290,6 +302,19 @@ const char *ff_user_name(uint32_t uid, unsigned worker);
 
 /** See ff_user_name(). */
 const char *ff_group_name(uint32_t gid, unsigned worker);
+
+/* frdfind_stdfd.c */
+
+/**
+ * Takes each of descriptors 0, 1, 2 that is closed with /dev/null, opened so that reads
+ * (0) or writes (1, 2) on it fail with EBADF as on the closed one, close-on-exec. Call it
+ * first in main(), before anything is opened.
+ * @return 0, or -1 (errno set) when /dev/null could not be opened.
+ */
+int ff_std_reserve(void);
+
+/** @return whether descriptor fd (0, 1 or 2) was closed at start (see ff_std_reserve()). */
+bool ff_std_was_closed(int fd);
 
 /* frdfind_exclude.c */
 
@@ -649,6 +674,17 @@ bool ff_out_broken(void);
 
 /** @return true once any error was reported (exit status 1). */
 bool ff_failed(void);
+
+/** Writes the len bytes to stderr (whole, retrying short writes), noting a failure for
+ *  ff_stderr_failed(). Any thread. */
+void ff_write_stderr(const void *data, size_t len);
+
+/**
+ * @return whether a write to stderr failed (a message, an -ok question, -fprint
+ * /dev/stderr): find's exit status is then 1, as gnulib's close_stdout() makes it, though
+ * nothing else failed. Flushes stdio's stderr first. Main thread, at the end.
+ */
+bool ff_stderr_failed(void);
 
 /** Marks the run as failed without printing. */
 void ff_set_failed(void);

@@ -393,8 +393,7 @@ static bool ask_user(const struct ff_exec *ex, const char *path)
         return false;
     }
     int n = snprintf(q, a + p + 16, "< %s ... %s > ? ", ex->words[0], path);
-    ssize_t rc = write(STDERR_FILENO, q, (size_t)n);
-    (void)rc;
+    ff_write_stderr(q, (size_t)n);
     free(q);
     char first = 0;
     bool any = false;

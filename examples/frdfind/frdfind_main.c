@@ -346,6 +346,11 @@ static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
 int main(int argc, char **argv)
 {
     tool_name_init(argv, "frdfind");
+    // Before anything is opened (the locale's files included): a closed 0, 1 or 2 is taken.
+    if (ff_std_reserve() < 0) {
+        ff_error_path("/dev/null", strerror(errno));
+        return 1;
+    }
     // Matching (-name, -regex...) and -printf's times follow the locale, as in find.
     setlocale(LC_ALL, "");
     struct ff_options opts;
@@ -357,8 +362,9 @@ int main(int argc, char **argv)
         return rc < 0 ? 0 : 1;
     }
     if (opts.npaths == 0) { // -files0-from an empty list: nothing to walk, as find
+        ff_files0_report_read_error(&opts);
         ff_options_free(&opts);
-        return ff_failed() ? 1 : 0;
+        return ff_failed() || ff_stderr_failed() ? 1 : 0;
     }
 
     struct frd_walk_options wo;
@@ -461,6 +467,9 @@ int main(int argc, char **argv)
         i = end;
     }
     count += ff_out_flush_all();
+    if (!atomic_load(&walk.quit)) {
+        ff_files0_report_read_error(&opts); // after the names read before it, as find
+    }
     for (unsigned i = 0; i < npending; i++) {
         pending_flush(i); // an error no visit claimed
         free(pending[i].path);
@@ -484,6 +493,9 @@ int main(int argc, char **argv)
     // find closes stdout at exit (gnulib's close_stdout): a close that fails says why, after
     // "write error" (a closed stdout: "Bad file descriptor"), unless nothing was written.
     int cerr = close(STDOUT_FILENO) == 0 ? 0 : errno;
+    if (ff_std_was_closed(STDOUT_FILENO)) {
+        cerr = EBADF; // (what stood for it was /dev/null, see frdfind_stdfd.c)
+    }
     if (werr != 0 || (cerr != 0 && cerr != EBADF)) {
         // find's two lines: "'standard output': Broken pipe", then "write error"; the first
         // only when the lines pending at the end failed (see ff_out_unflushed_failure()).
@@ -500,5 +512,5 @@ int main(int argc, char **argv)
     ff_out_free_all();
     ff_color_free();
     ff_options_free(&opts);
-    return ff_failed() ? 1 : 0;
+    return ff_failed() || ff_stderr_failed() ? 1 : 0;
 }

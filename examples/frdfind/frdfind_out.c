@@ -80,6 +80,8 @@ static atomic_int first_write_errno;
 /** The last write to stdout failed, and no message went out since: its lines were still
  *  pending when the message came (see ff_out_unflushed_failure()). */
 static atomic_bool failed_since_message;
+/** A write to stderr failed (see ff_stderr_failed()). */
+static atomic_bool stderr_failed;
 
 int ff_out_init(unsigned workers, bool one_writer)
 {
@@ -125,7 +127,8 @@ static void write_all(int fd, const char *data, size_t len)
             }
             int err = errno;
             if (fd != STDOUT_FILENO) {
-                return; // stderr: nowhere left to say it
+                atomic_store(&stderr_failed, true); // nowhere left to say it
+                return;
             }
             int expected = 0;
             atomic_compare_exchange_strong(&first_write_errno, &expected, err);
@@ -477,6 +480,17 @@ void ff_note(const char *text)
 void ff_note_path(const char *path, const char *message)
 {
     write_message(path, message);
+}
+
+void ff_write_stderr(const void *data, size_t len)
+{
+    write_all(STDERR_FILENO, data, len);
+}
+
+bool ff_stderr_failed(void)
+{
+    // (-fprint /dev/stderr and a few messages of the shared tool code go through stdio.)
+    return fflush(stderr) != 0 || ferror(stderr) != 0 || atomic_load(&stderr_failed);
 }
 
 bool ff_failed(void)

@@ -440,6 +440,8 @@ static struct ff_expr *parse_action(struct parser *p, const char *tok)
         if ((e = node(p, FF_EXEC)) != NULL) {
             e->exec = ex;
         }
+        // (find's ok_prompt_stdin: -files0-from cannot read the answers' stdin then)
+        o->ok_prompt = o->ok_prompt || strncmp(tok, "-ok", 3) == 0;
         return e;
     }
     if (strcmp(tok, "-delete") == 0) {

@@ -795,12 +795,17 @@ int ff_pred_leading(struct ff_parser *fp, const char *arg, const char *next)
 
 /* ---- -files0-from --------------------------------------------------------------------- */
 
-/** Reads all of fd into a malloc'd buffer (NUL-terminated). @return it, or NULL (errno). */
-static char *read_all(int fd, size_t *len)
+/**
+ * Reads fd to its end, or to a read error (*err: its errno, else 0), into a malloc'd
+ * NUL-terminated buffer: find walks the names read before an error, the last one even
+ * without its NUL, then reports it. @return the buffer, or NULL (errno ENOMEM).
+ */
+static char *read_all(int fd, size_t *len, int *err)
 {
     size_t cap = 0;
     size_t n = 0;
     char *buf = NULL;
+    *err = 0;
     for (;;) {
         if (tool_reserve_chars(&buf, &cap, n + 2) < 0) { // a byte to read, and the NUL
             free(buf);
@@ -811,19 +816,51 @@ static char *read_all(int fd, size_t *len)
         if (got < 0 && errno == EINTR) {
             continue;
         }
-        if (got < 0) {
-            int err = errno;
-            free(buf);
-            errno = err;
-            return NULL;
-        }
-        if (got == 0) {
+        if (got <= 0) {
+            *err = got < 0 ? errno : 0;
             buf[n] = '\0';
             *len = n;
             return buf;
         }
         n += (size_t)got;
     }
+}
+
+/** find's name for the list in its messages: FILE, or "(standard input)" for "-". */
+static const char *files0_shown(const char *file)
+{
+    return strcmp(file, "-") == 0 ? "(standard input)" : file;
+}
+
+/**
+ * -ok and -okdir read their answers from stdin, so find refuses a list read from it too
+ * (its message ends in an empty line). A list on the same file as stdin counts as stdin,
+ * and so does any list when stdin was closed at start: find opens FILE on descriptor 0
+ * then, frdfind leaves it taken (frdfind_stdfd.c) and says what find says.
+ * @return 0, or 1 after the error.
+ */
+static int files0_check_ok(const struct ff_options *opts, bool std_in, int fd)
+{
+    if (!opts->ok_prompt) {
+        return 0;
+    }
+    if (std_in) {
+        ff_error("option -files0-from reading from standard input cannot be combined with "
+                 "-ok, -okdir\n");
+        return 1;
+    }
+    struct stat a;
+    struct stat b;
+    if (ff_std_was_closed(STDIN_FILENO) || (fstat(fd, &a) == 0 && fstat(STDIN_FILENO, &b) == 0 &&
+                                            a.st_dev == b.st_dev && a.st_ino == b.st_ino)) {
+        char *line = ff_quoted_in("option -files0-from: standard input must not refer to the "
+                                  "same file when combined with -ok, -okdir: ",
+                                  opts->files0_from, "\n");
+        ff_error(line != NULL ? line : "out of memory");
+        free(line);
+        return 1;
+    }
+    return 0;
 }
 
 int ff_pred_files0(struct ff_options *opts, bool paths_given)
@@ -840,24 +877,33 @@ int ff_pred_files0(struct ff_options *opts, bool paths_given)
     }
     bool std_in = strcmp(file, "-") == 0;
     int fd = std_in ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC);
-    size_t len = 0;
-    char *buf = fd >= 0 ? read_all(fd, &len) : NULL;
-    int err = errno;
-    if (fd >= 0 && !std_in) {
-        close(fd);
-    }
-    if (buf == NULL) {
-        snprintf(msg, sizeof(msg), " for reading: %s", strerror(err));
+    if (fd < 0) {
+        snprintf(msg, sizeof(msg), " for reading: %s", strerror(errno));
         char *line = ff_quoted_in("cannot open ", file, msg);
         ff_error(line != NULL ? line : "out of memory");
         free(line);
         return 1;
     }
-    size_t count = 0;
+    if (files0_check_ok(opts, std_in, fd) != 0) {
+        if (!std_in) {
+            close(fd);
+        }
+        return 1;
+    }
+    size_t len = 0;
+    char *buf = read_all(fd, &len, &opts->files0_error);
+    if (!std_in) {
+        close(fd);
+    }
+    if (buf == NULL) {
+        ff_error("out of memory");
+        return 1;
+    }
+    size_t count = 1; // a last name without its NUL
     for (size_t i = 0; i < len; i++) {
         count += buf[i] == '\0';
     }
-    const char **paths = calloc(count + 2, sizeof(*paths));
+    const char **paths = calloc(count + 1, sizeof(*paths));
     if (paths == NULL) {
         free(buf);
         ff_error("out of memory");
@@ -875,11 +921,20 @@ int ff_pred_files0(struct ff_options *opts, bool paths_given)
     return 0;
 }
 
+void ff_files0_report_read_error(const struct ff_options *opts)
+{
+    if (opts->files0_from == NULL || opts->files0_error == 0) {
+        return;
+    }
+    char text[256];
+    snprintf(text, sizeof(text), "read error: %s", strerror(opts->files0_error));
+    ff_error_path(files0_shown(opts->files0_from), text);
+}
+
 void ff_files0_report_empty(const struct ff_options *opts, size_t index)
 {
     assert(opts->files0_from != NULL && index < opts->npaths && opts->paths[index][0] == '\0');
-    const char *file = opts->files0_from;
-    const char *shown = strcmp(file, "-") == 0 ? "(standard input)" : file;
+    const char *shown = files0_shown(opts->files0_from);
     char line[64];
     snprintf(line, sizeof(line), ":%zu: invalid zero-length file name", index + 1);
     char *text = ff_quoted_in("", shown, line);
@@ -984,7 +1039,6 @@ void ff_warning(const char *text)
     memcpy(buf + name_len, ": ", 2);
     memcpy(buf + name_len + 2, text, len);
     buf[name_len + 2 + len] = '\n';
-    ssize_t rc = write(STDERR_FILENO, buf, name_len + len + 3);
-    (void)rc;
+    ff_write_stderr(buf, name_len + len + 3);
     free(buf);
 }
