@@ -29,6 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/stat.h>
 
 /** Node kinds of the expression tree. */
@@ -385,11 +386,13 @@ const char *ff_base_name(const struct frd_walk_entry *we, struct ff_thread *thr,
 
 /**
  * Compiles a -printf format.
+ * @param dest the output's name in find's write errors ("standard output", "standard
+ * error" or the file's name; kept, not copied).
  * @param out receives the compiled format.
  * @param needs receives enum ff_need bits the directives require.
  * @return 0, or 1 after printing an error naming the unsupported directive.
  */
-int ff_format_compile(const char *text, struct ff_format **out, unsigned *needs);
+int ff_format_compile(const char *text, const char *dest, struct ff_format **out, unsigned *needs);
 
 /**
  * Writes the symbolic mode as ls -l, -ls and %M print it ("drwxr-xr-x", '?' for an unknown
@@ -534,8 +537,9 @@ int ff_out_init(unsigned workers, bool one_writer);
 /**
  * Called by an evaluation on thr before it reports an error: with one writer, writes out
  * what thr holds, so that the message follows on stderr what came before it on stdout, as
- * in find. With several writers it does nothing (a half-made record must not go out
- * between another thread's lines; the walk's order is not find's then anyway). Owner only.
+ * in find (and a record half made for a file to that file: see ff_out_file_begin()). With
+ * several writers it does nothing (a half-made record must not go out between another
+ * thread's lines; the walk's order is not find's then anyway). Owner only.
  */
 void ff_out_before_error(struct ff_thread *thr);
 
@@ -578,6 +582,9 @@ void ff_out_append_name(struct ff_thread *thr, const char *s, size_t len);
 
 /** Appends one byte. */
 void ff_out_byte(struct ff_thread *thr, char c);
+
+/** Appends n copies of byte c (a -printf width's padding: any size memory allows). */
+void ff_out_fill(struct ff_thread *thr, char c, size_t n);
 
 /** Ends a record: the buffer may now be flushed (whole records only reach stdout). */
 void ff_out_end_record(struct ff_thread *thr);
@@ -661,12 +668,16 @@ void ff_out_exclusive_begin(struct ff_thread *thr);
 /** See ff_out_exclusive_begin(). */
 void ff_out_exclusive_end(void);
 
-/** @return the length of the thread's pending output (a mark for ff_out_cut()). */
-size_t ff_out_mark(struct ff_thread *thr);
+/**
+ * The record thr makes next goes to the stream fp (an output file, or stderr), not stdout:
+ * it is made in thr's buffer after the lines pending there and written to fp whole by
+ * ff_out_file_end(). An error before then (ff_out_before_error()) writes the part made so
+ * far to fp, as find's printf had. Owner thread only.
+ */
+void ff_out_file_begin(struct ff_thread *thr, FILE *fp);
 
-/** Removes the bytes after `mark` from the thread's buffer; *data and *len say what they
- *  were (valid until the next append). */
-void ff_out_cut(struct ff_thread *thr, size_t mark, const char **data, size_t *len);
+/** Writes the record begun by ff_out_file_begin() to its stream and takes it off thr. */
+void ff_out_file_end(struct ff_thread *thr);
 
 /** @return true once stdout's reader went away (EPIPE): stop the walk. Other write errors
  *  (a full disk, a closed descriptor) do not stop it, as they do not stop find. */

@@ -104,31 +104,30 @@ int ff_file_open(const char *name, struct ff_file **out)
     return 0;
 }
 
-/** Writes the record rendered after `mark` to the file, whole. */
-static void put_record(struct ff_file *file, struct ff_thread *thr, size_t mark)
+/** Starts a record for `file` (NULL: stdout). A file's record is made in the thread's buffer
+ *  and goes to its stream whole at put_record(); /dev/stdout's stays in the buffer, in
+ *  order with -print's lines. */
+static void begin_record(struct ff_file *file, struct ff_thread *thr)
 {
-    if (file == NULL) {
-        ff_out_end_record(thr);
-        return;
+    if (file != NULL && file->fp != stdout) {
+        ff_out_file_begin(thr, file->fp);
     }
-    const char *data;
-    size_t len;
-    ff_out_cut(thr, mark, &data, &len);
-    if (file->fp == stdout) {
-        // Through the thread's buffer, in order with -print's lines.
-        ff_out_append(thr, data, len);
+}
+
+/** Ends the record begun by begin_record(). */
+static void put_record(struct ff_file *file, struct ff_thread *thr)
+{
+    if (file != NULL && file->fp != stdout) {
+        ff_out_file_end(thr);
+    } else {
         ff_out_end_record(thr);
-        return;
-    }
-    if (len > 0) {
-        fwrite(data, 1, len, file->fp);
     }
 }
 
 void ff_file_eval(const struct ff_expr *expr, const struct ff_options *opts,
                   const struct frd_walk_entry *we, struct ff_thread *thr)
 {
-    size_t mark = ff_out_mark(thr);
+    begin_record(expr->file, thr);
     bool tty = expr->file == NULL ? ff_out_stdout_is_tty() : expr->file->tty;
     if (expr->kind == FF_FPRINTF) {
         ff_out_to_tty(thr, tty);
@@ -138,7 +137,7 @@ void ff_file_eval(const struct ff_expr *expr, const struct ff_options *opts,
         ff_out_append_name(thr, we->path, we->path_len);
         ff_out_byte(thr, expr->sep);
     }
-    put_record(expr->file, thr, mark);
+    put_record(expr->file, thr);
 }
 
 void ff_file_close_all(void)
@@ -241,7 +240,7 @@ void ff_ls_eval(struct ff_file *file, const struct ff_options *opts,
                 const struct frd_walk_entry *we, struct ff_thread *thr)
 {
     const struct frd_entry *e = we->entry;
-    size_t mark = ff_out_mark(thr);
+    begin_record(file, thr);
     char num[32];
     snprintf(num, sizeof(num), "%llu", (unsigned long long)e->file_id);
     column(thr, &w_inode, num, false);
@@ -331,5 +330,5 @@ void ff_ls_eval(struct ff_file *file, const struct ff_options *opts,
         }
     }
     ff_out_byte(thr, '\n');
-    put_record(file, thr, mark);
+    put_record(file, thr);
 }

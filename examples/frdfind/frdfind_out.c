@@ -59,6 +59,8 @@ struct ff_thread {
     char *scratch;             /**< for paths and link targets */
     size_t scratch_cap;        /**< bytes in scratch */
     bool to_tty;               /**< the record being made goes to a terminal */
+    FILE *file_fp;             /**< the stream of the file record being made, or NULL */
+    size_t file_start;         /**< where that record starts in buf */
     char *names;               /**< ff_out_name()'s terminal form of a name */
     size_t names_cap;          /**< bytes in names */
     struct frd_lister *lister; /**< for -empty, made on first use */
@@ -165,9 +167,24 @@ void ff_out_append(struct ff_thread *thr, const void *data, size_t len)
 
 void ff_out_before_error(struct ff_thread *thr)
 {
-    if (sole_writer && thr->len > 0) {
-        flush_locked(thr); // (thr->lock is not taken with one writer: no one else reads thr)
+    if (!sole_writer) {
+        return;
     }
+    // (thr->lock is not taken with one writer: no one else reads thr)
+    size_t out = thr->file_fp != NULL ? thr->file_start : thr->len;
+    if (out > 0) {
+        pthread_mutex_lock(&stdout_lock);
+        write_all(STDOUT_FILENO, thr->buf, out);
+        pthread_mutex_unlock(&stdout_lock);
+    }
+    if (thr->file_fp != NULL) {
+        // The record half made for a file goes to its stream, where find's printf put it.
+        if (thr->len > out) {
+            fwrite(thr->buf + out, 1, thr->len - out, thr->file_fp);
+        }
+        thr->file_start = 0;
+    }
+    thr->len = 0;
 }
 
 void ff_out_byte(struct ff_thread *thr, char c)
@@ -177,6 +194,16 @@ void ff_out_byte(struct ff_thread *thr, char c)
         return;
     }
     thr->buf[thr->len++] = c;
+}
+
+void ff_out_fill(struct ff_thread *thr, char c, size_t n)
+{
+    if (n > SIZE_MAX - thr->len || tool_reserve_chars(&thr->buf, &thr->cap, thr->len + n) < 0) {
+        thr->oom = true;
+        return;
+    }
+    memset(thr->buf + thr->len, c, n);
+    thr->len += n;
 }
 
 void ff_out_end_record(struct ff_thread *thr)
@@ -226,16 +253,20 @@ void ff_out_exclusive_end(void)
     pthread_mutex_unlock(&stdout_lock);
 }
 
-size_t ff_out_mark(struct ff_thread *thr)
+void ff_out_file_begin(struct ff_thread *thr, FILE *fp)
 {
-    return thr->len;
+    thr->file_fp = fp;
+    thr->file_start = thr->len;
 }
 
-void ff_out_cut(struct ff_thread *thr, size_t mark, const char **data, size_t *len)
+void ff_out_file_end(struct ff_thread *thr)
 {
-    *data = thr->buf + mark;
-    *len = thr->len - mark;
-    thr->len = mark;
+    size_t len = thr->len - thr->file_start;
+    if (len > 0) {
+        fwrite(thr->buf + thr->file_start, 1, len, thr->file_fp); // (stdio locks the stream)
+    }
+    thr->len = thr->file_start;
+    thr->file_fp = NULL;
 }
 
 bool ff_out_broken(void)

@@ -476,7 +476,11 @@ static struct ff_expr *parse_action(struct parser *p, const char *tok)
     }
     e->file = file;
     e->sep = strcmp(tok, "-fprint0") == 0 ? '\0' : '\n';
-    if (fmt != NULL && ff_format_compile(fmt, &e->format, &e->needs) != 0) {
+    // (find's names for the output in its write errors)
+    const char *dest = strcmp(name, "/dev/stdout") == 0   ? "standard output"
+                       : strcmp(name, "/dev/stderr") == 0 ? "standard error"
+                                                          : name;
+    if (fmt != NULL && ff_format_compile(fmt, dest, &e->format, &e->needs) != 0) {
         p->status = 1;
         free(e);
         return NULL;
@@ -554,7 +558,7 @@ static struct ff_expr *parse_primary(struct parser *p)
             return NULL;
         }
         p->has_action = true;
-        if (ff_format_compile(arg, &e->format, &e->needs) != 0) {
+        if (ff_format_compile(arg, "standard output", &e->format, &e->needs) != 0) {
             p->status = 1;
             free(e);
             return NULL;

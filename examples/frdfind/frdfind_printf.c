@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,16 +30,19 @@
 
 /** One piece of a compiled format. */
 struct ff_seg {
-    char directive;   /**< 0 for literal text, else the %-letter (A C T B: a time, see tk) */
-    char tk;          /**< A C T B: the time format letter, 0 for find's ctime style */
-    bool stop;        /**< \c: stop the format here */
-    bool left;        /**< '-' flag */
-    bool zero;        /**< '0' flag */
-    bool plus;        /**< '+' flag */
-    bool space;       /**< ' ' flag */
-    bool alt;         /**< '#' flag */
-    int width;        /**< minimum width, 0 for none */
-    int prec;         /**< precision, -1 for none */
+    char directive; /**< 0 for literal text, else the %-letter (A C T B: a time, see tk) */
+    char tk;        /**< A C T B: the time format letter, 0 for find's ctime style */
+    bool stop;      /**< \c: stop the format here */
+    bool left;      /**< '-' flag */
+    bool zero;      /**< '0' flag */
+    bool plus;      /**< '+' flag */
+    bool space;     /**< ' ' flag */
+    bool alt;       /**< '#' flag */
+    int width;      /**< minimum width, 0 for none (any size up to INT_MAX, as printf's) */
+    int prec;       /**< precision, -1 for none */
+    /** The width or the precision is more than INT_MAX: find's printf fails on it with
+     *  EOVERFLOW, so the directive prints nothing and its error is reported (emit_overflow). */
+    bool overflow;
     const char *text; /**< literal text (directive == 0) */
     size_t len;       /**< bytes of text */
 };
@@ -46,24 +50,25 @@ struct ff_seg {
 struct ff_format {
     struct ff_seg *segs;
     size_t nsegs;
-    char *text; /**< the literal bytes of every segment, escapes decoded */
+    char *text;       /**< the literal bytes of every segment, escapes decoded */
+    const char *dest; /**< the output's name in find's write errors (not owned) */
 };
 
 /** Writes "frdfind: " + the n bytes of msg (a NUL among them included, as find writes
  *  it) + "\n" to stderr in one write. */
 static void say(const char *msg, size_t n)
 {
-    char buf[256];
     size_t name_len = strlen(tool_name);
-    if (name_len + 2 + n + 1 > sizeof(buf)) {
+    char *buf = malloc(name_len + 2 + n + 1);
+    if (buf == NULL) {
         return;
     }
     memcpy(buf, tool_name, name_len);
     memcpy(buf + name_len, ": ", 2);
     memcpy(buf + name_len + 2, msg, n);
     buf[name_len + 2 + n] = '\n';
-    ssize_t rc = write(STDERR_FILENO, buf, name_len + 2 + n + 1);
-    (void)rc;
+    ff_write_stderr(buf, name_len + 2 + n + 1);
+    free(buf);
 }
 
 /** find's error for "%" then flags and the character c: reserved ('\0' written as is). */
@@ -79,16 +84,13 @@ static void reserved_directive(char c)
     ff_set_failed();
 }
 
+/** find's warning about an unknown escape or directive `p` (n bytes), printed as it is. */
 static void warn(const char *what, const char *p, size_t n)
 {
-    // GNU find warns about an unknown directive or escape and prints it as it is.
-    char msg[128];
-    int len = snprintf(msg, sizeof(msg), "%s: warning: unrecognized %s `%.*s'\n", tool_name, what,
-                       (int)n, p);
-    if (len > 0) {
-        size_t n_out = (size_t)len < sizeof(msg) ? (size_t)len : sizeof(msg) - 1;
-        ssize_t rc = write(STDERR_FILENO, msg, n_out);
-        (void)rc;
+    char msg[96];
+    int len = snprintf(msg, sizeof(msg), "warning: unrecognized %s `%.*s'", what, (int)n, p);
+    if (len > 0 && (size_t)len < sizeof(msg)) {
+        say(msg, (size_t)len);
     }
 }
 
@@ -134,7 +136,24 @@ static unsigned directive_field(char d)
     }
 }
 
-int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
+/** Reads a width or precision's digits at *q, any number of them: *value saturates past
+ *  INT_MAX, and *overflow is set then. */
+static void read_count(const char **q, int *value, bool *overflow)
+{
+    long long v = 0;
+    for (; **q >= '0' && **q <= '9'; (*q)++) {
+        if (v <= INT_MAX) {
+            v = v * 10 + (**q - '0');
+        }
+    }
+    if (v > INT_MAX) {
+        *overflow = true;
+        v = INT_MAX;
+    }
+    *value = (int)v;
+}
+
+int ff_format_compile(const char *src, const char *dest, struct ff_format **out, unsigned *needs)
 {
     size_t src_len = strlen(src);
     struct ff_format *fmt = calloc(1, sizeof(*fmt));
@@ -150,6 +169,7 @@ int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
     }
     fmt->segs = segs;
     fmt->text = text;
+    fmt->dest = dest;
     size_t t = 0;   // bytes used in text
     size_t lit = 0; // start of the literal segment being built
     size_t n = 0;
@@ -230,14 +250,10 @@ int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
             }
         }
         seg.zero = *q == '0';
-        while (*q >= '0' && *q <= '9' && seg.width < 100000) {
-            seg.width = seg.width * 10 + (*q++ - '0');
-        }
+        read_count(&q, &seg.width, &seg.overflow);
         if (*q == '.') {
-            seg.prec = 0;
-            for (q++; *q >= '0' && *q <= '9' && seg.prec < 100000; q++) {
-                seg.prec = seg.prec * 10 + (*q - '0');
-            }
+            q++;
+            read_count(&q, &seg.prec, &seg.overflow);
         }
         char d = *q;
         if (d == '\0' || d == '{' || d == '[' || d == '(') {
@@ -260,13 +276,13 @@ int ff_format_compile(const char *src, struct ff_format **out, unsigned *needs)
             *needs |= directive_field(d);
             q += 2;
         } else if (strchr("ACTB", d) != NULL) {
-            static const char head[] = "warning: format directive `";
-            static const char tail[] = "' should be followed by another character";
-            char msg[128];
-            int len = snprintf(msg, sizeof(msg), "%s%.*s%s", head, (int)(q + 1 - p), p, tail);
-            if (len > 0 && (size_t)len < sizeof(msg)) {
-                say(msg, (size_t)len);
-            }
+            // find names the letter alone, without the flags and width before it.
+            static const char msg[] = "warning: format directive `%T' should be followed by "
+                                      "another character";
+            char line[sizeof(msg)];
+            memcpy(line, msg, sizeof(msg));
+            line[sizeof("warning: format directive `%") - 1] = d;
+            say(line, sizeof(line) - 1);
             memcpy(text + t, p, (size_t)(q + 1 - p));
             t += (size_t)(q + 1 - p);
             p = q + 1;
@@ -328,11 +344,22 @@ static char *utoa_end(char *end, uint64_t v, unsigned base)
     return end;
 }
 
-static void pad(struct ff_thread *thr, int n, char c)
+static void pad(struct ff_thread *thr, size_t n, char c)
 {
-    for (; n > 0; n--) {
-        ff_out_byte(thr, c);
+    if (n > 0) {
+        ff_out_fill(thr, c, n);
     }
+}
+
+/**
+ * A directive whose width or precision passes INT_MAX: find's printf fails with EOVERFLOW,
+ * prints nothing for it and find reports "'standard output': Value too large for defined
+ * data type" (the file's name for -fprintf), the literal text before it already out.
+ */
+static void emit_overflow(struct ff_thread *thr, const struct ff_format *fmt)
+{
+    ff_out_before_error(thr);
+    ff_error_path(fmt->dest, strerror(EOVERFLOW));
 }
 
 /** Emits a string directive with width, precision and '-'. */
@@ -341,7 +368,7 @@ static void emit_str(struct ff_thread *thr, const struct ff_seg *seg, const char
     if (seg->prec >= 0 && (size_t)seg->prec < len) {
         len = (size_t)seg->prec;
     }
-    int fill = seg->width > 0 && (size_t)seg->width > len ? seg->width - (int)len : 0;
+    size_t fill = (size_t)seg->width > len ? (size_t)seg->width - len : 0;
     if (!seg->left) {
         pad(thr, fill, ' ');
     }
@@ -380,7 +407,7 @@ static void emit_int(struct ff_thread *thr, const struct ff_seg *seg, uint64_t v
         sign = ' ';
     }
     size_t body = ndigits + zeros + (sign != 0);
-    int fill = seg->width > 0 && (size_t)seg->width > body ? seg->width - (int)body : 0;
+    size_t fill = (size_t)seg->width > body ? (size_t)seg->width - body : 0;
     if (!seg->left && !(seg->zero && seg->prec < 0)) {
         pad(thr, fill, ' ');
     }
@@ -390,7 +417,7 @@ static void emit_int(struct ff_thread *thr, const struct ff_seg *seg, uint64_t v
     if (!seg->left && seg->zero && seg->prec < 0) {
         pad(thr, fill, '0');
     }
-    pad(thr, (int)zeros, '0');
+    pad(thr, zeros, '0');
     ff_out_append(thr, digits, ndigits);
     if (seg->left) {
         pad(thr, fill, ' ');
@@ -486,10 +513,11 @@ static void emit_sparseness(struct ff_thread *thr, const struct ff_seg *seg,
         *f++ = '#';
     }
     snprintf(f, sizeof(fmt) - (size_t)(f - fmt), "*.*g");
-    char buf[128];
-    int n = snprintf(buf, sizeof(buf), fmt, seg->width, seg->prec, v);
-    if (n > 0) {
-        ff_out_append(thr, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+    // Any width: printf's own padding, in the thread's scratch space.
+    int n = snprintf(NULL, 0, fmt, seg->width, seg->prec, v);
+    char *buf = n > 0 ? ff_thread_scratch(thr, (size_t)n + 1) : NULL;
+    if (buf != NULL && snprintf(buf, (size_t)n + 1, fmt, seg->width, seg->prec, v) == n) {
+        ff_out_append(thr, buf, (size_t)n);
     }
 }
 
@@ -695,6 +723,10 @@ void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts
         const char *s;
         size_t len;
         char letter;
+        if (seg->overflow) {
+            emit_overflow(thr, fmt);
+            continue;
+        }
         switch (seg->directive) {
         case 0:
             if (seg->stop) {
