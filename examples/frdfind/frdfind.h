@@ -406,6 +406,21 @@ void ff_mode_string(char out[11], enum frd_type type, uint32_t mode);
  */
 enum ff_cmp ff_take_sign(const char **s);
 
+/**
+ * A number with find's sign, as find's get_num() reads it for -size, -inum, -links, -uid
+ * and -gid: the sign, then gnulib's xstrtoumax (leading blanks and a '+' allowed, so "-+1"
+ * is less than 1 and " 1" is 1; no '-', no overflow, nothing after the digits).
+ * @return whether s is such a number (*cmp and *out set).
+ */
+bool ff_parse_number(const char *s, enum ff_cmp *cmp, uint64_t *out);
+
+/**
+ * An int as find's safe_atoi() reads it (-maxdepth, -mindepth, numeric -user and -group),
+ * with its messages: "N: Numerical result out of range" past the int range, "Unexpected
+ * suffix", "Expected an integer". @return false after the error was reported.
+ */
+bool ff_parser_int(struct ff_parser *fp, const char *s, int *out);
+
 /** Frees a compiled format. */
 void ff_format_free(struct ff_format *fmt);
 

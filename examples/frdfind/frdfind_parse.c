@@ -22,8 +22,11 @@
 #include "jobs.h"
 #include "toolname.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,19 +143,55 @@ static const char *take_arg(struct parser *p, const char *primary)
     return p->argv[p->i++];
 }
 
-/** Parses an unsigned decimal number filling the whole string. */
-static bool parse_u64(const char *s, uint64_t *out)
+bool ff_parse_number(const char *s, enum ff_cmp *cmp, uint64_t *out)
 {
-    if (*s < '0' || *s > '9') {
+    *cmp = ff_take_sign(&s);
+    // gnulib's xstrtoumax(s, &end, 10, out, ""): strtoumax's leading blanks and '+', but no
+    // '-', no overflow, nothing after the digits.
+    const char *q = s;
+    while (isspace((unsigned char)*q)) {
+        q++;
+    }
+    if (*q == '-') {
         return false;
     }
     errno = 0;
     char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno != 0 || *end != '\0') {
+    uintmax_t v = strtoumax(s, &end, 10);
+    if (end == s || errno != 0 || *end != '\0' || v > UINT64_MAX) {
         return false;
     }
-    *out = v;
+    *out = (uint64_t)v;
+    return true;
+}
+
+bool ff_parser_int(struct ff_parser *fp, const char *s, int *out)
+{
+    // find's safe_atoi(): strtol, then an int; its messages name the text unquoted.
+    errno = 0;
+    char *end;
+    long v = strtol(s, &end, 10);
+    char msg[512];
+    if (v == LONG_MAX || v == LONG_MIN || v > INT_MAX || v < INT_MIN) {
+        snprintf(msg, sizeof(msg), "%s: %s", s, strerror(errno != 0 ? errno : ERANGE));
+        fail_msg(fp->p, msg);
+        return false;
+    }
+    if (*end != '\0' || end == s) {
+        char quoted[400];
+        char quoted_s[400];
+        if (end == s) {
+            snprintf(msg, sizeof(msg), "Expected an integer: %s",
+                     ff_quoted(quoted, sizeof(quoted), s));
+        } else {
+            snprintf(msg, sizeof(msg), "Unexpected suffix %s on %s",
+                     ff_quoted(quoted, sizeof(quoted), end),
+                     ff_quoted(quoted_s, sizeof(quoted_s), s));
+        }
+        fail_msg(fp->p, msg);
+        return false;
+    }
+    *out = (int)v;
     return true;
 }
 
@@ -269,6 +308,10 @@ static struct ff_expr *parse_size(struct parser *p, const char *arg)
 {
     // GNU find reads the unit from the last character, then the number before it.
     size_t len = strlen(arg);
+    if (len == 0) {
+        fail_msg(p, "invalid null argument to -size");
+        return NULL;
+    }
     char last = len > 0 ? arg[len - 1] : '\0';
     uint64_t unit = 512;
     size_t num_len = len;
@@ -286,17 +329,16 @@ static struct ff_expr *parse_size(struct parser *p, const char *arg)
         unit = sizes[(unsigned char)hit[1]];
         num_len = len - 1;
     }
-    char num[64];
-    if (num_len >= sizeof(num)) {
-        FAIL(p, "Invalid argument `%s' to -size", arg);
+    char *num = strndup(arg, num_len);
+    if (num == NULL) {
+        fail_msg(p, "out of memory");
         return NULL;
     }
-    memcpy(num, arg, num_len);
-    num[num_len] = '\0';
-    const char *s = num;
-    enum ff_cmp cmp = ff_take_sign(&s);
+    enum ff_cmp cmp;
     uint64_t n;
-    if (!parse_u64(s, &n)) {
+    bool valid = ff_parse_number(num, &cmp, &n);
+    free(num);
+    if (!valid) {
         FAIL(p, "Invalid argument `%s' to -size", arg);
         return NULL;
     }
@@ -312,10 +354,9 @@ static struct ff_expr *parse_size(struct parser *p, const char *arg)
 static struct ff_expr *parse_number(struct parser *p, enum ff_kind kind, const char *primary,
                                     const char *arg)
 {
-    const char *s = arg;
-    enum ff_cmp cmp = ff_take_sign(&s);
+    enum ff_cmp cmp;
     uint64_t n;
-    if (!parse_u64(s, &n)) {
+    if (!ff_parse_number(arg, &cmp, &n)) {
         FAIL(p, "invalid argument `%s' to `%s'", arg, primary);
         return NULL;
     }
@@ -329,15 +370,16 @@ static struct ff_expr *parse_number(struct parser *p, enum ff_kind kind, const c
 
 static bool parse_depth(struct parser *p, const char *primary, const char *arg, int *out)
 {
-    uint64_t n;
-    if (!parse_u64(arg, &n) || n > (uint64_t)INT32_MAX) {
+    // find: digits only, then safe_atoi() (its own message for a number past INT_MAX).
+    size_t digits = strspn(arg, "0123456789");
+    if (digits == 0 || arg[digits] != '\0') {
         char quoted[400];
         FAIL(p, "Expected a positive decimal integer argument to %s, but got %s", primary,
              ff_quoted(quoted, sizeof(quoted), arg));
         return false;
     }
-    *out = (int)n;
-    return true;
+    struct ff_parser fp = {.p = p};
+    return ff_parser_int(&fp, arg, out);
 }
 
 const char *ff_parser_arg(struct ff_parser *fp, const char *primary)

@@ -336,18 +336,6 @@ static bool test_nogroup(const struct ff_expr *expr, const struct frd_walk_entry
     return ff_group_name(we->entry->gid, we->worker) == NULL;
 }
 
-/** @return whether s is all decimal digits (and not empty), with the value in *out. */
-static bool all_digits(const char *s, uint64_t *out)
-{
-    if (*s == '\0' || strspn(s, "0123456789") != strlen(s)) {
-        return false;
-    }
-    errno = 0;
-    unsigned long long v = strtoull(s, NULL, 10);
-    *out = v;
-    return errno == 0;
-}
-
 /** -uid N, -gid N: a number with +/-, as -links. */
 static struct ff_expr *parse_id_number(struct ff_parser *fp, const char *tok, ff_test_fn *test,
                                        unsigned field)
@@ -360,11 +348,9 @@ static struct ff_expr *parse_id_number(struct ff_parser *fp, const char *tok, ff
         return NULL;
     }
     const char *arg = ff_parser_arg(fp, tok);
-    const char *s = arg;
-    enum ff_cmp cmp = *s == '+' ? FF_CMP_GT : *s == '-' ? FF_CMP_LT : FF_CMP_EQ;
-    s += cmp != FF_CMP_EQ;
+    enum ff_cmp cmp;
     uint64_t n;
-    if (!all_digits(s, &n)) {
+    if (!ff_parse_number(arg, &cmp, &n)) {
         snprintf(msg, sizeof(msg), "invalid argument `%s' to `%s'", arg, tok);
         ff_parser_fail(fp, msg);
         return NULL;
@@ -404,7 +390,25 @@ static struct ff_expr *parse_owner(struct ff_parser *fp, const char *tok, bool g
             known = true;
         }
     }
-    if (!known && (!all_digits(arg, &id) || id > UINT32_MAX)) {
+    // No such name: a number (find's safe_atoi(), with its messages), if it is digits only;
+    // for -group, leading digits with something after them get a message of their own.
+    size_t digits = strspn(arg, "0123456789");
+    if (!known && digits > 0 && arg[digits] == '\0') {
+        int n;
+        if (!ff_parser_int(fp, arg, &n)) {
+            return NULL;
+        }
+        id = (uint64_t)(uint32_t)n;
+    } else if (!known && group && digits > 0) {
+        char quoted[400];
+        char msg[1024];
+        snprintf(msg, sizeof(msg),
+                 " is not the name of an existing group and it does not look "
+                 "like a numeric group ID because it has the unexpected suffix %s",
+                 ff_quoted(quoted, sizeof(quoted), arg + digits));
+        fail_quoted(fp, "", arg, msg);
+        return NULL;
+    } else if (!known) {
         fail_quoted(fp, "", arg,
                     group ? " is not the name of an existing group"
                           : " is not the name of a known user");

@@ -355,6 +355,24 @@ done
 for n in +9999999999999999999 -9999999999999999999999 +153722867280 -153722867280 +-1e300; do
   tt "" "$g" times -mmin "$n"
 done
+# Numbers as find's get_num() reads them (gnulib's xstrtoumax after the sign): leading blanks
+# and a '+' after the sign are accepted ("-+1" is less than 1), a '-' or anything after the
+# digits is not; -maxdepth, -user and -group numbers past INT_MAX get find's own message.
+for n in ' 1' '-+1' '+-1' '++1' '--1' ' +1' '+ 1' '- 1' '1 ' $'\t1' $'\n-1' '+' '-' '' ' ' \
+  '0x1' '01' '1.5' '-0' '18446744073709551615' '18446744073709551616' ' -1'; do
+  for pr in -inum -links -uid -gid; do
+    t "" "$g" dir -maxdepth 1 "$pr" "$n"
+  done
+  t "" "$g" sizes -size "$n"
+  t "" "$g" sizes -size "${n}c"
+  t "" "$g" dir -maxdepth "$n"
+done
+for n in 2147483647 2147483648 4294967295 99999999999999999999 '1 ' 0x1 1k 1.5 +1; do
+  t "" "$g" dir -maxdepth 0 -user "$n"
+  t "" "$g" dir -maxdepth 0 -group "$n"
+  t "" "$g" dir -mindepth "$n"
+done
+t "" "$g" sizes -size ''
 t "" "$g" times -newer times/ref
 t "" "$g" times ! -newer times/ref
 t "" "$g" . -empty
