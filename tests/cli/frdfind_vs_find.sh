@@ -1617,6 +1617,36 @@ for o in -ignore_readdir_race -noignore_readdir_race -noleaf -warn -nowarn; do
   t "" "$p" re "$o" -name '*.c'
 done
 
+# An explicit -j N under a thread or address space limit: the walk runs with the threads it
+# can start (as the default count does), the output is find's, nothing is printed on stderr.
+# (A sanitizer's process cannot run under `ulimit -v`: those cases are skipped there.)
+limited() { # WHAT PRLIMIT-OPTION FRDFIND-OPTIONS...
+  local what=$1 lim=$2 rc=0 a b
+  shift 2
+  a=$(cd "$g" && find dir sizes 2>&1 | sort)
+  b=$(cd "$g" && setpriv --reuid=65534 --regid=65534 --clear-groups prlimit "$lim" -- \
+    "$frdfind" "$@" dir sizes 2>&1 | sort) || rc=$?
+  same=0
+  [ "$a" = "$b" ] && [ $rc -eq 0 ] && same=1
+  outcome "[limit] $what: frdfind $* dir sizes" $same || echo "     exit $rc: $(echo "$b" | head -3)"
+}
+for n in 1 2 3; do
+  for j in "-j 8" "-j 256" "-s -j 8" "-j 2"; do
+    # shellcheck disable=SC2086 # the words are the options
+    limited "$n threads of uid 65534" --nproc=$n $j
+  done
+done
+if prlimit --as=100000000 -- "$frdfind" "$g" -maxdepth 0 >/dev/null 2>&1; then
+  for kb in 20000 30000 40000; do
+    for j in "-j 8" "-j 32" "-s -j 8" "-L -j 8"; do
+      # shellcheck disable=SC2086
+      limited "ulimit -v $kb" --as=$((kb * 1024)) $j
+    done
+  done
+else
+  echo "skip [limit] ulimit -v: frdfind cannot run under an address space limit here (a sanitizer?)"
+fi
+
 # ---- the table: the u-boot tree ------------------------------------------------------------
 manifest="$data/u-boot.tsv.gz"
 if [ -f "$manifest" ]; then
