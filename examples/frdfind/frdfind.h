@@ -17,6 +17,8 @@
  *   frdfind_main.c    main(): options -> frd_walk_roots(), the callbacks, exit status
  *   frdfind_pred.c    the tests beyond names and types (-perm, -user, -regex, -lname...)
  *   frdfind_time.c    the time tests (-mtime, -atime, -used, -newerXY, -daystart)
+ *   frdfind_date.c    -newerXt's dates, free-form as find's parse_datetime() reads them
+ *   frdfind_date_lex.c  their words and numbers (tokens: frdfind_date.h)
  *   frdfind_owner.c   user and group names by id, cached for every worker
  *   frdfind_stdfd.c   descriptors 0-2 kept taken when closed at start, as find keeps them
  *
@@ -31,6 +33,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <time.h>
 
 /** Node kinds of the expression tree. */
 enum ff_kind {
@@ -291,6 +294,17 @@ int ff_entry_dir(const struct frd_walk_entry *we);
 
 /** As ff_pred_parse(), for the time primaries (-atime ... -newerXY, -daystart). */
 struct ff_expr *ff_time_parse(struct ff_parser *fp, const char *tok, bool *handled);
+
+/* frdfind_date.c */
+
+/**
+ * Reads a date as GNU find's -newerXt does (gnulib's parse_datetime(): "2024-03-05 10:00",
+ * "@1700000000.5", "yesterday", "2 days ago", "next friday", "19911213 20:31:00-0330",
+ * TZ="Europe/Paris" first...), relative items counting from `now`, in the local zone
+ * (TZ). Main thread only (a TZ="..." date sets TZ for its reading).
+ * @return whether text is a date (*out set).
+ */
+bool ff_parse_date(const char *text, struct timespec now, struct timespec *out);
 
 /* frdfind_owner.c */
 

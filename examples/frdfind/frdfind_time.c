@@ -4,8 +4,8 @@
 /**
  * frdfind's time tests, as GNU find 4.9 sets them up and compares: -atime -ctime -mtime
  * (days), -amin -cmin -mmin (minutes), -used (days between change and access), -newer
- * -anewer -cnewer -newerXY (a reference file's time, or for Y = t a date: ISO 8601 or
- * @epoch), and -daystart, which moves the origin of the tests after it to midnight.
+ * -anewer -cnewer -newerXY (a reference file's time, or for Y = t a date: frdfind_date.c),
+ * and -daystart, which moves the origin of the tests after it to midnight.
  *
  * find's arithmetic is kept on purpose (parser.c: get_relative_timestamp): the number is
  * strtod's, N units are subtracted from the origin in double, and the comparison is
@@ -223,163 +223,6 @@ static struct ff_expr *parse_relative(struct ff_parser *fp, const char *primary,
     return e;
 }
 
-/** Reads exactly `n` digits. @return the number, or -1. */
-static int digits(const char **s, int n)
-{
-    int v = 0;
-    for (int i = 0; i < n; i++) {
-        char c = (*s)[i];
-        if (c < '0' || c > '9') {
-            return -1;
-        }
-        v = v * 10 + (c - '0');
-    }
-    *s += n;
-    return v;
-}
-
-/** Reads a fraction ".ddd" (or ",ddd") into ns, if there is one. @return false if malformed. */
-static bool fraction(const char **s, int64_t *ns)
-{
-    *ns = 0;
-    if (**s != '.' && **s != ',') {
-        return true;
-    }
-    (*s)++;
-    if (**s < '0' || **s > '9') {
-        return false;
-    }
-    int64_t scale = NS_PER_SEC / 10;
-    for (; **s >= '0' && **s <= '9'; (*s)++) {
-        *ns += (**s - '0') * scale;
-        scale /= 10;
-    }
-    return true;
-}
-
-/**
- * The dates -newerXt takes: "@SECONDS[.FRAC]", or ISO 8601 "YYYY-MM-DD[(T| )HH:MM[:SS[.FRAC]]]
- * [Z|(+|-)HH[:MM]]", in the local time zone (TZ) when no zone is written. @return whether
- * the text was one of those, with *out in ns since the epoch.
- */
-static bool parse_date(const char *text, int64_t *out)
-{
-    // Blanks around the date are allowed, as find allows them.
-    while (*text == ' ' || *text == '\t') {
-        text++;
-    }
-    size_t text_len = strlen(text);
-    while (text_len > 0 && (text[text_len - 1] == ' ' || text[text_len - 1] == '\t')) {
-        text_len--;
-    }
-    char trimmed[128];
-    if (text_len >= sizeof(trimmed)) {
-        return false;
-    }
-    memcpy(trimmed, text, text_len);
-    trimmed[text_len] = '\0';
-    const char *s = trimmed;
-    if (*s == '@') {
-        s++;
-        bool neg = *s == '-';
-        if (*s == '-' || *s == '+') {
-            s++;
-        }
-        if (*s < '0' || *s > '9') {
-            return false;
-        }
-        errno = 0;
-        char *end;
-        long long sec = strtoll(s, &end, 10);
-        s = end;
-        int64_t ns;
-        if (errno != 0 || !fraction(&s, &ns) || *s != '\0' || sec > INT64_MAX / NS_PER_SEC - 1) {
-            return false;
-        }
-        *out = neg ? -(sec * NS_PER_SEC + ns) : sec * NS_PER_SEC + ns;
-        return true;
-    }
-    struct tm tm = {0};
-    int year = digits(&s, 4);
-    if (year < 0 || *s++ != '-') {
-        return false;
-    }
-    // Month and day of one or two digits, as find's parser takes them.
-    int mon = digits(&s, s[1] >= '0' && s[1] <= '9' ? 2 : 1);
-    if (mon < 1 || mon > 12 || *s++ != '-') {
-        return false;
-    }
-    int day = digits(&s, s[1] >= '0' && s[1] <= '9' ? 2 : 1);
-    if (day < 1 || day > 31) {
-        return false;
-    }
-    tm.tm_year = year - 1900;
-    tm.tm_mon = mon - 1;
-    tm.tm_mday = day;
-    int64_t ns = 0;
-    if (*s == 'T' || *s == ' ') {
-        s++;
-        int hour = digits(&s, 2);
-        if (hour < 0 || hour > 23 || *s++ != ':') {
-            return false;
-        }
-        int min = digits(&s, 2);
-        if (min < 0 || min > 59) {
-            return false;
-        }
-        tm.tm_hour = hour;
-        tm.tm_min = min;
-        if (*s == ':') {
-            s++;
-            int sec = digits(&s, 2);
-            if (sec < 0 || sec > 59 || !fraction(&s, &ns)) {
-                return false;
-            }
-            tm.tm_sec = sec;
-        }
-    }
-    bool zone = false;
-    long offset = 0;
-    if (*s == 'Z') {
-        zone = true;
-        s++;
-    } else if (*s == '+' || *s == '-') {
-        int sign = *s++ == '-' ? -1 : 1;
-        int oh = digits(&s, 2);
-        if (oh < 0 || oh > 23) {
-            return false;
-        }
-        int om = 0;
-        if (*s == ':') {
-            s++;
-        }
-        if (*s != '\0' && (om = digits(&s, 2)) < 0) {
-            return false;
-        }
-        zone = true;
-        offset = sign * (oh * 3600L + om * 60L);
-    }
-    if (*s != '\0') {
-        return false;
-    }
-    // A date that does not exist (February 30, or a local time skipped by a daylight saving
-    // change) is refused, as find refuses it, not carried into the next day or hour.
-    struct tm want = tm;
-    time_t t;
-    if (zone) {
-        t = timegm(&tm) - offset;
-    } else {
-        tm.tm_isdst = -1;
-        t = mktime(&tm);
-    }
-    if (tm.tm_year != want.tm_year || tm.tm_mon != want.tm_mon || tm.tm_mday != want.tm_mday ||
-        tm.tm_hour != want.tm_hour || tm.tm_min != want.tm_min || tm.tm_sec != want.tm_sec) {
-        return false;
-    }
-    *out = saturated_ns((int64_t)t, ns);
-    return true;
-}
-
 /** -newer FILE and its kin: FILE's Y time, stat'ed as -H/-L say at this point of the line. */
 static bool reference_time(struct ff_parser *fp, const char *path, char y, int64_t *out)
 {
@@ -403,8 +246,12 @@ static struct ff_expr *parse_newer_xy(struct ff_parser *fp, const char *tok, cha
     }
     int64_t ref = 0;
     if (y == 't') {
-        if (!parse_date(arg, &ref)) {
-            // find's words; the forms frdfind takes are in its man page.
+        int64_t start_ns = ff_parser_opts(fp)->start_ns;
+        struct timespec now = {(time_t)(start_ns / NS_PER_SEC), (long)(start_ns % NS_PER_SEC)};
+        struct timespec when;
+        if (ff_parse_date(arg, now, &when)) {
+            ref = saturated_ns((int64_t)when.tv_sec, when.tv_nsec);
+        } else {
             char quoted[400];
             snprintf(msg, sizeof(msg), "I cannot figure out how to interpret %s as a date or time",
                      ff_quoted(quoted, sizeof(quoted), arg));
