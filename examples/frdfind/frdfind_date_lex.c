@@ -340,7 +340,7 @@ void ff_date_zone_names(time_t now, const struct tm *tm_now, struct local_names 
     if (tm_now->tm_zone == NULL || strlen(tm_now->tm_zone) >= sizeof(local->name[0])) {
         return;
     }
-    strcpy(local->name[0], tm_now->tm_zone);
+    memcpy(local->name[0], tm_now->tm_zone, strlen(tm_now->tm_zone) + 1);
     local->isdst[0] = tm_now->tm_isdst;
     local->count = 1;
     for (int quarter = 1; quarter <= 3; quarter++) {
@@ -351,7 +351,7 @@ void ff_date_zone_names(time_t now, const struct tm *tm_now, struct local_names 
         }
         if (localtime_r(&probe, &tm) != NULL && tm.tm_zone != NULL &&
             tm.tm_isdst != local->isdst[0] && strlen(tm.tm_zone) < sizeof(local->name[1])) {
-            strcpy(local->name[1], tm.tm_zone);
+            memcpy(local->name[1], tm.tm_zone, strlen(tm.tm_zone) + 1);
             local->isdst[1] = tm.tm_isdst;
             local->count = 2;
             break;

@@ -49,7 +49,9 @@ for zone in UTC America/New_York Europe/Paris; do
     n=$((n + 1))
     dir=d$n
     mkdir "$dir"
-    if at=$(TZ=$zone date -d "$d" +%s.%N 2>/dev/null); then
+    # (Files only where their times fit frd's nanoseconds since 1970 in 64 bits: 1677-2262.)
+    if at=$(TZ=$zone date -d "$d" +%s.%N 2>/dev/null) &&
+      [ "${at%.*}" -gt -9223372035 ] && [ "${at%.*}" -lt 9223372035 ]; then
       sec=${at%.*}
       for k in -1 0 1; do
         touch -d "@$((sec + k)).${at#*.}" "$dir/at$k" 2>/dev/null || true

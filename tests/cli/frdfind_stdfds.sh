@@ -29,6 +29,8 @@ for _ in $(seq 20); do echo y; done >yes
 # output files, named "@N" in ARGS, are there; the tree is ../t), stdin from $STDIN (a file
 # of $tmp) if open. Each output file must hold the same bytes for both tools, and so must
 # the descriptors left open; the exit statuses agree.
+# (The redirections are words for its eval: $in and $tool expand there.)
+# shellcheck disable=SC2016,SC2034
 fdcase() {
   local user=$1 closed=$2 tool rc
   shift 2
@@ -60,7 +62,7 @@ fdcase() {
     [ -e "$f" ] || continue
     cmp -s "$f" "frd/${f#find/}" || same=0
   done
-  [ "$(ls find | grep -c '^out')" = "$(ls frd | grep -c '^out')" ] || same=0
+  [ "$(find find -name 'out*' | wc -l)" = "$(find frd -name 'out*' | wc -l)" ] || same=0
   if [ $same -eq 1 ]; then
     ok "$what: exit ${status[frd]}"
   else
