@@ -425,17 +425,30 @@ static struct ff_expr *parse_owner(struct ff_parser *fp, const char *tok, bool g
 
 /* ---- -regex ---------------------------------------------------------------------------- */
 
-/** The workers' indexes, 0..slots-1, as main() sizes its per-worker states. */
-static unsigned worker_slots(const struct ff_options *o)
+/**
+ * The worker indexes the visits will run on: one for an ordered walk (its consumer) or -j 1,
+ * N for -j N, else the walker's default count, the CPUs up to 8 (its callbacks keep to
+ * those indexes when its pool widens). An index past them shares the first pattern.
+ */
+static unsigned regex_slots(const struct ff_options *o)
 {
-    return o->workers > 8 ? o->workers : 8;
+    if (o->ordered || o->workers == 1) {
+        return 1;
+    }
+    if (o->workers > 0) {
+        return o->workers;
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus < 1 ? 1 : cpus > 8 ? 8 : (unsigned)cpus;
 }
 
 /**
- * One compiled pattern per worker: glibc's matcher locks each pattern buffer, so a shared
- * one would make the workers take turns. In a multibyte locale an ASCII pattern is also
- * compiled in the C locale (`bytes`), for the ASCII paths: the same matches, without the
- * wide-character matcher (which made -regex 2.4 times slower on /usr).
+ * One compiled pattern per worker index: glibc's matcher locks each pattern buffer, so a
+ * shared one would make the workers take turns. Only as many as there are workers: a
+ * pattern can take seconds to compile (nested repetitions; find takes as long, once). In
+ * a multibyte locale an ASCII pattern is also compiled in the C locale (`bytes`), for the
+ * ASCII paths: the same matches, without the wide-character matcher (which made -regex 2.4
+ * times slower on /usr).
  */
 struct regex_test {
     unsigned n;
@@ -532,7 +545,7 @@ static struct ff_expr *parse_regex(struct ff_parser *fp, const char *tok, bool i
     }
     struct ff_options *o = ff_parser_opts(fp);
     struct regex_test *rt = calloc(1, sizeof(*rt));
-    unsigned n = worker_slots(o);
+    unsigned n = regex_slots(o);
     if (rt == NULL || (rt->re = calloc(n, sizeof(*rt->re))) == NULL) {
         free(rt);
         ff_parser_fail(fp, "out of memory");

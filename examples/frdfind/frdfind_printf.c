@@ -613,9 +613,14 @@ size_t ff_root_base(const char *path, size_t len, size_t *start)
  * single component, "." ("a", "ab/", "../"), except that a one-byte component followed by
  * slashes gives the part before the last slash as written ("a/" gives "a", ".//" gives
  * "./"); for slashes only, the part before the last one ("/" gives "", "//" gives "/").
+ * (An empty root is never visited; it gives "", not a length of SIZE_MAX.)
  */
 static size_t root_dir(const char *path, size_t len, const char **out)
 {
+    if (len == 0) {
+        *out = path;
+        return 0;
+    }
     size_t end = len;
     while (end > 0 && path[end - 1] == '/') {
         end--;

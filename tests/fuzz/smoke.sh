@@ -2,14 +2,17 @@
 # Fuzz smoke run: builds every tests/fuzz/fuzz_*.c target with libFuzzer, ASan and UBSan
 # (clang), and runs each for SECONDS (default 20) from its seed corpus, as many at once as
 # there are CPUs. A crash fails the run and leaves the input in build-fuzz/crashes/; copy it
-# to tests/corpus/<decoder>/ so the replay test keeps it fixed.
+# to tests/corpus/<decoder>/ (tests/corpus/frdfind/ for fuzz_frdfind) so the replay test
+# keeps it fixed.
 # Usage: tests/fuzz/smoke.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-20}
 build=build-fuzz
+# (The examples are configured: fuzz_frdfind links frdfind's library. Only the fuzz targets
+# and what they link are built.)
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DFRD_FUZZ=ON \
-  -DFRD_SANITIZE=address,undefined -DFRD_BUILD_BENCH=OFF -DFRD_BUILD_EXAMPLES=OFF >/dev/null
+  -DFRD_SANITIZE=address,undefined -DFRD_BUILD_BENCH=OFF -DFRD_BUILD_EXAMPLES=ON >/dev/null
 mkdir -p "$build/crashes"
 names=()
 for src in tests/fuzz/fuzz_*.c; do
