@@ -369,10 +369,11 @@ static void *probe_wait(void *arg)
  * output by then), and an explicit N can pass what a process limit or an address space
  * limit leaves room for (a thread's stack takes `ulimit -s`, 8 MiB: `ulimit -v 20000`
  * leaves room for one or two), where the default count (the CPUs) fits. So, as the default
- * count stays within what the machine has, N comes down to what it can start: as many
- * threads as the walk has (the caller is one of them) are started here on stacks of the
- * default size, held until all are, then ended and their stacks unmapped; the walk gets
- * one fewer than could start, so that a stack's room is left for its other allocations.
+ * count stays within what the machine has, N comes down to what it can start: up to N
+ * threads are started here on stacks of the default size, held until all are, then ended
+ * and their stacks unmapped; the walk gets as many workers as started, which is a thread
+ * fewer (the caller is its first worker), so that a stack's room is left for its other
+ * allocations.
  */
 static unsigned threads_available(unsigned want)
 {
@@ -420,7 +421,7 @@ static unsigned threads_available(unsigned want)
     if (!probed || started == want) {
         return want;
     }
-    return started > 1 ? started - 1 : 1;
+    return started > 0 ? started : 1;
 }
 
 int main(int argc, char **argv)
