@@ -300,7 +300,7 @@ void ff_date_lex(const struct local_names *local, const char **pp, struct tok *t
             return;
         }
         if (is_alpha(*p)) {
-            char w[20];
+            char w[20] = {0}; // (zeroed: clang-analyzer cannot follow the loop below)
             size_t n = 0;
             do {
                 if (n < sizeof(w) - 1) {
