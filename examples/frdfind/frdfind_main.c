@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -424,6 +425,34 @@ static unsigned threads_available(unsigned want)
     return started > 0 ? started : 1;
 }
 
+/**
+ * The walk's worker count: -j N, or 0 for the walker's default (the CPUs, at most 8), down
+ * to what threads_available() says the system can start. The default count is checked
+ * only under a limit that could stop it (an address space limit, or fewer than 4096
+ * processes allowed): each check starts threads, which a run of a few milliseconds would
+ * feel.
+ */
+static unsigned walk_workers(unsigned asked)
+{
+    if (asked == 1) {
+        return 1;
+    }
+    if (asked == 0) {
+        struct rlimit as;
+        struct rlimit nproc;
+        bool limited = (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) ||
+                       (getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_cur < 4096);
+        if (!limited) {
+            return 0;
+        }
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        unsigned count = cpus < 1 ? 1 : cpus > 8 ? 8 : (unsigned)cpus;
+        unsigned can = threads_available(count);
+        return can == count ? 0 : can; // (0: the default count keeps the widening pool)
+    }
+    return threads_available(asked);
+}
+
 int main(int argc, char **argv)
 {
     tool_name_init(argv, "frdfind");
@@ -451,7 +480,7 @@ int main(int argc, char **argv)
     struct frd_walk_options wo;
     frd_walk_options_init(&wo);
     wo.follow = opts.follow;
-    wo.workers = opts.workers > 1 ? threads_available(opts.workers) : opts.workers;
+    wo.workers = walk_workers(opts.workers);
     wo.min_depth = 0; // applied in on_visit()
     wo.max_depth = opts.maxdepth;
     wo.on_error = on_error;
