@@ -1,16 +1,38 @@
-# The addon: src/addon.cc linked with the static libfrd that scripts/build.js builds first.
-# No libuv on the link line: Node exports uv_* and the addon uses those.
+# The addon: src/addon.cc and the frd C library's own sources, compiled together against the
+# headers of the Node that builds it (scripts/install.js points node-gyp at them). The
+# library's files are found by directory (scripts/frd-sources.js), its frd_config.h and
+# frd_version.h generated from cmake/*.h.in. No libuv on the link line: Node exports uv_*
+# and the library uses those, through the uv.h in Node's headers.
 {
   "targets": [{
     "target_name": "frd",
-    "sources": ["src/addon.cc"],
+    "sources": ["src/addon.cc", "<!@(node scripts/frd-sources.js sources)"],
     "include_dirs": [
       "<!(node -p \"require('node-addon-api').include_dir\")",
-      "../../lib/include",
-      "build-frd/include"
+      "<!@(node scripts/frd-sources.js include_dirs)",
+      "<!(node scripts/frd-sources.js configure build/frd-generated)"
     ],
     "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS"],
     "cflags_cc": ["-std=c++17", "-O2"],
-    "libraries": ["<(module_root_dir)/build-frd/libfrd.a", "-Wl,--exclude-libs,ALL"]
+    # The library's flags of CMakeLists.txt's Release build: C11, -O3 (Node's common.gypi),
+    # NDEBUG, hidden symbols, its feature macros; and no frame pointer (Node's gypi asks for
+    # one for the addon's C++, which keeps it).
+    "cflags_c": ["-std=c11", "-DNDEBUG", "-fvisibility=hidden", "-fomit-frame-pointer",
+      "-D_GNU_SOURCE", "-DFRD_UTF16_SCALAR=0"],
+    "conditions": [
+      ["OS=='linux'", {
+        # Only the module's entry points are exported: frd_* stay inside the addon, and
+        # their calls are direct, not through the PLT.
+        "ldflags": ["-Wl,--version-script=<(module_root_dir)/src/exports.map"]
+      }],
+      ["OS=='mac'", {
+        # (not built or tested on macOS yet)
+        "xcode_settings": {
+          "GCC_C_LANGUAGE_STANDARD": "c11",
+          "CLANG_CXX_LANGUAGE_STANDARD": "c++17",
+          "OTHER_CFLAGS": ["-DNDEBUG", "-D_DARWIN_C_SOURCE", "-DFRD_UTF16_SCALAR=0"]
+        }
+      }]
+    ]
   }]
 }
