@@ -44,14 +44,57 @@ export class Stats {
   };
 }
 
-/** A directory entry, as fs.Dirent; `stats` is there when the walk asked for stats. */
-export class Dirent {
+/** Metadata of an entry with `bigint: true`, as fs.BigIntStats: every number field a bigint
+ *  (dev and ino exact beyond 2 ** 53), the *Ms times the ns times divided by 10 ** 6
+ *  (truncated, as fs does). Read-only getters over the batch's arrays, as Stats. */
+export class BigIntStats {
+  readonly dev: bigint;
+  readonly ino: bigint;
+  readonly mode: bigint;
+  readonly nlink: bigint;
+  readonly uid: bigint;
+  readonly gid: bigint;
+  readonly rdev: bigint;
+  readonly size: bigint;
+  readonly blocks: bigint;
+  readonly atimeMs: bigint;
+  readonly mtimeMs: bigint;
+  readonly ctimeMs: bigint;
+  readonly birthtimeMs: bigint;
+  readonly atimeNs: bigint;
+  readonly mtimeNs: bigint;
+  readonly ctimeNs: bigint;
+  readonly birthtimeNs: bigint;
+  readonly atime: Date;
+  readonly mtime: Date;
+  readonly ctime: Date;
+  readonly birthtime: Date;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+  /** The 17 bigint fields (dev ... birthtimeNs) as a plain object (JSON.stringify throws on
+   *  a bigint, as it does for fs.BigIntStats). */
+  toJSON(): {
+    dev: bigint; ino: bigint; mode: bigint; nlink: bigint; uid: bigint; gid: bigint;
+    rdev: bigint; size: bigint; blocks: bigint; atimeMs: bigint; mtimeMs: bigint;
+    ctimeMs: bigint; birthtimeMs: bigint; atimeNs: bigint; mtimeNs: bigint; ctimeNs: bigint;
+    birthtimeNs: bigint;
+  };
+}
+
+/** A directory entry, as fs.Dirent; `stats` is there when the walk asked for stats (a
+ *  BigIntStats with `bigint: true`). */
+export class Dirent<S extends Stats | BigIntStats = Stats> {
   name: string;
   /** The directory holding the entry: the root as given, or the root joined with the path below it. */
   parentPath: string;
   /** The same as parentPath (fs.Dirent's older name). */
   path: string;
-  stats?: Stats;
+  stats?: S;
   isFile(): boolean;
   isDirectory(): boolean;
   isSymbolicLink(): boolean;
@@ -79,8 +122,14 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Follow symbolic links (loops are not entered). Default false (a root given as a link is followed). */
   followSymlinks?: boolean;
-  /** 'throw' (default): the first error below the root ends the walk; 'ignore': skip it. */
-  errors?: 'throw' | 'ignore';
+  /** Errors below the root (an unreadable directory, a loop, an entry gone before its stat):
+   *  'throw' (default): the first one ends the walk, as fs.readdir throws it; 'ignore':
+   *  skip each and go on; 'collect': go on and keep each, as the Error fs would throw
+   *  (message, code, errno, syscall, path), in walk()'s iterator's `errors` or in the
+   *  `errors` property of readdir's result. An error of the root itself always throws. */
+  errors?: 'throw' | 'ignore' | 'collect';
+  /** With stats: the stats as fs.BigIntStats (`bigint: true` of fs.stat). Default false. */
+  bigint?: boolean;
   /** Entries per batch: an integer 1 to 65536. Default 2048, or 1024 with stats. */
   batchSize?: number;
   /** Batches queued ahead of the consumer before the walk's threads wait: 1 to 64. Default 8. */
@@ -92,13 +141,18 @@ export interface WalkOptions {
 export interface WalkIterator<T> extends AsyncIterableIterator<T[]> {
   /** Cancels the walk; resolves once its threads are joined and its descriptors closed. */
   return(): Promise<IteratorResult<T[], undefined>>;
+  /** With errors: 'collect', the errors met below the root so far: each one is here before
+   *  the batch of the entries listed after it is yielded, and all of them once the
+   *  iteration has ended. Empty in the other modes. */
+  readonly errors: NodeJS.ErrnoException[];
 }
 
 /** Async iterator of batches of Dirents (or relative path strings with withFileTypes: false).
  *  Bad arguments throw at once, as fs's do: TypeError (code ERR_INVALID_ARG_TYPE or
  *  ERR_INVALID_ARG_VALUE) or RangeError (ERR_OUT_OF_RANGE), naming the option. */
-export function walk(path: string | Buffer | URL, options?: WalkOptions & { withFileTypes?: true }): WalkIterator<Dirent>;
 export function walk(path: string | Buffer | URL, options: WalkOptions & { withFileTypes: false }): WalkIterator<string>;
+export function walk(path: string | Buffer | URL, options: WalkOptions & { withFileTypes?: true; bigint: true }): WalkIterator<Dirent<BigIntStats>>;
+export function walk(path: string | Buffer | URL, options?: WalkOptions & { withFileTypes?: true }): WalkIterator<Dirent>;
 
 export interface ReaddirOptions extends Omit<WalkOptions, 'batchSize' | 'highWaterMark'> {
   recursive?: boolean;
@@ -106,7 +160,13 @@ export interface ReaddirOptions extends Omit<WalkOptions, 'batchSize' | 'highWat
   encoding?: 'utf8' | 'utf-8';
 }
 
-type ReaddirResult<O> = O extends { withFileTypes: true } | { stats: true } ? Dirent[] : string[];
+type ReaddirEntries<O> = O extends { withFileTypes: true } | { stats: true }
+  ? (O extends { bigint: true } ? Dirent<BigIntStats>[] : Dirent[])
+  : string[];
+/** readdir's result: with errors: 'collect', the array has the errors met below the root. */
+type ReaddirResult<O> = O extends { errors: 'collect' }
+  ? ReaddirEntries<O> & { errors: NodeJS.ErrnoException[] }
+  : ReaddirEntries<O>;
 
 export function readdir<O extends ReaddirOptions>(path: string | Buffer | URL, options: O,
   callback: (err: NodeJS.ErrnoException | null, entries: ReaddirResult<O>) => void): void;

@@ -112,6 +112,64 @@ class Stats {
 const STATS_KEYS = ['dev', 'ino', 'mode', 'nlink', 'uid', 'gid', 'rdev', 'size', 'blocks',
   'atimeMs', 'mtimeMs', 'ctimeMs', 'birthtimeMs'];
 
+const NS_PER_MS = 1000000n;
+
+/**
+ * Metadata of an entry with `bigint: true`, as fs.BigIntStats: every number field a bigint
+ * (dev and ino exact beyond 2 ** 53), atimeMs..birthtimeMs the ns times divided by 10 ** 6
+ * (truncated, as fs does), the times as Date, atimeNs..birthtimeNs. Getters over the
+ * batch's arrays, as Stats.
+ */
+class BigIntStats {
+  #num; // BigUint64Array, 13 per entry: dev ... blocks, then four unused
+  #ns;
+  #o;
+  constructor(num, ns, i) {
+    this.#num = num;
+    this.#ns = ns;
+    this.#o = i * 13;
+  }
+  get dev() { return this.#num[this.#o]; }
+  get ino() { return this.#num[this.#o + 1]; }
+  get mode() { return this.#num[this.#o + 2]; }
+  get nlink() { return this.#num[this.#o + 3]; }
+  get uid() { return this.#num[this.#o + 4]; }
+  get gid() { return this.#num[this.#o + 5]; }
+  get rdev() { return this.#num[this.#o + 6]; }
+  get size() { return this.#num[this.#o + 7]; }
+  get blocks() { return this.#num[this.#o + 8]; }
+  get atimeNs() { return this.#ns[(this.#o / 13) * 4]; }
+  get mtimeNs() { return this.#ns[(this.#o / 13) * 4 + 1]; }
+  get ctimeNs() { return this.#ns[(this.#o / 13) * 4 + 2]; }
+  get birthtimeNs() { return this.#ns[(this.#o / 13) * 4 + 3]; }
+  get atimeMs() { return this.atimeNs / NS_PER_MS; }
+  get mtimeMs() { return this.mtimeNs / NS_PER_MS; }
+  get ctimeMs() { return this.ctimeNs / NS_PER_MS; }
+  get birthtimeMs() { return this.birthtimeNs / NS_PER_MS; }
+  get atime() { return new Date(Number(this.atimeMs)); }
+  get mtime() { return new Date(Number(this.mtimeMs)); }
+  get ctime() { return new Date(Number(this.ctimeMs)); }
+  get birthtime() { return new Date(Number(this.birthtimeMs)); }
+  #type() { return Number(this.#num[this.#o + 2]) & S_IFMT; }
+  isFile() { return this.#type() === 0o100000; }
+  isDirectory() { return this.#type() === 0o040000; }
+  isSymbolicLink() { return this.#type() === 0o120000; }
+  isFIFO() { return this.#type() === 0o010000; }
+  isSocket() { return this.#type() === 0o140000; }
+  isCharacterDevice() { return this.#type() === 0o020000; }
+  isBlockDevice() { return this.#type() === 0o060000; }
+  /** The fields as a plain object of bigints (util.inspect shows it; JSON.stringify throws
+   *  on a bigint, as it does for fs.BigIntStats). */
+  toJSON() {
+    const o = {};
+    for (const k of BIGINT_STATS_KEYS) o[k] = this[k];
+    return o;
+  }
+  [inspect.custom](depth, options) { return `BigIntStats ${inspect(this.toJSON(), options)}`; }
+}
+
+const BIGINT_STATS_KEYS = [...STATS_KEYS, 'atimeNs', 'mtimeNs', 'ctimeNs', 'birthtimeNs'];
+
 // The path as a string: a string, a Buffer (or Uint8Array) or a file: URL, with no NUL (as
 // fs requires).
 function toPath(p) {
@@ -168,14 +226,14 @@ function optionsObject(options) {
 // Node's ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE or ERR_OUT_OF_RANGE naming the option.
 // Unknown keys are ignored, as fs ignores them.
 function validateWalkOptions(o) {
-  for (const k of ['stats', 'sort', 'hidden', 'followSymlinks', 'withFileTypes']) {
+  for (const k of ['stats', 'bigint', 'sort', 'hidden', 'followSymlinks', 'withFileTypes']) {
     validateBoolean(o[k], `options.${k}`);
   }
   validateInteger(o.maxDepth, 'options.maxDepth', 0, LIMITS.maxDepth, true);
   validateInteger(o.batchSize, 'options.batchSize', 1, LIMITS.batchSize);
   validateInteger(o.highWaterMark, 'options.highWaterMark', 1, LIMITS.highWaterMark);
   validateInteger(o.workers, 'options.workers', 0, LIMITS.workers);
-  validateOneOf(o.errors, 'options.errors', ['throw', 'ignore']);
+  validateOneOf(o.errors, 'options.errors', ['throw', 'ignore', 'collect']);
   validateAbortSignal(o.signal, 'options.signal');
 }
 
@@ -184,6 +242,7 @@ function nativeOptions(root, o) {
   return {
     root,
     stats: !!o.stats,
+    bigint: !!o.bigint,
     relNames: o.withFileTypes === false,
     sort: !!o.sort,
     hidden: o.hidden !== false,
@@ -192,6 +251,7 @@ function nativeOptions(root, o) {
     typeMask: typeMask(o.types),
     exclude: excludeGlobs(o.exclude),
     ignoreErrors: o.errors === 'ignore',
+    collectErrors: o.errors === 'collect',
     workers: o.workers ?? 0,
     // Smaller batches with stats: at 2,048 (300 KB each) the metadata walk was slower and
     // held timers back longer on a loaded machine, where names-only walks gained from them.
@@ -220,7 +280,8 @@ function parentPaths(root, prefix, dirs) {
  * One batch from the addon: `names` (each name, or path below the root, followed by a NUL),
  * `dirs` (each directory group's path below the root followed by a NUL), `dirStart` (the
  * first entry of each group), `types`, `nameEnd` (where each name ends in `names`; undefined
- * when a name is not ASCII, since the offsets count bytes) and, with stats, `num` and `ns`.
+ * when a name is not ASCII, since the offsets count bytes) and, with stats, `num` (a
+ * Float64Array, or a BigUint64Array with bigint) and `ns`.
  */
 class RawBatch {
   constructor(names, dirs, dirStart, types, nameEnd, num, ns) {
@@ -252,6 +313,7 @@ function decodeInto(out, batch, root, prefix, withFileTypes) {
     return out;
   }
   const parents = parentPaths(root, prefix, batch.dirs);
+  const StatsOf = num instanceof BigUint64Array ? BigIntStats : Stats;
   for (let d = 0; d < dirStart.length; d++) {
     const last = d + 1 < dirStart.length ? dirStart[d + 1] : n;
     const parent = parents[d];
@@ -260,7 +322,7 @@ function decodeInto(out, batch, root, prefix, withFileTypes) {
       const name = names.slice(start, end);
       start = end + 1;
       out[o++] = num === undefined ? new Dirent(name, parent, types[i])
-        : new DirentWithStats(name, parent, types[i], new Stats(num, ns, i));
+        : new DirentWithStats(name, parent, types[i], new StatsOf(num, ns, i));
     }
   }
   return out;
@@ -279,10 +341,17 @@ function abortError(signal) {
 // also makes V8 collect when many walks are open at once: src/addon.cc).
 const abandoned = new FinalizationRegistry((walker) => walker.cancel());
 
+// Appends the errors the addon kept (errors: 'collect'; an array or undefined) to `out`.
+function keepErrors(out, errors) {
+  if (errors !== undefined) for (const e of errors) out.push(e);
+}
+
 /**
  * The async iterator walk() returns: each step yields one batch (an array of entries) as
  * the walk produces it. A bounded queue of batches sits between the walk and this iterator;
  * while it is full the walk's threads wait. `nopts`: nativeOptions() of the checked options.
+ * `errors`: with errors: 'collect', the errors met below the root so far (each before the
+ * batch it was met ahead of is yielded; all of them once the iteration has ended).
  */
 class Walk {
   constructor(root, options, nopts) {
@@ -293,6 +362,7 @@ class Walk {
     this.done = false;
     this.pending = null;
     this.native = null;
+    this.errors = [];
     if (this.signal?.aborted) {
       this.done = true;
       this.error = abortError(this.signal);
@@ -338,9 +408,10 @@ class Walk {
     if (this.done) return Promise.resolve(null);
     return new Promise((resolve, reject) => {
       this.pending = { resolve, reject };
-      this.native.next((err, names, dirs, dirStart, types, nameEnd, num, ns) => {
+      this.native.next((err, names, dirs, dirStart, types, nameEnd, num, ns, errors) => {
         if (this.pending === null) return; // aborted meanwhile
         this.pending = null;
+        keepErrors(this.errors, errors);
         if (err) {
           this.finish();
           Error.captureStackTrace?.(err);
@@ -378,8 +449,10 @@ class Walk {
  * walk(path, options): an async iterator over batches of entries below `path` (the root
  * itself is not yielded). Options: stats, exclude (globs; a glob with '/' is matched against
  * the path below the root), maxDepth, hidden, types, sort, signal, followSymlinks, errors
- * ('throw' or 'ignore' below the root), withFileTypes (false: relative path strings),
- * batchSize, highWaterMark (batches queued), workers. Bad arguments throw here.
+ * ('throw', 'ignore' or 'collect' below the root: 'collect' goes on and keeps each error
+ * in the iterator's `errors`), bigint (stats as fs.BigIntStats), withFileTypes (false:
+ * relative path strings), batchSize, highWaterMark (batches queued), workers. Bad arguments
+ * throw here.
  */
 function walk(p, options) {
   const root = toPath(p);
@@ -417,6 +490,7 @@ function readdirArgs(p, options) {
 async function readdirWalk({ root, o, nopts }) {
   const w = new Walk(root, o, nopts);
   const out = [];
+  if (nopts.collectErrors) out.errors = w.errors;
   for (;;) {
     const batch = await w.nextRaw();
     if (batch === null) return out;
@@ -432,7 +506,8 @@ async function readdirPromise(p, options) {
 /**
  * readdir(path, [options], [callback]): what fs.readdir returns, for options {recursive,
  * withFileTypes, stats, encoding: 'utf8'} and the walk options above; entries in no set
- * order unless `sort`. Without a callback it returns a promise (rejected on bad arguments);
+ * order unless `sort`. With errors: 'collect', the array's `errors` property holds the
+ * errors met below the root. Without a callback it returns a promise (rejected on bad arguments);
  * with one, bad arguments throw, as fs.readdir's do.
  */
 function readdir(p, options, callback) {
@@ -451,10 +526,14 @@ function readdirSync(p, options) {
   const { root, o, nopts } = readdirArgs(p, options);
   const out = [];
   const prefix = parentPrefix(root);
-  native.runSync(nopts, (names, dirs, dirStart, types, nameEnd, num, ns) => {
+  const errors = native.runSync(nopts, (names, dirs, dirStart, types, nameEnd, num, ns) => {
     decodeInto(out, new RawBatch(names, dirs, dirStart, types, nameEnd, num, ns), root, prefix,
       o.withFileTypes);
   });
+  if (nopts.collectErrors) {
+    out.errors = [];
+    keepErrors(out.errors, errors);
+  }
   return out;
 }
 
@@ -464,5 +543,6 @@ module.exports = {
   walk,
   Dirent,
   Stats,
+  BigIntStats,
   promises: { readdir: readdirPromise },
 };

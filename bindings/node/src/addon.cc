@@ -200,8 +200,10 @@ struct Config {
     std::string root;
     size_t relOff = 0; // where the path below the root starts in a visited path
     bool stats = false;
+    bool bigint = false; // stats as 64-bit integers (BigUint64Array) instead of doubles
     bool ignoreErrors = false;
-    bool relNames = false; // names holds the path below the root instead of the name
+    bool collectErrors = false; // errors below the root kept and handed over; the walk goes on
+    bool relNames = false;      // names holds the path below the root instead of the name
     unsigned typeMask = 0xff;
     std::vector<std::string> nameGlobs; // matched against the entry's name
     std::vector<std::string> pathGlobs; // with a '/': matched against the relative path
@@ -212,6 +214,13 @@ struct Config {
 };
 
 class Walker;
+
+// An error below the root kept by errors: 'collect' (made a JavaScript error on the loop).
+struct ErrorRecord {
+    int code;
+    const char *syscall;
+    std::string path;
+};
 
 // What the walk's threads share with the loop thread.
 struct State {
@@ -229,6 +238,7 @@ struct State {
     int errCode = 0;
     std::string errSyscall;
     std::string errPath;
+    std::vector<ErrorRecord> collected; // errors: 'collect': not yet handed over
     uv_async_t async;
     Walker *owner = nullptr;
     int64_t reported = 0;          // the part of `held` reported to V8 (loop thread only)
@@ -272,6 +282,11 @@ enum frd_action OnError(const struct frd_walk_error *err, void *udata)
         return FRD_ACTION_CONTINUE;
     }
     std::string path = err->depth == 0 ? st->cfg.root : std::string(err->path);
+    if (err->depth > 0 && st->cfg.collectErrors) {
+        std::lock_guard<std::mutex> lock(st->mu);
+        st->collected.push_back({err->code, SyscallOf(err), std::move(path)});
+        return FRD_ACTION_CONTINUE;
+    }
     RecordError(st, err->code, SyscallOf(err), path);
     return FRD_ACTION_STOP;
 }
@@ -389,7 +404,16 @@ enum frd_action Visit(const struct frd_walk_entry *we, void *udata)
     memcpy(b->block + lay.nameEnd + b->count * sizeof(uint32_t), &end, sizeof(end));
     b->names.push_back('\0');
     b->block[lay.types + b->count] = static_cast<uint8_t>(e->type);
-    if (st->cfg.stats) {
+    if (st->cfg.stats && st->cfg.bigint) {
+        // The same 8 bytes a field; the ms times (the last four) are left 0: JavaScript
+        // derives them from the ns times, as fs does for BigIntStats.
+        const uint64_t num[kNumFields] = {
+            e->dev,  e->file_id,          e->mode, e->nlink, e->uid, e->gid, e->rdev,
+            e->size, e->alloc_size / 512, 0,       0,        0,      0};
+        memcpy(b->block + lay.num + b->count * sizeof(num), num, sizeof(num));
+        const int64_t ns[kNsFields] = {e->atime_ns, e->mtime_ns, e->ctime_ns, e->btime_ns};
+        memcpy(b->block + lay.ns + b->count * sizeof(ns), ns, sizeof(ns));
+    } else if (st->cfg.stats) {
         const double num[kNumFields] = {static_cast<double>(e->dev),
                                         static_cast<double>(e->file_id),
                                         static_cast<double>(e->mode),
@@ -509,7 +533,9 @@ bool ParseConfig(const Napi::Env &env, const Napi::Object &o, Config *cfg)
         cfg->relOff++;
     }
     cfg->stats = o.Get("stats").ToBoolean();
+    cfg->bigint = o.Get("bigint").ToBoolean();
     cfg->ignoreErrors = o.Get("ignoreErrors").ToBoolean();
+    cfg->collectErrors = o.Get("collectErrors").ToBoolean();
     cfg->relNames = o.Get("relNames").ToBoolean();
     double typeMask = 0, batchSize = 0, queueLimit = 0, maxDepth = 0, workers = 0;
     if (!IntOption(env, o, "typeMask", 0, 0xff, &typeMask) ||
@@ -583,6 +609,26 @@ Napi::Value WalkError(Napi::Env env, State *st, int result)
 
 constexpr size_t kBatchArgs = 7; // names, dirs, dirStart, types, nameEnd, num, ns
 
+// The errors kept (errors: 'collect') since the last call, as an array of JavaScript errors,
+// or undefined when there are none.
+Napi::Value TakeErrors(Napi::Env env, State *st)
+{
+    std::vector<ErrorRecord> errs;
+    {
+        std::lock_guard<std::mutex> lock(st->mu);
+        errs.swap(st->collected);
+    }
+    if (errs.empty()) {
+        return env.Undefined();
+    }
+    Napi::Array arr = Napi::Array::New(env, errs.size());
+    for (size_t i = 0; i < errs.size(); i++) {
+        arr.Set(static_cast<uint32_t>(i),
+                MakeError(env, errs[i].code, errs[i].syscall, errs[i].path));
+    }
+    return arr;
+}
+
 // Whether every byte of `s` is ASCII.
 bool IsAscii(const std::string &s)
 {
@@ -606,7 +652,8 @@ napi_value MakeString(napi_env env, const std::string &s, bool ascii)
 }
 
 // A batch as the arguments of JavaScript's callback: names, dirs (strings), dirStart, types,
-// nameEnd (undefined unless the names are all ASCII), num, ns (undefined without stats). The
+// nameEnd (undefined unless the names are all ASCII), num (Float64Array, or BigUint64Array
+// with bigint), ns (undefined without stats). The
 // typed arrays are views of the batch's block, which the ArrayBuffer owns from here on (freed
 // by its finalizer).
 void ToJs(Napi::Env env, const Config &cfg, Batch &b, napi_value out[kBatchArgs])
@@ -657,7 +704,13 @@ void ToJs(Napi::Env env, const Config &cfg, Batch &b, napi_value out[kBatchArgs]
     out[5] = undef;
     out[6] = undef;
     if (cfg.stats) {
-        out[5] = Napi::Float64Array::New(env, b.count * kNumFields, ab, lay.num);
+        static_assert(sizeof(double) == sizeof(uint64_t), "a field is 8 bytes either way");
+        if (cfg.bigint) {
+            out[5] = Napi::TypedArrayOf<uint64_t>::New(env, b.count * kNumFields, ab, lay.num,
+                                                       napi_biguint64_array);
+        } else {
+            out[5] = Napi::Float64Array::New(env, b.count * kNumFields, ab, lay.num);
+        }
         out[6] = Napi::TypedArrayOf<int64_t>::New(env, b.count * kNsFields, ab, lay.ns,
                                                   napi_bigint64_array);
     }
@@ -955,11 +1008,12 @@ class Walker : public Napi::ObjectWrap<Walker>
         pending_.Reset();
         UpdateRef();
         if (b) {
-            napi_value args[1 + kBatchArgs];
+            napi_value args[2 + kBatchArgs];
             args[0] = env.Null();
             ToJs(env, st_->cfg, *b, args + 1);
             Recycle(st_.get(), std::move(b));
-            CallBack(env, cb, 1 + kBatchArgs, args, *ctx_);
+            args[1 + kBatchArgs] = TakeErrors(env, st_.get());
+            CallBack(env, cb, 2 + kBatchArgs, args, *ctx_);
             return;
         }
         if (!done_) { // woken with nothing to hand: wait for the next batch
@@ -968,9 +1022,13 @@ class Walker : public Napi::ObjectWrap<Walker>
             return;
         }
         Napi::Value err = WalkError(env, st_.get(), result_);
+        napi_value end[2 + kBatchArgs];
+        std::fill(end + 2, end + 1 + kBatchArgs, env.Undefined());
+        end[0] = err.IsUndefined() ? env.Null() : err;
+        end[1] = env.Null();
+        end[1 + kBatchArgs] = TakeErrors(env, st_.get());
         Close();
-        napi_value end[2] = {err.IsUndefined() ? env.Null() : err, env.Null()};
-        CallBack(env, cb, 2, end, *ctx_);
+        CallBack(env, cb, 2 + kBatchArgs, end, *ctx_);
     }
 
     // The walk's handle keeps the loop alive while JavaScript waits on the walk: a next()
@@ -1001,8 +1059,9 @@ class Walker : public Napi::ObjectWrap<Walker>
         }
     }
 
-    // next(callback): callback(err, names, dirs, dirStart, types, nameEnd, num, ns) for a
-    // batch (see ToJs), callback(err) or callback(null, null) at the end.
+    // next(callback): callback(null, names, dirs, dirStart, types, nameEnd, num, ns, errors)
+    // for a batch (see ToJs), callback(err or null, null, ..., errors) at the end; errors:
+    // the errors kept (errors: 'collect') since the last callback, or undefined.
     Napi::Value Next(const Napi::CallbackInfo &info)
     {
         Napi::Env env = info.Env();
@@ -1061,7 +1120,8 @@ void Walks::OnEnd(napi_async_cleanup_hook_handle handle, void *arg)
 }
 
 // runSync(options, onBatch): walks to the end, then calls onBatch(names, dirs, dirStart,
-// types, nameEnd, num, ns) for each batch (see ToJs), or throws the walk's error.
+// types, nameEnd, num, ns) for each batch (see ToJs), or throws the walk's error. Returns
+// the errors kept (errors: 'collect': an array, or undefined when there are none).
 Napi::Value RunSync(const Napi::CallbackInfo &info)
 {
     Napi::Env env = info.Env();
@@ -1089,10 +1149,10 @@ Napi::Value RunSync(const Napi::CallbackInfo &info)
         b.reset(); // its block belongs to JavaScript now; the strings are copied
         onBatch.Call(env.Undefined(), kBatchArgs, args);
         if (env.IsExceptionPending()) {
-            break;
+            return env.Undefined();
         }
     }
-    return env.Undefined();
+    return TakeErrors(env, &st);
 }
 
 Napi::Object InitModule(Napi::Env env, Napi::Object exports)

@@ -3,7 +3,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
+const { execFileSync, spawnSync } = require('node:child_process');
 
 const repo = path.resolve(__dirname, '..', '..', '..');
 
@@ -82,4 +82,24 @@ function ubootTree(t) {
   return dest;
 }
 
-module.exports = { tmpdir, typeOf, keys, oddTree, ubootTree };
+// Runs `script` (node -e) with the arguments [this package's main module, ...args] as a
+// user whom permissions stop: this process's own, or, as root, uid 65534 (setpriv) loading
+// a copy of the package (lib/ and the addon) from a directory of its own, since it may not
+// be able to search the way to this checkout. Returns spawnSync's result.
+function runUnprivileged(t, script, args) {
+  let mod = require.resolve('..');
+  if (!process.getuid || process.getuid() !== 0) {
+    return spawnSync(process.execPath, ['-e', script, mod, ...args], { encoding: 'utf8' });
+  }
+  const copy = tmpdir(t, 'frd-node-pkg-');
+  fs.chmodSync(copy, 0o755);
+  fs.cpSync(path.join(__dirname, '..', 'lib'), path.join(copy, 'lib'), { recursive: true });
+  fs.mkdirSync(path.join(copy, 'build', 'Release'), { recursive: true });
+  fs.copyFileSync(path.join(__dirname, '..', 'build', 'Release', 'frd.node'),
+    path.join(copy, 'build', 'Release', 'frd.node'));
+  mod = path.join(copy, 'lib', 'index.js');
+  return spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups',
+    process.execPath, '-e', script, mod, ...args], { encoding: 'utf8' });
+}
+
+module.exports = { tmpdir, typeOf, keys, oddTree, ubootTree, runUnprivileged };

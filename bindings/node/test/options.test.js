@@ -42,7 +42,8 @@ const BAD = [
   [{ workers: 1.5 }, RangeError, 'ERR_OUT_OF_RANGE', '"options.workers"'],
   [{ workers: true }, TypeError, 'ERR_INVALID_ARG_TYPE', '"options.workers"'],
   // errors: 'bogus' was taken as 'throw'.
-  [{ errors: 'bogus' }, TypeError, 'ERR_INVALID_ARG_VALUE', "The property 'options.errors' must be one of: 'throw', 'ignore'. Received 'bogus'"],
+  [{ errors: 'bogus' }, TypeError, 'ERR_INVALID_ARG_VALUE', "The property 'options.errors' must be one of: 'throw', 'ignore', 'collect'. Received 'bogus'"],
+  [{ errors: 'Collect' }, TypeError, 'ERR_INVALID_ARG_VALUE', "'options.errors'"],
   [{ errors: true }, TypeError, 'ERR_INVALID_ARG_VALUE', "'options.errors'"],
   [{ errors: null }, TypeError, 'ERR_INVALID_ARG_VALUE', "'options.errors'"],
   // A NUL cut the glob short in C.
@@ -62,6 +63,9 @@ const BAD = [
   [{ hidden: 0 }, TypeError, 'ERR_INVALID_ARG_TYPE', '"options.hidden"'],
   [{ followSymlinks: 'no' }, TypeError, 'ERR_INVALID_ARG_TYPE', '"options.followSymlinks"'],
   [{ withFileTypes: 1 }, TypeError, 'ERR_INVALID_ARG_TYPE', '"options.withFileTypes"'],
+  [{ bigint: 'yes' }, TypeError, 'ERR_INVALID_ARG_TYPE', 'The "options.bigint" property must be of type boolean. Received type string (\'yes\')'],
+  [{ stats: true, bigint: 1 }, TypeError, 'ERR_INVALID_ARG_TYPE', '"options.bigint"'],
+  [{ bigint: null }, TypeError, 'ERR_INVALID_ARG_TYPE', '"options.bigint"'],
 ];
 
 // readdir's own options, on top of walk's.
@@ -153,11 +157,13 @@ test('the bounds themselves are accepted and walk as asked', async (t) => {
   const walked = async (options) => keys(await frd.readdir(root, { recursive: true, withFileTypes: true, ...options }));
   for (const options of [{ batchSize: 1 }, { batchSize: 65536 }, { highWaterMark: 1 }, { highWaterMark: 64 },
     { workers: 0 }, { workers: 1 }, { workers: 8 }, { maxDepth: Infinity }, { maxDepth: 2147483647 },
-    { errors: 'throw' }, { errors: 'ignore' }, { exclude: [] }, { exclude: '' }, { types: ['file', 'dir', 'link', 'symbolicLink'] },
+    { errors: 'throw' }, { errors: 'ignore' }, { errors: 'collect' }, { stats: true, bigint: true },
+    { bigint: true }, { bigint: false }, { exclude: [] }, { exclude: '' }, { types: ['file', 'dir', 'link', 'symbolicLink'] },
     { signal: new AbortController().signal }, { stats: false, sort: false, hidden: true, followSymlinks: false },
     { encoding: 'utf8' }, { encoding: 'utf-8' }, { encoding: null }, {
       batchSize: undefined, highWaterMark: undefined, workers: undefined, maxDepth: undefined,
       errors: undefined, exclude: undefined, types: undefined, signal: undefined, stats: undefined,
+      bigint: undefined,
     }]) {
     assert.deepStrictEqual(await walked(options), all, show(options));
   }

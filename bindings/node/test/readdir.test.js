@@ -6,9 +6,8 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const util = require('node:util');
-const { spawnSync } = require('node:child_process');
 const frd = require('..');
-const { tmpdir, keys, oddTree, ubootTree } = require('./helpers');
+const { tmpdir, keys, oddTree, ubootTree, runUnprivileged } = require('./helpers');
 
 const fsTree = (root) => fs.readdirSync(root, { recursive: true, withFileTypes: true });
 // fs.readdir's relative paths, from its Dirents (the names-only form of Node 20 follows
@@ -180,26 +179,8 @@ test('an unreadable directory below the root: EACCES thrown, or skipped with err
   fs.mkdirSync(path.join(root, 'locked'));
   fs.writeFileSync(path.join(root, 'locked', 'f'), '');
   fs.chmodSync(path.join(root, 'locked'), 0);
-  let cmd = process.execPath;
-  let args = ['-e', UNREADABLE_CHECK, require.resolve('..'), root];
-  let mod = require.resolve('..');
-  if (process.getuid && process.getuid() === 0) {
-    // uid 65534 may not be able to search the way to this checkout: it loads a copy of the
-    // package (lib/index.js and the addon) from a directory of its own.
-    const copy = tmpdir(t, 'frd-node-pkg-');
-    fs.chmodSync(copy, 0o755);
-    fs.cpSync(path.join(__dirname, '..', 'lib'), path.join(copy, 'lib'), { recursive: true });
-    fs.mkdirSync(path.join(copy, 'build', 'Release'), { recursive: true });
-    fs.copyFileSync(path.join(__dirname, '..', 'build', 'Release', 'frd.node'),
-      path.join(copy, 'build', 'Release', 'frd.node'));
-    mod = path.join(copy, 'lib', 'index.js');
-    args = ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e',
-      UNREADABLE_CHECK, mod, root];
-    cmd = 'setpriv';
-  }
-  args[args.length - 2] = mod;
-  const r = spawnSync(cmd, args, { encoding: 'utf8' });
+  const r = runUnprivileged(t, UNREADABLE_CHECK, [root]);
   fs.chmodSync(path.join(root, 'locked'), 0o755); // so that the tree can be removed
-  assert.strictEqual(r.error, undefined, `${cmd}: ${r.error}`);
+  assert.strictEqual(r.error, undefined, `${r.error}`);
   assert.strictEqual(r.status, 0, r.stderr);
 });
