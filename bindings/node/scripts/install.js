@@ -21,6 +21,11 @@ const pkg = path.resolve(__dirname, '..');
 function run(cmd, args) {
   console.log(`frd: ${[cmd, ...args].join(' ')}`);
   const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: pkg });
+  if (r.error?.code === 'ENOENT') {
+    console.error(`frd: ${cmd} not found: run this through npm (npm install, npm rebuild), ` +
+      'which brings its own node-gyp, or install node-gyp');
+    process.exit(1);
+  }
   if (r.error) throw r.error;
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
@@ -70,6 +75,12 @@ function localHeaders() {
   return null;
 }
 
+try {
+  require('./frd-sources').frdRoot(); // the C sources are there, or say where they are not
+} catch (e) {
+  console.error(e.message);
+  process.exit(1);
+}
 ensureAddonApi();
 const args = ['rebuild'];
 if (!process.env.npm_config_nodedir) {
