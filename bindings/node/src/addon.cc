@@ -653,9 +653,8 @@ napi_value MakeString(napi_env env, const std::string &s, bool ascii)
 
 // A batch as the arguments of JavaScript's callback: names, dirs (strings), dirStart, types,
 // nameEnd (undefined unless the names are all ASCII), num (Float64Array, or BigUint64Array
-// with bigint), ns (undefined without stats). The
-// typed arrays are views of the batch's block, which the ArrayBuffer owns from here on (freed
-// by its finalizer).
+// with bigint), ns (undefined without stats). The typed arrays are views of the batch's
+// block, which the ArrayBuffer owns from here on (freed by its finalizer).
 void ToJs(Napi::Env env, const Config &cfg, Batch &b, napi_value out[kBatchArgs])
 {
     const bool ascii = (b.high & 0x80) == 0;
