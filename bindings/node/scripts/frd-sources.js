@@ -32,11 +32,15 @@ function frdRoot() {
 }
 
 // Every file below `dir` whose name ends with `ext`, sorted (the order of the link line).
+// (By hand: readdir's `recursive` is newer than Node 18.0.)
 function filesBelow(dir, ext) {
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((d) => d.isFile() && d.name.endsWith(ext))
-    .map((d) => path.join(d.parentPath ?? d.path, d.name))
-    .sort();
+  const out = [];
+  for (const d of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, d.name);
+    if (d.isDirectory()) out.push(...filesBelow(p, ext));
+    else if (d.isFile() && d.name.endsWith(ext)) out.push(p);
+  }
+  return out.sort();
 }
 
 /** platform/'s sources for this OS: CMakeLists.txt's FRD_BACKEND "auto". */
