@@ -28,7 +28,7 @@ function frdRoot() {
   if (fs.existsSync(path.join(vendored, 'lib', 'include', 'frd.h'))) return vendored;
   throw new Error(`frd: the C sources of frd are neither in ${vendored} nor in a frd checkout ` +
     'around this folder: install from a tarball made by `npm pack` in bindings/node, or from ' +
-    'that folder itself (npm links it; with --install-links npm packs it without running prepack)');
+    'that folder of a frd checkout');
 }
 
 // Every file below `dir` whose name ends with `ext`, sorted (the order of the link line).

@@ -6,6 +6,12 @@
 // Both are ignored by git; `vendor.js --remove` (postpack) deletes them again, so the
 // build in a checkout always compiles the checkout's own files. The package's version
 // must be the library's.
+//
+// `vendor.js --prepare` (package.json prepare) copies them only when npm packs this folder
+// to install it elsewhere (npm_package_resolved is set then: `npm install FOLDER` with
+// install-links, the default of npm 9.0 to 9.3, which Debian 12 ships, or a git
+// dependency), which runs prepare and not prepack; the copy then stays (ignored by git).
+// prepare also runs at `npm install` in this folder, where nothing is copied.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -23,6 +29,8 @@ function remove() {
 
 if (process.argv[2] === '--remove') {
   remove();
+} else if (process.argv[2] === '--prepare' && !process.env.npm_package_resolved) {
+  // a local `npm install` or `npm pack` (prepack copies)
 } else {
   if (!fs.existsSync(path.join(repo, 'lib', 'include', 'frd.h'))) {
     console.error(`frd: ${repo} is not a frd checkout: pack this folder where it sits in one`);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The npm package as a user installs it (.ci/run): `npm pack` in this folder, then, each in a
 # fresh app (`npm init -y`) in a scratch folder, `npm install` of the tarball and of the
-# folder of a fresh clone of the repository (npm links a folder), and test/smoke.js run
+# folder of a fresh clone of the repository (linked, and packed), and test/smoke.js run
 # through `require('frd')`. npm's user config is an empty file, so nothing of this machine's
 # (~/.npmrc's nodedir, say) helps the build; the npm registry is the only source.
 # Usage: bindings/node/test/package-smoke.sh
@@ -23,8 +23,12 @@ mkdir "$scratch/app-tarball"
   node "$pkg/test/smoke.js")
 
 # A clone, so that the folder has no node_modules or build of its own (as a user's checkout).
+# npm links the folder; with --install-links (npm 9.0 to 9.3's default, Debian 12's npm) it
+# packs it, running prepare.
 git clone -q "$repo" "$scratch/frd"
-mkdir "$scratch/app-folder"
-(cd "$scratch/app-folder" && npm init -y >/dev/null && npm_install "$scratch/frd/bindings/node" &&
-  node "$pkg/test/smoke.js")
-echo "package-smoke: tarball and folder installs work"
+for links in false true; do
+  mkdir "$scratch/app-folder-$links"
+  (cd "$scratch/app-folder-$links" && npm init -y >/dev/null &&
+    npm_install --install-links=$links "$scratch/frd/bindings/node" && node "$pkg/test/smoke.js")
+done
+echo "package-smoke: the tarball and the folder (linked and packed) install and work"
