@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages frd needs to build, test, check (clang-tidy, abidiff) and
 # benchmark, if any is missing (python3-dev: the Python binding, bindings/python; ncdu: the
-# frddu --export round trip).
+# frddu --export round trip; dpkg-dev, debhelper, lintian: the Debian packages, debian/;
+# mandoc, man-db: the man pages' lint and lookup, scripts/check-man.sh).
 # Safe to run again: it does nothing when everything is there. Needs root (or sudo).
 set -euo pipefail
 
@@ -14,6 +15,7 @@ packages=(
   abigail-tools binutils
   ncdu plocate
   libopenmpi-dev openmpi-bin
+  dpkg-dev debhelper lintian mandoc man-db
 )
 # The Node.js binding (bindings/node) needs node and npm: Debian's only where the machine has
 # none, never over a Node installed otherwise (the image's NodeSource package provides both).
