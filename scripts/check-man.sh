@@ -45,7 +45,7 @@ declare -A named_in synopsis
 for page in "${pages[@]}"; do
   base=$(basename "$page" .3)
   names=$(awk '/^\.SH NAME/{on=1; next} /^\.SH/{on=0} on' "$page" | tr '\n' ' ' |
-    sed 's/\\-.*//' | tr ', ' '\n\n' | sed '/^$/d')
+    sed 's/\\-.*//' | tr -s ', ' '\n' | sed '/^$/d')
   for n in $names; do
     if [[ -n ${named_in[$n]:-} ]]; then
       fail "$n is in the NAME sections of both ${named_in[$n]} and $page"

@@ -61,9 +61,9 @@ if ! (cd "$tmp/frd" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" DEB_BUILD_P
 fi
 debs=()
 for p in "${packages[@]}"; do
-  debs+=("$(ls "$tmp"/"${p}"_*.deb)")
+  debs+=("$tmp/${p}_${deb_version}_$(dpkg --print-architecture).deb")
 done
-echo "debian-check: built $(cd "$tmp" && ls ./*.deb | tr '\n' ' ')"
+echo "debian-check: built" "${debs[@]##*/}"
 
 # 2. Lintian (it warns when run as root; nothing else may come out).
 lintian_status=0
