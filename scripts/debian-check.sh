@@ -28,8 +28,9 @@ for tool in dpkg-buildpackage dh lintian apt-get; do
 done
 [ "$(id -u)" -eq 0 ] || { echo "debian-check: installs packages: run it as root" >&2; exit 2; }
 for p in "${packages[@]}"; do
-  if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'installed'; then
-    echo "debian-check: $p is installed already; this check would remove it afterwards" >&2
+  state=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null) || true
+  if [ -n "$state" ] && [ "$state" != not-installed ]; then
+    echo "debian-check: $p is on this machine already ($state); this check would remove it" >&2
     exit 2
   fi
 done
@@ -84,10 +85,10 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$
 for tool in frdfind frddu frdindex frdls frdcount; do
   [ "$(command -v "$tool")" = "/usr/bin/$tool" ] || { echo "debian-check: $tool is not /usr/bin/$tool" >&2; exit 1; }
   [ "$("$tool" --version | head -1)" = "$tool (frd) $version" ] || { echo "debian-check: $tool --version" >&2; exit 1; }
-  man -w "$tool" | grep -q "^/usr/share/man/man1/$tool.1" || { echo "debian-check: no man page for $tool" >&2; exit 1; }
+  [[ $(man -w "$tool") == "/usr/share/man/man1/$tool.1"* ]] || { echo "debian-check: no man page for $tool" >&2; exit 1; }
 done
 for page in frd frd_walk frd_walk_roots frd_lister_batch_read frd_replace_allocator; do
-  man 3 "$page" 2>/dev/null | grep -q "$page" || { echo "debian-check: man 3 $page shows nothing" >&2; exit 1; }
+  [[ $(man 3 "$page" 2>/dev/null) == *"$page"* ]] || { echo "debian-check: man 3 $page shows nothing" >&2; exit 1; }
 done
 
 tree=$tmp/tree
@@ -108,14 +109,14 @@ same "frdfind -s -name -printf" "frdfind -s '$tree' -name '*.c' -printf '%s %p\n
   "find '$tree' -name '*.c' -printf '%s %p\n' | LC_ALL=C sort -k2"
 same "frddu -a --du-order" "frddu -a --du-order '$tree'" "du -a '$tree'"
 same "frdls -s -n" "frdls -s -n '$tree/a' | cut -f2" "ls -A '$tree/a' | LC_ALL=C sort"
-frdcount "$tree" | grep -qx "$(find "$tree" | wc -l) entries" || { echo "debian-check: frdcount" >&2; exit 1; }
+same "frdcount" "frdcount '$tree' | head -1" "echo \"\$(find '$tree' | wc -l) entries\""
 frdindex update -q "$tmp/index.db" "$tree"
 same "frdindex find" "frdindex find -b '$tmp/index.db' 'deep*'" "echo '$tree/a/b/c/deep.h'"
 
 consumer=$repo/tests/install
 loads_libfrd() { # yes|no BINARY
   local got=no
-  readelf -d "$2" | grep -q 'NEEDED.*\[libfrd\.so\.' && got=yes
+  [[ $(readelf -d "$2") == *'(NEEDED)'*'[libfrd.so.'* ]] && got=yes
   [ "$got" = "$1" ] || { echo "debian-check: $2 loads libfrd.so: $got, expected $1" >&2; exit 1; }
 }
 # shellcheck disable=SC2046
@@ -134,7 +135,7 @@ loads_libfrd yes "$tmp/cmake/consumer"
 loads_libfrd no "$tmp/cmake/consumer_static"
 # shellcheck disable=SC2046
 cc -o "$tmp/backup_scan" /usr/share/doc/libfrd-dev/examples/backup_scan.c $(pkg-config --cflags --libs frd)
-"$tmp/backup_scan" "$tree" | grep -q "deep.h" || { echo "debian-check: backup_scan" >&2; exit 1; }
+same "backup_scan" "'$tmp/backup_scan' '$tree' | cut -f1" "find '$tree' -type f | LC_ALL=C sort"
 
 # 5. Remove (the trap does it on failure too), and see that nothing is left.
 dpkg --purge "${packages[@]}" >/dev/null

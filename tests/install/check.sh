@@ -15,7 +15,7 @@ libdir=$(find "$tmp/prefix" -name 'libfrd.so' -printf '%h\n' | head -1)
 # loads_libfrd yes|no BINARY: fails unless the program does (or does not) load libfrd.so.*.
 loads_libfrd() {
   local got=no
-  readelf -d "$2" | grep -q 'NEEDED.*\[libfrd\.so' && got=yes
+  [[ $(readelf -d "$2") == *'(NEEDED)'*'[libfrd.so.'* ]] && got=yes
   [ "$got" = "$1" ] || { echo "install: $2 loads libfrd.so: $got, expected $1" >&2; return 1; }
 }
 
@@ -52,6 +52,7 @@ cc -o "$tmp/pc_consumer_static" "$here/consumer.c" $(pkg-config --cflags --libs 
 "$tmp/pc_consumer_static"
 loads_libfrd no "$tmp/pc_consumer_static"
 # --static adds libuv's flags, as a fully static link of libfrd.a needs them.
-pkg-config --static --libs frd | grep -q -- '-luv'
+[[ " $(pkg-config --static --libs frd) " == *' -luv '* ]] ||
+  { echo "install: pkg-config --static --libs frd lacks -luv" >&2; exit 1; }
 echo "install: find_package (shared, static; shared without libuv.pc) and pkg-config" \
   "(frd shared, frd-static) consumers work"
