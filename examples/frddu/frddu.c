@@ -17,6 +17,7 @@
 #include "frddu.h"
 
 #include "errtext.h"
+#include "frddu_time.h"
 #include "gnuquote.h"
 #include "grow.h"
 #include "toolname.h"
@@ -52,10 +53,7 @@ static void remember_line(struct du_state *st, const struct du_sum *sum, const c
     st->nlines++;
 }
 
-/**
- * Prints a time as du --time does: the format of --time-style through strftime, with %N
- * (and %<width>N) for the nanoseconds, as gnulib's nstrftime has them.
- */
+/** Prints a time (ns since the epoch) as du --time does, in --time-style's format. */
 static void write_time(FILE *out, int64_t ns, const char *format)
 {
     int64_t sec = ns / 1000000000;
@@ -70,62 +68,7 @@ static void write_time(FILE *out, int64_t ns, const char *format)
         fprintf(out, "%" PRId64, sec);
         return;
     }
-    // Replace each %N (or %<digits>N) with the digits, doubling no '%': strftime gets the rest.
-    char digits[10];
-    snprintf(digits, sizeof digits, "%09" PRId64, nsec);
-    size_t len = strlen(format);
-    char *fmt = malloc(len * 9 + 2);
-    if (fmt == NULL) {
-        return;
-    }
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (format[i] != '%') {
-            fmt[n++] = format[i];
-            continue;
-        }
-        size_t j = i + 1;
-        unsigned width = 0;
-        while (format[j] >= '0' && format[j] <= '9') {
-            width = width * 10 + (unsigned)(format[j] - '0');
-            if (width > 9) {
-                width = 9;
-            }
-            j++;
-        }
-        if (format[j] == 'N') {
-            if (width == 0) {
-                width = 9;
-            }
-            memcpy(fmt + n, digits, width);
-            n += width;
-            i = j;
-        } else if (format[j] == '%' && j == i + 1) {
-            fmt[n++] = '%';
-            fmt[n++] = '%';
-            i = j;
-        } else {
-            fmt[n++] = '%';
-        }
-    }
-    fmt[n] = '\0';
-    // strftime says 0 both for an empty result and for one too long: grow until it fits.
-    size_t cap = 0;
-    char *buf = NULL;
-    while (tool_reserve_chars(&buf, &cap, cap + 1) == 0) { // 4 KiB, then doubled
-        buf[0] = 'x'; // tells an empty result from a failure below
-                      // The format is --time-style's, the user's own, as date(1) takes it.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-        size_t got = strftime(buf, cap, fmt, &tm);
-#pragma GCC diagnostic pop
-        if (got > 0 || n == 0 || cap > 65536) {
-            fwrite(buf, 1, got, out);
-            break;
-        }
-    }
-    free(buf);
-    free(fmt);
+    du_write_time(out, format, &tm, (long long)sec, (int)nsec);
 }
 
 static void write_line(struct du_state *st, const struct du_sum *sum, const char *head,

@@ -245,19 +245,18 @@ static struct du_units default_units(void)
 /** The time style of --time: --time-style, else TIME_STYLE, else long-iso. @return -1 or exit */
 static int resolve_time_style(const char *style, struct du_options *opts)
 {
-    static char env_format[4096];
     if (style == NULL) {
-        style = getenv("TIME_STYLE");
-        if (style == NULL || strcmp(style, "locale") == 0) {
+        char *env = getenv("TIME_STYLE");
+        style = env;
+        if (env == NULL || strcmp(env, "locale") == 0) {
             style = "long-iso";
-        } else if (style[0] == '+') {
-            // As ls: anything after a newline is ignored.
-            snprintf(env_format, sizeof env_format, "%s", style);
-            char *nl = strchr(env_format, '\n');
+        } else if (env[0] == '+') {
+            // As ls: anything after a newline is ignored (cut in place, of any length, as du
+            // cuts it).
+            char *nl = strchr(env, '\n');
             if (nl != NULL) {
                 *nl = '\0';
             }
-            style = env_format;
         } else {
             while (strncmp(style, "posix-", 6) == 0) {
                 style += 6;

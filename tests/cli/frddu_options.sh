@@ -276,6 +276,32 @@ touch -d '1960-01-01 00:00:00' t_old/d/f t_old/d t_old/f t_old
 check -c --time --time-style=full-iso t_old/f t_old/d
 check -c --time t_old/nosuch
 TZ=UTC0 check -a --time --time-style=+%c t/a
+# --time-style=+FORMAT as du writes it (gnulib's fprintftime, not strftime): every
+# conversion under each flag, width and modifier, on dates at the edges of ISO weeks and
+# years (1901 to 2262), in zones a minute and a second off the hour; widths of any size
+# (%1000000Y: a million digits, not nothing); a TIME_STYLE longer than 4 KiB.
+mkdir t_dates
+for d in 1901-12-14 1969-12-31 1970-01-01 1999-01-03 2000-02-29 2004-12-31 2005-01-01 \
+  2008-12-29 2010-01-03 2021-01-01 2024-12-30 2262-04-11; do
+  for h in 00:00:07 11:59:59 12:30:00 23:05:09; do
+    : >"t_dates/$d $h" && touch -m -d "$d $h.$RANDOM UTC" "t_dates/$d $h"
+  done
+done
+touch -a -d "@$(($(date +%s) + 7200))" t_dates t_dates/*
+convs=(a A b B c C d D e F g G h H I j k l m M n N p P q r R s S t T u U V w W x X y Y z :z ::z
+  :::z ::::z Z % Q :)
+for prefix in '' _ - 0 + ^ '#' 1 5 12 _5 -5 05 +6 ^5 '#5' E O 5E 5O _3O +E '^#'; do
+  style=+
+  for c in "${convs[@]}"; do style+="%$prefix$c|"; done
+  check -a --time --time-style="$style" t_dates
+done
+for tz in '<+0130>-1:30:15' America/St_Johns Pacific/Chatham; do
+  TZ=$tz check -a --time --time-style='+%z %:z %::z %:::z %Oz %_10z %-7::z %+4:::z %Z %#Z' t_dates
+done
+for style in '+%1000000Y' '+%20000N' '+%99999F' '+%_70000%' "+$(printf 'x%.0s' {1..5000})%4096s%"; do
+  check -s --time --time-style="$style" t
+done
+TIME_STYLE="+$(printf 'x%.0s' {1..5000})%Y" check -s --time t
 
 # --- excludes (before the stat: an excluded private entry is no error as uid 65534) -------
 for ex in '*.o' sub 't/a' 'a/b' 'b/*' '*' 'private' 'locked' 'f1' '*e*' '[st]*' 'x.d' \
