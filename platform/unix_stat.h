@@ -38,9 +38,17 @@
 #    define FRD__ST_CTIM st_ctim
 #endif
 
-/** Nanoseconds since the epoch from seconds and nanoseconds. */
+/** Nanoseconds since the epoch from seconds and nanoseconds (0 to 999999999), saturated
+ *  where an int64_t cannot hold them (before 1677-09-21, after 2262-04-11), as the Windows
+ *  and macOS decoders give them. */
 static inline int64_t frd__ns(int64_t sec, int64_t nsec)
 {
+    if (sec > (INT64_MAX - nsec) / 1000000000) {
+        return INT64_MAX;
+    }
+    if (sec < INT64_MIN / 1000000000) {
+        return INT64_MIN;
+    }
     return sec * 1000000000 + nsec;
 }
 

@@ -402,6 +402,66 @@ static void test_lister_fstatat_fallback_gives_identical_results(void **state)
     tree_remove(root);
 }
 
+/** sec.nsec in ns, clamped to what an int64_t holds (computed apart from the library's). */
+static int64_t clamped_ns(int64_t sec, int64_t nsec)
+{
+    int64_t ns;
+    if (__builtin_mul_overflow(sec, 1000000000, &ns) || __builtin_add_overflow(ns, nsec, &ns)) {
+        return sec < 0 ? INT64_MIN : INT64_MAX;
+    }
+    return ns;
+}
+
+static void test_lister_times_beyond_int64_ns_saturate(void **state)
+{
+    (void)state;
+    // An int64_t of ns holds 1677-09-21 to 2262-04-11 23:47:16.854775807: a time beyond (a
+    // file stamped 2400 on ext4) reads as that limit, as the Windows and macOS decoders
+    // give it, not as a wrapped value (nor, under UBSan, an overflow).
+    char *root = tree_make_root();
+    static const struct {
+        const char *name;
+        int64_t sec, nsec;
+    } times[] = {{"limit", 9223372036, 854775807},
+                 {"past-limit", 9223372036, 854775808},
+                 {"year-2400", 13569465600, 5},
+                 {"year-1901", -2147483648, 7}};
+    for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+        tree_file(root, times[i].name, 0);
+        char *path = tree_path(root, times[i].name);
+        struct timespec ts[2] = {{(time_t)times[i].sec, (long)times[i].nsec},
+                                 {(time_t)times[i].sec, (long)times[i].nsec}};
+        assert_int_equal(utimensat(AT_FDCWD, path, ts, 0), 0);
+        free(path);
+    }
+    for (int fallback = 0; fallback < 2; fallback++) {
+        if (fallback && !frd__plat_force_fallback(true)) {
+            break;
+        }
+        int rc;
+        struct frd_list *list = list_dir(root, 0, &rc);
+        frd__plat_force_fallback(false);
+        assert_int_equal(rc, 4);
+        for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+            const struct frd_entry *e = find_entry(list, times[i].name);
+            assert_non_null(e);
+            char *path = tree_path(root, times[i].name);
+            struct stat st;
+            assert_int_equal(lstat(path, &st), 0); // the file system's own range may clamp
+            free(path);
+            assert_int_equal(e->mtime_ns, clamped_ns(st.st_mtim.tv_sec, st.st_mtim.tv_nsec));
+            assert_int_equal(e->atime_ns, clamped_ns(st.st_atim.tv_sec, st.st_atim.tv_nsec));
+            if (st.st_mtim.tv_sec > 9223372036) {
+                assert_int_equal(e->mtime_ns, INT64_MAX);
+            }
+        }
+        assert_int_equal(find_entry(list, "limit")->mtime_ns, INT64_MAX);
+        assert_int_equal(find_entry(list, "past-limit")->mtime_ns, INT64_MAX);
+        frd_list_free(list);
+    }
+    tree_remove(root);
+}
+
 static void test_lister_missing_path_is_enoent_with_op_and_name(void **state)
 {
     (void)state;
@@ -1153,6 +1213,7 @@ int main(void)
         cmocka_unit_test(test_read_dir_sorts_in_byte_order),
         cmocka_unit_test(test_lister_names_only_equals_full_names_and_types),
         cmocka_unit_test(test_lister_fstatat_fallback_gives_identical_results),
+        cmocka_unit_test(test_lister_times_beyond_int64_ns_saturate),
         cmocka_unit_test(test_lister_missing_path_is_enoent_with_op_and_name),
         cmocka_unit_test(test_lister_failed_read_names_its_call),
         cmocka_unit_test(test_lister_file_path_is_enotdir),
