@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages frd needs to build, test, check (clang-tidy, abidiff) and
 # benchmark, if any is missing (python3-dev: the Python binding, bindings/python; ncdu: the
-# frddu --export round trip; dpkg-dev, debhelper, lintian: the Debian packages, debian/;
-# mandoc, man-db: the man pages' lint and lookup, scripts/check-man.sh).
+# frddu --export round trip; locales: the sources localedef builds frddu_options' locales from;
+# dpkg-dev, debhelper, lintian: the Debian packages, debian/; mandoc, man-db: the man pages'
+# lint and lookup, scripts/check-man.sh).
 # Safe to run again: it does nothing when everything is there. Needs root (or sudo).
 set -euo pipefail
 
@@ -13,7 +14,7 @@ packages=(
   findutils util-linux strace bfs
   libsqlite3-dev sqlite3 coreutils
   abigail-tools binutils
-  ncdu plocate
+  ncdu plocate locales
   libopenmpi-dev openmpi-bin
   dpkg-dev debhelper lintian mandoc man-db
 )

@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <locale.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -108,14 +109,15 @@ enum du_num_error du_parse_block_size(const char *spec, struct du_units *units)
 {
     unsigned human = 0;
     if (*spec == '\'') {
-        spec++; // digit grouping: no separator in the C and C.UTF-8 locales
+        spec++;
+        human |= DU_HUMAN_GROUP; // the locale's digit grouping
     }
     if (strcmp(spec, "si") == 0) {
-        *units = (struct du_units){1, DU_HUMAN_AUTOSCALE | DU_HUMAN_SI};
+        *units = (struct du_units){1, human | DU_HUMAN_AUTOSCALE | DU_HUMAN_SI};
         return DU_NUM_OK;
     }
     if (is_prefix(spec, "human-readable")) {
-        *units = (struct du_units){1, DU_HUMAN_AUTOSCALE | DU_HUMAN_SI | DU_HUMAN_1024};
+        *units = (struct du_units){1, human | DU_HUMAN_AUTOSCALE | DU_HUMAN_SI | DU_HUMAN_1024};
         return DU_NUM_OK;
     }
     uint64_t size;
@@ -145,20 +147,57 @@ enum du_num_error du_parse_block_size(const char *spec, struct du_units *units)
     return DU_NUM_OK;
 }
 
+/**
+ * Writes the digits of `v` to `out` with `sep` between the groups `grouping` asks for, as
+ * localeconv(3) describes it (gnulib's group_number): each byte the size of the next group
+ * from the right, the last one repeated, CHAR_MAX for no more separators. @return bytes written.
+ */
+static size_t group_digits(uint64_t v, const char *grouping, const char *sep, char *out)
+{
+    char digits[24];
+    size_t left = (size_t)snprintf(digits, sizeof digits, "%" PRIu64, v);
+    char buf[DU_SIZE_MAX_LEN];
+    char *p = buf + sizeof buf;
+    size_t sep_len = strlen(sep);
+    size_t group = SIZE_MAX;
+    for (;;) {
+        unsigned char g = (unsigned char)*grouping;
+        if (g != 0) {
+            group = g < CHAR_MAX ? g : left;
+            grouping++;
+        }
+        group = group < left ? group : left;
+        p -= group;
+        left -= group;
+        memcpy(p, digits + left, group);
+        if (left == 0) {
+            break;
+        }
+        p -= sep_len;
+        memcpy(p, sep, sep_len);
+    }
+    size_t len = (size_t)(buf + sizeof buf - p);
+    memcpy(out, p, len);
+    return len;
+}
+
 char *du_format_size(uint64_t n, const struct du_units *units, char *out)
 {
     static const char prefixes[] = "KMGTPEZY";
     const int max_exponent = 8;
     unsigned base = units->human & DU_HUMAN_1024 ? 1024 : 1000;
-    // The locale's decimal point, as du prints it (a multibyte one is cut at 4 bytes).
-    char point[5] = ".";
-    const char *lc_point = localeconv()->decimal_point;
-    if (lc_point != NULL && *lc_point != '\0') {
-        size_t len = strlen(lc_point);
-        len = len < sizeof point - 1 ? len : sizeof point - 1;
-        memcpy(point, lc_point, len);
-        point[len] = '\0';
+    // The locale's decimal point and thousands separator, as du takes them: a point of
+    // more than MB_LEN_MAX bytes is ".", a separator of more is none.
+    const struct lconv *lc = localeconv();
+    const char *point = ".";
+    if (lc->decimal_point != NULL && *lc->decimal_point != '\0' &&
+        strlen(lc->decimal_point) <= MB_LEN_MAX) {
+        point = lc->decimal_point;
     }
+    const char *sep = lc->thousands_sep != NULL && strlen(lc->thousands_sep) <= MB_LEN_MAX
+                          ? lc->thousands_sep
+                          : "";
+    const char *grouping = lc->grouping != NULL ? lc->grouping : "";
     uint64_t divisor = units->block_size ? units->block_size : 1;
     // The value is amount + tenths/10 + a remainder; `rounding` says where the remainder
     // lies: 0 none, 1 below half a tenth, 2 exactly half, 3 above half.
@@ -168,7 +207,7 @@ char *du_format_size(uint64_t n, const struct du_units *units, char *out)
     unsigned tenths = (unsigned)(r10 / divisor);
     unsigned rounding = r2 < divisor ? (r2 > 0) : 2 + (divisor < r2);
     int exponent = -1;
-    char decimal[8] = ""; // the point and one digit
+    char decimal[MB_LEN_MAX + 2] = ""; // the point and one digit
 
     if (units->human & DU_HUMAN_AUTOSCALE) {
         exponent = 0;
@@ -230,6 +269,11 @@ char *du_format_size(uint64_t n, const struct du_units *units, char *out)
         }
         suffix[s] = '\0';
     }
-    snprintf(out, DU_SIZE_MAX_LEN, "%" PRIu64 "%s%s", amount, decimal, suffix);
+    if (!(units->human & DU_HUMAN_GROUP)) {
+        snprintf(out, DU_SIZE_MAX_LEN, "%" PRIu64 "%s%s", amount, decimal, suffix);
+        return out;
+    }
+    size_t len = group_digits(amount, grouping, sep, out);
+    snprintf(out + len, DU_SIZE_MAX_LEN - len, "%s%s", decimal, suffix);
     return out;
 }

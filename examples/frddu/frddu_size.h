@@ -14,6 +14,7 @@ enum du_human {
     DU_HUMAN_SI = 1u << 1,        /**< append the unit's prefix: K, M, ... (k for 1000) */
     DU_HUMAN_1024 = 1u << 2,      /**< powers of 1024, not 1000 */
     DU_HUMAN_B = 1u << 3,         /**< append B (or iB with DU_HUMAN_1024) after the prefix */
+    DU_HUMAN_GROUP = 1u << 4,     /**< the locale's thousands separator ("'1K": -B's "'") */
 };
 
 /** How sizes are printed. */
@@ -22,8 +23,10 @@ struct du_units {
     unsigned human;      /**< enum du_human bits */
 };
 
-/** Longest string du_format_size() writes, NUL included. */
-#define DU_SIZE_MAX_LEN 48
+/** Longest string du_format_size() writes, NUL included: 20 digits, each but the first
+ *  after a thousands separator of up to MB_LEN_MAX (16) bytes where the locale groups every
+ *  digit, a decimal point of as many, a digit, a unit of 3 ("KiB"). */
+#define DU_SIZE_MAX_LEN (20 + 19 * 16 + 16 + 1 + 3 + 1)
 
 /** What du_parse_block_size() found wrong, as gnulib's xstrtol reports it. */
 enum du_num_error {
@@ -47,7 +50,7 @@ enum du_num_error du_parse_number(const char *text, const char *suffixes, int is
  * Parses a block size as du -B (and DU_BLOCK_SIZE, BLOCK_SIZE) takes it: "human-readable"
  * or "si" (or a prefix of them), a number with an optional suffix ("1K", "1MB", "2M"), a
  * suffix alone ("K", "KiB", "kB": sizes then print with that unit appended), a leading "'"
- * (digit grouping, which the C and C.UTF-8 locales do not show).
+ * (the locale's digit grouping: 1,234,567 in en_US; none in the C and C.UTF-8 locales).
  * @return DU_NUM_OK with *units set, or what is wrong (a size of 0 is DU_NUM_INVALID).
  */
 enum du_num_error du_parse_block_size(const char *spec, struct du_units *units);
@@ -55,7 +58,8 @@ enum du_num_error du_parse_block_size(const char *spec, struct du_units *units);
 /**
  * Writes `n` (bytes, or inodes) in `units` to `out` (at least DU_SIZE_MAX_LEN bytes), as
  * gnulib's human_readable() prints it for du: whole units rounded up, or with
- * DU_HUMAN_AUTOSCALE "4.0K", "12M", "1.1G" (rounded up, one decimal below 10).
+ * DU_HUMAN_AUTOSCALE "4.0K", "12M", "1.1G" (rounded up, one decimal below 10); the
+ * locale's decimal point, and with DU_HUMAN_GROUP its thousands separator.
  * @return out.
  */
 char *du_format_size(uint64_t n, const struct du_units *units, char *out);

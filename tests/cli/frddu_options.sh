@@ -462,4 +462,31 @@ check -X 'no-such-ü’' t
 check --time=bogus t
 check -a -h t/sizes
 
+# --- the locale's digits: "'" in -B (and BLOCK_SIZE) groups them with its thousands
+# separator (1,234 in en_US, 1.234 in de_DE, a narrow no-break space in fr_FR, U+066C in
+# ps_AF), -h writes its decimal point; %c %B %p its names. Locales built here by localedef
+# (Debian's locales package has their sources); C and C.UTF-8 group nothing. -----------
+mkdir locales
+built=()
+for loc in en_US de_DE fr_FR ps_AF; do
+  if localedef -i "$loc" -f UTF-8 "locales/$loc.utf8" >/dev/null 2>&1; then built+=("$loc"); fi
+done
+if [ ${#built[@]} -eq 4 ]; then
+  # (2>/dev/null: bash itself, which read no LOCPATH at its start, warns that it cannot
+  # take the locale; the tools can. No -c: du's "total" is translated where coreutils'
+  # translations are installed, frddu's is not: frddu.1.)
+  export LOCPATH=$tmp/locales
+  for loc in "${built[@]}"; do
+    for b in "'1" "'1K" "'h" "'si" "'KiB" "'512"; do
+      LC_ALL=$loc.utf8 check -a --apparent-size -B "$b" t/sizes t/a
+    done
+    LC_ALL=$loc.utf8 BLOCK_SIZE="'1" check -a -b t/a
+    LC_ALL=$loc.utf8 check -a --apparent-size -h t/sizes
+    LC_ALL=$loc.utf8 check -a --time --time-style='+%c|%^B|%#b|%p|%r|%x|%X|%Ec|%Oe|%20A' t_dates
+  done 2>/dev/null
+  unset LOCPATH
+else
+  bad "localedef built ${built[*]-no locale} of en_US de_DE fr_FR ps_AF (needs Debian's locales)"
+fi
+
 cli_end
