@@ -1,20 +1,45 @@
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 The frd authors
-"""frd for Python: a parallel directory walk with the metadata in the same pass.
+"""frd for Python: fast directory walks, with the metadata read in the same pass.
 
 walk(path, ...)          an iterator of Entry objects, streamed in batches as frd's threads
                          produce them (a bounded queue: the walk waits when Python lags)
 scandir_tree(path, ...)  the same entries as a list
-os_walk(top, ...)        an os.walk() replacement: the same (dirpath, dirnames, filenames)
-                         tuples
+os_walk(top, ...)        os.walk(): the same (dirpath, dirnames, filenames) tuples in the
+                         same order, each directory listed when the walk reaches it (ahead
+                         on other threads), pruning by editing dirnames in place
 
 Paths come back as the root was given: str (decoded as os.fsdecode does) or bytes.
+Errors are OSError (FileNotFoundError, PermissionError, ...) with errno, strerror and
+filename, as os raises them.
 """
+from __future__ import annotations
+
 import os
+from typing import AnyStr, Callable, Iterable, Optional, Union, overload
 
-from ._frd import Entry, FRD_VERSION, Walker, walk as _walk
+from ._frd import FRD_VERSION, Entry, OsWalk, Walker
+from ._frd import os_walk as _os_walk
+from ._frd import walk as _walk
 
-__all__ = ["walk", "scandir_tree", "os_walk", "Entry", "Walker", "FRD_VERSION"]
+__all__ = ["walk", "scandir_tree", "os_walk", "Entry", "Walker", "OsWalk", "FRD_VERSION",
+           "__version__"]
+
+__version__: str = FRD_VERSION
+
+_Glob = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+
+
+@overload
+def walk(path: str | os.PathLike[str], *, stats: bool = ..., follow_links: bool = ...,
+         max_depth: Optional[int] = ..., hidden: bool = ..., exclude: Optional[Iterable[_Glob]] = ...,
+         sort: bool = ..., workers: Optional[int] = ...,
+         onerror: Optional[Callable[[OSError], object]] = ...) -> Walker[str]: ...
+@overload
+def walk(path: bytes | os.PathLike[bytes], *, stats: bool = ..., follow_links: bool = ...,
+         max_depth: Optional[int] = ..., hidden: bool = ..., exclude: Optional[Iterable[_Glob]] = ...,
+         sort: bool = ..., workers: Optional[int] = ...,
+         onerror: Optional[Callable[[OSError], object]] = ...) -> Walker[bytes]: ...
 
 
 def walk(path, *, stats=True, follow_links=False, max_depth=None, hidden=True, exclude=None,
@@ -34,10 +59,10 @@ def walk(path, *, stats=True, follow_links=False, max_depth=None, hidden=True, e
     sort          depth-first, each directory's entries in byte order of their names;
                   otherwise the order is the walk's (parallel, unspecified)
     workers       threads (an int from 1 to 8); None: one per CPU, at most 8
-    onerror       None: a root that cannot be walked raises OSError (FileNotFoundError, ...),
-                  other errors are skipped as os.walk skips them; a callable: called with
-                  the OSError (errno, strerror, filename) of every error, root included; what
-                  it raises ends the walk
+    onerror       None: a root that cannot be walked raises OSError (FileNotFoundError,
+                  NotADirectoryError for a file, ...), other errors are skipped as os.walk
+                  skips them; a callable: called with the OSError (errno, strerror,
+                  filename) of every error, root included; what it raises ends the walk
 
     Bad arguments raise at once, naming the argument: TypeError for a wrong type (an int
     option given a bool, a float or a str; a path or glob that is not str, bytes or
@@ -52,131 +77,60 @@ def walk(path, *, stats=True, follow_links=False, max_depth=None, hidden=True, e
                  hidden=hidden, exclude=exclude, sort=sort, workers=workers, onerror=onerror)
 
 
-def scandir_tree(path, **options):
-    """Every entry below `path` as a list of Entry (options as for walk())."""
-    with walk(path, **options) as it:
+@overload
+def scandir_tree(path: str | os.PathLike[str], *, stats: bool = ..., follow_links: bool = ...,
+                 max_depth: Optional[int] = ..., hidden: bool = ...,
+                 exclude: Optional[Iterable[_Glob]] = ..., sort: bool = ...,
+                 workers: Optional[int] = ...,
+                 onerror: Optional[Callable[[OSError], object]] = ...) -> list[Entry[str]]: ...
+@overload
+def scandir_tree(path: bytes | os.PathLike[bytes], *, stats: bool = ...,
+                 follow_links: bool = ..., max_depth: Optional[int] = ..., hidden: bool = ...,
+                 exclude: Optional[Iterable[_Glob]] = ..., sort: bool = ...,
+                 workers: Optional[int] = ...,
+                 onerror: Optional[Callable[[OSError], object]] = ...) -> list[Entry[bytes]]: ...
+
+
+def scandir_tree(path, *, stats=True, follow_links=False, max_depth=None, hidden=True,
+                 exclude=None, sort=False, workers=None, onerror=None):
+    """Every entry below `path` as a list of Entry (the options are walk()'s)."""
+    with walk(path, stats=stats, follow_links=follow_links, max_depth=max_depth, hidden=hidden,
+              exclude=exclude, sort=sort, workers=workers, onerror=onerror) as it:
         return list(it)
 
 
-def _is_link(path):
-    try:
-        return os.path.islink(path)
-    except OSError:
-        return False
+@overload
+def os_walk(top: str | os.PathLike[str], topdown: bool = ...,
+            onerror: Optional[Callable[[OSError], object]] = ...,
+            followlinks: bool = ...) -> OsWalk[str]: ...
+@overload
+def os_walk(top: bytes | os.PathLike[bytes], topdown: bool = ...,
+            onerror: Optional[Callable[[OSError], object]] = ...,
+            followlinks: bool = ...) -> OsWalk[bytes]: ...
 
 
 def os_walk(top, topdown=True, onerror=None, followlinks=False):
-    """Like os.walk(top, topdown, onerror, followlinks): yields the same
-    (dirpath, dirnames, filenames) tuples, str or bytes as top is.
+    """os.walk(top, topdown, onerror, followlinks): yields the same
+    (dirpath, dirnames, filenames) tuples, in the same order, str or bytes as top is.
 
-    Order: depth-first; in each tuple dirnames and filenames are sorted (by code point for
-    str, by byte for bytes), and the subdirectories are walked in dirnames' order, so the
-    output is what os.walk gives with its lists sorted. With topdown, editing dirnames in
-    place prunes the walk as it does for os.walk.
+    Each directory is listed when the walk reaches it, as os.walk lists it: the first tuple
+    comes after one listing; with topdown, editing dirnames in place (dirnames[:] = ...)
+    prunes the walk, and the directories pruned are never opened; a directory that cannot be
+    listed when reached (unreadable, renamed or removed meanwhile) goes to onerror as the
+    OSError os.scandir raises (a top that is a file: NotADirectoryError). Symbolic links to
+    directories are among the dirnames and walked only with followlinks.
 
-    Differences: the whole tree is listed (in parallel, names only) before the first tuple
-    is yielded, so pruning saves no listing and the tuples reflect the tree as it was then;
-    with followlinks, a symlink loop is reported to onerror (ELOOP) instead of being
-    walked around again (os.walk follows it until the path is too long).
+    Ahead of the consumer, other threads list the next directories the walk will enter
+    (at most a few, those it enters whatever dirnames is made to hold); one so listed is
+    used only if its name still leads to it with the same modification and change times
+    when the walk reaches it, or it is listed again then.
+
+    Differences from os.walk: a directory that repeats one of its ancestors (a link loop
+    with followlinks, a bind mount of a directory below itself) goes to onerror as ELOOP
+    and is not walked again (os.walk goes round until the path is too long); directories
+    are opened relative to their parent's descriptor, so trees deeper than PATH_MAX are
+    walked whole. Arguments are checked at the first step, as os.walk's generator does.
+
+    The iterator (OsWalk) has close() and is a context manager, as generators are.
     """
-    if onerror is not None and not callable(onerror):
-        raise TypeError(f"onerror must be callable or None, not {type(onerror).__name__}")
-    try:
-        top = os.fspath(top)
-    except TypeError:
-        raise TypeError(f"top must be str, bytes or os.PathLike, not {type(top).__name__}") from None
-    sep = b"/" if isinstance(top, bytes) else "/"
-    if (b"\0" if isinstance(top, bytes) else "\0") in top:
-        raise ValueError("top: embedded null character in path")
-    groups = {}  # dirpath -> (dirnames, filenames)
-    failed = {}  # dirpath -> OSError: its listing failed, as scandir(dirpath) would
-    stat_failed = {}  # path -> OSError of its stat (a directory in one not searchable)
-    loops = []
-
-    def collect(exc):
-        # Listings that failed are os.walk errors (a root that cannot be stat'ed, a
-        # directory that cannot be opened or read); stats of entries are not (it does not
-        # stat), except a directory's, which the walk does not enter (it sits in a directory
-        # that cannot be searched): os.walk fails to list it; a loop (followlinks) is
-        # reported when os.walk would enter it.
-        op = getattr(exc, "frd_op", "other")
-        if op in ("open", "read") or exc.filename == top:
-            failed.setdefault(exc.filename, exc)
-        elif op == "stat":
-            stat_failed.setdefault(exc.filename, exc)
-        elif op == "loop":
-            loops.append(exc)
-            failed.setdefault(exc.filename, exc)
-
-    for e in _walk(top, stats=False, follow_links=followlinks, onerror=collect):
-        name = e.name
-        parent = top if e.depth == 1 else e.path[: len(e.path) - len(name) - 1]
-        g = groups.get(parent)
-        if g is None:
-            g = groups[parent] = ([], [])
-        if e.is_dir():
-            g[0].append(name)
-            if e.path in stat_failed:
-                failed.setdefault(e.path, stat_failed[e.path])
-        elif e.is_symlink() and os.path.isdir(e.path):
-            g[0].append(name)  # os.walk lists a link to a directory with the directories
-        else:
-            g[1].append(name)
-    for exc in loops:
-        path = exc.filename
-        cut = path.rfind(sep)
-        if cut > 0:
-            groups.setdefault(path[:cut] if path[:cut] != top.rstrip(sep) else top,
-                              ([], []))[0].append(path[cut + 1:])
-    for g in groups.values():
-        g[0].sort()
-        g[1].sort()
-    if top not in groups and top not in failed:
-        if os.path.isdir(top):
-            groups[top] = ([], [])
-        else:
-            return
-
-    def listing(path):
-        exc = failed.get(path)
-        if exc is not None:
-            if onerror is not None:
-                onerror(exc)
-            return None
-        return groups.get(path, ([], []))
-
-    def join(a, b):
-        return a + b if a.endswith(sep) else a + sep + b
-
-    if topdown:
-        stack = [top]
-        while stack:
-            path = stack.pop()
-            g = listing(path)
-            if g is None:
-                continue
-            dirs, files = list(g[0]), list(g[1])
-            yield path, dirs, files
-            for d in reversed(dirs):
-                sub = join(path, d)
-                if followlinks or not _is_link(sub):
-                    stack.append(sub)
-    else:
-        # Post-order: a frame is (path, dirs, files, next index into dirs).
-        stack = []
-        g = listing(top)
-        if g is not None:
-            stack.append([top, list(g[0]), list(g[1]), 0])
-        while stack:
-            frame = stack[-1]
-            path, dirs, files, i = frame
-            if i < len(dirs):
-                frame[3] = i + 1
-                sub = join(path, dirs[i])
-                if followlinks or not _is_link(sub):
-                    g = listing(sub)
-                    if g is not None:
-                        stack.append([sub, list(g[0]), list(g[1]), 0])
-                continue
-            stack.pop()
-            yield path, dirs, files
+    return _os_walk(top, topdown, onerror, followlinks)

@@ -21,72 +21,8 @@ import unittest
 
 import frd
 
-DATA = os.environ.get("FRD_TEST_DATA", os.path.join(os.path.dirname(__file__), "..", "..", "..",
-                                                    "tests", "data"))
-TYPE_BITS = {"f": stat.S_IFREG, "d": stat.S_IFDIR, "l": stat.S_IFLNK, "p": stat.S_IFIFO,
-             "s": stat.S_IFSOCK, "c": stat.S_IFCHR, "b": stat.S_IFBLK}
-DEEP = 120
-
-
-def threads():
-    """Threads of this process (frd's workers included)."""
-    return len(os.listdir("/proc/self/task"))
-
-
-def threads_after_join(expected):
-    """Threads of this process once joined ones are gone from /proc/self/task.
-
-    pthread_join returns when the thread has cleared its id, a moment before the kernel
-    drops its task entry; a loaded machine stretches that moment. So this waits (at most
-    5 s) for the count to come down to `expected`: a thread that was not joined and still
-    runs (a walk worker left behind) keeps the count up and the assertion fails.
-    """
-    import time
-    deadline = time.monotonic() + 5.0
-    n = threads()
-    while n != expected and time.monotonic() < deadline:
-        time.sleep(0.001)
-        n = threads()
-    return n
-
-
-def make_tree(root):
-    """Lays out a tree with odd names (bytes, not UTF-8), links, empty and deep dirs."""
-    r = os.fsencode(root)
-    names = [b"plain", b"sp ace", b"new\nline", b"\xff\xfe-not-utf8", b"caf\xc3\xa9", b"-dash",
-             b"*star?", b".hidden", b"tab\tname", b"x" * 255]
-    for d in (b"a", b"a/b", b"a/b/c", b"empty", b"\xfe\xfd-dir", b".hdir", b"a/.hsub"):
-        os.mkdir(os.path.join(r, d))
-    for d in (b"", b"a", b"a/b/c", b"\xfe\xfd-dir", b".hdir"):
-        for n in names:
-            with open(os.path.join(r, d, n), "wb") as f:
-                f.write(n)
-    os.symlink(b"a", os.path.join(r, b"link-to-dir"))
-    os.symlink(b"plain", os.path.join(r, b"link-to-file"))
-    os.symlink(b"missing", os.path.join(r, b"dangling"))
-    os.link(os.path.join(r, b"plain"), os.path.join(r, b"a", b"hardlink"))
-    os.mkfifo(os.path.join(r, b"fifo"))
-    deep = os.path.join(r, b"deep")
-    os.mkdir(deep)
-    p = deep
-    for i in range(DEEP):
-        p = os.path.join(p, b"d%d" % i)
-        os.mkdir(p)
-    with open(os.path.join(p, b"leaf"), "wb"):
-        pass
-    return r
-
-
-def os_walk_entries(root, followlinks=False):
-    """{path: depth} of every entry below root as os.walk sees them."""
-    sep = b"/" if isinstance(root, bytes) else "/"
-    cut = len(root.rstrip(sep)) + 1
-    out = {}
-    for dirpath, dirs, files in os.walk(root, followlinks=followlinks):
-        for n in dirs + files:
-            path = os.path.join(dirpath, n)
-            out[path] = path[cut:].count(sep) + 1
-    return out
+from support import (DATA, DEEP, TYPE_BITS, make_tree, os_walk_entries,  # noqa: E402
+                     threads, threads_after_join)
 
 
 class Tree(unittest.TestCase):
@@ -217,10 +153,33 @@ class TestWalk(Tree):
     def test_root_given_as_a_link_to_a_directory_is_followed_as_os_walk_does(self):
         top = os.path.join(self.broot, b"link-to-dir")
         self.check_against_lstat(top)
-        self.assertEqual(list(frd.os_walk(top)), TestOsWalk.sorted_os_walk(None, top))
+        self.assertEqual(list(frd.os_walk(top)), list(os.walk(top)))
 
-    def test_root_that_is_a_file_yields_nothing(self):
-        self.assertEqual(list(frd.walk(os.path.join(self.root, "plain"))), [])
+    def test_root_that_is_a_file_raises_not_a_directory_as_os_scandir(self):
+        # main yielded nothing, silently.
+        for top in (os.path.join(self.root, "plain"), os.path.join(self.broot, b"link-to-file")):
+            with self.assertRaises(NotADirectoryError) as cm:
+                list(frd.walk(top, stats=False))
+            with self.assertRaises(NotADirectoryError) as os_cm:
+                os.scandir(top)
+            self.assertEqual((cm.exception.errno, cm.exception.strerror, cm.exception.filename),
+                             (os_cm.exception.errno, os_cm.exception.strerror, top))
+            self.assertEqual(str(cm.exception), str(os_cm.exception))
+            seen = []
+            self.assertEqual(list(frd.walk(top, onerror=seen.append)), [])
+            self.assertEqual([(type(e), e.errno, e.filename, e.frd_op) for e in seen],
+                             [(NotADirectoryError, 20, top, "open")])
+
+    def test_errors_carry_the_c_librarys_strerror_as_os_errors_do(self):
+        # main said "no such file or directory" (frd's own text) where os says "No such
+        # file or directory" (strerror's).
+        missing = os.path.join(self.root, "no-such")
+        with self.assertRaises(FileNotFoundError) as cm:
+            list(frd.walk(missing))
+        with self.assertRaises(FileNotFoundError) as os_cm:
+            os.scandir(missing)
+        self.assertEqual(cm.exception.strerror, os.strerror(2))
+        self.assertEqual(str(cm.exception), str(os_cm.exception))
 
     def test_onerror_exception_ends_the_walk(self):
         def boom(exc):
@@ -305,58 +264,6 @@ class TestWalk(Tree):
         self.assertEqual({e.path for e in got}, set(os_walk_entries(self.broot)))
 
 
-class TestOsWalk(Tree):
-    def sorted_os_walk(self, top, **kw):  # self unused: also called as a plain function
-        out = []
-        for dirpath, dirs, files in os.walk(top, **kw):
-            dirs.sort()
-            files.sort()
-            out.append((dirpath, list(dirs), list(files)))
-        return out
-
-    def test_topdown_equals_os_walk_with_sorted_lists(self):
-        for top in (self.root, self.broot, self.broot + b"/", os.path.join(self.root, "a")):
-            self.assertEqual(list(frd.os_walk(top)), self.sorted_os_walk(top))
-
-    def test_followlinks_equals_os_walk(self):
-        self.assertEqual(list(frd.os_walk(self.broot, followlinks=True)),
-                         self.sorted_os_walk(self.broot, followlinks=True))
-
-    def test_bottom_up_gives_the_same_tuples_children_first(self):
-        got = list(frd.os_walk(self.broot, topdown=False))
-        self.assertEqual(sorted(got), sorted(self.sorted_os_walk(self.broot)))
-        seen = set()
-        for dirpath, dirs, _ in got:
-            for d in dirs:
-                sub = os.path.join(dirpath, d)
-                if not os.path.islink(sub):
-                    self.assertIn(sub, seen)
-            seen.add(dirpath)
-
-    def test_pruning_dirnames_in_place_prunes(self):
-        def prune(walker):
-            out = []
-            for dirpath, dirs, files in walker:
-                dirs.sort()
-                files.sort()
-                dirs[:] = [d for d in dirs if d not in (b"a", b"deep")]
-                out.append((dirpath, list(dirs), files))
-            return out
-        self.assertEqual(prune(frd.os_walk(self.broot)), prune(os.walk(self.broot)))
-
-    def test_missing_top_calls_onerror_as_os_walk(self):
-        missing = os.path.join(self.root, "no-such")
-        errs_os, errs_frd = [], []
-        self.assertEqual(list(os.walk(missing, onerror=errs_os.append)), [])
-        self.assertEqual(list(frd.os_walk(missing, onerror=errs_frd.append)), [])
-        self.assertEqual([(type(e), e.errno, e.filename) for e in errs_frd],
-                         [(type(e), e.errno, e.filename) for e in errs_os])
-
-    def test_file_top_yields_nothing(self):
-        top = os.path.join(self.root, "plain")
-        self.assertEqual(list(frd.os_walk(top)), list(os.walk(top)))
-
-
 class TestUnreadable(unittest.TestCase):
     """A directory the walker may not open: as uid 65534 when run as root (setpriv)."""
 
@@ -386,9 +293,8 @@ class TestUnreadable(unittest.TestCase):
                 errs = []
                 out = []
                 for dirpath, dirs, files in walker(root, onerror=errs.append):
-                    dirs.sort(); files.sort()
                     out.append([dirpath, list(dirs), files])
-                return out, sorted([type(e).__name__, e.errno, e.filename] for e in errs)
+                return out, [[type(e).__name__, e.errno, e.strerror, e.filename] for e in errs]
             walk_errs = []
             got = list(frd.walk(root, onerror=walk_errs.append))
             entries = sorted(e.path for e in got)
@@ -423,7 +329,7 @@ class TestUnreadable(unittest.TestCase):
         self.assertEqual(out["frd"], out["os"])
         # "a/b" can be listed (read permission) but not searched, so "a/b/c" cannot be
         # opened; "closed" cannot be listed at all.
-        self.assertEqual([e[2] for e in out["os"][1]],
+        self.assertEqual(sorted(e[3] for e in out["os"][1]),
                          sorted([os.path.join(self.root, "a", "b", "c"),
                                  os.path.join(self.root, "closed")]))
         # frd.walk: the unreadable directories are entries, their contents are not.
@@ -462,14 +368,10 @@ class TestUBoot(Tree):
         self.assertGreater(len(got), 40000)
         self.check_against_lstat(self.broot, stats=False)
 
-    def test_os_walk_equals_os_walk_sorted(self):
-        expect = []
-        for dirpath, dirs, files in os.walk(self.root):
-            dirs.sort()
-            files.sort()
-            expect.append((dirpath, list(dirs), files))
-        self.assertEqual(list(frd.os_walk(self.root)), expect)
-
+    def test_os_walk_equals_os_walk(self):
+        self.assertEqual(list(frd.os_walk(self.root)), list(os.walk(self.root)))
+        self.assertEqual(list(frd.os_walk(self.broot, topdown=False)),
+                         list(os.walk(self.broot, topdown=False)))
 
     def test_close_mid_walk_cancels_and_joins_threads(self):
         # The tree holds more entries than the queue (16 batches of 512) and the workers'

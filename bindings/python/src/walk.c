@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The frd authors
 
-/** The CPython extension frd._frd: a parallel frd walk streamed to a Python iterator. */
+/** frd.walk(): a parallel frd walk streamed to a Python iterator (Entry and Walker). */
 
 /*
  * Design: the walk runs on frd's own threads, started from a runner thread of ours that
@@ -20,11 +20,10 @@
  * walk in frd_walk_join() at that moment.
  */
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "frd_py.h"
+
 #include <errno.h>
 #include <fnmatch.h>
-#include <frd.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -214,6 +213,31 @@ static struct rec *worker_slot(struct shared *s, unsigned w, const char *path, s
     return r;
 }
 
+/** Queues an error record, in a batch of its own: in ordered mode the error hook may run on
+ *  a listing thread whose index the consumer's visits share, so no per-worker batch here. */
+static enum frd_action push_error(struct shared *s, const char *path, int code, enum frd_op op,
+                                  unsigned depth)
+{
+    struct batch *b = batch_new();
+    size_t off = b != NULL ? batch_put_path(b, path, strlen(path)) : SIZE_MAX;
+    if (off == SIZE_MAX) {
+        batch_free(b);
+        return worker_fail(s, FRD_ENOMEM);
+    }
+    struct rec *r = &b->recs[b->n++];
+    memset(r, 0, sizeof(*r));
+    r->path_off = off;
+    r->path_len = strlen(path);
+    r->kind = REC_ERROR;
+    r->code = code;
+    r->op = (int)op;
+    r->depth = depth;
+    if (shared_push(s, b, true) < 0) {
+        return worker_stop(s);
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
 static enum frd_action on_visit(const struct frd_walk_entry *we, void *udata)
 {
     struct shared *s = udata;
@@ -221,6 +245,12 @@ static enum frd_action on_visit(const struct frd_walk_entry *we, void *udata)
         return worker_stop(s);
     }
     if (we->is_root) {
+        // A root that is no directory (a file, or a link to one) cannot be listed: an
+        // error, as os.scandir() raises NotADirectoryError (one whose stat failed was
+        // reported by the walk already).
+        if (we->entry->type != FRD_TYPE_DIR && we->entry->error == 0) {
+            return push_error(s, we->path, FRD_ENOTDIR, FRD_OP_OPEN, 0);
+        }
         return FRD_ACTION_CONTINUE;
     }
     struct rec *r = worker_slot(s, we->worker, we->path, we->path_len);
@@ -254,27 +284,7 @@ static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
     if (atomic_load_explicit(&s->cancelled, memory_order_relaxed)) {
         return worker_stop(s);
     }
-    // An error goes in a batch of its own: in ordered mode the error hook may run on a
-    // listing thread whose index the consumer's visits share, so no per-worker batch here.
-    const char *path = err->path != NULL ? err->path : "";
-    struct batch *b = batch_new();
-    size_t off = b != NULL ? batch_put_path(b, path, strlen(path)) : SIZE_MAX;
-    if (off == SIZE_MAX) {
-        batch_free(b);
-        return worker_fail(s, FRD_ENOMEM);
-    }
-    struct rec *r = &b->recs[b->n++];
-    memset(r, 0, sizeof(*r));
-    r->path_off = off;
-    r->path_len = strlen(path);
-    r->kind = REC_ERROR;
-    r->code = err->code;
-    r->op = (int)err->call;
-    r->depth = err->depth;
-    if (shared_push(s, b, true) < 0) {
-        return worker_stop(s);
-    }
-    return FRD_ACTION_CONTINUE;
+    return push_error(s, err->path != NULL ? err->path : "", err->code, err->call, err->depth);
 }
 
 /** The exclude globs, matched against each name before its stat (fnmatch(3), no flags). */
@@ -357,8 +367,6 @@ typedef struct {
     PyObject *name;               // made on first use
     struct rec r;
 } EntryObject;
-
-static PyTypeObject EntryType;
 
 static void entry_dealloc(EntryObject *self)
 {
@@ -493,10 +501,16 @@ static PyObject *entry_fspath(EntryObject *self, PyObject *unused)
 
 static PyMethodDef entry_methods[] = {
     {"is_dir", (PyCFunction)entry_is_dir, METH_NOARGS,
-     "True for a directory (a link only when links are followed)"},
-    {"is_file", (PyCFunction)entry_is_file, METH_NOARGS, "True for a regular file"},
-    {"is_symlink", (PyCFunction)entry_is_symlink, METH_NOARGS, "True for a symbolic link"},
-    {"__fspath__", (PyCFunction)entry_fspath, METH_NOARGS, "the path"},
+     "is_dir($self, /)\n--\n\nTrue for a directory (a link to one only when links are followed)."},
+    {"is_file", (PyCFunction)entry_is_file, METH_NOARGS,
+     "is_file($self, /)\n--\n\nTrue for a regular file (a link to one only when links are "
+     "followed)."},
+    {"is_symlink", (PyCFunction)entry_is_symlink, METH_NOARGS,
+     "is_symlink($self, /)\n--\n\nTrue for a symbolic link (not followed)."},
+    {"__fspath__", (PyCFunction)entry_fspath, METH_NOARGS,
+     "__fspath__($self, /)\n--\n\nThe path, for os.fspath() and open()."},
+    {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS,
+     "Entry[str] or Entry[bytes], for type annotations."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -506,13 +520,13 @@ static PyObject *entry_repr(EntryObject *self)
                                 frd_type_letter((enum frd_type)self->r.type));
 }
 
-static PyTypeObject EntryType = {
+PyTypeObject frdpy_entry_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "frd.Entry",
     .tp_basicsize = sizeof(EntryObject),
     .tp_dealloc = (destructor)entry_dealloc,
     .tp_repr = (reprfunc)entry_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "One entry of a walk (see frd.walk).",
+    .tp_doc = "One entry of a walk (see frd.walk); made by the walk only.",
     .tp_getset = entry_getset,
     .tp_methods = entry_methods,
 };
@@ -532,8 +546,6 @@ typedef struct {
     bool finished;
     bool busy; // a thread is in __next__ (it may be waiting with the GIL released)
 } WalkerObject;
-
-static PyTypeObject WalkerType;
 
 /** Stops the walk, joins the runner (GIL released) and frees everything but the object. */
 static void walker_finish(WalkerObject *self)
@@ -570,38 +582,6 @@ static int walker_clear(WalkerObject *self)
 {
     Py_CLEAR(self->onerror);
     return 0;
-}
-
-static PyObject *decode_path(WalkerObject *self, const char *p, size_t len)
-{
-    if (self->as_bytes) {
-        return PyBytes_FromStringAndSize(p, (Py_ssize_t)len);
-    }
-    return PyUnicode_DecodeFSDefaultAndSize(p, (Py_ssize_t)len);
-}
-
-/** An OSError (the subclass errno selects) for a negative frd code and a path. */
-static PyObject *make_oserror(WalkerObject *self, const struct rec *r, const char *path)
-{
-    PyObject *filename = decode_path(self, path, r->path_len);
-    if (filename == NULL) {
-        return NULL;
-    }
-    PyObject *exc =
-        PyObject_CallFunction(PyExc_OSError, "isO", -r->code, frd_strerror(r->code), filename);
-    Py_DECREF(filename);
-    if (exc == NULL) {
-        return NULL;
-    }
-    // The kind of call that failed ("open", "read", "stat", "loop", ...), as frd names it.
-    PyObject *op = PyUnicode_FromString(frd_op_name((enum frd_op)r->op));
-    if (op == NULL || PyObject_SetAttrString(exc, "frd_op", op) < 0) {
-        Py_XDECREF(op);
-        Py_DECREF(exc);
-        return NULL;
-    }
-    Py_DECREF(op);
-    return exc;
 }
 
 /** Takes the next batch, waiting with the GIL released; checks for signals every 50 ms.
@@ -656,7 +636,12 @@ static int walker_error(WalkerObject *self, const struct rec *r, const char *pat
     if (self->onerror == NULL && r->depth > 0) {
         return 0;
     }
-    PyObject *exc = make_oserror(self, r, path);
+    PyObject *filename = frdpy_path(path, r->path_len, self->as_bytes);
+    if (filename == NULL) {
+        return -1;
+    }
+    PyObject *exc = frdpy_oserror(r->code, (enum frd_op)r->op, filename);
+    Py_DECREF(filename);
     if (exc == NULL) {
         return -1;
     }
@@ -706,14 +691,14 @@ static PyObject *walker_iternext_locked(WalkerObject *self)
                 }
                 continue;
             }
-            EntryObject *e = PyObject_New(EntryObject, &EntryType);
+            EntryObject *e = PyObject_New(EntryObject, &frdpy_entry_type);
             if (e == NULL) {
                 walker_finish(self);
                 return NULL;
             }
             e->name = NULL;
             e->r = *r;
-            e->path = decode_path(self, path, r->path_len);
+            e->path = frdpy_path(path, r->path_len, self->as_bytes);
             if (e->path == NULL) {
                 Py_DECREF(e);
                 walker_finish(self);
@@ -732,8 +717,11 @@ static PyObject *walker_iternext_locked(WalkerObject *self)
             int result = self->s->result;
             walker_finish(self);
             if (result < 0 && result != FRD_ECANCELED && result != FRD_ESTOPPED) {
-                errno = -result;
-                PyErr_SetFromErrno(PyExc_OSError);
+                PyObject *exc = frdpy_oserror(result, FRD_OP_OTHER, Py_None);
+                if (exc != NULL) {
+                    PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+                    Py_DECREF(exc);
+                }
             }
             return NULL;
         }
@@ -770,86 +758,28 @@ static PyObject *walker_exit(WalkerObject *self, PyObject *args)
 
 static PyMethodDef walker_methods[] = {
     {"close", (PyCFunction)walker_close, METH_NOARGS,
+     "close($self, /)\n--\n\n"
      "Cancels the walk and joins its threads; the iterator then ends."},
-    {"__enter__", (PyCFunction)walker_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)walker_exit, METH_VARARGS, NULL},
+    {"__enter__", (PyCFunction)walker_enter, METH_NOARGS, "__enter__($self, /)\n--\n\n"},
+    {"__exit__", (PyCFunction)walker_exit, METH_VARARGS,
+     "__exit__($self, exc_type, exc_value, traceback, /)\n--\n\nCalls close()."},
+    {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS,
+     "Walker[str] or Walker[bytes], for type annotations."},
     {NULL, NULL, 0, NULL},
 };
 
-static PyTypeObject WalkerType = {
+PyTypeObject frdpy_walker_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "frd.Walker",
     .tp_basicsize = sizeof(WalkerObject),
     .tp_dealloc = (destructor)walker_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "An iterator over a running walk (see frd.walk).",
+    .tp_doc = "The iterator frd.walk() returns, over a running walk; made by frd.walk only.",
     .tp_traverse = (traverseproc)walker_traverse,
     .tp_clear = (inquiry)walker_clear,
     .tp_iter = PyObject_SelfIter,
     .tp_iternext = (iternextfunc)walker_iternext,
     .tp_methods = walker_methods,
 };
-
-/**
- * Encodes `obj` (str, bytes or os.PathLike) as os.fsencode() does into *out (a new bytes),
- * with errors that name the argument, as os's functions name theirs: TypeError for another
- * type, ValueError for a NUL (the C side would cut the string there). @return 0 or -1.
- */
-static int take_path(PyObject *obj, const char *name, const char *what, PyObject **out)
-{
-    PyObject *fspath = PyOS_FSPath(obj);
-    if (fspath == NULL) {
-        PyErr_Format(PyExc_TypeError, "%s must be str, bytes or os.PathLike, not %.200s", name,
-                     Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    bool nul = PyBytes_Check(fspath)
-                   ? memchr(PyBytes_AS_STRING(fspath), 0, (size_t)PyBytes_GET_SIZE(fspath)) != NULL
-                   : PyUnicode_FindChar(fspath, 0, 0, PyUnicode_GET_LENGTH(fspath), 1) != -1;
-    if (nul) {
-        Py_DECREF(fspath);
-        PyErr_Format(PyExc_ValueError, "%s: embedded null character in %s", name, what);
-        return -1;
-    }
-    int ok = PyUnicode_FSConverter(fspath, out);
-    Py_DECREF(fspath);
-    return ok ? 0 : -1; // (a str the file system encoding cannot encode: its own error)
-}
-
-/**
- * Reads the int option `name` (None: *out untouched) into *out when lo <= value <= hi; else
- * TypeError (not an int: a bool, a float, a str...) or ValueError (out of range, too large
- * for a C long included), naming the option and saying what it must be (`range`).
- * @return 0 or -1.
- */
-static int take_int(PyObject *v, const char *name, long lo, long hi, const char *range, int *out)
-{
-    if (v == Py_None) {
-        return 0;
-    }
-    if (PyBool_Check(v) || !PyIndex_Check(v)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int or None, not %.200s", name,
-                     Py_TYPE(v)->tp_name);
-        return -1;
-    }
-    PyObject *i = PyNumber_Index(v);
-    if (i == NULL) {
-        return -1;
-    }
-    int overflow = 0;
-    long n = PyLong_AsLongAndOverflow(i, &overflow);
-    if (n == -1 && PyErr_Occurred()) {
-        Py_DECREF(i);
-        return -1;
-    }
-    if (overflow != 0 || n < lo || n > hi) {
-        PyErr_Format(PyExc_ValueError, "%s must be %s or None, not %R", name, range, i);
-        Py_DECREF(i);
-        return -1;
-    }
-    Py_DECREF(i);
-    *out = (int)n;
-    return 0;
-}
 
 /** Copies the exclude globs (str, bytes or os.PathLike each) into s. @return 0 or -1. */
 static int take_excludes(struct shared *s, PyObject *exclude)
@@ -874,7 +804,7 @@ static int take_excludes(struct shared *s, PyObject *exclude)
         PyObject *b = NULL;
         char name[48];
         snprintf(name, sizeof(name), "exclude[%zd]", i);
-        if (take_path(PySequence_Fast_GET_ITEM(seq, i), name, "glob", &b) < 0) {
+        if (frdpy_take_path(PySequence_Fast_GET_ITEM(seq, i), name, "glob", &b, NULL) < 0) {
             Py_DECREF(seq);
             return -1;
         }
@@ -891,7 +821,7 @@ static int take_excludes(struct shared *s, PyObject *exclude)
     return 0;
 }
 
-static PyObject *frd_py_walk(PyObject *module, PyObject *args, PyObject *kwargs)
+PyObject *frdpy_walk(PyObject *module, PyObject *args, PyObject *kwargs)
 {
     (void)module;
     // Python 3.11 takes char *kwlist[]: arrays, since string literals are const here.
@@ -914,16 +844,10 @@ static PyObject *frd_py_walk(PyObject *module, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     PyObject *encoded = NULL;
-    if (take_path(path, "path", "path", &encoded) < 0) {
+    bool as_bytes = false; // paths are given back as the root was given: str or bytes
+    if (frdpy_take_path(path, "path", "path", &encoded, &as_bytes) < 0) {
         return NULL;
     }
-    PyObject *fspath = PyOS_FSPath(path); // str or bytes, as the paths are given back
-    if (fspath == NULL) {
-        Py_DECREF(encoded);
-        return NULL;
-    }
-    bool as_bytes = PyBytes_Check(fspath);
-    Py_DECREF(fspath);
     if (onerror != Py_None && !PyCallable_Check(onerror)) {
         Py_DECREF(encoded);
         PyErr_Format(PyExc_TypeError, "onerror must be callable or None, not %.200s",
@@ -931,8 +855,8 @@ static PyObject *frd_py_walk(PyObject *module, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     int depth = -1, nworkers = 0;
-    if (take_int(max_depth, "max_depth", 0, INT32_MAX, "an int >= 0", &depth) < 0 ||
-        take_int(workers, "workers", 1, MAX_WORKERS, "an int from 1 to 8", &nworkers) < 0) {
+    if (frdpy_take_int(max_depth, "max_depth", 0, INT32_MAX, "an int >= 0", &depth) < 0 ||
+        frdpy_take_int(workers, "workers", 1, MAX_WORKERS, "an int from 1 to 8", &nworkers) < 0) {
         Py_DECREF(encoded);
         return NULL;
     }
@@ -989,7 +913,7 @@ static PyObject *frd_py_walk(PyObject *module, PyObject *args, PyObject *kwargs)
         }
     }
 
-    WalkerObject *self = PyObject_GC_New(WalkerObject, &WalkerType);
+    WalkerObject *self = PyObject_GC_New(WalkerObject, &frdpy_walker_type);
     if (self == NULL) {
         shared_free(s);
         return NULL;
@@ -1005,46 +929,14 @@ static PyObject *frd_py_walk(PyObject *module, PyObject *args, PyObject *kwargs)
     PyObject_GC_Track(self);
     int err = pthread_create(&self->runner, NULL, runner_main, s);
     if (err != 0) {
-        errno = err;
-        PyErr_SetFromErrno(PyExc_OSError);
+        PyObject *exc = frdpy_oserror(-err, FRD_OP_OTHER, Py_None);
+        if (exc != NULL) {
+            PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+            Py_DECREF(exc);
+        }
         Py_DECREF(self);
         return NULL;
     }
     self->running = true;
     return (PyObject *)self;
-}
-
-static PyMethodDef module_methods[] = {
-    {"walk", (PyCFunction)(void (*)(void))frd_py_walk, METH_VARARGS | METH_KEYWORDS,
-     "walk(path, *, stats=True, follow_links=False, max_depth=None, hidden=True, "
-     "exclude=None, sort=False, workers=None, onerror=None) -> iterator of Entry"},
-    {NULL, NULL, 0, NULL},
-};
-
-static struct PyModuleDef frd_module = {
-    PyModuleDef_HEAD_INIT,
-    .m_name = "frd._frd",
-    .m_doc = "frd's parallel directory walk (the C part of the frd package).",
-    .m_size = -1,
-    .m_methods = module_methods,
-};
-
-PyMODINIT_FUNC PyInit__frd(void);
-
-PyMODINIT_FUNC PyInit__frd(void)
-{
-    if (PyType_Ready(&EntryType) < 0 || PyType_Ready(&WalkerType) < 0) {
-        return NULL;
-    }
-    PyObject *m = PyModule_Create(&frd_module);
-    if (m == NULL) {
-        return NULL;
-    }
-    if (PyModule_AddObjectRef(m, "Entry", (PyObject *)&EntryType) < 0 ||
-        PyModule_AddObjectRef(m, "Walker", (PyObject *)&WalkerType) < 0 ||
-        PyModule_AddStringConstant(m, "FRD_VERSION", FRD_VERSION_STRING) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
 }

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/** Listing one directory, and the threads that list directories ahead of an os_walk. */
+#ifndef FRD_BINDINGS_PYTHON_AHEAD_H
+#define FRD_BINDINGS_PYTHON_AHEAD_H
+
+/*
+ * An OsWalk (os_walk.c) lists each directory when it reaches it, as os.walk does. So that
+ * it does not wait for the kernel at every step, it hands the next few directories on its
+ * stack (at most OS_WALK_AHEAD; only directories it will enter whatever the consumer does:
+ * a pruned one is never among them) to a pool of threads shared by every walk of the
+ * process, as jobs. When it reaches a directory it takes the job back:
+ *   - still queued: it withdraws it and lists the directory itself (no wait);
+ *   - being listed: it waits for it (the GIL released);
+ *   - done: it uses the listing if the directory is still the one listed (os_walk.c checks).
+ * The pool's threads start with the first job and are joined once no walk uses the pool,
+ * so a process that walks no more keeps no thread (fork() then warns of none).
+ *
+ * Locking: one mutex for the queue and every job's state; a job's listing (its `out`) is
+ * written by the thread running it and read by its walk only once the state says DONE.
+ * After fork() the child has no pool thread: jobs of the parent's pool (an older `gen`)
+ * that were not done are taken back by their walk, which lists them itself.
+ */
+
+#include <frd.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+/** How a listed entry is walked: os.walk's is_dir(), with links told apart. */
+enum ahead_kind {
+    AHEAD_OTHER = 0,    /**< not a directory (a link to one that cannot be stat'ed neither) */
+    AHEAD_DIR = 1,      /**< a directory */
+    AHEAD_LINK_DIR = 2, /**< a symbolic link to a directory */
+};
+
+/** One directory listed: its descriptor, kept open for its children, and its entries. */
+struct ahead_listing {
+    int fd;                /**< the directory, open (O_DIRECTORY); -1 after a failure */
+    int code;              /**< 0, or the negative frd code of the failure */
+    enum frd_op op;        /**< the kind of call that failed */
+    struct stat st;        /**< fstat of the directory, taken before it was read */
+    struct frd_list *list; /**< its entries (names and types), NULL until first used */
+    unsigned char *kinds;  /**< enum ahead_kind of each entry */
+    size_t kinds_cap;
+};
+
+/**
+ * Lists the directory `name` relative to `parent` (AT_FDCWD for a path) into `out`
+ * (names only): opens it (O_NOFOLLOW when `nofollow`), stats it, reads it, and stats each
+ * symbolic link among its entries to tell links to directories. On success out->fd is the
+ * open directory (counted in ahead_fds_held()); on failure out->code and out->op say what
+ * failed and nothing stays open. `lister` may be NULL (out of memory: FRD_ENOMEM).
+ * Runs on any thread, without the GIL.
+ */
+void ahead_list(struct frd_lister *lister, struct ahead_listing *out, int parent, const char *name,
+                bool nofollow);
+
+/** Closes the listing's descriptor, if open; the memory is kept for the next listing. */
+void ahead_listing_close(struct ahead_listing *l);
+
+/** Closes and frees what a listing holds. */
+void ahead_listing_free(struct ahead_listing *l);
+
+/** Closes a descriptor counted in ahead_fds_held(). */
+void ahead_fd_close(int fd);
+
+/** Counts a descriptor opened elsewhere (a reopened directory) in ahead_fds_held(). */
+void ahead_fd_opened(void);
+
+/** Descriptors the walks of this process hold open (directories listed, and kept). */
+long ahead_fds_held(void);
+
+/** A walk that has jobs in the pool: where it waits for them. */
+struct ahead_owner {
+    pthread_cond_t done; /**< broadcast when one of its jobs is done while it waits */
+    bool waiting;
+    uint64_t listed; /**< directories the pool read for it (under the pool's lock) */
+};
+
+/** The state of a job (under the pool's lock). */
+enum ahead_state {
+    AHEAD_IDLE = 0, /**< not in the pool (never submitted, or taken back) */
+    AHEAD_QUEUED,   /**< waiting for a pool thread */
+    AHEAD_RUNNING,  /**< being listed by a pool thread */
+    AHEAD_DONE,     /**< listed: `out` is the owner's to read */
+};
+
+/** One directory to list ahead. */
+struct ahead_job {
+    struct ahead_listing out; /**< the result */
+    int parent;               /**< set before submitting: the directory holding `name`, */
+    const char *name;         /**< which the owner keeps open and valid until it takes */
+    bool nofollow;            /**< the job back */
+    struct ahead_owner *owner;
+    enum ahead_state state;
+    unsigned gen; /**< the pool's generation when submitted (fork() starts a new one) */
+    struct ahead_job *prev, *next;
+};
+
+/** Makes an owner (its condition variable). @return 0, or -1 (no resources). */
+int ahead_owner_init(struct ahead_owner *owner);
+
+/** Destroys an owner that has no job in the pool (after ahead_withdraw()). */
+void ahead_owner_destroy(struct ahead_owner *owner);
+
+/** Directories the pool has read for `owner` so far (failures not counted). */
+uint64_t ahead_owner_listed(struct ahead_owner *owner);
+
+/** Says a walk uses the pool (its threads start with the first job). */
+void ahead_acquire(void);
+
+/** Says a walk no longer uses the pool, after ahead_withdraw(); the last one joins the
+ *  pool's threads: call it without the GIL. */
+void ahead_release(void);
+
+/** Queues jobs (each IDLE, with parent, name, nofollow and owner set), the nearest first:
+ *  the pool takes the newest job first, the walk the nearest when it gets there; starts the
+ *  pool's threads if none runs. */
+void ahead_submit(struct ahead_job *const *jobs, size_t n);
+
+/** What ahead_take() found. */
+enum ahead_take {
+    AHEAD_TAKE_DONE, /**< listed: job->out holds the listing */
+    AHEAD_TAKE_MINE, /**< taken back before any thread listed it: list it yourself */
+    AHEAD_TAKE_BUSY, /**< still being listed after `wait_ms`: call again */
+};
+
+/** Takes a submitted job back (it is then IDLE, unless BUSY). Call it without the GIL. */
+enum ahead_take ahead_take(struct ahead_job *job, int wait_ms);
+
+/** Takes back every job of `owner` among `jobs` (IDLE ones are skipped), waiting for those
+ *  being listed. Call it without the GIL. */
+void ahead_withdraw(struct ahead_owner *owner, struct ahead_job *const *jobs, size_t n);
+
+#endif // FRD_BINDINGS_PYTHON_AHEAD_H
