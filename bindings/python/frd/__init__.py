@@ -15,8 +15,9 @@ filename, as os raises them.
 """
 from __future__ import annotations
 
-import os
-from typing import AnyStr, Callable, Iterable, Optional, Union, overload
+import os as _os
+import typing as _t
+from collections import abc as _abc
 
 from ._frd import FRD_VERSION, Entry, OsWalk, Walker
 from ._frd import os_walk as _os_walk
@@ -27,23 +28,30 @@ __all__ = ["walk", "scandir_tree", "os_walk", "Entry", "Walker", "OsWalk", "FRD_
 
 __version__: str = FRD_VERSION
 
-_Glob = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+# Types of the arguments (private names: the module's public surface is __all__).
+_Glob = _t.Union[str, bytes, "_os.PathLike[str]", "_os.PathLike[bytes]"]
+_StrPath = _t.Union[str, "_os.PathLike[str]"]
+_BytesPath = _t.Union[bytes, "_os.PathLike[bytes]"]
+_OnError = _t.Optional[_abc.Callable[[OSError], object]]
+_Globs = _t.Optional[_abc.Iterable[_Glob]]
 
 
-@overload
-def walk(path: str | os.PathLike[str], *, stats: bool = ..., follow_links: bool = ...,
-         max_depth: Optional[int] = ..., hidden: bool = ..., exclude: Optional[Iterable[_Glob]] = ...,
-         sort: bool = ..., workers: Optional[int] = ...,
-         onerror: Optional[Callable[[OSError], object]] = ...) -> Walker[str]: ...
-@overload
-def walk(path: bytes | os.PathLike[bytes], *, stats: bool = ..., follow_links: bool = ...,
-         max_depth: Optional[int] = ..., hidden: bool = ..., exclude: Optional[Iterable[_Glob]] = ...,
-         sort: bool = ..., workers: Optional[int] = ...,
-         onerror: Optional[Callable[[OSError], object]] = ...) -> Walker[bytes]: ...
+@_t.overload
+def walk(path: _StrPath, *, stats: bool = ..., follow_links: bool = ...,
+         max_depth: _t.Optional[int] = ..., hidden: bool = ..., exclude: _Globs = ...,
+         sort: bool = ..., workers: _t.Optional[int] = ...,
+         onerror: _OnError = ...) -> Walker[str]: ...
+@_t.overload
+def walk(path: _BytesPath, *, stats: bool = ..., follow_links: bool = ...,
+         max_depth: _t.Optional[int] = ..., hidden: bool = ..., exclude: _Globs = ...,
+         sort: bool = ..., workers: _t.Optional[int] = ...,
+         onerror: _OnError = ...) -> Walker[bytes]: ...
 
 
-def walk(path, *, stats=True, follow_links=False, max_depth=None, hidden=True, exclude=None,
-         sort=False, workers=None, onerror=None):
+def walk(path: _t.Union[_StrPath, _BytesPath], *, stats: bool = True, follow_links: bool = False,
+         max_depth: _t.Optional[int] = None, hidden: bool = True, exclude: _Globs = None,
+         sort: bool = False, workers: _t.Optional[int] = None,
+         onerror: _OnError = None) -> _t.Union[Walker[str], Walker[bytes]]:
     """Walks the tree below `path` and yields an Entry for every entry below it (not the
     root itself).
 
@@ -77,39 +85,44 @@ def walk(path, *, stats=True, follow_links=False, max_depth=None, hidden=True, e
                  hidden=hidden, exclude=exclude, sort=sort, workers=workers, onerror=onerror)
 
 
-@overload
-def scandir_tree(path: str | os.PathLike[str], *, stats: bool = ..., follow_links: bool = ...,
-                 max_depth: Optional[int] = ..., hidden: bool = ...,
-                 exclude: Optional[Iterable[_Glob]] = ..., sort: bool = ...,
-                 workers: Optional[int] = ...,
-                 onerror: Optional[Callable[[OSError], object]] = ...) -> list[Entry[str]]: ...
-@overload
-def scandir_tree(path: bytes | os.PathLike[bytes], *, stats: bool = ...,
-                 follow_links: bool = ..., max_depth: Optional[int] = ..., hidden: bool = ...,
-                 exclude: Optional[Iterable[_Glob]] = ..., sort: bool = ...,
-                 workers: Optional[int] = ...,
-                 onerror: Optional[Callable[[OSError], object]] = ...) -> list[Entry[bytes]]: ...
+@_t.overload
+def scandir_tree(path: _StrPath, *, stats: bool = ..., follow_links: bool = ...,
+                 max_depth: _t.Optional[int] = ..., hidden: bool = ...,
+                 exclude: _Globs = ..., sort: bool = ...,
+                 workers: _t.Optional[int] = ...,
+                 onerror: _OnError = ...) -> list[Entry[str]]: ...
+@_t.overload
+def scandir_tree(path: _BytesPath, *, stats: bool = ...,
+                 follow_links: bool = ..., max_depth: _t.Optional[int] = ..., hidden: bool = ...,
+                 exclude: _Globs = ..., sort: bool = ...,
+                 workers: _t.Optional[int] = ...,
+                 onerror: _OnError = ...) -> list[Entry[bytes]]: ...
 
 
-def scandir_tree(path, *, stats=True, follow_links=False, max_depth=None, hidden=True,
-                 exclude=None, sort=False, workers=None, onerror=None):
+def scandir_tree(path: _t.Union[_StrPath, _BytesPath], *, stats: bool = True,
+                 follow_links: bool = False, max_depth: _t.Optional[int] = None,
+                 hidden: bool = True, exclude: _Globs = None, sort: bool = False,
+                 workers: _t.Optional[int] = None,
+                 onerror: _OnError = None) -> _t.Union[list[Entry[str]], list[Entry[bytes]]]:
     """Every entry below `path` as a list of Entry (the options are walk()'s)."""
     with walk(path, stats=stats, follow_links=follow_links, max_depth=max_depth, hidden=hidden,
               exclude=exclude, sort=sort, workers=workers, onerror=onerror) as it:
-        return list(it)
+        entries: list[_t.Any] = list(it)  # all str, or all bytes: as path
+    return entries
 
 
-@overload
-def os_walk(top: str | os.PathLike[str], topdown: bool = ...,
-            onerror: Optional[Callable[[OSError], object]] = ...,
+@_t.overload
+def os_walk(top: _StrPath, topdown: bool = ...,
+            onerror: _OnError = ...,
             followlinks: bool = ...) -> OsWalk[str]: ...
-@overload
-def os_walk(top: bytes | os.PathLike[bytes], topdown: bool = ...,
-            onerror: Optional[Callable[[OSError], object]] = ...,
+@_t.overload
+def os_walk(top: _BytesPath, topdown: bool = ...,
+            onerror: _OnError = ...,
             followlinks: bool = ...) -> OsWalk[bytes]: ...
 
 
-def os_walk(top, topdown=True, onerror=None, followlinks=False):
+def os_walk(top: _t.Union[_StrPath, _BytesPath], topdown: bool = True, onerror: _OnError = None,
+            followlinks: bool = False) -> _t.Union[OsWalk[str], OsWalk[bytes]]:
     """os.walk(top, topdown, onerror, followlinks): yields the same
     (dirpath, dirnames, filenames) tuples, in the same order, str or bytes as top is.
 
