@@ -9,6 +9,8 @@ set -euo pipefail
 
 packages=(
   cmake make gcc g++ pkg-config python3 python3-dev
+  # The Python package (bindings/python): sdist, wheel and venvs; its types checked by mypy.
+  python3-setuptools python3-wheel python3-build python3-venv python3-mypy
   clang libclang-rt-14-dev clang-format clang-tidy
   libuv1-dev libcmocka-dev libbenchmark-dev
   findutils util-linux strace bfs
