@@ -57,75 +57,137 @@ void ahead_fd_close(int fd)
     }
 }
 
-static void listing_fail(struct ahead_listing *out, int code, enum frd_op op)
+static int listing_fail(struct ahead_listing *out, int code, enum frd_op op)
 {
     out->code = code;
     out->op = op;
+    return code;
 }
 
-void ahead_list(struct frd_lister *lister, struct ahead_listing *out, int parent, const char *name,
-                bool nofollow)
+int ahead_open(struct ahead_listing *out, int parent, const char *name, bool nofollow)
 {
     out->fd = -1;
     out->code = 0;
     out->op = FRD_OP_OTHER;
-    if (out->list == NULL && frd_list_new(&out->list) < 0) {
-        listing_fail(out, FRD_ENOMEM, FRD_OP_ALLOC);
-        return;
-    }
-    frd_list_clear(out->list);
-    if (lister == NULL) {
-        listing_fail(out, FRD_ENOMEM, FRD_OP_ALLOC);
-        return;
-    }
+    out->too_big = false;
     // O_DIRECTORY: a name that is no longer a directory fails (ENOTDIR) rather than open a
     // fifo; O_NOFOLLOW: a directory swapped for a link meanwhile is not followed (ELOOP).
     int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
     if (fd < 0) {
-        listing_fail(out, -errno, FRD_OP_OPEN);
-        return;
+        return listing_fail(out, -errno, FRD_OP_OPEN);
     }
     ahead_fd_opened();
     // The identity and times before the read: a listing made ahead is used only if the
     // directory still has them when the walk reaches it (os_walk.c).
     if (fstat(fd, &out->st) < 0) {
-        listing_fail(out, -errno, FRD_OP_STAT);
+        int code = -errno;
         ahead_fd_close(fd);
-        return;
+        return listing_fail(out, code, FRD_OP_STAT);
     }
-    int n = frd_lister_list_fd(lister, out->list, fd, name);
-    if (n < 0) {
-        listing_fail(out, n, frd_lister_error(lister).call);
-        ahead_fd_close(fd);
-        return;
-    }
+    out->fd = fd;
+    return 0;
+}
+
+bool ahead_small(const struct stat *st)
+{
+    return st->st_size > 0 && st->st_size <= AHEAD_WHOLE_BYTES;
+}
+
+/** Sets the kinds of out->list's entries from `first` on (links stat'ed). @return 0, or
+ *  FRD_ENOMEM (out->code set). */
+static int classify(struct ahead_listing *out, size_t first)
+{
     size_t count = frd_list_count(out->list);
     if (reserve_kinds(&out->kinds, &out->kinds_cap, count) < 0) {
-        listing_fail(out, FRD_ENOMEM, FRD_OP_ALLOC);
-        ahead_fd_close(fd);
-        return;
+        return listing_fail(out, FRD_ENOMEM, FRD_OP_ALLOC);
     }
     const struct frd_entry *e = frd_list_entries(out->list);
-    for (size_t i = 0; i < count; i++) {
+    for (size_t i = first; i < count; i++) {
         unsigned char kind = AHEAD_OTHER;
         if (e[i].type == FRD_TYPE_DIR) {
             kind = AHEAD_DIR;
         } else if (e[i].type == FRD_TYPE_LNK) {
             // os.walk's entry.is_dir() follows a link; one it cannot stat is no directory.
             struct stat st;
-            if (fstatat(fd, e[i].name, &st, 0) == 0 && S_ISDIR(st.st_mode)) {
+            if (fstatat(out->fd, e[i].name, &st, 0) == 0 && S_ISDIR(st.st_mode)) {
                 kind = AHEAD_LINK_DIR;
             }
         }
         out->kinds[i] = kind;
     }
-    out->fd = fd;
+    return 0;
+}
+
+static int list_ready(struct ahead_listing *out)
+{
+    if (out->list == NULL && frd_list_new(&out->list) < 0) {
+        return listing_fail(out, FRD_ENOMEM, FRD_OP_ALLOC);
+    }
+    return 0;
+}
+
+int ahead_read_whole(struct frd_lister *lister, struct ahead_listing *out)
+{
+    if (list_ready(out) < 0) {
+        return out->code;
+    }
+    frd_list_clear(out->list);
+    int n = frd_lister_list_fd(lister, out->list, out->fd, NULL);
+    if (n < 0) {
+        return listing_fail(out, n, frd_lister_error(lister).call);
+    }
+    return classify(out, 0) < 0 ? out->code : n;
+}
+
+int ahead_read(struct frd_lister *lister, struct ahead_listing *out, bool append)
+{
+    if (list_ready(out) < 0) {
+        return out->code;
+    }
+    if (!append) {
+        frd_list_clear(out->list);
+    }
+    size_t first = frd_list_count(out->list);
+    int n = frd_lister_batch_read(lister, out->list);
+    if (n < 0) {
+        return listing_fail(out, n, frd_lister_error(lister).call);
+    }
+    return classify(out, first) < 0 ? out->code : n;
+}
+
+void ahead_list(struct frd_lister *lister, struct ahead_listing *out, int parent, const char *name,
+                bool nofollow)
+{
+    if (lister == NULL) {
+        out->fd = -1;
+        out->too_big = false;
+        listing_fail(out, FRD_ENOMEM, FRD_OP_ALLOC);
+        return;
+    }
+    if (ahead_open(out, parent, name, nofollow) < 0) {
+        return;
+    }
+    if (!ahead_small(&out->st)) {
+        out->too_big = true; // the walk lists it in batches itself
+        ahead_listing_close(out);
+    } else if (ahead_read_whole(lister, out) < 0) {
+        ahead_listing_close(out);
+    }
 }
 
 void ahead_listing_close(struct ahead_listing *l)
 {
     ahead_fd_close(l->fd);
     l->fd = -1;
+}
+
+void ahead_listing_done(struct ahead_listing *l)
+{
+    if (l->list != NULL && frd_list_count(l->list) > AHEAD_KEEP_ENTRIES) {
+        ahead_listing_free(l);
+    } else {
+        ahead_listing_close(l);
+    }
 }
 
 void ahead_listing_free(struct ahead_listing *l)
@@ -201,7 +263,7 @@ static void *pool_main(void *arg)
         ahead_list(lister, &job->out, job->parent, job->name, job->nofollow);
         pthread_mutex_lock(&pool.mu);
         job->state = AHEAD_DONE;
-        job->owner->listed += job->out.code == 0;
+        job->owner->listed += job->out.code == 0 && !job->out.too_big;
         if (job->owner->waiting) {
             pthread_cond_broadcast(&job->owner->done);
         }

@@ -30,6 +30,17 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+enum {
+    /** A directory whose st_size is at most this (and not 0: procfs, sysfs) is read in
+     *  one call, and may be listed ahead; a bigger one is read by the walk itself, a
+     *  kernel buffer at a time, so that a listing in memory holds at most some 3,000
+     *  entries (64 KiB of ext4 directory blocks) of C records, some 150 bytes each. */
+    AHEAD_WHOLE_BYTES = 65536,
+    /** Listings of more entries are freed once used (each keeps what its largest
+     *  directory needed otherwise). */
+    AHEAD_KEEP_ENTRIES = 256,
+};
+
 /** How a listed entry is walked: os.walk's is_dir(), with links told apart. */
 enum ahead_kind {
     AHEAD_OTHER = 0,    /**< not a directory (a link to one that cannot be stat'ed neither) */
@@ -37,11 +48,13 @@ enum ahead_kind {
     AHEAD_LINK_DIR = 2, /**< a symbolic link to a directory */
 };
 
-/** One directory listed: its descriptor, kept open for its children, and its entries. */
+/** A directory being listed, or listed: its descriptor, kept open for its children, and
+ *  its entries (all of them, or the last batch read). */
 struct ahead_listing {
     int fd;                /**< the directory, open (O_DIRECTORY); -1 after a failure */
     int code;              /**< 0, or the negative frd code of the failure */
     enum frd_op op;        /**< the kind of call that failed */
+    bool too_big;          /**< listed ahead: not ahead_small(), so not read */
     struct stat st;        /**< fstat of the directory, taken before it was read */
     struct frd_list *list; /**< its entries (names and types), NULL until first used */
     unsigned char *kinds;  /**< enum ahead_kind of each entry */
@@ -49,18 +62,51 @@ struct ahead_listing {
 };
 
 /**
- * Lists the directory `name` relative to `parent` (AT_FDCWD for a path) into `out`
- * (names only): opens it (O_NOFOLLOW when `nofollow`), stats it, reads it, and stats each
- * symbolic link among its entries to tell links to directories. On success out->fd is the
- * open directory (counted in ahead_fds_held()); on failure out->code and out->op say what
- * failed and nothing stays open. `lister` may be NULL (out of memory: FRD_ENOMEM).
- * Runs on any thread, without the GIL.
+ * Opens the directory `name` relative to `parent` (AT_FDCWD for a path; O_NOFOLLOW when
+ * `nofollow`) and stats it: out->fd and out->st, counted in ahead_fds_held(). On failure
+ * out->code and out->op say what failed and nothing stays open.
+ * @return 0 or the negative code. Runs on any thread, without the GIL.
+ */
+int ahead_open(struct ahead_listing *out, int parent, const char *name, bool nofollow);
+
+/** Whether a directory of this fstat is read whole (see AHEAD_WHOLE_BYTES). */
+bool ahead_small(const struct stat *st);
+
+/**
+ * Reads the whole directory out->fd into out->list (emptied first) and stats each symbolic
+ * link among its entries to tell links to directories (out->kinds).
+ * @return the number of entries, or a negative code (out->code and out->op set; the
+ * descriptor stays open). Without the GIL.
+ */
+int ahead_read_whole(struct frd_lister *lister, struct ahead_listing *out);
+
+/**
+ * Reads the next batch (one kernel buffer) of the directory out->fd, whose listing in
+ * batches `lister` has begun (frd_lister_batch_begin), into out->list (emptied first
+ * unless `append`), and stats each symbolic link among the new entries to tell links to
+ * directories (out->kinds).
+ * @return the number of entries read, 0 at the end, or a negative code (out->code and
+ * out->op set; the descriptor stays open). Without the GIL.
+ */
+int ahead_read(struct frd_lister *lister, struct ahead_listing *out, bool append);
+
+/**
+ * Lists the directory `name` relative to `parent` whole into `out` (names only), as the
+ * pool does ahead: ahead_open(), then, if ahead_small(), ahead_read_whole() (otherwise
+ * out->too_big, and the descriptor is closed). On success out->fd is the open directory;
+ * on failure out->code and out->op say what failed and nothing stays open. `lister` may
+ * be NULL (out of memory: FRD_ENOMEM). Without the GIL.
  */
 void ahead_list(struct frd_lister *lister, struct ahead_listing *out, int parent, const char *name,
                 bool nofollow);
 
 /** Closes the listing's descriptor, if open; the memory is kept for the next listing. */
 void ahead_listing_close(struct ahead_listing *l);
+
+/** Closes the listing's descriptor and, when it held a big directory (over
+ *  AHEAD_KEEP_ENTRIES entries), frees its memory: each listing in flight keeps what its
+ *  largest directory needed otherwise (some 150 bytes an entry), 17 of them per walk. */
+void ahead_listing_done(struct ahead_listing *l);
 
 /** Closes and frees what a listing holds. */
 void ahead_listing_free(struct ahead_listing *l);

@@ -43,6 +43,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,32 +294,8 @@ static struct ahead_job *job_get(OsWalkObject *self)
 /** Gives a job back (taken back from the pool, its listing used or dropped). */
 static void job_put(struct ahead_job *job)
 {
-    ahead_listing_close(&job->out);
+    ahead_listing_done(&job->out);
     job->owner = NULL; // free for the next job_get()
-}
-
-/** Lists the pending directory p on this thread (GIL released) into `out`. */
-static void list_here(OsWalkObject *self, const struct pend *p, struct ahead_listing *out)
-{
-    int parent = AT_FDCWD;
-    const char *name = self->top_path;
-    if (p->frame != SIZE_MAX) {
-        parent = frame_fd(self, p->frame);
-        name = self->frames[p->frame].names + p->name_off;
-        if (parent < 0) {
-            out->fd = -1;
-            out->code = parent;
-            out->op = FRD_OP_OPEN;
-            return;
-        }
-    }
-    // The top is opened as os.scandir opens it, following a link; the others with
-    // O_NOFOLLOW unless they are links followed (followlinks).
-    bool nofollow = p->frame != SIZE_MAX && !p->followed;
-    PyThreadState *ts = PyEval_SaveThread();
-    ahead_list(self->lister, out, parent, name, nofollow);
-    PyEval_RestoreThread(ts);
-    self->listed += out->code == 0;
 }
 
 static bool same_times(const struct timespec *a, const struct timespec *b)
@@ -339,17 +316,16 @@ static bool still_current(OsWalkObject *self, const struct pend *p, const struct
 }
 
 /**
- * The listing of pending directory p: its job's, taken back from the pool (listed here if
- * no thread had started it, listed again if the directory changed since), or listed here.
- * @return the listing, or NULL with an exception set (a signal while waiting).
+ * Takes pending directory p's job back from the pool (waiting, GIL released, if a thread
+ * is listing it). @return 1 when its listing is to be used (made, whole, and the
+ * directory unchanged since), 0 when the walk lists the directory itself (no thread had
+ * started it; it failed, was too big, or changed since: listed again now), -1 with an
+ * exception set (a signal while waiting: the job stays in the pool, finishing the walk
+ * takes it back).
  */
-static struct ahead_listing *list_pending(OsWalkObject *self, struct pend *p)
+static int take_job(OsWalkObject *self, struct pend *p)
 {
     struct ahead_job *job = p->job;
-    if (job == NULL) {
-        list_here(self, p, &self->own);
-        return &self->own;
-    }
     enum ahead_take got;
     for (;;) {
         PyThreadState *ts = PyEval_SaveThread();
@@ -359,22 +335,21 @@ static struct ahead_listing *list_pending(OsWalkObject *self, struct pend *p)
             break;
         }
         if (PyErr_CheckSignals() < 0) {
-            return NULL; // the job stays in the pool: finishing the walk takes it back
+            p->job = NULL;
+            return -1;
         }
     }
-    p->job = NULL;
     self->frames[p->frame].inflight--;
     self->submitted--;
-    if (got == AHEAD_TAKE_MINE) {
-        list_here(self, p, &job->out);
-    } else if (job->out.code != 0 || !still_current(self, p, &job->out.st)) {
-        // Failed ahead (the walk reports what fails now), or changed since: list it now.
-        self->relisted += job->out.code == 0;
-        ahead_listing_close(&job->out);
-        list_here(self, p, &job->out);
+    if (got == AHEAD_TAKE_MINE || job->out.code != 0 || job->out.too_big) {
+        return 0;
     }
-    p->job = job; // the caller gives it back once the listing is used
-    return &job->out;
+    if (!still_current(self, p, &job->out.st)) {
+        self->relisted++;
+        ahead_listing_close(&job->out);
+        return 0;
+    }
+    return 1;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -451,13 +426,14 @@ static int report(OsWalkObject *self, int code, enum frd_op op, size_t len)
 }
 
 /**
- * Builds dirnames and filenames from a listing, in its order. The subdirectories' names go
- * in frame f's names, and in self->origs: with their objects (topdown, for the consumer's
- * edits) or only those to walk (bottom-up: not links, unless followlinks).
+ * Adds the entries of a listing (a whole directory, or one batch of it) to dirnames and
+ * filenames (*dirs and *files, made at the first batch), in its order. The subdirectories'
+ * names go in frame f's names, and in self->origs: with their objects (topdown, for the
+ * consumer's edits) or only those to walk (bottom-up: not links, unless followlinks).
  * @return 0, or -1 with an exception set.
  */
-static int make_lists(OsWalkObject *self, struct frame *f, const struct ahead_listing *l,
-                      PyObject **dirs_out, PyObject **files_out)
+static int add_batch(OsWalkObject *self, struct frame *f, const struct ahead_listing *l,
+                     PyObject **dirs, PyObject **files)
 {
     size_t n = frd_list_count(l->list);
     const struct frd_entry *e = frd_list_entries(l->list);
@@ -465,14 +441,15 @@ static int make_lists(OsWalkObject *self, struct frame *f, const struct ahead_li
     for (size_t i = 0; i < n; i++) {
         ndirs += l->kinds[i] != AHEAD_OTHER;
     }
-    self->norigs = 0;
-    if (reserve_origs(&self->origs, &self->origs_cap, ndirs) < 0) {
+    if (reserve_origs(&self->origs, &self->origs_cap, self->norigs + ndirs) < 0) {
         PyErr_NoMemory();
         return -1;
     }
-    PyObject *dirs = PyList_New((Py_ssize_t)ndirs);
-    PyObject *files = PyList_New((Py_ssize_t)(n - ndirs));
-    if (dirs == NULL || files == NULL) {
+    // The batch's names in lists of their size, which are the results for a first batch
+    // (most directories come in one) and are appended to them otherwise.
+    PyObject *bdirs = PyList_New((Py_ssize_t)ndirs);
+    PyObject *bfiles = PyList_New((Py_ssize_t)(n - ndirs));
+    if (bdirs == NULL || bfiles == NULL) {
         goto fail;
     }
     Py_ssize_t di = 0, fi = 0;
@@ -482,10 +459,10 @@ static int make_lists(OsWalkObject *self, struct frame *f, const struct ahead_li
             goto fail;
         }
         if (l->kinds[i] == AHEAD_OTHER) {
-            PyList_SET_ITEM(files, fi++, name);
+            PyList_SET_ITEM(bfiles, fi++, name);
             continue;
         }
-        PyList_SET_ITEM(dirs, di++, name);
+        PyList_SET_ITEM(bdirs, di++, name);
         bool link = l->kinds[i] == AHEAD_LINK_DIR;
         if (!self->topdown && link && !self->followlinks) {
             continue;
@@ -502,12 +479,24 @@ static int make_lists(OsWalkObject *self, struct frame *f, const struct ahead_li
             .link = link,
         };
     }
-    *dirs_out = dirs;
-    *files_out = files;
+    PyObject **outs[2] = {dirs, files};
+    PyObject *batch[2] = {bdirs, bfiles};
+    for (int k = 0; k < 2; k++) {
+        if (*outs[k] == NULL) {
+            *outs[k] = batch[k];
+            batch[k] = NULL;
+        } else if (PyList_SetSlice(*outs[k], PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, batch[k]) < 0) {
+            Py_XDECREF(batch[0]);
+            Py_XDECREF(batch[1]);
+            return -1;
+        }
+        Py_XDECREF(batch[k]);
+        batch[k] = NULL;
+    }
     return 0;
 fail:
-    Py_XDECREF(dirs);
-    Py_XDECREF(files);
+    Py_XDECREF(bdirs);
+    Py_XDECREF(bfiles);
     return -1;
 }
 
@@ -704,9 +693,40 @@ static bool is_loop(const OsWalkObject *self)
 }
 
 /**
- * Reaches pending directory p: lists it and makes its frame, or reports why not.
- * @return 1 with the frame made (and, topdown, *tuple set to what to yield), 0 when it was
- * reported (or skipped), -1 with an exception set.
+ * Lists the directory of frame k, open in l->fd, here: a kernel buffer at a time (GIL
+ * released), each batch added to *dirs and *files, so that memory holds one batch of the
+ * directory's C entries, whatever its size. @return 0, the negative code of a failed
+ * read (l->code and l->op set), or INT_MIN with an exception set.
+ */
+static int list_here(OsWalkObject *self, size_t k, struct ahead_listing *l, const char *name,
+                     PyObject **dirs, PyObject **files)
+{
+    if (frd_lister_batch_begin(self->lister, l->fd, name) < 0) {
+        PyErr_NoMemory();
+        return INT_MIN;
+    }
+    int n;
+    for (;;) {
+        PyThreadState *ts = PyEval_SaveThread();
+        n = ahead_read(self->lister, l, false);
+        PyEval_RestoreThread(ts);
+        if (n <= 0) {
+            break;
+        }
+        if (add_batch(self, &self->frames[k], l, dirs, files) < 0) {
+            n = INT_MIN;
+            break;
+        }
+    }
+    frd_lister_batch_end(self->lister);
+    self->listed += n == 0;
+    return n;
+}
+
+/**
+ * Reaches pending directory p: lists it (or takes the listing made ahead) and makes its
+ * frame, or reports why not. @return 1 with the frame made (and, topdown, *tuple set to
+ * what to yield), 0 when it was reported (or skipped), -1 with an exception set.
  */
 static int reach(OsWalkObject *self, struct pend *p, PyObject **tuple)
 {
@@ -730,19 +750,40 @@ static int reach(OsWalkObject *self, struct pend *p, PyObject **tuple)
     }
     memcpy(self->path + start, name, len);
     size_t path_len = start + len;
+    size_t report_len = parent == SIZE_MAX ? SIZE_MAX : path_len;
 
-    struct ahead_listing *l = list_pending(self, p);
-    if (l == NULL) {
+    int made_ahead = p->job != NULL ? take_job(self, p) : 0;
+    int read_whole = 0; // read here whole: 1, or the negative code of the read
+    if (made_ahead < 0) {
         return -1;
+    }
+    struct ahead_listing *l = made_ahead ? &p->job->out : &self->own;
+    if (!made_ahead) {
+        // Opened here: the top as os.scandir opens it, following a link; the others
+        // relative to their parent, with O_NOFOLLOW unless a link followed (followlinks).
+        int parent_fd = parent == SIZE_MAX ? AT_FDCWD : frame_fd(self, parent);
+        if (parent_fd < 0 && parent != SIZE_MAX) {
+            l->fd = -1;
+            l->code = parent_fd;
+            l->op = FRD_OP_OPEN;
+        } else {
+            // A directory of a few blocks is read whole at once (most are), with the GIL
+            // released once; a bigger one in batches once its frame is made.
+            bool nofollow = parent != SIZE_MAX && !p->followed;
+            PyThreadState *ts = PyEval_SaveThread();
+            if (ahead_open(l, parent_fd, name, nofollow) == 0 && ahead_small(&l->st)) {
+                read_whole = ahead_read_whole(self->lister, l);
+                read_whole = read_whole < 0 ? read_whole : 1;
+            }
+            PyEval_RestoreThread(ts);
+        }
     }
     if (parent != SIZE_MAX) {
         self->frames[parent].pending--;
-        if (!self->resume) {
-            frame_release_fd(&self->frames[parent]);
-        }
+        frame_release_fd(&self->frames[parent]);
     }
+    PyObject *dirs = NULL, *files = NULL, *dirpath = NULL;
     int rc = 0;
-    size_t report_len = parent == SIZE_MAX ? SIZE_MAX : path_len;
     if (l->code != 0) {
         rc = report(self, l->code, l->op, report_len) < 0 ? -1 : 0;
         goto out;
@@ -753,67 +794,87 @@ static int reach(OsWalkObject *self, struct pend *p, PyObject **tuple)
         goto out;
     }
     size_t k = self->nframes++;
-    struct frame *f = &self->frames[k];
-    *f = (struct frame){
+    self->frames[k] = (struct frame){
         .path_len = path_len,
         .name_off = start,
-        .fd = l->fd,
+        .fd = -1, // l->fd until the listing is done
         .followed = parent != SIZE_MAX && p->followed,
         .dev = l->st.st_dev,
         .ino = l->st.st_ino,
     };
-    l->fd = -1; // the frame's now
     if (is_loop(self)) {
         frames_truncate(self, k);
         rc = report(self, FRD_ELOOP, FRD_OP_LOOP, report_len) < 0 ? -1 : 0;
         goto out;
     }
+    self->norigs = 0;
+    int read;
+    if (made_ahead || read_whole > 0) {
+        read = add_batch(self, &self->frames[k], l, &dirs, &files) < 0 ? INT_MIN : 0;
+        self->listed += read_whole > 0;
+    } else {
+        read = read_whole < 0 ? read_whole : list_here(self, k, l, name, &dirs, &files);
+    }
+    if (read < 0) {
+        // A failed read: os.walk reports it and yields nothing of the directory.
+        origs_clear(self);
+        Py_CLEAR(dirs);
+        Py_CLEAR(files);
+        frames_truncate(self, k);
+        rc = read == INT_MIN ? -1 : (report(self, l->code, l->op, report_len) < 0 ? -1 : 0);
+        goto out;
+    }
+    if (dirs == NULL) { // an empty directory
+        dirs = PyList_New(0);
+        files = PyList_New(0);
+        if (dirs == NULL || files == NULL) {
+            rc = -1;
+            goto out;
+        }
+    }
+    struct frame *f = &self->frames[k];
+    f->fd = l->fd; // the frame's now
+    l->fd = -1;
     frames_trim(self);
-    PyObject *dirs = NULL, *files = NULL;
-    PyObject *dirpath = parent == SIZE_MAX ? Py_NewRef(self->top)
-                                           : frdpy_path(self->path, path_len, self->as_bytes);
-    if (dirpath == NULL || make_lists(self, f, l, &dirs, &files) < 0) {
-        Py_XDECREF(dirpath);
+    dirpath = parent == SIZE_MAX ? Py_NewRef(self->top)
+                                 : frdpy_path(self->path, path_len, self->as_bytes);
+    if (dirpath == NULL) {
         rc = -1;
         goto out;
     }
     if (self->topdown) {
         *tuple = PyTuple_Pack(3, dirpath, dirs, files);
-        Py_DECREF(dirpath);
-        Py_DECREF(files);
         if (*tuple == NULL) {
-            Py_DECREF(dirs);
             origs_clear(self);
             rc = -1;
             goto out;
         }
-        self->dirs = dirs;
+        self->dirs = Py_NewRef(dirs);
         self->resume = true;
-    } else {
-        f->dirpath = dirpath;
-        f->dirs = dirs;
-        f->files = files;
-        if (reserve_pends(&self->stack, &self->stack_cap, self->nstack + 1) < 0) {
-            PyErr_NoMemory();
-            rc = -1;
-            goto out;
-        }
-        self->stack[self->nstack++] = (struct pend){.frame = k, .yield = true};
-        rc = push_children(self, k);
-        self->norigs = 0;
-        frame_release_fd(f);
-        if (rc < 0) {
-            goto out;
-        }
+        rc = 1;
+        goto out;
     }
-    rc = 1;
+    f->dirpath = Py_NewRef(dirpath);
+    f->dirs = Py_NewRef(dirs);
+    f->files = Py_NewRef(files);
+    if (reserve_pends(&self->stack, &self->stack_cap, self->nstack + 1) < 0) {
+        PyErr_NoMemory();
+        rc = -1;
+        goto out;
+    }
+    self->stack[self->nstack++] = (struct pend){.frame = k, .yield = true};
+    rc = push_children(self, k) < 0 ? -1 : 1;
+    self->norigs = 0;
+    frame_release_fd(f);
 out:
+    Py_XDECREF(dirpath);
+    Py_XDECREF(dirs);
+    Py_XDECREF(files);
     if (p->job != NULL) {
         job_put(p->job);
         p->job = NULL;
-    } else {
-        ahead_listing_close(&self->own);
     }
+    ahead_listing_done(&self->own);
     return rc;
 }
 

@@ -240,6 +240,30 @@ class TestPruning(TmpDir):
                          run(os.walk, top, prune, topdown=False))
 
 
+class TestBigDirectories(TmpDir):
+    def test_a_directory_bigger_than_a_kernel_buffer_is_read_in_batches(self):
+        # 20,000 entries: more than one 64 KiB buffer of records, and more directory
+        # blocks than a listing read whole or made ahead takes: read a buffer at a time,
+        # each batch added to the lists, which come out as os.walk's.
+        top = os.path.join(self.tmp, "b")
+        for d in ["s%d" % i for i in range(20)] + ["big"]:
+            os.makedirs(os.path.join(top, d))
+        big = os.path.join(top, "big")
+        for i in range(20000):
+            with open(os.path.join(big, "file-with-a-longer-name-%05d" % i), "w"):
+                pass
+        for i in range(40):
+            os.mkdir(os.path.join(big, "dir-%02d" % i))
+        self.assertGreater(os.stat(big).st_size, 65536)
+        for topdown in (True, False):
+            with self.subTest(topdown=topdown):
+                want, want_errors, listed = os_walk_listings(top, topdown=topdown)
+                it = frd.os_walk(top, topdown=topdown)
+                got = [(d, list(ds), list(fs)) for d, ds, fs in it]
+                self.assertEqual(got, want)
+                self.assertEqual(it._stats()["dirs_listed"], listed)
+
+
 class TestLazy(TmpDir):
     def test_the_first_step_lists_the_top_only(self):
         # main listed the whole tree (here 157 directories) before the first tuple.
