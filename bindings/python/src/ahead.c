@@ -155,9 +155,35 @@ int ahead_read(struct frd_lister *lister, struct ahead_listing *out, bool append
     return classify(out, first) < 0 ? out->code : n;
 }
 
-void ahead_list(struct frd_lister *lister, struct ahead_listing *out, int parent, const char *name,
-                bool nofollow)
+/** Copies the names and kinds of `from`'s list into `to` (names, count, kinds). */
+static int compact(const struct ahead_listing *from, struct ahead_listing *to)
 {
+    size_t n = frd_list_count(from->list);
+    const struct frd_entry *e = frd_list_entries(from->list);
+    size_t bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        bytes += e[i].name_len + 1;
+    }
+    if (tool_reserve_chars(&to->names, &to->names_cap, bytes) < 0 ||
+        reserve_kinds(&to->kinds, &to->kinds_cap, n) < 0) {
+        return listing_fail(to, FRD_ENOMEM, FRD_OP_ALLOC);
+    }
+    char *p = to->names;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(p, e[i].name, e[i].name_len + 1);
+        p += e[i].name_len + 1;
+    }
+    if (n > 0) {
+        memcpy(to->kinds, from->kinds, n);
+    }
+    to->count = n;
+    return 0;
+}
+
+void ahead_list(struct frd_lister *lister, struct ahead_listing *work, struct ahead_listing *out,
+                int parent, const char *name, bool nofollow)
+{
+    out->count = 0;
     if (lister == NULL) {
         out->fd = -1;
         out->too_big = false;
@@ -170,7 +196,15 @@ void ahead_list(struct frd_lister *lister, struct ahead_listing *out, int parent
     if (!ahead_small(&out->st)) {
         out->too_big = true; // the walk lists it in batches itself
         ahead_listing_close(out);
-    } else if (ahead_read_whole(lister, out) < 0) {
+        return;
+    }
+    work->fd = out->fd; // read through `work` (its list is reused), then copied
+    int n = ahead_read_whole(lister, work);
+    work->fd = -1;
+    if (n < 0) {
+        listing_fail(out, work->code, work->op);
+        ahead_listing_close(out);
+    } else if (compact(work, out) < 0) {
         ahead_listing_close(out);
     }
 }
@@ -195,6 +229,10 @@ void ahead_listing_free(struct ahead_listing *l)
     ahead_listing_close(l);
     frd_list_free(l->list);
     l->list = NULL;
+    free(l->names);
+    l->names = NULL;
+    l->names_cap = 0;
+    l->count = 0;
     free(l->kinds);
     l->kinds = NULL;
     l->kinds_cap = 0;
@@ -242,6 +280,7 @@ static void *pool_main(void *arg)
     if (frd_lister_new(&lister, FRD_LIST_NAMES_ONLY) < 0) {
         lister = NULL; // each job then fails with FRD_ENOMEM, and its walk lists it again
     }
+    struct ahead_listing work = {.fd = -1}; // this thread's list, reused for every job
     pthread_mutex_lock(&pool.mu);
     for (;;) {
         // The newest job first: each walk submits its next directories nearest first,
@@ -260,7 +299,8 @@ static void *pool_main(void *arg)
         queue_unlink(job);
         job->state = AHEAD_RUNNING;
         pthread_mutex_unlock(&pool.mu);
-        ahead_list(lister, &job->out, job->parent, job->name, job->nofollow);
+        ahead_list(lister, &work, &job->out, job->parent, job->name, job->nofollow);
+        ahead_listing_done(&work); // keeps the list unless it grew big
         pthread_mutex_lock(&pool.mu);
         job->state = AHEAD_DONE;
         job->owner->listed += job->out.code == 0 && !job->out.too_big;
@@ -269,6 +309,7 @@ static void *pool_main(void *arg)
         }
     }
     pthread_mutex_unlock(&pool.mu);
+    ahead_listing_free(&work);
     frd_lister_free(lister);
     return NULL;
 }
@@ -380,7 +421,8 @@ static bool take_back_locked(struct ahead_job *job)
         // Submitted before fork(): no thread of this process runs it. A thread of the
         // parent may have been filling its listing: abandon that memory (never reused).
         ahead_listing_close(&job->out);
-        job->out.list = NULL;
+        job->out.names = NULL;
+        job->out.names_cap = 0;
         job->out.kinds = NULL;
         job->out.kinds_cap = 0;
         job->state = AHEAD_IDLE;

@@ -38,7 +38,7 @@ enum {
     AHEAD_WHOLE_BYTES = 65536,
     /** Listings of more entries are freed once used (each keeps what its largest
      *  directory needed otherwise). */
-    AHEAD_KEEP_ENTRIES = 256,
+    AHEAD_KEEP_ENTRIES = 64,
 };
 
 /** How a listed entry is walked: os.walk's is_dir(), with links told apart. */
@@ -48,16 +48,24 @@ enum ahead_kind {
     AHEAD_LINK_DIR = 2, /**< a symbolic link to a directory */
 };
 
-/** A directory being listed, or listed: its descriptor, kept open for its children, and
- *  its entries (all of them, or the last batch read). */
+/**
+ * A directory being listed, or listed: its descriptor, kept open for its children, and
+ * its entries (all of them, or the last batch read): in `list` as the lister gives them,
+ * or, for a listing made ahead, only their names, one after another in `names` (each
+ * NUL-terminated; `count` of them), so that a listing waiting for its walk holds its names
+ * and kinds only, not a list of C records (256 at least, some 50 KB).
+ */
 struct ahead_listing {
     int fd;                /**< the directory, open (O_DIRECTORY); -1 after a failure */
     int code;              /**< 0, or the negative frd code of the failure */
     enum frd_op op;        /**< the kind of call that failed */
     bool too_big;          /**< listed ahead: not ahead_small(), so not read */
     struct stat st;        /**< fstat of the directory, taken before it was read */
-    struct frd_list *list; /**< its entries (names and types), NULL until first used */
-    unsigned char *kinds;  /**< enum ahead_kind of each entry */
+    struct frd_list *list; /**< its entries (names and types), or NULL */
+    char *names;           /**< or (listed ahead) its names, NUL-terminated, */
+    size_t names_cap;      /**< `count` of them */
+    size_t count;
+    unsigned char *kinds; /**< enum ahead_kind of each entry */
     size_t kinds_cap;
 };
 
@@ -92,13 +100,14 @@ int ahead_read(struct frd_lister *lister, struct ahead_listing *out, bool append
 
 /**
  * Lists the directory `name` relative to `parent` whole into `out` (names only), as the
- * pool does ahead: ahead_open(), then, if ahead_small(), ahead_read_whole() (otherwise
- * out->too_big, and the descriptor is closed). On success out->fd is the open directory;
- * on failure out->code and out->op say what failed and nothing stays open. `lister` may
- * be NULL (out of memory: FRD_ENOMEM). Without the GIL.
+ * pool does ahead: ahead_open(), then, if ahead_small(), ahead_read_whole() into `work`
+ * (a listing the caller reuses), whose names and kinds are copied into out->names and
+ * out->kinds (otherwise out->too_big, and the descriptor is closed). On success out->fd is
+ * the open directory; on failure out->code and out->op say what failed and nothing stays
+ * open. `lister` may be NULL (out of memory: FRD_ENOMEM). Without the GIL.
  */
-void ahead_list(struct frd_lister *lister, struct ahead_listing *out, int parent, const char *name,
-                bool nofollow);
+void ahead_list(struct frd_lister *lister, struct ahead_listing *work, struct ahead_listing *out,
+                int parent, const char *name, bool nofollow);
 
 /** Closes the listing's descriptor, if open; the memory is kept for the next listing. */
 void ahead_listing_close(struct ahead_listing *l);

@@ -291,10 +291,12 @@ static struct ahead_job *job_get(OsWalkObject *self)
     return job;
 }
 
-/** Gives a job back (taken back from the pool, its listing used or dropped). */
+/** Gives a job back (taken back from the pool, its listing used or dropped), and frees
+ *  its listing's memory (a list holds 256 entries at least, some 50 KB): few jobs are
+ *  listed by the pool at once, so that memory is not kept for each of them. */
 static void job_put(struct ahead_job *job)
 {
-    ahead_listing_done(&job->out);
+    ahead_listing_free(&job->out);
     job->owner = NULL; // free for the next job_get()
 }
 
@@ -435,8 +437,11 @@ static int report(OsWalkObject *self, int code, enum frd_op op, size_t len)
 static int add_batch(OsWalkObject *self, struct frame *f, const struct ahead_listing *l,
                      PyObject **dirs, PyObject **files)
 {
-    size_t n = frd_list_count(l->list);
-    const struct frd_entry *e = frd_list_entries(l->list);
+    // Entries from the lister's list, or (listed ahead) names one after another.
+    bool packed = l->list == NULL;
+    size_t n = packed ? l->count : frd_list_count(l->list);
+    const struct frd_entry *e = packed ? NULL : frd_list_entries(l->list);
+    const char *next = l->names;
     size_t ndirs = 0;
     for (size_t i = 0; i < n; i++) {
         ndirs += l->kinds[i] != AHEAD_OTHER;
@@ -454,7 +459,12 @@ static int add_batch(OsWalkObject *self, struct frame *f, const struct ahead_lis
     }
     Py_ssize_t di = 0, fi = 0;
     for (size_t i = 0; i < n; i++) {
-        PyObject *name = frdpy_path(e[i].name, e[i].name_len, self->as_bytes);
+        const char *ename = e != NULL ? e[i].name : next;
+        size_t elen = e != NULL ? e[i].name_len : strlen(next);
+        if (e == NULL) {
+            next += elen + 1;
+        }
+        PyObject *name = frdpy_path(ename, elen, self->as_bytes);
         if (name == NULL) {
             goto fail;
         }
@@ -467,7 +477,7 @@ static int add_batch(OsWalkObject *self, struct frame *f, const struct ahead_lis
         if (!self->topdown && link && !self->followlinks) {
             continue;
         }
-        size_t off = frame_add_name(f, e[i].name, e[i].name_len);
+        size_t off = frame_add_name(f, ename, elen);
         if (off == SIZE_MAX) {
             PyErr_NoMemory();
             goto fail;
@@ -475,7 +485,7 @@ static int add_batch(OsWalkObject *self, struct frame *f, const struct ahead_lis
         self->origs[self->norigs++] = (struct orig){
             .obj = self->topdown ? Py_NewRef(name) : NULL,
             .name_off = off,
-            .name_len = e[i].name_len,
+            .name_len = elen,
             .link = link,
         };
     }
