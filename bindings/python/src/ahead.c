@@ -64,7 +64,7 @@ static int listing_fail(struct ahead_listing *out, int code, enum frd_op op)
     return code;
 }
 
-int ahead_open(struct ahead_listing *out, int parent, const char *name, bool nofollow)
+int ahead_open(struct ahead_listing *out, int parent, const char *name, bool nofollow, bool stat)
 {
     out->fd = -1;
     out->code = 0;
@@ -79,7 +79,7 @@ int ahead_open(struct ahead_listing *out, int parent, const char *name, bool nof
     ahead_fd_opened();
     // The identity and times before the read: a listing made ahead is used only if the
     // directory still has them when the walk reaches it (os_walk.c).
-    if (fstat(fd, &out->st) < 0) {
+    if (stat && fstat(fd, &out->st) < 0) {
         int code = -errno;
         ahead_fd_close(fd);
         return listing_fail(out, code, FRD_OP_STAT);
@@ -88,7 +88,8 @@ int ahead_open(struct ahead_listing *out, int parent, const char *name, bool nof
     return 0;
 }
 
-bool ahead_small(const struct stat *st)
+/** Whether a directory of this fstat may be listed ahead (see AHEAD_WHOLE_BYTES). */
+static bool ahead_small(const struct stat *st)
 {
     return st->st_size > 0 && st->st_size <= AHEAD_WHOLE_BYTES;
 }
@@ -126,7 +127,9 @@ static int list_ready(struct ahead_listing *out)
     return 0;
 }
 
-int ahead_read_whole(struct frd_lister *lister, struct ahead_listing *out)
+/** Reads the whole directory out->fd into out->list (emptied first), with kinds.
+ *  @return the number of entries, or a negative code (out->code and out->op set). */
+static int ahead_read_whole(struct frd_lister *lister, struct ahead_listing *out)
 {
     if (list_ready(out) < 0) {
         return out->code;
@@ -139,20 +142,28 @@ int ahead_read_whole(struct frd_lister *lister, struct ahead_listing *out)
     return classify(out, 0) < 0 ? out->code : n;
 }
 
-int ahead_read(struct frd_lister *lister, struct ahead_listing *out, bool append)
+int ahead_read_chunk(struct frd_lister *lister, struct ahead_listing *out)
 {
     if (list_ready(out) < 0) {
         return out->code;
     }
-    if (!append) {
-        frd_list_clear(out->list);
+    frd_list_clear(out->list);
+    for (;;) {
+        size_t first = frd_list_count(out->list);
+        int n = frd_lister_batch_read(lister, out->list);
+        if (n < 0) {
+            return listing_fail(out, n, frd_lister_error(lister).call);
+        }
+        if (classify(out, first) < 0) {
+            return out->code;
+        }
+        if (n == 0) {
+            return 0;
+        }
+        if (frd_list_count(out->list) >= AHEAD_CHUNK_ENTRIES) {
+            return 1;
+        }
     }
-    size_t first = frd_list_count(out->list);
-    int n = frd_lister_batch_read(lister, out->list);
-    if (n < 0) {
-        return listing_fail(out, n, frd_lister_error(lister).call);
-    }
-    return classify(out, first) < 0 ? out->code : n;
 }
 
 /** Copies the names and kinds of `from`'s list into `to` (names, count, kinds). */
@@ -190,7 +201,7 @@ void ahead_list(struct frd_lister *lister, struct ahead_listing *work, struct ah
         listing_fail(out, FRD_ENOMEM, FRD_OP_ALLOC);
         return;
     }
-    if (ahead_open(out, parent, name, nofollow) < 0) {
+    if (ahead_open(out, parent, name, nofollow, true) < 0) {
         return;
     }
     if (!ahead_small(&out->st)) {

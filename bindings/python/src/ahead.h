@@ -31,11 +31,14 @@
 #include <sys/stat.h>
 
 enum {
-    /** A directory whose st_size is at most this (and not 0: procfs, sysfs) is read in
-     *  one call, and may be listed ahead; a bigger one is read by the walk itself, a
-     *  kernel buffer at a time, so that a listing in memory holds at most some 3,000
-     *  entries (64 KiB of ext4 directory blocks) of C records, some 150 bytes each. */
+    /** A directory whose st_size is at most this (and not 0: procfs, sysfs) may be
+     *  listed ahead (some 3,000 entries at most: 64 KiB of ext4 directory blocks); a
+     *  bigger one is read by the walk itself, in chunks. */
     AHEAD_WHOLE_BYTES = 65536,
+    /** The walk reads a directory in chunks of about this many entries (a kernel buffer at
+     *  a time, until past it), each made into Python names before the next is read: a
+     *  listing in memory holds that many C records (some 150 bytes each) at most. */
+    AHEAD_CHUNK_ENTRIES = 2048,
     /** Listings of more entries are freed once used (each keeps what its largest
      *  directory needed otherwise). */
     AHEAD_KEEP_ENTRIES = 64,
@@ -71,32 +74,22 @@ struct ahead_listing {
 
 /**
  * Opens the directory `name` relative to `parent` (AT_FDCWD for a path; O_NOFOLLOW when
- * `nofollow`) and stats it: out->fd and out->st, counted in ahead_fds_held(). On failure
- * out->code and out->op say what failed and nothing stays open.
+ * `nofollow`) into out->fd, counted in ahead_fds_held(), and with `stat` stats it into
+ * out->st. On failure out->code and out->op say what failed and nothing stays open.
  * @return 0 or the negative code. Runs on any thread, without the GIL.
  */
-int ahead_open(struct ahead_listing *out, int parent, const char *name, bool nofollow);
-
-/** Whether a directory of this fstat is read whole (see AHEAD_WHOLE_BYTES). */
-bool ahead_small(const struct stat *st);
+int ahead_open(struct ahead_listing *out, int parent, const char *name, bool nofollow, bool stat);
 
 /**
- * Reads the whole directory out->fd into out->list (emptied first) and stats each symbolic
- * link among its entries to tell links to directories (out->kinds).
- * @return the number of entries, or a negative code (out->code and out->op set; the
- * descriptor stays open). Without the GIL.
+ * Reads the next chunk of the directory out->fd, whose listing in batches `lister` has
+ * begun (frd_lister_batch_begin): into out->list (emptied first), a kernel buffer at a
+ * time, until its end or past AHEAD_CHUNK_ENTRIES entries; and stats each symbolic link
+ * among them to tell links to directories (out->kinds).
+ * @return 0 at the end of the directory (the chunk is its last), 1 when more may follow,
+ * or a negative code (out->code and out->op set; the descriptor stays open). Without the
+ * GIL.
  */
-int ahead_read_whole(struct frd_lister *lister, struct ahead_listing *out);
-
-/**
- * Reads the next batch (one kernel buffer) of the directory out->fd, whose listing in
- * batches `lister` has begun (frd_lister_batch_begin), into out->list (emptied first
- * unless `append`), and stats each symbolic link among the new entries to tell links to
- * directories (out->kinds).
- * @return the number of entries read, 0 at the end, or a negative code (out->code and
- * out->op set; the descriptor stays open). Without the GIL.
- */
-int ahead_read(struct frd_lister *lister, struct ahead_listing *out, bool append);
+int ahead_read_chunk(struct frd_lister *lister, struct ahead_listing *out);
 
 /**
  * Lists the directory `name` relative to `parent` whole into `out` (names only), as the

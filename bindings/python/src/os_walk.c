@@ -66,6 +66,7 @@ struct frame {
     size_t name_off; // its name: the path from here (the top: all of it)
     int fd;          // -1 while closed (reopened from an ancestor when needed)
     bool followed;   // entered through a symbolic link (followlinks): reopened through it
+    bool have_id;    // dev and ino known (stat'ed once it has subdirectories)
     dev_t dev;       // its identity, for loops and reopening
     ino_t ino;
     size_t pending;  // its subdirectories waiting on the stack
@@ -250,6 +251,23 @@ static int frame_fd(OsWalkObject *self, size_t k)
     ahead_fd_opened();
     self->reopened++;
     return prev;
+}
+
+/** Stats frame k for its identity (dev, ino), if not known yet. @return 0 or a code. */
+static int frame_id(OsWalkObject *self, size_t k, int fd)
+{
+    struct frame *f = &self->frames[k];
+    struct stat st;
+    if (f->have_id) {
+        return 0;
+    }
+    if (fstat(fd, &st) < 0) {
+        return -errno;
+    }
+    f->dev = st.st_dev;
+    f->ino = st.st_ino;
+    f->have_id = true;
+    return 0;
 }
 
 /** Over the descriptor budget: closes the shallowest frames that nothing in the pool uses
@@ -678,6 +696,14 @@ static int resume(OsWalkObject *self)
         memcpy(self->origs, walk, (size_t)n * sizeof(*walk));
     }
     self->norigs = (size_t)n;
+    // A directory listed without subdirectories, given some now: its identity, for the
+    // loops they might make (best effort: without it they are compared with the others).
+    if (n > 0 && !self->frames[k].have_id) {
+        int fd = frame_fd(self, k);
+        if (fd >= 0) {
+            frame_id(self, k, fd);
+        }
+    }
     rc = push_children(self, k);
     self->norigs = 0;
 out:
@@ -695,42 +721,12 @@ static bool is_loop(const OsWalkObject *self)
 {
     const struct frame *last = &self->frames[self->nframes - 1];
     for (size_t i = 0; i + 1 < self->nframes; i++) {
-        if (self->frames[i].dev == last->dev && self->frames[i].ino == last->ino) {
+        if (self->frames[i].have_id && self->frames[i].dev == last->dev &&
+            self->frames[i].ino == last->ino) {
             return true;
         }
     }
     return false;
-}
-
-/**
- * Lists the directory of frame k, open in l->fd, here: a kernel buffer at a time (GIL
- * released), each batch added to *dirs and *files, so that memory holds one batch of the
- * directory's C entries, whatever its size. @return 0, the negative code of a failed
- * read (l->code and l->op set), or INT_MIN with an exception set.
- */
-static int list_here(OsWalkObject *self, size_t k, struct ahead_listing *l, const char *name,
-                     PyObject **dirs, PyObject **files)
-{
-    if (frd_lister_batch_begin(self->lister, l->fd, name) < 0) {
-        PyErr_NoMemory();
-        return INT_MIN;
-    }
-    int n;
-    for (;;) {
-        PyThreadState *ts = PyEval_SaveThread();
-        n = ahead_read(self->lister, l, false);
-        PyEval_RestoreThread(ts);
-        if (n <= 0) {
-            break;
-        }
-        if (add_batch(self, &self->frames[k], l, dirs, files) < 0) {
-            n = INT_MIN;
-            break;
-        }
-    }
-    frd_lister_batch_end(self->lister);
-    self->listed += n == 0;
-    return n;
 }
 
 /**
@@ -763,7 +759,8 @@ static int reach(OsWalkObject *self, struct pend *p, PyObject **tuple)
     size_t report_len = parent == SIZE_MAX ? SIZE_MAX : path_len;
 
     int made_ahead = p->job != NULL ? take_job(self, p) : 0;
-    int read_whole = 0; // read here whole: 1, or the negative code of the read
+    int more = 0; // read here: 1 while the directory has more to read, or a code
+    bool began = false;
     if (made_ahead < 0) {
         return -1;
     }
@@ -777,15 +774,21 @@ static int reach(OsWalkObject *self, struct pend *p, PyObject **tuple)
             l->code = parent_fd;
             l->op = FRD_OP_OPEN;
         } else {
-            // A directory of a few blocks is read whole at once (most are), with the GIL
-            // released once; a bigger one in batches once its frame is made.
+            // Opened and read with the GIL released once: most directories fit one chunk;
+            // a bigger one is read chunk by chunk once its frame is made. No stat: only a
+            // directory with subdirectories needs its identity (a leaf repeats no
+            // ancestor: a directory that does has the next one on the path below it).
             bool nofollow = parent != SIZE_MAX && !p->followed;
             PyThreadState *ts = PyEval_SaveThread();
-            if (ahead_open(l, parent_fd, name, nofollow) == 0 && ahead_small(&l->st)) {
-                read_whole = ahead_read_whole(self->lister, l);
-                read_whole = read_whole < 0 ? read_whole : 1;
+            if (ahead_open(l, parent_fd, name, nofollow, false) == 0) {
+                began = frd_lister_batch_begin(self->lister, l->fd, NULL) == 0;
+                more = began ? ahead_read_chunk(self->lister, l) : FRD_ENOMEM;
             }
             PyEval_RestoreThread(ts);
+            if (more == FRD_ENOMEM && !began) {
+                l->code = FRD_ENOMEM;
+                l->op = FRD_OP_ALLOC;
+            }
         }
     }
     if (parent != SIZE_MAX) {
@@ -809,29 +812,54 @@ static int reach(OsWalkObject *self, struct pend *p, PyObject **tuple)
         .name_off = start,
         .fd = -1, // l->fd until the listing is done
         .followed = parent != SIZE_MAX && p->followed,
-        .dev = l->st.st_dev,
-        .ino = l->st.st_ino,
+        .have_id = made_ahead, // the pool stat'ed it
+        .dev = made_ahead ? l->st.st_dev : 0,
+        .ino = made_ahead ? l->st.st_ino : 0,
     };
-    if (is_loop(self)) {
-        frames_truncate(self, k);
-        rc = report(self, FRD_ELOOP, FRD_OP_LOOP, report_len) < 0 ? -1 : 0;
-        goto out;
-    }
     self->norigs = 0;
-    int read;
-    if (made_ahead || read_whole > 0) {
-        read = add_batch(self, &self->frames[k], l, &dirs, &files) < 0 ? INT_MIN : 0;
-        self->listed += read_whole > 0;
-    } else {
-        read = read_whole < 0 ? read_whole : list_here(self, k, l, name, &dirs, &files);
+    // The chunks (one for most directories), each made into names before the next is read.
+    int read = more < 0 ? more : 0;
+    if (read == 0 && add_batch(self, &self->frames[k], l, &dirs, &files) < 0) {
+        read = INT_MIN;
     }
-    if (read < 0) {
-        // A failed read: os.walk reports it and yields nothing of the directory.
+    while (read == 0 && more > 0) {
+        PyThreadState *ts = PyEval_SaveThread();
+        more = ahead_read_chunk(self->lister, l);
+        PyEval_RestoreThread(ts);
+        if (more < 0) {
+            read = more;
+        } else if (add_batch(self, &self->frames[k], l, &dirs, &files) < 0) {
+            read = INT_MIN;
+        }
+    }
+    if (began) {
+        frd_lister_batch_end(self->lister);
+        self->listed += read == 0;
+    }
+    // A directory with subdirectories: its identity, and whether it repeats an ancestor.
+    int loop = 0;
+    if (read == 0 && self->norigs > 0) {
+        loop = frame_id(self, k, l->fd);
+        if (loop == 0 && is_loop(self)) {
+            loop = FRD_ELOOP;
+        }
+    }
+    if (read < 0 || loop < 0) {
+        // A failed read: os.walk reports it and yields nothing of the directory; a loop
+        // the same way.
         origs_clear(self);
         Py_CLEAR(dirs);
         Py_CLEAR(files);
         frames_truncate(self, k);
-        rc = read == INT_MIN ? -1 : (report(self, l->code, l->op, report_len) < 0 ? -1 : 0);
+        if (read == INT_MIN) {
+            rc = -1;
+        } else if (read < 0) {
+            rc = report(self, l->code, l->op, report_len) < 0 ? -1 : 0;
+        } else {
+            rc = report(self, loop, loop == FRD_ELOOP ? FRD_OP_LOOP : FRD_OP_STAT, report_len) < 0
+                     ? -1
+                     : 0;
+        }
         goto out;
     }
     if (dirs == NULL) { // an empty directory
