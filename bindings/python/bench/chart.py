@@ -19,13 +19,15 @@ def draw(result, out):
     """Writes the chart of a bench.py result (a dict) to the file `out`."""
     blocks, titles = [], []
     for r in result["results"]:
-        title = (f'{r["root"]} ({r["entries"]} entries), '
-                 f'{"names" if r["kind"] == "names" else "with lstat metadata"}')
+        what = {"names": "names", "metadata": "with lstat metadata",
+                "os.walk": "os.walk's tuples", "pruned": "os.walk's tuples, a subtree pruned"}
+        title = f'{r["root"]} ({r["entries"]} entries), {what.get(r["kind"], r["kind"])}'
+
         if not titles or titles[-1] != title:
             titles.append(title)
             blocks.append([])
         blocks[-1].append(f'{r["method"]}\t{r["median_ms"]}\t{int(r["method"].startswith("frd"))}')
-    heading = (f'frd.walk vs os.walk and Path.rglob, Python {result["python"]}: median of '
+    heading = (f'frd vs os.scandir, os.walk and Path.rglob, Python {result["python"]}: median of '
                f'{result["rounds"]} interleaved rounds (load {result["load_before"]:.1f}..'
                f'{result["load_after"]:.1f})')
     with tempfile.TemporaryDirectory(prefix="frd-chart-") as tmp:
