@@ -1111,7 +1111,8 @@ static PyObject *os_walk_stats(OsWalkObject *self, PyObject *unused)
 {
     (void)unused;
     uint64_t ahead = self->owner_ok ? ahead_owner_listed(&self->owner) : self->listed_ahead;
-    return Py_BuildValue("{sKsKsKsKsi}", "dirs_listed", (unsigned long long)(self->listed + ahead),
+    uint64_t listed = self->listed + ahead;
+    return Py_BuildValue("{sKsKsKsKsi}", "dirs_listed", (unsigned long long)listed,
                          "dirs_listed_ahead", (unsigned long long)ahead, "dirs_relisted",
                          (unsigned long long)self->relisted, "dirs_reopened",
                          (unsigned long long)self->reopened, "ahead", (int)OS_WALK_AHEAD);
