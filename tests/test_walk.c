@@ -9,6 +9,7 @@
  */
 #include "internal.h"
 #include "platform.h"
+#include "sched/deque.h"
 #include "tree.h"
 #include "walk_common.h"
 #include "walker.h"
@@ -1734,9 +1735,9 @@ static void test_walk_deque_pops_newest_and_steals_oldest_half(void **state)
     struct frd__deque a, b;
     assert_int_equal(frd__deque_init(&a), 0);
     assert_int_equal(frd__deque_init(&b), 0);
-    struct frd__wnode *nodes[100];
+    void *nodes[100];
     for (uintptr_t i = 0; i < 100; i++) {
-        nodes[i] = (struct frd__wnode *)(i + 1);
+        nodes[i] = (void *)(i + 1);
         assert_int_equal(frd__deque_push(&a, nodes[i]), 0);
     }
     assert_ptr_equal(frd__deque_pop(&a), nodes[99]);

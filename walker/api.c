@@ -61,20 +61,14 @@ static int walk_options_copy(struct frd_walk_options *o, const struct frd_walk_o
 /** Descriptor budget when the limit is unknown or unlimited. */
 #define WALK_DEFAULT_FD_BUDGET 4096u
 
-int frd__worker_init(struct frd_walk *walk, struct frd__worker *w, unsigned index)
+int frd__worker_init(struct frd_walk *walk, struct frd__worker *w, struct frd__sched_worker *sw)
 {
     w->walk = walk;
-    w->index = index;
-    w->id = index;
-    w->rng = 0x9E3779B97F4A7C15u * (index + 1) | 1;
+    w->sw = sw;
+    frd__sched_bind(sw, w);
     w->last_class = -1;
-    atomic_init(&w->in_cb, 0);
     atomic_init(&w->batches_out, 0);
-    int rc = frd__deque_init(&w->dq);
-    if (rc < 0) {
-        return rc;
-    }
-    w->dq_ready = true;
+    int rc;
     if ((rc = frd_lister_new(&w->lister, walk->lister_flags)) < 0 ||
         (rc = frd_lister_set_fields(w->lister, walk->list_fields)) < 0 ||
         (rc = frd_list_new(&w->list)) < 0) {
@@ -88,9 +82,6 @@ int frd__worker_init(struct frd_walk *walk, struct frd__worker *w, unsigned inde
 
 static void worker_free(struct frd__worker *w)
 {
-    if (w->dq_ready) {
-        frd__deque_destroy(&w->dq);
-    }
     frd_lister_free(w->lister);
     frd_list_free(w->list);
     frd_list_free(w->collect);
@@ -116,7 +107,7 @@ static void walk_free(struct frd_walk *walk)
     if (walk->workers != NULL) {
         // Every slot of the array: workers a widened pool set up included (zeroed ones are
         // safe to free).
-        for (unsigned i = 0; i < walk->sched.max_workers; i++) {
+        for (unsigned i = 0; i < frd__sched_capacity(walk->sched); i++) {
             worker_free(&walk->workers[i]);
         }
     }
@@ -129,28 +120,16 @@ static void walk_free(struct frd_walk *walk)
         frd__free(walk->roots[i]);
     }
     frd__free(walk->roots);
-    frd__free(walk->sched.threads);
     frd__idset_free(walk->ids.seen);
     frd__volcache_free(walk->ids.volumes);
-    if (walk->sched.lot_ready) {
-        uv_cond_destroy(&walk->sched.lot_cond);
-        uv_mutex_destroy(&walk->sched.lot);
+    if (walk->locks_ready) {
         uv_mutex_destroy(&walk->ordered.node_lock);
         frd__batches_free(walk);
         uv_mutex_destroy(&walk->batches.lock);
     }
-    if (walk->sched.pool_ready) {
-        frd__pool_destroy(walk);
-    }
+    frd__sched_free(walk->sched);
     frd__free(walk->async.handle);
     frd__free(walk);
-}
-
-/** Is the environment variable `name` set, non-empty and not "0"? */
-static bool walk_env_on(const char *name)
-{
-    const char *v = getenv(name);
-    return v != NULL && v[0] != '\0' && strcmp(v, "0") != 0;
 }
 
 /**
@@ -195,6 +174,46 @@ static unsigned walk_default_workers(void)
         n = 1;
     }
     return n > WALK_DEFAULT_MAX_WORKERS ? WALK_DEFAULT_MAX_WORKERS : n;
+}
+
+/** A walk thread (hooks.run): the ordered consumer, an ordered worker or a concurrent
+ *  worker. */
+static void walk_thread_main(void *arg)
+{
+    struct frd__worker *w = arg;
+    struct frd_walk *walk = w->walk;
+    if (w == walk->consumer) {
+        frd__ordered_consume(w);
+    } else if (walk->ordered.state != NULL) {
+        frd__ordered_worker_run(w);
+    } else {
+        frd__worker_run(w);
+    }
+}
+
+/** Sets up worker `id` that a widened pool adds (hooks.worker_add). */
+static int walk_worker_add(void *ctx, unsigned id)
+{
+    struct frd_walk *walk = ctx;
+    return frd__worker_init(walk, &walk->workers[id], frd__sched_worker(walk->sched, id));
+}
+
+/** The last walk thread ended (hooks.done): a walk on the host's loop completes there. */
+static void walk_threads_done(void *ctx)
+{
+    struct frd_walk *walk = ctx;
+    if (walk->async.handle != NULL) {
+        uv_async_send(walk->async.handle);
+    }
+}
+
+/** Wakes the ordered mode's waiters on a stop (hooks.wake). */
+static void walk_wake(void *ctx)
+{
+    struct frd_walk *walk = ctx;
+    if (walk->ordered.state != NULL) {
+        frd__ordered_wake(walk);
+    }
 }
 
 static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroots,
@@ -301,43 +320,38 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
         (uint64_t)(o.progress_interval_ms ? o.progress_interval_ms : 1000) * 1000000u;
     atomic_init(&walk->hooks.progress_due, uv_hrtime() + walk->hooks.progress_ns);
     atomic_flag_clear(&walk->hooks.progress_busy);
-    atomic_init(&walk->stop, false);
-    atomic_init(&walk->first_err, 0);
     atomic_init(&walk->root_err, 0);
-    atomic_init(&walk->sched.pending, 0);
-    atomic_init(&walk->sched.queued, 0);
-    atomic_init(&walk->sched.sleepers, 0);
     atomic_init(&walk->fds.open_fds, 0);
-    atomic_init(&walk->sched.running, 0);
-    atomic_init(&walk->sched.finished, false);
-    if (uv_mutex_init(&walk->sched.lot) != 0) {
-        goto fail;
-    }
-    if (uv_cond_init(&walk->sched.lot_cond) != 0) {
-        uv_mutex_destroy(&walk->sched.lot);
-        goto fail;
-    }
     if (uv_mutex_init(&walk->ordered.node_lock) != 0) {
-        uv_cond_destroy(&walk->sched.lot_cond);
-        uv_mutex_destroy(&walk->sched.lot);
         goto fail;
     }
     if (uv_mutex_init(&walk->batches.lock) != 0) {
         uv_mutex_destroy(&walk->ordered.node_lock);
-        uv_cond_destroy(&walk->sched.lot_cond);
-        uv_mutex_destroy(&walk->sched.lot);
         goto fail;
     }
-    walk->sched.lot_ready = true;
-    if (frd__pool_init(walk, policy, max_workers) < 0) {
+    walk->locks_ready = true;
+    bool ordered = (o.flags & FRD_WALK_ORDERED) != 0;
+    struct frd__sched_config cfg = {
+        .nworkers = walk->nworkers,
+        .policy = policy,
+        .max_workers = max_workers,
+        .consumer = ordered,
+    };
+    struct frd__sched_hooks hooks = {
+        .ctx = walk,
+        .worker_add = walk_worker_add,
+        .run = walk_thread_main,
+        .wake = walk_wake,
+        .done = walk_threads_done,
+    };
+    if (frd__sched_new(&walk->sched, &cfg, &hooks) < 0) {
         goto fail;
     }
-    walk->sched.pool_ready = true;
-    walk->sched.stats_print = walk_env_on("FRD_STATS");
     // Each worker may hold its listing's descriptor and two while reopening along the
     // ancestors (every worker a widened pool may add, too); the ordered consumer's frames
     // hold theirs out of the kept ones.
-    unsigned reserve = walk_fd_reserve(walk->sched.max_workers);
+    unsigned capacity = frd__sched_capacity(walk->sched);
+    unsigned reserve = walk_fd_reserve(capacity);
     walk->fds.keep_limit = budget > reserve ? (int)(budget - reserve) : 0;
     if (frd__volcache_new(&walk->ids.volumes) < 0 ||
         (unique && frd__idset_new(&walk->ids.seen) < 0)) {
@@ -353,28 +367,27 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
             goto fail;
         }
     }
-    walk->workers = frd__calloc(walk->sched.max_workers, sizeof(*walk->workers));
+    walk->workers = frd__calloc(capacity, sizeof(*walk->workers));
     if (walk->workers == NULL) {
         goto fail;
     }
     for (unsigned i = 0; i < walk->nworkers; i++) {
-        if ((rc = frd__worker_init(walk, &walk->workers[i], i)) < 0) {
+        struct frd__sched_worker *sw = frd__sched_worker(walk->sched, i);
+        if ((rc = frd__worker_init(walk, &walk->workers[i], sw)) < 0) {
             goto fail;
         }
     }
-    if (o.flags & FRD_WALK_ORDERED) {
+    if (ordered) {
         walk->consumer = frd__calloc(1, sizeof(*walk->consumer));
         if (walk->consumer == NULL) {
             rc = FRD_ENOMEM;
             goto fail;
         }
-        if ((rc = frd__worker_init(walk, walk->consumer, walk->nworkers)) < 0 ||
+        struct frd__sched_worker *sw = frd__sched_consumer(walk->sched);
+        if ((rc = frd__worker_init(walk, walk->consumer, sw)) < 0 ||
             (rc = frd__ordered_init(walk)) < 0) {
             goto fail;
         }
-        // The consumer stands for worker 0 (that worker runs no thread of its own in an
-        // ordered walk), so callbacks see indices 0..workers-1 in this mode too.
-        walk->consumer->index = 0;
     } else {
         // Roots go on worker 0's deque, the first on top, so they start in order.
         struct frd__worker *w0 = &walk->workers[0];
@@ -388,13 +401,11 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
             root->flags |= WN_ROOT;
             root->ord = (uint32_t)i;
             root->root_index = (unsigned)i;
-            if (frd__deque_push(&w0->dq, root) < 0) {
+            if (frd__sched_seed(walk->sched, root) < 0) {
                 frd__wnode_release(w0, root);
                 rc = FRD_ENOMEM;
                 goto fail;
             }
-            atomic_fetch_add(&walk->sched.pending, 1);
-            atomic_fetch_add(&walk->sched.queued, 1);
         }
     }
     *out = walk;
@@ -404,7 +415,7 @@ fail:
     if (walk->workers != NULL && walk->ordered.state == NULL) {
         // Roots already queued: free their nodes before the slabs go.
         struct frd__wnode *n;
-        while ((n = frd__deque_pop(&walk->workers[0].dq)) != NULL) {
+        while ((n = frd__sched_unseed(walk->sched)) != NULL) {
             frd__wnode_release(&walk->workers[0], n);
         }
     }
@@ -415,33 +426,18 @@ fail:
 /** The walk's result once every thread is done. */
 static int walk_result(struct frd_walk *walk)
 {
-    int rc = atomic_load(&walk->first_err);
+    int rc = frd__sched_result(walk->sched);
     if (rc == 0) {
         rc = atomic_load(&walk->root_err);
     }
     return rc;
 }
 
-/** Starts the threads; on failure, stops the walk so whatever started drains. */
-/** A walk thread: the ordered consumer, an ordered worker or a concurrent worker. */
-static void walk_thread_main(void *arg)
+/** Starts the threads; on failure, stops the walk so whatever started drains. `caller`: the
+ *  worker the calling thread runs, or NULL. */
+static void walk_launch(struct frd_walk *walk, struct frd__worker *caller)
 {
-    struct frd__worker *w = arg;
-    struct frd_walk *walk = w->walk;
-    w->tid = uv_thread_self();
-    if (w == walk->consumer) {
-        frd__ordered_consume(w);
-    } else if (walk->ordered.state != NULL) {
-        frd__ordered_worker_run(w);
-    } else {
-        frd__worker_run(w);
-    }
-    frd__pool_thread_exit(walk);
-}
-
-static void walk_launch(struct frd_walk *walk)
-{
-    int rc = frd__pool_start(walk, walk_thread_main);
+    int rc = frd__sched_start(walk->sched, caller != NULL ? caller->sw : NULL);
     if (rc < 0) {
         frd__walk_stop(walk, rc, NULL);
     }
@@ -457,16 +453,9 @@ int frd_walk_roots(const char *const *roots, size_t nroots, const struct frd_wal
     }
     // The caller's thread works too: as worker 0, or as the ordered walk's consumer.
     struct frd__worker *self = walk->consumer ? walk->consumer : &walk->workers[0];
-    walk->sched.caller_runs_worker0 = walk->consumer == NULL;
-    self->tid = uv_thread_self();
-    walk_launch(walk);
-    if (walk->consumer != NULL) {
-        frd__ordered_consume(self);
-    } else {
-        frd__worker_run(self);
-    }
-    frd__pool_join(walk);
-    atomic_store(&walk->sched.finished, true);
+    walk_launch(walk, self);
+    walk_thread_main(self);
+    frd__sched_join(walk->sched);
     rc = walk_result(walk);
     walk_free(walk);
     return rc;
@@ -489,9 +478,8 @@ int frd_walk_start(struct frd_walk **out, const char *const *roots, size_t nroot
     if (rc < 0) {
         return rc;
     }
-    walk->sched.threads_for_consumer = true;
     *out = walk; // before any thread starts: a callback may cancel through it
-    walk_launch(walk);
+    walk_launch(walk, NULL);
     return 0;
 }
 
@@ -500,8 +488,7 @@ int frd_walk_join(struct frd_walk *walk)
     if (walk == NULL) {
         return FRD_EINVAL;
     }
-    frd__pool_join(walk);
-    atomic_store(&walk->sched.finished, true);
+    frd__sched_join(walk->sched);
     int rc = walk_result(walk);
     walk_free(walk);
     return rc;
@@ -509,10 +496,10 @@ int frd_walk_join(struct frd_walk *walk)
 
 void frd_walk_cancel(struct frd_walk *walk)
 {
-    if (walk == NULL || atomic_load(&walk->sched.finished)) {
+    if (walk == NULL) {
         return;
     }
-    frd__walk_stop(walk, FRD_ECANCELED, NULL);
+    frd__walk_stop(walk, FRD_ECANCELED, NULL); // ignored once the walk is joined
 }
 
 static void async_closed(uv_handle_t *handle)
@@ -523,8 +510,7 @@ static void async_closed(uv_handle_t *handle)
 static void async_done(uv_async_t *async)
 {
     struct frd_walk *walk = async->data;
-    frd__pool_join(walk);
-    atomic_store(&walk->sched.finished, true);
+    frd__sched_join(walk->sched);
     walk->async.done_cb(walk_result(walk), walk->async.done_udata);
     uv_close((uv_handle_t *)async, async_closed);
 }
@@ -554,9 +540,8 @@ int frd_walk_start_async(struct frd_walk **out, struct uv_loop_s *loop, const ch
     walk->async.loop = loop;
     walk->async.done_cb = done;
     walk->async.done_udata = udata;
-    walk->sched.threads_for_consumer = true;
     *out = walk; // before any thread starts: a callback may cancel through it
-    walk_launch(walk);
+    walk_launch(walk, NULL);
     return 0;
 }
 
@@ -577,14 +562,12 @@ int frd_read_tree(const char *root, unsigned flags, struct frd_list *out)
     }
     size_t len = strlen(root);
     walk->collect.prefix = len + (len > 0 && frd__plat_is_sep(root[len - 1]) ? 0 : 1);
-    walk->sched.caller_runs_worker0 = true;
-    walk->workers[0].tid = uv_thread_self();
-    walk_launch(walk);
+    walk_launch(walk, &walk->workers[0]);
     frd__worker_run(&walk->workers[0]);
-    frd__pool_join(walk);
+    frd__sched_join(walk->sched);
     rc = walk_result(walk);
     frd_list_clear(out);
-    for (unsigned i = 0; i < frd__pool_created(walk) && rc == 0; i++) {
+    for (unsigned i = 0; i < frd__sched_created(walk->sched) && rc == 0; i++) {
         const struct frd_list *l = walk->workers[i].collect;
         const struct frd_entry *v = frd_list_entries(l);
         for (size_t j = 0; j < frd_list_count(l) && rc == 0; j++) {

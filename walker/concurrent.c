@@ -100,7 +100,7 @@ static bool wn_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd
     struct frd_walk *walk = w->walk;
     size_t sep = frd__path_sep(w->path, dir_len);
     unsigned depth = node->depth + 1;
-    frd__slot_hold(w); // reports and visits below run under one slot (walker/pool.c)
+    unsigned slot = frd__slot_hold(w); // reports and visits below, under one (sched/width.c)
     for (size_t i = 0; i < count; i++) {
         struct frd_entry kst;
         bool no_descent = false;
@@ -158,7 +158,7 @@ static bool wn_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd
             .followed_link = r.followed,
             .persistent_ids = r.persistent && !walk->names_only,
             .root_index = node->root_index,
-            .worker = w->index,
+            .worker = slot,
             .parent_state = node->state,
         };
         void *state = NULL;
@@ -186,13 +186,13 @@ static bool wn_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd
             atomic_fetch_add(&node->fd_refs, 1);
             c->flags |= WN_HOLDS_PARENT_FD;
         }
-        if (frd__pool_push(w, c) < 0) {
+        if (frd__sched_push(w->sw, c) < 0) {
             // No memory to queue it: the subtree cannot be walked. Say so and let it go.
             frd__report(w, "", FRD__FAIL_QUEUE, FRD_ENOMEM, c->depth);
             frd__wnode_drop(w, c);
         }
     }
-    return !atomic_load_explicit(&walk->stop, memory_order_relaxed);
+    return !frd__walk_stopping(walk);
 }
 
 /**
@@ -224,8 +224,8 @@ static void wn_list_hooked(struct frd__worker *w, struct frd__wnode *node, frd_o
     // The children hook sees the listing before anything in it is stat'ed or visited.
     frd_os_fd pfd;
     int how = frd__parent_fd_get(w, node, fd, &pfd);
-    frd__slot_hold(w); // the hook and the visits after it, under one slot
-    struct frd_walk_entry dir = frd__wnode_walk_entry(node, w->path, dir_len, pfd, w->index);
+    unsigned slot = frd__slot_hold(w); // the hook and the visits after it, under one slot
+    struct frd_walk_entry dir = frd__wnode_walk_entry(node, w->path, dir_len, pfd, slot);
     rc = frd__children_run(w, &dir, fd);
     frd__parent_fd_put(w, node, how, pfd);
     wn_parent_fd_let_go(walk, node);
@@ -258,7 +258,7 @@ static bool wn_batch_push(struct frd__worker *w, struct frd__wnode *node, struct
     t->result = b;
     atomic_fetch_add(&node->fd_refs, 1);
     atomic_fetch_add(&w->batches_out, 1);
-    if (frd__pool_push(w, t) < 0) {
+    if (frd__sched_push(w->sw, t) < 0) {
         atomic_fetch_sub(&w->batches_out, 1);
         t->result = NULL;
         frd__wnode_drop(w, t);
@@ -274,7 +274,7 @@ static void wn_batch_run(struct frd__worker *w, struct frd__wnode *t)
     struct frd__batch *b = t->result;
     struct frd__wnode *dir = t->parent;
     size_t dir_len;
-    if (!atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
+    if (!frd__walk_stopping(walk)) {
         if (frd__wnode_path(w, dir, &w->path, &w->path_cap, &dir_len) < 0) {
             frd__walk_stop(walk, FRD_ENOMEM, w);
         } else {
@@ -305,7 +305,7 @@ static void wn_list_batches(struct frd__worker *w, struct frd__wnode *node, frd_
 {
     struct frd_walk *walk = w->walk;
     struct frd_lister *lister = w->lister;
-    unsigned width = atomic_load_explicit(&walk->sched.target, memory_order_relaxed);
+    unsigned width = frd__sched_width(walk->sched);
     unsigned limit = (width - 1) * WN_BATCHES_PER_WORKER;
     unsigned record = walk->list_fields & frd__plat_record_fields;
     bool late_stat = !walk->names_only && record != walk->list_fields;
@@ -362,7 +362,7 @@ static void wn_list_batches(struct frd__worker *w, struct frd__wnode *node, frd_
                 wn_batch_put(walk, b);
             }
         }
-        if (!ok || rc < 0 || atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
+        if (!ok || rc < 0 || frd__walk_stopping(walk)) {
             break;
         }
         if (!split && width > 1) {
@@ -381,7 +381,7 @@ static void wn_list_batches(struct frd__worker *w, struct frd__wnode *node, frd_
         frd_lister_set_fields(lister, walk->list_fields);
     }
     frd_lister_batch_end(lister);
-    if (!ok || atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
+    if (!ok || frd__walk_stopping(walk)) {
         return;
     }
     node->totals.entries = entries;
@@ -399,8 +399,8 @@ static int wn_hook_part(struct frd__worker *w, struct frd__wnode *node, frd_os_f
     frd_os_fd pfd;
     w->path[dir_len] = '\0';
     int how = frd__parent_fd_get(w, node, fd, &pfd);
-    frd__slot_hold(w); // a widened pool's worker gave its slot back before the read
-    struct frd_walk_entry dir = frd__wnode_walk_entry(node, w->path, dir_len, pfd, w->index);
+    unsigned slot = frd__slot_hold(w); // a widened pool's worker gave it back before the read
+    struct frd_walk_entry dir = frd__wnode_walk_entry(node, w->path, dir_len, pfd, slot);
     int rc = frd__children_run_part(w, k, list, &dir, fd, part);
     frd__parent_fd_put(w, node, how, pfd);
     if (rc < 0) {
@@ -458,7 +458,7 @@ static void wn_list_hooked_parts(struct frd__worker *w, struct frd__wnode *node,
             node->listed = true;
             atomic_fetch_add_explicit(&w->n_dirs, 1, memory_order_relaxed);
         }
-        if (!ok || atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
+        if (!ok || frd__walk_stopping(walk)) {
             break;
         }
         // Read ahead: the hook is told whether a part follows.
@@ -495,7 +495,7 @@ static void wn_list_hooked_parts(struct frd__worker *w, struct frd__wnode *node,
             }
         }
         cur = NULL;
-        if (!ok || atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
+        if (!ok || frd__walk_stopping(walk)) {
             break;
         }
         if (!more) {
@@ -524,7 +524,7 @@ static void wn_list_hooked_parts(struct frd__worker *w, struct frd__wnode *node,
     if (pinned) {
         frd__fd_release(walk, node->parent);
     }
-    if (!ok || atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
+    if (!ok || frd__walk_stopping(walk)) {
         return;
     }
     node->totals.entries = entries;
@@ -600,18 +600,18 @@ void frd__worker_run(struct frd__worker *w)
 {
     struct frd_walk *walk = w->walk;
     struct frd__wnode *node;
-    while ((node = frd__pool_next(w)) != NULL) {
-        frd__pool_probe(w);
+    while ((node = frd__sched_next(w->sw)) != NULL) {
+        frd__sched_probe(w->sw);
         frd__slot_yield(w); // opening and listing may block (walker/pool.c)
         if (node->flags & WN_BATCH) {
             wn_batch_run(w, node); // also after a stop: it lets go of what it holds
-        } else if (atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
+        } else if (frd__walk_stopping(walk)) {
             frd__wnode_drop(w, node);
         } else if (node->flags & WN_ROOT) {
             frd__concurrent_root(w, node);
         } else {
             frd__concurrent_dir(w, node);
         }
-        frd__pool_task_done(walk);
+        frd__sched_task_done(walk->sched);
     }
 }

@@ -58,7 +58,7 @@ static int wn_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *
         return FRD_ESTALE;
     }
     if (n > 0) {
-        atomic_fetch_add_explicit(&walk->sched.stats.reopen_steps, n, memory_order_relaxed);
+        frd__sched_note_reopen_steps(walk->sched, n);
     }
     frd_os_fd cur = anchor->fd;
     bool cur_is_anchor = true;
@@ -234,8 +234,8 @@ static void wn_post_order(struct frd__worker *w, struct frd__wnode *node, frd_os
     int how = FD_NONE;
     if (frd__wnode_path(w, node, &w->path2, &w->path2_cap, &len) == 0) {
         how = frd__parent_fd_get(w, node, *carry, &pfd);
-        frd__slot_hold(w);
-        struct frd_walk_entry we = frd__wnode_walk_entry(node, w->path2, len, pfd, w->index);
+        unsigned slot = frd__slot_hold(w);
+        struct frd_walk_entry we = frd__wnode_walk_entry(node, w->path2, len, pfd, slot);
         if (frd__cb_enter(w)) {
             walk->opts.on_dir_done(&we, &node->totals, walk->hooks.udata);
             frd__cb_leave(w);
@@ -263,8 +263,7 @@ void frd__wnode_release(struct frd__worker *w, struct frd__wnode *node)
         // The node and everything below it are done.
         node->totals.bytes += atomic_load(&node->batch_bytes);
         if (walk->ordered.state == NULL && node->listed && walk->opts.on_dir_done != NULL &&
-            !atomic_load_explicit(&walk->stop, memory_order_relaxed) &&
-            (int)node->depth >= walk->opts.min_depth) {
+            !frd__walk_stopping(walk) && (int)node->depth >= walk->opts.min_depth) {
             wn_post_order(w, node, &carry);
         } else {
             frd__fd_close_owned(walk, carry);

@@ -86,7 +86,6 @@ int frd__ordered_init(struct frd_walk *walk)
         goto fail_sortbufs;
     }
     walk->ordered.state = o;
-    walk->ordered.wake = frd__ordered_wake;
     return 0;
 
 fail_sortbufs:
@@ -148,7 +147,7 @@ static struct o_result *o_await(struct frd__worker *c, struct frd__wnode *node)
     frd__o_lock(o);
     o_put_later_flush(o);
     o->awaited = node;
-    while (node->result == NULL && !atomic_load(&walk->stop)) {
+    while (node->result == NULL && !frd__walk_stopping(walk)) {
         // Rather than sleep, list: the awaited directory itself when no worker has taken it
         // yet (no hand-off at all), else the next read-ahead. The consumer is one of the
         // walk's listing threads (it stands for worker 0), so a walk with N workers runs N
@@ -237,7 +236,7 @@ static struct o_item *o_item_get(struct frd__worker *c, struct o_frame *f, size_
         if (f->chunk != SIZE_MAX && o->idle > 0) {
             uv_cond_signal(&o->work_cond);
         }
-        while (!frd__o_chunk_ready(lg, k) && !atomic_load(&walk->stop)) {
+        while (!frd__o_chunk_ready(lg, k) && !frd__walk_stopping(walk)) {
             if (frd__o_chunk_take(c, o, lg) || frd__o_work_one(c, o)) {
                 continue;
             }
@@ -328,11 +327,12 @@ static void o_post_visit(struct frd__worker *c, struct frd__wnode *node, size_t 
 {
     struct frd_walk *walk = c->walk;
     if (walk->opts.on_dir_done == NULL || (int)node->depth < walk->opts.min_depth ||
-        atomic_load(&walk->stop)) {
+        frd__walk_stopping(walk)) {
         return;
     }
     c->path[dir_len] = '\0';
-    struct frd_walk_entry we = frd__wnode_walk_entry(node, c->path, dir_len, parent_fd, c->index);
+    struct frd_walk_entry we =
+        frd__wnode_walk_entry(node, c->path, dir_len, parent_fd, frd__slot(c));
     if (frd__cb_enter(c)) {
         walk->opts.on_dir_done(&we, &node->totals, walk->hooks.udata);
         frd__cb_leave(c);
@@ -483,8 +483,9 @@ static void o_run_frames(struct frd__worker *c)
     struct frd__ordered *o = walk->ordered.state;
     struct frd_entry bare; // the entries of bare items: fields they lack stay zero
     memset(&bare, 0, sizeof(bare));
+    unsigned slot = frd__slot(c); // the consumer's, fixed: it stands for worker 0
     while (o->nframes > 0) {
-        if (atomic_load_explicit(&walk->stop, memory_order_relaxed)) {
+        if (frd__walk_stopping(walk)) {
             return;
         }
         struct o_frame *f = &o->frames[o->nframes - 1];
@@ -567,7 +568,7 @@ static void o_run_frames(struct frd__worker *c)
             .followed_link = whole && full->followed,
             .persistent_ids = whole && full->persistent,
             .root_index = f->node->root_index,
-            .worker = c->index,
+            .worker = slot,
             .parent_state = f->node->state,
         };
         void *dstate = NULL;
@@ -633,7 +634,7 @@ void frd__ordered_consume(struct frd__worker *c)
     struct frd_walk *walk = c->walk;
     struct frd__ordered *o = walk->ordered.state;
     for (size_t i = 0; i < walk->nroots; i++) {
-        if (atomic_load(&walk->stop)) {
+        if (frd__walk_stopping(walk)) {
             break;
         }
         o_root(c, i);
@@ -676,5 +677,4 @@ void frd__ordered_free(struct frd_walk *walk)
     uv_mutex_destroy(&o->mu);
     frd__free(o);
     walk->ordered.state = NULL;
-    walk->ordered.wake = NULL;
 }

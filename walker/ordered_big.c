@@ -188,7 +188,7 @@ FRD__INTROSORT(key_sort, struct o_key, const struct frd_entry *, key_less)
 
 const struct o_key *frd__o_sort_order(struct frd__worker *w, const struct frd_entry *v, size_t n)
 {
-    struct o_sortbuf *sb = &((struct frd__ordered *)w->walk->ordered.state)->sortbufs[w->index];
+    struct o_sortbuf *sb = &((struct frd__ordered *)w->walk->ordered.state)->sortbufs[frd__slot(w)];
     if (n == 0 || n > UINT32_MAX) {
         return NULL;
     }

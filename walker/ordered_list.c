@@ -406,7 +406,7 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
             int how = frd__parent_fd_get(w, node, fd, &pfd);
             // No states: the consumer sets them, and may be doing so right now.
             struct frd_walk_entry dir =
-                frd__wnode_walk_entry_stateless(node, w->path2, plen, pfd, w->index);
+                frd__wnode_walk_entry_stateless(node, w->path2, plen, pfd, frd__slot(w));
             krc = frd__children_run(w, &dir, fd);
             frd__parent_fd_put(w, node, how, pfd);
         }
@@ -547,7 +547,7 @@ void frd__ordered_worker_run(struct frd__worker *w)
     struct frd__ordered *o = walk->ordered.state;
     uv_mutex_lock(&o->mu);
     for (;;) {
-        if (o->consumer_done || atomic_load(&walk->stop)) {
+        if (o->consumer_done || frd__walk_stopping(walk)) {
             break;
         }
         if (!frd__o_work_one(w, o)) {

@@ -38,14 +38,14 @@ bool frd__report_loop(struct frd__worker *w, const char *path, struct frd__failu
     if (walk->opts.on_error == NULL) {
         return true;
     }
-    frd__slot_hold(w);
+    unsigned slot = frd__slot_hold(w);
     struct frd_walk_error err = {
         .path = path,
         .op = op.op,
         .code = code,
         .depth = depth,
         .other_path = other,
-        .worker = w->index,
+        .worker = slot,
         .call = op.call,
     };
     if (!frd__cb_enter(w)) {
@@ -78,7 +78,7 @@ void frd__progress_tick(struct frd__worker *w)
     atomic_store_explicit(&walk->hooks.progress_due, now + walk->hooks.progress_ns,
                           memory_order_relaxed);
     struct frd_walk_progress p = {0};
-    unsigned created = frd__pool_created(walk);
+    unsigned created = frd__sched_created(walk->sched);
     for (unsigned i = 0; i < created; i++) {
         struct frd__worker *x = &walk->workers[i];
         p.dirs += atomic_load_explicit(&x->n_dirs, memory_order_relaxed);
@@ -92,7 +92,7 @@ void frd__progress_tick(struct frd__worker *w)
         p.bytes += atomic_load_explicit(&walk->consumer->n_bytes, memory_order_relaxed);
         p.errors += atomic_load_explicit(&walk->consumer->n_errors, memory_order_relaxed);
     }
-    p.queued_dirs = atomic_load_explicit(&walk->sched.queued, memory_order_relaxed);
+    p.queued_dirs = frd__sched_queued(walk->sched);
     frd__slot_hold(w); // callbacks run under a slot (at most `workers` at once)
     if (frd__cb_enter(w)) {
         walk->opts.on_progress(&p, walk->hooks.udata);

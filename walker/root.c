@@ -101,9 +101,9 @@ enum frd__root_next frd__root_begin(struct frd__worker *w, struct frd__wnode *ro
             root->vclass = (uint8_t)rs->cls;
         }
     }
-    frd__slot_hold(w);
+    unsigned slot = frd__slot_hold(w);
     struct frd_walk_entry we =
-        frd__wnode_walk_entry(root, root->name, root->name_len, FRD_INVALID_FD, w->index);
+        frd__wnode_walk_entry(root, root->name, root->name_len, FRD_INVALID_FD, slot);
     enum frd_action act = frd__visit(w, &we);
     enum frd__root_next next = FRD__ROOT_DONE;
     if (is_dir && open_rc < 0 && act == FRD_ACTION_CONTINUE &&

@@ -2,10 +2,11 @@
 // Copyright (c) 2026 The frd authors
 
 /**
- * Internal declarations of the walker: nodes, workers, deques, identity, the two modes.
+ * Internal declarations of the walker above its scheduler: nodes, workers, identity, the two
+ * modes.
  *
- * Who calls whom (each file calls only files below it; the one call upward, a stop waking
- * the ordered mode's waiters, goes through walk->ordered.wake, set by that mode):
+ * Who calls whom (each file calls only files below it; the scheduler calls nothing here:
+ * what it needs from the walk goes through struct frd__sched_hooks, set up by api.c):
  *
  *   api.c                         public functions, options, a walk's threads' entry
  *   concurrent.c  ordered.c       the two modes (ordered.c: the consumer)
@@ -17,15 +18,16 @@
  *   report.c                      errors, progress, the visit callback
  *   open.c                        opening and reopening; a node's last release
  *   node.c                        node allocation, paths, descriptor refcounts
- *   pool.c                        threads, parking, termination, stop (calls deque.c)
  *   identity.c                    identities, dedupe sets, volume classes (calls table.c)
- *   deque.c  table.c              a work-stealing deque; the walker's hash table
+ *   table.c                       the walker's hash table
+ *   sched/                        threads, deques, parking, termination, stop (sched.h)
  */
 #ifndef FRD_WALKER_WALKER_H
 #define FRD_WALKER_WALKER_H
 
 #include "internal.h"
 #include "platform.h"
+#include "sched/sched.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -197,27 +199,6 @@ static inline size_t frd__path_sep(const char *dir, size_t dir_len)
     return dir_len > 0 && frd__plat_is_sep(dir[dir_len - 1]) ? 0 : 1;
 }
 
-/** A work-stealing deque of nodes (walker/deque.c). */
-struct frd__deque {
-    uv_mutex_t lock;
-    struct frd__wnode **ring; /**< capacity slots, a power of two */
-    size_t capacity;
-    size_t head; /**< index of the oldest */
-    size_t count;
-};
-
-int frd__deque_init(struct frd__deque *dq);
-void frd__deque_destroy(struct frd__deque *dq);
-/** Owner: pushes its newest. @return 0 or FRD_ENOMEM. */
-int frd__deque_push(struct frd__deque *dq, struct frd__wnode *node);
-/** Owner: pops its newest. @return the node, or NULL when empty. */
-struct frd__wnode *frd__deque_pop(struct frd__deque *dq);
-/**
- * Thief: takes the oldest half (at least one) of `victim`, moves all but the first into
- * `own` and returns that first. @return the node, or NULL if the victim was empty.
- */
-struct frd__wnode *frd__deque_steal(struct frd__deque *victim, struct frd__deque *own);
-
 /* ---- Identity (walker/identity.c) ---- */
 
 /** A set of identities, sharded by hash so workers rarely meet on one lock. */
@@ -308,52 +289,6 @@ void frd__children_view_free(struct frd_walk_children *k);
 
 struct frd__worker;
 
-/** How the concurrent mode's pool sizes itself (walk->sched.policy). */
-enum frd__pool_policy {
-    FRD__POOL_FIXED,    /**< nworkers threads, each with its own slot (workers asked, ordered) */
-    FRD__POOL_ADAPTIVE, /**< nworkers, widened while they sit blocked on I/O, up to a bound */
-    FRD__POOL_WIDE,     /**< the bound from the start (bench comparison: FRD_POOL=wide) */
-};
-
-/** One change of the pool's width, for the stats' timeline. */
-struct frd__pool_event {
-    uint32_t ms;    /**< since the walk started */
-    uint16_t width; /**< workers allowed to take tasks after it */
-};
-
-#define FRD__POOL_EVENTS 64
-
-/** What the pool did (FRD_STATS=1 prints it; tests read it through frd__test_pool_done). */
-struct frd__pool_stats {
-    unsigned base;                   /**< nworkers: the callback slots */
-    unsigned max;                    /**< the bound */
-    unsigned started;                /**< workers that ran, the base included */
-    unsigned peak;                   /**< the widest the pool was */
-    atomic_uint widenings;           /**< target raised */
-    atomic_uint retirements;         /**< target lowered */
-    atomic_uint windows;             /**< measurement windows closed */
-    atomic_uint blocked_windows;     /**< of them, judged blocked */
-    atomic_uint_fast64_t busy_ns;    /**< wall time of the windows, parked time left out */
-    atomic_uint_fast64_t blocked_ns; /**< of it, off the CPU and not waiting for one */
-    atomic_uint_fast64_t slot_waits; /**< times a worker waited for a callback slot */
-    /** Directories opened along the ancestors, each on the way to one whose parent's
-     *  descriptor was not kept (walker/open.c): a step per level climbed back down. */
-    atomic_uint_fast64_t reopen_steps;
-    uv_mutex_t lock; /**< events */
-    struct frd__pool_event events[FRD__POOL_EVENTS];
-    unsigned nevents;
-};
-
-/**
- * Tests only: called as a walk ends with what its pool did. NULL in normal use.
- */
-extern void (*frd__test_pool_done)(const struct frd__pool_stats *stats);
-/**
- * Tests only: when set, decides instead of the clocks whether a worker's window of tasks
- * sat blocked on I/O (1) or not (0); -1 measures as usual. NULL in normal use.
- */
-extern int (*frd__test_pool_blocked)(void);
-
 /** Opaque to users as struct frd_walk. */
 struct frd_walk {
     struct frd_walk_options opts;
@@ -387,9 +322,10 @@ struct frd_walk {
     struct frd__worker *workers;  /**< nworkers of them */
     struct frd__worker *consumer; /**< ordered mode: the thread that runs callbacks */
 
-    atomic_bool stop;
-    atomic_int first_err; /**< the walk's result once stopped; 0 otherwise */
-    atomic_int root_err;  /**< first error of a root that could not be walked */
+    /** Threads, tasks, stopping (walker/sched/): opaque. */
+    struct frd__sched *sched;
+    bool locks_ready;    /**< ordered.node_lock and batches.lock were initialized */
+    atomic_int root_err; /**< first error of a root that could not be walked */
 
     /** The caller's callbacks and the progress clock (walker/report.c). */
     struct {
@@ -399,44 +335,6 @@ struct frd_walk {
         uint64_t progress_ns;
         atomic_flag progress_busy;
     } hooks;
-
-    /** Threads, and the concurrent mode's tasks (walker/pool.c). */
-    struct {
-        atomic_size_t pending; /**< directory tasks not finished */
-        atomic_size_t queued;  /**< tasks sitting in deques */
-        atomic_int sleepers;
-        uv_mutex_t lot;
-        uv_cond_t lot_cond;
-        bool done;            /**< under lot */
-        bool lot_ready;       /**< lot and lot_cond were initialized */
-        atomic_bool finished; /**< joined: a cancel now changes nothing */
-        uv_thread_t *threads;
-        unsigned nthreads;
-        bool caller_runs_worker0;  /**< blocking concurrent walk: the caller is worker 0 (an
-                                        ordered walk's consumer always stands for worker 0) */
-        bool threads_for_consumer; /**< ordered background walk: the consumer gets a thread */
-        atomic_uint running;       /**< threads still running (async completion) */
-        /** The pool may grow past nworkers while its workers sit blocked on I/O (concurrent
-         *  mode, default worker count): see "Widening" in walker/pool.c. */
-        enum frd__pool_policy policy;
-        unsigned max_workers;  /**< workers allocated: nworkers, or the widening bound */
-        atomic_uint created;   /**< workers set up and started (nworkers at first) */
-        atomic_uint target;    /**< workers allowed to take tasks; the rest are retired */
-        atomic_bool wide;      /**< target went past nworkers once: slots move (pool.c) */
-        uv_cond_t retire_cond; /**< under lot: retired workers wait here */
-        uv_mutex_t grow;       /**< creating a worker: threads[], nthreads, created */
-        bool grow_failed;      /**< under grow: a worker could not be added; add no more */
-        bool stats_print;      /**< FRD_STATS set: print the pool's stats as the walk ends */
-        bool pool_ready;       /**< frd__pool_init() succeeded */
-        uv_thread_cb entry;    /**< what every walk thread runs */
-        /** Callback slots: indices 0..nworkers-1 a worker holds while it may call back. */
-        atomic_uint free_slots; /**< bit i: slot i is free */
-        atomic_int slot_waiters;
-        uv_mutex_t slot_lock;
-        uv_cond_t slot_cond;
-        struct frd__pool_stats stats;
-        uint64_t t_start; /**< uv_hrtime() at start, for the stats' timeline */
-    } sched;
 
     /** The descriptor budget (walker/open.c). */
     struct {
@@ -453,8 +351,6 @@ struct frd_walk {
     /** The ordered mode (walker/ordered*.c); state is NULL in the concurrent mode. */
     struct {
         struct frd__ordered *state;
-        /** Wakes the mode's own waiters on a stop, or NULL. */
-        void (*wake)(struct frd_walk *walk);
         uv_mutex_t node_lock; /**< nodes the consumer freed, for the workers */
         struct frd__wnode *shared_small;
         struct frd__wnode *shared_large;
@@ -492,23 +388,8 @@ struct frd_walk {
 /** One thread's state: its deque, lister, list, path buffers and node free lists. */
 struct frd__worker {
     struct frd_walk *walk;
-    /** The callback slot it holds: what callbacks see as `worker`. Its position in
-     *  walk->workers in a fixed pool; in a widened one FRD__NO_SLOT between callbacks. */
-    unsigned index;
-    unsigned id; /**< position in walk->workers */
-    /** The pool's measurement window (pool.c): start, clocks and switches then, time and
-     *  times parked since. */
-    uint64_t win_t0;
-    uint64_t win_cpu;
-    uint64_t win_blocks;
-    uint64_t win_preempt;
-    uint64_t win_parked;
-    uint64_t win_parks;
-    unsigned idle_windows; /**< idle windows in a row */
-    uv_thread_t tid;
-    atomic_int in_cb; /**< 1 while it may be in a callback (cancel waits) */
-    struct frd__deque dq;
-    bool dq_ready;
+    /** Its scheduler side (walker/sched/): its deque, thread, callback slot. */
+    struct frd__sched_worker *sw;
     struct frd_lister *lister;
     struct frd_list *list;
     struct frd_list *collect; /**< frd_read_tree() */
@@ -523,7 +404,6 @@ struct frd__worker {
     void **slabs; /**< node slabs this worker allocated */
     size_t nslabs;
     size_t slabs_cap;
-    uint64_t rng;
     uint64_t last_dev; /**< one-entry volume class cache */
     int last_class;    /**< -1: none */
     char *canon;       /**< scratch for canonical paths */
@@ -590,10 +470,39 @@ int frd__wnode_path(struct frd__worker *w, struct frd__wnode *node, char **buf, 
 /** Grows a worker-owned buffer. @return 0 or FRD_ENOMEM. */
 int frd__grow(struct frd__worker *w, char **buf, size_t *cap, size_t need);
 /** Records a fatal result and stops the walk (no callback starts after it returns). */
-void frd__walk_stop(struct frd_walk *walk, int code, struct frd__worker *self);
-/** Enters and leaves a callback (see walker/pool.c). */
-bool frd__cb_enter(struct frd__worker *w);
-void frd__cb_leave(struct frd__worker *w);
+static inline void frd__walk_stop(struct frd_walk *walk, int code, struct frd__worker *self)
+{
+    frd__sched_stop(walk->sched, code, self != NULL ? self->sw : NULL);
+}
+/** Has the walk been stopped? */
+static inline bool frd__walk_stopping(const struct frd_walk *walk)
+{
+    return frd__sched_stopping(walk->sched);
+}
+/** Enters and leaves a callback (walker/sched/threads.c). */
+static inline bool frd__cb_enter(struct frd__worker *w)
+{
+    return frd__sched_cb_enter(w->sw);
+}
+static inline void frd__cb_leave(struct frd__worker *w)
+{
+    frd__sched_cb_leave(w->sw);
+}
+/** Holds a callback slot (walker/sched/width.c). @return the worker index callbacks see. */
+static inline unsigned frd__slot_hold(struct frd__worker *w)
+{
+    return frd__sched_slot_hold(w->sw);
+}
+/** The slot held now (a fixed pool's, or after frd__slot_hold()). */
+static inline unsigned frd__slot(const struct frd__worker *w)
+{
+    return frd__sched_slot(w->sw);
+}
+/** Gives the slot back before the worker may block (walker/sched/width.c). */
+static inline void frd__slot_yield(struct frd__worker *w)
+{
+    frd__sched_slot_yield(w->sw);
+}
 /** The walker's own failed calls (the listers' come from frd_lister_error()). */
 #define FRD__FAIL_OPEN  ((struct frd__failure){"open", FRD_OP_OPEN})
 #define FRD__FAIL_STAT  ((struct frd__failure){"stat", FRD_OP_STAT})
@@ -678,45 +587,8 @@ struct frd__root_start {
 enum frd__root_next frd__root_begin(struct frd__worker *w, struct frd__wnode *root,
                                     struct frd__root_start *rs);
 
-/* walker/pool.c: threads and parking. */
-/** Starts the walk's threads, each running `entry` with its worker (the consumer's too). */
-int frd__pool_start(struct frd_walk *walk, uv_thread_cb entry);
-/** A walk thread ends: the last one out of a background walk tells the host's loop. */
-void frd__pool_thread_exit(struct frd_walk *walk);
-void frd__pool_join(struct frd_walk *walk);
-struct frd__wnode *frd__pool_next(struct frd__worker *w);
-/** Queues a task on the worker's deque. @return 0, or FRD_ENOMEM (not queued). */
-int frd__pool_push(struct frd__worker *w, struct frd__wnode *node);
-void frd__pool_task_done(struct frd_walk *walk);
-void frd__pool_wake_all(struct frd_walk *walk);
-/** A worker's slot index when it has none (a widened pool, between callbacks). */
-#define FRD__NO_SLOT UINT32_MAX
-/** Takes a callback slot, waiting for one if need be (slow path of frd__slot_hold()). */
-void frd__slot_take(struct frd__worker *w);
-/** Makes sure `w` holds a callback slot (w->index valid) before it builds a callback's
- *  arguments; a no-op in a fixed pool, where every worker keeps its own. */
-static inline void frd__slot_hold(struct frd__worker *w)
-{
-    if (w->index == FRD__NO_SLOT) {
-        frd__slot_take(w);
-    }
-}
-/** Before a worker may block (a listing, parking): in a widened pool, gives its slot back
- *  so that another worker can call back meanwhile. */
-void frd__slot_yield(struct frd__worker *w);
-/** At a task's start: closes the worker's measurement window when due, and widens or
- *  narrows the pool from it (adaptive policy). */
-void frd__pool_probe(struct frd__worker *w);
-/** Sets the policy's state up (walk_new): slots, bound, locks. @return 0 or FRD_ENOMEM. */
-int frd__pool_init(struct frd_walk *walk, enum frd__pool_policy policy, unsigned max_workers);
-void frd__pool_destroy(struct frd_walk *walk);
-/** Sets a worker up (walker/api.c); the pool calls it for the workers it adds. */
-int frd__worker_init(struct frd_walk *walk, struct frd__worker *w, unsigned id);
-/** Workers set up so far (acquire: their deques and listers are ready). */
-static inline unsigned frd__pool_created(struct frd_walk *walk)
-{
-    return atomic_load_explicit(&walk->sched.created, memory_order_acquire);
-}
+/** Sets a worker up (walker/api.c): its lister, list and scheduler side; `sw` the latter. */
+int frd__worker_init(struct frd_walk *walk, struct frd__worker *w, struct frd__sched_worker *sw);
 
 /* walker/ordered.c. */
 int frd__ordered_init(struct frd_walk *walk);

@@ -2,7 +2,8 @@
 // Copyright (c) 2026 The frd authors
 
 /**
- * The work-stealing deque: one per worker, a ring of node pointers behind a mutex.
+ * The work-stealing deque (walker/sched/deque.h): one per worker, a ring of task pointers
+ * behind a mutex.
  *
  * The owner pushes and pops at the newest end (depth-first, which bounds memory); a thief
  * takes the oldest half, which holds the biggest subtrees, so one steal feeds it for long.
@@ -15,7 +16,9 @@
  *   [ oldest ... ... ... newest ][ free ... ]   (indices modulo capacity)
  *     ^ thieves take from here       ^ the owner pushes and pops here
  */
-#include "walker.h"
+#include "deque.h"
+
+#include "internal.h"
 
 #include <string.h>
 
@@ -53,7 +56,7 @@ static int deque_grow(struct frd__deque *dq)
         return FRD_ENOMEM;
     }
     // A fresh ring rather than a realloc: the oldest moves to index 0 on the way.
-    struct frd__wnode **ring = frd__malloc(capacity * sizeof(*ring));
+    void **ring = frd__malloc(capacity * sizeof(*ring));
     if (ring == NULL) {
         return FRD_ENOMEM;
     }
@@ -67,42 +70,40 @@ static int deque_grow(struct frd__deque *dq)
     return 0;
 }
 
-int frd__deque_push(struct frd__deque *dq, struct frd__wnode *node)
+int frd__deque_push(struct frd__deque *dq, void *task)
 {
     uv_mutex_lock(&dq->lock);
     if (dq->count == dq->capacity && deque_grow(dq) < 0) {
         uv_mutex_unlock(&dq->lock);
         return FRD_ENOMEM;
     }
-    dq->ring[(dq->head + dq->count) & (dq->capacity - 1)] = node;
+    FRD_ASSERT(task != NULL); // NULL is what pop and steal return for "none"
+    dq->ring[(dq->head + dq->count) & (dq->capacity - 1)] = task;
     dq->count++;
     deque_check(dq);
     uv_mutex_unlock(&dq->lock);
     return 0;
 }
 
-struct frd__wnode *frd__deque_pop(struct frd__deque *dq)
+void *frd__deque_pop(struct frd__deque *dq)
 {
-    struct frd__wnode *node = NULL;
+    void *task = NULL;
     uv_mutex_lock(&dq->lock);
     if (dq->count > 0) {
         dq->count--;
-        node = dq->ring[(dq->head + dq->count) & (dq->capacity - 1)];
+        task = dq->ring[(dq->head + dq->count) & (dq->capacity - 1)];
     }
     deque_check(dq);
     uv_mutex_unlock(&dq->lock);
-    return node;
+    return task;
 }
 
-/** Batch limit of one steal: half the victim's tasks, at most this many. */
-#define DEQUE_STEAL_MAX 32
-
-struct frd__wnode *frd__deque_steal(struct frd__deque *victim, struct frd__deque *own)
+void *frd__deque_steal(struct frd__deque *victim, struct frd__deque *own)
 {
     // Room first: only the owner adds to its own deque, so once reserved the pushes below
     // cannot fail, and no stolen task can be lost to a failed allocation.
     uv_mutex_lock(&own->lock);
-    while (own->capacity - own->count < DEQUE_STEAL_MAX) {
+    while (own->capacity - own->count < FRD__DEQUE_STEAL_MAX) {
         if (deque_grow(own) < 0) {
             uv_mutex_unlock(&own->lock);
             return NULL;
@@ -112,13 +113,13 @@ struct frd__wnode *frd__deque_steal(struct frd__deque *victim, struct frd__deque
 
     // Copy out under the victim's lock only, then push under ours: never two locks at once,
     // so two workers stealing from each other cannot deadlock.
-    struct frd__wnode *batch[DEQUE_STEAL_MAX];
+    void *batch[FRD__DEQUE_STEAL_MAX];
     size_t n = 0;
     uv_mutex_lock(&victim->lock);
     if (victim->count > 0) {
         n = (victim->count + 1) / 2;
-        if (n > DEQUE_STEAL_MAX) {
-            n = DEQUE_STEAL_MAX;
+        if (n > FRD__DEQUE_STEAL_MAX) {
+            n = FRD__DEQUE_STEAL_MAX;
         }
         for (size_t i = 0; i < n; i++) {
             batch[i] = victim->ring[(victim->head + i) & (victim->capacity - 1)];
