@@ -243,7 +243,7 @@ bool frd__children_entry_in(struct frd_walk *walk, const struct frd_walk_childre
 {
     const struct frd_entry *e = &k->v[k->order[i]];
     *no_descent = (k->marks[k->order[i]] & KID_NO_DESCENT) != 0;
-    if (walk->names_only || walk->children_complete || e->error < 0) {
+    if (walk->plan.names_only || walk->plan.children_complete || e->error < 0) {
         *out = *e;
         return true; // the listing already holds all that was asked
     }
@@ -262,7 +262,7 @@ bool frd__entry_stat_late(struct frd_walk *walk, const struct frd_entry *e, frd_
     }
     struct frd_entry st;
     memset(&st, 0, sizeof(st));
-    int rc = frd__plat_stat_fields(fd, e->name, false, walk->fields, &st);
+    int rc = frd__plat_stat_fields(fd, e->name, false, walk->plan.fields, &st);
     if (rc == FRD_ENOENT) {
         return false; // removed since the listing: left out, as a listing leaves it out
     }

@@ -156,7 +156,7 @@ static bool wn_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd
             .parent_fd = walk->opts.flags & FRD_WALK_NO_PARENT_FD ? FRD_INVALID_FD : fd,
             .is_root = false,
             .followed_link = r.followed,
-            .persistent_ids = r.persistent && !walk->names_only,
+            .persistent_ids = r.persistent && !walk->plan.names_only,
             .root_index = node->root_index,
             .worker = slot,
             .parent_state = node->state,
@@ -307,8 +307,8 @@ static void wn_list_batches(struct frd__worker *w, struct frd__wnode *node, frd_
     struct frd_lister *lister = w->lister;
     unsigned width = frd__sched_width(walk->sched);
     unsigned limit = (width - 1) * WN_BATCHES_PER_WORKER;
-    unsigned record = walk->list_fields & frd__plat_record_fields;
-    bool late_stat = !walk->names_only && record != walk->list_fields;
+    unsigned record = walk->plan.list_fields & frd__plat_record_fields;
+    bool late_stat = !walk->plan.names_only && record != walk->plan.list_fields;
     uint64_t entries = 0;
     uint64_t bytes = 0;
     bool first = true;
@@ -368,7 +368,8 @@ static void wn_list_batches(struct frd__worker *w, struct frd__wnode *node, frd_
         if (!split && width > 1) {
             // More than one batch: a big directory. Spread its stats and visits.
             split = true;
-            frd_lister_set_fields(lister, late_stat ? record | FRD_FIELD_TYPE : walk->list_fields);
+            frd_lister_set_fields(lister,
+                                  late_stat ? record | FRD_FIELD_TYPE : walk->plan.list_fields);
             frd__keep_fd(w, node, fd); // decided once, before any other worker sees the node
         }
     }
@@ -378,7 +379,7 @@ static void wn_list_batches(struct frd__worker *w, struct frd__wnode *node, frd_
         ok = frd__report(w, w->path, FRD__FAIL_ALLOC, rc, node->depth);
     }
     if (split) {
-        frd_lister_set_fields(lister, walk->list_fields);
+        frd_lister_set_fields(lister, walk->plan.list_fields);
     }
     frd_lister_batch_end(lister);
     if (!ok || frd__walk_stopping(walk)) {
@@ -425,7 +426,7 @@ static void wn_list_hooked_parts(struct frd__worker *w, struct frd__wnode *node,
 {
     struct frd_walk *walk = w->walk;
     struct frd_lister *lister = w->lister;
-    unsigned limit = (walk->nworkers - 1) * WN_BATCHES_PER_WORKER;
+    unsigned limit = (walk->plan.sched.nworkers - 1) * WN_BATCHES_PER_WORKER;
     uint64_t entries = 0;
     uint64_t bytes = 0;
     bool ok = true;
@@ -505,7 +506,7 @@ static void wn_list_hooked_parts(struct frd__worker *w, struct frd__wnode *node,
             }
             break;
         }
-        if (!split && walk->nworkers > 1) {
+        if (!split && walk->plan.sched.nworkers > 1) {
             split = true;
             frd__keep_fd(w, node, fd); // decided once, before any other worker sees the node
         }
@@ -535,9 +536,9 @@ static void wn_list_hooked_parts(struct frd__worker *w, struct frd__wnode *node,
 static void wn_list_and_visit(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
                               size_t dir_len, enum frd__vol_class cls)
 {
-    if (w->walk->children_parts) {
+    if (w->walk->plan.children_parts) {
         wn_list_hooked_parts(w, node, fd, dir_len, cls);
-    } else if (w->walk->children) {
+    } else if (w->walk->plan.children) {
         wn_list_hooked(w, node, fd, dir_len, cls);
     } else {
         wn_list_batches(w, node, fd, dir_len, cls);
@@ -594,6 +595,32 @@ void frd__concurrent_root(struct frd__worker *w, struct frd__wnode *root)
     }
     frd__progress_tick(w);
     frd__wnode_release(w, root);
+}
+
+int frd__concurrent_seed(struct frd_walk *walk)
+{
+    // Roots go on worker 0's deque, the first on top, so they start in order.
+    struct frd__worker *w0 = &walk->workers[0];
+    for (size_t i = walk->nroots; i-- > 0;) {
+        struct frd__wnode *root = frd__wnode_new(w0, NULL, walk->roots[i], strlen(walk->roots[i]));
+        if (root != NULL) {
+            root->flags |= WN_ROOT;
+            root->ord = (uint32_t)i;
+            root->root_index = (unsigned)i;
+        }
+        if (root == NULL || frd__sched_seed(walk->sched, root) < 0) {
+            if (root != NULL) {
+                frd__wnode_release(w0, root);
+            }
+            // Those queued go before the workers' slabs do.
+            struct frd__wnode *n;
+            while ((n = frd__sched_unseed(walk->sched)) != NULL) {
+                frd__wnode_release(w0, n);
+            }
+            return FRD_ENOMEM;
+        }
+    }
+    return 0;
 }
 
 void frd__worker_run(struct frd__worker *w)

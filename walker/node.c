@@ -68,7 +68,7 @@ struct frd__wnode *frd__wnode_new(struct frd__worker *w, struct frd__wnode *pare
 {
     unsigned size_class = name_len < WN_SMALL_NAME ? 0 : 1;
     struct frd__wnode **head = size_class == 0 ? &w->free_small : &w->free_large;
-    if (*head == NULL && w->walk->ordered.state != NULL) {
+    if (*head == NULL && w->walk->plan.sched.consumer) {
         // Ordered mode: the consumer frees the nodes workers made; take them back.
         struct frd_walk *walk = w->walk;
         uv_mutex_lock(&walk->ordered.node_lock);

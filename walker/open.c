@@ -173,7 +173,7 @@ int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *o
     int rc;
     if (node->flags & WN_HOLDS_PARENT_FD) {
         rc = frd__plat_open_dir(parent->fd, node->name, wn_open_flags(node), out);
-        if (rc < 0 || !walk->hook_pins_parent) {
+        if (rc < 0 || !walk->plan.hook_pins_parent) {
             node->flags &= ~(unsigned)WN_HOLDS_PARENT_FD;
             frd__fd_release(walk, parent);
         }
@@ -210,7 +210,7 @@ bool frd__keep_fd(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd fd)
     if (!(dir->flags & WN_KEEP_DECIDED)) {
         dir->flags |= WN_KEEP_DECIDED;
         if (atomic_load_explicit(&walk->fds.open_fds, memory_order_relaxed) <
-            walk->fds.keep_limit) {
+            walk->plan.keep_limit) {
             dir->flags |= WN_KEEP;
         } else if (!(dir->flags & WN_HAS_ID) && frd__plat_fd_identity(fd, &dir->id) == 0) {
             // Children will reopen it by path: record what they must find there.
@@ -262,8 +262,8 @@ void frd__wnode_release(struct frd__worker *w, struct frd__wnode *node)
         }
         // The node and everything below it are done.
         node->totals.bytes += atomic_load(&node->batch_bytes);
-        if (walk->ordered.state == NULL && node->listed && walk->opts.on_dir_done != NULL &&
-            !frd__walk_stopping(walk) && (int)node->depth >= walk->opts.min_depth) {
+        if (walk->plan.post_order_on_release && node->listed && !frd__walk_stopping(walk) &&
+            (int)node->depth >= walk->opts.min_depth) {
             wn_post_order(w, node, &carry);
         } else {
             frd__fd_close_owned(walk, carry);

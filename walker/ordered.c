@@ -76,12 +76,12 @@ int frd__ordered_init(struct frd_walk *walk)
     // Read-ahead: 12 results (the first cap) left the workers idle behind listings of later
     // siblings while the consumer went deep; results are small now, so the cap is in
     // entries as well, which bounds memory (O_WINDOW_ENTRIES items, a few MiB at most).
-    o->window_max = 64 * (size_t)walk->nworkers + 16;
-    o->chunk_slots = 2 * (size_t)walk->nworkers;
+    o->window_max = 64 * (size_t)walk->plan.sched.nworkers + 16;
+    o->chunk_slots = 2 * (size_t)walk->plan.sched.nworkers;
     o->chunk_slots = o->chunk_slots < 4               ? 4
                      : o->chunk_slots > O_CHUNK_SLOTS ? O_CHUNK_SLOTS
                                                       : o->chunk_slots;
-    o->sortbufs = frd__calloc(walk->nworkers, sizeof(o->sortbufs[0]));
+    o->sortbufs = frd__calloc(walk->plan.sched.nworkers, sizeof(o->sortbufs[0]));
     if (o->sortbufs == NULL) {
         goto fail_sortbufs;
     }
@@ -666,7 +666,7 @@ void frd__ordered_free(struct frd_walk *walk)
         }
     }
     frd__opool_free(o);
-    for (size_t i = 0; i < walk->nworkers; i++) {
+    for (size_t i = 0; i < walk->plan.sched.nworkers; i++) {
         frd__free(o->sortbufs[i].keys);
     }
     frd__free(o->sortbufs);

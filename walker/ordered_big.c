@@ -583,10 +583,11 @@ int frd__o_read(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
         return rc;
     }
     // Records hold type and inode: what the walk wants beyond those is stat'ed by chunk.
-    bool late_stat = (walk->list_fields & ~(unsigned)(FRD_FIELD_TYPE | FRD_FIELD_FILE_ID)) != 0;
-    unsigned split_fields = late_stat
-                                ? (walk->list_fields & frd__plat_record_fields) | FRD_FIELD_TYPE
-                                : walk->list_fields;
+    bool late_stat =
+        (walk->plan.list_fields & ~(unsigned)(FRD_FIELD_TYPE | FRD_FIELD_FILE_ID)) != 0;
+    unsigned split_fields =
+        late_stat ? (walk->plan.list_fields & frd__plat_record_fields) | FRD_FIELD_TYPE
+                  : walk->plan.list_fields;
     // A first batch that filled the kernel's buffer is most likely followed by more: it is
     // the first run at once, so that the list never holds two batches (on /usr/share/man/man1,
     // 190 KiB more of it, touched for the first time, on each thread). Else the next batch
@@ -598,7 +599,7 @@ int frd__o_read(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
         first = frd_list_count(w->list);
         rc = frd_lister_batch_read(lister, w->list);
         if (frd_list_count(w->list) == first) {
-            frd_lister_set_fields(lister, walk->list_fields);
+            frd_lister_set_fields(lister, walk->plan.list_fields);
             frd_lister_batch_end(lister);
             return rc < 0 ? rc : 0;
         }
@@ -617,7 +618,7 @@ int frd__o_read(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
         lg->fields = frd_list_entries(w->list)[first].fields;
         lg->walk = walk;
         lg->fd = fd; // for the stats ahead, while it is listed
-        lg->early = late_stat ? early_field(walk->list_fields) : 0;
+        lg->early = late_stat ? early_field(walk->plan.list_fields) : 0;
         for (size_t seq = 0;; seq++) {
             int arc = run_add(o, lg, w->list, seq);
             frd_list_clear(w->list);
@@ -631,7 +632,7 @@ int frd__o_read(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
             rc = frd_lister_batch_read(lister, w->list);
         }
         if (!late_stat) {
-            lg->fields &= walk->list_fields;
+            lg->fields &= walk->plan.list_fields;
         }
         uv_mutex_lock(&o->mu);
         if (runs_finish(o, lg) < 0 && rc >= 0) {
@@ -652,7 +653,7 @@ int frd__o_read(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
         r->names_len = 0;
         r->names_cap = 0;
     }
-    frd_lister_set_fields(lister, walk->list_fields);
+    frd_lister_set_fields(lister, walk->plan.list_fields);
     frd_lister_batch_end(lister);
     return rc < 0 ? rc : 0;
 }

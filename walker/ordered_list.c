@@ -253,7 +253,7 @@ void frd__o_item_fill(struct frd__worker *w, struct frd__wnode *node, frd_os_fd 
     }
     struct frd__resolved res;
     int how = frd__resolve_entry(w, node, fd, cls, e, false, &res);
-    o_item_keep(it, full, &res, res.persistent && !walk->names_only);
+    o_item_keep(it, full, &res, res.persistent && !walk->plan.names_only);
     if (res.err < 0) {
         o_item_fail(it, full, res.err, res.err_op, res.loop);
     } else if (e->error < 0) {
@@ -361,7 +361,7 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
             return;
         }
     }
-    bool kids = walk->children;
+    bool kids = walk->plan.children;
     // In the directory's own order, the listing is read whole, as with the hook: the large
     // listing's runs and merges exist to sort it.
     bool as_listed = (walk->opts.flags & FRD_WALK_LISTING_ORDER) != 0;
@@ -461,7 +461,7 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
     if (walk->opts.flags & FRD_WALK_NO_PARENT_FD) {
         // Nothing to keep or reopen.
     } else if (atomic_load_explicit(&walk->fds.open_fds, memory_order_relaxed) <
-               walk->fds.keep_limit / 2) {
+               walk->plan.keep_limit / 2) {
         atomic_fetch_add(&node->fd_refs, 1);
         r->has_fd = true;
     } else if (!(node->flags & WN_HAS_ID) && frd__plat_fd_identity(fd, &node->id) == 0) {

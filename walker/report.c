@@ -75,7 +75,7 @@ void frd__progress_tick(struct frd__worker *w)
     if (atomic_flag_test_and_set(&walk->hooks.progress_busy)) {
         return;
     }
-    atomic_store_explicit(&walk->hooks.progress_due, now + walk->hooks.progress_ns,
+    atomic_store_explicit(&walk->hooks.progress_due, now + walk->plan.progress_ns,
                           memory_order_relaxed);
     struct frd_walk_progress p = {0};
     unsigned created = frd__sched_created(walk->sched);

@@ -80,7 +80,7 @@ int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd 
     if (walk->opts.follow == FRD_FOLLOW_ALL && e->type == FRD_TYPE_LNK) {
         struct frd_entry t;
         memset(&t, 0, sizeof(t));
-        int rc = frd__plat_stat_fields(fd, e->name, true, walk->fields | FRD__ID_FIELDS, &t);
+        int rc = frd__plat_stat_fields(fd, e->name, true, walk->plan.fields | FRD__ID_FIELDS, &t);
         if (rc == 0) {
             t.name = e->name;
             t.name_len = e->name_len;
@@ -103,7 +103,8 @@ int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd 
         r->id.ino = x->file_id;
         r->has_id = true;
     } else if (is_dir && x->error >= 0 &&
-               (walk->stat_dir_ids || (walk->probe_search && dir->search != WN_SEARCH_YES))) {
+               (walk->plan.stat_dir_ids ||
+                (walk->plan.probe_search && dir->search != WN_SEARCH_YES))) {
         // A listing without ids (names only) where a directory may repeat an ancestor (links
         // followed, or mounts that can cycle): one stat of its identity, as fts pays for
         // each directory, so that it is checked before it is visited. Where the process may
@@ -159,7 +160,7 @@ int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd 
     if (dedupe && frd__is_duplicate(walk, r)) {
         return RESOLVE_SKIP;
     }
-    if (walk->names_only) {
+    if (walk->plan.names_only) {
         // Names-only walks report names and types, also for a followed link's target.
         struct frd_entry slim = {.name = x->name, .name_len = x->name_len, .type = x->type};
         slim.fields = x->fields & FRD_FIELD_TYPE;
@@ -238,7 +239,7 @@ int frd__dir_opened(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd
 {
     struct frd_walk *walk = w->walk;
     if (!(node->flags & WN_HAS_ID) &&
-        (walk->need_dir_ids || walk->need_parent_ids || (node->flags & WN_ROOT))) {
+        (walk->plan.need_dir_ids || walk->plan.need_parent_ids || (node->flags & WN_ROOT))) {
         int rc = frd__plat_fd_identity(fd, &node->id);
         if (rc < 0) {
             return rc;
@@ -252,7 +253,7 @@ int frd__dir_opened(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd
     if (node->flags & WN_HAS_ID) {
         *cls = frd__volume_class(w, fd, node->id.dev);
         if (node->flags & WN_ROOT) {
-            node->persistent_ids = *cls == FRD__VOL_STRONG && !walk->names_only;
+            node->persistent_ids = *cls == FRD__VOL_STRONG && !walk->plan.names_only;
         }
         if (*cls == FRD__VOL_UNTRUSTED && walk->opts.follow == FRD_FOLLOW_ALL &&
             node->canon == NULL) {

@@ -24,7 +24,7 @@ int frd__root_stat(struct frd__worker *w, struct frd__wnode *root)
     bool follow = walk->opts.follow != FRD_FOLLOW_NEVER;
     // The fields the visits want, plus the ids the walk decides with (one file system,
     // loops, volume classes); names-only walks ask for the type alone.
-    unsigned fields = walk->names_only ? FRD_FIELD_TYPE : walk->fields | FRD__ID_FIELDS;
+    unsigned fields = walk->plan.names_only ? FRD_FIELD_TYPE : walk->plan.fields | FRD__ID_FIELDS;
     int rc = frd__plat_stat_fields(FRD_INVALID_FD, root->name, follow, fields, &e);
     if (rc < 0 && follow && rc == FRD_ENOENT) {
         // A dangling link as a root is still reported, as a link (find -L does); a link
@@ -50,7 +50,7 @@ int frd__root_stat(struct frd__worker *w, struct frd__wnode *root)
             root->flags |= WN_VIA_LINK;
         }
     }
-    if ((e.fields & FRD_FIELD_DEV) && !walk->names_only) {
+    if ((e.fields & FRD_FIELD_DEV) && !walk->plan.names_only) {
         root->persistent_ids = frd__volcache_get(walk->ids.volumes, e.dev) == FRD__VOL_STRONG;
     }
     return 0;

@@ -26,6 +26,7 @@
 #define FRD_WALKER_WALKER_H
 
 #include "internal.h"
+#include "plan.h"
 #include "platform.h"
 #include "sched/sched.h"
 
@@ -292,32 +293,9 @@ struct frd__worker;
 /** Opaque to users as struct frd_walk. */
 struct frd_walk {
     struct frd_walk_options opts;
+    struct frd__walk_plan plan; /**< every flag the options decide (walker/plan.c) */
     char **roots;
     size_t nroots;
-    unsigned nworkers;
-    unsigned lister_flags;
-    unsigned fields;        /**< enum frd_field bits the listers fill: wanted plus the walk's own */
-    bool names_only;        /**< fields is FRD_FIELD_TYPE alone */
-    bool children;          /**< opts.on_children is set: list names, hook, then stat */
-    unsigned list_fields;   /**< the listers' fields: `fields`, or the children hook's */
-    bool children_complete; /**< the hook's listing holds all `fields`: no stat after it */
-    /** Concurrent mode, FRD_WALK_CHILDREN_PARTS: the hook sees a big listing batch by batch. */
-    bool children_parts;
-    /** Concurrent mode with a post-order or children hook and no entry ids: record each
-     *  directory's identity when it is opened, so that its descriptor can be reopened for
-     *  those hooks one step away (by "..") and checked. */
-    bool need_parent_ids;
-    /** Concurrent mode with the children hook: a directory opened through the descriptor its
-     *  parent kept for it holds that ref (WN_HOLDS_PARENT_FD) until its hook has run, so
-     *  that the hook's parent_fd is at hand, with no reopen and no identity to record. */
-    bool hook_pins_parent;
-    bool need_dir_ids; /**< fstat every directory opened (names-only + follow or xdev) */
-    /** The listing gives no ids, and a directory may repeat an ancestor (links followed, or
-     *  mounts that can cycle): stat each directory's identity before its visit. */
-    bool stat_dir_ids;
-    /** The listing gives no stat and the process may lack search permission: stat the first
-     *  subdirectory of each directory, and every one of an unsearchable directory. */
-    bool probe_search;
 
     struct frd__worker *workers;  /**< nworkers of them */
     struct frd__worker *consumer; /**< ordered mode: the thread that runs callbacks */
@@ -332,14 +310,12 @@ struct frd_walk {
         frd_visit_fn *visit;
         void *udata;
         atomic_uint_fast64_t progress_due; /**< uv_hrtime() of the next report */
-        uint64_t progress_ns;
         atomic_flag progress_busy;
     } hooks;
 
     /** The descriptor budget (walker/open.c). */
     struct {
         atomic_int open_fds;
-        int keep_limit; /**< keep a directory's descriptor only below this many open */
     } fds;
 
     /** Visit-once and volume classes (walker/identity.c). */
@@ -602,6 +578,9 @@ void frd__concurrent_root(struct frd__worker *w, struct frd__wnode *root);
 void frd__concurrent_dir(struct frd__worker *w, struct frd__wnode *node);
 /** Frees the walk's spare batches. */
 void frd__batches_free(struct frd_walk *walk);
+/** Queues the roots on worker 0's deque, the first on top. @return 0 or FRD_ENOMEM (none
+ *  queued). */
+int frd__concurrent_seed(struct frd_walk *walk);
 /** A concurrent worker: takes tasks until the walk is done. */
 void frd__worker_run(struct frd__worker *w);
 
