@@ -7,12 +7,13 @@
  * starts, unreadable directories as an unprivileged user, and races with a mutating thread.
  * FRD_TEST_WORKERS sets the worker count (ctest runs this file at 1, 2 and 8).
  */
+#include "core/identity.h"
 #include "internal.h"
 #include "platform.h"
 #include "sched/deque.h"
+#include "sched/sched.h"
 #include "tree.h"
 #include "walk_common.h"
-#include "walker.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -2,11 +2,11 @@
 // Copyright (c) 2026 The frd authors
 
 /**
- * The walk's plan (walker/plan.c): the flags a walk's options decide, derived from them and
+ * The walk's plan (walker/core/plan.c): the flags a walk's options decide, derived from them and
  * from a machine the test makes up (CPUs, descriptor limit, mount table, privilege,
  * FRD_POOL), and which of the machine's answers each decision asks for.
  */
-#include "plan.h"
+#include "core/plan.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

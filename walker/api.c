@@ -6,7 +6,9 @@
  * cancellation, and frd_read_tree(). Sets a walk up, runs it in the chosen mode, tears it
  * down.
  */
-#include "walker.h"
+#include "concurrent/concurrent.h"
+#include "core/core.h"
+#include "ordered/ordered.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -46,58 +48,24 @@ static int walk_options_copy(struct frd_walk_options *o, const struct frd_walk_o
     return 0;
 }
 
-int frd__worker_init(struct frd_walk *walk, struct frd__worker *w, struct frd__sched_worker *sw)
-{
-    w->walk = walk;
-    w->sw = sw;
-    frd__sched_bind(sw, w);
-    w->last_class = -1;
-    atomic_init(&w->batches_out, 0);
-    int rc;
-    if ((rc = frd_lister_new(&w->lister, walk->plan.lister_flags)) < 0 ||
-        (rc = frd_lister_set_fields(w->lister, walk->plan.list_fields)) < 0 ||
-        (rc = frd_list_new(&w->list)) < 0) {
-        return rc;
-    }
-    if (walk->collect.on && (rc = frd_list_new(&w->collect)) < 0) {
-        return rc;
-    }
-    return 0;
-}
-
-static void worker_free(struct frd__worker *w)
-{
-    frd_lister_free(w->lister);
-    frd_list_free(w->list);
-    frd_list_free(w->collect);
-    frd__free(w->path);
-    frd__free(w->path2);
-    frd__free(w->chain);
-    frd__free(w->canon);
-    frd__children_free(w);
-    for (size_t i = 0; i < w->nslabs; i++) {
-        frd__free(w->slabs[i]);
-    }
-    frd__free(w->slabs);
-}
-
 static void walk_free(struct frd_walk *walk)
 {
     if (walk == NULL) {
         return;
     }
-    if (walk->ordered.state != NULL) {
+    if (walk->ordered != NULL) {
         frd__ordered_free(walk);
     }
+    frd__concurrent_free(walk);
     if (walk->workers != NULL) {
         // Every slot of the array: workers a widened pool set up included (zeroed ones are
         // safe to free).
         for (unsigned i = 0; i < frd__sched_capacity(walk->sched); i++) {
-            worker_free(&walk->workers[i]);
+            frd__worker_free(&walk->workers[i]);
         }
     }
     if (walk->consumer != NULL) {
-        worker_free(walk->consumer);
+        frd__worker_free(walk->consumer);
         frd__free(walk->consumer);
     }
     frd__free(walk->workers);
@@ -107,11 +75,7 @@ static void walk_free(struct frd_walk *walk)
     frd__free(walk->roots);
     frd__idset_free(walk->ids.seen);
     frd__volcache_free(walk->ids.volumes);
-    if (walk->locks_ready) {
-        uv_mutex_destroy(&walk->ordered.node_lock);
-        frd__batches_free(walk);
-        uv_mutex_destroy(&walk->batches.lock);
-    }
+    frd__node_share_destroy(&walk->nodes);
     frd__sched_free(walk->sched);
     frd__free(walk->async.handle);
     frd__free(walk);
@@ -125,10 +89,10 @@ static void walk_thread_main(void *arg)
     struct frd_walk *walk = w->walk;
     if (w == walk->consumer) {
         frd__ordered_consume(w);
-    } else if (walk->ordered.state != NULL) {
+    } else if (walk->ordered != NULL) {
         frd__ordered_worker_run(w);
     } else {
-        frd__worker_run(w);
+        frd__concurrent_run(w);
     }
 }
 
@@ -152,7 +116,7 @@ static void walk_threads_done(void *ctx)
 static void walk_wake(void *ctx)
 {
     struct frd_walk *walk = ctx;
-    if (walk->ordered.state != NULL) {
+    if (walk->ordered != NULL) {
         frd__ordered_wake(walk);
     }
 }
@@ -164,15 +128,10 @@ static int walk_state_init(struct frd_walk *walk)
     atomic_init(&walk->hooks.progress_due, uv_hrtime() + walk->plan.progress_ns);
     atomic_flag_clear(&walk->hooks.progress_busy);
     atomic_init(&walk->root_err, 0);
-    atomic_init(&walk->fds.open_fds, 0);
-    if (uv_mutex_init(&walk->ordered.node_lock) != 0) {
+    atomic_init(&walk->open_fds, 0);
+    if (frd__node_share_init(&walk->nodes) < 0) {
         return FRD_ENOMEM;
     }
-    if (uv_mutex_init(&walk->batches.lock) != 0) {
-        uv_mutex_destroy(&walk->ordered.node_lock);
-        return FRD_ENOMEM;
-    }
-    walk->locks_ready = true;
     struct frd__sched_hooks hooks = {
         .ctx = walk,
         .worker_add = walk_worker_add,
@@ -274,7 +233,7 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
         rc = walk_workers_new(walk);
     }
     if (rc == 0) {
-        rc = plan.sched.consumer ? frd__ordered_init(walk) : frd__concurrent_seed(walk);
+        rc = plan.sched.consumer ? frd__ordered_init(walk) : frd__concurrent_init(walk);
     }
     if (rc < 0) {
         walk_free(walk);
@@ -424,7 +383,7 @@ int frd_read_tree(const char *root, unsigned flags, struct frd_list *out)
     size_t len = strlen(root);
     walk->collect.prefix = len + (len > 0 && frd__plat_is_sep(root[len - 1]) ? 0 : 1);
     walk_launch(walk, &walk->workers[0]);
-    frd__worker_run(&walk->workers[0]);
+    frd__concurrent_run(&walk->workers[0]);
     frd__sched_join(walk->sched);
     rc = walk_result(walk);
     frd_list_clear(out);

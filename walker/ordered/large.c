@@ -8,32 +8,18 @@
  * runs left are merged a chunk at a time, each chunk resolved into items (stat, links,
  * child nodes) by the thread that merged it. So the sort costs the listing little wall time,
  * the first entries come out as soon as the listing ends, and memory is the names and
- * records, not an item per entry. Also the key sort of one-batch listings. See
- * walker/ordered.c for the whole protocol.
+ * records, not an item per entry. See walker/ordered/consumer.c for the whole protocol.
  */
+#include "large.h"
+
 #include "introsort.h"
-#include "ordered.h"
+#include "ordered_int.h"
+#include "results.h"
+#include "sort.h"
 
 #include <string.h>
 
 /* ---- Records ---- */
-
-/**
- * Names a and b (of alen and blen bytes) in byte order, knowing that their first `same`
- * bytes (zero padded) are equal, as equal keys say: a name of at most `same` bytes is then
- * the other's prefix. @return <0, 0 (equal) or >0.
- */
-static int name_cmp_past(const char *a, size_t alen, const char *b, size_t blen, size_t same)
-{
-    size_t n = alen < blen ? alen : blen;
-    if (n > same) {
-        int c = memcmp(a + same, b + same, n - same);
-        if (c != 0) {
-            return c;
-        }
-    }
-    return (alen > blen) - (alen < blen);
-}
 
 /** Names a and b (at na and nb) in byte order: <0, 0 (equal) or >0. */
 static int rec_cmp(const char *na, const struct o_rec *a, const char *nb, const struct o_rec *b)
@@ -41,7 +27,7 @@ static int rec_cmp(const char *na, const struct o_rec *a, const char *nb, const 
     if (a->key != b->key) {
         return a->key < b->key ? -1 : 1;
     }
-    return name_cmp_past(na + a->name_off, a->name_len, nb + b->name_off, b->name_len, 8);
+    return frd__o_name_cmp_past(na + a->name_off, a->name_len, nb + b->name_off, b->name_len, 8);
 }
 
 /** The order of frd_list_sort(): by name in byte order, then by position in the listing. */
@@ -165,47 +151,6 @@ static void rec_entry(const struct o_large *lg, const struct o_rec *rec, struct 
     e->type = (enum frd_type)rec->type;
     e->file_id = rec->ino;
     e->fields = lg->fields;
-}
-
-/**
- * The order of frd_list_sort() for keys of one listing's entries v: by name in byte order,
- * then by position. Equal keys with a name of at most 16 bytes mean that name is the
- * other's prefix: the shorter one first, the entries never touched.
- */
-static bool key_less(const struct frd_entry *v, const struct o_key *a, const struct o_key *b)
-{
-    if (a->key != b->key) {
-        return a->key < b->key;
-    }
-    if (a->key2 != b->key2) {
-        return a->key2 < b->key2;
-    }
-    int c = name_cmp_past(v[a->index].name, a->name_len, v[b->index].name, b->name_len, 16);
-    return c != 0 ? c < 0 : a->index < b->index;
-}
-
-FRD__INTROSORT(key_sort, struct o_key, const struct frd_entry *, key_less)
-
-const struct o_key *frd__o_sort_order(struct frd__worker *w, const struct frd_entry *v, size_t n)
-{
-    struct o_sortbuf *sb = &((struct frd__ordered *)w->walk->ordered.state)->sortbufs[frd__slot(w)];
-    if (n == 0 || n > UINT32_MAX) {
-        return NULL;
-    }
-    int a = FRD__RESERVE(sb->keys, sb->cap, n, 256);
-    if (a < 0) {
-        return NULL;
-    }
-    w->allocations += (size_t)a;
-    for (size_t i = 0; i < n; i++) {
-        FRD_ASSERT(v[i].name_len <= UINT32_MAX);
-        sb->keys[i].key = frd__name_key(v[i].name, v[i].name_len);
-        sb->keys[i].key2 = frd__name_key2(v[i].name, v[i].name_len);
-        sb->keys[i].index = (uint32_t)i;
-        sb->keys[i].name_len = (uint32_t)v[i].name_len;
-    }
-    key_sort(v, sb->keys, n);
-    return sb->keys;
 }
 
 /* ---- Runs ---- */
@@ -604,7 +549,7 @@ int frd__o_read(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
             return rc < 0 ? rc : 0;
         }
     }
-    struct frd__ordered *o = walk->ordered.state;
+    struct frd__ordered *o = walk->ordered;
     uv_mutex_lock(&o->mu);
     struct o_large *lg = frd__olarge_get(o);
     if (lg != NULL) {

@@ -5,11 +5,12 @@
  * Opening a node's directory safely: relative to its parent's descriptor, borrowed through
  * its refcount; when that was not kept (the descriptor budget), along the ancestors from
  * the nearest one still open, one component at a time, each O_NOFOLLOW, checking recorded
- * identities. Also the parent's descriptor for callbacks, the keep-the-descriptor decision,
- * and letting go of a node: its last ref runs the post-order hook (concurrent mode, which
- * needs the parent's descriptor) and frees it.
+ * identities. Also the parent's descriptor for callbacks, and the keep-the-descriptor
+ * decision within the walk's budget.
  */
-#include "walker.h"
+#include "open.h"
+
+#include "identity.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -48,7 +49,6 @@ static int wn_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *
         if (rc < 0) {
             return rc;
         }
-        w->allocations += (size_t)rc;
         w->chain[n++] = anchor;
         anchor = anchor->parent;
     }
@@ -111,7 +111,7 @@ int frd__wnode_reopen(struct frd__worker *w, struct frd__wnode *node, frd_os_fd 
         frd__plat_close_dir(*out);
         return rc;
     }
-    atomic_fetch_add(&w->walk->fds.open_fds, 1);
+    atomic_fetch_add(&w->walk->open_fds, 1);
     return 0;
 }
 
@@ -125,7 +125,7 @@ int frd__wnode_reopen_near(struct frd__worker *w, struct frd__wnode *node, frd_o
         unsigned flags = nearby_is_child ? FRD_OPEN_NOFOLLOW : wn_open_flags(node);
         if (frd__plat_open_dir(nearby, name, flags, out) == 0) {
             if (wn_check_identity(node, *out) == 0) {
-                atomic_fetch_add(&w->walk->fds.open_fds, 1);
+                atomic_fetch_add(&w->walk->open_fds, 1);
                 return 0;
             }
             frd__plat_close_dir(*out);
@@ -138,7 +138,7 @@ void frd__fd_close_owned(struct frd_walk *walk, frd_os_fd fd)
 {
     if (fd != FRD_INVALID_FD) {
         frd__plat_close_dir(fd);
-        atomic_fetch_sub(&walk->fds.open_fds, 1);
+        atomic_fetch_sub(&walk->open_fds, 1);
     }
 }
 
@@ -199,7 +199,7 @@ int frd__wnode_open(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *o
             return rc;
         }
     }
-    atomic_fetch_add(&walk->fds.open_fds, 1);
+    atomic_fetch_add(&walk->open_fds, 1);
     return 0;
 }
 
@@ -209,8 +209,7 @@ bool frd__keep_fd(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd fd)
     struct frd_walk *walk = w->walk;
     if (!(dir->flags & WN_KEEP_DECIDED)) {
         dir->flags |= WN_KEEP_DECIDED;
-        if (atomic_load_explicit(&walk->fds.open_fds, memory_order_relaxed) <
-            walk->plan.keep_limit) {
+        if (atomic_load_explicit(&walk->open_fds, memory_order_relaxed) < walk->plan.keep_limit) {
             dir->flags |= WN_KEEP;
         } else if (!(dir->flags & WN_HAS_ID) && frd__plat_fd_identity(fd, &dir->id) == 0) {
             // Children will reopen it by path: record what they must find there.
@@ -218,75 +217,4 @@ bool frd__keep_fd(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd fd)
         }
     }
     return (dir->flags & WN_KEEP) != 0;
-}
-
-/**
- * The post-order hook for a finished directory (concurrent mode). `*carry` is a descriptor
- * of `node` this worker reopened for the hook of a child just finished, or FRD_INVALID_FD:
- * the parent is reached from it by "..", and the parent's reopened descriptor is carried on
- * the same way, so finishing a chain deeper than the budget costs a step per directory.
- */
-static void wn_post_order(struct frd__worker *w, struct frd__wnode *node, frd_os_fd *carry)
-{
-    struct frd_walk *walk = w->walk;
-    size_t len;
-    frd_os_fd pfd = FRD_INVALID_FD;
-    int how = FD_NONE;
-    if (frd__wnode_path(w, node, &w->path2, &w->path2_cap, &len) == 0) {
-        how = frd__parent_fd_get(w, node, *carry, &pfd);
-        unsigned slot = frd__slot_hold(w);
-        struct frd_walk_entry we = frd__wnode_walk_entry(node, w->path2, len, pfd, slot);
-        if (frd__cb_enter(w)) {
-            walk->opts.on_dir_done(&we, &node->totals, walk->hooks.udata);
-            frd__cb_leave(w);
-        }
-    }
-    frd__fd_close_owned(walk, *carry);
-    *carry = FRD_INVALID_FD;
-    if (how == FD_OWNED) {
-        *carry = pfd; // for the parent's own post-order, if it finishes next
-    } else {
-        frd__parent_fd_put(w, node, how, pfd);
-    }
-}
-
-void frd__wnode_release(struct frd__worker *w, struct frd__wnode *node)
-{
-    struct frd_walk *walk = w->walk;
-    frd_os_fd carry = FRD_INVALID_FD; // a descriptor of `node`, reopened by the loop
-    while (node != NULL) {
-        unsigned prev = atomic_fetch_sub(&node->refs, 1);
-        FRD_ASSERT(prev > 0); // a node is released once per ref: a second release is a bug
-        if (prev != 1) {
-            break;
-        }
-        // The node and everything below it are done.
-        node->totals.bytes += atomic_load(&node->batch_bytes);
-        if (walk->plan.post_order_on_release && node->listed && !frd__walk_stopping(walk) &&
-            (int)node->depth >= walk->opts.min_depth) {
-            wn_post_order(w, node, &carry);
-        } else {
-            frd__fd_close_owned(walk, carry);
-            carry = FRD_INVALID_FD;
-        }
-        if (node->flags & WN_ROOT_PIN) {
-            frd__fd_release(walk, node);
-        }
-        frd__state_free(walk, node->state);
-        node->state = NULL;
-        struct frd__wnode *parent = node->parent;
-        frd__wnode_free(w, node);
-        node = parent;
-    }
-    frd__fd_close_owned(walk, carry);
-}
-
-void frd__wnode_drop(struct frd__worker *w, struct frd__wnode *node)
-{
-    if (node->flags & WN_HOLDS_PARENT_FD) {
-        node->flags &= ~(unsigned)WN_HOLDS_PARENT_FD;
-        frd__fd_release(w->walk, node->parent);
-    }
-    node->listed = false;
-    frd__wnode_release(w, node);
 }

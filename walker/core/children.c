@@ -13,7 +13,9 @@
  * view (struct frd_walk_children) is per worker and reused: an array of indices into the
  * worker's list, in the order the caller wants, and a mark per listed entry.
  */
-#include "walker.h"
+#include "children.h"
+
+#include "walk.h"
 
 #include <string.h>
 
@@ -65,7 +67,7 @@ const char *frd_walk_children_path(struct frd_walk_children *kids, size_t i, siz
     if (e == NULL || kids->dir == NULL) {
         return NULL;
     }
-    // Joined as the visits' paths are (walker/concurrent.c, walker/ordered.c).
+    // Joined as the visits' paths are (walker/concurrent/visit.c, walker/ordered/consumer.c).
     const struct frd_walk_entry *dir = kids->dir;
     size_t sep = frd__path_sep(dir->path, dir->path_len);
     size_t n = dir->path_len + sep + e->name_len;
@@ -137,8 +139,9 @@ unsigned frd_walk_children_part(const struct frd_walk_children *kids)
     return kids == NULL ? 0 : kids->part;
 }
 
-/** Sizes a view `k` for `n` entries (counted as w's allocations). @return 0 or FRD_ENOMEM. */
-static int kids_reserve(struct frd__worker *w, struct frd_walk_children *k, size_t n)
+/** Sizes a view `k` for `n` entries: its three arrays grow together, to one capacity.
+ *  @return 0 or FRD_ENOMEM. */
+static int kids_reserve(struct frd_walk_children *k, size_t n)
 {
     if (n <= k->cap) {
         return 0;
@@ -146,27 +149,16 @@ static int kids_reserve(struct frd__worker *w, struct frd_walk_children *k, size
     if (n > UINT32_MAX) {
         return FRD_ENOMEM;
     }
-    size_t cap;
-    if (frd__grow_cap(k->cap, n, 256, sizeof(*k->order), &cap) < 0) {
-        return FRD_ENOMEM;
+    size_t cap_order = k->cap;
+    size_t cap_tmp = k->cap;
+    size_t cap_marks = k->cap;
+    if (FRD__RESERVE(k->order, cap_order, n, 256) < 0 ||
+        FRD__RESERVE(k->tmp, cap_tmp, n, 256) < 0 ||
+        FRD__RESERVE(k->marks, cap_marks, n, 256) < 0) {
+        return FRD_ENOMEM; // those grown keep their room: the next call grows them again
     }
-    uint32_t *order = frd__realloc(k->order, cap * sizeof(*order));
-    if (order == NULL) {
-        return FRD_ENOMEM;
-    }
-    k->order = order;
-    uint32_t *tmp = frd__realloc(k->tmp, cap * sizeof(*tmp));
-    if (tmp == NULL) {
-        return FRD_ENOMEM;
-    }
-    k->tmp = tmp;
-    uint8_t *marks = frd__realloc(k->marks, cap);
-    if (marks == NULL) {
-        return FRD_ENOMEM;
-    }
-    k->marks = marks;
-    k->cap = cap;
-    w->allocations += 3;
+    FRD_ASSERT(cap_order == cap_tmp && cap_tmp == cap_marks); // one doubling for all three
+    k->cap = cap_order;
     return 0;
 }
 
@@ -177,11 +169,6 @@ void frd__children_view_free(struct frd_walk_children *k)
     frd__free(k->marks);
     frd__free(k->path);
     memset(k, 0, sizeof(*k));
-}
-
-void frd__children_free(struct frd__worker *w)
-{
-    frd__children_view_free(&w->kids);
 }
 
 int frd__children_run(struct frd__worker *w, const struct frd_walk_entry *dir, frd_os_fd fd)
@@ -196,7 +183,7 @@ int frd__children_run_part(struct frd__worker *w, struct frd_walk_children *k,
 {
     struct frd_walk *walk = w->walk;
     size_t n = frd_list_count(list);
-    if (kids_reserve(w, k, n) < 0) {
+    if (kids_reserve(k, n) < 0) {
         return FRD_ENOMEM;
     }
     k->v = frd_list_entries(list);

@@ -7,7 +7,9 @@
  * visit-once dedupe, whether to descend, the child node; and a directory's identity and
  * class once it is opened, and a root's stat.
  */
-#include "walker.h"
+#include "resolve.h"
+
+#include "identity.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -18,14 +20,15 @@ static const char *wn_canon_path(struct frd__worker *w, frd_os_fd fd)
 {
     int n;
     while ((n = frd__plat_fd_path(fd, w->canon, w->canon_cap)) == FRD_ENAMETOOLONG) {
-        if (frd__grow(w, &w->canon, &w->canon_cap, w->canon_cap * 2 + 256) < 0) {
+        if (frd__grow(&w->canon, &w->canon_cap, w->canon_cap * 2 + 256) < 0) {
             return NULL;
         }
     }
     return n >= 0 ? w->canon : NULL;
 }
 
-enum frd__vol_class frd__volume_class(struct frd__worker *w, frd_os_fd fd, uint64_t dev)
+/** Volume class of the directory `fd` on device `dev` (cached per worker and per walk). */
+static enum frd__vol_class wn_volume_class(struct frd__worker *w, frd_os_fd fd, uint64_t dev)
 {
     if (w->last_class >= 0 && w->last_dev == dev) {
         return (enum frd__vol_class)w->last_class;
@@ -60,7 +63,7 @@ static enum frd__vol_class wn_entry_class(struct frd__worker *w, frd_os_fd dirfd
     if (frd__plat_open_dir(dirfd, name, follow ? 0 : FRD_OPEN_NOFOLLOW, &fd) < 0) {
         return FRD__VOL_UNTRUSTED;
     }
-    enum frd__vol_class c = frd__volume_class(w, fd, dev);
+    enum frd__vol_class c = wn_volume_class(w, fd, dev);
     frd__plat_close_dir(fd);
     return c;
 }
@@ -251,7 +254,7 @@ int frd__dir_opened(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd
     }
     *cls = FRD__VOL_UNTRUSTED;
     if (node->flags & WN_HAS_ID) {
-        *cls = frd__volume_class(w, fd, node->id.dev);
+        *cls = wn_volume_class(w, fd, node->id.dev);
         if (node->flags & WN_ROOT) {
             node->persistent_ids = *cls == FRD__VOL_STRONG && !walk->plan.names_only;
         }

@@ -7,7 +7,10 @@
  * ones borrow a buffer of their size class, so a walk allocates a number of times that
  * grows with the largest listings in flight, not with directories.
  */
-#include "ordered.h"
+#include "results.h"
+
+#include "large.h"
+#include "ordered_int.h"
 
 #include <string.h>
 

@@ -6,7 +6,7 @@
  * a root), progress reports, and the visit callback itself (or frd_read_tree()'s copy); also
  * the ready error policies and frd_op_name().
  */
-#include "walker.h"
+#include "report.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -134,6 +134,14 @@ enum frd_action frd__visit(struct frd__worker *w, const struct frd_walk_entry *w
         frd__walk_stop(walk, FRD_ESTOPPED, w);
     }
     return act;
+}
+
+void frd__state_free(struct frd_walk *walk, void *state)
+{
+    // Not gated by a stop: a state is released exactly once, also after a stop or cancel.
+    if (state != NULL && walk->opts.on_dir_state_free != NULL) {
+        walk->opts.on_dir_state_free(state, walk->hooks.udata);
+    }
 }
 
 /* ---- The ready error policies, and the names of failed calls (public) ---- */

@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The frd authors
 
 /**
- * A walk's plan (walker/plan.c): every decision its options and the machine make, derived
+ * A walk's plan (walker/core/plan.c): every decision its options and the machine make, derived
  * once, before anything is allocated. The rest of the walker reads these flags and never
  * derives them again from the options.
  */

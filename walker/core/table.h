@@ -4,7 +4,7 @@
 /**
  * The walker's one hash table (walker/table.c): open addressing with linear probing, keys of
  * three 64-bit words (an identity, or a device alone), a 64-bit value, one mixer. Not
- * locked: its users (walker/identity.c's sharded sets and volume cache) lock around it.
+ * locked: its users (walker/core/identity.c's sharded sets and volume cache) lock around it.
  */
 #ifndef FRD_WALKER_TABLE_H
 #define FRD_WALKER_TABLE_H

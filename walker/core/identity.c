@@ -15,10 +15,14 @@
  *   untrusted  ids may be invented or zero (fuse): loops are found by canonical path, and
  *              nothing is deduplicated.
  */
+#include "identity.h"
+
+#include "internal.h"
+#include "node.h"
 #include "table.h"
-#include "walker.h"
 
 #include <string.h>
+#include <uv.h>
 
 /** Shards of a set: a power of two, enough that 8 workers rarely share a lock. */
 #define IDSET_SHARDS 64

@@ -16,7 +16,7 @@
  *              left), visits the entries, and for a subdirectory it descends into, waits
  *              for that node's result; a subdirectory it does not descend into is pruned
  *
- * Large listings (more than one kernel batch, walker/ordered_big.c): the worker reads the
+ * Large listings (more than one kernel batch, walker/ordered/large.c): the worker reads the
  * later batches by name and type, each batch a run of 24-byte records and names that idle
  * threads sort (by a key of the name's first 8 bytes, then the name: the order of
  * frd_list_sort()) and merge while the directory is still read; a single 8-byte field the
@@ -43,20 +43,51 @@
  * consumer's own read-ahead, which it does only while the listing it awaits is in flight);
  * the node the consumer waits for is always allowed past that limit, so the consumer can
  * never starve behind read-ahead it does not need yet. Idle workers are woken when a
- * quarter of the window is free again, not at every result taken. A huge directory is one result, never the whole tree.
- * (A large listing counts for one chunk there: its items are bounded by its slots.)
+ * quarter of the window is free again, not at every result taken. A huge directory is one
+ * result, never the whole tree (a large listing counts for one chunk there: its items are
+ * bounded by its slots).
  * Results of pruned subtrees are dropped by the workers when they meet them, and purged
  * by the consumer when the window is full.
  *
  * Dedupe (visit each file once) is decided by the consumer, in visit order, so that which
  * of two hard links is visited does not depend on timing.
  *
- * This file (the consumer's side) runs over 600 lines because it holds one protocol:
- * awaiting results and chunks, the frame stack and its descriptors, and the visit order.
+ * The module's files, top down (each calls only those below it; its header in brackets):
+ *
+ *   consumer.c  the consumer: frames, awaiting results and chunks, visits  (ordered.h)
+ *   list.c      the workers: the next task, one directory listed           (list.h)
+ *   results.c   the results, pooled for the walk                           (results.h)
+ *   large.c     large listings: runs sorted and merged, chunks resolved    (large.h)
+ *   item.c      an entry resolved into an item; children onto the heap     (item.h)
+ *   sort.c      a one-batch listing's order, by keys                       (sort.h)
+ *   heap.c      pre-order labels, the task heap, prunes                    (heap.h)
+ *   ordered_int.h  the mode's shared state (struct frd__ordered)
  */
+#include "heap.h"
+#include "item.h"
+#include "large.h"
+#include "list.h"
 #include "ordered.h"
+#include "ordered_int.h"
+#include "results.h"
 
 #include <string.h>
+
+/** A directory the consumer is in. */
+struct o_frame {
+    struct frd__wnode *node;
+    struct o_result *res; /**< its listing, taken over from the worker (no copy) */
+    size_t count;
+    size_t next;
+    size_t chunk;   /**< a large listing: the chunk the consumer holds, or SIZE_MAX */
+    size_t dir_len; /**< bytes of its path in the consumer's path buffer */
+    bool has_fd;
+    /** Without has_fd: the descriptor its callbacks get, reopened when first needed (from
+     *  the frame above or below, or along the ancestors) and closed when the consumer moves
+     *  on, so the consumer holds at most two of these at a time. */
+    frd_os_fd own_fd;
+    bool own_pinned; /**< own_fd is node->fd, pinned (release, do not close) */
+};
 
 int frd__ordered_init(struct frd_walk *walk)
 {
@@ -85,7 +116,7 @@ int frd__ordered_init(struct frd_walk *walk)
     if (o->sortbufs == NULL) {
         goto fail_sortbufs;
     }
-    walk->ordered.state = o;
+    walk->ordered = o;
     return 0;
 
 fail_sortbufs:
@@ -101,7 +132,7 @@ fail_mu:
 
 void frd__ordered_wake(struct frd_walk *walk)
 {
-    struct frd__ordered *o = walk->ordered.state;
+    struct frd__ordered *o = walk->ordered;
     uv_mutex_lock(&o->mu);
     uv_cond_broadcast(&o->work_cond);
     uv_cond_broadcast(&o->ready_cond);
@@ -143,7 +174,7 @@ static bool o_window_low(const struct frd__ordered *o)
 static struct o_result *o_await(struct frd__worker *c, struct frd__wnode *node)
 {
     struct frd_walk *walk = c->walk;
-    struct frd__ordered *o = walk->ordered.state;
+    struct frd__ordered *o = walk->ordered;
     frd__o_lock(o);
     o_put_later_flush(o);
     o->awaited = node;
@@ -195,12 +226,11 @@ static struct o_result *o_await(struct frd__worker *c, struct frd__wnode *node)
  */
 static int o_push_frame(struct frd__worker *c, struct o_result *r, size_t dir_len)
 {
-    struct frd__ordered *o = c->walk->ordered.state;
+    struct frd__ordered *o = c->walk->ordered;
     int a = FRD__RESERVE(o->frames, o->frames_cap, o->nframes + 1, 64);
     if (a < 0) {
         return FRD_ENOMEM;
     }
-    c->allocations += (size_t)a;
     struct o_frame *f = &o->frames[o->nframes++];
     f->node = r->node;
     f->res = r;
@@ -230,7 +260,7 @@ static struct o_item *o_item_get(struct frd__worker *c, struct o_frame *f, size_
     size_t k = i / O_CHUNK;
     if (k != f->chunk) {
         struct frd_walk *walk = c->walk;
-        struct frd__ordered *o = walk->ordered.state;
+        struct frd__ordered *o = walk->ordered;
         frd__o_lock(o);
         lg->base = k; // the chunks before it are done with: their slots are free
         if (f->chunk != SIZE_MAX && o->idle > 0) {
@@ -275,7 +305,7 @@ static void o_prune_items(struct frd__ordered *o, struct o_item *items, size_t f
  */
 static void o_frame_let_go(struct frd__worker *c, struct o_frame *f)
 {
-    struct frd__ordered *o = c->walk->ordered.state;
+    struct frd__ordered *o = c->walk->ordered;
     struct o_result *r = f->res;
     struct o_large *lg = r->lg;
     f->res = NULL;
@@ -354,7 +384,7 @@ static frd_os_fd o_frame_open_fd(const struct o_frame *f)
  */
 static frd_os_fd o_frame_fd(struct frd__worker *c, size_t i)
 {
-    struct frd__ordered *o = c->walk->ordered.state;
+    struct frd__ordered *o = c->walk->ordered;
     struct o_frame *f = &o->frames[i];
     if (c->walk->opts.flags & FRD_WALK_NO_PARENT_FD) {
         return FRD_INVALID_FD; // the callbacks make no *at() call
@@ -401,7 +431,7 @@ static void o_frame_close_own(struct frd__worker *c, struct o_frame *f)
 /** The descriptor of the top frame for callbacks (the parent of what is entered next). */
 static frd_os_fd o_top_fd(struct frd__worker *c)
 {
-    struct frd__ordered *o = c->walk->ordered.state;
+    struct frd__ordered *o = c->walk->ordered;
     return o->nframes == 0 ? FRD_INVALID_FD : o_frame_fd(c, o->nframes - 1);
 }
 
@@ -420,7 +450,7 @@ static bool o_report_result(struct frd__worker *c, struct o_result *r, const cha
 /** Takes a node's result and enters it. @return true if a frame was pushed. */
 static bool o_enter(struct frd__worker *c, struct frd__wnode *node, size_t dir_len)
 {
-    struct frd__ordered *o = c->walk->ordered.state;
+    struct frd__ordered *o = c->walk->ordered;
     struct o_result *r = o_await(c, node);
     if (r == NULL) {
         return false;
@@ -459,7 +489,7 @@ static bool o_enter(struct frd__worker *c, struct frd__wnode *node, size_t dir_l
 static void o_pop_frame(struct frd__worker *c, bool post)
 {
     struct frd_walk *walk = c->walk;
-    struct frd__ordered *o = walk->ordered.state;
+    struct frd__ordered *o = walk->ordered;
     struct o_frame *f = &o->frames[o->nframes - 1];
     struct frd__wnode *node = f->node;
     if (post) {
@@ -480,7 +510,7 @@ static void o_pop_frame(struct frd__worker *c, bool post)
 static void o_run_frames(struct frd__worker *c)
 {
     struct frd_walk *walk = c->walk;
-    struct frd__ordered *o = walk->ordered.state;
+    struct frd__ordered *o = walk->ordered;
     struct frd_entry bare; // the entries of bare items: fields they lack stay zero
     memset(&bare, 0, sizeof(bare));
     unsigned slot = frd__slot(c); // the consumer's, fixed: it stands for worker 0
@@ -513,7 +543,7 @@ static void o_run_frames(struct frd__worker *c)
         size_t dir_len = f->dir_len;
         size_t sep = frd__path_sep(c->path, dir_len);
         size_t path_len = dir_len + sep + entry->name_len;
-        if (frd__grow(c, &c->path, &c->path_cap, path_len + 1) < 0) {
+        if (frd__grow(&c->path, &c->path_cap, path_len + 1) < 0) {
             frd__walk_stop(walk, FRD_ENOMEM, c);
             return;
         }
@@ -533,8 +563,8 @@ static void o_run_frames(struct frd__worker *c)
         if (it->flags & O_IT_ERR) {
             const char *other = NULL;
             size_t olen;
-            if (full->loop != NULL && frd__wnode_path(c, (struct frd__wnode *)(uintptr_t)full->loop,
-                                                      &c->path2, &c->path2_cap, &olen) == 0) {
+            if (full->loop != NULL &&
+                frd__wnode_path(full->loop, &c->path2, &c->path2_cap, &olen) == 0) {
                 other = c->path2;
             }
             if (!frd__report_loop(c, c->path, full->err_op, full->err, depth, other)) {
@@ -595,7 +625,7 @@ static void o_run_frames(struct frd__worker *c)
 static void o_root(struct frd__worker *c, size_t index)
 {
     struct frd_walk *walk = c->walk;
-    struct frd__ordered *o = walk->ordered.state;
+    struct frd__ordered *o = walk->ordered;
     const char *name = walk->roots[index];
     struct frd__wnode *root = frd__wnode_new(c, NULL, name, strlen(name));
     if (root == NULL) {
@@ -632,7 +662,7 @@ static void o_root(struct frd__worker *c, size_t index)
 void frd__ordered_consume(struct frd__worker *c)
 {
     struct frd_walk *walk = c->walk;
-    struct frd__ordered *o = walk->ordered.state;
+    struct frd__ordered *o = walk->ordered;
     for (size_t i = 0; i < walk->nroots; i++) {
         if (frd__walk_stopping(walk)) {
             break;
@@ -652,7 +682,7 @@ void frd__ordered_consume(struct frd__worker *c)
 
 void frd__ordered_free(struct frd_walk *walk)
 {
-    struct frd__ordered *o = walk->ordered.state;
+    struct frd__ordered *o = walk->ordered;
     struct frd__worker *c = walk->consumer;
     // Every thread is gone: drop what is left on the heap and in ready results.
     if (c != NULL) {
@@ -676,5 +706,5 @@ void frd__ordered_free(struct frd_walk *walk)
     uv_cond_destroy(&o->work_cond);
     uv_mutex_destroy(&o->mu);
     frd__free(o);
-    walk->ordered.state = NULL;
+    walk->ordered = NULL;
 }

@@ -8,7 +8,11 @@
  * pruned directory is not read, so nothing failed (find reports no pruned root). What
  * follows, listing it, is the mode's.
  */
-#include "walker.h"
+#include "root.h"
+
+#include "identity.h"
+#include "report.h"
+#include "resolve.h"
 
 #include <string.h>
 
@@ -16,7 +20,7 @@
  * Stats a root (following it unless the walk follows nothing: find -P reports a root that
  * is a link as a link), into node->entry. @return 0 or the error reported.
  */
-int frd__root_stat(struct frd__worker *w, struct frd__wnode *root)
+static int root_stat(struct frd__worker *w, struct frd__wnode *root)
 {
     struct frd_walk *walk = w->walk;
     struct frd_entry e;
@@ -58,7 +62,7 @@ int frd__root_stat(struct frd__worker *w, struct frd__wnode *root)
 
 /** Opens a root directory (the user named it: a link there is followed by the kernel only
  *  if asked, or if the name ends in '/'). */
-int frd__root_open(struct frd__worker *w, struct frd__wnode *root, frd_os_fd *fd)
+static int root_open(struct frd__worker *w, struct frd__wnode *root, frd_os_fd *fd)
 {
     struct frd_walk *walk = w->walk;
     int rc = frd__plat_open_dir(FRD_INVALID_FD, root->name, 0, fd);
@@ -66,7 +70,7 @@ int frd__root_open(struct frd__worker *w, struct frd__wnode *root, frd_os_fd *fd
         *fd = FRD_INVALID_FD;
         return rc;
     }
-    atomic_fetch_add(&walk->fds.open_fds, 1);
+    atomic_fetch_add(&walk->open_fds, 1);
     root->fd = *fd;
     // One ref for the listing, one that pins the root while its subtree lives: every
     // reopen along the ancestors can start from it.
@@ -82,7 +86,7 @@ enum frd__root_next frd__root_begin(struct frd__worker *w, struct frd__wnode *ro
     rs->dir_len = 0;
     rs->fd = FRD_INVALID_FD;
     rs->cls = FRD__VOL_UNTRUSTED;
-    if (frd__root_stat(w, root) < 0) {
+    if (root_stat(w, root) < 0) {
         return FRD__ROOT_DONE;
     }
     // A root directory is opened before its visit, so that the visit can say whether its
@@ -91,11 +95,11 @@ enum frd__root_next frd__root_begin(struct frd__worker *w, struct frd__wnode *ro
     bool is_dir = root->entry.type == FRD_TYPE_DIR && walk->opts.max_depth != 0;
     int open_rc = 0;
     if (is_dir) {
-        if (frd__wnode_path(w, root, &w->path, &w->path_cap, &rs->dir_len) < 0) {
+        if (frd__wnode_path(root, &w->path, &w->path_cap, &rs->dir_len) < 0) {
             frd__walk_stop(walk, FRD_ENOMEM, w);
             return FRD__ROOT_DONE;
         }
-        open_rc = frd__root_open(w, root, &rs->fd);
+        open_rc = root_open(w, root, &rs->fd);
         if (open_rc == 0) {
             open_rc = frd__dir_opened(w, root, rs->fd, &rs->cls);
             root->vclass = (uint8_t)rs->cls;

@@ -2,14 +2,16 @@
 // Copyright (c) 2026 The frd authors
 
 /**
- * Directory nodes: allocation from per-worker slabs and free lists (handed back across
+ * Directory nodes (walker/core/node.h): allocation from per-worker slabs and free lists (handed back across
  * threads in ordered mode), their paths, and their descriptor refcount (pin and release).
  *
  * Allocation: nodes come from per-worker slabs and free lists, buffers grow by doubling and
  * are kept, so a walk allocates a number of times that grows with workers and depth, not
  * with directories.
  */
-#include "walker.h"
+#include "node.h"
+
+#include "walk.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -29,31 +31,46 @@ static size_t wn_node_size(unsigned size_class)
     return (size + 15) & ~(size_t)15;
 }
 
-int frd__grow(struct frd__worker *w, char **buf, size_t *cap, size_t need)
+int frd__node_share_init(struct frd__node_share *share)
 {
-    int rc = FRD__RESERVE(*buf, *cap, need, 256);
-    if (rc < 0) {
-        return rc;
+    memset(share, 0, sizeof(*share));
+    if (uv_mutex_init(&share->lock) != 0) {
+        return FRD_ENOMEM;
     }
-    w->allocations += (size_t)rc;
+    share->lock_ready = true;
     return 0;
 }
 
-static int wn_slab(struct frd__worker *w, unsigned size_class)
+void frd__node_share_destroy(struct frd__node_share *share)
 {
-    int rc = FRD__RESERVE(w->slabs, w->slabs_cap, w->nslabs + 1, 16);
-    if (rc < 0) {
-        return rc;
+    if (share->lock_ready) {
+        uv_mutex_destroy(&share->lock);
+        share->lock_ready = false;
     }
-    w->allocations += (size_t)rc;
+}
+
+void frd__node_cache_free(struct frd__node_cache *cache)
+{
+    for (size_t i = 0; i < cache->nslabs; i++) {
+        frd__free(cache->slabs[i]);
+    }
+    frd__free(cache->slabs);
+    memset(cache, 0, sizeof(*cache));
+}
+
+/** Adds a slab of free nodes of `size_class` to a worker's cache. @return 0 or FRD_ENOMEM. */
+static int wn_slab(struct frd__node_cache *cache, unsigned size_class)
+{
+    if (FRD__RESERVE(cache->slabs, cache->slabs_cap, cache->nslabs + 1, 16) < 0) {
+        return FRD_ENOMEM;
+    }
     size_t size = wn_node_size(size_class);
     char *slab = frd__malloc(size * WN_SLAB_NODES);
     if (slab == NULL) {
         return FRD_ENOMEM;
     }
-    w->allocations++;
-    w->slabs[w->nslabs++] = slab;
-    struct frd__wnode **head = size_class == 0 ? &w->free_small : &w->free_large;
+    cache->slabs[cache->nslabs++] = slab;
+    struct frd__wnode **head = &cache->free[size_class];
     for (size_t i = WN_SLAB_NODES; i-- > 0;) {
         struct frd__wnode *node = (struct frd__wnode *)(void *)(slab + i * size);
         node->size_class = (uint8_t)size_class;
@@ -67,28 +84,26 @@ struct frd__wnode *frd__wnode_new(struct frd__worker *w, struct frd__wnode *pare
                                   const char *name, size_t name_len)
 {
     unsigned size_class = name_len < WN_SMALL_NAME ? 0 : 1;
-    struct frd__wnode **head = size_class == 0 ? &w->free_small : &w->free_large;
+    struct frd__wnode **head = &w->nodes.free[size_class];
     if (*head == NULL && w->walk->plan.sched.consumer) {
         // Ordered mode: the consumer frees the nodes workers made; take them back.
-        struct frd_walk *walk = w->walk;
-        uv_mutex_lock(&walk->ordered.node_lock);
-        struct frd__wnode **shared =
-            size_class == 0 ? &walk->ordered.shared_small : &walk->ordered.shared_large;
-        *head = *shared;
-        *shared = NULL;
-        uv_mutex_unlock(&walk->ordered.node_lock);
+        struct frd__node_share *share = &w->walk->nodes;
+        uv_mutex_lock(&share->lock);
+        *head = share->shared[size_class];
+        share->shared[size_class] = NULL;
+        uv_mutex_unlock(&share->lock);
     }
-    if (*head == NULL && wn_slab(w, size_class) < 0) {
+    if (*head == NULL && wn_slab(&w->nodes, size_class) < 0) {
         return NULL;
     }
     struct frd__wnode *node = *head;
+    FRD_ASSERT(node->size_class == size_class); // each free list holds its own class
     char *heap_name = NULL;
     if (name_len >= WN_LARGE_NAME) {
         heap_name = frd__malloc(name_len + 1);
         if (heap_name == NULL) {
             return NULL;
         }
-        w->allocations++;
     }
     *head = node->next_free;
     uint8_t cls = node->size_class;
@@ -110,7 +125,9 @@ struct frd__wnode *frd__wnode_new(struct frd__worker *w, struct frd__wnode *pare
     node->name[name_len] = '\0';
     node->name_len = name_len;
     if (parent != NULL) {
-        atomic_fetch_add(&parent->refs, 1);
+        unsigned before = atomic_fetch_add(&parent->refs, 1);
+        FRD_ASSERT(before > 0); // a parent lives while it makes children
+        (void)before;
     }
     return node;
 }
@@ -132,28 +149,27 @@ void frd__fd_release(struct frd_walk *walk, struct frd__wnode *node)
     FRD_ASSERT(prev > 0); // released once per ref: never below zero
     if (prev == 1) {
         frd__plat_close_dir(node->fd);
-        atomic_fetch_sub(&walk->fds.open_fds, 1);
+        atomic_fetch_sub(&walk->open_fds, 1);
     }
 }
 
-int frd__wnode_path(struct frd__worker *w, struct frd__wnode *node, char **buf, size_t *cap,
-                    size_t *len)
+int frd__wnode_path(const struct frd__wnode *node, char **buf, size_t *cap, size_t *len)
 {
     size_t total = 0;
-    for (struct frd__wnode *n = node; n != NULL; n = n->parent) {
+    for (const struct frd__wnode *n = node; n != NULL; n = n->parent) {
         total += n->name_len;
         if (n->parent != NULL) {
             total += frd__path_sep(n->parent->name, n->parent->name_len);
         }
     }
     // Room for a child's name too, so the entries of this directory rarely grow it.
-    if (frd__grow(w, buf, cap, total + 1 + 256) < 0) {
+    if (frd__grow(buf, cap, total + 1 + 256) < 0) {
         return FRD_ENOMEM;
     }
     char *p = *buf;
     size_t end = total;
     p[end] = '\0';
-    for (struct frd__wnode *n = node; n != NULL; n = n->parent) {
+    for (const struct frd__wnode *n = node; n != NULL; n = n->parent) {
         end -= n->name_len;
         memcpy(p + end, n->name, n->name_len);
         if (n->parent != NULL && frd__path_sep(n->parent->name, n->parent->name_len)) {
@@ -163,6 +179,7 @@ int frd__wnode_path(struct frd__worker *w, struct frd__wnode *node, char **buf, 
     *len = total;
     return 0;
 }
+
 void frd__wnode_free(struct frd__worker *w, struct frd__wnode *node)
 {
     // Freed once, after its last ref, with its descriptor closed and its state released.
@@ -179,7 +196,8 @@ void frd__wnode_free(struct frd__worker *w, struct frd__wnode *node)
         // batch at a time (nodes left in a batch at the end go with their slabs).
         unsigned cls = node->size_class;
         FRD_ASSERT(cls < 2);
-        struct frd__wnode_batch *b = &walk->ordered.handoff[cls];
+        struct frd__node_share *share = &walk->nodes;
+        struct frd__wnode_batch *b = &share->handoff[cls];
         node->next_free = b->head;
         b->head = node;
         if (b->n++ == 0) {
@@ -188,25 +206,16 @@ void frd__wnode_free(struct frd__worker *w, struct frd__wnode *node)
         if (b->n < WN_HANDOFF_BATCH) {
             return;
         }
-        uv_mutex_lock(&walk->ordered.node_lock);
-        struct frd__wnode **shared =
-            cls == 0 ? &walk->ordered.shared_small : &walk->ordered.shared_large;
-        b->tail->next_free = *shared;
-        *shared = b->head;
-        uv_mutex_unlock(&walk->ordered.node_lock);
+        uv_mutex_lock(&share->lock);
+        b->tail->next_free = share->shared[cls];
+        share->shared[cls] = b->head;
+        uv_mutex_unlock(&share->lock);
         b->head = NULL;
         b->tail = NULL;
         b->n = 0;
         return;
     }
-    struct frd__wnode **head = node->size_class == 0 ? &w->free_small : &w->free_large;
+    struct frd__wnode **head = &w->nodes.free[node->size_class];
     node->next_free = *head;
     *head = node;
-}
-void frd__state_free(struct frd_walk *walk, void *state)
-{
-    // Not gated by a stop: a state is released exactly once, also after a stop or cancel.
-    if (state != NULL && walk->opts.on_dir_state_free != NULL) {
-        walk->opts.on_dir_state_free(state, walk->hooks.udata);
-    }
 }
