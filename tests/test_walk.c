@@ -1683,7 +1683,7 @@ static void test_walk_swapped_dir_symlink_race_never_escapes_root(void **state)
     tree_remove(root);
 }
 
-/* ---- Internals: volume classes and the deque ---- */
+/* ---- Internals: volume classes ---- */
 
 static void test_walk_volume_class_table(void **state)
 {
@@ -1728,50 +1728,6 @@ static void test_walk_volume_class_table(void **state)
     assert_true(frd__plat_fd_path(fd, buf, sizeof(buf)) > 0);
     assert_int_equal(frd__plat_fd_path(fd, buf, 2), FRD_ENAMETOOLONG);
     frd__plat_close_dir(fd);
-}
-
-static void test_walk_deque_pops_newest_and_steals_oldest_half(void **state)
-{
-    (void)state;
-    struct frd__deque a, b;
-    assert_int_equal(frd__deque_init(&a), 0);
-    assert_int_equal(frd__deque_init(&b), 0);
-    void *nodes[100];
-    for (uintptr_t i = 0; i < 100; i++) {
-        nodes[i] = (void *)(i + 1);
-        assert_int_equal(frd__deque_push(&a, nodes[i]), 0);
-    }
-    assert_ptr_equal(frd__deque_pop(&a), nodes[99]);
-    // 99 left: a thief takes the oldest half (capped at 32), returns the oldest.
-    assert_ptr_equal(frd__deque_steal(&a, &b), nodes[0]);
-    assert_int_equal(b.count, 31);
-    assert_ptr_equal(frd__deque_pop(&b), nodes[31]);
-    assert_ptr_equal(frd__deque_pop(&a), nodes[98]);
-    assert_int_equal(a.count, 99 - 32 - 1);
-    while (frd__deque_pop(&a) != NULL) {
-    }
-    assert_null(frd__deque_steal(&a, &b));
-    frd__deque_destroy(&a);
-    frd__deque_destroy(&b);
-}
-
-static void test_walk_idset_inserts_once(void **state)
-{
-    (void)state;
-    struct frd__idset *set;
-    assert_int_equal(frd__idset_new(&set), 0);
-    for (uint64_t i = 0; i < 10000; i++) {
-        struct frd__identity id = {i % 3, i, 0};
-        assert_int_equal(frd__idset_insert(set, &id), 1);
-    }
-    for (uint64_t i = 0; i < 10000; i++) {
-        struct frd__identity id = {i % 3, i, 0};
-        assert_int_equal(frd__idset_insert(set, &id), 0);
-    }
-    struct frd__identity zero = {0, 0, 1};
-    assert_int_equal(frd__idset_insert(set, &zero), 1);
-    assert_int_equal(frd__idset_insert(set, &zero), 0);
-    frd__idset_free(set);
 }
 
 /* ---- API v1: options growth, fields, worker index, handles ---- */
@@ -2534,8 +2490,6 @@ int main(void)
         cmocka_unit_test(test_walk_tree_mutated_during_walk_reports_stable_entries_once),
         cmocka_unit_test(test_walk_swapped_dir_symlink_race_never_escapes_root),
         cmocka_unit_test(test_walk_volume_class_table),
-        cmocka_unit_test(test_walk_deque_pops_newest_and_steals_oldest_half),
-        cmocka_unit_test(test_walk_idset_inserts_once),
         cmocka_unit_test(test_walk_options_without_struct_size_are_einval),
         cmocka_unit_test(test_walk_options_of_an_older_caller_get_defaults),
         cmocka_unit_test(test_walk_fields_type_only_is_names_only),

@@ -103,7 +103,8 @@ void frd__batch_run(struct frd__worker *w, struct frd__wnode *t)
             atomic_fetch_add(&dir->batch_bytes, bytes);
         }
     }
-    atomic_fetch_sub(&b->owner->batches_out, 1);
+    unsigned out = atomic_fetch_sub(&b->owner->batches_out, 1);
+    FRD_ASSERT(out > 0); // counted when it was pushed
     frd__batch_put(walk, b);
     t->result = NULL;
     frd__wnode_drop(w, t); // releases the descriptor ref and the directory's ref

@@ -51,6 +51,41 @@ static void wn_list_hooked(struct frd__worker *w, struct frd__wnode *node, frd_o
 }
 
 /**
+ * Hands a batch `b` of node's listing to an idle worker while fewer than `limit` are out,
+ * or visits it here (the first, b NULL: w's own list, always here; cls: the directory's
+ * volume class): `n` entries of `list`,
+ * through the hook's view `kids` if it ran. A batch visited here goes back to the spares.
+ * Adds the sizes visited here to *bytes. @return false when the walk stops.
+ */
+static bool wn_hand_or_visit(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                             size_t dir_len, enum frd__vol_class cls, struct frd__batch *b,
+                             const struct frd_list *list, size_t n,
+                             const struct frd_walk_children *kids, unsigned limit, uint64_t *bytes)
+{
+    if (b != NULL && atomic_load(&w->batches_out) < limit && frd__batch_push(w, node, b)) {
+        return true;
+    }
+    bool ok = frd__cc_visit_entries(w, node, fd, dir_len, cls, frd_list_entries(list), n, kids,
+                                    b != NULL && b->late_stat, bytes);
+    if (b != NULL) {
+        frd__batch_put(w->walk, b);
+    }
+    return ok;
+}
+
+/** Reads the next batch of the listing in hand into a spare (*next): *rc the read's result.
+ *  @return false when no batch could be had (the walk is stopped). */
+static bool wn_read_ahead(struct frd__worker *w, struct frd__batch **next, int *rc)
+{
+    if ((*next = frd__batch_take(w)) == NULL) {
+        frd__walk_stop(w->walk, FRD_ENOMEM, w);
+        return false;
+    }
+    *rc = frd_lister_batch_read(w->lister, (*next)->list);
+    return true;
+}
+
+/**
  * Lists an open directory batch by batch and handles its entries (concurrent mode, no
  * children hook): memory is bounded by the batches in flight, not by the directory. The
  * first batch is stat'ed as it is read and visited here: a directory that fits one kernel
@@ -113,14 +148,9 @@ static void wn_list_batches(struct frd__worker *w, struct frd__wnode *node, frd_
             b->owner = w;
             b->cls = cls;
             b->late_stat = late_stat;
+            b->hooked = false;
         }
-        if (b == NULL || atomic_load(&w->batches_out) >= limit || !frd__batch_push(w, node, b)) {
-            ok = frd__cc_visit_entries(w, node, fd, dir_len, cls, frd_list_entries(list), n, NULL,
-                                       b != NULL && late_stat, &bytes);
-            if (b != NULL) {
-                frd__batch_put(walk, b);
-            }
-        }
+        ok = wn_hand_or_visit(w, node, fd, dir_len, cls, b, list, n, NULL, limit, &bytes);
         if (!ok || rc < 0 || frd__walk_stopping(walk)) {
             break;
         }
@@ -223,13 +253,9 @@ static void wn_list_hooked_parts(struct frd__worker *w, struct frd__wnode *node,
         }
         // Read ahead: the hook is told whether a part follows.
         int rc_next = 0;
-        if (rc > 0) {
-            if ((next = frd__batch_take(w)) == NULL) {
-                frd__walk_stop(walk, FRD_ENOMEM, w);
-                ok = false;
-                break;
-            }
-            rc_next = frd_lister_batch_read(lister, next->list);
+        if (rc > 0 && !wn_read_ahead(w, &next, &rc_next)) {
+            ok = false;
+            break;
         }
         bool more = next != NULL && frd_list_count(next->list) > 0;
         if (!more) {
@@ -247,14 +273,7 @@ static void wn_list_hooked_parts(struct frd__worker *w, struct frd__wnode *node,
             cur->late_stat = false;
             cur->hooked = true;
         }
-        if (cur == NULL || atomic_load(&w->batches_out) >= limit ||
-            !frd__batch_push(w, node, cur)) {
-            ok = frd__cc_visit_entries(w, node, fd, dir_len, cls, frd_list_entries(list), k->count,
-                                       k, false, &bytes);
-            if (cur != NULL) {
-                frd__batch_put(walk, cur);
-            }
-        }
+        ok = wn_hand_or_visit(w, node, fd, dir_len, cls, cur, list, k->count, k, limit, &bytes);
         cur = NULL;
         if (!ok || frd__walk_stopping(walk)) {
             break;

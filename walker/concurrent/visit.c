@@ -10,6 +10,61 @@
 
 #include <string.h>
 
+/** The i-th entry to visit: the listing's own, or stat'ed late, or the hook's i-th
+ *  survivor (*no_descent: marked not to be entered). @return it, or NULL if it vanished. */
+static inline const struct frd_entry *cc_entry_at(struct frd_walk *walk, const struct frd_entry *v,
+                                                  size_t i, frd_os_fd fd,
+                                                  const struct frd_walk_children *kids,
+                                                  bool late_stat, struct frd_entry *scratch,
+                                                  bool *no_descent)
+{
+    if (late_stat) {
+        return frd__entry_stat_late(walk, &v[i], fd, scratch) ? scratch : NULL;
+    }
+    if (kids != NULL) {
+        return frd__children_entry_in(walk, kids, i, fd, scratch, no_descent) ? scratch : NULL;
+    }
+    return &v[i];
+}
+
+/** Reports what resolving an entry at w->path found (a loop: with the ancestor it repeats).
+ *  @return false if the walk must stop. */
+static bool cc_report_resolved(struct frd__worker *w, const struct frd__resolved *r, unsigned depth)
+{
+    const char *other = NULL;
+    size_t olen;
+    if (r->loop != NULL && frd__wnode_path(r->loop, &w->path2, &w->path2_cap, &olen) == 0) {
+        other = w->path2;
+    }
+    return frd__report_loop(w, w->path, r->err_op, r->err, depth, other);
+}
+
+/**
+ * Queues the subdirectory `r` of `node` (open as fd) as a task, with the caller's state for
+ * it, holding a ref on node's descriptor while the budget allows. @return false if the walk
+ * must stop.
+ */
+static bool cc_descend(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                       const struct frd__resolved *r, void *state, unsigned depth)
+{
+    struct frd__wnode *c = frd__child_node(w, node, r);
+    if (c == NULL) {
+        frd__state_free(w->walk, state);
+        return frd__report(w, w->path, FRD__FAIL_ALLOC, FRD_ENOMEM, depth);
+    }
+    c->state = state;
+    if (frd__keep_fd(w, node, fd)) {
+        atomic_fetch_add(&node->fd_refs, 1);
+        c->flags |= WN_HOLDS_PARENT_FD;
+    }
+    if (frd__sched_push(w->sw, c) < 0) {
+        // No memory to queue it: the subtree cannot be walked. Say so and let it go.
+        frd__report(w, "", FRD__FAIL_QUEUE, FRD_ENOMEM, c->depth);
+        frd__wnode_drop(w, c);
+    }
+    return true;
+}
+
 bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
                            size_t dir_len, enum frd__vol_class cls, const struct frd_entry *v,
                            size_t count, const struct frd_walk_children *kids, bool late_stat,
@@ -22,14 +77,7 @@ bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_o
     for (size_t i = 0; i < count; i++) {
         struct frd_entry kst;
         bool no_descent = false;
-        const struct frd_entry *e;
-        if (late_stat) {
-            e = frd__entry_stat_late(walk, &v[i], fd, &kst) ? &kst : NULL;
-        } else if (kids != NULL) {
-            e = frd__children_entry_in(walk, kids, i, fd, &kst, &no_descent) ? &kst : NULL;
-        } else {
-            e = &v[i];
-        }
+        const struct frd_entry *e = cc_entry_at(walk, v, i, fd, kids, late_stat, &kst, &no_descent);
         if (e == NULL) {
             continue; // removed since the listing: left out, as a listing leaves it out
         }
@@ -52,15 +100,8 @@ bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_o
         }
         struct frd__resolved r;
         int how = frd__resolve_entry(w, node, fd, cls, e, true, &r);
-        if (r.err < 0) {
-            const char *other = NULL;
-            size_t olen;
-            if (r.loop != NULL && frd__wnode_path(r.loop, &w->path2, &w->path2_cap, &olen) == 0) {
-                other = w->path2;
-            }
-            if (!frd__report_loop(w, w->path, r.err_op, r.err, depth, other)) {
-                return false;
-            }
+        if (r.err < 0 && !cc_report_resolved(w, &r, depth)) {
+            return false;
         }
         if (how == RESOLVE_SKIP) {
             continue;
@@ -90,23 +131,8 @@ bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_o
             }
             continue;
         }
-        struct frd__wnode *c = frd__child_node(w, node, &r);
-        if (c == NULL) {
-            frd__state_free(walk, state);
-            if (!frd__report(w, w->path, FRD__FAIL_ALLOC, FRD_ENOMEM, depth)) {
-                return false;
-            }
-            continue;
-        }
-        c->state = state;
-        if (frd__keep_fd(w, node, fd)) {
-            atomic_fetch_add(&node->fd_refs, 1);
-            c->flags |= WN_HOLDS_PARENT_FD;
-        }
-        if (frd__sched_push(w->sw, c) < 0) {
-            // No memory to queue it: the subtree cannot be walked. Say so and let it go.
-            frd__report(w, "", FRD__FAIL_QUEUE, FRD_ENOMEM, c->depth);
-            frd__wnode_drop(w, c);
+        if (!cc_descend(w, node, fd, &r, state, depth)) {
+            return false;
         }
     }
     return !frd__walk_stopping(walk);

@@ -3,7 +3,7 @@
 
 /**
  * The children hook (walker/core/children.c): the view of a listing that opts.on_children
- * gets (struct frd_walk_children, the public frd_walk_children_*() functions), running the
+ * receives (struct frd_walk_children, the public frd_walk_children_*() functions), running the
  * hook over a listing or a part of one, and the survivors' late stat.
  */
 #ifndef FRD_WALKER_CORE_CHILDREN_H

@@ -68,6 +68,59 @@ static enum frd__vol_class wn_entry_class(struct frd__worker *w, frd_os_fd dirfd
     return c;
 }
 
+/**
+ * Follows a link entry `e` (FRD_FOLLOW_ALL): its target's stat replaces the entry. A link
+ * to itself (or a chain too long) is an error and is not visited, as find -L does; any
+ * other failure leaves the link reported as a link. @return false to skip it (a loop).
+ */
+static bool wn_follow(struct frd_walk *walk, frd_os_fd fd, const struct frd_entry *e,
+                      struct frd__resolved *r)
+{
+    struct frd_entry t;
+    memset(&t, 0, sizeof(t));
+    int rc = frd__plat_stat_fields(fd, e->name, true, walk->plan.fields | FRD__ID_FIELDS, &t);
+    if (rc == 0) {
+        t.name = e->name;
+        t.name_len = e->name_len;
+        r->entry = t;
+        r->followed = true;
+    } else if (rc != FRD_ENOENT) {
+        r->err = rc;
+        r->err_op = FRD__FAIL_STAT;
+        return rc != FRD_ELOOP;
+    }
+    return true;
+}
+
+/**
+ * A subdirectory listed without ids, where a directory may repeat an ancestor (links
+ * followed, or mounts that can cycle): one stat of its identity, as fts pays for each
+ * directory, so that it is checked before it is visited. Where the process may lack search
+ * permission, the first subdirectory's stat tells whether `dir` can be searched; if not,
+ * each fails as find's stat fails: reported once, visited with entry->error set (its type
+ * unknown to find), not descended.
+ */
+static void wn_stat_dir_id(struct frd__wnode *dir, frd_os_fd fd, const struct frd_entry *e,
+                           struct frd__resolved *r)
+{
+    struct frd_entry t;
+    memset(&t, 0, sizeof(t));
+    int rc = frd__plat_stat_fields(fd, e->name, r->followed, FRD__ID_FIELDS, &t);
+    if (rc == 0 && t.type == FRD_TYPE_DIR && (t.fields & FRD__ID_FIELDS) == FRD__ID_FIELDS) {
+        r->id.dev = t.dev;
+        r->id.ino = t.file_id;
+        r->has_id = true;
+    }
+    if (rc == 0 && dir->search == WN_SEARCH_UNKNOWN) {
+        dir->search = WN_SEARCH_YES;
+    } else if (rc == FRD_EACCES || rc == FRD_EPERM) {
+        dir->search = WN_SEARCH_NO;
+        r->entry.error = rc;
+        r->err = rc;
+        r->err_op = FRD__FAIL_STAT;
+    }
+}
+
 int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd fd,
                        enum frd__vol_class dir_class, const struct frd_entry *e, bool dedupe,
                        struct frd__resolved *r)
@@ -80,24 +133,9 @@ int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd 
     r->err = 0;
     r->canon = NULL;
     r->persistent = false;
-    if (walk->opts.follow == FRD_FOLLOW_ALL && e->type == FRD_TYPE_LNK) {
-        struct frd_entry t;
-        memset(&t, 0, sizeof(t));
-        int rc = frd__plat_stat_fields(fd, e->name, true, walk->plan.fields | FRD__ID_FIELDS, &t);
-        if (rc == 0) {
-            t.name = e->name;
-            t.name_len = e->name_len;
-            r->entry = t;
-            r->followed = true;
-        } else if (rc != FRD_ENOENT) {
-            // A link to itself (or a chain too long) is an error and is not visited, as
-            // find -L does; any other failure leaves the link reported as a link.
-            r->err = rc;
-            r->err_op = FRD__FAIL_STAT;
-            if (rc == FRD_ELOOP) {
-                return RESOLVE_SKIP;
-            }
-        }
+    if (walk->opts.follow == FRD_FOLLOW_ALL && e->type == FRD_TYPE_LNK &&
+        !wn_follow(walk, fd, e, r)) {
+        return RESOLVE_SKIP;
     }
     const struct frd_entry *x = &r->entry;
     bool is_dir = x->type == FRD_TYPE_DIR;
@@ -108,28 +146,7 @@ int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd 
     } else if (is_dir && x->error >= 0 &&
                (walk->plan.stat_dir_ids ||
                 (walk->plan.probe_search && dir->search != WN_SEARCH_YES))) {
-        // A listing without ids (names only) where a directory may repeat an ancestor (links
-        // followed, or mounts that can cycle): one stat of its identity, as fts pays for
-        // each directory, so that it is checked before it is visited. Where the process may
-        // lack search permission, the first subdirectory's stat tells whether this
-        // directory can be searched; if not, each fails as find's stat fails: reported once,
-        // visited with entry->error set (its type unknown to find), not descended.
-        struct frd_entry t;
-        memset(&t, 0, sizeof(t));
-        int rc = frd__plat_stat_fields(fd, e->name, r->followed, FRD__ID_FIELDS, &t);
-        if (rc == 0 && t.type == FRD_TYPE_DIR && (t.fields & FRD__ID_FIELDS) == FRD__ID_FIELDS) {
-            r->id.dev = t.dev;
-            r->id.ino = t.file_id;
-            r->has_id = true;
-        }
-        if (rc == 0 && dir->search == WN_SEARCH_UNKNOWN) {
-            dir->search = WN_SEARCH_YES;
-        } else if (rc == FRD_EACCES || rc == FRD_EPERM) {
-            dir->search = WN_SEARCH_NO;
-            r->entry.error = rc;
-            r->err = rc;
-            r->err_op = FRD__FAIL_STAT;
-        }
+        wn_stat_dir_id(dir, fd, e, r);
     }
     r->id.subvol = 0;
     enum frd__vol_class cls = dir_class;

@@ -139,15 +139,38 @@ void frd__ordered_wake(struct frd_walk *walk)
     uv_mutex_unlock(&o->mu);
 }
 
+/**
+ * A frame's invariants (Debug and sanitizer builds): its listing is its node's, taken by the
+ * consumer; it has visited no more than it holds; the descriptor it kept is still open, and
+ * one it reopened is pinned only as the node's own.
+ */
+static void o_frame_check(const struct o_frame *f)
+{
+    FRD_ASSERT(f->res != NULL && f->res->node == f->node && f->res->state == O_TAKEN);
+    FRD_ASSERT(f->next <= f->count && f->count == f->res->count);
+    FRD_ASSERT(f->chunk == SIZE_MAX || (f->res->lg != NULL && f->chunk * O_CHUNK < f->count));
+    FRD_ASSERT(!f->has_fd || atomic_load(&f->node->fd_refs) > 0);
+    FRD_ASSERT(!f->own_pinned || (f->own_fd == f->node->fd && !f->has_fd));
+    (void)f;
+}
+
+/** Takes a ready result out of the read-ahead window it counted in (mu held). */
+static void o_window_take(struct frd__ordered *o, struct o_result *r)
+{
+    FRD_ASSERT(r->state == O_READY);
+    FRD_ASSERT(o->window > 0 && o->window_entries >= r->window_cost);
+    o->window--;
+    o->window_entries -= r->window_cost;
+}
+
 /** Purges ready results below pruned directories (called with mu held). */
 static void o_purge(struct frd__worker *c, struct frd__ordered *o)
 {
     for (size_t i = 0; i < o->nall; i++) {
         struct o_result *r = o->all[i];
         if (r->state == O_READY && frd__o_chain_pruned(o, r->node)) {
-            o->window_entries -= r->window_cost;
+            o_window_take(o, r);
             frd__ores_discard(c, o, r);
-            o->window--;
         }
     }
 }
@@ -204,10 +227,10 @@ static struct o_result *o_await(struct frd__worker *c, struct frd__wnode *node)
     o->awaited = NULL;
     bool wake = false;
     if (r != NULL) {
+        FRD_ASSERT(r->node == node);
         node->result = NULL;
+        o_window_take(o, r);
         r->state = O_TAKEN;
-        o->window--;
-        o->window_entries -= r->window_cost;
         // Workers idle with tasks on the heap wait for read-ahead room: wake them once the
         // window has drained to its low mark, not at every slot freed (each wake is a futex
         // call, a context switch and a contended lock for the consumer, for one listing).
@@ -231,6 +254,7 @@ static int o_push_frame(struct frd__worker *c, struct o_result *r, size_t dir_le
     if (a < 0) {
         return FRD_ENOMEM;
     }
+    FRD_ASSERT(r->state == O_TAKEN && r->listed);
     struct o_frame *f = &o->frames[o->nframes++];
     f->node = r->node;
     f->res = r;
@@ -241,6 +265,7 @@ static int o_push_frame(struct frd__worker *c, struct o_result *r, size_t dir_le
     f->has_fd = r->has_fd;
     f->own_fd = FRD_INVALID_FD;
     f->own_pinned = false;
+    o_frame_check(f);
     return 0;
 }
 
@@ -254,10 +279,12 @@ static struct o_item *o_item_get(struct frd__worker *c, struct o_frame *f, size_
 {
     struct o_result *r = f->res;
     struct o_large *lg = r->lg;
+    FRD_ASSERT(i < f->count);
     if (lg == NULL) {
         return &r->items[i];
     }
     size_t k = i / O_CHUNK;
+    FRD_ASSERT(k < lg->nchunks && k >= lg->base); // chunks are taken in order
     if (k != f->chunk) {
         struct frd_walk *walk = c->walk;
         struct frd__ordered *o = walk->ordered;
@@ -275,6 +302,7 @@ static struct o_item *o_item_get(struct frd__worker *c, struct o_frame *f, size_
             o->consumer_waits = false;
         }
         bool ready = frd__o_chunk_ready(lg, k);
+        FRD_ASSERT(ready || frd__walk_stopping(walk));
         if (ready) {
             f->node->totals.entries += lg->made[k % lg->nslots];
             f->node->totals.bytes += lg->bytes[k % lg->nslots];
@@ -490,7 +518,9 @@ static void o_pop_frame(struct frd__worker *c, bool post)
 {
     struct frd_walk *walk = c->walk;
     struct frd__ordered *o = walk->ordered;
+    FRD_ASSERT(o->nframes > 0 && o->nframes <= o->frames_cap);
     struct o_frame *f = &o->frames[o->nframes - 1];
+    o_frame_check(f);
     struct frd__wnode *node = f->node;
     if (post) {
         frd_os_fd parent_fd = o->nframes > 1 ? o_frame_fd(c, o->nframes - 2) : FRD_INVALID_FD;
@@ -504,6 +534,96 @@ static void o_pop_frame(struct frd__worker *c, bool post)
         frd__fd_release(walk, node);
     }
     frd__wnode_release(c, node);
+}
+
+/** Joins the top frame's path and `name` in the consumer's path buffer. @return the
+ *  path's length, or 0 when memory ran out (the walk is stopped). */
+static size_t o_path_join(struct frd__worker *c, size_t dir_len, const char *name, size_t len)
+{
+    size_t sep = frd__path_sep(c->path, dir_len);
+    size_t path_len = dir_len + sep + len;
+    if (frd__grow(&c->path, &c->path_cap, path_len + 1) < 0) {
+        frd__walk_stop(c->walk, FRD_ENOMEM, c);
+        return 0;
+    }
+    if (sep) {
+        c->path[dir_len] = '/';
+    }
+    memcpy(c->path + dir_len + sep, name, len);
+    c->path[path_len] = '\0';
+    return path_len;
+}
+
+/** Reports what went wrong resolving an item (a loop with the ancestor it repeats).
+ *  @return false if the walk must stop. */
+static bool o_report_item(struct frd__worker *c, const struct o_full *full, unsigned depth)
+{
+    const char *other = NULL;
+    size_t olen;
+    if (full->loop != NULL && frd__wnode_path(full->loop, &c->path2, &c->path2_cap, &olen) == 0) {
+        other = c->path2;
+    }
+    return frd__report_loop(c, c->path, full->err_op, full->err, depth, other);
+}
+
+/** Visit-each-once, decided here in visit order: has an entry with the item's identity (an
+ *  entry with one is kept whole, the identity beside it) been visited already? */
+static bool o_is_duplicate(struct frd_walk *walk, const struct o_item *it,
+                           const struct o_full *full, const struct frd_entry *entry)
+{
+    if (walk->ids.seen == NULL) {
+        return false;
+    }
+    bool whole = (it->flags & O_IT_WHOLE) != 0;
+    struct frd__resolved res = {.entry = *entry,
+                                .id = whole && full->has_id ? full->id : (struct frd__identity){0},
+                                .has_id = whole && full->has_id,
+                                .persistent = whole && full->persistent};
+    return frd__is_duplicate(walk, &res);
+}
+
+/**
+ * Visits item `it` of the top frame `f`, whose path is in the consumer's buffer (path_len
+ * bytes), with the directory's descriptor `parent_fd`; enters its subdirectory or prunes it.
+ * @return false if the walk stops.
+ */
+static bool o_visit_item(struct frd__worker *c, struct o_frame *f, struct o_item *it,
+                         const struct o_full *full, const struct frd_entry *entry, size_t path_len,
+                         frd_os_fd parent_fd, unsigned slot)
+{
+    struct frd_walk *walk = c->walk;
+    bool whole = (it->flags & O_IT_WHOLE) != 0;
+    struct frd_walk_entry we = {
+        .path = c->path,
+        .path_len = path_len,
+        .entry = entry,
+        .depth = f->node->depth + 1,
+        .parent_fd = parent_fd,
+        .is_root = false,
+        .followed_link = whole && full->followed,
+        .persistent_ids = whole && full->persistent,
+        .root_index = f->node->root_index,
+        .worker = slot,
+        .parent_state = f->node->state,
+    };
+    void *dstate = NULL;
+    if (entry->type == FRD_TYPE_DIR) {
+        we.dir_state = &dstate;
+    }
+    enum frd_action act = frd__visit(c, &we);
+    if (act != FRD_ACTION_CONTINUE || it->child == NULL) {
+        frd__state_free(walk, dstate); // not entered: released at once
+        if (act == FRD_ACTION_STOP) {
+            return false;
+        }
+        if (it->child != NULL) {
+            frd__o_prune(walk->ordered, it->child);
+        }
+        return true;
+    }
+    it->child->state = dstate; // released with the node
+    o_enter(c, it->child, path_len);
+    return true;
 }
 
 /** Visits the frames until the stack is empty or the walk stops. */
@@ -532,92 +652,36 @@ static void o_run_frames(struct frd__worker *c)
         if ((it->flags & (O_IT_SKIP | O_IT_ERR)) == O_IT_SKIP) {
             continue; // hidden, or gone since the listing: nothing to report or visit
         }
-        const char *name = f->res->lg != NULL ? frd__o_chunk_name(f->res->lg, f->chunk, it)
-                                              : f->res->names + it->name_off;
+        struct o_large *lg = f->res->lg;
+        const char *name =
+            lg != NULL ? frd__o_chunk_name(lg, f->chunk, it) : f->res->names + it->name_off;
         // The frame owns its items now: the callbacks get the item's own whole entry, or
         // one rebuilt here from a bare item.
-        struct o_full *full = f->res->lg != NULL ? &f->res->lg->slot_fulls[it - f->res->lg->slots]
-                                                 : &f->res->fulls[it - f->res->items];
+        struct o_full *full =
+            lg != NULL ? &lg->slot_fulls[it - lg->slots] : &f->res->fulls[it - f->res->items];
         struct frd_entry *entry = frd__o_item_entry(it, full, name, &bare);
-        bool whole = (it->flags & O_IT_WHOLE) != 0;
-        size_t dir_len = f->dir_len;
-        size_t sep = frd__path_sep(c->path, dir_len);
-        size_t path_len = dir_len + sep + entry->name_len;
-        if (frd__grow(&c->path, &c->path_cap, path_len + 1) < 0) {
-            frd__walk_stop(walk, FRD_ENOMEM, c);
+        size_t path_len = o_path_join(c, f->dir_len, name, entry->name_len);
+        if (path_len == 0) {
             return;
         }
-        f = &o->frames[o->nframes - 1];
-        if (sep) {
-            c->path[dir_len] = '/';
-        }
-        memcpy(c->path + dir_len + sep, name, entry->name_len);
-        c->path[path_len] = '\0';
-        unsigned depth = f->node->depth + 1;
         // The directory's descriptor for the visit; the one the consumer reopened for the
         // frame above (if any) is not needed any more.
         frd_os_fd parent_fd = o_frame_fd(c, o->nframes - 1);
         if (o->nframes > 1) {
             o_frame_close_own(c, &o->frames[o->nframes - 2]);
         }
-        if (it->flags & O_IT_ERR) {
-            const char *other = NULL;
-            size_t olen;
-            if (full->loop != NULL &&
-                frd__wnode_path(full->loop, &c->path2, &c->path2_cap, &olen) == 0) {
-                other = c->path2;
-            }
-            if (!frd__report_loop(c, c->path, full->err_op, full->err, depth, other)) {
-                return;
-            }
+        if ((it->flags & O_IT_ERR) && !o_report_item(c, full, f->node->depth + 1)) {
+            return;
         }
-        bool skip = (it->flags & O_IT_SKIP) != 0;
-        bool dup = false;
-        if (!skip && walk->ids.seen != NULL) {
-            // An entry with an identity is kept whole, the identity beside it.
-            struct frd__resolved res = {.entry = *entry,
-                                        .id = whole && full->has_id ? full->id
-                                                                    : (struct frd__identity){0},
-                                        .has_id = whole && full->has_id,
-                                        .persistent = whole && full->persistent};
-            dup = frd__is_duplicate(walk, &res);
-        }
-        if (skip || dup) {
+        if ((it->flags & O_IT_SKIP) || o_is_duplicate(walk, it, full, entry)) {
             if (it->child != NULL) {
                 frd__o_prune(o, it->child);
             }
             continue;
         }
-        struct frd_walk_entry we = {
-            .path = c->path,
-            .path_len = path_len,
-            .entry = entry,
-            .depth = depth,
-            .parent_fd = parent_fd,
-            .is_root = false,
-            .followed_link = whole && full->followed,
-            .persistent_ids = whole && full->persistent,
-            .root_index = f->node->root_index,
-            .worker = slot,
-            .parent_state = f->node->state,
-        };
-        void *dstate = NULL;
-        if (entry->type == FRD_TYPE_DIR) {
-            we.dir_state = &dstate;
+        if (!o_visit_item(c, f, it, full, entry, path_len, parent_fd, slot)) {
+            return;
         }
-        enum frd_action act = frd__visit(c, &we);
-        if (act != FRD_ACTION_CONTINUE || it->child == NULL) {
-            frd__state_free(walk, dstate); // not entered: released at once
-            if (act == FRD_ACTION_STOP) {
-                return;
-            }
-            if (it->child != NULL) {
-                frd__o_prune(o, it->child);
-            }
-            continue;
-        }
-        it->child->state = dstate; // released with the node
-        o_enter(c, it->child, path_len);
     }
 }
 
@@ -695,6 +759,7 @@ void frd__ordered_free(struct frd_walk *walk)
             frd__o_drop_task(c, frd__oheap_pop(o));
         }
     }
+    FRD_ASSERT(c == NULL || o->nframes == 0); // the consumer let go of its frames
     frd__opool_free(o);
     for (size_t i = 0; i < walk->plan.sched.nworkers; i++) {
         frd__free(o->sortbufs[i].keys);

@@ -450,6 +450,7 @@ static int runs_finish(struct frd__ordered *o, struct o_large *lg)
     }
     *p = lg->next;
     lg->next = NULL;
+    FRD_ASSERT(lg->busy == 0); // every run task ended: the runs are the merge's alone
     if (FRD__RESERVE(lg->heads, lg->heads_cap, lg->nruns, 16) < 0) {
         lg->merge_err = FRD_ENOMEM; // every chunk comes out empty: the walk stops
         return FRD_ENOMEM;
@@ -475,6 +476,7 @@ static int runs_finish(struct frd__ordered *o, struct o_large *lg)
  */
 static int merge_out(struct o_large *lg, size_t s, size_t n)
 {
+    FRD_ASSERT(s < lg->nslots && n <= O_CHUNK);
     if (lg->merge_err < 0 || n > lg->nheads_recs) {
         lg->merge_err = FRD_ENOMEM;
         return lg->merge_err;
@@ -692,6 +694,10 @@ bool frd__o_chunk_take(struct frd__worker *w, struct frd__ordered *o, struct o_l
         frd__walk_stop(walk, err, w);
         uv_mutex_lock(&o->mu);
     }
+    // The slot's last chunk (k - nslots) was let go of when k was claimed (k < base + nslots).
+    FRD_ASSERT(lg->ready[s] == SIZE_MAX ||
+               (lg->ready[s] + lg->nslots == k && lg->ready[s] < lg->base));
+    FRD_ASSERT(lg->inflight > 0);
     lg->made[s] = made;
     lg->bytes[s] = bytes;
     lg->ready[s] = k;

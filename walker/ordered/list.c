@@ -19,6 +19,139 @@
 
 #include <string.h>
 
+/**
+ * Opens a listing task's directory (a root: the consumer opened it) into *fd, its volume
+ * class into *cls. @return false if it could not be (r->open_err says why, unless it is on
+ * another file system, which is not listed).
+ */
+static bool o_open(struct frd__worker *w, struct frd__wnode *node, struct o_result *r,
+                   frd_os_fd *fd, enum frd__vol_class *cls)
+{
+    if (node->flags & WN_ROOT) {
+        // The consumer opened it (and holds the listing's ref for us).
+        *fd = node->fd;
+        *cls = (enum frd__vol_class)node->vclass;
+        return true;
+    }
+    int rc = frd__wnode_open(w, node, fd);
+    if (rc < 0) {
+        r->open_err = rc;
+        r->open_op = FRD__FAIL_OPEN;
+        return false;
+    }
+    node->fd = *fd;
+    atomic_store(&node->fd_refs, 1);
+    rc = frd__dir_opened(w, node, *fd, cls);
+    if (rc < 0) {
+        if (rc != FRD_EXDEV) {
+            r->open_err = rc;
+            r->open_op = FRD__FAIL_OPEN;
+        }
+        frd__fd_release(w->walk, node);
+        return false;
+    }
+    return true;
+}
+
+/**
+ * The children hook over w's list, on this worker, ahead of the consumer: it sees the sorted
+ * listing (or the directory's order), and the order it leaves is the visit order.
+ * @return the survivors (0 when it could not run: r->list_err says why).
+ */
+static size_t o_hook(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                     struct o_result *r)
+{
+    size_t plen;
+    int rc = frd__wnode_path(node, &w->path2, &w->path2_cap, &plen);
+    if (rc == 0) {
+        frd_os_fd pfd;
+        int how = frd__parent_fd_get(w, node, fd, &pfd);
+        // No states: the consumer sets them, and may be doing so right now.
+        struct frd_walk_entry dir =
+            frd__wnode_walk_entry_stateless(node, w->path2, plen, pfd, frd__slot(w));
+        rc = frd__children_run(w, &dir, fd);
+        frd__parent_fd_put(w, node, how, pfd);
+    }
+    if (rc < 0) {
+        r->list_err = rc;
+        r->list_op = FRD__FAIL_ALLOC;
+        w->kids.count = 0;
+    }
+    return w->kids.count;
+}
+
+/**
+ * Makes the items of w's listing of `node` (open as fd): `count` entries, in `order` (keys
+ * of the sort), or the hook's survivors (`kids`), or as listed; their names copied into the
+ * result. Sets the result's count and the directory's totals.
+ */
+static void o_items(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                    enum frd__vol_class cls, struct o_result *r, const struct o_key *order,
+                    bool kids, size_t count)
+{
+    const struct frd_entry *v = frd_list_entries(w->list);
+    size_t names = 0;
+    for (size_t i = 0; i < count; i++) {
+        names += (kids ? v[w->kids.order[i]] : v[i]).name_len + 1; // any order: a sum
+    }
+    // Items name their entries by 32-bit offsets: a listing of more than 4 GiB of names (a
+    // children hook's whole directory, never a batch) is refused as if memory ran out.
+    if (names > UINT32_MAX || frd__ores_reserve(w->walk->ordered, r, count, names) < 0) {
+        r->list_err = FRD_ENOMEM;
+        r->list_op = FRD__FAIL_ALLOC;
+        count = 0;
+    }
+    frd__o_label_bits(node, count);
+    bool keep = false;
+    uint64_t bytes = 0;
+    size_t n = 0; // items made: an entry that vanished before its stat is left out
+    for (size_t i = 0; i < count; i++) {
+        struct frd_entry kst;
+        bool no_descent;
+        const struct frd_entry *e = order != NULL
+                                        ? (no_descent = false, &v[order[i].index])
+                                        : frd__dir_entry_at(w, kids, v, i, fd, &kst, &no_descent);
+        if (e == NULL) {
+            continue; // removed since the listing: left out, as a listing leaves it out
+        }
+        FRD_ASSERT(n < r->items_cap && r->names_len + e->name_len < r->names_cap);
+        struct o_item *it = &r->items[n++];
+        bytes += e->size;
+        it->name_off = (uint32_t)r->names_len;
+        memcpy(r->names + r->names_len, e->name, e->name_len + 1);
+        r->names_len += e->name_len + 1;
+        frd__o_item_fill(w, node, fd, cls, e, no_descent, n - 1, &keep, it, &r->fulls[n - 1]);
+    }
+    r->count = n;
+    r->window_cost = n;
+    node->totals.entries = n;
+    node->totals.bytes = bytes;
+}
+
+/**
+ * Lets go of the listing's descriptor. The consumer's frame keeps it (parent_fd of its
+ * visits) while at most half the budget is in use: the rest stays for children to open
+ * relative to their parents, so that a tree deeper than the budget never has to be reopened
+ * along its path. Callbacks that make no *at() call need none: the directory is closed here,
+ * on the thread that listed it, as soon as its subdirectories are open.
+ */
+static void o_listing_fd_done(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                              struct o_result *r)
+{
+    struct frd_walk *walk = w->walk;
+    if (walk->opts.flags & FRD_WALK_NO_PARENT_FD) {
+        // Nothing to keep or reopen.
+    } else if (atomic_load_explicit(&walk->open_fds, memory_order_relaxed) <
+               walk->plan.keep_limit / 2) {
+        atomic_fetch_add(&node->fd_refs, 1);
+        r->has_fd = true;
+    } else if (!(node->flags & WN_HAS_ID) && frd__plat_fd_identity(fd, &node->id) == 0) {
+        // The consumer will reopen it for its callbacks: record what it must find there.
+        node->flags |= WN_HAS_ID;
+    }
+    frd__fd_release(walk, node);
+}
+
 /** Lists one directory into a result. */
 static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_result *r)
 {
@@ -31,28 +164,8 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
     r->names_len = 0;
     frd_os_fd fd;
     enum frd__vol_class cls;
-    if (node->flags & WN_ROOT) {
-        // The consumer opened it (and holds the listing's ref for us).
-        fd = node->fd;
-        cls = (enum frd__vol_class)node->vclass;
-    } else {
-        int rc = frd__wnode_open(w, node, &fd);
-        if (rc < 0) {
-            r->open_err = rc;
-            r->open_op = FRD__FAIL_OPEN;
-            return;
-        }
-        node->fd = fd;
-        atomic_store(&node->fd_refs, 1);
-        rc = frd__dir_opened(w, node, fd, &cls);
-        if (rc < 0) {
-            if (rc != FRD_EXDEV) {
-                r->open_err = rc;
-                r->open_op = FRD__FAIL_OPEN;
-            }
-            frd__fd_release(walk, node);
-            return;
-        }
+    if (!o_open(w, node, r, &fd, &cls)) {
+        return;
     }
     bool kids = walk->plan.children;
     // In the directory's own order, the listing is read whole, as with the hook: the large
@@ -84,84 +197,16 @@ static void o_list(struct frd__worker *w, struct frd__wnode *node, struct o_resu
         return;
     }
     size_t count = frd_list_count(w->list);
-    const struct frd_entry *v = frd_list_entries(w->list);
-    const struct o_key *order = kids || as_listed ? NULL : frd__o_sort_order(w, v, count);
+    const struct o_key *order =
+        kids || as_listed ? NULL : frd__o_sort_order(w, frd_list_entries(w->list), count);
     if (order == NULL && !as_listed) {
         frd_list_sort(w->list);
     }
     if (kids) {
-        // The children hook, on this worker, ahead of the consumer: it sees the sorted
-        // listing (or the directory's order), and the order it leaves is the visit order.
-        size_t plen;
-        int krc = frd__wnode_path(node, &w->path2, &w->path2_cap, &plen);
-        if (krc == 0) {
-            frd_os_fd pfd;
-            int how = frd__parent_fd_get(w, node, fd, &pfd);
-            // No states: the consumer sets them, and may be doing so right now.
-            struct frd_walk_entry dir =
-                frd__wnode_walk_entry_stateless(node, w->path2, plen, pfd, frd__slot(w));
-            krc = frd__children_run(w, &dir, fd);
-            frd__parent_fd_put(w, node, how, pfd);
-        }
-        if (krc < 0) {
-            r->list_err = krc;
-            r->list_op = FRD__FAIL_ALLOC;
-            w->kids.count = 0;
-        }
-        count = w->kids.count;
+        count = o_hook(w, node, fd, r);
     }
-    size_t names = 0;
-    for (size_t i = 0; i < count; i++) {
-        names += (kids ? v[w->kids.order[i]] : v[i]).name_len + 1; // any order: a sum
-    }
-    // Items name their entries by 32-bit offsets: a listing of more than 4 GiB of names (a
-    // children hook's whole directory, never a batch) is refused as if memory ran out.
-    if (names > UINT32_MAX || frd__ores_reserve(walk->ordered, r, count, names) < 0) {
-        r->list_err = FRD_ENOMEM;
-        r->list_op = FRD__FAIL_ALLOC;
-        count = 0;
-    }
-    frd__o_label_bits(node, count);
-    bool keep = false;
-    uint64_t bytes = 0;
-    size_t n = 0; // items made: an entry that vanished before its stat is left out
-    for (size_t i = 0; i < count; i++) {
-        struct frd_entry kst;
-        bool no_descent;
-        const struct frd_entry *e = order != NULL
-                                        ? (no_descent = false, &v[order[i].index])
-                                        : frd__dir_entry_at(w, kids, v, i, fd, &kst, &no_descent);
-        if (e == NULL) {
-            continue; // removed since the listing: left out, as a listing leaves it out
-        }
-        struct o_item *it = &r->items[n++];
-        bytes += e->size;
-        FRD_ASSERT(r->names_len <= UINT32_MAX);
-        it->name_off = (uint32_t)r->names_len;
-        memcpy(r->names + r->names_len, e->name, e->name_len + 1);
-        r->names_len += e->name_len + 1;
-        frd__o_item_fill(w, node, fd, cls, e, no_descent, n - 1, &keep, it, &r->fulls[n - 1]);
-    }
-    r->count = n;
-    r->window_cost = n;
-    node->totals.entries = n;
-    node->totals.bytes = bytes;
-    // The consumer's frame keeps the descriptor (parent_fd of its visits) while at most half
-    // the budget is in use: the rest stays for children to open relative to their parents,
-    // so that a tree deeper than the budget never has to be reopened along its path.
-    // Callbacks that make no *at() call need none: the directory is closed here, on the
-    // thread that listed it, as soon as its subdirectories are open.
-    if (walk->opts.flags & FRD_WALK_NO_PARENT_FD) {
-        // Nothing to keep or reopen.
-    } else if (atomic_load_explicit(&walk->open_fds, memory_order_relaxed) <
-               walk->plan.keep_limit / 2) {
-        atomic_fetch_add(&node->fd_refs, 1);
-        r->has_fd = true;
-    } else if (!(node->flags & WN_HAS_ID) && frd__plat_fd_identity(fd, &node->id) == 0) {
-        // The consumer will reopen it for its callbacks: record what it must find there.
-        node->flags |= WN_HAS_ID;
-    }
-    frd__fd_release(walk, node);
+    o_items(w, node, fd, cls, r, order, kids, count);
+    o_listing_fd_done(w, node, fd, r);
 }
 
 /**
@@ -225,6 +270,7 @@ bool frd__o_work_one(struct frd__worker *w, struct frd__ordered *o)
     if (r->lg == NULL) {
         frd__o_push_children(w, o, r->items, r->count, &r->list_err, &r->list_op);
     }
+    FRD_ASSERT(r->state == O_INFLIGHT && r->node == node && node->result == NULL);
     r->state = O_READY;
     o->window_entries += r->window_cost;
     node->result = r;

@@ -32,6 +32,7 @@ struct o_result *frd__ores_get(struct frd__ordered *o)
 {
     struct o_result *r = o->free_res;
     if (r != NULL) {
+        FRD_ASSERT(r->state == O_FREE && r->node == NULL && r->lg == NULL && r->big == NULL);
         o->free_res = r->next_free;
         return r;
     }
@@ -66,6 +67,7 @@ struct o_result *frd__ores_get(struct frd__ordered *o)
 
 void frd__ores_put(struct frd__ordered *o, struct o_result *r)
 {
+    FRD_ASSERT(r->state != O_FREE); // put back once
     if (r->lg != NULL) {
         frd__olarge_put(o, r->lg);
         r->lg = NULL;
@@ -90,6 +92,7 @@ void frd__ores_put(struct frd__ordered *o, struct o_result *r)
 void frd__ores_discard(struct frd__worker *w, struct frd__ordered *o, struct o_result *r)
 {
     struct frd__wnode *node = r->node;
+    FRD_ASSERT(r->state == O_READY || r->state == O_TAKEN); // listed, not consumed
     node->result = NULL;
     if (r->has_fd) {
         frd__fd_release(w->walk, node);
