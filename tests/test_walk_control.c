@@ -40,123 +40,7 @@ static int group_teardown(void **state)
     return 0;
 }
 
-/* ---- Prune, stop, cancel ---- */
-
-static enum frd_action prune_dir_visit(const struct frd_walk_entry *we, void *udata)
-{
-    struct rec_ctx *c = udata;
-    rec_visit(we, udata);
-    (void)c;
-    return strcmp(we->entry->name, "dir") == 0 || strcmp(we->entry->name, "fan") == 0
-               ? FRD_ACTION_PRUNE
-               : FRD_ACTION_CONTINUE;
-}
-
-static void test_walk_prune_skips_children(void **state)
-{
-    (void)state;
-    for (int ordered = 0; ordered < 2; ordered++) {
-        struct frd_walk_options o;
-        walk_opts(&o, FRD_WALK_NAMES_ONLY | (ordered ? FRD_WALK_ORDERED : 0));
-        struct rec_ctx c;
-        rec_ctx_init(&c, REC_NAMES);
-        assert_int_equal(frd_walk(tree, &o, prune_dir_visit, &c), 0);
-        struct recs f;
-        recs_init(&f);
-        find_recs("", tree, "\\( -name dir -o -name fan \\) -prune -o -true", REC_NAMES, &f);
-        // find's -prune -o -true leaves the pruned directories out of its -printf: add them.
-        char buf[4096];
-        snprintf(buf, sizeof(buf), "%s/dir\td", tree);
-        recs_add(&f, buf, strlen(buf));
-        snprintf(buf, sizeof(buf), "%s/fan\td", tree);
-        recs_add(&f, buf, strlen(buf));
-        recs_assert_equal(&c.recs, &f, "prune");
-        recs_free(&f);
-        rec_ctx_free(&c);
-    }
-}
-
-struct stop_ctx {
-    atomic_int visits;
-    atomic_bool stopped;   /**< set when the stopping callback returns, by the next one in */
-    atomic_int after_stop; /**< callbacks that started after the stop was returned */
-    int stop_at;
-};
-
-static enum frd_action stop_visit(const struct frd_walk_entry *we, void *udata)
-{
-    (void)we;
-    struct stop_ctx *s = udata;
-    if (atomic_load(&s->stopped)) {
-        atomic_fetch_add(&s->after_stop, 1);
-    }
-    int n = atomic_fetch_add(&s->visits, 1) + 1;
-    if (n == s->stop_at) {
-        return FRD_ACTION_STOP;
-    }
-    return FRD_ACTION_CONTINUE;
-}
-
-static void test_walk_stop_ends_walk_with_estopped(void **state)
-{
-    (void)state;
-    for (int ordered = 0; ordered < 2; ordered++) {
-        struct frd_walk_options o;
-        walk_opts(&o, ordered ? FRD_WALK_ORDERED : 0);
-        struct stop_ctx s = {.stop_at = 10};
-        assert_int_equal(frd_walk(tree, &o, stop_visit, &s), FRD_ESTOPPED);
-        // Callbacks that had already begun when the stop came may finish; no new directory
-        // is listed, so the total stays far below the tree's 700 entries.
-        assert_true(atomic_load(&s.visits) >= 10);
-        if (ordered || o.workers == 1) {
-            assert_int_equal(atomic_load(&s.visits), 10); // one thread: exactly none after
-        } else {
-            assert_true(atomic_load(&s.visits) < 10 + 64 * (int)o.workers);
-        }
-    }
-}
-
-struct cancel_ctx {
-    atomic_bool cancelled; /**< set by the test thread after frd_walk_cancel() returned */
-    atomic_int late;       /**< callbacks that started after that */
-    atomic_int visits;
-    atomic_bool started;
-};
-
-static enum frd_action cancel_visit(const struct frd_walk_entry *we, void *udata)
-{
-    (void)we;
-    struct cancel_ctx *c = udata;
-    if (atomic_load(&c->cancelled)) {
-        atomic_fetch_add(&c->late, 1);
-    }
-    atomic_fetch_add(&c->visits, 1);
-    atomic_store(&c->started, true);
-    uv_sleep(1); // slow the walk so that the cancel lands in the middle
-    return FRD_ACTION_CONTINUE;
-}
-
-static void test_walk_cancel_from_another_thread_stops_callbacks(void **state)
-{
-    (void)state;
-    for (int ordered = 0; ordered < 2; ordered++) {
-        struct frd_walk_options o;
-        walk_opts(&o, FRD_WALK_NAMES_ONLY | (ordered ? FRD_WALK_ORDERED : 0));
-        struct cancel_ctx c = {0};
-        struct frd_walk *walk;
-        const char *roots[] = {tree};
-        assert_int_equal(frd_walk_start(&walk, roots, 1, &o, cancel_visit, &c), 0);
-        while (!atomic_load(&c.started)) {
-            uv_sleep(1);
-        }
-        frd_walk_cancel(walk);
-        atomic_store(&c.cancelled, true);
-        frd_walk_cancel(walk); // twice is fine
-        assert_int_equal(frd_walk_join(walk), FRD_ECANCELED);
-        assert_int_equal(atomic_load(&c.late), 0);
-        assert_true(atomic_load(&c.visits) < 700);
-    }
-}
+/* ---- Background and libuv-loop walks (prune, stop and cancel: test_walk_portable.c) ---- */
 
 static void test_walk_start_and_join_without_cancel_finishes(void **state)
 {
@@ -420,9 +304,6 @@ static void test_walk_handle_is_set_before_any_callback(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_walk_prune_skips_children),
-        cmocka_unit_test(test_walk_stop_ends_walk_with_estopped),
-        cmocka_unit_test(test_walk_cancel_from_another_thread_stops_callbacks),
         cmocka_unit_test(test_walk_start_and_join_without_cancel_finishes),
         cmocka_unit_test(test_walk_async_start_reports_on_libuv_loop),
         cmocka_unit_test(test_walk_progress_hook_runs_at_interval),

@@ -49,41 +49,6 @@ static enum frd_action rec_visit_count(const struct frd_walk_entry *we, void *ud
     return FRD_ACTION_CONTINUE;
 }
 
-static void test_walk_bad_arguments_are_einval(void **state)
-{
-    (void)state;
-    struct frd_walk_options o;
-    walk_opts(&o, 0);
-    assert_int_equal(frd_walk(NULL, &o, rec_visit, NULL), FRD_EINVAL);
-    assert_int_equal(frd_walk(tree, &o, NULL, NULL), FRD_EINVAL);
-    o.flags = 1u << 30;
-    assert_int_equal(frd_walk(tree, &o, rec_visit, NULL), FRD_EINVAL);
-    walk_opts(&o, 0);
-    o.min_depth = -1;
-    assert_int_equal(frd_walk(tree, &o, rec_visit, NULL), FRD_EINVAL);
-    walk_opts(&o, 0);
-    o.follow = (enum frd_follow)7;
-    assert_int_equal(frd_walk(tree, &o, rec_visit, NULL), FRD_EINVAL);
-    assert_int_equal(frd_walk_roots(NULL, 0, NULL, rec_visit, NULL), FRD_EINVAL);
-    assert_int_equal(frd_read_tree(tree, FRD_WALK_ORDERED, NULL), FRD_EINVAL);
-    struct rec_ctx c;
-    rec_ctx_init(&c, REC_NAMES);
-    walk_opts(&o, 0);
-    o.on_error = rec_error;
-    // A missing root reaches the caller once: through the hook when there is one...
-    assert_int_equal(frd_walk("/nonexistent/frd/root", &o, rec_visit, &c), 0);
-    assert_int_equal(c.recs.n, 0);
-    assert_int_equal(c.errors.n, 1);
-    rec_ctx_free(&c);
-    // ... else as the result.
-    walk_opts(&o, 0);
-    rec_ctx_init(&c, REC_NAMES);
-    assert_int_equal(frd_walk("/nonexistent/frd/root", &o, rec_visit, &c), FRD_ENOENT);
-    assert_int_equal(c.recs.n, 0);
-    rec_ctx_free(&c);
-}
-
-/** Every failure in a call to the error hook: path, code and kind of call. */
 struct err_ctx {
     struct recs errs;
     atomic_int visits_with_error;
@@ -386,7 +351,6 @@ static void test_walk_each_failure_reported_once_as_unprivileged_user(void **sta
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_walk_bad_arguments_are_einval),
         cmocka_unit_test(test_walk_missing_and_empty_roots_reported_once_with_path),
         cmocka_unit_test(test_walk_ready_error_policies),
         cmocka_unit_test(test_walk_ignore_permission_errors_policy),

@@ -80,48 +80,6 @@ static void post_done(const struct frd_walk_entry *dir, const struct frd_walk_di
     pthread_mutex_unlock(&p->lock);
 }
 
-static void test_walk_post_order_after_all_descendants(void **state)
-{
-    (void)state;
-    for (int ordered = 0; ordered < 2; ordered++) {
-        struct post_ctx p = {.ordered = ordered};
-        pthread_mutex_init(&p.lock, NULL);
-        recs_init(&p.events);
-        struct frd_walk_options o;
-        walk_opts(&o, FRD_WALK_NAMES_ONLY | (ordered ? FRD_WALK_ORDERED : 0));
-        o.on_dir_done = post_done;
-        assert_int_equal(frd_walk(tree, &o, post_visit, &p), 0);
-        // Every directory is done once, after every visit below it.
-        size_t dirs = 0;
-        for (size_t i = 0; i < p.events.n; i++) {
-            const char *e = p.events.v[i];
-            if (e[0] != 'D') {
-                continue;
-            }
-            dirs++;
-            char path[4096];
-            const char *sp = strrchr(e, ' ');
-            size_t len = (size_t)(sp - (e + 2));
-            memcpy(path, e + 2, len);
-            path[len] = '\0';
-            for (size_t j = i + 1; j < p.events.n; j++) {
-                const char *x = p.events.v[j] + 2;
-                bool below = strncmp(x, path, len) == 0 && (x[len] == '/' || x[len] == ' ');
-                bool same_dir_again =
-                    p.events.v[j][0] == 'D' && strncmp(x, path, len) == 0 && x[len] == ' ';
-                assert_false(below || same_dir_again);
-            }
-        }
-        struct recs f;
-        recs_init(&f);
-        find_recs("", tree, "-type d", REC_NAMES, &f);
-        assert_int_equal(dirs, f.n);
-        recs_free(&f);
-        recs_free(&p.events);
-        pthread_mutex_destroy(&p.lock);
-    }
-}
-
 /** Child of the test below: @return 0, or which check failed (the exit status). */
 static int post_order_unreadable_child(const char *root, const char *closed)
 {
@@ -660,7 +618,6 @@ static void test_walk_parent_fd_valid_in_every_callback_3000_deep_budget_20(void
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_walk_post_order_after_all_descendants),
         cmocka_unit_test(test_walk_post_order_runs_for_unreadable_dir),
         cmocka_unit_test(test_walk_dir_state_seen_by_children_and_post_order_freed_once),
         cmocka_unit_test(test_walk_children_hook_drops_reorders_and_skips_descent),
