@@ -279,18 +279,22 @@ def function_lengths(paths):
     return sorted(out, reverse=True)
 
 
-def struct_fields(build, names):
-    """{struct: (leaf fields, top-level fields)} from clang's AST of walker/api.c: a member
-    whose type is a struct defined inside the struct counts its own fields."""
+def struct_fields(build, names, units):
+    """{struct: (leaf fields, top-level fields)} from clang's AST of the source files `units`:
+    a member whose type is a struct defined inside the struct counts its own fields."""
     dirs = sorted({os.path.dirname(p) for p in sources(["walker"])})
-    cmd = (["clang", "-fsyntax-only", "-std=c11", "-D_GNU_SOURCE", "-D_FILE_OFFSET_BITS=64",
-            "-Xclang", "-ast-dump=json", "-Xclang", "-ast-dump-filter=frd_"] +
-           [f"-I{d}" for d in ["lib/include", "lib", "platform", "decode", "walker"] + dirs] +
-           [f"-I{build}/include", f"-I{build}/generated", "walker/api.c"])
-    try:
-        out = subprocess.run(cmd, capture_output=True, text=True).stdout
-    except FileNotFoundError:
-        return {}
+    out = ""
+    for unit in units:
+        if not os.path.exists(unit):
+            continue
+        cmd = (["clang", "-fsyntax-only", "-std=c11", "-D_GNU_SOURCE", "-D_FILE_OFFSET_BITS=64",
+                "-Xclang", "-ast-dump=json", "-Xclang", "-ast-dump-filter=frd_"] +
+               [f"-I{d}" for d in ["lib/include", "lib", "platform", "decode", "walker"] + dirs] +
+               [f"-I{build}/include", f"-I{build}/generated", unit])
+        try:
+            out += subprocess.run(cmd, capture_output=True, text=True).stdout
+        except FileNotFoundError:
+            return {}
     decoder = json.JSONDecoder()
     nodes, i = [], 0
     while True:
@@ -353,7 +357,10 @@ def figures(build):
         print(f"  {n:4d}  {name} ({path})")
     biggest = sorted(hdrs, key=lambda p: -sum(1 for _ in open(p)))[:3]
     print("largest headers: " + ", ".join(f"{p} {sum(1 for _ in open(p))}" for p in biggest))
-    fields = struct_fields(build, {"frd_walk", "frd__worker", "frd__walk_plan", "frd__wnode"})
+    fields = struct_fields(build, {"frd_walk", "frd__worker", "frd__walk_plan", "frd__wnode",
+                                   "frd__sched", "frd__sched_worker", "frd__ordered"},
+                           ["walker/api.c", "walker/sched/threads.c", "walker/ordered/consumer.c",
+                            "walker/ordered.c"])
     for name, (leaf, top) in sorted(fields.items()):
         print(f"struct {name}: {leaf} leaf fields ({top} members)")
 
