@@ -105,6 +105,7 @@ void frd__batch_run(struct frd__worker *w, struct frd__wnode *t)
     }
     unsigned out = atomic_fetch_sub(&b->owner->batches_out, 1);
     FRD_ASSERT(out > 0); // counted when it was pushed
+    (void)out;
     frd__batch_put(walk, b);
     t->result = NULL;
     frd__wnode_drop(w, t); // releases the descriptor ref and the directory's ref

@@ -161,8 +161,9 @@ static bool tasks_park(struct frd__sched_worker *sw)
         uv_mutex_unlock(&s->lot);
         return false;
     }
-    int sleepers = atomic_fetch_add(&s->sleepers, 1);
-    FRD_ASSERT(sleepers >= 0 && (unsigned)sleepers < sched_created(s)); // not this one yet
+    int before = atomic_fetch_add(&s->sleepers, 1);
+    FRD_ASSERT(before >= 0 && (unsigned)before < sched_created(s)); // not this one yet
+    (void)before;
     bool more = true;
     if (atomic_load(&s->queued) > 0) {
         // A task was pushed since this worker looked: take it rather than sleep.
@@ -179,8 +180,9 @@ static bool tasks_park(struct frd__sched_worker *sw)
         }
         more = !s->done;
     }
-    sleepers = atomic_fetch_sub(&s->sleepers, 1);
-    FRD_ASSERT(sleepers > 0); // counted in above
+    int after = atomic_fetch_sub(&s->sleepers, 1);
+    FRD_ASSERT(after > 0); // counted in above
+    (void)after;
     uv_mutex_unlock(&s->lot);
     return more;
 }
