@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The frd authors
 
-/** A walk's plan: its flags derived once from its options and the machine (walker/plan.h). */
+/** A walk's plan: its flags derived once from its options and the machine (walker/core/plan.h). */
 #include "plan.h"
 
 #include "platform.h"

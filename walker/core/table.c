@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The frd authors
 
-/** The walker's hash table: open addressing, linear probing, one mixer (walker/table.h). */
+/** The walker's hash table: open addressing, linear probing, one mixer (walker/core/table.h). */
 #include "table.h"
 
 #include "internal.h"

@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The frd authors
 
 /**
- * The walker's one hash table (walker/table.c): open addressing with linear probing, keys of
+ * The walker's one hash table (walker/core/table.c): open addressing with linear probing, keys of
  * three 64-bit words (an identity, or a device alone), a 64-bit value, one mixer. Not
  * locked: its users (walker/core/identity.c's sharded sets and volume cache) lock around it.
  */
