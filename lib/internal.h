@@ -21,10 +21,25 @@
         }                                                                                     \
     } while (0)
 
-#if defined(NDEBUG)
-#    define FRD_ASSERT(cond) ((void)0)
-#else
+/**
+ * FRD_ASSERTIONS: 1 where FRD_ASSERT() checks, 0 where it compiles to nothing. By default it
+ * follows NDEBUG (on in Debug builds); CMake sets it to 1 in sanitizer builds
+ * (FRD_SANITIZE), whatever the build type, so the TSan stage checks the invariants too.
+ */
+#if !defined(FRD_ASSERTIONS)
+#    if defined(NDEBUG)
+#        define FRD_ASSERTIONS 0
+#    else
+#        define FRD_ASSERTIONS 1
+#    endif
+#endif
+
+/** Check of an internal invariant where FRD_ASSERTIONS is 1 (no side effects allowed: it is
+ *  not evaluated otherwise, only type-checked, so what it names counts as used). */
+#if FRD_ASSERTIONS
 #    define FRD_ASSERT(cond) FRD_VERIFY(cond)
+#else
+#    define FRD_ASSERT(cond) ((void)sizeof(!(cond)))
 #endif
 
 /** Allocation through the replaceable allocator (lib/alloc.c). */

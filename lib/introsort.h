@@ -3,7 +3,7 @@
 
 /**
  * The one in-place sort frd uses (entry lists in lib/list.c, the ordered walk's records in
- * walker/ordered_big.c): an introsort (quicksort with a median of three and a Hoare
+ * walker/ordered/large.c): an introsort (quicksort with a median of three and a Hoare
  * partition, heapsort past a depth limit, insertion sort for short ranges), no allocation,
  * O(log n) stack. FRD__INTROSORT(name, T, C, less) defines
  * `static void name(C ctx, T *v, size_t n)`, sorting v by `less(ctx, const T *a, const T *b)`

@@ -520,15 +520,9 @@ bool frd__plat_mounts_may_cycle(void)
             may = true; // unreadable or too many (a line longer than the buffer too)
             break;
         }
-        if (n == cap) {
-            size_t ncap = cap ? cap * 2 : 64;
-            struct lx_mount *nv = frd__realloc(v, ncap * sizeof(*v));
-            if (nv == NULL) {
-                may = true;
-                break;
-            }
-            v = nv;
-            cap = ncap;
+        if (FRD__RESERVE(v, cap, n + 1, 64) < 0) {
+            may = true;
+            break;
         }
         v[n++] = m;
         if (strchr(line, '\n') == NULL && !feof(f)) {

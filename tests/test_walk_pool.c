@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The frd authors
 
 /**
- * The walker's adaptive pool (walker/pool.c): at the default worker count it starts more
+ * The walker's adaptive pool (walker/sched/): at the default worker count it starts more
  * workers while listings block, and none while they do not; callbacks keep indices below the
  * CPU-sized count, never two at once on one index, however wide the pool; explicit worker
  * counts and the ordered mode keep a fixed pool. Blocking is declared by a test hook
@@ -11,8 +11,8 @@
  */
 #include "internal.h"
 #include "platform.h"
+#include "sched/sched.h"
 #include "tree.h"
-#include "walker.h"
 
 #include <fcntl.h>
 #include <setjmp.h>

@@ -6,7 +6,9 @@
  * cancellation, and frd_read_tree(). Sets a walk up, runs it in the chosen mode, tears it
  * down.
  */
-#include "walker.h"
+#include "concurrent/concurrent.h"
+#include "core/core.h"
+#include "ordered/ordered.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -46,82 +48,24 @@ static int walk_options_copy(struct frd_walk_options *o, const struct frd_walk_o
     return 0;
 }
 
-#define WALK_FLAGS_ALL                                                                          \
-    (FRD_WALK_NAMES_ONLY | FRD_WALK_ONE_FILE_SYSTEM | FRD_WALK_UNIQUE_FILES |                   \
-     FRD_WALK_UNIQUE_DIRS | FRD_WALK_SKIP_HIDDEN | FRD_WALK_ORDERED | FRD_WALK_CHILDREN_PARTS | \
-     FRD_WALK_NO_PARENT_FD | FRD_WALK_LISTING_ORDER)
-
-/** Default cap on workers when the caller leaves it to us (bfs caps at 8 as well). */
-#define WALK_DEFAULT_MAX_WORKERS 8
-/** Bound of a pool widened while its workers sit blocked on I/O (walker/pool.c): the knee
- *  of the cold-cache sweep in bench/README.md. */
-#define WALK_MAX_IO_WORKERS 32
-/** Hard cap: past this, more threads only contend. */
-#define WALK_MAX_WORKERS 256
-/** Descriptor budget when the limit is unknown or unlimited. */
-#define WALK_DEFAULT_FD_BUDGET 4096u
-
-int frd__worker_init(struct frd_walk *walk, struct frd__worker *w, unsigned index)
-{
-    w->walk = walk;
-    w->index = index;
-    w->id = index;
-    w->rng = 0x9E3779B97F4A7C15u * (index + 1) | 1;
-    w->last_class = -1;
-    atomic_init(&w->in_cb, 0);
-    atomic_init(&w->batches_out, 0);
-    int rc = frd__deque_init(&w->dq);
-    if (rc < 0) {
-        return rc;
-    }
-    w->dq_ready = true;
-    if ((rc = frd_lister_new(&w->lister, walk->lister_flags)) < 0 ||
-        (rc = frd_lister_set_fields(w->lister, walk->list_fields)) < 0 ||
-        (rc = frd_list_new(&w->list)) < 0) {
-        return rc;
-    }
-    if (walk->collect.on && (rc = frd_list_new(&w->collect)) < 0) {
-        return rc;
-    }
-    return 0;
-}
-
-static void worker_free(struct frd__worker *w)
-{
-    if (w->dq_ready) {
-        frd__deque_destroy(&w->dq);
-    }
-    frd_lister_free(w->lister);
-    frd_list_free(w->list);
-    frd_list_free(w->collect);
-    frd__free(w->path);
-    frd__free(w->path2);
-    frd__free(w->chain);
-    frd__free(w->canon);
-    frd__children_free(w);
-    for (size_t i = 0; i < w->nslabs; i++) {
-        frd__free(w->slabs[i]);
-    }
-    frd__free(w->slabs);
-}
-
 static void walk_free(struct frd_walk *walk)
 {
     if (walk == NULL) {
         return;
     }
-    if (walk->ordered.state != NULL) {
+    if (walk->ordered != NULL) {
         frd__ordered_free(walk);
     }
+    frd__concurrent_free(walk);
     if (walk->workers != NULL) {
         // Every slot of the array: workers a widened pool set up included (zeroed ones are
         // safe to free).
-        for (unsigned i = 0; i < walk->sched.max_workers; i++) {
-            worker_free(&walk->workers[i]);
+        for (unsigned i = 0; i < frd__sched_capacity(walk->sched); i++) {
+            frd__worker_free(&walk->workers[i]);
         }
     }
     if (walk->consumer != NULL) {
-        worker_free(walk->consumer);
+        frd__worker_free(walk->consumer);
         frd__free(walk->consumer);
     }
     frd__free(walk->workers);
@@ -129,74 +73,130 @@ static void walk_free(struct frd_walk *walk)
         frd__free(walk->roots[i]);
     }
     frd__free(walk->roots);
-    frd__free(walk->sched.threads);
     frd__idset_free(walk->ids.seen);
     frd__volcache_free(walk->ids.volumes);
-    if (walk->sched.lot_ready) {
-        uv_cond_destroy(&walk->sched.lot_cond);
-        uv_mutex_destroy(&walk->sched.lot);
-        uv_mutex_destroy(&walk->ordered.node_lock);
-        frd__batches_free(walk);
-        uv_mutex_destroy(&walk->batches.lock);
-    }
-    if (walk->sched.pool_ready) {
-        frd__pool_destroy(walk);
-    }
+    frd__node_share_destroy(&walk->nodes);
+    frd__sched_free(walk->sched);
     frd__free(walk->async.handle);
     frd__free(walk);
 }
 
-/** Is the environment variable `name` set, non-empty and not "0"? */
-static bool walk_env_on(const char *name)
+/** A walk thread (hooks.run): the ordered consumer, an ordered worker or a concurrent
+ *  worker. */
+static void walk_thread_main(void *arg)
 {
-    const char *v = getenv(name);
-    return v != NULL && v[0] != '\0' && strcmp(v, "0") != 0;
+    struct frd__worker *w = arg;
+    struct frd_walk *walk = w->walk;
+    if (w == walk->consumer) {
+        frd__ordered_consume(w);
+    } else if (walk->ordered != NULL) {
+        frd__ordered_worker_run(w);
+    } else {
+        frd__concurrent_run(w);
+    }
+}
+
+/** Sets up worker `id` that a widened pool adds (hooks.worker_add). */
+static int walk_worker_add(void *ctx, unsigned id)
+{
+    struct frd_walk *walk = ctx;
+    return frd__worker_init(walk, &walk->workers[id], frd__sched_worker(walk->sched, id));
+}
+
+/** The last walk thread ended (hooks.done): a walk on the host's loop completes there. */
+static void walk_threads_done(void *ctx)
+{
+    struct frd_walk *walk = ctx;
+    if (walk->async.handle != NULL) {
+        uv_async_send(walk->async.handle);
+    }
+}
+
+/** Wakes the ordered mode's waiters on a stop (hooks.wake). */
+static void walk_wake(void *ctx)
+{
+    struct frd_walk *walk = ctx;
+    if (walk->ordered != NULL) {
+        frd__ordered_wake(walk);
+    }
+}
+
+/** Sets up what a walk shares: its clocks, locks, scheduler and identity sets. @return 0
+ *  or FRD_ENOMEM. */
+static int walk_state_init(struct frd_walk *walk)
+{
+    atomic_init(&walk->hooks.progress_due, uv_hrtime() + walk->plan.progress_ns);
+    atomic_flag_clear(&walk->hooks.progress_busy);
+    atomic_init(&walk->root_err, 0);
+    atomic_init(&walk->open_fds, 0);
+    if (frd__node_share_init(&walk->nodes) < 0) {
+        return FRD_ENOMEM;
+    }
+    struct frd__sched_hooks hooks = {
+        .ctx = walk,
+        .worker_add = walk_worker_add,
+        .run = walk_thread_main,
+        .wake = walk_wake,
+        .done = walk_threads_done,
+    };
+    if (frd__sched_new(&walk->sched, &walk->plan.sched, &hooks) < 0 ||
+        frd__volcache_new(&walk->ids.volumes) < 0 ||
+        (walk->plan.unique && frd__idset_new(&walk->ids.seen) < 0)) {
+        return FRD_ENOMEM;
+    }
+    return 0;
+}
+
+/** Copies the roots. @return 0 or FRD_ENOMEM. */
+static int walk_roots_copy(struct frd_walk *walk, const char *const *roots, size_t nroots)
+{
+    walk->roots = frd__calloc(nroots, sizeof(*walk->roots));
+    if (walk->roots == NULL) {
+        return FRD_ENOMEM;
+    }
+    walk->nroots = nroots;
+    for (size_t i = 0; i < nroots; i++) {
+        if ((walk->roots[i] = frd__strdup(roots[i])) == NULL) {
+            return FRD_ENOMEM;
+        }
+    }
+    return 0;
+}
+
+/** Sets up the first workers (room for those a widened pool adds) and the ordered mode's
+ *  consumer. @return 0 or a negative code. */
+static int walk_workers_new(struct frd_walk *walk)
+{
+    walk->workers = frd__calloc(frd__sched_capacity(walk->sched), sizeof(*walk->workers));
+    if (walk->workers == NULL) {
+        return FRD_ENOMEM;
+    }
+    int rc;
+    for (unsigned i = 0; i < walk->plan.sched.nworkers; i++) {
+        struct frd__sched_worker *sw = frd__sched_worker(walk->sched, i);
+        if ((rc = frd__worker_init(walk, &walk->workers[i], sw)) < 0) {
+            return rc;
+        }
+    }
+    if (walk->plan.sched.consumer) {
+        walk->consumer = frd__calloc(1, sizeof(*walk->consumer));
+        if (walk->consumer == NULL) {
+            return FRD_ENOMEM;
+        }
+        struct frd__sched_worker *sw = frd__sched_consumer(walk->sched);
+        if ((rc = frd__worker_init(walk, walk->consumer, sw)) < 0) {
+            return rc;
+        }
+    }
+    return 0;
 }
 
 /**
- * The pool's policy at the default worker count: adaptive, unless FRD_POOL (a benchmark's
- * knob, bench/README.md "Cold cache") asks "fixed" (the CPU-sized pool alone) or "wide"
- * (the bound from the start); either may end in ":N" to set the bound (*max).
+ * Makes a walk: its plan, scheduler, identity sets, roots and workers; then the mode's
+ * start (the ordered state, or the roots queued on worker 0). `collect`: frd_read_tree()
+ * (entries collected, no visit callback). @return 0 with *out set, FRD_EINVAL, or another
+ * negative code (FRD_ENOMEM).
  */
-static enum frd__pool_policy walk_pool_policy(unsigned *max)
-{
-    const char *v = getenv("FRD_POOL");
-    if (v == NULL) {
-        return FRD__POOL_ADAPTIVE;
-    }
-    const char *colon = strchr(v, ':');
-    if (colon != NULL) {
-        unsigned long n = strtoul(colon + 1, NULL, 10);
-        if (n >= 1 && n <= WALK_MAX_WORKERS) {
-            *max = (unsigned)n;
-        }
-    }
-    size_t len = colon != NULL ? (size_t)(colon - v) : strlen(v);
-    if (len == 5 && strncmp(v, "fixed", 5) == 0) {
-        return FRD__POOL_FIXED;
-    }
-    if (len == 4 && strncmp(v, "wide", 4) == 0) {
-        return FRD__POOL_WIDE;
-    }
-    return FRD__POOL_ADAPTIVE;
-}
-
-/** Descriptors `workers` may hold at once, apart from the kept ones: each its listing's and
- *  two while reopening along the ancestors, and two more. */
-static unsigned walk_fd_reserve(unsigned workers)
-{
-    return 2 * workers + 2;
-}
-
-static unsigned walk_default_workers(void)
-{
-    unsigned n = uv_available_parallelism();
-    if (n < 1) {
-        n = 1;
-    }
-    return n > WALK_DEFAULT_MAX_WORKERS ? WALK_DEFAULT_MAX_WORKERS : n;
-}
-
 static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroots,
                     const struct frd_walk_options *opts, frd_visit_fn *visit, void *udata,
                     bool collect)
@@ -204,244 +204,60 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     if (out == NULL || roots == NULL || nroots == 0 || (visit == NULL && !collect)) {
         return FRD_EINVAL;
     }
-    struct frd_walk_options o;
-    if (walk_options_copy(&o, opts) < 0) {
-        return FRD_EINVAL;
-    }
-    if ((o.fields & ~(unsigned)FRD_FIELDS_ALL) != 0 || (o.flags & ~(unsigned)WALK_FLAGS_ALL) != 0 ||
-        o.follow > FRD_FOLLOW_ALL || o.min_depth < 0 || o.max_depth < -1 ||
-        o.workers > WALK_MAX_WORKERS) {
-        return FRD_EINVAL;
-    }
     for (size_t i = 0; i < nroots; i++) {
         if (roots[i] == NULL) {
             return FRD_EINVAL; // an empty root is walked: its stat fails with FRD_ENOENT
         }
     }
+    struct frd_walk_options o;
+    struct frd__walk_env env;
+    frd__walk_env_host(&env);
+    struct frd__walk_plan plan;
+    if (walk_options_copy(&o, opts) < 0 || frd__walk_plan(&plan, &o, &env) < 0) {
+        return FRD_EINVAL;
+    }
     struct frd_walk *walk = frd__calloc(1, sizeof(*walk));
     if (walk == NULL) {
         return FRD_ENOMEM;
     }
-    int rc = FRD_ENOMEM;
     walk->opts = o;
+    walk->plan = plan;
     walk->hooks.visit = visit;
     walk->hooks.udata = udata;
     walk->collect.on = collect;
-    walk->nworkers = o.workers ? o.workers : walk_default_workers();
-    // Visiting each file once needs the ids a full listing gives.
-    // The fields the caller wants, plus what the walk itself needs to decide: ids to visit
-    // each file once (and nlink for files); the lister may fill more, and entry->fields
-    // says what each entry holds.
-    bool unique = (o.flags & (FRD_WALK_UNIQUE_FILES | FRD_WALK_UNIQUE_DIRS)) != 0;
-    unsigned wanted = (o.flags & FRD_WALK_NAMES_ONLY) ? FRD_FIELD_TYPE : o.fields | FRD_FIELD_TYPE;
-    if (unique) {
-        wanted |= FRD_FIELD_FILE_ID | FRD_FIELD_DEV | FRD_FIELD_NLINK;
+    int rc = walk_state_init(walk);
+    if (rc == 0) {
+        rc = walk_roots_copy(walk, roots, nroots);
     }
-    walk->fields = wanted;
-    walk->names_only = wanted == FRD_FIELD_TYPE;
-    walk->children = o.on_children != NULL;
-    // With the children hook, list what it asks for (names only by default: what it drops
-    // is never stat'ed); the survivors are stat'ed after it if the visits need more.
-    walk->list_fields = wanted;
-    if (walk->children) {
-        walk->list_fields = (o.children_fields | FRD_FIELD_TYPE) & FRD_FIELDS_ALL;
-        walk->children_complete = (wanted & ~walk->list_fields) == 0;
-        walk->children_parts =
-            (o.flags & (FRD_WALK_CHILDREN_PARTS | FRD_WALK_ORDERED)) == FRD_WALK_CHILDREN_PARTS;
+    if (rc == 0) {
+        rc = walk_workers_new(walk);
     }
-    walk->lister_flags = walk->list_fields == FRD_FIELD_TYPE ? FRD_LIST_NAMES_ONLY : 0;
-    // Without entry ids, loops and other file systems are found when a directory is opened.
-    unsigned ids = FRD_FIELD_FILE_ID | FRD_FIELD_DEV;
-    walk->need_dir_ids = (wanted & ids) != ids &&
-                         (o.follow == FRD_FOLLOW_ALL || (o.flags & FRD_WALK_ONE_FILE_SYSTEM));
-    // Every directory is checked against its ancestors before its visit; a listing without
-    // ids pays a stat per directory for it only where a cycle can happen (links followed,
-    // or a mount of a device below another mount of it: rare, so usually nothing).
-    walk->stat_dir_ids =
-        (wanted & ids) != ids && (o.follow == FRD_FOLLOW_ALL || frd__plat_mounts_may_cycle());
-    walk->probe_search =
-        !walk->stat_dir_ids && (wanted & ids) != ids && !frd__plat_searches_everything();
-    // The post-order hook's parent_fd is often reopened by ".." (the parent's descriptor is
-    // gone by then), which is checked against the identity recorded at the parent's open. The
-    // children hook's is not: the directory keeps the ref on its parent's descriptor that it
-    // was opened through until its hook has run (hook_pins_parent); a parent whose
-    // descriptor was not kept recorded its identity then (frd__keep_fd()).
-    // With FRD_WALK_NO_PARENT_FD there is no parent_fd to give, so neither is needed.
-    bool parent_fds = !(o.flags & (FRD_WALK_ORDERED | FRD_WALK_NO_PARENT_FD));
-    walk->need_parent_ids = parent_fds && (wanted & ids) != ids && o.on_dir_done != NULL;
-    walk->hook_pins_parent = parent_fds && o.on_children != NULL;
-    unsigned budget = o.fd_budget;
-    if (budget == 0) {
-        unsigned limit = frd__plat_fd_limit();
-        budget = limit == 0 ? WALK_DEFAULT_FD_BUDGET : limit / 2;
-        if (budget > WALK_DEFAULT_FD_BUDGET) {
-            budget = WALK_DEFAULT_FD_BUDGET;
-        }
+    if (rc == 0) {
+        rc = plan.sched.consumer ? frd__ordered_init(walk) : frd__concurrent_init(walk);
     }
-    // Each worker may hold two descriptors at once (the reserve below). A budget that leaves
-    // little beyond that for the directories kept open for their children costs more than
-    // threads give: a directory not kept is reopened along the ancestors by each child,
-    // and a chain deeper than the budget then takes a step per level for every directory
-    // (3,000 levels with a budget of 20 and 8 workers: 4.4 million reopen steps, 90 s
-    // instead of 0.2 s). So the workers are as many as leave half the budget to keep, one
-    // at least.
-    while (walk->nworkers > 1 && walk_fd_reserve(walk->nworkers) > budget / 2) {
-        walk->nworkers--;
-    }
-    enum frd__pool_policy policy = FRD__POOL_FIXED;
-    unsigned max_workers = WALK_MAX_IO_WORKERS;
-    if (o.workers == 0 && !(o.flags & FRD_WALK_ORDERED)) {
-        policy = walk_pool_policy(&max_workers);
-    }
-    // A widened pool's workers each hold descriptors too: at most an eighth of the budget.
-    if (max_workers > budget / 8) {
-        max_workers = budget / 8;
-    }
-    walk->hooks.progress_ns =
-        (uint64_t)(o.progress_interval_ms ? o.progress_interval_ms : 1000) * 1000000u;
-    atomic_init(&walk->hooks.progress_due, uv_hrtime() + walk->hooks.progress_ns);
-    atomic_flag_clear(&walk->hooks.progress_busy);
-    atomic_init(&walk->stop, false);
-    atomic_init(&walk->first_err, 0);
-    atomic_init(&walk->root_err, 0);
-    atomic_init(&walk->sched.pending, 0);
-    atomic_init(&walk->sched.queued, 0);
-    atomic_init(&walk->sched.sleepers, 0);
-    atomic_init(&walk->fds.open_fds, 0);
-    atomic_init(&walk->sched.running, 0);
-    atomic_init(&walk->sched.finished, false);
-    if (uv_mutex_init(&walk->sched.lot) != 0) {
-        goto fail;
-    }
-    if (uv_cond_init(&walk->sched.lot_cond) != 0) {
-        uv_mutex_destroy(&walk->sched.lot);
-        goto fail;
-    }
-    if (uv_mutex_init(&walk->ordered.node_lock) != 0) {
-        uv_cond_destroy(&walk->sched.lot_cond);
-        uv_mutex_destroy(&walk->sched.lot);
-        goto fail;
-    }
-    if (uv_mutex_init(&walk->batches.lock) != 0) {
-        uv_mutex_destroy(&walk->ordered.node_lock);
-        uv_cond_destroy(&walk->sched.lot_cond);
-        uv_mutex_destroy(&walk->sched.lot);
-        goto fail;
-    }
-    walk->sched.lot_ready = true;
-    if (frd__pool_init(walk, policy, max_workers) < 0) {
-        goto fail;
-    }
-    walk->sched.pool_ready = true;
-    walk->sched.stats_print = walk_env_on("FRD_STATS");
-    // Each worker may hold its listing's descriptor and two while reopening along the
-    // ancestors (every worker a widened pool may add, too); the ordered consumer's frames
-    // hold theirs out of the kept ones.
-    unsigned reserve = walk_fd_reserve(walk->sched.max_workers);
-    walk->fds.keep_limit = budget > reserve ? (int)(budget - reserve) : 0;
-    if (frd__volcache_new(&walk->ids.volumes) < 0 ||
-        (unique && frd__idset_new(&walk->ids.seen) < 0)) {
-        goto fail;
-    }
-    walk->roots = frd__calloc(nroots, sizeof(*walk->roots));
-    if (walk->roots == NULL) {
-        goto fail;
-    }
-    walk->nroots = nroots;
-    for (size_t i = 0; i < nroots; i++) {
-        if ((walk->roots[i] = frd__strdup(roots[i])) == NULL) {
-            goto fail;
-        }
-    }
-    walk->workers = frd__calloc(walk->sched.max_workers, sizeof(*walk->workers));
-    if (walk->workers == NULL) {
-        goto fail;
-    }
-    for (unsigned i = 0; i < walk->nworkers; i++) {
-        if ((rc = frd__worker_init(walk, &walk->workers[i], i)) < 0) {
-            goto fail;
-        }
-    }
-    if (o.flags & FRD_WALK_ORDERED) {
-        walk->consumer = frd__calloc(1, sizeof(*walk->consumer));
-        if (walk->consumer == NULL) {
-            rc = FRD_ENOMEM;
-            goto fail;
-        }
-        if ((rc = frd__worker_init(walk, walk->consumer, walk->nworkers)) < 0 ||
-            (rc = frd__ordered_init(walk)) < 0) {
-            goto fail;
-        }
-        // The consumer stands for worker 0 (that worker runs no thread of its own in an
-        // ordered walk), so callbacks see indices 0..workers-1 in this mode too.
-        walk->consumer->index = 0;
-    } else {
-        // Roots go on worker 0's deque, the first on top, so they start in order.
-        struct frd__worker *w0 = &walk->workers[0];
-        for (size_t i = nroots; i-- > 0;) {
-            struct frd__wnode *root =
-                frd__wnode_new(w0, NULL, walk->roots[i], strlen(walk->roots[i]));
-            if (root == NULL) {
-                rc = FRD_ENOMEM;
-                goto fail;
-            }
-            root->flags |= WN_ROOT;
-            root->ord = (uint32_t)i;
-            root->root_index = (unsigned)i;
-            if (frd__deque_push(&w0->dq, root) < 0) {
-                frd__wnode_release(w0, root);
-                rc = FRD_ENOMEM;
-                goto fail;
-            }
-            atomic_fetch_add(&walk->sched.pending, 1);
-            atomic_fetch_add(&walk->sched.queued, 1);
-        }
+    if (rc < 0) {
+        walk_free(walk);
+        return rc;
     }
     *out = walk;
     return 0;
-
-fail:
-    if (walk->workers != NULL && walk->ordered.state == NULL) {
-        // Roots already queued: free their nodes before the slabs go.
-        struct frd__wnode *n;
-        while ((n = frd__deque_pop(&walk->workers[0].dq)) != NULL) {
-            frd__wnode_release(&walk->workers[0], n);
-        }
-    }
-    walk_free(walk);
-    return rc;
 }
 
 /** The walk's result once every thread is done. */
 static int walk_result(struct frd_walk *walk)
 {
-    int rc = atomic_load(&walk->first_err);
+    int rc = frd__sched_result(walk->sched);
     if (rc == 0) {
         rc = atomic_load(&walk->root_err);
     }
     return rc;
 }
 
-/** Starts the threads; on failure, stops the walk so whatever started drains. */
-/** A walk thread: the ordered consumer, an ordered worker or a concurrent worker. */
-static void walk_thread_main(void *arg)
+/** Starts the threads; on failure, stops the walk so whatever started drains. `caller`: the
+ *  worker the calling thread runs, or NULL. */
+static void walk_launch(struct frd_walk *walk, struct frd__worker *caller)
 {
-    struct frd__worker *w = arg;
-    struct frd_walk *walk = w->walk;
-    w->tid = uv_thread_self();
-    if (w == walk->consumer) {
-        frd__ordered_consume(w);
-    } else if (walk->ordered.state != NULL) {
-        frd__ordered_worker_run(w);
-    } else {
-        frd__worker_run(w);
-    }
-    frd__pool_thread_exit(walk);
-}
-
-static void walk_launch(struct frd_walk *walk)
-{
-    int rc = frd__pool_start(walk, walk_thread_main);
+    int rc = frd__sched_start(walk->sched, caller != NULL ? caller->sw : NULL);
     if (rc < 0) {
         frd__walk_stop(walk, rc, NULL);
     }
@@ -457,16 +273,9 @@ int frd_walk_roots(const char *const *roots, size_t nroots, const struct frd_wal
     }
     // The caller's thread works too: as worker 0, or as the ordered walk's consumer.
     struct frd__worker *self = walk->consumer ? walk->consumer : &walk->workers[0];
-    walk->sched.caller_runs_worker0 = walk->consumer == NULL;
-    self->tid = uv_thread_self();
-    walk_launch(walk);
-    if (walk->consumer != NULL) {
-        frd__ordered_consume(self);
-    } else {
-        frd__worker_run(self);
-    }
-    frd__pool_join(walk);
-    atomic_store(&walk->sched.finished, true);
+    walk_launch(walk, self);
+    walk_thread_main(self);
+    frd__sched_join(walk->sched);
     rc = walk_result(walk);
     walk_free(walk);
     return rc;
@@ -489,9 +298,8 @@ int frd_walk_start(struct frd_walk **out, const char *const *roots, size_t nroot
     if (rc < 0) {
         return rc;
     }
-    walk->sched.threads_for_consumer = true;
     *out = walk; // before any thread starts: a callback may cancel through it
-    walk_launch(walk);
+    walk_launch(walk, NULL);
     return 0;
 }
 
@@ -500,8 +308,7 @@ int frd_walk_join(struct frd_walk *walk)
     if (walk == NULL) {
         return FRD_EINVAL;
     }
-    frd__pool_join(walk);
-    atomic_store(&walk->sched.finished, true);
+    frd__sched_join(walk->sched);
     int rc = walk_result(walk);
     walk_free(walk);
     return rc;
@@ -509,10 +316,10 @@ int frd_walk_join(struct frd_walk *walk)
 
 void frd_walk_cancel(struct frd_walk *walk)
 {
-    if (walk == NULL || atomic_load(&walk->sched.finished)) {
+    if (walk == NULL) {
         return;
     }
-    frd__walk_stop(walk, FRD_ECANCELED, NULL);
+    frd__walk_stop(walk, FRD_ECANCELED, NULL); // ignored once the walk is joined
 }
 
 static void async_closed(uv_handle_t *handle)
@@ -523,8 +330,7 @@ static void async_closed(uv_handle_t *handle)
 static void async_done(uv_async_t *async)
 {
     struct frd_walk *walk = async->data;
-    frd__pool_join(walk);
-    atomic_store(&walk->sched.finished, true);
+    frd__sched_join(walk->sched);
     walk->async.done_cb(walk_result(walk), walk->async.done_udata);
     uv_close((uv_handle_t *)async, async_closed);
 }
@@ -554,16 +360,15 @@ int frd_walk_start_async(struct frd_walk **out, struct uv_loop_s *loop, const ch
     walk->async.loop = loop;
     walk->async.done_cb = done;
     walk->async.done_udata = udata;
-    walk->sched.threads_for_consumer = true;
     *out = walk; // before any thread starts: a callback may cancel through it
-    walk_launch(walk);
+    walk_launch(walk, NULL);
     return 0;
 }
 
 int frd_read_tree(const char *root, unsigned flags, struct frd_list *out)
 {
     if (root == NULL || out == NULL ||
-        (flags & ~(unsigned)(WALK_FLAGS_ALL & ~(unsigned)FRD_WALK_ORDERED)) != 0) {
+        (flags & ~(unsigned)(FRD__WALK_FLAGS_ALL & ~(unsigned)FRD_WALK_ORDERED)) != 0) {
         return FRD_EINVAL;
     }
     struct frd_walk_options o;
@@ -577,14 +382,12 @@ int frd_read_tree(const char *root, unsigned flags, struct frd_list *out)
     }
     size_t len = strlen(root);
     walk->collect.prefix = len + (len > 0 && frd__plat_is_sep(root[len - 1]) ? 0 : 1);
-    walk->sched.caller_runs_worker0 = true;
-    walk->workers[0].tid = uv_thread_self();
-    walk_launch(walk);
-    frd__worker_run(&walk->workers[0]);
-    frd__pool_join(walk);
+    walk_launch(walk, &walk->workers[0]);
+    frd__concurrent_run(&walk->workers[0]);
+    frd__sched_join(walk->sched);
     rc = walk_result(walk);
     frd_list_clear(out);
-    for (unsigned i = 0; i < frd__pool_created(walk) && rc == 0; i++) {
+    for (unsigned i = 0; i < frd__sched_created(walk->sched) && rc == 0; i++) {
         const struct frd_list *l = walk->workers[i].collect;
         const struct frd_entry *v = frd_list_entries(l);
         for (size_t j = 0; j < frd_list_count(l) && rc == 0; j++) {

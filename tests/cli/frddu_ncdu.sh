@@ -9,11 +9,12 @@
 # Also: `--export -` writes the JSON alone on stdout, and the export's errors.
 # Usage: tests/cli/frddu_ncdu.sh PATH/TO/frddu
 set -euo pipefail
+# shellcheck source=lib.sh disable=SC2154
+. "$(dirname "$0")/lib.sh"
+cli_own_mounts "$0" "$@" # the tmpfs of the -x case: in a mount namespace of its own
 frddu=$(realpath "$1")
 json=$(realpath "$(dirname "$0")/ncdu_json.py")
 export LC_ALL=C
-# shellcheck source=lib.sh disable=SC2154
-. "$(dirname "$0")/lib.sh"
 cli_begin
 chmod 755 "$tmp"
 mounted=""

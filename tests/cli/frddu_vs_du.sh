@@ -6,6 +6,8 @@
 # directory after everything below it), and the progress line shows on a terminal only.
 # Usage: tests/cli/frddu_vs_du.sh PATH/TO/frddu
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cli_own_mounts "$0" "$@" # the tmpfs of the -x case: in a mount namespace of its own
 frddu=$(realpath "$1")
 data=$(realpath "$(dirname "$0")/../data")
 export LC_ALL=C

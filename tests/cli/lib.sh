@@ -2,6 +2,19 @@
 # cli_begin: makes "$tmp" (removed on exit) and enters it; ok/bad count and print a result;
 # cli_end prints the closing line ctest's log shows and fails the script if any case did.
 # cli_users, run_as and same_bytes_as_users: cases run as root and as uid 65534.
+# cli_own_mounts: a script that mounts runs in a mount namespace of its own.
+
+# cli_own_mounts "$0" "$@": as root, runs the calling script again in a mount namespace of
+# its own (unshare -m, private propagation), so that no other process sees what it mounts
+# and it all goes with the script: no test waits for the machine's mount table to settle,
+# and none finds another's mounts in its walk. Call it first thing. Does nothing when not
+# root, when already inside, or where unshare cannot make one (the mounts are then skipped).
+cli_own_mounts() {
+  if [ "$(id -u)" -eq 0 ] && [ -z "${FRD_TEST_OWN_MOUNTS:-}" ] && command -v unshare >/dev/null &&
+    unshare -m --propagation private true 2>/dev/null; then
+    FRD_TEST_OWN_MOUNTS=1 exec unshare -m --propagation private "$BASH" "$@"
+  fi
+}
 
 cli_begin() {
   tmp=$(mktemp -d)

@@ -2,17 +2,19 @@
 # Loops, cycles and odd directories, as frdfind, frddu and frdcount report them: each case
 # compares the sorted stdout, the sorted stderr (the program name read as ours) and the exit
 # status with GNU find 4.9 / du 9.1 byte for byte. The trees: a directory bind-mounted below
-# itself (needs root: mount --bind, undone by the exit trap), a real directory that repeats an
+# itself (needs root: mount --bind, in a mount namespace of the script's own), a real
+# directory that repeats an
 # ancestor reached through a link (-L), a chain of 400 symlinks, and a directory that can be
 # read but not searched, as uid 65534.
 # Usage: tests/cli/walk_loops.sh FRDFIND FRDDU FRDCOUNT
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cli_own_mounts "$0" "$@"
 frdfind=$(realpath "$1")
 frddu=$(realpath "$2")
 frdcount=$(realpath "$3")
 here=$(dirname "$(realpath "$0")")
 export LC_ALL=C
-. "$(dirname "$0")/lib.sh"
 cli_begin
 mounted=""
 trap '[ -z "$mounted" ] || umount "$mounted"; chmod -R u+rwx "$tmp"; rm -rf "$tmp"' EXIT

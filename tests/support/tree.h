@@ -21,6 +21,9 @@ void tree_symlink(const char *root, const char *target, const char *rel);
 void tree_fifo(const char *root, const char *rel);
 /** Creates a Unix socket file (bound, then closed). */
 void tree_socket(const char *root, const char *rel);
+/** Gives a file the attribute that hides it where the OS has one (Windows'
+ *  FILE_ATTRIBUTE_HIDDEN); elsewhere it does nothing (hidden there means a leading dot). */
+void tree_hide(const char *root, const char *rel);
 /** Removes a tree made by tree_make_root() and frees the root string. */
 void tree_remove(char *root);
 

@@ -143,6 +143,17 @@ void tree_socket(const char *root, const char *rel)
     tree_die("socket (not supported by the Windows test support)", rel);
 }
 
+void tree_hide(const char *root, const char *rel)
+{
+    char *path = tree_path(root, rel);
+    WCHAR *w = tree_wide(path);
+    if (!SetFileAttributesW(w, FILE_ATTRIBUTE_HIDDEN)) {
+        tree_die("SetFileAttributesW", path);
+    }
+    free(w);
+    free(path);
+}
+
 static void tree_remove_w(const WCHAR *dir)
 {
     size_t len = wcslen(dir);

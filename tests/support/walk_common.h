@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The frd authors
 
-/** Helpers of the walker tests: collecting visits, running GNU find, comparing the two. */
+/** Helpers of the walker tests: the generated tree, collecting visits, running GNU find,
+ *  comparing the two, a child process as uid 65534. */
 #ifndef FRD_TESTS_WALK_COMMON_H
 #define FRD_TESTS_WALK_COMMON_H
 
 #include "frd.h"
+#include "platform.h"
+#include "tree.h"
 
+#include <grp.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -16,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -251,6 +256,81 @@ static inline char *materialize_uboot_copies(const char *parent, const char *nam
 static inline char *materialize_uboot(const char *parent)
 {
     return materialize_uboot_copies(parent, "u-boot", 1);
+}
+
+/** Makes `dir` under root with `dirs` directories of `files` files each (sizes 0 to 6). */
+static inline void make_big_fanout(const char *root, const char *dir, int dirs, int files)
+{
+    tree_dir(root, dir);
+    char rel[512];
+    for (int d = 0; d < dirs; d++) {
+        snprintf(rel, sizeof(rel), "%s/d%02d", dir, d);
+        tree_dir(root, rel);
+        for (int f = 0; f < files; f++) {
+            snprintf(rel, sizeof(rel), "%s/d%02d/f%03d", dir, d, f);
+            tree_file(root, rel, (size_t)(f % 7));
+        }
+    }
+}
+
+/**
+ * The generated tree most walker suites walk: files, hidden entries, a directory chain,
+ * links (to a file, dangling, to a directory), a fifo, a socket, a hard link, names with a
+ * newline, bytes that are not UTF-8 and a tab, and a fan of 20 directories of 30 files.
+ * @return its root (tree_remove() it).
+ */
+static inline char *walk_tree_make(void)
+{
+    char *tree = tree_make_root();
+    chmod(tree, 0755);
+    tree_file(tree, "regular", 1234);
+    tree_file(tree, ".hidden", 3);
+    tree_dir(tree, ".hiddendir");
+    tree_file(tree, ".hiddendir/inside", 1);
+    tree_dir(tree, "dir");
+    tree_dir(tree, "dir/sub");
+    tree_dir(tree, "dir/sub/deeper");
+    tree_file(tree, "dir/sub/deeper/leaf", 10);
+    tree_file(tree, "dir/file", 5);
+    tree_symlink(tree, "regular", "link");
+    tree_symlink(tree, "/nonexistent/target", "dangling");
+    tree_symlink(tree, "dir", "dirlink");
+    tree_fifo(tree, "fifo");
+    tree_socket(tree, "socket");
+    char *a = tree_path(tree, "regular");
+    char *b = tree_path(tree, "dir/hardlink");
+    assert_int_equal(link(a, b), 0);
+    free(a);
+    free(b);
+    tree_file(tree, "new\nline", 1);
+    tree_file(tree, "bad\xff\xfeutf8", 2);
+    tree_dir(tree, "tab\tdir");
+    tree_file(tree, "tab\tdir/x", 0);
+    make_big_fanout(tree, "fan", 20, 30);
+    return tree;
+}
+
+/** In a child process: becomes uid and gid 65534 with no groups, or exits with status 3. */
+static inline void become_nobody(void)
+{
+    if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0 || getuid() != 65534) {
+        _exit(3);
+    }
+}
+
+/** Waits for a child process. @return its wait status. */
+static inline int wait_child(pid_t pid)
+{
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    return st;
+}
+
+/** The portable backend (FRD_BACKEND=posix) cannot tell file system types: every volume is
+ *  untrusted there, so nothing is deduplicated and the Linux table does not apply. */
+static inline bool backend_classifies_volumes(void)
+{
+    return frd__plat_classify_fs_type(0xEF53) != FRD__VOL_UNTRUSTED;
 }
 
 #endif // FRD_TESTS_WALK_COMMON_H

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * Walker tests of links and loops: symlink loops, a real directory repeating an ancestor reached
+ * through a link, a directory bind-mounted below itself (as root, in a mount namespace of the
+ * test's own), and the volume classes that decide how loops are found.
+ * FRD_TEST_WORKERS sets the worker count (ctest runs each walker suite at 1, 2 and 8).
+ */
+#include "internal.h"
+#include "platform.h"
+#include "sched/sched.h"
+#include "tree.h"
+#include "walk_common.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <uv.h>
+
+static char *tree; // the generated tree (walk_tree_make()), made once for the group
+
+static int group_setup(void **state)
+{
+    (void)state;
+    tree = walk_tree_make();
+    return 0;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    tree_remove(tree);
+    return 0;
+}
+
+/* ---- Links and loops ---- */
+
+static void test_walk_symlink_loops_are_eloop_never_walked_twice(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    tree_dir(root, "a");
+    tree_dir(root, "a/b");
+    tree_symlink(root, "..", "a/b/up"); // to an ancestor
+    tree_symlink(root, "self", "self"); // to itself
+    tree_symlink(root, "../c", "a/l1"); // mutual: a/l1 -> c, c/l2 -> a
+    tree_dir(root, "c");
+    tree_symlink(root, "../a", "c/l2");
+    tree_symlink(root, ".", "dot"); // to the root
+    for (int ordered = 0; ordered < 2; ordered++) {
+        struct frd_walk_options o;
+        walk_opts(&o, ordered ? FRD_WALK_ORDERED : 0);
+        o.follow = FRD_FOLLOW_ALL;
+        struct rec_ctx c;
+        rec_ctx_init(&c, REC_NAMES);
+        o.on_error = rec_error;
+        assert_int_equal(frd_walk(root, &o, rec_visit, &c), 0);
+        struct recs f;
+        recs_init(&f);
+        find_recs("-L", root, "", REC_NAMES, &f);
+        recs_assert_equal(&c.recs, &f, "loops: visits");
+        // Errors as find -L reports them: the loop's path and the ancestor it repeats.
+        struct recs want;
+        recs_init(&want);
+        const char *loops[][2] = {{"a/b/up", "a"},
+                                  {"a/l1/l2", "a"},
+                                  {"c/l2/b/up", "c/l2"},
+                                  {"c/l2/l1", "c"},
+                                  {"dot", ""}};
+        char buf[4096];
+        for (size_t i = 0; i < sizeof(loops) / sizeof(loops[0]); i++) {
+            int n = snprintf(buf, sizeof(buf), "%s/%s\tELOOP\tloop\t%s%s%s", root, loops[i][0],
+                             root, loops[i][1][0] ? "/" : "", loops[i][1]);
+            recs_add(&want, buf, (size_t)n);
+        }
+        int n = snprintf(buf, sizeof(buf), "%s/self\tELOOP\tstat", root);
+        recs_add(&want, buf, (size_t)n);
+        recs_assert_equal(&c.errors, &want, "loops: errors");
+        recs_free(&want);
+        recs_free(&f);
+        rec_ctx_free(&c);
+    }
+    tree_remove(root);
+}
+
+/**
+ * Walks `root` (find's `find_opts`) in both modes, names only and with metadata, and checks
+ * the visits against find's and the errors against the one loop `path` -> `ancestor`.
+ */
+static void assert_one_loop(const char *root, enum frd_follow follow, const char *find_opts,
+                            const char *path, const char *ancestor)
+{
+    for (int mode = 0; mode < 4; mode++) {
+        bool ordered = mode & 1;
+        bool names = mode & 2;
+        struct frd_walk_options o;
+        walk_opts(&o, (ordered ? FRD_WALK_ORDERED : 0) | (names ? FRD_WALK_NAMES_ONLY : 0));
+        o.follow = follow;
+        o.on_error = rec_error;
+        struct rec_ctx c;
+        rec_ctx_init(&c, names ? REC_NAMES : REC_FULL);
+        assert_int_equal(frd_walk(root, &o, rec_visit, &c), 0);
+        struct recs f;
+        recs_init(&f);
+        find_recs(find_opts, root, "", names ? REC_NAMES : REC_FULL, &f);
+        recs_assert_equal(&c.recs, &f, "loop: visits");
+        struct recs want;
+        recs_init(&want);
+        char buf[4096];
+        int n = snprintf(buf, sizeof(buf), "%s\tELOOP\tloop\t%s", path, ancestor);
+        recs_add(&want, buf, (size_t)n);
+        recs_assert_equal(&c.errors, &want, "loop: errors");
+        recs_free(&want);
+        recs_free(&f);
+        rec_ctx_free(&c);
+    }
+}
+
+static void test_walk_real_dir_repeating_a_linked_ancestor_is_eloop(void **state)
+{
+    (void)state;
+    // s -> a/b, a/b/up -> ..: s/up is a (no loop yet); s/up/b is a real directory and is
+    // s itself. find -L stops there; the walk must too, not one level later.
+    char *root = tree_make_root();
+    tree_dir(root, "a");
+    tree_dir(root, "a/b");
+    tree_file(root, "a/b/f", 1);
+    tree_symlink(root, "a/b", "s");
+    tree_symlink(root, "..", "a/b/up");
+    char *s = tree_path(root, "s");
+    char *loop = tree_path(root, "s/up/b");
+    assert_one_loop(s, FRD_FOLLOW_ALL, "-L", loop, s);
+    free(loop);
+    free(s);
+    tree_remove(root);
+}
+
+/** The bind mount test's tree and mount point, undone by its teardown (also on failure;
+ *  the mount is this process's own, in its own mount namespace). */
+static char *bind_root;
+static char *bind_target;
+
+static int bind_teardown(void **state)
+{
+    (void)state;
+    if (bind_target != NULL) {
+        assert_int_equal(umount2(bind_target, MNT_DETACH), 0);
+        free(bind_target);
+        bind_target = NULL;
+    }
+    if (bind_root != NULL) {
+        tree_remove(bind_root);
+        bind_root = NULL;
+    }
+    return 0;
+}
+
+static void test_walk_bind_mount_cycle_is_eloop_never_walked(void **state)
+{
+    (void)state;
+    // mkdir -p a/b; touch a/f; mount --bind a a/b: a/b is a again, links or not. find
+    // visits root, a, a/f and reports a/b as a loop back to a; so must the walk, at once.
+    // The mount is made in a mount namespace of this process's own (unshare -m, private
+    // propagation): no other test sees it in the machine's mount table or in its walks, and
+    // it goes with the process whatever happens to the teardown.
+    if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) {
+        print_message("skip: a mount namespace needs root (CAP_SYS_ADMIN): %s\n", strerror(errno));
+        skip();
+        return;
+    }
+    bind_root = tree_make_root();
+    tree_dir(bind_root, "a");
+    tree_dir(bind_root, "a/b");
+    tree_file(bind_root, "a/f", 3);
+    char *a = tree_path(bind_root, "a");
+    char *b = tree_path(bind_root, "a/b");
+    if (mount(a, b, NULL, MS_BIND, NULL) != 0) {
+        print_message("skip: mount --bind needs root (CAP_SYS_ADMIN): %s\n", strerror(errno));
+        free(a);
+        free(b);
+        skip();
+        return; // skip() leaves by longjmp; never go on with the freed paths
+    }
+    bind_target = b;
+    assert_one_loop(bind_root, FRD_FOLLOW_NEVER, "", b, a);
+    assert_one_loop(bind_root, FRD_FOLLOW_ALL, "-L", b, a);
+    free(a);
+}
+
+/* ---- Internals: volume classes ---- */
+
+static void test_walk_volume_class_table(void **state)
+{
+    (void)state;
+    if (!backend_classifies_volumes()) {
+        skip();
+    }
+    static const struct {
+        uint64_t type;
+        enum frd__vol_class cls;
+    } table[] = {
+        {0xEF53, FRD__VOL_STRONG},        // ext4
+        {0x58465342, FRD__VOL_STRONG},    // xfs
+        {0x9123683E, FRD__VOL_STRONG},    // btrfs
+        {0x01021994, FRD__VOL_STRONG},    // tmpfs
+        {0x6969, FRD__VOL_STRONG},        // nfs
+        {0x4d44, FRD__VOL_WEAK},          // vfat
+        {0x2011BAB0, FRD__VOL_WEAK},      // exfat
+        {0x794c7630, FRD__VOL_WEAK},      // overlay
+        {0xFF534D42, FRD__VOL_WEAK},      // cifs
+        {0x65735546, FRD__VOL_UNTRUSTED}, // fuse
+        {0x12345678, FRD__VOL_UNTRUSTED}, // unknown
+    };
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+        assert_int_equal(frd__plat_classify_fs_type(table[i].type), table[i].cls);
+    }
+    // fstatfs of a real directory goes through the same table.
+    frd_os_fd fd;
+    assert_int_equal(frd__plat_open_dir(FRD_INVALID_FD, tree, 0, &fd), 0);
+    enum frd__vol_class cls;
+    assert_int_equal(frd__plat_volume_class(fd, &cls), 0);
+    struct statfs sfs;
+    assert_int_equal(statfs(tree, &sfs), 0);
+    assert_int_equal(cls, frd__plat_classify_fs_type((uint64_t)(unsigned long)sfs.f_type));
+    struct frd__identity id;
+    assert_int_equal(frd__plat_fd_identity(fd, &id), 0);
+    struct stat st;
+    assert_int_equal(stat(tree, &st), 0);
+    assert_int_equal(id.dev, st.st_dev);
+    assert_int_equal(id.ino, st.st_ino);
+    char buf[4096];
+    assert_true(frd__plat_fd_path(fd, buf, sizeof(buf)) > 0);
+    assert_int_equal(frd__plat_fd_path(fd, buf, 2), FRD_ENAMETOOLONG);
+    frd__plat_close_dir(fd);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_walk_symlink_loops_are_eloop_never_walked_twice),
+        cmocka_unit_test(test_walk_real_dir_repeating_a_linked_ancestor_is_eloop),
+        cmocka_unit_test_teardown(test_walk_bind_mount_cycle_is_eloop_never_walked, bind_teardown),
+        cmocka_unit_test(test_walk_volume_class_table),
+    };
+    if (getenv("FRD_TEST_FILTER") != NULL) {
+        cmocka_set_test_filter(getenv("FRD_TEST_FILTER"));
+    }
+    return cmocka_run_group_tests_name("walk_loops", tests, group_setup, group_teardown);
+}

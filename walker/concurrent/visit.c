@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * The concurrent mode's visits (walker/concurrent/visit.h): each entry of a listing, on the
+ * worker that holds it, resolved, visited, and a child node pushed for each directory to
+ * descend into.
+ */
+#include "visit.h"
+
+#include <string.h>
+
+/** The i-th entry to visit: the listing's own, or stat'ed late, or the hook's i-th
+ *  survivor (*no_descent: marked not to be entered). @return it, or NULL if it vanished. */
+static inline const struct frd_entry *cc_entry_at(struct frd_walk *walk, const struct frd_entry *v,
+                                                  size_t i, frd_os_fd fd,
+                                                  const struct frd_walk_children *kids,
+                                                  bool late_stat, struct frd_entry *scratch,
+                                                  bool *no_descent)
+{
+    if (late_stat) {
+        return frd__entry_stat_late(walk, &v[i], fd, scratch) ? scratch : NULL;
+    }
+    if (kids != NULL) {
+        return frd__children_entry_in(walk, kids, i, fd, scratch, no_descent) ? scratch : NULL;
+    }
+    return &v[i];
+}
+
+/** Reports what resolving an entry at w->path found (a loop: with the ancestor it repeats).
+ *  @return false if the walk must stop. */
+static bool cc_report_resolved(struct frd__worker *w, const struct frd__resolved *r, unsigned depth)
+{
+    const char *other = NULL;
+    size_t olen;
+    if (r->loop != NULL && frd__wnode_path(r->loop, &w->path2, &w->path2_cap, &olen) == 0) {
+        other = w->path2;
+    }
+    return frd__report_loop(w, w->path, r->err_op, r->err, depth, other);
+}
+
+/**
+ * Queues the subdirectory `r` of `node` (open as fd) as a task, with the caller's state for
+ * it, holding a ref on node's descriptor while the budget allows. @return false if the walk
+ * must stop.
+ */
+static bool cc_descend(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                       const struct frd__resolved *r, void *state, unsigned depth)
+{
+    struct frd__wnode *c = frd__child_node(w, node, r);
+    if (c == NULL) {
+        frd__state_free(w->walk, state);
+        return frd__report(w, w->path, FRD__FAIL_ALLOC, FRD_ENOMEM, depth);
+    }
+    c->state = state;
+    if (frd__keep_fd(w, node, fd)) {
+        atomic_fetch_add(&node->fd_refs, 1);
+        c->flags |= WN_HOLDS_PARENT_FD;
+    }
+    if (frd__sched_push(w->sw, c) < 0) {
+        // No memory to queue it: the subtree cannot be walked. Say so and let it go.
+        frd__report(w, "", FRD__FAIL_QUEUE, FRD_ENOMEM, c->depth);
+        frd__wnode_drop(w, c);
+    }
+    return true;
+}
+
+bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                           size_t dir_len, enum frd__vol_class cls, const struct frd_entry *v,
+                           size_t count, const struct frd_walk_children *kids, bool late_stat,
+                           uint64_t *bytes)
+{
+    struct frd_walk *walk = w->walk;
+    size_t sep = frd__path_sep(w->path, dir_len);
+    unsigned depth = node->depth + 1;
+    unsigned slot = frd__slot_hold(w); // reports and visits below, under one (sched/width.c)
+    for (size_t i = 0; i < count; i++) {
+        struct frd_entry kst;
+        bool no_descent = false;
+        const struct frd_entry *e = cc_entry_at(walk, v, i, fd, kids, late_stat, &kst, &no_descent);
+        if (e == NULL) {
+            continue; // removed since the listing: left out, as a listing leaves it out
+        }
+        *bytes += e->size;
+        if ((walk->opts.flags & FRD_WALK_SKIP_HIDDEN) && e->name[0] == '.') {
+            continue;
+        }
+        if (frd__grow(&w->path, &w->path_cap, dir_len + sep + e->name_len + 1) < 0) {
+            frd__walk_stop(walk, FRD_ENOMEM, w);
+            return false;
+        }
+        char *p = w->path + dir_len;
+        if (sep) {
+            *p++ = '/';
+        }
+        memcpy(p, e->name, e->name_len + 1);
+        size_t path_len = dir_len + sep + e->name_len;
+        if (e->error < 0 && !frd__report(w, w->path, FRD__FAIL_STAT, e->error, depth)) {
+            return false;
+        }
+        struct frd__resolved r;
+        int how = frd__resolve_entry(w, node, fd, cls, e, true, &r);
+        if (r.err < 0 && !cc_report_resolved(w, &r, depth)) {
+            return false;
+        }
+        if (how == RESOLVE_SKIP) {
+            continue;
+        }
+        struct frd_walk_entry we = {
+            .path = w->path,
+            .path_len = path_len,
+            .entry = &r.entry,
+            .depth = depth,
+            .parent_fd = walk->opts.flags & FRD_WALK_NO_PARENT_FD ? FRD_INVALID_FD : fd,
+            .is_root = false,
+            .followed_link = r.followed,
+            .persistent_ids = r.persistent && !walk->plan.names_only,
+            .root_index = node->root_index,
+            .worker = slot,
+            .parent_state = node->state,
+        };
+        void *state = NULL;
+        if (r.entry.type == FRD_TYPE_DIR) {
+            we.dir_state = &state;
+        }
+        enum frd_action act = frd__visit(w, &we);
+        if (act != FRD_ACTION_CONTINUE || no_descent || !frd__may_descend(walk, node, &r)) {
+            frd__state_free(walk, state); // not entered: released at once
+            if (act == FRD_ACTION_STOP) {
+                return false;
+            }
+            continue;
+        }
+        if (!cc_descend(w, node, fd, &r, state, depth)) {
+            return false;
+        }
+    }
+    return !frd__walk_stopping(walk);
+}
+
+void frd__cc_parent_fd_let_go(struct frd_walk *walk, struct frd__wnode *node)
+{
+    if (node->flags & WN_HOLDS_PARENT_FD) {
+        node->flags &= ~(unsigned)WN_HOLDS_PARENT_FD;
+        frd__fd_release(walk, node->parent);
+    }
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * Identity: the sets that make a walk visit each file or directory once, the per-device
+ * cache of volume classes, and the loop check along the ancestor chain.
+ *
+ * A directory's identity is (dev, ino[, subvol]) read from a descriptor the walker opened
+ * (or from the parent's statx of the name, which names the same inode). How far it can be
+ * trusted depends on the volume (platform.h, enum frd__vol_class):
+ *   strong     ids compared directly, in the ancestor chain and in the duplicate sets;
+ *   weak       ids hold only while the inode is pinned: compared along the ancestor chain
+ *              (which the walk keeps alive), never remembered for duplicates (FAT and
+ *              exFAT cannot hard-link anyway);
+ *   untrusted  ids may be invented or zero (fuse): loops are found by canonical path, and
+ *              nothing is deduplicated.
+ */
+#include "identity.h"
+
+#include "internal.h"
+#include "node.h"
+#include "table.h"
+
+#include <string.h>
+#include <uv.h>
+
+/** Shards of a set: a power of two, enough that 8 workers rarely share a lock. */
+#define IDSET_SHARDS 64
+
+struct idset_shard {
+    uv_mutex_t lock;
+    struct frd__table ids; /**< identity -> 0 */
+};
+
+struct frd__idset {
+    struct idset_shard shards[IDSET_SHARDS];
+};
+
+static struct frd__tkey id_key(const struct frd__identity *id)
+{
+    return (struct frd__tkey){id->dev, id->ino, id->subvol};
+}
+
+bool frd__identity_equal(const struct frd__identity *a, const struct frd__identity *b)
+{
+    if (a->dev != b->dev || a->ino != b->ino) {
+        return false;
+    }
+    return a->subvol == 0 || b->subvol == 0 || a->subvol == b->subvol;
+}
+
+int frd__idset_new(struct frd__idset **out)
+{
+    struct frd__idset *set = frd__calloc(1, sizeof(*set));
+    if (set == NULL) {
+        return FRD_ENOMEM;
+    }
+    for (size_t i = 0; i < IDSET_SHARDS; i++) {
+        if (uv_mutex_init(&set->shards[i].lock) != 0) {
+            for (size_t j = 0; j < i; j++) {
+                uv_mutex_destroy(&set->shards[j].lock);
+            }
+            frd__free(set);
+            return FRD_ENOMEM;
+        }
+    }
+    *out = set;
+    return 0;
+}
+
+void frd__idset_free(struct frd__idset *set)
+{
+    if (set == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < IDSET_SHARDS; i++) {
+        uv_mutex_destroy(&set->shards[i].lock);
+        frd__table_free(&set->shards[i].ids);
+    }
+    frd__free(set);
+}
+
+int frd__idset_insert(struct frd__idset *set, const struct frd__identity *id)
+{
+    // Identities compare exactly here (subvol included): a set remembers what it saw.
+    struct frd__tkey key = id_key(id);
+    struct idset_shard *sh = &set->shards[frd__tkey_hash(&key) & (IDSET_SHARDS - 1)];
+    uv_mutex_lock(&sh->lock);
+    int rc = frd__table_put(&sh->ids, &key, 0);
+    uv_mutex_unlock(&sh->lock);
+    return rc;
+}
+
+/** Devices seen in one walk are few: a table under one lock; workers cache the last. */
+struct frd__volcache {
+    uv_mutex_t lock;
+    struct frd__table classes; /**< (dev, 0, 0) -> enum frd__vol_class */
+};
+
+int frd__volcache_new(struct frd__volcache **out)
+{
+    struct frd__volcache *vc = frd__calloc(1, sizeof(*vc));
+    if (vc == NULL) {
+        return FRD_ENOMEM;
+    }
+    if (uv_mutex_init(&vc->lock) != 0) {
+        frd__free(vc);
+        return FRD_ENOMEM;
+    }
+    *out = vc;
+    return 0;
+}
+
+void frd__volcache_free(struct frd__volcache *vc)
+{
+    if (vc == NULL) {
+        return;
+    }
+    uv_mutex_destroy(&vc->lock);
+    frd__table_free(&vc->classes);
+    frd__free(vc);
+}
+
+int frd__volcache_get(struct frd__volcache *vc, uint64_t dev)
+{
+    struct frd__tkey key = {dev, 0, 0};
+    uint64_t cls;
+    uv_mutex_lock(&vc->lock);
+    bool found = frd__table_get(&vc->classes, &key, &cls);
+    uv_mutex_unlock(&vc->lock);
+    return found ? (int)cls : -1;
+}
+
+void frd__volcache_put(struct frd__volcache *vc, uint64_t dev, enum frd__vol_class cls)
+{
+    struct frd__tkey key = {dev, 0, 0};
+    uv_mutex_lock(&vc->lock);
+    // On FRD_ENOMEM it is not cached: classified again next time, which is only slower.
+    (void)frd__table_put(&vc->classes, &key, (uint64_t)cls);
+    uv_mutex_unlock(&vc->lock);
+}
+
+const struct frd__wnode *frd__find_loop(const struct frd__wnode *from,
+                                        const struct frd__identity *target,
+                                        const char *target_canon)
+{
+    for (const struct frd__wnode *a = from; a != NULL; a = a->parent) {
+        if (target_canon != NULL) {
+            if (a->canon != NULL && strcmp(a->canon, target_canon) == 0) {
+                return a;
+            }
+        } else if ((a->flags & WN_HAS_ID) && frd__identity_equal(&a->id, target)) {
+            return a;
+        }
+    }
+    return NULL;
+}

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * What the walk tells the caller: errors (through the hook, or into the walk's result for
+ * a root), progress reports, and the visit callback itself (or frd_read_tree()'s copy); also
+ * the ready error policies and frd_op_name().
+ */
+#include "report.h"
+
+#include <stddef.h>
+#include <string.h>
+
+bool frd__report(struct frd__worker *w, const char *path, struct frd__failure op, int code,
+                 unsigned depth)
+{
+    return frd__report_loop(w, path, op, code, depth, NULL);
+}
+
+bool frd__report_root(struct frd__worker *w, const char *path, struct frd__failure op, int code)
+{
+    struct frd_walk *walk = w->walk;
+    if (walk->opts.on_error == NULL) {
+        // No hook to tell: the walk's result says it (the first root that failed).
+        atomic_fetch_add_explicit(&w->n_errors, 1, memory_order_relaxed);
+        int expected = 0;
+        atomic_compare_exchange_strong(&walk->root_err, &expected, code);
+        return true;
+    }
+    return frd__report(w, path, op, code, 0);
+}
+
+bool frd__report_loop(struct frd__worker *w, const char *path, struct frd__failure op, int code,
+                      unsigned depth, const char *other)
+{
+    struct frd_walk *walk = w->walk;
+    atomic_fetch_add_explicit(&w->n_errors, 1, memory_order_relaxed);
+    if (walk->opts.on_error == NULL) {
+        return true;
+    }
+    unsigned slot = frd__slot_hold(w);
+    struct frd_walk_error err = {
+        .path = path,
+        .op = op.op,
+        .code = code,
+        .depth = depth,
+        .other_path = other,
+        .worker = slot,
+        .call = op.call,
+    };
+    if (!frd__cb_enter(w)) {
+        return false;
+    }
+    enum frd_action act = walk->opts.on_error(&err, walk->hooks.udata);
+    frd__cb_leave(w);
+    if (act == FRD_ACTION_STOP) {
+        frd__walk_stop(walk, code, w);
+        return false;
+    }
+    return true;
+}
+
+void frd__progress_tick(struct frd__worker *w)
+{
+    struct frd_walk *walk = w->walk;
+    if (walk->opts.on_progress == NULL) {
+        return;
+    }
+    uint64_t now = uv_hrtime();
+    uint_fast64_t due = atomic_load_explicit(&walk->hooks.progress_due, memory_order_relaxed);
+    if (now < due) {
+        return;
+    }
+    // One reporter at a time, even when a report outlasts the interval.
+    if (atomic_flag_test_and_set(&walk->hooks.progress_busy)) {
+        return;
+    }
+    atomic_store_explicit(&walk->hooks.progress_due, now + walk->plan.progress_ns,
+                          memory_order_relaxed);
+    struct frd_walk_progress p = {0};
+    unsigned created = frd__sched_created(walk->sched);
+    for (unsigned i = 0; i < created; i++) {
+        struct frd__worker *x = &walk->workers[i];
+        p.dirs += atomic_load_explicit(&x->n_dirs, memory_order_relaxed);
+        p.entries += atomic_load_explicit(&x->n_entries, memory_order_relaxed);
+        p.bytes += atomic_load_explicit(&x->n_bytes, memory_order_relaxed);
+        p.errors += atomic_load_explicit(&x->n_errors, memory_order_relaxed);
+    }
+    if (walk->consumer != NULL) {
+        p.dirs += atomic_load_explicit(&walk->consumer->n_dirs, memory_order_relaxed);
+        p.entries += atomic_load_explicit(&walk->consumer->n_entries, memory_order_relaxed);
+        p.bytes += atomic_load_explicit(&walk->consumer->n_bytes, memory_order_relaxed);
+        p.errors += atomic_load_explicit(&walk->consumer->n_errors, memory_order_relaxed);
+    }
+    p.queued_dirs = frd__sched_queued(walk->sched);
+    frd__slot_hold(w); // callbacks run under a slot (at most `workers` at once)
+    if (frd__cb_enter(w)) {
+        walk->opts.on_progress(&p, walk->hooks.udata);
+        frd__cb_leave(w);
+    }
+    atomic_flag_clear(&walk->hooks.progress_busy);
+}
+
+/** frd_read_tree(): keeps a copy of the entry, named by its path relative to the root. */
+static void wn_collect(struct frd__worker *w, const struct frd_walk_entry *we)
+{
+    struct frd_entry copy = *we->entry;
+    copy.name = we->path + w->walk->collect.prefix;
+    copy.name_len = we->path_len - w->walk->collect.prefix;
+    if (frd_list_append(w->collect, &copy) < 0) {
+        frd__walk_stop(w->walk, FRD_ENOMEM, w);
+    }
+}
+
+/** Calls the visit callback. @return its action (FRD_ACTION_STOP once stopped). */
+enum frd_action frd__visit(struct frd__worker *w, const struct frd_walk_entry *we)
+{
+    struct frd_walk *walk = w->walk;
+    atomic_fetch_add_explicit(&w->n_entries, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&w->n_bytes, we->entry->size, memory_order_relaxed);
+    if ((int)we->depth < walk->opts.min_depth) {
+        return FRD_ACTION_CONTINUE;
+    }
+    if (walk->collect.on) {
+        wn_collect(w, we);
+        return FRD_ACTION_CONTINUE;
+    }
+    if (!frd__cb_enter(w)) {
+        return FRD_ACTION_STOP;
+    }
+    enum frd_action act = walk->hooks.visit(we, walk->hooks.udata);
+    frd__cb_leave(w);
+    if (act == FRD_ACTION_STOP) {
+        frd__walk_stop(walk, FRD_ESTOPPED, w);
+    }
+    return act;
+}
+
+void frd__state_free(struct frd_walk *walk, void *state)
+{
+    // Not gated by a stop: a state is released exactly once, also after a stop or cancel.
+    if (state != NULL && walk->opts.on_dir_state_free != NULL) {
+        walk->opts.on_dir_state_free(state, walk->hooks.udata);
+    }
+}
+
+/* ---- The ready error policies, and the names of failed calls (public) ---- */
+
+enum frd_action frd_walk_ignore_permission_errors(const struct frd_walk_error *err, void *udata)
+{
+    (void)udata;
+    switch (err->code) {
+    case FRD_EACCES:
+    case FRD_EPERM:
+    // What a live tree does under a walk: entries vanish, are replaced, loop.
+    case FRD_ENOENT:
+    case FRD_ENOTDIR:
+    case FRD_ELOOP:
+    case FRD_ECHANGED:
+        return FRD_ACTION_CONTINUE;
+    default:
+        return FRD_ACTION_STOP;
+    }
+}
+
+enum frd_action frd_walk_continue_on_errors(const struct frd_walk_error *err, void *udata)
+{
+    (void)err;
+    (void)udata;
+    return FRD_ACTION_CONTINUE;
+}
+
+enum frd_action frd_walk_stop_on_error(const struct frd_walk_error *err, void *udata)
+{
+    (void)err;
+    (void)udata;
+    return FRD_ACTION_STOP;
+}
+
+const char *frd_op_name(enum frd_op op)
+{
+    switch (op) {
+    case FRD_OP_OPEN:
+        return "open";
+    case FRD_OP_READ_DIR:
+        return "read";
+    case FRD_OP_STAT:
+        return "stat";
+    case FRD_OP_READLINK:
+        return "readlink";
+    case FRD_OP_LOOP:
+        return "loop";
+    case FRD_OP_ALLOC:
+        return "alloc";
+    case FRD_OP_OTHER:
+        break;
+    }
+    return "other";
+}

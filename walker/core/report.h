@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * What the walk tells the caller (walker/core/report.c): errors (through the hook, or into
+ * the walk's result for a root), progress reports, the visit callback (or frd_read_tree()'s
+ * copy), and the release of the caller's per-directory states.
+ */
+#ifndef FRD_WALKER_CORE_REPORT_H
+#define FRD_WALKER_CORE_REPORT_H
+
+#include "walk.h"
+
+/** Reports an error through the hook. @return false if the walk must stop. */
+bool frd__report(struct frd__worker *w, const char *path, struct frd__failure op, int code,
+                 unsigned depth);
+/**
+ * Reports an error of a root (it could not be stat'ed or opened): to the hook if there is
+ * one, else into the walk's result (never both). @return false if the walk must stop.
+ */
+bool frd__report_root(struct frd__worker *w, const char *path, struct frd__failure op, int code);
+/** Like frd__report(), for a loop: `other` is the path of the ancestor it repeats. */
+bool frd__report_loop(struct frd__worker *w, const char *path, struct frd__failure op, int code,
+                      unsigned depth, const char *other);
+/** Progress report if due. */
+void frd__progress_tick(struct frd__worker *w);
+/** Counts an entry and calls the visit callback. @return its action. */
+enum frd_action frd__visit(struct frd__worker *w, const struct frd_walk_entry *we);
+/** Releases a directory state the caller stored (opts.on_dir_state_free), if any. */
+void frd__state_free(struct frd_walk *walk, void *state);
+
+#endif // FRD_WALKER_CORE_REPORT_H

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * An entry before its visit, in both modes (walker/core/resolve.c): a followed link's
+ * target, volume classes, loops, visit-once dedupe, whether to descend, the child node; and
+ * a directory's identity and class once it is opened.
+ */
+#ifndef FRD_WALKER_CORE_RESOLVE_H
+#define FRD_WALKER_CORE_RESOLVE_H
+
+#include "walk.h"
+
+/** The fields the walk itself decides with (identity: loops, one file system, volumes). */
+#define FRD__ID_FIELDS (FRD_FIELD_FILE_ID | FRD_FIELD_DEV)
+
+/** An entry as the walk will report it: a followed link's target, its identity, errors. */
+struct frd__resolved {
+    struct frd_entry entry;  /**< what the callback sees */
+    struct frd__identity id; /**< with has_id */
+    bool has_id;
+    bool followed;   /**< a link the walk followed */
+    bool persistent; /**< strong ids on its volume */
+    int err;         /**< an error to report first (0: none) */
+    struct frd__failure err_op;
+    const struct frd__wnode *loop; /**< with FRD_ELOOP from a loop: the ancestor repeated */
+    const char *canon;             /**< canonical path (untrusted volumes, followed links) */
+};
+
+enum { RESOLVE_VISIT = 0, RESOLVE_SKIP = 1 };
+
+/** Follows a link if asked, checks loops and duplicates. @return RESOLVE_VISIT or _SKIP. */
+int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd fd,
+                       enum frd__vol_class dir_class, const struct frd_entry *e, bool dedupe,
+                       struct frd__resolved *r);
+/** Visit-each-once check (inserts the id). @return true for a duplicate to skip. */
+bool frd__is_duplicate(struct frd_walk *walk, const struct frd__resolved *r);
+/** May the walk descend into this entry (after a CONTINUE)? */
+bool frd__may_descend(struct frd_walk *walk, const struct frd__wnode *dir,
+                      const struct frd__resolved *r);
+/** Makes the node of a subdirectory to descend into. @return it, or NULL (no memory). */
+struct frd__wnode *frd__child_node(struct frd__worker *w, struct frd__wnode *dir,
+                                   const struct frd__resolved *r);
+/**
+ * After opening a directory: its identity where the walk needs it, and its volume class.
+ * @return 0, or a negative code (FRD_EXDEV: another file system, FRD_ECHANGED) if it must
+ * not be listed.
+ */
+int frd__dir_opened(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                    enum frd__vol_class *cls);
+
+#endif // FRD_WALKER_CORE_RESOLVE_H

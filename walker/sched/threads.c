@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * The scheduler's set-up and threads (walker/sched/threads.h): making it, starting and
+ * joining the walk's threads on libuv, adding one when the pool widens, and stopping.
+ *
+ * Stopping: each thread sets its `in_cb` flag (seq_cst) before it checks `stop` and calls a
+ * callback, and clears it after. frd__sched_stop() sets `stop` (seq_cst) and then waits for
+ * every other thread's flag to clear. A thread that sets its flag after that must see
+ * `stop`, so once the stop returns no callback can start, and none is running.
+ */
+#include "sched_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void (*frd__test_pool_done)(const struct frd__pool_stats *stats);
+
+/** Sets a worker's scheduler side up: its slot, its deque unless it is the consumer. */
+static int sched_worker_init(struct frd__sched *s, struct frd__sched_worker *sw, unsigned id,
+                             unsigned slot, bool deque)
+{
+    sw->sched = s;
+    sw->id = id;
+    sw->slot = slot;
+    sw->rng = 0x9E3779B97F4A7C15u * (id + 1) | 1;
+    atomic_init(&sw->in_cb, 0);
+    if (deque) {
+        if (frd__deque_init(&sw->dq) < 0) {
+            return FRD_ENOMEM;
+        }
+        sw->dq_ready = true;
+    }
+    return 0;
+}
+
+/** Is the environment variable `name` set, non-empty and not "0"? */
+static bool sched_env_on(const char *name)
+{
+    const char *v = getenv(name);
+    return v != NULL && v[0] != '\0' && strcmp(v, "0") != 0;
+}
+
+/** Initializes the scheduler's locks. @return 0 or FRD_ENOMEM (none left initialized). */
+static int sched_locks_init(struct frd__sched *s)
+{
+    if (uv_mutex_init(&s->lot) != 0) {
+        return FRD_ENOMEM;
+    }
+    if (uv_cond_init(&s->lot_cond) != 0) {
+        goto no_lot_cond;
+    }
+    if (uv_mutex_init(&s->grow) != 0) {
+        goto no_grow;
+    }
+    if (uv_mutex_init(&s->slot_lock) != 0) {
+        goto no_slot_lock;
+    }
+    if (uv_cond_init(&s->slot_cond) != 0) {
+        goto no_slot_cond;
+    }
+    if (uv_cond_init(&s->retire_cond) != 0) {
+        goto no_retire_cond;
+    }
+    if (uv_mutex_init(&s->stats_lock) != 0) {
+        goto no_stats_lock;
+    }
+    return 0;
+
+no_stats_lock:
+    uv_cond_destroy(&s->retire_cond);
+no_retire_cond:
+    uv_cond_destroy(&s->slot_cond);
+no_slot_cond:
+    uv_mutex_destroy(&s->slot_lock);
+no_slot_lock:
+    uv_mutex_destroy(&s->grow);
+no_grow:
+    uv_cond_destroy(&s->lot_cond);
+no_lot_cond:
+    uv_mutex_destroy(&s->lot);
+    return FRD_ENOMEM;
+}
+
+static void sched_locks_destroy(struct frd__sched *s)
+{
+    uv_mutex_destroy(&s->stats_lock);
+    uv_cond_destroy(&s->retire_cond);
+    uv_cond_destroy(&s->slot_cond);
+    uv_mutex_destroy(&s->slot_lock);
+    uv_mutex_destroy(&s->grow);
+    uv_cond_destroy(&s->lot_cond);
+    uv_mutex_destroy(&s->lot);
+}
+
+void frd__sched_config_settle(struct frd__sched_config *cfg)
+{
+    FRD_ASSERT(cfg->nworkers >= 1);
+    if (cfg->policy != FRD__POOL_FIXED &&
+        (cfg->max_workers <= cfg->nworkers || cfg->nworkers > 32 || cfg->consumer)) {
+        cfg->policy = FRD__POOL_FIXED; // no room to widen, or more slots than the mask holds
+    }
+    if (cfg->policy == FRD__POOL_FIXED) {
+        cfg->max_workers = cfg->nworkers;
+    }
+}
+
+int frd__sched_new(struct frd__sched **out, const struct frd__sched_config *config,
+                   const struct frd__sched_hooks *hooks)
+{
+    struct frd__sched_config cfg = *config;
+    frd__sched_config_settle(&cfg);
+    struct frd__sched *s = frd__calloc(1, sizeof(*s));
+    if (s == NULL) {
+        return FRD_ENOMEM;
+    }
+    if (sched_locks_init(s) < 0) {
+        frd__free(s);
+        return FRD_ENOMEM;
+    }
+    s->hooks = *hooks;
+    s->policy = cfg.policy;
+    s->nworkers = cfg.nworkers;
+    s->capacity = cfg.max_workers;
+    s->has_consumer = cfg.consumer;
+    s->stats_print = sched_env_on("FRD_STATS");
+    atomic_init(&s->stop, false);
+    atomic_init(&s->first_err, 0);
+    atomic_init(&s->finished, false);
+    atomic_init(&s->pending, 0);
+    atomic_init(&s->queued, 0);
+    atomic_init(&s->sleepers, 0);
+    atomic_init(&s->running, 0);
+    atomic_init(&s->created, cfg.nworkers);
+    atomic_init(&s->target, cfg.policy == FRD__POOL_WIDE ? cfg.max_workers : cfg.nworkers);
+    atomic_init(&s->wide, cfg.policy == FRD__POOL_WIDE);
+    atomic_init(&s->free_slots, 0); // worker i holds slot i
+    atomic_init(&s->slot_waiters, 0);
+    struct frd__pool_stats *st = &s->stats;
+    st->base = cfg.nworkers;
+    st->max = cfg.max_workers;
+    st->peak = atomic_load(&s->target);
+    atomic_init(&st->widenings, 0);
+    atomic_init(&st->retirements, 0);
+    atomic_init(&st->windows, 0);
+    atomic_init(&st->blocked_windows, 0);
+    atomic_init(&st->busy_ns, 0);
+    atomic_init(&st->blocked_ns, 0);
+    atomic_init(&st->slot_waits, 0);
+    atomic_init(&st->reopen_steps, 0);
+    s->workers = frd__calloc((size_t)s->capacity + 1, sizeof(*s->workers));
+    s->threads = frd__calloc((size_t)s->capacity + 1, sizeof(*s->threads));
+    if (s->workers == NULL || s->threads == NULL) {
+        goto fail;
+    }
+    for (unsigned i = 0; i < s->nworkers; i++) {
+        if (sched_worker_init(s, &s->workers[i], i, i, true) < 0) {
+            goto fail;
+        }
+    }
+    if (s->has_consumer) {
+        // The consumer stands for worker 0 (which runs no thread then), so callbacks see
+        // indices 0..nworkers-1 in this mode too.
+        sched_worker_init(s, &s->workers[s->capacity], s->capacity, 0, false);
+    }
+    *out = s;
+    return 0;
+
+fail:
+    frd__sched_free(s);
+    return FRD_ENOMEM;
+}
+
+void frd__sched_free(struct frd__sched *s)
+{
+    if (s == NULL) {
+        return;
+    }
+    for (unsigned i = 0; s->workers != NULL && i <= s->capacity; i++) {
+        if (s->workers[i].dq_ready) {
+            frd__deque_destroy(&s->workers[i].dq);
+        }
+    }
+    frd__free(s->workers);
+    frd__free(s->threads);
+    sched_locks_destroy(s);
+    frd__free(s);
+}
+
+unsigned frd__sched_capacity(const struct frd__sched *s)
+{
+    return s->capacity;
+}
+
+unsigned frd__sched_created(const struct frd__sched *s)
+{
+    return sched_created(s);
+}
+
+struct frd__sched_worker *frd__sched_worker(struct frd__sched *s, unsigned id)
+{
+    FRD_ASSERT(id < s->capacity);
+    return &s->workers[id];
+}
+
+struct frd__sched_worker *frd__sched_consumer(struct frd__sched *s)
+{
+    return s->has_consumer ? &s->workers[s->capacity] : NULL;
+}
+
+void frd__sched_bind(struct frd__sched_worker *sw, void *upper)
+{
+    sw->upper = upper;
+}
+
+/** A walk thread: runs its worker, then the last one out tells the upper layer. */
+static void sched_thread_main(void *arg)
+{
+    struct frd__sched_worker *sw = arg;
+    struct frd__sched *s = sw->sched;
+    sw->tid = uv_thread_self();
+    s->hooks.run(sw->upper);
+    unsigned before = atomic_fetch_sub(&s->running, 1);
+    FRD_ASSERT(before > 0); // each started thread ends once
+    if (before == 1 && s->hooks.done != NULL) {
+        s->hooks.done(s->hooks.ctx);
+    }
+}
+
+/** Starts a thread for `sw` (called with `grow` held). @return 0 or FRD_EAGAIN. */
+static int sched_thread_start(struct frd__sched *s, struct frd__sched_worker *sw)
+{
+    FRD_ASSERT(s->nthreads <= s->capacity); // threads[] holds capacity + 1
+    atomic_fetch_add(&s->running, 1);
+    if (uv_thread_create(&s->threads[s->nthreads], sched_thread_main, sw) != 0) {
+        atomic_fetch_sub(&s->running, 1);
+        return FRD_EAGAIN;
+    }
+    s->nthreads++;
+    return 0;
+}
+
+int frd__sched_start(struct frd__sched *s, struct frd__sched_worker *caller)
+{
+    // Threads to make: every worker but worker 0 when the caller runs it, or when a consumer
+    // stands for it (so N workers are N threads there as well); plus the consumer when the
+    // caller does not run it.
+    unsigned first = caller != NULL || s->has_consumer ? 1 : 0;
+    bool spawn_consumer = s->has_consumer && caller == NULL;
+    FRD_ASSERT(caller == NULL || caller == frd__sched_consumer(s) || caller == &s->workers[0]);
+    if (caller != NULL) {
+        caller->tid = uv_thread_self();
+    }
+    s->t_start = uv_hrtime();
+    // Under `grow`: a worker started here may widen the pool (threads[], nthreads) at once;
+    // `running` counts each thread before it starts, so the first to end is not the last.
+    int rc = 0;
+    uv_mutex_lock(&s->grow);
+    atomic_fetch_add(&s->running, 1); // held until every first thread is started
+    for (unsigned i = first; i < s->nworkers && rc == 0; i++) {
+        rc = sched_thread_start(s, &s->workers[i]);
+    }
+    if (rc == 0 && spawn_consumer) {
+        rc = sched_thread_start(s, &s->workers[s->capacity]);
+    }
+    if (rc == 0 && s->policy == FRD__POOL_WIDE) {
+        while (sched_created(s) < s->capacity && frd__sched_spawn(s)) {
+        }
+    }
+    if (rc < 0) {
+        s->grow_failed = true; // the walk stops: add no threads to it
+    }
+    uv_mutex_unlock(&s->grow);
+    if (atomic_fetch_sub(&s->running, 1) == 1 && s->hooks.done != NULL) {
+        s->hooks.done(s->hooks.ctx); // every thread ended already (or none started)
+    }
+    return rc;
+}
+
+bool frd__sched_spawn(struct frd__sched *s)
+{
+    unsigned id = atomic_load(&s->created);
+    if (s->grow_failed || id >= s->capacity) {
+        return false;
+    }
+    struct frd__sched_worker *sw = &s->workers[id];
+    if (sched_worker_init(s, sw, id, FRD__NO_SLOT, true) < 0 ||
+        s->hooks.worker_add(s->hooks.ctx, id) < 0) {
+        s->grow_failed = true; // set up in part: freed with the walk
+        return false;
+    }
+    // Published before its thread runs: others steal from its deque, stop waits on it.
+    atomic_store_explicit(&s->created, id + 1, memory_order_release);
+    if (sched_thread_start(s, sw) < 0) {
+        s->grow_failed = true; // the worker stays set up, idle: freed with the walk
+        return false;
+    }
+    return true;
+}
+
+/** FRD_STATS=1: what the pool did, on stderr, one line. */
+static void sched_print_stats(const struct frd__pool_stats *st)
+{
+    uint64_t busy = atomic_load(&st->busy_ns);
+    uint64_t blocked = atomic_load(&st->blocked_ns);
+    fprintf(stderr,
+            "frd pool: base %u, bound %u, started %u, peak %u, widenings %u, retirements %u, "
+            "windows %u (%u blocked), off-CPU %.1f%% of %.3f s busy, slot waits %llu, reopen "
+            "steps %llu; width by ms:",
+            st->base, st->max, st->started, st->peak, atomic_load(&st->widenings),
+            atomic_load(&st->retirements), atomic_load(&st->windows),
+            atomic_load(&st->blocked_windows), busy ? 100.0 * (double)blocked / (double)busy : 0.0,
+            (double)busy / 1e9, (unsigned long long)atomic_load(&st->slot_waits),
+            (unsigned long long)atomic_load(&st->reopen_steps));
+    for (unsigned i = 0; i < st->nevents; i++) {
+        fprintf(stderr, " %u:%u", (unsigned)st->events[i].ms, (unsigned)st->events[i].width);
+    }
+    fputc('\n', stderr);
+}
+
+void frd__sched_join(struct frd__sched *s)
+{
+    // A worker may add threads until the walk is done; the caller joins after that, so
+    // reading nthreads under `grow` each time sees every one.
+    for (unsigned i = 0;; i++) {
+        uv_mutex_lock(&s->grow);
+        uv_thread_t *t = i < s->nthreads ? &s->threads[i] : NULL;
+        uv_mutex_unlock(&s->grow);
+        if (t == NULL) {
+            break;
+        }
+        uv_thread_join(t); // the array was sized once: its slots do not move
+    }
+    s->nthreads = 0;
+    struct frd__pool_stats *st = &s->stats;
+    if (st->started == 0) { // once, after every thread is joined
+        st->started = sched_created(s);
+        if (s->stats_print) {
+            sched_print_stats(st);
+        }
+        if (frd__test_pool_done != NULL) {
+            frd__test_pool_done(st);
+        }
+    }
+    atomic_store(&s->finished, true);
+}
+
+/* ---- Stopping and callbacks ---- */
+
+bool frd__sched_cb_enter(struct frd__sched_worker *sw)
+{
+    FRD_ASSERT(sw->slot != FRD__NO_SLOT); // callbacks index per-thread state with it
+    FRD_ASSERT(atomic_load_explicit(&sw->in_cb, memory_order_relaxed) == 0); // not nested
+    atomic_store(&sw->in_cb, 1);
+    if (atomic_load(&sw->sched->stop)) {
+        atomic_store_explicit(&sw->in_cb, 0, memory_order_release);
+        return false;
+    }
+    return true;
+}
+
+void frd__sched_cb_leave(struct frd__sched_worker *sw)
+{
+    FRD_ASSERT(atomic_load_explicit(&sw->in_cb, memory_order_relaxed) == 1); // entered
+    atomic_store_explicit(&sw->in_cb, 0, memory_order_release);
+}
+
+/** Waits until `sw` is outside any callback, unless it is the calling thread's. */
+static void sched_wait_out_of_callback(struct frd__sched_worker *sw, const uv_thread_t *self)
+{
+    unsigned spins = 0;
+    while (atomic_load(&sw->in_cb)) {
+        if (uv_thread_equal(&sw->tid, self)) {
+            return; // called from inside that callback: it is the one returning
+        }
+        if (++spins > 1000) {
+            uv_sleep(1);
+        }
+    }
+}
+
+void frd__sched_wake_all(struct frd__sched *s)
+{
+    uv_mutex_lock(&s->lot);
+    uv_cond_broadcast(&s->lot_cond);
+    uv_cond_broadcast(&s->retire_cond);
+    uv_mutex_unlock(&s->lot);
+    if (s->hooks.wake != NULL) {
+        s->hooks.wake(s->hooks.ctx); // the upper layer's own waiters
+    }
+}
+
+void frd__sched_stop(struct frd__sched *s, int code, struct frd__sched_worker *self)
+{
+    if (atomic_load(&s->finished)) {
+        return; // joined: nothing runs any more
+    }
+    int expected = 0;
+    atomic_compare_exchange_strong(&s->first_err, &expected, code);
+    atomic_store(&s->stop, true);
+    uv_thread_t me = uv_thread_self();
+    unsigned created = sched_created(s);
+    for (unsigned i = 0; i < created; i++) {
+        if (&s->workers[i] != self) {
+            sched_wait_out_of_callback(&s->workers[i], &me);
+        }
+    }
+    struct frd__sched_worker *consumer = frd__sched_consumer(s);
+    if (consumer != NULL && consumer != self) {
+        sched_wait_out_of_callback(consumer, &me);
+    }
+    frd__sched_wake_all(s);
+}
+
+bool frd__sched_stopping(const struct frd__sched *s)
+{
+    return atomic_load_explicit(&s->stop, memory_order_relaxed);
+}
+
+int frd__sched_result(const struct frd__sched *s)
+{
+    return atomic_load(&s->first_err);
+}
