@@ -124,6 +124,95 @@ static void assert_one_loop(const char *root, enum frd_follow follow, const char
     }
 }
 
+/** find's stderr for `find OPTS ROOT`, each line "PATH\tELOOP\tstat" (its ELOOP messages:
+ *  anything else fails the test). */
+static void find_eloop_errors(const char *opts, const char *root, struct recs *out)
+{
+    char cmd[8192];
+    int n = snprintf(cmd, sizeof(cmd), "LC_ALL=C find %s '%s' 2>&1 >/dev/null", opts, root);
+    assert_true(n > 0 && (size_t)n < sizeof(cmd));
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    static const char head[] = "find: '";
+    static const char tail[] = "': Too many levels of symbolic links\n";
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    while ((len = getline(&line, &cap, f)) > 0) {
+        size_t path_len = (size_t)len - strlen(head) - strlen(tail);
+        if ((size_t)len <= strlen(head) + strlen(tail) || strncmp(line, head, strlen(head)) != 0 ||
+            strcmp(line + strlen(head) + path_len, tail) != 0) {
+            fail_msg("find said: %s", line);
+        }
+        char rec[8192];
+        n = snprintf(rec, sizeof(rec), "%.*s\tELOOP\tstat", (int)path_len, line + strlen(head));
+        recs_add(out, rec, (size_t)n);
+    }
+    free(line);
+    pclose(f);
+}
+
+static void test_walk_follow_all_stops_where_a_path_crosses_too_many_links(void **state)
+{
+    (void)state;
+    // d1/s -> ../d2, d2/s -> ../d3, ...: d1/s/s/.../s crosses one link a level, and find -L
+    // (which stats the whole path) fails where it crosses the 41st: so must the walk, which
+    // reaches each level by descriptor and never meets the limit itself. d30/t -> u -> ../d31
+    // crosses two at once; d44/fl -> f a link to a file; d44/dang -> nowhere leads nowhere.
+    char *root = tree_make_root();
+    char rel[64];
+    char target[64];
+    for (int i = 1; i <= 50; i++) {
+        snprintf(rel, sizeof(rel), "d%d", i);
+        tree_dir(root, rel);
+        snprintf(rel, sizeof(rel), "d%d/s", i);
+        snprintf(target, sizeof(target), "../d%d", i + 1);
+        tree_symlink(root, target, rel);
+        snprintf(rel, sizeof(rel), "d%d/f", i);
+        tree_file(root, rel, 1);
+        snprintf(rel, sizeof(rel), "d%d/fl", i);
+        tree_symlink(root, "f", rel);
+        snprintf(rel, sizeof(rel), "d%d/dang", i);
+        tree_symlink(root, "nowhere", rel);
+    }
+    tree_dir(root, "d51");
+    tree_symlink(root, "u", "d30/t");
+    tree_symlink(root, "../d31", "d30/u");
+    char *d1 = tree_path(root, "d1");
+    char *deep = tree_path(root, "d1/s/s/s/s/s/s/s/s/s/s"); // a root 10 links down
+    char *slash = tree_path(root, "d1/s/s/s/s/s/s/s/s/s/s/s/s/s/s/s/s/s/s/s/s/"); // 20, and a '/'
+    char *roots[] = {d1, deep, slash};
+    for (size_t k = 0; k < sizeof(roots) / sizeof(roots[0]); k++) {
+        for (int mode = 0; mode < 4; mode++) {
+            bool ordered = mode & 1;
+            bool names = mode & 2;
+            struct frd_walk_options o;
+            walk_opts(&o, (ordered ? FRD_WALK_ORDERED : 0) | (names ? FRD_WALK_NAMES_ONLY : 0));
+            o.follow = FRD_FOLLOW_ALL;
+            o.on_error = rec_error;
+            struct rec_ctx c;
+            rec_ctx_init(&c, names ? REC_NAMES : REC_FULL);
+            assert_int_equal(frd_walk(roots[k], &o, rec_visit, &c), 0);
+            struct recs f;
+            recs_init(&f);
+            find_recs("-L", roots[k], "", names ? REC_NAMES : REC_FULL, &f);
+            recs_assert_equal(&c.recs, &f, "link chain: visits");
+            struct recs want;
+            recs_init(&want);
+            find_eloop_errors("-L", roots[k], &want);
+            assert_true(want.n > 0);
+            recs_assert_equal(&c.errors, &want, "link chain: errors");
+            recs_free(&want);
+            recs_free(&f);
+            rec_ctx_free(&c);
+        }
+    }
+    free(slash);
+    free(deep);
+    free(d1);
+    tree_remove(root);
+}
+
 static void test_walk_real_dir_repeating_a_linked_ancestor_is_eloop(void **state)
 {
     (void)state;
@@ -247,6 +336,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_walk_symlink_loops_are_eloop_never_walked_twice),
         cmocka_unit_test(test_walk_real_dir_repeating_a_linked_ancestor_is_eloop),
+        cmocka_unit_test(test_walk_follow_all_stops_where_a_path_crosses_too_many_links),
         cmocka_unit_test_teardown(test_walk_bind_mount_cycle_is_eloop_never_walked, bind_teardown),
         cmocka_unit_test(test_walk_volume_class_table),
     };

@@ -609,7 +609,12 @@ enum frd_action {
 enum frd_follow {
     FRD_FOLLOW_NEVER = 0, /**< report links as links (find -P) */
     FRD_FOLLOW_ROOTS = 1, /**< follow a root given as a link, no other (find -H) */
-    FRD_FOLLOW_ALL = 2,   /**< follow every link; loops are reported as FRD_ELOOP (find -L) */
+    /** Follow every link (find -L); loops are reported as FRD_ELOOP. So is a link whose
+     *  path would cross more links than the OS resolves in one path (Linux: 40, those of
+     *  the root's own path and of each link's target included), which the walk, reaching
+     *  each directory by descriptor, would not meet itself: as find -L and du -L meet it
+     *  (the OS is asked about that path), with an error of op "stat", the link not visited. */
+    FRD_FOLLOW_ALL = 2,
 };
 
 /** Walk options, a bit set. */

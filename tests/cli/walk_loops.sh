@@ -82,6 +82,25 @@ same "$frddu" du "" -L chain/l380
 same "$frddu" du "" -L -s chain
 same "$frdfind" find "" -L chain/l0
 same "$frdfind" find "" -L chain -name f
+# chain/l361 is d through 40 links: chain/l361/x crosses one more, chain/l362/x exactly 40.
+ln -s f chain/d/x
+same "$frdfind" find "" -L chain
+same "$frdfind" find s -L chain -type l
+same "$frddu" du "" -L -a chain
+
+# ---- links crossed one a level: 1/s -> ../2, 2/s -> ../3, ... (coreutils' long-sloop) ------
+# find -L and du -L stat the whole path, which the kernel fails at its 41st link; the walk,
+# which reaches each level by descriptor, stops there too.
+mkdir sloop && chmod 755 sloop
+for i in $(seq 1 60); do mkdir sloop/$i && ln -s ../$((i + 1)) sloop/$i/s; done
+printf 'foo\n' >sloop/61
+for m in "" j1 j8 s nobody; do
+  same "$frdfind" find "$m" -L sloop/1
+done
+same "$frdfind" find "" -L sloop/1/s/s/s -name s
+same "$frdfind" find "" -L sloop -maxdepth 45 -type f
+same "$frddu" du "" -L sloop/1
+same "$frddu" du nobody -L -a sloop/1
 
 # ---- a directory that can be read but not searched, as uid 65534 -------------------------
 # find stats each directory it lists: in d (0444) that fails, so find reports d/sub, cannot

@@ -108,6 +108,10 @@ enum wnode_flag {
     /** Not a directory but a batch of its parent's listing to stat and visit (concurrent
      *  mode, a big directory): holds a ref on the parent and on its descriptor. */
     WN_BATCH = 1u << 9,
+    /** Its path crosses a symbolic link (FRD_FOLLOW_ALL: the root's own path does, or a link
+     *  the walk followed is on it): a link below is checked against the OS's limit of links
+     *  in one path (core/resolve.c). */
+    WN_PATH_HAS_LINK = 1u << 10,
 };
 
 /** A worker's nodes: free lists by size class, and the slabs it allocated (freed with it). */

@@ -69,17 +69,51 @@ static enum frd__vol_class wn_entry_class(struct frd__worker *w, frd_os_fd dirfd
 }
 
 /**
- * Follows a link entry `e` (FRD_FOLLOW_ALL): its target's stat replaces the entry. A link
- * to itself (or a chain too long) is an error and is not visited, as find -L does; any
- * other failure leaves the link reported as a link. @return false to skip it (a loop).
+ * Would the OS refuse the path of `e`, a link in `dir` whose path crosses a link already,
+ * for crossing too many (Linux: more than 40)? The walk reaches each directory by
+ * descriptor, a link at a time, and never meets that limit itself; find -L and du -L stat
+ * the whole path and do (1/s -> ../2, 2/s -> ../3, ...: coreutils' long-sloop test). So the
+ * OS is asked about the whole path, counting every link on it as it counts them: this stat
+ * only asks; the entry is still read by descriptor. A path it cannot take for another reason
+ * (too long) is not refused here.
  */
-static bool wn_follow(struct frd_walk *walk, frd_os_fd fd, const struct frd_entry *e,
-                      struct frd__resolved *r)
+static bool wn_too_many_links(struct frd__worker *w, struct frd__wnode *dir,
+                              const struct frd_entry *e)
+{
+    size_t len;
+    if (frd__wnode_path(dir, &w->canon, &w->canon_cap, &len) < 0) {
+        return false;
+    }
+    size_t sep = frd__path_sep(w->canon, len);
+    if (frd__grow(&w->canon, &w->canon_cap, len + sep + e->name_len + 1) < 0) {
+        return false;
+    }
+    if (sep) {
+        w->canon[len] = '/';
+    }
+    memcpy(w->canon + len + sep, e->name, e->name_len + 1);
+    struct frd_entry t;
+    memset(&t, 0, sizeof(t));
+    return frd__plat_stat_fields(FRD_INVALID_FD, w->canon, true, FRD_FIELD_TYPE, &t) == FRD_ELOOP;
+}
+
+/**
+ * Follows a link entry `e` of `dir` (FRD_FOLLOW_ALL): its target's stat replaces the entry.
+ * A link to itself (or a chain too long, or a path through too many links) is an error and
+ * is not visited, as find -L does; any other failure leaves the link reported as a link.
+ * @return false to skip it (a loop).
+ */
+static bool wn_follow(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd fd,
+                      const struct frd_entry *e, struct frd__resolved *r)
 {
     struct frd_entry t;
     memset(&t, 0, sizeof(t));
-    int rc = frd__plat_stat_fields(fd, e->name, true, walk->plan.fields | FRD__ID_FIELDS, &t);
+    int rc = frd__plat_stat_fields(fd, e->name, true, w->walk->plan.fields | FRD__ID_FIELDS, &t);
+    if ((rc == 0 || rc == FRD_ENOENT) && r->path_has_link && wn_too_many_links(w, dir, e)) {
+        rc = FRD_ELOOP; // as the stat of the whole path fails (before a missing name, too)
+    }
     if (rc == 0) {
+        r->path_has_link = true;
         t.name = e->name;
         t.name_len = e->name_len;
         r->entry = t;
@@ -133,8 +167,9 @@ int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd 
     r->err = 0;
     r->canon = NULL;
     r->persistent = false;
+    r->path_has_link = (dir->flags & WN_PATH_HAS_LINK) != 0;
     if (walk->opts.follow == FRD_FOLLOW_ALL && e->type == FRD_TYPE_LNK &&
-        !wn_follow(walk, fd, e, r)) {
+        !wn_follow(w, dir, fd, e, r)) {
         return RESOLVE_SKIP;
     }
     const struct frd_entry *x = &r->entry;
@@ -237,6 +272,9 @@ struct frd__wnode *frd__child_node(struct frd__worker *w, struct frd__wnode *dir
     c->entry = r->entry;
     c->entry.name = c->name;
     c->persistent_ids = r->persistent;
+    if (r->path_has_link) {
+        c->flags |= WN_PATH_HAS_LINK;
+    }
     if (r->followed) {
         c->flags |= WN_VIA_LINK;
     }

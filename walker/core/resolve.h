@@ -19,9 +19,10 @@ struct frd__resolved {
     struct frd_entry entry;  /**< what the callback sees */
     struct frd__identity id; /**< with has_id */
     bool has_id;
-    bool followed;   /**< a link the walk followed */
-    bool persistent; /**< strong ids on its volume */
-    int err;         /**< an error to report first (0: none) */
+    bool followed;      /**< a link the walk followed */
+    bool persistent;    /**< strong ids on its volume */
+    bool path_has_link; /**< its path crosses a link (WN_PATH_HAS_LINK) */
+    int err;            /**< an error to report first (0: none) */
     struct frd__failure err_op;
     const struct frd__wnode *loop; /**< with FRD_ELOOP from a loop: the ancestor repeated */
     const char *canon;             /**< canonical path (untrusted volumes, followed links) */

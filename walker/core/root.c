@@ -17,6 +17,37 @@
 #include <string.h>
 
 /**
+ * Does the root's own path cross a symbolic link (one of its components, itself included,
+ * is one)? Each component is stat'ed, once per root, in the worker's scratch.
+ */
+static bool wn_root_path_has_link(struct frd__worker *w, const struct frd__wnode *root)
+{
+    if (frd__grow(&w->canon, &w->canon_cap, root->name_len + 1) < 0) {
+        return false;
+    }
+    memcpy(w->canon, root->name, root->name_len + 1);
+    for (size_t i = 1; i <= root->name_len; i++) {
+        // The end of a component: before a separator, or the end of the name.
+        if (frd__plat_is_sep(w->canon[i - 1]) ||
+            (i < root->name_len && !frd__plat_is_sep(w->canon[i]))) {
+            continue;
+        }
+        char saved = w->canon[i];
+        w->canon[i] = '\0';
+        struct frd_entry l;
+        memset(&l, 0, sizeof(l));
+        bool link =
+            frd__plat_stat_fields(FRD_INVALID_FD, w->canon, false, FRD_FIELD_TYPE, &l) == 0 &&
+            l.type == FRD_TYPE_LNK;
+        w->canon[i] = saved;
+        if (link) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/**
  * Stats a root (following it unless the walk follows nothing: find -P reports a root that
  * is a link as a link), into node->entry. @return 0 or the error reported.
  */
@@ -53,6 +84,9 @@ static int root_stat(struct frd__worker *w, struct frd__wnode *root)
             l.type == FRD_TYPE_LNK) {
             root->flags |= WN_VIA_LINK;
         }
+    }
+    if (walk->opts.follow == FRD_FOLLOW_ALL && wn_root_path_has_link(w, root)) {
+        root->flags |= WN_PATH_HAS_LINK; // every link below is checked against the limit
     }
     if ((e.fields & FRD_FIELD_DEV) && !walk->plan.names_only) {
         root->persistent_ids = frd__volcache_get(walk->ids.volumes, e.dev) == FRD__VOL_STRONG;

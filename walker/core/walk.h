@@ -94,7 +94,7 @@ struct frd__worker {
     struct frd__node_cache nodes; /**< its free nodes and slabs (walker/core/node.c) */
     uint64_t last_dev;            /**< one-entry volume class cache */
     int last_class;               /**< -1: none */
-    char *canon;                  /**< scratch for canonical paths */
+    char *canon; /**< scratch for canonical paths, and paths the OS is asked about */
     size_t canon_cap;
     struct frd_walk_children kids; /**< the children hook's view */
     atomic_uint batches_out;       /**< concurrent mode: batches of the listing in hand, not done */
