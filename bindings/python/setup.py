@@ -136,10 +136,10 @@ class build_frd_ext(build_ext):
             f for pattern in ("lib/**/*.c", "decode/**/*.c", "walker/**/*.c")
             for f in glob.glob(pattern, root_dir=root, recursive=True))
         sources.append("examples/common/grow.c")
-        walker_dirs = sorted({os.path.dirname(f) for f in
-                              glob.glob("walker/**/*.h", root_dir=root, recursive=True)})
+        # As CMakeLists.txt's frd_objects: walker/ itself, never its subfolders, whose
+        # headers (sched/sched.h) would shadow the system's <sched.h>.
         includes = [generated, "lib/include", "lib", "platform", "decode", "examples/common",
-                    *walker_dirs]
+                    "walker"]
         uv_cflags = pkg_config("--cflags", "libuv") or []
         uv_libs = pkg_config("--libs", "libuv") or ["-luv"]
         for ext in self.extensions:
