@@ -42,6 +42,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/attr.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/param.h>
 #include <sys/resource.h>
@@ -485,6 +486,32 @@ unsigned frd__plat_fd_limit(void)
         return 0;
     }
     return rl.rlim_cur > UINT32_MAX ? UINT32_MAX : (unsigned)rl.rlim_cur;
+}
+
+int frd__plat_room_hold(struct frd__plat_room *room, size_t len)
+{
+    room->base = NULL;
+    room->len = 0;
+    struct rlimit rl;
+    if (len == 0 || getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) {
+        return 0;
+    }
+    // PROT_NONE and MAP_NORESERVE: address space only, no memory committed.
+    void *p = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        return FRD_ENOMEM;
+    }
+    room->base = p;
+    room->len = len;
+    return 0;
+}
+
+void frd__plat_room_free(struct frd__plat_room *room)
+{
+    if (room->base != NULL) {
+        munmap(room->base, room->len);
+        room->base = NULL;
+    }
 }
 
 int frd__plat_thread_times(struct frd__thread_times *out)

@@ -190,6 +190,24 @@ bool frd__plat_searches_everything(void);
 /** @return how many descriptors the process may open (soft RLIMIT_NOFILE), 0 if unknown. */
 unsigned frd__plat_fd_limit(void);
 
+/** Address space held while a walk starts threads (frd__plat_room_hold()). */
+struct frd__plat_room {
+    void *base; /**< the mapping, or NULL when none was needed */
+    size_t len;
+};
+
+/**
+ * Under a limit of the process's address space (POSIX: a finite RLIMIT_AS, `ulimit -v`),
+ * maps `len` bytes that nothing may touch, so that threads started while it is held (their
+ * stacks take address space) leave that much free once frd__plat_room_free() gives it back:
+ * a walk that starts as many threads as fit would have no room left for its allocations.
+ * Without such a limit (or with `len` 0) it maps nothing (a getrlimit() call at most). @return 0 (held, or no limit),
+ * or FRD_ENOMEM when `len` bytes are not free: start no more threads then.
+ */
+int frd__plat_room_hold(struct frd__plat_room *room, size_t len);
+/** Gives back what frd__plat_room_hold() mapped (nothing if it mapped nothing). */
+void frd__plat_room_free(struct frd__plat_room *room);
+
 /** Where the calling thread's time went so far (frd__plat_thread_times()). */
 struct frd__thread_times {
     uint64_t cpu_ns;      /**< on a CPU */

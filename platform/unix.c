@@ -3,7 +3,8 @@
 
 /**
  * What the Linux and portable Unix backends do alike: open and close directories with
- * openat, read the descriptor limit and a thread's times. Compiled with platform/linux.c or platform/posix.c.
+ * openat, read the descriptor limit and a thread's times, hold address space while threads
+ * start. Compiled with platform/linux.c or platform/posix.c.
  */
 #include "internal.h"
 #include "platform.h"
@@ -11,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -62,6 +64,32 @@ unsigned frd__plat_fd_limit(void)
         return 0;
     }
     return rl.rlim_cur > UINT32_MAX ? UINT32_MAX : (unsigned)rl.rlim_cur;
+}
+
+int frd__plat_room_hold(struct frd__plat_room *room, size_t len)
+{
+    room->base = NULL;
+    room->len = 0;
+    struct rlimit rl;
+    if (len == 0 || getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) {
+        return 0;
+    }
+    // PROT_NONE and MAP_NORESERVE: address space only, no memory committed.
+    void *p = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        return FRD_ENOMEM;
+    }
+    room->base = p;
+    room->len = len;
+    return 0;
+}
+
+void frd__plat_room_free(struct frd__plat_room *room)
+{
+    if (room->base != NULL) {
+        munmap(room->base, room->len);
+        room->base = NULL;
+    }
 }
 
 bool frd__plat_searches_everything(void)

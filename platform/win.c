@@ -766,6 +766,19 @@ unsigned frd__plat_fd_limit(void)
     return 0; // handles are limited by memory only (about 16 million per process)
 }
 
+int frd__plat_room_hold(struct frd__plat_room *room, size_t len)
+{
+    (void)len;
+    room->base = NULL; // no per-process address space limit to leave room under
+    room->len = 0;
+    return 0;
+}
+
+void frd__plat_room_free(struct frd__plat_room *room)
+{
+    (void)room;
+}
+
 int frd__plat_thread_times(struct frd__thread_times *out)
 {
     FILETIME created, exited, kernel, user;

@@ -253,14 +253,21 @@ static int walk_result(struct frd_walk *walk)
     return rc;
 }
 
-/** Starts the threads; on failure, stops the walk so whatever started drains. `caller`: the
- *  worker the calling thread runs, or NULL. */
-static void walk_launch(struct frd_walk *walk, struct frd__worker *caller)
+/**
+ * Starts a background walk's threads, *out set to it before (a callback may cancel through
+ * it). The walk goes on with the threads that could be started. @return 0, or FRD_EAGAIN
+ * when not one could: then nothing ran, and *out is as it was (the walk is the caller's to
+ * free).
+ */
+static int walk_launch(struct frd_walk *walk, struct frd_walk **out)
 {
-    int rc = frd__sched_start(walk->sched, caller != NULL ? caller->sw : NULL);
+    struct frd_walk *was = *out;
+    *out = walk;
+    int rc = frd__sched_start(walk->sched, NULL);
     if (rc < 0) {
-        frd__walk_stop(walk, rc, NULL);
+        *out = was;
     }
+    return rc;
 }
 
 int frd_walk_roots(const char *const *roots, size_t nroots, const struct frd_walk_options *opts,
@@ -273,7 +280,8 @@ int frd_walk_roots(const char *const *roots, size_t nroots, const struct frd_wal
     }
     // The caller's thread works too: as worker 0, or as the ordered walk's consumer.
     struct frd__worker *self = walk->consumer ? walk->consumer : &walk->workers[0];
-    walk_launch(walk, self);
+    rc = frd__sched_start(walk->sched, self->sw); // with fewer threads if not all start
+    FRD_ASSERT(rc == 0);                          // the caller's thread is one
     walk_thread_main(self);
     frd__sched_join(walk->sched);
     rc = walk_result(walk);
@@ -298,9 +306,11 @@ int frd_walk_start(struct frd_walk **out, const char *const *roots, size_t nroot
     if (rc < 0) {
         return rc;
     }
-    *out = walk; // before any thread starts: a callback may cancel through it
-    walk_launch(walk, NULL);
-    return 0;
+    rc = walk_launch(walk, out);
+    if (rc < 0) {
+        walk_free(walk); // nothing ran
+    }
+    return rc;
 }
 
 int frd_walk_join(struct frd_walk *walk)
@@ -360,9 +370,12 @@ int frd_walk_start_async(struct frd_walk **out, struct uv_loop_s *loop, const ch
     walk->async.loop = loop;
     walk->async.done_cb = done;
     walk->async.done_udata = udata;
-    *out = walk; // before any thread starts: a callback may cancel through it
-    walk_launch(walk, NULL);
-    return 0;
+    rc = walk_launch(walk, out);
+    if (rc < 0) {
+        // Nothing ran and done is not called; the handle is the loop's until it is closed.
+        uv_close((uv_handle_t *)walk->async.handle, async_closed);
+    }
+    return rc;
 }
 
 int frd_read_tree(const char *root, unsigned flags, struct frd_list *out)
@@ -382,7 +395,8 @@ int frd_read_tree(const char *root, unsigned flags, struct frd_list *out)
     }
     size_t len = strlen(root);
     walk->collect.prefix = len + (len > 0 && frd__plat_is_sep(root[len - 1]) ? 0 : 1);
-    walk_launch(walk, &walk->workers[0]);
+    rc = frd__sched_start(walk->sched, walk->workers[0].sw); // the caller's thread is one
+    FRD_ASSERT(rc == 0);
     frd__concurrent_run(&walk->workers[0]);
     frd__sched_join(walk->sched);
     rc = walk_result(walk);

@@ -10,7 +10,7 @@
  * walk asks for the fields the expression reads and no more (ff_expr_needs()): -name,
  * -type and -inum make no stat at all.
  */
-#define _DEFAULT_SOURCE // MAP_ANONYMOUS
+#define _POSIX_C_SOURCE 200809L // fstatat, AT_SYMLINK_NOFOLLOW
 
 #include "errtext.h"
 #include "frdfind.h"
@@ -22,13 +22,10 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <locale.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -346,113 +343,6 @@ static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
     return FRD_ACTION_CONTINUE;
 }
 
-/** The threads of threads_available()'s probe wait here until all are started. */
-struct thread_probe {
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    bool go;
-};
-
-static void *probe_wait(void *arg)
-{
-    struct thread_probe *probe = arg;
-    pthread_mutex_lock(&probe->lock);
-    while (!probe->go) {
-        pthread_cond_wait(&probe->cond, &probe->lock);
-    }
-    pthread_mutex_unlock(&probe->lock);
-    return NULL;
-}
-
-/**
- * -j N: how many threads the walk can have at once, N at most. The walk fails as soon as
- * it cannot start one of its threads (its other threads may have printed a part of the
- * output by then), and an explicit N can pass what a process limit or an address space
- * limit leaves room for (a thread's stack takes `ulimit -s`, 8 MiB: `ulimit -v 20000`
- * leaves room for one or two), where the default count (the CPUs) fits. So, as the default
- * count stays within what the machine has, N comes down to what it can start: up to N
- * threads are started here on stacks of the default size, held until all are, then ended
- * and their stacks unmapped; the walk gets as many workers as started, which is a thread
- * fewer (the caller is its first worker), so that a stack's room is left for its other
- * allocations.
- */
-static unsigned threads_available(unsigned want)
-{
-    pthread_attr_t attr;
-    size_t stack_size = 0;
-    if (pthread_attr_init(&attr) != 0) {
-        return want;
-    }
-    pthread_attr_getstacksize(&attr, &stack_size); // the default: `ulimit -s`
-    pthread_t *threads = calloc(want, sizeof(*threads));
-    void **stacks = calloc(want, sizeof(*stacks));
-    struct thread_probe probe = {.go = false};
-    pthread_mutex_init(&probe.lock, NULL);
-    pthread_cond_init(&probe.cond, NULL);
-    unsigned started = 0;
-    while (threads != NULL && stacks != NULL && started < want) {
-        // Stacks of our own, unmapped after: the C library would keep its own in a cache,
-        // holding the room they took.
-        void *stack =
-            mmap(NULL, stack_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (stack == MAP_FAILED) {
-            break;
-        }
-        if (pthread_attr_setstack(&attr, stack, stack_size) != 0 ||
-            pthread_create(&threads[started], &attr, probe_wait, &probe) != 0) {
-            munmap(stack, stack_size);
-            break;
-        }
-        stacks[started++] = stack;
-    }
-    pthread_mutex_lock(&probe.lock);
-    probe.go = true;
-    pthread_cond_broadcast(&probe.cond);
-    pthread_mutex_unlock(&probe.lock);
-    for (unsigned i = 0; i < started; i++) {
-        pthread_join(threads[i], NULL);
-        munmap(stacks[i], stack_size);
-    }
-    pthread_cond_destroy(&probe.cond);
-    pthread_mutex_destroy(&probe.lock);
-    pthread_attr_destroy(&attr);
-    bool probed = threads != NULL && stacks != NULL;
-    free(threads);
-    free(stacks);
-    if (!probed || started == want) {
-        return want;
-    }
-    return started > 0 ? started : 1;
-}
-
-/**
- * The walk's worker count: -j N, or 0 for the walker's default (the CPUs, at most 8), down
- * to what threads_available() says the system can start. The default count is checked
- * only under a limit that could stop it (an address space limit, or fewer than 4096
- * processes allowed): each check starts threads, which a run of a few milliseconds would
- * feel.
- */
-static unsigned walk_workers(unsigned asked)
-{
-    if (asked == 1) {
-        return 1;
-    }
-    if (asked == 0) {
-        struct rlimit as;
-        struct rlimit nproc;
-        bool limited = (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) ||
-                       (getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_cur < 4096);
-        if (!limited) {
-            return 0;
-        }
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        unsigned count = cpus < 1 ? 1 : cpus > 8 ? 8 : (unsigned)cpus;
-        unsigned can = threads_available(count);
-        return can == count ? 0 : can; // (0: the default count keeps the widening pool)
-    }
-    return threads_available(asked);
-}
-
 int main(int argc, char **argv)
 {
     tool_name_init(argv, "frdfind");
@@ -480,8 +370,8 @@ int main(int argc, char **argv)
     struct frd_walk_options wo;
     frd_walk_options_init(&wo);
     wo.follow = opts.follow;
-    wo.workers = walk_workers(opts.workers);
-    wo.min_depth = 0; // applied in on_visit()
+    wo.workers = opts.workers; // the walk runs with the threads it can start
+    wo.min_depth = 0;          // applied in on_visit()
     wo.max_depth = opts.maxdepth;
     wo.on_error = on_error;
     if (ff_exec_wants_dir_states()) {
@@ -569,10 +459,7 @@ int main(int argc, char **argv)
         opts.roots = &opts.paths[i];
         opts.nroots = end - i;
         rc = frd_walk_roots(opts.roots, opts.nroots, &wo, on_visit, &walk);
-        if (rc == FRD_EAGAIN) {
-            // (the walker's only EAGAIN: a thread it could not start, all checks passed)
-            ff_error("cannot start the walk's threads: Resource temporarily unavailable");
-        } else if (rc < 0 && rc != FRD_ESTOPPED && !atomic_load(&walk.quit)) {
+        if (rc < 0 && rc != FRD_ESTOPPED && !atomic_load(&walk.quit)) {
             ff_error(tool_strerror(rc));
         }
         count += ff_out_flush_all();

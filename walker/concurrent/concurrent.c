@@ -80,6 +80,16 @@ static void cc_root(struct frd__worker *w, struct frd__wnode *root)
     frd__wnode_release(w, root);
 }
 
+/** Lets go of the roots still queued on worker 0's deque: a set-up that failed, or a walk
+ *  whose threads could not start (none when the walk ran). Before the workers' slabs go. */
+static void cc_unseed(struct frd_walk *walk)
+{
+    struct frd__wnode *n;
+    while ((n = frd__sched_unseed(walk->sched)) != NULL) {
+        frd__wnode_release(&walk->workers[0], n);
+    }
+}
+
 /** Queues the roots on worker 0's deque, the first on top. @return 0 or FRD_ENOMEM (none
  *  queued). */
 static int cc_seed(struct frd_walk *walk)
@@ -97,11 +107,7 @@ static int cc_seed(struct frd_walk *walk)
             if (root != NULL) {
                 frd__wnode_release(w0, root);
             }
-            // Those queued go before the workers' slabs do.
-            struct frd__wnode *n;
-            while ((n = frd__sched_unseed(walk->sched)) != NULL) {
-                frd__wnode_release(w0, n);
-            }
+            cc_unseed(walk);
             return FRD_ENOMEM;
         }
     }
@@ -128,6 +134,7 @@ void frd__concurrent_free(struct frd_walk *walk)
     if (cc == NULL) {
         return;
     }
+    cc_unseed(walk);
     frd__batches_free(cc);
     uv_mutex_destroy(&cc->lock);
     frd__free(cc);

@@ -20,7 +20,8 @@ struct frd__worker;
 /** Sets the mode's state up and queues the roots on worker 0's deque (before the threads
  *  start). @return 0 or FRD_ENOMEM (then free it). */
 int frd__concurrent_init(struct frd_walk *walk);
-/** Frees the mode's state (the walk is over, or was never started). */
+/** Frees the mode's state (the walk is over, or was never started: the roots still queued
+ *  are let go of). */
 void frd__concurrent_free(struct frd_walk *walk);
 /** A worker's loop: takes tasks until the walk is done (hooks.run). */
 void frd__concurrent_run(struct frd__worker *w);

@@ -15,6 +15,19 @@
 /** Bound of a pool widened while its workers sit blocked on I/O (walker/sched/width.c): the
  *  knee of the cold-cache sweep in bench/README.md. */
 #define PLAN_MAX_IO_WORKERS 32
+/**
+ * Address space a walk leaves free while it starts its threads, under a limit of it
+ * (`ulimit -v`; walker/sched/threads.c): threads are started while they fit with this much
+ * to spare, for what the walk and its caller allocate afterwards. A base of a thread's
+ * default stack (8 MiB: as much as one thread fewer would leave), and per worker the pool
+ * may have what a running worker was measured to add (frdfind over /usr/share, glibc with
+ * MALLOC_ARENA_MAX=1, VmPeak less the stacks: about 0.2 MB set up and as much grown per
+ * concurrent worker; 22 MB at 2 workers and 44 MB at 8 in the ordered mode, whose
+ * read-ahead grows with the workers, against 10 MB at 1).
+ */
+#define PLAN_ROOM_BASE       ((size_t)8 << 20)
+#define PLAN_ROOM_CONCURRENT ((size_t)1 << 20)
+#define PLAN_ROOM_ORDERED    ((size_t)6 << 20)
 /** Descriptor budget when the limit is unknown or unlimited. */
 #define PLAN_DEFAULT_FD_BUDGET 4096u
 
@@ -178,6 +191,8 @@ static void plan_pool(struct frd__walk_plan *p, const struct frd_walk_options *o
         .consumer = ordered,
     };
     frd__sched_config_settle(&p->sched);
+    p->sched.room = PLAN_ROOM_BASE + (size_t)p->sched.max_workers *
+                                         (ordered ? PLAN_ROOM_ORDERED : PLAN_ROOM_CONCURRENT);
     // Each worker may hold its listing's descriptor and two while reopening along the
     // ancestors (every worker a widened pool may add, too); the ordered consumer's frames
     // hold theirs out of the kept ones.

@@ -85,6 +85,14 @@ int frd__deque_push(struct frd__deque *dq, void *task)
     return 0;
 }
 
+size_t frd__deque_size(struct frd__deque *dq)
+{
+    uv_mutex_lock(&dq->lock);
+    size_t n = dq->count;
+    uv_mutex_unlock(&dq->lock);
+    return n;
+}
+
 void *frd__deque_pop(struct frd__deque *dq)
 {
     void *task = NULL;

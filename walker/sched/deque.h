@@ -32,6 +32,8 @@ void frd__deque_destroy(struct frd__deque *dq);
 int frd__deque_push(struct frd__deque *dq, void *task);
 /** Owner: pops its newest. @return the task, or NULL when empty. */
 void *frd__deque_pop(struct frd__deque *dq);
+/** Tasks in the deque now (under its lock; for assertions). */
+size_t frd__deque_size(struct frd__deque *dq);
 /**
  * Thief: takes the oldest half (at least one, at most FRD__DEQUE_STEAL_MAX) of `victim`,
  * moves all but the first into `own`, oldest first, and returns that first. Never holds

@@ -52,6 +52,7 @@ struct frd__sched {
     unsigned nworkers; /**< the callback slots, and the workers at the start */
     unsigned capacity; /**< workers allocated: nworkers, or the widening bound */
     bool has_consumer;
+    size_t room; /**< address space left free while threads start (the config's) */
     /** capacity + 1 of them; the last is the consumer's (set up only with has_consumer). */
     struct frd__sched_worker *workers;
 
@@ -72,11 +73,16 @@ struct frd__sched {
     uv_thread_t *threads; /**< capacity + 1 slots, sized once: they never move */
     unsigned nthreads;    /**< under grow */
     atomic_uint running;  /**< threads it started still running */
-    atomic_uint created;  /**< workers set up (and started, past nworkers) */
-    uv_mutex_t grow;      /**< adding a worker: threads[], nthreads, created */
-    bool grow_failed;     /**< under grow: a worker could not be added; add no more */
-    bool stats_print;     /**< FRD_STATS set: print the stats at the join */
-    uint64_t t_start;     /**< uv_hrtime() at the start, for the stats' timeline */
+    /** Workers set up and running: nworkers, or fewer when a first thread could not be
+     *  started (then the first `created` run), and past nworkers those a widened pool
+     *  started. Workers at or past it take no task and hold none. */
+    atomic_uint created;
+    uv_mutex_t grow; /**< adding a worker: threads[], nthreads, created */
+    /** Written under grow: a worker could not be added (or a first thread not started);
+     *  add no more. Read relaxed by width.c as a hint not to widen. */
+    atomic_bool grow_failed;
+    bool stats_print; /**< FRD_STATS set: print the stats at the join */
+    uint64_t t_start; /**< uv_hrtime() at the start, for the stats' timeline */
 
     // The width and the callback slots (width.c).
     atomic_uint target;      /**< workers allowed to take tasks; the rest are retired */
@@ -97,9 +103,13 @@ static inline unsigned sched_created(const struct frd__sched *s)
 }
 
 /* Within the module: threads.c. */
-/** Sets up worker `created` and starts its thread (called with `grow` held). @return false
- *  when it could not be (no memory, no thread): the pool stops growing. */
-bool frd__sched_spawn(struct frd__sched *s);
+/**
+ * Adds workers to a widened pool until `to` are set up, each started on its own thread
+ * (called with `grow` held), `room` bytes of address space kept free meanwhile. The first that cannot be
+ * (no memory, no thread, no room) stops the pool growing for good. @return the workers set
+ * up now.
+ */
+unsigned frd__sched_grow(struct frd__sched *s, unsigned to);
 /** Wakes every parked worker and the upper layer's waiters (a stop). */
 void frd__sched_wake_all(struct frd__sched *s);
 

@@ -39,6 +39,7 @@ int frd__sched_push(struct frd__sched_worker *sw, void *task)
     struct frd__sched *s = sw->sched;
     // Counted before it can be stolen and finished; the pushing task is still pending, so
     // undoing it cannot end the walk.
+    FRD_ASSERT(sw->id < sched_created(s)); // a worker that runs (threads.c)
     size_t before = atomic_fetch_add(&s->pending, 1);
     FRD_ASSERT(before > 0); // the pusher's own task
     (void)before;
@@ -69,7 +70,8 @@ int frd__sched_seed(struct frd__sched *s, void *task)
 
 void *frd__sched_unseed(struct frd__sched *s)
 {
-    FRD_ASSERT(s->nthreads == 0 && atomic_load(&s->running) == 0); // before the start
+    // Before the start, after a start that started nothing, or after the join.
+    FRD_ASSERT(s->nthreads == 0 && atomic_load(&s->running) == 0);
     void *task = frd__deque_pop(&s->workers[0].dq);
     if (task != NULL) {
         tasks_unqueue(s);
@@ -190,7 +192,8 @@ static bool tasks_park(struct frd__sched_worker *sw)
 void *frd__sched_next(struct frd__sched_worker *sw)
 {
     struct frd__sched *s = sw->sched;
-    FRD_ASSERT(sw->id < s->capacity); // a worker: the consumer takes no tasks
+    FRD_ASSERT(sw->id < s->capacity);      // a worker: the consumer takes no tasks
+    FRD_ASSERT(sw->id < sched_created(s)); // one that runs: the pool shrinks to those
     for (;;) {
         if (s->policy != FRD__POOL_FIXED &&
             sw->id >= atomic_load_explicit(&s->target, memory_order_relaxed) && !tasks_retire(sw)) {

@@ -23,8 +23,9 @@ int frd__sched_push(struct frd__sched_worker *sw, void *task);
 /** Before the threads start: queues a first task on worker 0's deque. @return 0 or
  *  FRD_ENOMEM (not queued). */
 int frd__sched_seed(struct frd__sched *s, void *task);
-/** Takes back the newest task frd__sched_seed() queued, before any thread started (to
- *  free it on a failed set-up). @return it, or NULL when none is left. */
+/** Takes back the newest task frd__sched_seed() queued while no thread runs: before the
+ *  start (a failed set-up), after a start that could start none, or after the join (none is
+ *  left then). @return it, or NULL when none is left. */
 void *frd__sched_unseed(struct frd__sched *s);
 /**
  * The worker's next task: its own newest, else one stolen, else it parks until one is

@@ -10,6 +10,7 @@
  * every other thread's flag to clear. A thread that sets its flag after that must see
  * `stop`, so once the stop returns no callback can start, and none is running.
  */
+#include "platform.h"
 #include "sched_int.h"
 
 #include <stdio.h>
@@ -125,6 +126,7 @@ int frd__sched_new(struct frd__sched **out, const struct frd__sched_config *conf
     s->nworkers = cfg.nworkers;
     s->capacity = cfg.max_workers;
     s->has_consumer = cfg.consumer;
+    s->room = cfg.room;
     s->stats_print = sched_env_on("FRD_STATS");
     atomic_init(&s->stop, false);
     atomic_init(&s->first_err, 0);
@@ -134,6 +136,7 @@ int frd__sched_new(struct frd__sched **out, const struct frd__sched_config *conf
     atomic_init(&s->sleepers, 0);
     atomic_init(&s->running, 0);
     atomic_init(&s->created, cfg.nworkers);
+    atomic_init(&s->grow_failed, false);
     atomic_init(&s->target, cfg.policy == FRD__POOL_WIDE ? cfg.max_workers : cfg.nworkers);
     atomic_init(&s->wide, cfg.policy == FRD__POOL_WIDE);
     atomic_init(&s->free_slots, 0); // worker i holds slot i
@@ -242,13 +245,34 @@ static int sched_thread_start(struct frd__sched *s, struct frd__sched_worker *sw
     return 0;
 }
 
+/**
+ * The pool keeps the first `ran` workers, those that run (called with `grow` held, when a
+ * thread could not be started): the others were set up and never ran, so their deques are
+ * empty (a worker pushes onto its own deque only, and the roots are seeded on worker 0's,
+ * which runs), and no task waits for them. `created` comes down to `ran`, so that stealing,
+ * stopping, the stats and the upper layer (progress, frd_read_tree()) see only those;
+ * `target` comes down too (a list's batches are handed out by it), and the pool grows no
+ * more: under a limit of threads or of address space another thread would fail as well.
+ */
+static void sched_shrink(struct frd__sched *s, unsigned ran)
+{
+    FRD_ASSERT(ran >= 1 && ran < s->nworkers && sched_created(s) == s->nworkers);
+    for (unsigned i = ran; i < s->nworkers; i++) {
+        FRD_ASSERT(frd__deque_size(&s->workers[i].dq) == 0); // never ran, never stolen into
+        FRD_ASSERT(atomic_load(&s->workers[i].in_cb) == 0);
+    }
+    atomic_store(&s->grow_failed, true);
+    atomic_store_explicit(&s->created, ran, memory_order_release);
+    unsigned cur = atomic_load(&s->target);
+    while (cur > ran && !atomic_compare_exchange_weak(&s->target, &cur, ran)) {
+    }
+}
+
 int frd__sched_start(struct frd__sched *s, struct frd__sched_worker *caller)
 {
     // Threads to make: every worker but worker 0 when the caller runs it, or when a consumer
     // stands for it (so N workers are N threads there as well); plus the consumer when the
-    // caller does not run it.
-    unsigned first = caller != NULL || s->has_consumer ? 1 : 0;
-    bool spawn_consumer = s->has_consumer && caller == NULL;
+    // caller does not run it, first: it alone can walk (it lists what no worker takes).
     FRD_ASSERT(caller == NULL || caller == frd__sched_consumer(s) || caller == &s->workers[0]);
     if (caller != NULL) {
         caller->tid = uv_thread_self();
@@ -256,48 +280,78 @@ int frd__sched_start(struct frd__sched *s, struct frd__sched_worker *caller)
     s->t_start = uv_hrtime();
     // Under `grow`: a worker started here may widen the pool (threads[], nthreads) at once;
     // `running` counts each thread before it starts, so the first to end is not the last.
-    int rc = 0;
     uv_mutex_lock(&s->grow);
     atomic_fetch_add(&s->running, 1); // held until every first thread is started
-    for (unsigned i = first; i < s->nworkers && rc == 0; i++) {
-        rc = sched_thread_start(s, &s->workers[i]);
-    }
-    if (rc == 0 && spawn_consumer) {
-        rc = sched_thread_start(s, &s->workers[s->capacity]);
-    }
-    if (rc == 0 && s->policy == FRD__POOL_WIDE) {
-        while (sched_created(s) < s->capacity && frd__sched_spawn(s)) {
+    // Workers below `ran` run: worker 0 on the caller's thread, or the consumer standing for
+    // it, or on a thread of its own, started first and with no room kept (the walk cannot do
+    // without it); then each started. The first failure ends the starting (a limit of
+    // threads or of address space fails the next one too): the workers that run are
+    // 0..ran-1.
+    unsigned ran = 1;
+    if (caller == NULL) {
+        struct frd__sched_worker *sw = s->has_consumer ? frd__sched_consumer(s) : &s->workers[0];
+        if (sched_thread_start(s, sw) < 0) {
+            // Not one thread: nothing runs, nothing is left to join.
+            FRD_ASSERT(s->nthreads == 0);
+            atomic_store(&s->grow_failed, true);
+            atomic_fetch_sub(&s->running, 1);
+            uv_mutex_unlock(&s->grow);
+            return FRD_EAGAIN;
         }
     }
-    if (rc < 0) {
-        s->grow_failed = true; // the walk stops: add no threads to it
+    struct frd__plat_room room;
+    if (frd__plat_room_hold(&room, s->room) == 0) {
+        while (ran < s->nworkers && sched_thread_start(s, &s->workers[ran]) == 0) {
+            ran++;
+        }
+        frd__plat_room_free(&room);
+    }
+    if (ran < s->nworkers) {
+        sched_shrink(s, ran);
+    } else if (s->policy == FRD__POOL_WIDE) {
+        frd__sched_grow(s, s->capacity);
     }
     uv_mutex_unlock(&s->grow);
     if (atomic_fetch_sub(&s->running, 1) == 1 && s->hooks.done != NULL) {
-        s->hooks.done(s->hooks.ctx); // every thread ended already (or none started)
+        s->hooks.done(s->hooks.ctx); // every thread ended already
     }
-    return rc;
+    return 0;
 }
 
-bool frd__sched_spawn(struct frd__sched *s)
+/** Sets up worker `created` and starts its thread (called with `grow` held). @return false
+ *  when it could not be (no memory, no thread): the pool stops growing. */
+static bool sched_spawn(struct frd__sched *s)
 {
     unsigned id = atomic_load(&s->created);
-    if (s->grow_failed || id >= s->capacity) {
+    if (atomic_load_explicit(&s->grow_failed, memory_order_relaxed) || id >= s->capacity) {
         return false;
     }
     struct frd__sched_worker *sw = &s->workers[id];
     if (sched_worker_init(s, sw, id, FRD__NO_SLOT, true) < 0 ||
         s->hooks.worker_add(s->hooks.ctx, id) < 0) {
-        s->grow_failed = true; // set up in part: freed with the walk
+        atomic_store(&s->grow_failed, true); // set up in part: freed with the walk
         return false;
     }
     // Published before its thread runs: others steal from its deque, stop waits on it.
     atomic_store_explicit(&s->created, id + 1, memory_order_release);
     if (sched_thread_start(s, sw) < 0) {
-        s->grow_failed = true; // the worker stays set up, idle: freed with the walk
+        atomic_store(&s->grow_failed, true); // the worker stays set up, idle: freed with the walk
         return false;
     }
     return true;
+}
+
+unsigned frd__sched_grow(struct frd__sched *s, unsigned to)
+{
+    struct frd__plat_room room;
+    if (frd__plat_room_hold(&room, s->room) < 0) {
+        atomic_store(&s->grow_failed, true); // the room is not there: no thread would fit
+        return sched_created(s);
+    }
+    while (sched_created(s) < to && sched_spawn(s)) {
+    }
+    frd__plat_room_free(&room);
+    return sched_created(s);
 }
 
 /** FRD_STATS=1: what the pool did, on stderr, one line. */

@@ -19,6 +19,7 @@
 #include "width.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /** A walk's threads and tasks: opaque outside walker/sched/. */
 struct frd__sched;
@@ -50,6 +51,10 @@ struct frd__sched_config {
     /** A consumer: a thread that takes no tasks but runs callbacks in the slot of worker 0,
      *  which then runs no thread (the ordered mode). */
     bool consumer;
+    /** Address space to leave free while threads start, under a limit of it (`ulimit -v`,
+     *  frd__plat_room_hold()): room for the walk's own allocations once its threads took
+     *  what fits. 0: none. */
+    size_t room;
 };
 
 /**
@@ -82,8 +87,13 @@ void frd__sched_bind(struct frd__sched_worker *sw, void *upper);
  * Starts the threads. `caller` is the worker the calling thread runs itself (worker 0, or
  * the consumer), or NULL when every worker runs on a thread of its own (a background walk).
  * Worker 0 runs no thread when the caller runs it or when there is a consumer; the consumer
- * gets a thread only in a background walk. On failure the threads that started still run:
- * stop the walk, then join. @return 0, or FRD_ENOMEM or FRD_EAGAIN.
+ * gets a thread only in a background walk, and first. A thread that cannot be started (a
+ * limit of processes or of address space) ends the starting: the walk goes on with the
+ * workers that run, 0..k-1 (frd__sched_created() is k: the pool shrinks to them), and
+ * callbacks see indices below k.
+ * @return 0 (then join), or FRD_EAGAIN when `caller` is NULL and not one thread could be
+ * started: nothing runs, no callback was made, hooks.done is not called, and nothing needs
+ * a join (frd__sched_free() it).
  */
 int frd__sched_start(struct frd__sched *s, struct frd__sched_worker *caller);
 /** Waits for every thread it started (and those a widened pool added); prints the stats

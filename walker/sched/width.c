@@ -151,6 +151,9 @@ static void width_event(struct frd__sched *s, unsigned width)
  */
 static void width_widen(struct frd__sched *s)
 {
+    if (atomic_load_explicit(&s->grow_failed, memory_order_relaxed)) {
+        return; // a thread could not be started: no wider than the workers that run
+    }
     unsigned t = atomic_load(&s->target);
     unsigned to = t + (t / 2 > 1 ? t / 2 : 1);
     if (to > s->capacity) {
@@ -163,14 +166,11 @@ static void width_widen(struct frd__sched *s)
     atomic_fetch_add_explicit(&s->stats.widenings, 1, memory_order_relaxed);
     width_event(s, to);
     uv_mutex_lock(&s->grow);
-    while (sched_created(s) < to) {
-        if (!frd__sched_spawn(s)) {
-            // Could not add them: no wider than the workers there are, and grow no more.
-            unsigned have = sched_created(s);
-            unsigned cur = atomic_load(&s->target);
-            while (cur > have && !atomic_compare_exchange_weak(&s->target, &cur, have)) {
-            }
-            break;
+    unsigned have = frd__sched_grow(s, to);
+    if (have < to) {
+        // Could not add them: no wider than the workers there are, and grow no more.
+        unsigned cur = atomic_load(&s->target);
+        while (cur > have && !atomic_compare_exchange_weak(&s->target, &cur, have)) {
         }
     }
     uv_mutex_unlock(&s->grow);
