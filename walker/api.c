@@ -378,6 +378,32 @@ int frd_walk_start_async(struct frd_walk **out, struct uv_loop_s *loop, const ch
     return rc;
 }
 
+/** The walk's handle on the host's loop, or NULL when it is not an async walk. */
+static uv_handle_t *walk_async_handle(struct frd_walk *walk)
+{
+    return walk != NULL ? (uv_handle_t *)walk->async.handle : NULL;
+}
+
+int frd_walk_unref(struct frd_walk *walk)
+{
+    uv_handle_t *h = walk_async_handle(walk);
+    if (h == NULL) {
+        return FRD_EINVAL;
+    }
+    uv_unref(h); // the handle is active until the walk ends: it alone keeps the loop alive
+    return 0;
+}
+
+int frd_walk_ref(struct frd_walk *walk)
+{
+    uv_handle_t *h = walk_async_handle(walk);
+    if (h == NULL) {
+        return FRD_EINVAL;
+    }
+    uv_ref(h);
+    return 0;
+}
+
 int frd_read_tree(const char *root, unsigned flags, struct frd_list *out)
 {
     if (root == NULL || out == NULL ||

@@ -959,7 +959,15 @@ struct frd_walk_options {
      *  (and an eighth of fd_budget), while its workers sit blocked on the disk (a cold
      *  cache), and park them once they do not; callbacks still see indices below the count
      *  resolved, at most that many at once (FRD_STATS=1 in the environment prints what the
-     *  pool did to stderr as the walk ends). */
+     *  pool did to stderr as the walk ends).
+     *  Threads: the walk's have libuv's default stack size (`ulimit -s`, as the main
+     *  thread's: callbacks run your code on them). When one cannot be started (a limit of
+     *  processes, `ulimit -u`, or of address space, `ulimit -v`, which each stack counts
+     *  in), the walk goes on with those that did: the caller's own thread at least
+     *  (frd_walk(), frd_walk_roots()), or one (frd_walk_start(), frd_walk_start_async():
+     *  else they return FRD_EAGAIN), and callbacks' indices are below the count that runs.
+     *  Under an address-space limit threads start only while some room stays free for the
+     *  walk's allocations (8 MiB, and 1 MiB per worker the pool may have, 6 ordered). */
     unsigned workers;
     int min_depth;                     /**< visit nothing shallower; 0 by default */
     int max_depth;                     /**< descend no deeper; -1 (the default) for no limit */
@@ -1048,8 +1056,9 @@ struct frd_walk;
  * Legal on a started walk: frd_walk_cancel() from any thread, callbacks included, any
  * number of times; frd_walk_join() once, from a thread that is not running one of its
  * callbacks. After the join the handle is gone.
- * @return 0 with *out set, or a negative code (FRD_EINVAL, FRD_ENOMEM): then nothing ran
- * and *out is untouched. Failures of the roots come later, as frd_walk() reports them.
+ * @return 0 with *out set, or a negative code (FRD_EINVAL, FRD_ENOMEM, or FRD_EAGAIN when not
+ * one of its threads could be started): then nothing ran and *out is untouched. Failures of
+ * the roots come later, as frd_walk() reports them.
  */
 FRD_EXTERN int frd_walk_start(struct frd_walk **out, const char *const *roots, size_t nroots,
                               const struct frd_walk_options *opts, frd_visit_fn *visit,
@@ -1074,14 +1083,39 @@ struct uv_loop_s;
  * `loop`'s thread when it ends; the walk frees itself after done returns. frd.h does not
  * include uv.h: pass your uv_loop_t *. The loop must keep running until done is called.
  * *out is set before any thread starts. Legal on an async walk: frd_walk_cancel() from any
- * thread (callbacks and the loop's thread included) until done has run; never
- * frd_walk_join() (the walk joins and frees itself); nothing after done returns.
- * @return 0 with *out set, or a code (FRD_EINVAL, FRD_ENOMEM): then done is never called.
+ * thread (callbacks and the loop's thread included) until done has run; frd_walk_unref()
+ * and frd_walk_ref() on the loop's thread until done has run; never frd_walk_join() (the
+ * walk joins and frees itself); nothing after done returns.
+ * The walk keeps the loop alive until it ends (uv_run() does not return before done), as
+ * an active libuv handle does: see frd_walk_unref() for a walk that should not.
+ * @return 0 with *out set, or a code (FRD_EINVAL, FRD_ENOMEM, or FRD_EAGAIN when not one of
+ * its threads could be started): then done is never called and *out is untouched.
  */
 FRD_EXTERN int frd_walk_start_async(struct frd_walk **out, struct uv_loop_s *loop,
                                     const char *const *roots, size_t nroots,
                                     const struct frd_walk_options *opts, frd_visit_fn *visit,
                                     void *udata, frd_walk_done_fn *done);
+
+/**
+ * An async walk (frd_walk_start_async()) no longer keeps its loop alive, as uv_unref() does
+ * for a handle: uv_run(loop, UV_RUN_DEFAULT) may return while the walk still runs, when
+ * nothing else keeps the loop alive. The walk goes on meanwhile, and done is called on a
+ * later run of the loop once it has ended (to wait for it: frd_walk_ref(), then run the
+ * loop; a walk nobody waits for any more can be cancelled first). For a host whose process
+ * should be able to exit with a walk abandoned unfinished (Node's loop). Idempotent; a new
+ * walk counts.
+ * Call it on the loop's thread only (as any uv_ref()/uv_unref()), from the start until
+ * done has run (done included); not on a walk of frd_walk_start().
+ * @return 0, or FRD_EINVAL (NULL, or not an async walk).
+ */
+FRD_EXTERN int frd_walk_unref(struct frd_walk *walk);
+
+/**
+ * Undoes frd_walk_unref(): the async walk keeps its loop alive again until it ends.
+ * Idempotent; the same thread and lifetime as frd_walk_unref().
+ * @return 0, or FRD_EINVAL (NULL, or not an async walk).
+ */
+FRD_EXTERN int frd_walk_ref(struct frd_walk *walk);
 
 /**
  * The one-call collector: every entry below `root` (not the root itself) with its path

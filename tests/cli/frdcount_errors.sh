@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # frdcount reports each failure once, with its path: a missing root (alone, or next to a
 # root that exists, which is still counted) and an empty root give exactly one line on
-# stderr naming the root, and exit 1.
+# stderr naming the root, and exit 1. Under a limit of threads or address space it counts
+# with the threads it can start.
 # Usage: tests/cli/frdcount_errors.sh PATH/TO/frdcount
 set -euo pipefail
 frdcount=$(realpath "$1")
@@ -61,6 +62,43 @@ if [ "$rc" -eq 0 ] && [ ! -s err.txt ] && grep -q "^$n entries" out.txt; then
   ok "frdcount real: exit 0, nothing on stderr, $n entries"
 else
   bad "frdcount real: exit $rc, stderr: $(cat err.txt)"
+fi
+
+# Under a limit of threads (prlimit --nproc: uid 65534's processes; root is not held by it)
+# or of address space (--as, where each thread's stack counts), as root and as uid 65534:
+# the walk goes on with the threads it can start and counts what it counts without a limit
+# (it printed "Resource temporarily unavailable" with -j 8 before). A sanitizer's process
+# cannot run under --as, nor LeakSanitizer's exit check with no thread to spare: skipped.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && command -v prlimit >/dev/null; then
+  chmod 755 "$tmp"
+  mkdir -p bin wide && cp "$frdcount" bin/ && chmod 755 bin/frdcount
+  for d in $(seq 40); do mkdir -p "wide/d$d/sub" && printf 'w' >"wide/d$d/sub/f"; done
+  want=$(bin/frdcount -j 1 wide real | grep -v seconds)
+  limits=(--nproc=2 --nproc=3)
+  if grep -q __asan_init "$frdcount"; then
+    echo "skip: frdcount under --nproc=1 and --as (a sanitizer's frdcount cannot run so)"
+  else
+    limits+=(--nproc=1 --as=$((20000 * 1024)) --as=$((40000 * 1024)))
+  fi
+  for user in root nobody; do
+    as=()
+    [ "$user" = nobody ] && as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+    for lim in "${limits[@]}"; do
+      for j in "" "-j 8" "-j 32"; do
+        rc=0
+        # shellcheck disable=SC2086 # the words are the options
+        "${as[@]}" prlimit "$lim" -- bin/frdcount $j wide real >out.txt 2>err.txt || rc=$?
+        what="frdcount $j wide real under prlimit $lim (as $user)"
+        if [ "$rc" -eq 0 ] && [ ! -s err.txt ] && [ "$(grep -v seconds out.txt)" = "$want" ]; then
+          ok "$what: exit 0, the counts without a limit"
+        else
+          bad "$what: exit $rc, stderr: $(head -3 err.txt)"
+        fi
+      done
+    done
+  done
+else
+  echo "skip: frdcount under prlimit (needs root, setpriv and prlimit)"
 fi
 
 # The words find prints for a missing root: "NAME: 'PATH': No such file or directory".

@@ -9,7 +9,7 @@
 # --time with every WORD and style (and TIME_STYLE), --inodes, -0, -l, -P -H -D -L,
 # --files0-from, -S, -c, -a, -s, -d, -x, --exclude and -X (applied before the stat: an
 # excluded unreadable entry is no error), odd names quoted as du quotes them, in the C
-# and the C.UTF-8 locale.
+# and the C.UTF-8 locale; -j 8 and -j 32 under a limit of threads or address space.
 # Usage: tests/cli/frddu_options.sh PATH/TO/frddu PATH/TO/path_order
 set -euo pipefail
 frddu=$(realpath "$1")
@@ -101,13 +101,15 @@ same_errors() {
 
 # check ARGS...: du ARGS and frddu-as-du ARGS agree, as every user.
 # frd_extra=OPT check ARGS...: frddu gets OPT first (du does not).
+# frd_limit=PRLIMIT-OPTION check ARGS...: frddu runs under `prlimit PRLIMIT-OPTION` (du not).
 check() {
-  local user du_rc sort_opt=() what="du $*${frd_extra:+ (frddu $frd_extra)}"
+  local user du_rc sort_opt=() what="du $*${frd_extra:+ (frddu $frd_extra)}${frd_limit:+ (prlimit $frd_limit)}"
   [[ " $* " == *" -0 "* || " $* " == *" --null "* ]] && sort_opt=(-z)
   for user in "${users[@]}"; do
     run_as "$user" du du "$@"
     du_rc=$rc
-    run_as "$user" frd "$tmp/bin/du" ${frd_extra:+"$frd_extra"} "$@"
+    run_as "$user" frd ${frd_limit:+prlimit "$frd_limit" --} "$tmp/bin/du" \
+      ${frd_extra:+"$frd_extra"} "$@"
     if ! same_records du.out frd.out "${sort_opt[@]}"; then
       bad "$what (as $user): stdout differs"
       sort "${sort_opt[@]}" du.out >du.sorted && sort "${sort_opt[@]}" frd.out >frd.sorted
@@ -461,6 +463,24 @@ check -d 'ü' t
 check -X 'no-such-ü’' t
 check --time=bogus t
 check -a -h t/sizes
+
+# --- under a limit of threads (prlimit --nproc: uid 65534's processes; root is not held
+# by it) or of address space (--as, where each thread's stack counts): the walk goes on with
+# the threads it can start, du's output ("Resource temporarily unavailable" before). A
+# sanitizer's process cannot run under --as, nor LeakSanitizer's exit check with no thread
+# to spare: those cases are skipped there. --------------------------------------------------
+limits=(--nproc=2 --nproc=3)
+if grep -q __asan_init "$frddu"; then
+  echo "skip: frddu under --nproc=1 and --as (a sanitizer's frddu cannot run so)"
+else
+  limits+=(--nproc=1 --as=$((20000 * 1024)) --as=$((40000 * 1024)))
+fi
+for lim in "${limits[@]}"; do
+  for j in "" --jobs=8 --jobs=32; do
+    frd_limit=$lim frd_extra=$j check -a t
+  done
+  frd_limit=$lim frd_extra=--jobs=8 check -s -L t t/a
+done
 
 # --- the locale's digits: "'" in -B (and BLOCK_SIZE) groups them with its thousands
 # separator (1,234 in en_US, 1.234 in de_DE, a narrow no-break space in fr_FR, U+066C in

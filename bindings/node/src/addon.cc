@@ -849,20 +849,12 @@ class Walker : public Napi::ObjectWrap<Walker>
             done_ = true;
             result_ = rc;
         } else {
-            // The library's handle for the walk's end is active until it ends, and an active
-            // handle keeps Node's loop (and the process) alive: a walk dropped unfinished,
-            // parked for want of a consumer, would hold the process forever at its end.
-            // So it does not count; this walk's own handle (st_->async) does while a next()
-            // or a cancel() waits on the walk (UpdateRef). The library's handle is the async
-            // handle whose data is the walk (walker/api.c): frd.h has no call to unref it.
-            uv_walk(
-                loop,
-                [](uv_handle_t *h, void *walk) {
-                    if (h->type == UV_ASYNC && h->data == walk) {
-                        uv_unref(h);
-                    }
-                },
-                walk_);
+            // The walk keeps the loop active until it ends, and an active handle keeps Node's
+            // loop (and the process) alive: a walk dropped unfinished, parked for want of a
+            // consumer, would hold the process forever at its end. So it does not count;
+            // this walk's own handle (st_->async) does while a next() or a cancel() waits on
+            // the walk (UpdateRef).
+            frd_walk_unref(walk_);
         }
         Ref(); // alive until the handle is closed
     }
