@@ -201,6 +201,62 @@ static void test_identity_equal_compares_subvolumes_only_where_both_known(void *
     assert_false(frd__identity_equal(&b, &e));
 }
 
+/*
+ * Removal against a plain array: keys put, changed and removed in a pseudo-random order
+ * (many in a few runs of the probe sequence, wrapping at the end of the slots), every key
+ * checked after each step: present with its value exactly while the array says so.
+ */
+static void test_table_remove_keeps_every_other_key_reachable(void **state)
+{
+    (void)state;
+    struct frd__table t = {0};
+    enum { KEYS = 600 };
+    uint64_t want[KEYS]; // FRD__TABLE_FREE: absent
+    for (size_t i = 0; i < KEYS; i++) {
+        want[i] = FRD__TABLE_FREE;
+    }
+    uint64_t x = 88172645463325252u; // xorshift64
+    size_t removed = 0;
+    for (unsigned step = 0; step < 20000; step++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        size_t i = (size_t)(x % KEYS);
+        struct frd__tkey k = {3, i, 0};
+        if (want[i] == FRD__TABLE_FREE) {
+            assert_int_equal(frd__table_put(&t, &k, step), 1);
+            want[i] = step;
+        } else if (x & 0x100) {
+            assert_true(frd__table_remove(&t, &k));
+            assert_false(frd__table_remove(&t, &k)); // once
+            want[i] = FRD__TABLE_FREE;
+            removed++;
+        } else {
+            uint64_t *v = frd__table_value(&t, &k);
+            assert_non_null(v);
+            *v = want[i] = step;
+        }
+        if (step % 97 == 0) {
+            size_t present = 0;
+            for (size_t j = 0; j < KEYS; j++) {
+                struct frd__tkey kj = {3, j, 0};
+                uint64_t v;
+                bool found = frd__table_get(&t, &kj, &v);
+                assert_int_equal(found, want[j] != FRD__TABLE_FREE);
+                if (found) {
+                    assert_int_equal(v, want[j]);
+                    present++;
+                } else {
+                    assert_null(frd__table_value(&t, &kj));
+                }
+            }
+            assert_int_equal(present, t.count);
+        }
+    }
+    assert_true(removed > 1000);
+    frd__table_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +264,7 @@ int main(void)
         cmocka_unit_test(test_table_each_word_of_a_key_counts),
         cmocka_unit_test(test_table_grows_at_three_quarters_keeping_every_key),
         cmocka_unit_test(test_table_mixer_spreads_nearby_keys),
+        cmocka_unit_test(test_table_remove_keeps_every_other_key_reachable),
         cmocka_unit_test(test_idset_inserts_once),
         cmocka_unit_test(test_idset_threads_inserting_at_once_find_each_new_once),
         cmocka_unit_test(test_volcache_remembers_each_device),

@@ -93,10 +93,11 @@ static void test_walk_symlink_loops_are_eloop_never_walked_twice(void **state)
 
 /**
  * Walks `root` (find's `find_opts`) in both modes, names only and with metadata, and checks
- * the visits against find's and the errors against the one loop `path` -> `ancestor`.
+ * the visits against find's and the errors against the loops `loops[i][0]` ->
+ * `loops[i][1]` (full paths), each reported once.
  */
-static void assert_one_loop(const char *root, enum frd_follow follow, const char *find_opts,
-                            const char *path, const char *ancestor)
+static void assert_loops(const char *root, enum frd_follow follow, const char *find_opts,
+                         const char *const (*loops)[2], size_t nloops)
 {
     for (int mode = 0; mode < 4; mode++) {
         bool ordered = mode & 1;
@@ -114,14 +115,108 @@ static void assert_one_loop(const char *root, enum frd_follow follow, const char
         recs_assert_equal(&c.recs, &f, "loop: visits");
         struct recs want;
         recs_init(&want);
-        char buf[4096];
-        int n = snprintf(buf, sizeof(buf), "%s\tELOOP\tloop\t%s", path, ancestor);
-        recs_add(&want, buf, (size_t)n);
+        for (size_t i = 0; i < nloops; i++) {
+            char *line = NULL;
+            int n = asprintf(&line, "%s\tELOOP\tloop\t%s", loops[i][0], loops[i][1]);
+            assert_true(n > 0);
+            recs_add(&want, line, (size_t)n);
+            free(line);
+        }
         recs_assert_equal(&c.errors, &want, "loop: errors");
         recs_free(&want);
         recs_free(&f);
         rec_ctx_free(&c);
     }
+}
+
+/** assert_loops() of the one loop `path` -> `ancestor`. */
+static void assert_one_loop(const char *root, enum frd_follow follow, const char *find_opts,
+                            const char *path, const char *ancestor)
+{
+    const char *const loops[1][2] = {{path, ancestor}};
+    assert_loops(root, follow, find_opts, loops, 1);
+}
+
+/** The relative path of the chain's directory at `depth` under the root: "c" then "/d"s. */
+static char *chain_dir(unsigned depth)
+{
+    char *rel = malloc(2 * (size_t)depth);
+    assert_non_null(rel);
+    rel[0] = 'c';
+    for (unsigned d = 2; d <= depth; d++) {
+        memcpy(rel + 2 * (d - 2) + 1, "/d", 2);
+    }
+    rel[2 * (size_t)depth - 1] = '\0';
+    return rel;
+}
+
+/** A chain of 80 directories (c/d/d/...), a file at each, under a new root. */
+static char *chain_make(void)
+{
+    char *root = tree_make_root();
+    for (unsigned d = 1; d <= 80; d++) {
+        char *rel = chain_dir(d);
+        tree_dir(root, rel);
+        char *file = NULL;
+        assert_true(asprintf(&file, "%s/f", rel) > 0);
+        tree_file(root, file, d);
+        free(file);
+        free(rel);
+    }
+    return root;
+}
+
+/** A link `name` in the chain's directory at `from` to its ancestor at `to` ("../.."). */
+static void chain_link_up(const char *root, unsigned from, unsigned to, const char *name,
+                          char *(*loop)[2])
+{
+    // "." for the directory itself, else ".." and then "/.." per level further up.
+    size_t ups = from - to;
+    char *target = malloc(ups == 0 ? 2 : 3 * ups);
+    assert_non_null(target);
+    if (ups == 0) {
+        memcpy(target, ".", 2);
+    } else {
+        for (size_t i = 0; i < ups; i++) {
+            memcpy(target + 3 * i, "/..", 3);
+        }
+        memmove(target, target + 1, 3 * ups - 1);
+        target[3 * ups - 1] = '\0';
+    }
+    char *dir = chain_dir(from);
+    char *link = NULL;
+    assert_true(asprintf(&link, "%s/%s", dir, name) > 0);
+    tree_symlink(root, target, link);
+    (*loop)[0] = tree_path(root, link);
+    char *up = chain_dir(to);
+    (*loop)[1] = tree_path(root, up);
+    free(up);
+    free(link);
+    free(dir);
+    free(target);
+}
+
+static void test_walk_loops_deep_in_a_chain_repeat_shallow_and_deep_ancestors(void **state)
+{
+    (void)state;
+    // Past the depth where ancestors are compared one by one, the loop check looks a deep
+    // directory up in the walk's set of deep ones first: links to an ancestor above that
+    // depth, to one below it, to the parent and to the directory itself are loops there as
+    // they are near the root (find -L's).
+    char *root = chain_make();
+    char *loops[5][2];
+    chain_link_up(root, 70, 10, "shallow", &loops[0]); // from deep to shallow
+    chain_link_up(root, 75, 50, "deep", &loops[1]);    // from deep to deep
+    chain_link_up(root, 40, 39, "parent", &loops[2]);
+    chain_link_up(root, 33, 33, "self", &loops[3]);
+    chain_link_up(root, 12, 2, "near", &loops[4]); // near the root, as before
+    const char *const(*want)[2] = (const char *const(*)[2])loops;
+    assert_loops(root, FRD_FOLLOW_ALL, "-L", want, 5);
+    for (size_t i = 0; i < 5; i++) {
+        free(loops[i][0]);
+        free(loops[i][1]);
+    }
+    tree_remove(root);
 }
 
 /** find's stderr for `find OPTS ROOT`, each line "PATH\tELOOP\tstat" (its ELOOP messages:
@@ -336,6 +431,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_walk_symlink_loops_are_eloop_never_walked_twice),
         cmocka_unit_test(test_walk_real_dir_repeating_a_linked_ancestor_is_eloop),
+        cmocka_unit_test(test_walk_loops_deep_in_a_chain_repeat_shallow_and_deep_ancestors),
         cmocka_unit_test(test_walk_follow_all_stops_where_a_path_crosses_too_many_links),
         cmocka_unit_test_teardown(test_walk_bind_mount_cycle_is_eloop_never_walked, bind_teardown),
         cmocka_unit_test(test_walk_volume_class_table),

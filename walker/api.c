@@ -74,6 +74,7 @@ static void walk_free(struct frd_walk *walk)
     }
     frd__free(walk->roots);
     frd__idset_free(walk->ids.seen);
+    frd__idset_free(walk->ids.deep);
     frd__volcache_free(walk->ids.volumes);
     frd__node_share_destroy(&walk->nodes);
     frd__sched_free(walk->sched);
@@ -140,7 +141,7 @@ static int walk_state_init(struct frd_walk *walk)
         .done = walk_threads_done,
     };
     if (frd__sched_new(&walk->sched, &walk->plan.sched, &hooks) < 0 ||
-        frd__volcache_new(&walk->ids.volumes) < 0 ||
+        frd__volcache_new(&walk->ids.volumes) < 0 || frd__deep_dirs_new(&walk->ids.deep) < 0 ||
         (walk->plan.unique && frd__idset_new(&walk->ids.seen) < 0)) {
         return FRD_ENOMEM;
     }

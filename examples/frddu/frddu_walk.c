@@ -10,6 +10,7 @@
 #include "grow.h"
 #include "toolname.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,9 +44,36 @@ struct du_dir {
     atomic_bool listed;   /**< its post-order visit happened (or it was released) */
     struct du_node *node; /**< its item in --export's tree; NULL without --export */
     unsigned depth;       /**< 0 for a root */
-    size_t path_len;      /**< bytes in path */
-    char path[];          /**< the directory's path as the walker spells it, NUL-terminated */
+    size_t path_len;      /**< bytes in its path as the walker spells it */
+    /** Bytes of name: the end of its path, after its parent's path and a separator (with no
+     *  parent: the whole path). The path is made again from the names only when its line
+     *  is written, so a chain of directories holds its names once, not each path again. */
+    size_t name_len;
+    char name[];
 };
+
+/** The path of `dir` (malloc'd, NUL-terminated), from its name and its ancestors'. */
+static char *dir_path(const struct du_dir *dir)
+{
+    char *path = malloc(dir->path_len + 1);
+    if (path == NULL) {
+        return NULL;
+    }
+    path[dir->path_len] = '\0';
+    for (const struct du_dir *d = dir; d != NULL; d = d->parent) {
+        size_t start = d->path_len - d->name_len;
+        memcpy(path + start, d->name, d->name_len);
+        if (d->parent == NULL) {
+            assert(start == 0);
+            break;
+        }
+        assert(start == d->parent->path_len || start == d->parent->path_len + 1);
+        if (start > d->parent->path_len) {
+            path[d->parent->path_len] = '/';
+        }
+    }
+    return path;
+}
 
 /** Raises *a to v if v is later. */
 static void atomic_max64(atomic_int_least64_t *a, int64_t v)
@@ -86,7 +114,13 @@ static void dir_release(struct du_state *st, struct du_dir *dir)
         };
         struct du_dir *parent = dir->parent;
         if (st->opts->max_depth < 0 || (long)dir->depth <= st->opts->max_depth) {
-            du_emit(st, &total, dir->path, dir->path_len);
+            char *path = dir_path(dir);
+            if (path != NULL) {
+                du_emit(st, &total, path, dir->path_len);
+                free(path);
+            } else {
+                atomic_store(&st->out_of_memory, true);
+            }
         }
         // -S: a directory's line leaves out its subdirectories (their own sizes too).
         if (parent != NULL && !st->opts->separate_dirs) {
@@ -240,7 +274,13 @@ static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)
 
     struct du_node *node = st->exporting ? export_add(st, we, parent, 0) : NULL;
     if (is_dir) {
-        struct du_dir *dir = malloc(sizeof *dir + we->path_len + 1);
+        // Its name: the end of its path after the parent's (a root: the whole path).
+        size_t name_len = we->path_len;
+        if (parent != NULL && we->path_len > parent->path_len) {
+            name_len = we->path_len - parent->path_len;
+            name_len -= we->path[parent->path_len] == '/' ? 1 : 0;
+        }
+        struct du_dir *dir = malloc(sizeof *dir + name_len + 1);
         if (dir == NULL) {
             atomic_store(&st->out_of_memory, true);
             return FRD_ACTION_STOP;
@@ -255,7 +295,8 @@ static enum frd_action du_visit(const struct frd_walk_entry *we, void *udata)
         atomic_init(&dir->listed, false);
         dir->depth = we->depth;
         dir->path_len = we->path_len;
-        memcpy(dir->path, we->path, we->path_len + 1);
+        dir->name_len = name_len;
+        memcpy(dir->name, we->path + we->path_len - name_len, name_len + 1);
         if (parent != NULL) {
             atomic_fetch_add_explicit(&parent->pending, 1, memory_order_relaxed);
             atomic_fetch_add_explicit(&parent->refs, 1, memory_order_relaxed);

@@ -93,7 +93,7 @@ void frd__batch_run(struct frd__worker *w, struct frd__wnode *t)
     struct frd__wnode *dir = t->parent;
     size_t dir_len;
     if (!frd__walk_stopping(walk)) {
-        if (frd__wnode_path(dir, &w->path, &w->path_cap, &dir_len) < 0) {
+        if (frd__worker_dir_path(w, dir, &dir_len) < 0) {
             frd__walk_stop(walk, FRD_ENOMEM, w);
         } else {
             uint64_t bytes = 0;

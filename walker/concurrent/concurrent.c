@@ -30,7 +30,7 @@ static void cc_dir(struct frd__worker *w, struct frd__wnode *node)
 {
     struct frd_walk *walk = w->walk;
     size_t dir_len;
-    if (frd__wnode_path(node, &w->path, &w->path_cap, &dir_len) < 0) {
+    if (frd__worker_dir_path(w, node, &dir_len) < 0) {
         frd__walk_stop(walk, FRD_ENOMEM, w);
         frd__wnode_drop(w, node);
         return;

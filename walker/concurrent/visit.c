@@ -33,7 +33,7 @@ static bool cc_report_resolved(struct frd__worker *w, const struct frd__resolved
 {
     const char *other = NULL;
     size_t olen;
-    if (r->loop != NULL && frd__wnode_path(r->loop, &w->path2, &w->path2_cap, &olen) == 0) {
+    if (r->loop != NULL && frd__worker_path2(w, r->loop, &olen) == 0) {
         other = w->path2;
     }
     return frd__report_loop(w, w->path, r->err_op, r->err, depth, other);

@@ -21,6 +21,7 @@
 #include "node.h"
 #include "table.h"
 
+#include <stdatomic.h>
 #include <string.h>
 #include <uv.h>
 
@@ -34,6 +35,8 @@ struct idset_shard {
 
 struct frd__idset {
     struct idset_shard shards[IDSET_SHARDS];
+    /** A counting set (frd__deep_dirs_new()) that failed to count one: say "maybe" always. */
+    atomic_bool lost;
 };
 
 static struct frd__tkey id_key(const struct frd__identity *id)
@@ -140,10 +143,82 @@ void frd__volcache_put(struct frd__volcache *vc, uint64_t dev, enum frd__vol_cla
     uv_mutex_unlock(&vc->lock);
 }
 
-const struct frd__wnode *frd__find_loop(const struct frd__wnode *from,
+int frd__deep_dirs_new(struct frd__idset **out)
+{
+    return frd__idset_new(out);
+}
+
+static struct idset_shard *deep_shard(struct frd__idset *set, const struct frd__identity *id,
+                                      struct frd__tkey *key)
+{
+    *key = (struct frd__tkey){id->dev, id->ino, 0};
+    return &set->shards[frd__tkey_hash(key) & (IDSET_SHARDS - 1)];
+}
+
+void frd__deep_dirs_add(struct frd__idset *set, struct frd__wnode *node)
+{
+    FRD_ASSERT(node->flags & WN_HAS_ID);
+    FRD_ASSERT(!(node->flags & WN_IN_DEEP_SET));
+    if (node->depth < FRD__LOOP_SCAN_DEPTH) {
+        return;
+    }
+    struct frd__tkey key;
+    struct idset_shard *sh = deep_shard(set, &node->id, &key);
+    uv_mutex_lock(&sh->lock);
+    uint64_t *count = frd__table_value(&sh->ids, &key);
+    int rc = 1;
+    if (count != NULL) {
+        ++*count;
+    } else {
+        rc = frd__table_put(&sh->ids, &key, 1);
+    }
+    uv_mutex_unlock(&sh->lock);
+    if (rc < 0) {
+        atomic_store(&set->lost, true);
+        return;
+    }
+    node->flags |= WN_IN_DEEP_SET;
+}
+
+void frd__deep_dirs_remove(struct frd__idset *set, const struct frd__identity *id)
+{
+    struct frd__tkey key;
+    struct idset_shard *sh = deep_shard(set, id, &key);
+    uv_mutex_lock(&sh->lock);
+    uint64_t *count = frd__table_value(&sh->ids, &key);
+    FRD_ASSERT(count != NULL && *count > 0); // counted by frd__deep_dirs_add()
+    if (count != NULL && --*count == 0) {
+        frd__table_remove(&sh->ids, &key);
+    }
+    uv_mutex_unlock(&sh->lock);
+}
+
+/** May a deep directory with identity `id` live now? (No: none of them has it.) */
+static bool deep_dirs_may_have(struct frd__idset *set, const struct frd__identity *id)
+{
+    if (atomic_load_explicit(&set->lost, memory_order_relaxed)) {
+        return true;
+    }
+    struct frd__tkey key;
+    struct idset_shard *sh = deep_shard(set, id, &key);
+    uint64_t count;
+    uv_mutex_lock(&sh->lock);
+    bool found = frd__table_get(&sh->ids, &key, &count);
+    uv_mutex_unlock(&sh->lock);
+    return found;
+}
+
+const struct frd__wnode *frd__find_loop(struct frd__idset *deep, const struct frd__wnode *from,
                                         const struct frd__identity *target,
                                         const char *target_canon)
 {
+    if (target_canon == NULL && from->depth >= FRD__LOOP_SCAN_DEPTH &&
+        !deep_dirs_may_have(deep, target)) {
+        // Every ancestor at the scan depth or deeper that has an identity is counted in the
+        // set (it was given one before it had children), and none has this one: only the
+        // shallower ancestors are left to compare.
+        from = from->scan_top;
+    }
     for (const struct frd__wnode *a = from; a != NULL; a = a->parent) {
         if (target_canon != NULL) {
             if (a->canon != NULL && strcmp(a->canon, target_canon) == 0) {

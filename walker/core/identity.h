@@ -37,11 +37,36 @@ void frd__volcache_put(struct frd__volcache *vc, uint64_t dev, enum frd__vol_cla
 bool frd__identity_equal(const struct frd__identity *a, const struct frd__identity *b);
 
 /**
- * Loop check for a directory reached through a followed link: is `target` the identity (or,
- * on an untrusted volume, `target_canon` the canonical path) of `from` or any ancestor?
- * @return the ancestor it repeats, or NULL.
+ * Ancestors shallower than this are compared one by one in the loop check; a directory at
+ * this depth or deeper is counted in the walk's set of deep directories while it lives, so
+ * a deep directory's check looks its identity up there first and compares one by one only
+ * where it is found (a loop, or a directory seen twice): the check costs the same at any
+ * depth, and a chain of directories costs its length, not its length squared.
  */
-const struct frd__wnode *frd__find_loop(const struct frd__wnode *from,
+#define FRD__LOOP_SCAN_DEPTH 32
+
+/**
+ * The identities of the live directory nodes at FRD__LOOP_SCAN_DEPTH or deeper, with how
+ * many nodes have each (a multiset): an idset whose values count. Identities are counted
+ * by (dev, ino) alone, so a subvolume known on one side only still matches (as
+ * frd__identity_equal() does).
+ */
+int frd__deep_dirs_new(struct frd__idset **out);
+/**
+ * Counts a node's identity, if it is deep enough, once it has one (WN_HAS_ID): called by
+ * whoever sets WN_HAS_ID, before the node has children. Sets WN_IN_DEEP_SET; without memory
+ * the set is marked lost and every deep check compares one by one.
+ */
+void frd__deep_dirs_add(struct frd__idset *set, struct frd__wnode *node);
+/** Uncounts an identity frd__deep_dirs_add() counted (its node is freed). */
+void frd__deep_dirs_remove(struct frd__idset *set, const struct frd__identity *id);
+
+/**
+ * Loop check: is `target` the identity (or, on an untrusted volume, `target_canon` the
+ * canonical path) of `from` or any ancestor? `deep` is the walk's set of deep directories
+ * (frd__deep_dirs_new()). @return the ancestor it repeats, or NULL.
+ */
+const struct frd__wnode *frd__find_loop(struct frd__idset *deep, const struct frd__wnode *from,
                                         const struct frd__identity *target,
                                         const char *target_canon);
 

@@ -11,6 +11,7 @@
  */
 #include "node.h"
 
+#include "identity.h"
 #include "walk.h"
 
 #include <stddef.h>
@@ -23,6 +24,8 @@
 #define WN_SLAB_NODES 64
 /** Nodes the ordered consumer frees before it hands them to the workers. */
 #define WN_HANDOFF_BATCH 64
+/** Node serials a worker takes at a time. */
+#define WN_SERIAL_RANGE 4096
 
 static size_t wn_node_size(unsigned size_class)
 {
@@ -38,6 +41,7 @@ int frd__node_share_init(struct frd__node_share *share)
         return FRD_ENOMEM;
     }
     share->lock_ready = true;
+    atomic_init(&share->serials, 1); // 0: no node (a worker's path levels start empty)
     return 0;
 }
 
@@ -115,6 +119,15 @@ struct frd__wnode *frd__wnode_new(struct frd__worker *w, struct frd__wnode *pare
     atomic_init(&node->pruned, false);
     node->fd = FRD_INVALID_FD;
     node->depth = parent ? parent->depth + 1 : 0;
+    if (w->serial_next == w->serial_end) {
+        w->serial_next = atomic_fetch_add_explicit(&w->walk->nodes.serials, WN_SERIAL_RANGE,
+                                                   memory_order_relaxed);
+        w->serial_end = w->serial_next + WN_SERIAL_RANGE;
+    }
+    node->serial = w->serial_next++;
+    if (node->depth >= FRD__LOOP_SCAN_DEPTH) {
+        node->scan_top = node->depth == FRD__LOOP_SCAN_DEPTH ? parent : parent->scan_top;
+    }
     node->root_index = parent ? parent->root_index : 0;
     node->root_dev = parent ? parent->root_dev : 0;
     node->name = heap_name ? heap_name : node->name_inline;
@@ -180,6 +193,71 @@ int frd__wnode_path(const struct frd__wnode *node, char **buf, size_t *cap, size
     return 0;
 }
 
+/** Is the path a buffer holds at `node`'s depth (memo) that of `node` itself? */
+static bool wn_memo_has(const struct frd__path_memo *memo, const struct frd__wnode *node)
+{
+    return node->depth < memo->n && memo->levels[node->depth].node == node &&
+           memo->levels[node->depth].serial == node->serial;
+}
+
+/** Writes `node`'s path into *buf, from the nearest ancestor `memo` says it holds. */
+static int wn_path_memo(struct frd__worker *w, const struct frd__wnode *node, char **buf,
+                        size_t *cap, struct frd__path_memo *memo, size_t *len)
+{
+    // Up to the nearest ancestor (the node itself, at best) whose path the buffer holds:
+    // it and its ancestors are alive (a node holds a ref on its parent), so the comparison
+    // reads only live nodes, and a serial tells a node from an earlier one at its address.
+    size_t n = 0;
+    const struct frd__wnode *a = node;
+    for (; a != NULL && !wn_memo_has(memo, a); a = a->parent) {
+        if (FRD__RESERVE(w->path_chain, w->path_chain_cap, n + 1, 64) < 0) {
+            return FRD_ENOMEM;
+        }
+        w->path_chain[n++] = a;
+    }
+    size_t end = a != NULL ? memo->levels[a->depth].len : 0;
+    size_t total = end;
+    for (size_t i = 0; i < n; i++) {
+        const struct frd__wnode *c = w->path_chain[i];
+        total += c->name_len;
+        if (c->parent != NULL) {
+            total += frd__path_sep(c->parent->name, c->parent->name_len);
+        }
+    }
+    // Room for a child's name too, so the entries of this directory rarely grow it.
+    if (frd__grow(buf, cap, total + 1 + 256) < 0 ||
+        FRD__RESERVE(memo->levels, memo->cap, (size_t)node->depth + 1, 64) < 0) {
+        memo->n = 0; // the buffer may have moved; what it holds is still right, but be plain
+        return FRD_ENOMEM;
+    }
+    char *p = *buf;
+    for (size_t i = n; i-- > 0;) {
+        const struct frd__wnode *c = w->path_chain[i];
+        if (c->parent != NULL && frd__path_sep(c->parent->name, c->parent->name_len)) {
+            p[end++] = '/';
+        }
+        memcpy(p + end, c->name, c->name_len);
+        end += c->name_len;
+        memo->levels[c->depth] = (struct frd__path_level){c, c->serial, end};
+    }
+    FRD_ASSERT(end == total);
+    p[end] = '\0';
+    // Deeper levels go: what lies past `end` is the caller's (its entries' names).
+    memo->n = (size_t)node->depth + 1;
+    *len = end;
+    return 0;
+}
+
+int frd__worker_dir_path(struct frd__worker *w, const struct frd__wnode *node, size_t *len)
+{
+    return wn_path_memo(w, node, &w->path, &w->path_cap, &w->path_memo, len);
+}
+
+int frd__worker_path2(struct frd__worker *w, const struct frd__wnode *node, size_t *len)
+{
+    return wn_path_memo(w, node, &w->path2, &w->path2_cap, &w->path2_memo, len);
+}
+
 void frd__wnode_free(struct frd__worker *w, struct frd__wnode *node)
 {
     // Freed once, after its last ref, with its descriptor closed and its state released.
@@ -191,6 +269,9 @@ void frd__wnode_free(struct frd__worker *w, struct frd__wnode *node)
     }
     frd__free(node->canon);
     struct frd_walk *walk = w->walk;
+    if (node->flags & WN_IN_DEEP_SET) {
+        frd__deep_dirs_remove(walk->ids.deep, &node->id);
+    }
     if (w == walk->consumer) {
         // The consumer makes few nodes and frees most: hand them back to the workers, a
         // batch at a time (nodes left in a batch at the end go with their slabs).

@@ -83,6 +83,12 @@ struct frd__wnode {
     void *state;
     char *canon; /**< canonical path, on untrusted volumes when following links */
     struct frd__wnode *next_free;
+    /** Tells this node from another made later at the same address: unique in the walk
+     *  (workers take them in ranges from frd__node_share.serials). */
+    uint64_t serial;
+    /** Depth FRD__LOOP_SCAN_DEPTH and below: the ancestor at depth FRD__LOOP_SCAN_DEPTH - 1,
+     *  where the loop check's one-by-one comparison starts (walker/core/identity.c). */
+    struct frd__wnode *scan_top;
     size_t name_len;
     char *name;         /**< name in the parent, or the root as given */
     uint8_t size_class; /**< which free list it returns to */
@@ -112,6 +118,22 @@ enum wnode_flag {
      *  the walk followed is on it): a link below is checked against the OS's limit of links
      *  in one path (core/resolve.c). */
     WN_PATH_HAS_LINK = 1u << 10,
+    /** Its identity is counted in the walk's set of deep directories (identity.c). */
+    WN_IN_DEEP_SET = 1u << 11,
+};
+
+/**
+ * What a worker's path buffer holds: at each depth below `n`, the node whose path is the
+ * buffer's first levels[depth].len bytes (frd__worker_dir_path(), frd__worker_path2()).
+ */
+struct frd__path_memo {
+    struct frd__path_level {
+        const struct frd__wnode *node;
+        uint64_t serial; /**< the node's, so a later node at its address does not match */
+        size_t len;
+    } * levels;
+    size_t cap;
+    size_t n;
 };
 
 /** A worker's nodes: free lists by size class, and the slabs it allocated (freed with it). */
@@ -138,6 +160,8 @@ struct frd__node_share {
         struct frd__wnode *tail;
         unsigned n;
     } handoff[2];
+    /** The next range of node serials a worker takes (frd__wnode.serial). */
+    atomic_uint_fast64_t serials;
 };
 
 /** Sets the share up. @return 0 or FRD_ENOMEM. */
@@ -164,6 +188,17 @@ void frd__fd_release(struct frd_walk *walk, struct frd__wnode *node);
 /** Writes a node's path into *buf (grown as needed), its length into *len. @return 0 or
  *  FRD_ENOMEM. */
 int frd__wnode_path(const struct frd__wnode *node, char **buf, size_t *cap, size_t *len);
+/**
+ * Writes the path of the directory a worker lists next into its w->path, its length into
+ * *len: from the path the buffer already holds for the nearest ancestor the worker built
+ * before (a child after its parent, a sibling after a sibling: one name), so a chain of
+ * directories costs its names once, not its depth again at every level. What lies past the
+ * returned length is the caller's (the entries' names). @return 0 or FRD_ENOMEM.
+ */
+int frd__worker_dir_path(struct frd__worker *w, const struct frd__wnode *node, size_t *len);
+/** The same into w->path2, for the paths of post-order calls (a child's, then its parent's:
+ *  a prefix of it) and of reports. @return 0 or FRD_ENOMEM. */
+int frd__worker_path2(struct frd__worker *w, const struct frd__wnode *node, size_t *len);
 
 /**
  * The walk entry of a directory node without its states (parent_state and dir_state NULL):

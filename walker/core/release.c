@@ -24,7 +24,7 @@ static void wn_post_order(struct frd__worker *w, struct frd__wnode *node, frd_os
     size_t len;
     frd_os_fd pfd = FRD_INVALID_FD;
     int how = FD_NONE;
-    if (frd__wnode_path(node, &w->path2, &w->path2_cap, &len) == 0) {
+    if (frd__worker_path2(w, node, &len) == 0) {
         how = frd__parent_fd_get(w, node, *carry, &pfd);
         unsigned slot = frd__slot_hold(w);
         struct frd_walk_entry we = frd__wnode_walk_entry(node, w->path2, len, pfd, slot);

@@ -129,7 +129,7 @@ enum frd__root_next frd__root_begin(struct frd__worker *w, struct frd__wnode *ro
     bool is_dir = root->entry.type == FRD_TYPE_DIR && walk->opts.max_depth != 0;
     int open_rc = 0;
     if (is_dir) {
-        if (frd__wnode_path(root, &w->path, &w->path_cap, &rs->dir_len) < 0) {
+        if (frd__worker_dir_path(w, root, &rs->dir_len) < 0) {
             frd__walk_stop(walk, FRD_ENOMEM, w);
             return FRD__ROOT_DONE;
         }

@@ -89,6 +89,40 @@ bool frd__table_get(const struct frd__table *t, const struct frd__tkey *key, uin
     return true;
 }
 
+uint64_t *frd__table_value(struct frd__table *t, const struct frd__tkey *key)
+{
+    if (t->count == 0) {
+        return NULL;
+    }
+    struct frd__tslot *s = table_find(t, key);
+    return s->value == FRD__TABLE_FREE ? NULL : &s->value;
+}
+
+bool frd__table_remove(struct frd__table *t, const struct frd__tkey *key)
+{
+    if (t->count == 0) {
+        return false;
+    }
+    struct frd__tslot *s = table_find(t, key);
+    if (s->value == FRD__TABLE_FREE) {
+        return false;
+    }
+    // Backward-shift deletion: each later slot of the run moves into the hole when its home
+    // is not between the hole and itself, so every key stays reachable from its home.
+    size_t mask = t->capacity - 1;
+    size_t hole = (size_t)(s - t->slots);
+    for (size_t i = (hole + 1) & mask; t->slots[i].value != FRD__TABLE_FREE; i = (i + 1) & mask) {
+        size_t home = (size_t)(frd__tkey_hash(&t->slots[i].key) >> 6) & mask;
+        if (((i - home) & mask) >= ((i - hole) & mask)) {
+            t->slots[hole] = t->slots[i];
+            hole = i;
+        }
+    }
+    t->slots[hole].value = FRD__TABLE_FREE;
+    t->count--;
+    return true;
+}
+
 void frd__table_free(struct frd__table *t)
 {
     frd__free(t->slots);

@@ -45,6 +45,11 @@ int frd__table_put(struct frd__table *t, const struct frd__tkey *key, uint64_t v
 /** @return true with *value set if `key` is present. */
 bool frd__table_get(const struct frd__table *t, const struct frd__tkey *key, uint64_t *value);
 
+/** @return the value of `key`, to read or change (never to FRD__TABLE_FREE), or NULL if it
+ *  is absent. Valid until the table next changes size. */
+uint64_t *frd__table_value(struct frd__table *t, const struct frd__tkey *key);
+/** Removes `key`. @return true if it was present. */
+bool frd__table_remove(struct frd__table *t, const struct frd__tkey *key);
 void frd__table_free(struct frd__table *t);
 
 #endif // FRD_WALKER_TABLE_H

@@ -56,6 +56,7 @@ struct frd_walk {
     struct {
         struct frd__idset *seen; /**< unique files and directories */
         struct frd__volcache *volumes;
+        struct frd__idset *deep; /**< live directories past the loop check's scan depth */
     } ids;
 
     struct frd__node_share nodes;       /**< nodes the consumer freed (walker/core/node.c) */
@@ -87,9 +88,15 @@ struct frd__worker {
     struct frd_list *collect; /**< frd_read_tree() */
     char *path;
     size_t path_cap;
+    struct frd__path_memo path_memo;      /**< what w->path holds (frd__worker_dir_path()) */
+    const struct frd__wnode **path_chain; /**< scratch: the nodes whose names are added */
+    size_t path_chain_cap;
+    uint64_t serial_next; /**< node serials of its own: [serial_next, serial_end) */
+    uint64_t serial_end;
     char *path2; /**< post-order and reopen paths */
     size_t path2_cap;
-    struct frd__wnode **chain; /**< scratch for reopening along the ancestors */
+    struct frd__path_memo path2_memo; /**< what w->path2 holds (frd__worker_path2()) */
+    struct frd__wnode **chain;        /**< scratch for reopening along the ancestors */
     size_t chain_cap;
     struct frd__node_cache nodes; /**< its free nodes and slabs (walker/core/node.c) */
     uint64_t last_dev;            /**< one-entry volume class cache */

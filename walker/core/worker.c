@@ -31,6 +31,9 @@ void frd__worker_free(struct frd__worker *w)
     frd_list_free(w->list);
     frd_list_free(w->collect);
     frd__free(w->path);
+    frd__free(w->path_memo.levels);
+    frd__free(w->path2_memo.levels);
+    frd__free(w->path_chain);
     frd__free(w->path2);
     frd__free(w->chain);
     frd__free(w->canon);

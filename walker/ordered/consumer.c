@@ -560,7 +560,7 @@ static bool o_report_item(struct frd__worker *c, const struct o_full *full, unsi
 {
     const char *other = NULL;
     size_t olen;
-    if (full->loop != NULL && frd__wnode_path(full->loop, &c->path2, &c->path2_cap, &olen) == 0) {
+    if (full->loop != NULL && frd__worker_path2(c, full->loop, &olen) == 0) {
         other = c->path2;
     }
     return frd__report_loop(c, c->path, full->err_op, full->err, depth, other);

@@ -62,7 +62,7 @@ static size_t o_hook(struct frd__worker *w, struct frd__wnode *node, frd_os_fd f
                      struct o_result *r)
 {
     size_t plen;
-    int rc = frd__wnode_path(node, &w->path2, &w->path2_cap, &plen);
+    int rc = frd__worker_path2(w, node, &plen);
     if (rc == 0) {
         frd_os_fd pfd;
         int how = frd__parent_fd_get(w, node, fd, &pfd);
@@ -148,6 +148,7 @@ static void o_listing_fd_done(struct frd__worker *w, struct frd__wnode *node, fr
     } else if (!(node->flags & WN_HAS_ID) && frd__plat_fd_identity(fd, &node->id) == 0) {
         // The consumer will reopen it for its callbacks: record what it must find there.
         node->flags |= WN_HAS_ID;
+        frd__deep_dirs_add(walk->ids.deep, node);
     }
     frd__fd_release(walk, node);
 }
