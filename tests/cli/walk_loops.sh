@@ -171,6 +171,37 @@ else
   bad "cannot build the rename shim with ${CC:-cc}"
 fi
 
+# ---- a chain 10,000 directories deep, a file at each level (paths past PATH_MAX) ----------
+# Every tool walks it by descriptor in time and memory that grow with its length (issue 34):
+# the same lines as find and du, where the per-level loop check and path making once cost
+# the square of the depth.
+python3 - <<'PY'
+import os
+fd = os.open(".", os.O_RDONLY)
+os.mkdir("deep", dir_fd=fd)
+for level in range(10000):
+    child = os.open("deep" if level == 0 else "d", os.O_RDONLY, dir_fd=fd)
+    os.close(fd)
+    fd = child
+    os.close(os.open("f", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd))
+    if level < 9999:
+        os.mkdir("d", dir_fd=fd)
+os.close(fd)
+PY
+same "$frdfind" find "" deep -name f -printf '%d\n'
+same "$frdfind" find j8 deep -type d -printf '%d %f\n'
+same "$frdfind" find s deep
+same "$frdfind" find nobody deep -mindepth 9990 -printf '%d %p\n'
+same "$frddu" du "" -s deep
+same "$frddu" du j8 deep
+same "$frddu" du nobody -d 3 -a deep
+n=$("$frdcount" deep | awk '/entries/ {print $1; exit}')
+if [ "$n" = "$(find deep | wc -l)" ]; then
+  ok "frdcount deep: $n entries, as find"
+else
+  bad "frdcount deep: '$n' entries, find $(find deep | wc -l)"
+fi
+
 # ---- a directory bind-mounted below itself -------------------------------------------------
 mkdir -p bind/t/a/b && printf 'x' >bind/t/a/f
 if [ "$(id -u)" -ne 0 ] || ! mount --bind bind/t/a bind/t/a/b 2>mount.err; then
@@ -195,6 +226,22 @@ else
   count_loop bind/t/a/b bind/t/a -L -j1 bind/t
   umount "$mounted"
   mounted=""
+  # Deeper than the levels the loop check compares one by one: level 40 mounted on level
+  # 100 of a chain is found through the set of deep directories.
+  lv40=bind/c$(printf '/d%.0s' $(seq 39)) && lv100=$lv40$(printf '/d%.0s' $(seq 60))
+  mkdir -p "$lv100/d" && printf 'x' >"$lv40/f"
+  if mount --bind "$lv40" "$lv100"; then
+    mounted="$tmp/$lv100"
+    for m in "" j8 s; do
+      same "$frdfind" find "$m" bind/c -printf '%d %f\n'
+    done
+    same "$frddu" du "" -s bind/c
+    count_loop "$lv100" "$lv40" bind/c
+    umount "$mounted"
+    mounted=""
+  else
+    bad "mount --bind of level 40 on level 100 failed"
+  fi
 fi
 
 cli_end
