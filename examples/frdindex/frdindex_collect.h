@@ -7,6 +7,7 @@
 
 #include "frdindex.h"
 #include "frdindex_exclude.h"
+#include "frdindex_update.h"
 #include "progress_line.h"
 
 #include <frd.h>

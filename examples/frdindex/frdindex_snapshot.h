@@ -6,6 +6,7 @@
 #define FRD_EXAMPLES_FRDINDEX_SNAPSHOT_H
 
 #include "frdindex.h"
+#include "frdindex_db.h"
 #include "hash.h"
 
 /*

@@ -4,13 +4,16 @@
 /** `frdindex update`: walk the roots and bring the database up to date in one transaction. */
 #define _XOPEN_SOURCE 700 // realpath
 
+#include "frdindex_update.h"
+
 #include "errtext.h"
-#include "frdindex.h"
 #include "frdindex_collect.h"
+#include "frdindex_db.h"
 #include "frdindex_exclude.h"
 #include "frdindex_file.h"
 #include "frdindex_map.h"
 #include "frdindex_rename.h"
+#include "frdindex_roots.h"
 #include "frdindex_snapshot.h"
 #include "grow.h"
 #include "toolname.h"
@@ -419,16 +422,6 @@ static int load_unseen(struct update *u)
     return 0;
 }
 
-/** @return whether `path` is `dir` or below it. */
-static bool path_under(const char *path, size_t len, const char *dir)
-{
-    size_t dlen = strlen(dir);
-    if (dlen == 1 && dir[0] == '/') {
-        return len > 0 && path[0] == '/';
-    }
-    return len >= dlen && memcmp(path, dir, dlen) == 0 && (len == dlen || path[dlen] == '/');
-}
-
 /** Keeps the unseen rows below directories the walk could not read. */
 static void keep_failed(struct update *u, const struct index_collect *c)
 {
@@ -442,7 +435,7 @@ static void keep_failed(struct update *u, const struct index_collect *c)
         }
         const char *path = index_item_path(&u->map, item);
         for (size_t f = 0; f < c->nfailed; f++) {
-            if (path_under(path, item->path_len, c->failed[f])) {
+            if (index_path_under(path, item->path_len, c->failed[f])) {
                 item->mark = INDEX_MARK_KEPT;
                 break;
             }
@@ -554,111 +547,6 @@ static int write_renames_and_removals(struct update *u)
     return result;
 }
 
-/**
- * Reads the stored roots. @return a malloc'd array of malloc'd strings, count in *n; NULL
- * with *failed set after a message.
- */
-static char **stored_roots(sqlite3 *db, size_t *n, bool *failed)
-{
-    sqlite3_stmt *stmt;
-    *n = 0;
-    if (sqlite3_prepare_v2(db, "SELECT path FROM roots ORDER BY rowid", -1, &stmt, NULL) !=
-        SQLITE_OK) {
-        index_db_fail(db, "reading roots");
-        *failed = true;
-        return NULL;
-    }
-    char **roots = NULL;
-    size_t cap = 0;
-    int rc;
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        const char *p = sqlite3_column_blob(stmt, 0);
-        size_t len = (size_t)sqlite3_column_bytes(stmt, 0);
-        char *copy = tool_reserve_strs(&roots, &cap, *n + 1) < 0 ? NULL : malloc(len + 1);
-        if (copy == NULL || p == NULL) {
-            free(copy);
-            fprintf(stderr, "%s: out of memory\n", tool_name);
-            *failed = true;
-            break;
-        }
-        memcpy(copy, p, len);
-        copy[len] = '\0';
-        roots[(*n)++] = copy;
-    }
-    sqlite3_finalize(stmt);
-    if (!*failed && rc != SQLITE_DONE) {
-        index_db_fail(db, "reading roots");
-        *failed = true;
-    }
-    if (*failed) {
-        for (size_t i = 0; i < *n; i++) {
-            free(roots[i]);
-        }
-        free(roots);
-        *n = 0;
-        return NULL;
-    }
-    return roots;
-}
-
-/**
- * Turns the roots into absolute, resolved paths and drops one inside another (its entries
- * would be met twice). @return a malloc'd array of malloc'd paths, or NULL (message printed).
- */
-static char **resolve_roots(const char *const *given, size_t n, size_t *nout)
-{
-    char **roots = calloc(n ? n : 1, sizeof(*roots));
-    *nout = 0;
-    if (roots == NULL) {
-        fprintf(stderr, "%s: out of memory\n", tool_name);
-        return NULL;
-    }
-    for (size_t i = 0; i < n; i++) {
-        char *resolved = realpath(given[i], NULL);
-        if (resolved == NULL) {
-            fprintf(stderr, "%s: cannot access '%s': %s\n", tool_name, given[i], strerror(errno));
-            for (size_t j = 0; j < *nout; j++) {
-                free(roots[j]);
-            }
-            free(roots);
-            *nout = 0; // the caller frees *nout roots of the array
-            return NULL;
-        }
-        roots[(*nout)++] = resolved;
-    }
-    // Decide every root against all the others first, then compact: freeing while deciding
-    // left freed paths for the later comparisons to read.
-    bool *inside = calloc(*nout ? *nout : 1, sizeof(*inside));
-    if (inside == NULL) {
-        fprintf(stderr, "%s: out of memory\n", tool_name);
-        for (size_t j = 0; j < *nout; j++) {
-            free(roots[j]);
-        }
-        free(roots);
-        *nout = 0;
-        return NULL;
-    }
-    for (size_t i = 0; i < *nout; i++) {
-        for (size_t j = 0; j < *nout && !inside[i]; j++) {
-            if (j != i && path_under(roots[i], strlen(roots[i]), roots[j]) &&
-                (strcmp(roots[i], roots[j]) != 0 || j < i)) {
-                inside[i] = true;
-            }
-        }
-    }
-    size_t kept = 0;
-    for (size_t i = 0; i < *nout; i++) {
-        if (inside[i]) {
-            free(roots[i]);
-        } else {
-            roots[kept++] = roots[i];
-        }
-    }
-    free(inside);
-    *nout = kept;
-    return roots;
-}
-
 static int write_meta_and_roots(struct update *u, char **roots, size_t nroots, int64_t entries)
 {
     if (index_db_meta_set(u->db, "generation", u->generation) < 0 ||
@@ -666,23 +554,10 @@ static int write_meta_and_roots(struct update *u, char **roots, size_t nroots, i
         index_db_meta_set(u->db, "updated_ns", now_ns()) < 0 ||
         // A size hint only (it counts removed paths too): the next load reserves this much.
         index_db_meta_set(u->db, "path_bytes",
-                          (int64_t)(u->map.arena_len + u->inserted_path_bytes)) < 0 ||
-        sqlite3_exec(u->db, "DELETE FROM roots", NULL, NULL, NULL) != SQLITE_OK) {
-        return index_db_fail(u->db, "writing meta");
+                          (int64_t)(u->map.arena_len + u->inserted_path_bytes)) < 0) {
+        return -1;
     }
-    sqlite3_stmt *stmt;
-    if (sqlite3_prepare_v2(u->db, "INSERT INTO roots(path) VALUES (?)", -1, &stmt, NULL) !=
-        SQLITE_OK) {
-        return index_db_fail(u->db, "writing roots");
-    }
-    int rc = SQLITE_DONE;
-    for (size_t i = 0; i < nroots && rc == SQLITE_DONE; i++) {
-        sqlite3_bind_blob(stmt, 1, roots[i], (int)strlen(roots[i]), SQLITE_STATIC);
-        rc = sqlite3_step(stmt);
-        sqlite3_reset(stmt);
-    }
-    sqlite3_finalize(stmt);
-    return rc == SQLITE_DONE ? 0 : index_db_fail(u->db, "writing roots");
+    return index_roots_store(u->db, roots, nroots);
 }
 
 /** Snapshot mode: the table must hold the rows the last update counted. @return 0 or -1. */
@@ -772,7 +647,7 @@ int index_update(struct index_update_options *opts)
 
     // The roots first: a root that does not exist must not leave a new, empty database.
     if (opts->nroots > 0) {
-        roots = resolve_roots(opts->roots, opts->nroots, &nroots);
+        roots = index_roots_resolve(opts->roots, opts->nroots, &nroots);
         if (roots == NULL) {
             return 1;
         }
@@ -789,7 +664,7 @@ int index_update(struct index_update_options *opts)
     }
     if (opts->nroots == 0) {
         bool failed = false;
-        roots = stored_roots(u.db, &nroots, &failed);
+        roots = index_roots_load(u.db, &nroots, &failed);
         if (failed) {
             goto done;
         }
@@ -939,10 +814,7 @@ done:
     index_added_free(&u.added);
     index_snapshot_free(&u.snap);
     index_snapshot_free(&u.next);
-    for (size_t i = 0; i < nroots; i++) {
-        free(roots[i]);
-    }
-    free(roots);
+    index_roots_free(roots, nroots);
     if (sqlite3_close(u.db) != SQLITE_OK) {
         index_db_fail(u.db, "closing the index");
         status = 1;
