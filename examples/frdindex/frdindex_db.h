@@ -8,6 +8,9 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
+/** The schema this frdindex writes (2 and 3 are read, and migrated by an update). */
+#define INDEX_SCHEMA_VERSION 4
+
 /** How to open a database. */
 enum index_open_mode {
     INDEX_OPEN_READ, /**< read only; the file must exist and be an frdindex database */
@@ -33,8 +36,11 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out);
  */
 int index_parse_mode(const char *arg, unsigned *mode);
 
-/** @return the database's schema version (2 or this one's), or -1 on a read error. */
+/** @return the database's schema version (2, 3 or this one's), or -1 on a read error. */
 int index_db_schema(sqlite3 *db);
+
+/** Creates table `name` as this schema has it. @return 0, or -1 (SQLite's error on db). */
+int index_db_create(sqlite3 *db, const char *name);
 
 /** Reads an integer from table `meta`. @return 0 (with *out set; 0 if absent) or -1. */
 int index_db_meta_get(sqlite3 *db, const char *key, int64_t *out);

@@ -8,6 +8,7 @@
 
 #include "frdindex_access.h"
 #include "frdindex_db.h"
+#include "frdindex_dirs.h"
 #include "frdindex_print.h"
 #include "grow.h"
 #include "toolname.h"
@@ -155,79 +156,188 @@ int index_find_parse(int argc, char **argv, struct index_find_options *opts)
     return 0;
 }
 
-/**
- * Reads one database's paths into `found` (those matching, visible to this user and, with
- * -e, existing). @return 1 when the limit was reached, 0 when the whole table was read,
- * -1 after a message.
- */
-static int find_in(const struct index_find_options *opts, const char *db_path,
-                   const struct matcher *matcher, struct index_access *access, struct found *found)
-{
+/** One query over one database (or several in turn, frdmpi's set). */
+struct finder {
+    const struct index_find_options *opts;
+    const struct matcher *matcher;
+    struct index_access *access;
+    struct found *found;
     sqlite3 *db;
-    if (index_db_open(db_path, INDEX_OPEN_READ, &db) < 0) {
+    const char *db_path;
+    struct index_dirs dirs;
+    char *path; // the current entry's path; its directory's path is its first dir_len bytes
+    size_t len, cap, dir_len;
+    int64_t dir; // whose path the buffer holds (-1: none)
+};
+
+/**
+ * Takes an entry that matched: shown if this user may list its directory and, with -e, it
+ * exists. @return 1 when the limit is reached, 0 to go on, -1 after a message.
+ */
+static int accept(struct finder *f, const char *path, size_t len)
+{
+    int visible = index_access_visible(f->access, path, len);
+    struct stat st;
+    if (visible < 0 || (visible == 1 && (!f->opts->existing || lstat(path, &st) == 0) &&
+                        found_add(f->found, path, len) < 0)) {
+        fprintf(stderr, "%s: out of memory\n", tool_name);
         return -1;
     }
-    index_access_for_db(access, db_path);
-    int status = -1;
-    sqlite3_stmt *stmt = NULL;
-    int64_t expected;
-    if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
-        index_db_meta_get(db, "entries", &expected) < 0) {
-        goto done;
+    return f->opts->limit != 0 && f->found->count >= f->opts->limit ? 1 : 0;
+}
+
+/**
+ * Puts the path of entry (dir, name) in f->path, its directory's path kept from the last
+ * entry when it is the same directory. @return 0, or -1 after a message.
+ */
+static int entry_path(struct finder *f, int64_t dir, const char *name, size_t name_len)
+{
+    if (dir != f->dir) {
+        f->len = 0;
+        if (index_dirs_path(&f->dirs, dir, NULL, 0, &f->path, &f->len, &f->cap) < 0) {
+            f->dir = -1;
+            return -1;
+        }
+        f->dir = dir;
+        f->dir_len = f->len;
     }
-    if (sqlite3_prepare_v2(db, "SELECT path FROM entries", -1, &stmt, NULL) != SQLITE_OK) {
-        index_db_fail(db, "reading the index");
-        goto done;
+    f->len = f->dir_len;
+    if (tool_reserve_chars(&f->path, &f->cap, f->len + name_len + 2) < 0) {
+        fprintf(stderr, "%s: out of memory\n", tool_name);
+        return -1;
+    }
+    if (f->len > 0 && f->path[f->len - 1] != '/') {
+        f->path[f->len++] = '/';
+    }
+    memcpy(f->path + f->len, name, name_len);
+    f->len += name_len;
+    f->path[f->len] = '\0';
+    return 0;
+}
+
+static void damaged(const char *db_path, int64_t rows, int64_t expected)
+{
+    fprintf(stderr,
+            "%s: %s: the index holds %lld entries where its last update wrote %lld: "
+            "it is damaged; remove it and run update again\n",
+            tool_name, db_path, (long long)rows, (long long)expected);
+}
+
+/**
+ * Reads every row: the paths of the entries, directory by directory (rowid order), each
+ * matched in turn. @return 1 when the limit was reached, 0 when the whole table was read,
+ * -1 after a message.
+ */
+static int scan(struct finder *f, int64_t expected)
+{
+    sqlite3_stmt *stmt;
+    if (index_dirs_load(&f->dirs, f->db) < 0) {
+        return -1;
+    }
+    if (sqlite3_prepare_v2(f->db, "SELECT id, name FROM entries", -1, &stmt, NULL) != SQLITE_OK) {
+        return index_db_fail(f->db, "reading the index");
     }
     int64_t rows = 0;
-    int rc;
-    bool limited = false;
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    int rc, result = 0;
+    bool basename = f->opts->basename;
+    while (result == 0 && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
         rows++;
+        int64_t dir = index_entry_dir(sqlite3_column_int64(stmt, 0));
         // For a BLOB, sqlite3_column_text() gives the same bytes with a NUL after them.
+        const char *name = (const char *)sqlite3_column_text(stmt, 1);
+        size_t len = (size_t)sqlite3_column_bytes(stmt, 1);
+        if (name == NULL) {
+            continue;
+        }
+        if (basename && !matcher_match(f->matcher, name)) {
+            continue;
+        }
+        if (entry_path(f, dir, name, len) < 0) {
+            result = -1;
+            break;
+        }
+        if (!basename && !matcher_match(f->matcher, f->path)) {
+            continue;
+        }
+        result = accept(f, f->path, f->len);
+    }
+    sqlite3_finalize(stmt);
+    if (result == 0 && rc != SQLITE_DONE) {
+        return index_db_fail(f->db, "reading the index");
+    }
+    if (result == 0 && rows != expected) {
+        damaged(f->db_path, rows, expected);
+        return -1;
+    }
+    return result;
+}
+
+/**
+ * A database of an older schema (whole paths, see frdindex_db.c), read as it is.
+ * @return as scan().
+ */
+static int scan_paths(struct finder *f, int64_t expected)
+{
+    sqlite3_stmt *stmt;
+    if (sqlite3_prepare_v2(f->db, "SELECT path FROM entries", -1, &stmt, NULL) != SQLITE_OK) {
+        return index_db_fail(f->db, "reading the index");
+    }
+    int64_t rows = 0;
+    int rc, result = 0;
+    while (result == 0 && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        rows++;
         const char *path = (const char *)sqlite3_column_text(stmt, 0);
         size_t len = (size_t)sqlite3_column_bytes(stmt, 0);
         if (path == NULL) {
             continue;
         }
         const char *subject = path;
-        if (opts->basename) {
+        if (f->opts->basename) {
             const char *slash = strrchr(path, '/');
             if (slash != NULL && slash[1] != '\0') {
                 subject = slash + 1;
             }
         }
-        if (!matcher_match(matcher, subject)) {
-            continue;
-        }
-        int visible = index_access_visible(access, path, len);
-        struct stat st;
-        if (visible < 0 || (visible == 1 && (!opts->existing || lstat(path, &st) == 0) &&
-                            found_add(found, path, len) < 0)) {
-            fprintf(stderr, "%s: out of memory\n", tool_name);
-            goto done;
-        }
-        if (opts->limit != 0 && found->count >= opts->limit) {
-            limited = true; // enough: the rest of the table is not read
-            break;
+        if (matcher_match(f->matcher, subject)) {
+            result = accept(f, path, len);
         }
     }
-    if (!limited && rc != SQLITE_DONE) {
-        index_db_fail(db, "reading the index");
-        goto done;
-    }
-    if (!limited && rows != expected) {
-        fprintf(stderr,
-                "%s: %s: the index holds %lld entries where its last update wrote %lld: "
-                "it is damaged; remove it and run update again\n",
-                tool_name, db_path, (long long)rows, (long long)expected);
-        goto done;
-    }
-    status = limited ? 1 : 0;
-done:
     sqlite3_finalize(stmt);
-    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-    sqlite3_close(db);
+    if (result == 0 && rc != SQLITE_DONE) {
+        return index_db_fail(f->db, "reading the index");
+    }
+    if (result == 0 && rows != expected) {
+        damaged(f->db_path, rows, expected);
+        return -1;
+    }
+    return result;
+}
+
+/**
+ * Reads one database's matching paths into `found` (those visible to this user and, with
+ * -e, existing). @return 1 when the limit was reached, 0 when done, -1 after a message.
+ */
+static int find_in(struct finder *f, const char *db_path)
+{
+    if (index_db_open(db_path, INDEX_OPEN_READ, &f->db) < 0) {
+        return -1;
+    }
+    f->db_path = db_path;
+    f->dir = -1;
+    index_access_for_db(f->access, db_path);
+    int status = -1;
+    int64_t expected;
+    if (sqlite3_exec(f->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
+        index_db_meta_get(f->db, "entries", &expected) < 0) {
+        goto done;
+    }
+    status = index_db_schema(f->db) == INDEX_SCHEMA_VERSION ? scan(f, expected)
+                                                            : scan_paths(f, expected);
+done:
+    index_dirs_free(&f->dirs);
+    sqlite3_exec(f->db, "COMMIT", NULL, NULL, NULL);
+    sqlite3_close(f->db);
+    f->db = NULL;
     return status;
 }
 
@@ -241,11 +351,11 @@ int index_find(const struct index_find_options *opts)
     index_access_init(&access);
     int status = 1;
     struct found found = {0};
+    struct finder f = {.opts = opts, .matcher = &matcher, .access = &access, .found = &found};
     size_t ndbs = opts->ndbs > 0 ? opts->ndbs : 1;
     int rc = 0;
     for (size_t i = 0; i < ndbs && rc == 0; i++) {
-        rc = find_in(opts, opts->ndbs > 0 ? opts->db_paths[i] : opts->db_path, &matcher, &access,
-                     &found);
+        rc = find_in(&f, opts->ndbs > 0 ? opts->db_paths[i] : opts->db_path);
     }
     if (rc < 0) {
         goto done;
@@ -267,6 +377,7 @@ int index_find(const struct index_find_options *opts)
     }
     status = found.count > 0 ? 0 : 1; // as locate: 1 when nothing matched
 done:
+    free(f.path);
     index_access_free(&access);
     free(found.buf);
     matcher_free(&matcher);
