@@ -66,9 +66,13 @@ static bool slot_has_name(const void *record, const void *key)
 /** Adds a row read or written to the maps. @return its slot, or -1 when out of memory. */
 static long remember(struct index_dirs *d, int64_t id, int64_t parent, const char *name, size_t len)
 {
-    if (d->by_id.record_size == 0) {
+    // A query's rows read in id order from 1 need no map: index_dirs_get finds them at id - 1.
+    bool dense = d->ids_only && id == (int64_t)d->count + 1;
+    if (!dense && d->by_id.record_size == 0) {
         tool_hash_init(&d->by_id, sizeof(uint32_t));
-        tool_hash_init(&d->by_name, sizeof(uint32_t));
+        if (!d->ids_only) {
+            tool_hash_init(&d->by_name, sizeof(uint32_t));
+        }
     }
     if (d->count >= UINT32_MAX || len >= UINT32_MAX ||
         dirs_reserve(&d->dirs, &d->cap, d->count + 1) < 0 ||
@@ -77,17 +81,23 @@ static long remember(struct index_dirs *d, int64_t id, int64_t parent, const cha
     }
     uint32_t slot = (uint32_t)d->count;
     bool found;
-    void *by_id = tool_hash_insert(&d->by_id, id_hash(id), NULL, NULL, &found);
-    if (by_id == NULL) {
-        return -1;
+    void *by_id = NULL;
+    if (!dense) {
+        by_id = tool_hash_insert(&d->by_id, id_hash(id), NULL, NULL, &found);
+        if (by_id == NULL) {
+            return -1;
+        }
+        memcpy(by_id, &slot, sizeof(slot));
     }
-    memcpy(by_id, &slot, sizeof(slot));
-    void *by_name = tool_hash_insert(&d->by_name, name_hash(parent, name, len), NULL, NULL, &found);
-    if (by_name == NULL) {
-        tool_hash_remove(&d->by_id, by_id);
-        return -1;
+    if (!d->ids_only) {
+        void *by_name =
+            tool_hash_insert(&d->by_name, name_hash(parent, name, len), NULL, NULL, &found);
+        if (by_name == NULL) {
+            tool_hash_remove(&d->by_id, by_id);
+            return -1;
+        }
+        memcpy(by_name, &slot, sizeof(slot));
     }
-    memcpy(by_name, &slot, sizeof(slot));
     d->dirs[slot] = (struct index_dir){
         .id = id, .parent = parent, .name_off = d->names_len, .name_len = (uint32_t)len};
     if (len > 0) {
@@ -175,6 +185,10 @@ static long fetch(struct index_dirs *d, int64_t id)
 
 struct index_dir *index_dirs_get(struct index_dirs *d, int64_t id, bool *failed)
 {
+    // Rows read in id order from 1 without a gap sit at slot id - 1: no hash lookup then.
+    if (id >= 1 && (uint64_t)id <= d->count && d->dirs[id - 1].id == id) {
+        return &d->dirs[id - 1];
+    }
     if (d->by_id.record_size != 0) {
         struct id_key key = {d, id};
         const void *record = tool_hash_find(&d->by_id, id_hash(id), slot_has_id, &key);

@@ -91,6 +91,8 @@ struct index_dirs {
     struct tool_hash by_id;   /**< uint32 slot numbers, by id */
     struct tool_hash by_name; /**< the same, by (parent, name) */
     int64_t max_id;
+    /** set before loading: no lookup by name will be made (a query), so none is kept */
+    bool ids_only;
     sqlite3 *db;
     sqlite3_stmt *insert; /**< index_dirs_add() */
     sqlite3_stmt *fetch;  /**< lazy mode: a row by id */
