@@ -48,8 +48,26 @@ static size_t bracket_end(const char *glob, size_t i)
     return glob[j] == ']' ? j + 1 : 0;
 }
 
+/**
+ * @return whether byte `c` may stand for itself in a piece: not a '/', and with -i not a
+ * byte the locale may fold to or from another character than its ASCII case pair (bytes
+ * above 0x7f; in a multibyte locale also i and k, which U+0130 and U+212A fold to, and
+ * which the Turkish locales fold to dotless and dotted forms).
+ */
+static bool literal_byte(unsigned char c, bool ignore_case, bool multibyte)
+{
+    if (c == '/') {
+        return false;
+    }
+    if (!ignore_case) {
+        return true;
+    }
+    return c < 0x80 && !(multibyte && (index_fold(c) == 'i' || index_fold(c) == 'k'));
+}
+
 size_t index_glob_pieces(const char *glob, bool ignore_case, struct index_piece *out, size_t max)
 {
+    bool multibyte = MB_CUR_MAX > 1;
     size_t n = 0, start = 0;
     bool in_run = false;
 #define END_RUN(at)                                                    \
@@ -76,14 +94,14 @@ size_t index_glob_pieces(const char *glob, bool ignore_case, struct index_piece 
             if (e == '\0') {
                 return n;
             }
-            if (e != '/' && !(ignore_case && e >= 0x80)) {
+            if (literal_byte(e, ignore_case, multibyte)) {
                 start = i + 1; // the escaped byte stands for itself, and so do those after it
                 in_run = true;
             }
             i += 2;
             continue;
         }
-        if (c == '*' || c == '?' || c == '/' || (ignore_case && c >= 0x80)) {
+        if (c == '*' || c == '?' || !literal_byte(c, ignore_case, multibyte)) {
             END_RUN(i);
         } else if (!in_run) {
             start = i;

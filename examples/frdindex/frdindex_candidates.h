@@ -7,7 +7,8 @@
  *
  * A pattern's literal pieces are its runs of three or more bytes that any match must hold
  * byte for byte (outside `*`, `?` and bracket expressions, split at '/'; with -i also at
- * bytes above 0x7f, which the locale may fold). A piece without '/' lies inside one name
+ * bytes above 0x7f, and in a multibyte locale at i and k: fnmatch folds U+0130 to i and
+ * U+212A, the Kelvin sign, to k). A piece without '/' lies inside one name
  * of the path: the entry's own, or one of its directories'. So the candidates are the
  * entries whose name holds every trigram of the piece, and (unless -b) everything below
  * the directories among them. Only the most selective piece is looked up; the caller

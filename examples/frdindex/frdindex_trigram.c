@@ -323,6 +323,9 @@ static int added_ids(const struct index_posting_list *l, int64_t **ids, size_t *
 {
     *ids = NULL;
     *n = 0;
+    if (l->enc == NULL) {
+        return 0; // only removals
+    }
     size_t cap = 0;
     for (size_t r = 0; r <= l->nruns; r++) {
         size_t from = r == 0 ? 0 : l->runs[r - 1];

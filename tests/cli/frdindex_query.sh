@@ -26,6 +26,10 @@ for d in "$R"/{Alpha,alpha.d,ALPHAbet,x}/{sub,inner} "$R/deep/a/b/c/alphaville/d
     printf x >"$d/$name"
   done
 done
+# Non-ASCII characters that fold to ASCII letters under -i in a UTF-8 locale (fnmatch:
+# U+212A KELVIN SIGN to k, U+0130 to i; plocate folds neither, so they are checked apart).
+printf x >"$R/deep/"$'\xe2\x84\xaa'elvin
+printf x >"$R/deep/"$'\xc4\xb0'nfo.txt
 chmod -R a+rX "$R"
 chmod 700 "$R/private"
 
@@ -101,6 +105,12 @@ if [ "$("$ix" find -c q.db alphaville)" = 15 ] &&
   ok "the tree: directories that match hold matches, the private folder is root's only"
 else bad "the tree is not what the checks need"; fi
 check "new index"
+# -i in C.UTF-8 finds what fnmatch folds, as a scan does (the lists fold A-Z only).
+if [ "$(LC_ALL=C.UTF-8 "$ix" find -i q.db kelvin)" = "$R/deep/"$'\xe2\x84\xaa'elvin ] &&
+  [ "$(LC_ALL=C.UTF-8 "$ix" find -i q.db '*/info.txt')" = "$R/deep/"$'\xc4\xb0'nfo.txt ] &&
+  [ "$(LC_ALL=C "$ix" find -i -c q.db kelvin)" = 0 ]; then
+  ok "-i: the Kelvin sign and U+0130 fold to k and i in C.UTF-8, as fnmatch folds them"
+else bad "-i: $(LC_ALL=C.UTF-8 "$ix" find -i q.db kelvin) / $(LC_ALL=C.UTF-8 "$ix" find -i q.db '*/info.txt')"; fi
 
 # The lists follow an update: a directory renamed to and from a matching name, names
 # removed and added.
