@@ -173,7 +173,9 @@ struct finder {
     struct index_dirs dirs;
     char *path; // the current entry's path; its directory's path is its first dir_len bytes
     size_t len, cap, dir_len;
-    int64_t dir; // whose path the buffer holds (-1: none)
+    int64_t dir;    // whose path the buffer holds (-1: none)
+    int64_t parent; // dir's parent, whose path is the first parent_len bytes (-1: not known)
+    size_t parent_len;
 };
 
 /**
@@ -197,12 +199,49 @@ static int accept(struct finder *f, const char *path, size_t len)
 }
 
 /**
+ * Moves f->path to directory `dir` from the one it holds when `dir` is a child of it or a
+ * sibling of it (an entry's directory follows its parent's in rowid order along a chain):
+ * its name appended, not its whole path rebuilt, so a chain N deep costs N names, not N²/2.
+ * @return whether it did (false: rebuild the path).
+ */
+static bool next_dir(struct finder *f, int64_t dir)
+{
+    bool failed = false;
+    const struct index_dir *d = f->dir < 0 ? NULL : index_dirs_get(&f->dirs, dir, &failed);
+    size_t base;
+    if (d == NULL || d->parent == 0) {
+        return false;
+    }
+    if (d->parent == f->dir) {
+        base = f->dir_len;
+        f->parent = f->dir;
+        f->parent_len = f->dir_len;
+    } else if (d->parent == f->parent) {
+        base = f->parent_len;
+    } else {
+        return false;
+    }
+    if (tool_reserve_chars(&f->path, &f->cap, base + d->name_len + 2) < 0) {
+        return false;
+    }
+    f->len = base;
+    if (f->len > 0 && f->path[f->len - 1] != '/') {
+        f->path[f->len++] = '/';
+    }
+    memcpy(f->path + f->len, index_dir_name(&f->dirs, d), d->name_len);
+    f->len += d->name_len;
+    f->dir = dir;
+    f->dir_len = f->len;
+    return true;
+}
+
+/**
  * Puts the path of entry (dir, name) in f->path, its directory's path kept from the last
  * entry when it is the same directory. @return 0, or -1 after a message.
  */
 static int entry_path(struct finder *f, int64_t dir, const char *name, size_t name_len)
 {
-    if (dir != f->dir) {
+    if (dir != f->dir && !next_dir(f, dir)) {
         f->len = 0;
         if (index_dirs_path(&f->dirs, dir, NULL, 0, &f->path, &f->len, &f->cap) < 0) {
             f->dir = -1;
@@ -210,6 +249,7 @@ static int entry_path(struct finder *f, int64_t dir, const char *name, size_t na
         }
         f->dir = dir;
         f->dir_len = f->len;
+        f->parent = -1;
     }
     f->len = f->dir_len;
     if (tool_reserve_chars(&f->path, &f->cap, f->len + name_len + 2) < 0) {
@@ -380,6 +420,7 @@ static int find_in(struct finder *f, const char *db_path)
     }
     f->db_path = db_path;
     f->dir = -1;
+    f->parent = -1;
     index_access_for_db(f->access, db_path);
     int status = -1;
     int64_t expected;
