@@ -324,25 +324,41 @@ static int lookup(struct lookup *l, const struct index_piece *pieces, size_t npi
     if (l->nids > max) {
         return 1;
     }
+    // The ids are sorted: one statement reads on from the last row while the next id is a
+    // few rows ahead (names of a kind share directories), and seeks again past that.
+    bool positioned = false;
+    int rc = SQLITE_DONE;
     for (size_t i = 0; i < l->nids; i++) {
-        sqlite3_bind_int64(l->row, 1, l->ids[i]);
-        int rc = sqlite3_step(l->row);
-        int added = rc == SQLITE_ROW ? add_row(l, l->row, l->ids[i], !basename, c) : 0;
-        sqlite3_reset(l->row);
-        if (rc == SQLITE_DONE) {
+        int64_t want = l->ids[i];
+        for (int ahead = 0;
+             positioned && rc == SQLITE_ROW && ahead < 32 && sqlite3_column_int64(l->row, 0) < want;
+             ahead++) {
+            rc = sqlite3_step(l->row);
+        }
+        if (!positioned || rc != SQLITE_ROW || sqlite3_column_int64(l->row, 0) < want) {
+            sqlite3_reset(l->row);
+            sqlite3_bind_int64(l->row, 1, want);
+            rc = sqlite3_step(l->row);
+            positioned = true;
+        }
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+            sqlite3_reset(l->row);
+            return index_db_fail(l->db, "reading the index");
+        }
+        if (rc == SQLITE_DONE || sqlite3_column_int64(l->row, 0) != want) {
+            sqlite3_reset(l->row);
             fprintf(stderr,
                     "%s: the trigram index names an entry the index does not hold: "
                     "it is damaged; remove it and run update again\n",
                     tool_name);
             return -1;
         }
-        if (rc != SQLITE_ROW) {
-            return index_db_fail(l->db, "reading the index");
-        }
-        if (added < 0) {
+        if (add_row(l, l->row, want, !basename, c) < 0) {
+            sqlite3_reset(l->row);
             return -1;
         }
     }
+    sqlite3_reset(l->row);
     // Everything below the directories found: each directory's entries are one range.
     while (l->nnodes > 0) {
         if (c->count > max) {
@@ -351,7 +367,6 @@ static int lookup(struct lookup *l, const struct index_piece *pieces, size_t npi
         int64_t node = l->nodes[--l->nnodes];
         sqlite3_bind_int64(l->range, 1, index_entry_id(node, 0));
         sqlite3_bind_int64(l->range, 2, index_entry_id(node + 1, 0));
-        int rc;
         while ((rc = sqlite3_step(l->range)) == SQLITE_ROW) {
             if (add_row(l, l->range, sqlite3_column_int64(l->range, 0), true, c) < 0) {
                 sqlite3_reset(l->range);
@@ -386,7 +401,7 @@ int index_candidates_find(sqlite3 *db, const struct index_piece *pieces, size_t 
                            NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, "SELECT ids FROM trigrams WHERE trigram = ?", -1, &l.list, NULL) !=
             SQLITE_OK ||
-        sqlite3_prepare_v2(db, "SELECT id, name, node FROM entries WHERE id = ?", -1, &l.row,
+        sqlite3_prepare_v2(db, "SELECT id, name, node FROM entries WHERE id >= ?", -1, &l.row,
                            NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, "SELECT id, name, node FROM entries WHERE id >= ? AND id < ?", -1,
                            &l.range, NULL) != SQLITE_OK) {
