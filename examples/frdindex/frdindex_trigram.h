@@ -18,8 +18,10 @@
  * Bytes are bytes: a name that is not valid UTF-8 is indexed as well as any other, and only
  * A-Z fold, so a case-sensitive query never misses a name. Why not SQLite's FTS5 trigram
  * tokenizer: it reads names as UTF-8 (an invalid byte changes which trigrams a name gives)
- * and folds by Unicode's tables rather than the locale's; and it writes 2-3 microseconds
- * per row where these lists, built in memory and written once per update, cost a fraction.
+ * and folds by Unicode's tables rather than the locale's; and it is larger and slower to
+ * write. Measured on /usr's 175,077 names: a contentless FTS5 table (detail=none, trigram
+ * tokenizer) takes 10.2 MB and 0.77-0.85 s to fill; these lists 6.0 MB of blobs (a 7.0 MB
+ * table) and 0.15-0.19 s of an update.
  *
  * An update collects what it adds and removes (struct index_postings) and rewrites only the
  * rows of the trigrams it touched, in its own transaction.
