@@ -295,7 +295,8 @@ static const struct folded *parent_of(struct history *h, const struct event *e, 
     bool failed = false;
     int64_t dir = index_key_dir(ev_key(h, e));
     const struct index_dir *d = dir != 0 ? index_dirs_get(h->dirs, dir, &failed) : NULL;
-    if (d == NULL || tool_reserve_chars(buf, cap, INDEX_KEY_DIR_BYTES + d->name_len + 1) < 0) {
+    if (d == NULL || tool_reserve_chars(buf, cap, INDEX_KEY_DIR_BYTES + d->name_len + 1) < 0 ||
+        *buf == NULL) {
         return NULL;
     }
     index_key_make(*buf, d->parent, index_dir_name(h->dirs, d), d->name_len);

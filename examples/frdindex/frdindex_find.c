@@ -179,21 +179,27 @@ struct finder {
 };
 
 /**
- * Takes an entry that matched: shown if this user may list its directory and, with -e, it
- * exists. @return 1 when the limit is reached, 0 to go on, -1 after a message.
+ * Takes an entry that matched (`path` NULL: the one built in f->path): shown if this user
+ * may list its directory and, with -e, it exists. @return 1 when the limit is reached, 0 to
+ * go on, -1 after a message.
  */
 static int accept(struct finder *f, const char *path, size_t len)
 {
+    if (path == NULL) { // the path built in f->path
+        path = f->path;
+        len = f->len;
+    }
     int visible = index_access_visible(f->access, path, len);
     struct stat st;
     if (visible == 1 && f->opts->existing && lstat(path, &st) != 0) {
         visible = 0;
     }
-    if (visible == 1 && f->opts->count) {
-        f->found->count++; // -c: counted, no output built
-    } else if (visible < 0 || (visible == 1 && found_add(f->found, path, len) < 0)) {
+    if (visible < 0 || (visible == 1 && !f->opts->count && found_add(f->found, path, len) < 0)) {
         fprintf(stderr, "%s: out of memory\n", tool_name);
         return -1;
+    }
+    if (visible == 1 && f->opts->count) {
+        f->found->count++; // -c: counted, no output built
     }
     return f->opts->limit != 0 && f->found->count >= f->opts->limit ? 1 : 0;
 }
@@ -310,7 +316,7 @@ static int scan(struct finder *f, int64_t expected)
         if (!by_name && !matcher_match(f->matcher, f->path)) {
             continue;
         }
-        result = accept(f, f->path, f->len);
+        result = accept(f, NULL, 0);
     }
     sqlite3_finalize(stmt);
     if (result == 0 && rc != SQLITE_DONE) {
@@ -362,7 +368,7 @@ static int indexed(struct finder *f, int64_t expected)
         if (!by_name && !matcher_match(f->matcher, f->path)) {
             continue;
         }
-        result = accept(f, f->path, f->len);
+        result = accept(f, NULL, 0);
     }
     index_candidates_free(&c);
     return result;
@@ -432,7 +438,6 @@ static int find_in(struct finder *f, const char *db_path)
         status = scan_paths(f, expected);
     } else if ((status = indexed(f, expected)) == 2) {
         index_dirs_free(&f->dirs);
-        f->dirs = (struct index_dirs){0};
         f->dir = -1;
         status = scan(f, expected);
     }

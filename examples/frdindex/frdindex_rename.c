@@ -88,7 +88,8 @@ static size_t parent_key(struct index_dirs *dirs, const char *key, char **out, s
     bool failed = false;
     int64_t dir = index_key_dir(key);
     const struct index_dir *d = dir != 0 ? index_dirs_get(dirs, dir, &failed) : NULL;
-    if (d == NULL || tool_reserve_chars(out, cap, INDEX_KEY_DIR_BYTES + d->name_len + 1) < 0) {
+    if (d == NULL || tool_reserve_chars(out, cap, INDEX_KEY_DIR_BYTES + d->name_len + 1) < 0 ||
+        *out == NULL) {
         return 0;
     }
     index_key_make(*out, d->parent, index_dir_name(dirs, d), d->name_len);

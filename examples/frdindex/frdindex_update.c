@@ -629,7 +629,7 @@ static int load_unseen(struct update *u)
             continue;
         }
         struct index_row row;
-        size_t klen;
+        size_t klen = 0;
         if (fetch_row(u, u->snap.entries[i].id, &row, &klen) < 0) {
             return -1;
         }
@@ -706,13 +706,15 @@ static int write_renames_and_removals(struct update *u)
     bool failed;
     struct index_rename *pairs =
         index_match_renames(&u->map, &u->added, &u->dirs, &npairs, &failed);
-    long *pair_of = u->added.count > 0 ? malloc(u->added.count * sizeof(*pair_of)) : NULL;
-    if (failed || (u->added.count > 0 && pair_of == NULL)) {
+    // One more than needed: never a null array (index_match_renames pairs added entries only).
+    size_t nadded = u->added.count;
+    long *pair_of = malloc((nadded + 1) * sizeof(*pair_of));
+    if (failed || pair_of == NULL) {
         free(pairs);
         free(pair_of);
         return out_of_memory();
     }
-    for (size_t t = 0; t < u->added.count; t++) {
+    for (size_t t = 0; t <= nadded; t++) {
         pair_of[t] = -1;
     }
     int result = 0;
@@ -732,7 +734,7 @@ static int write_renames_and_removals(struct update *u)
         u->counts[INDEX_ADDED]--;
         u->counts[pairs[p].change]++;
     }
-    for (size_t t = 0; t < u->added.count && result == 0; t++) {
+    for (size_t t = 0; t < nadded && result == 0; t++) {
         const struct index_added_entry *a = &u->added.entries[t];
         const char *key = index_added_key(&u->added, a);
         if (pair_of[t] < 0) {
