@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The frd authors
 
-/** frddu's shared state: the options, one root's walk, and the printed lines. */
+/**
+ * frddu's shared state and its modules: the options (frddu_opts.c), one root's walk
+ * (frddu_walk.c) and the printed lines (frddu_out.c); main() and the roots are in frddu.c.
+ */
 #ifndef FRD_EXAMPLES_FRDDU_H
 #define FRD_EXAMPLES_FRDDU_H
 
@@ -120,6 +123,17 @@ void du_emit(struct du_state *st, const struct du_sum *sum, const char *walk_pat
  *  lines written so far (as du's messages follow them on one pipe); status 1. Thread-safe;
  *  not with out_lock held. */
 void du_report(struct du_state *st, const char *what, const char *path, int code);
+
+/**
+ * Prints one line: the size (or inode count), the time with --time, a tab, then `head` and
+ * `tail` (the path in two parts), ended by the terminator. Called with out_lock held or
+ * from the main thread once the walks are over.
+ */
+void du_write_line(struct du_state *st, const struct du_sum *sum, const char *head, size_t head_len,
+                   const char *tail, size_t tail_len);
+
+/** --top: prints the N largest lines remembered, largest first, and frees them. */
+void du_print_top(struct du_state *st);
 
 /**
  * Parses the command line into `opts` (zeroed but for its defaults), as du 9.1 does, with

@@ -7,9 +7,12 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "frdindex.h"
-
+#include "frdindex_changes.h"
+#include "frdindex_check.h"
+#include "frdindex_db.h"
 #include "frdindex_exclude.h"
+#include "frdindex_find.h"
+#include "frdindex_update.h"
 #include "jobs.h"
 #include "toolname.h"
 
@@ -182,6 +185,22 @@ static int cmd_find(int argc, char **argv)
     return index_find(&opts);
 }
 
+static int cmd_check(int argc, char **argv)
+{
+    return argc == 2 ? index_check(argv[1]) : tool_usage_error("check needs one database");
+}
+
+/** The commands: each parses its own options from argv[1] on, the program name in argv[0]. */
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} commands[] = {
+    {"update", cmd_update},
+    {"changes", cmd_changes},
+    {"find", cmd_find},
+    {"check", cmd_check},
+};
+
 int main(int argc, char **argv)
 {
     tool_name_init(argv, "frdindex");
@@ -201,26 +220,15 @@ int main(int argc, char **argv)
         snprintf(sqlite_line, sizeof(sqlite_line), "SQLite %s", sqlite3_libversion());
         return tool_print_version("frdindex", sqlite_line);
     }
-    // Each command parses its own options from argv[1] on, the program name in its slot.
-    int sub_argc = argc - 1;
-    char **sub_argv = argv + 1;
-    sub_argv[0] = argv[0]; // getopt's messages name the program, not the command
-    optind = 1;
-    int status;
-    if (strcmp(cmd, "update") == 0) {
-        status = cmd_update(sub_argc, sub_argv);
-    } else if (strcmp(cmd, "changes") == 0) {
-        status = cmd_changes(sub_argc, sub_argv);
-    } else if (strcmp(cmd, "find") == 0) {
-        status = cmd_find(sub_argc, sub_argv);
-    } else if (strcmp(cmd, "check") == 0) {
-        status = argc == 3 ? index_check(argv[2]) : tool_usage_error("check needs one database");
-    } else {
-        fprintf(stderr, "%s: unknown command '%s'\n", tool_name, cmd);
-        return tool_usage_error(NULL);
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+        if (strcmp(cmd, commands[i].name) == 0) {
+            char **sub_argv = argv + 1;
+            sub_argv[0] = argv[0]; // getopt's messages name the program, not the command
+            optind = 1;
+            int status = commands[i].run(argc - 1, sub_argv);
+            return tool_flush_stdout() != 0 ? 1 : status;
+        }
     }
-    if (tool_flush_stdout() != 0) {
-        status = 1;
-    }
-    return status;
+    fprintf(stderr, "%s: unknown command '%s'\n", tool_name, cmd);
+    return tool_usage_error(NULL);
 }

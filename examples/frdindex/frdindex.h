@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The frd authors
 
-/** frdindex's shared declarations: entry records, the change kinds, and each module's API. */
+/**
+ * frdindex's shared types: what an entry looked like when indexed and the kinds of change.
+ * Each module has a header of its own: frdindex_db.h (the database), frdindex_update.h,
+ * frdindex_changes.h, frdindex_find.h and frdindex_check.h (the commands).
+ */
 #ifndef FRD_EXAMPLES_FRDINDEX_H
 #define FRD_EXAMPLES_FRDINDEX_H
 
 #include <frd.h>
-#include <sqlite3.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -56,136 +59,5 @@ enum index_change {
     /** history only: this path's file, unchanged, was renamed to `other_path` */
     INDEX_RENAMED_AWAY = 8,
 };
-
-/** @return the word `changes` prints for a kind: "added", "removed", ... */
-const char *index_change_name(enum index_change change);
-
-/** @return find's %y letter for an enum frd_type value: f d l p s c b, or U. */
-char index_type_letter(unsigned type);
-
-/* ---- frdindex_db.c: opening, checking and creating the database ---------------------- */
-
-/** How to open a database. */
-enum index_open_mode {
-    INDEX_OPEN_READ, /**< read only; the file must exist and be an frdindex database */
-    /** read-write, in WAL mode while open; the file must exist and be the user's own (an
-     *  empty file becomes a new database) */
-    INDEX_OPEN_UPDATE,
-    /** read-write, a new database being made in a temporary file (see frdindex_file.h): no
-     *  journal and no sync (a failure discards the file), so no file beside it either */
-    INDEX_OPEN_BUILD,
-};
-
-/**
- * Opens the database at `path` and checks it is one of ours, of this schema version, with
- * the tables this version writes. Prints a clear error naming the file on failure. SQLite's
- * files beside it are checked as frdindex_vfs.h says: none of another user's is used.
- * @return 0 with *out set, or -1.
- */
-int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out);
-
-/**
- * Parses -m's argument: a new database's mode in octal, at most 0777, with no sign.
- * @return 0 with *mode set, or -1 (*mode untouched; the caller says the mode is invalid).
- */
-int index_parse_mode(const char *arg, unsigned *mode);
-
-/** @return the database's schema version (2 or this one's), or -1 on a read error. */
-int index_db_schema(sqlite3 *db);
-
-/** Reads an integer from table `meta`. @return 0 (with *out set; 0 if absent) or -1. */
-int index_db_meta_get(sqlite3 *db, const char *key, int64_t *out);
-
-/** Writes an integer to table `meta`. @return 0 or -1. */
-int index_db_meta_set(sqlite3 *db, const char *key, int64_t value);
-
-/** Prints "frdindex: WHAT: sqlite's message" for the last error on db. @return -1. */
-int index_db_fail(sqlite3 *db, const char *what);
-
-struct index_excludes;
-
-/* ---- frdindex_update.c ---------------------------------------------------------------- */
-
-/**
- * A walk in place of frd_walk_roots() for `update` (frdmpi's index walks across MPI ranks):
- * the same arguments and return value, plus `arg`. It runs on the update's walk thread.
- */
-typedef int index_walk_fn(const char *const *roots, size_t nroots,
-                          const struct frd_walk_options *opts, frd_visit_fn *visit, void *udata,
-                          void *arg);
-
-/** Options of `frdindex update`. */
-struct index_update_options {
-    const char *db_path;
-    const char *const *roots; /**< NULL: the roots stored by the last update */
-    size_t nroots;
-    unsigned workers;     /**< 0: the walker's default */
-    bool one_file_system; /**< -x */
-    bool quiet;           /**< -q: no summary line */
-    bool verbose;         /**< -v: time each phase, on stderr */
-    unsigned mode;        /**< -m: a new database's mode; 0: 0600 */
-    /** --exclude, --prune*: replace the stored rules if given; filled in by the update */
-    struct index_excludes *excludes;
-    index_walk_fn *walk; /**< NULL: frd_walk_roots() */
-    void *walk_arg;      /**< passed to walk */
-    int64_t entries;     /**< set by the update: the entries the index holds after it */
-};
-
-/** Runs `frdindex update`; sets opts->entries. @return the exit status. */
-int index_update(struct index_update_options *opts);
-
-/* ---- frdindex_query.c ----------------------------------------------------------------- */
-
-/** Options of `frdindex changes`. */
-struct index_changes_options {
-    const char *db_path;
-    const char *since; /**< --since: a generation or a time; NULL: the last update's */
-    bool json;         /**< --json */
-    bool all;          /**< --all */
-    bool null;         /**< -0: only the paths that exist, each ended by NUL */
-};
-
-/** Runs `frdindex changes`. @return the exit status. */
-int index_changes(const struct index_changes_options *opts);
-
-/** How `find` reads its pattern. */
-enum index_regex {
-    INDEX_REGEX_NONE,     /**< a glob */
-    INDEX_REGEX_BASIC,    /**< -r, --regexp: a POSIX basic regular expression */
-    INDEX_REGEX_EXTENDED, /**< --regex: an extended one */
-};
-
-/** Options of `frdindex find`. */
-struct index_find_options {
-    const char *db_path;
-    /** Several databases read as one, in this order (frdmpi's per-rank set); with ndbs 0,
-     *  db_path alone. */
-    const char *const *db_paths;
-    size_t ndbs;
-    const char *pattern;
-    enum index_regex regex;
-    bool ignore_case; /**< -i */
-    bool basename;    /**< -b: match the last name only */
-    bool null;        /**< -0: end each path with NUL */
-    bool count;       /**< -c: print only the number of matches */
-    bool existing;    /**< -e: only paths that exist now */
-    size_t limit;     /**< -l N: stop after N matches; 0: no limit */
-    /** standard output is the user's terminal: escape paths as plocate does there
-     *  (frdindex's own find; frdmpi's ranks write to mpirun, not to a terminal) */
-    bool terminal;
-};
-
-/** Runs `frdindex find`. @return the exit status. */
-int index_find(const struct index_find_options *opts);
-
-/**
- * Parses `find`'s options (-i -b -0 -c -e -l N -r --regex ...) from argv (getopt_long from
- * optind) into *opts; the database and pattern operands are left to the caller at optind.
- * @return 0, or 2 after a usage message.
- */
-int index_find_parse(int argc, char **argv, struct index_find_options *opts);
-
-/** Runs `frdindex check DB`: SQLite's full integrity check. @return the exit status. */
-int index_check(const char *db_path);
 
 #endif // FRD_EXAMPLES_FRDINDEX_H

@@ -7,7 +7,6 @@
 #include "frdindex_collect.h"
 
 #include "errtext.h"
-#include "frdindex_map.h"
 #include "frdindex_snapshot.h"
 #include "grow.h"
 #include "toolname.h"
@@ -19,6 +18,49 @@
 #define BATCH_ENTRIES 4096
 #define BATCH_ARENA   (256 * 1024)
 #define QUEUE_MAX     64
+#define SLAB_BLOCK    (64 * 1024)
+
+/** A block of a slab: nodes packed one after another. */
+struct index_slab_block {
+    struct index_slab_block *next;
+    _Alignas(struct index_dnode) unsigned char data[];
+};
+
+/** Makes a node in a worker's slab. @return it, or NULL when out of memory. */
+static struct index_dnode *dnode_new(struct index_slab *slab, struct index_dnode *parent,
+                                     const char *name, size_t len)
+{
+    size_t align = _Alignof(struct index_dnode);
+    size_t need = (sizeof(struct index_dnode) + len + 1 + align - 1) / align * align;
+    if (slab->blocks == NULL || slab->size - slab->used < need) {
+        size_t size = need > SLAB_BLOCK ? need : SLAB_BLOCK;
+        struct index_slab_block *b = malloc(sizeof(*b) + size);
+        if (b == NULL) {
+            return NULL;
+        }
+        b->next = slab->blocks;
+        slab->blocks = b;
+        slab->used = 0;
+        slab->size = size;
+    }
+    struct index_dnode *n = (struct index_dnode *)(void *)(slab->blocks->data + slab->used);
+    slab->used += need;
+    n->parent = parent;
+    n->dir_id = 0;
+    n->name_len = (uint32_t)len;
+    memcpy(n->name, name, len);
+    n->name[len] = '\0';
+    return n;
+}
+
+static void slab_free(struct index_slab *slab)
+{
+    for (struct index_slab_block *b = slab->blocks, *next; b != NULL; b = next) {
+        next = b->next;
+        free(b);
+    }
+    slab->blocks = NULL;
+}
 
 void index_batch_free(struct index_batch *batch)
 {
@@ -76,16 +118,43 @@ static void queue_push_locked(struct index_collect *c, struct index_batch *b)
     pthread_cond_signal(&c->ready);
 }
 
+/** Out of memory on a worker: the walk stops and the update fails. */
+static enum frd_action collect_oom(struct index_collect *c)
+{
+    pthread_mutex_lock(&c->lock);
+    c->out_of_memory = true;
+    pthread_mutex_unlock(&c->lock);
+    return FRD_ACTION_STOP;
+}
+
 static enum frd_action collect_visit(const struct frd_walk_entry *we, void *udata)
 {
     struct index_collect *c = udata;
     // The worker's own batch: two callbacks with one worker index never run at once.
     struct index_batch **slot = we->worker < c->nworkers ? &c->batches[we->worker] : NULL;
-    const char *path = we->path;
-    size_t len = single_slashed(&path, we->path_len);
+    const struct frd_entry *e = we->entry;
+    // What the record names: its directory's node and its name, or (a walk without
+    // directory states) its whole path.
+    struct index_dnode *parent = NULL;
+    const char *name;
+    size_t len;
+    bool path_form = false;
+    if (we->is_root && we->root_index < c->nroots) {
+        parent = c->root_parents[we->root_index];
+        name = c->root_names[we->root_index];
+        len = strlen(name);
+    } else if (we->parent_state != NULL) {
+        parent = we->parent_state;
+        name = e->name;
+        len = e->name_len;
+    } else {
+        name = we->path;
+        len = single_slashed(&name, we->path_len);
+        path_form = true;
+    }
     if (slot == NULL || len >= BATCH_ARENA) {
         fprintf(stderr, "%s: skipping '%s': %s\n", tool_name, we->path,
-                slot == NULL ? "worker index out of range" : "path too long");
+                slot == NULL ? "worker index out of range" : "name too long");
         atomic_fetch_add(&c->errors, 1);
         return slot == NULL ? FRD_ACTION_STOP : FRD_ACTION_PRUNE;
     }
@@ -106,15 +175,25 @@ static enum frd_action collect_visit(const struct frd_walk_entry *we, void *udat
         }
         *slot = b;
         if (b == NULL) {
-            pthread_mutex_lock(&c->lock);
-            c->out_of_memory = true;
-            pthread_mutex_unlock(&c->lock);
-            return FRD_ACTION_STOP;
+            return collect_oom(c);
         }
     }
-    const struct frd_entry *e = we->entry;
-    if (e->type == FRD_TYPE_DIR && c->progress.enabled) {
-        progress_line_set_current(&c->progress, path, len);
+    struct index_dnode *self = NULL;
+    if (e->type == FRD_TYPE_DIR) {
+        if (c->progress.enabled) {
+            const char *path = we->path;
+            size_t path_len = single_slashed(&path, we->path_len);
+            progress_line_set_current(&c->progress, path, path_len);
+        }
+        // The node its entries will name (none when the walk keeps no states, or for a
+        // directory whose name is a whole path).
+        if (we->dir_state != NULL && !path_form) {
+            self = dnode_new(&c->slabs[we->worker], parent, name, len);
+            if (self == NULL) {
+                return collect_oom(c);
+            }
+            *we->dir_state = self;
+        }
     }
     struct index_rec *r = &b->recs[b->count++];
     r->row = (struct index_row){
@@ -137,12 +216,14 @@ static enum frd_action collect_visit(const struct frd_walk_entry *we, void *udat
         .fields = e->fields,
     };
     r->failed = e->error < 0;
-    // Hashing here spreads the work over the walk's workers; the writer thread only looks up.
-    r->path_hash = index_path_hash(path, len);
+    // Digesting here spreads the work over the walk's workers; the writer only compares.
     r->digest = index_row_digest(&r->row);
-    r->path_off = (uint32_t)b->arena_len;
-    r->path_len = (uint32_t)len;
-    memcpy(b->arena + b->arena_len, path, len);
+    r->parent = parent;
+    r->self = self;
+    r->path_form = path_form;
+    r->name_off = (uint32_t)b->arena_len;
+    r->name_len = (uint32_t)len;
+    memcpy(b->arena + b->arena_len, name, len);
     b->arena[b->arena_len + len] = '\0';
     b->arena_len += len + 1;
     return FRD_ACTION_CONTINUE;
@@ -223,6 +304,65 @@ static void collect_progress(const struct frd_walk_progress *p, void *udata)
     progress_line_draw(&c->progress, p->entries, p->bytes);
 }
 
+/**
+ * The node of the directory holding each root (its path's parts above it) and the root's own
+ * name: "/usr/lib" is "lib" in "usr" in "/"; "/" is "/" in nothing. @return 0 or -1 (memory).
+ */
+static int root_nodes(struct index_collect *c)
+{
+    struct index_slab *slab = &c->slabs[c->nworkers];
+    for (size_t i = 0; i < c->nroots; i++) {
+        const char *path = c->roots[i];
+        size_t len = strlen(path);
+        while (len > 1 && path[len - 1] == '/') {
+            len--; // "a/" is "a"; "/" stays
+        }
+        size_t start = len;
+        while (start > 0 && path[start - 1] != '/') {
+            start--;
+        }
+        if (start == len) { // "/" (or an empty path)
+            c->root_names[i] = "/";
+            c->root_parents[i] = NULL;
+            continue;
+        }
+        // The name in a node of its own, so that it lives as long as the others.
+        struct index_dnode *name = dnode_new(slab, NULL, path + start, len - start);
+        struct index_dnode *parent = NULL;
+        if (name == NULL || (path[0] == '/' && (parent = dnode_new(slab, NULL, "/", 1)) == NULL)) {
+            return -1;
+        }
+        for (size_t p = 0; p < start;) {
+            size_t end = p;
+            while (end < start && path[end] != '/') {
+                end++;
+            }
+            if (end > p && (parent = dnode_new(slab, parent, path + p, end - p)) == NULL) {
+                return -1;
+            }
+            p = end + 1;
+        }
+        c->root_names[i] = name->name;
+        c->root_parents[i] = parent;
+    }
+    return 0;
+}
+
+static void free_nodes(struct index_collect *c)
+{
+    if (c->slabs != NULL) {
+        for (unsigned i = 0; i <= c->nworkers; i++) {
+            slab_free(&c->slabs[i]);
+        }
+    }
+    free(c->slabs);
+    free(c->root_parents);
+    free(c->root_names);
+    c->slabs = NULL;
+    c->root_parents = NULL;
+    c->root_names = NULL;
+}
+
 int index_collect_start(struct index_collect *c, const char *const *roots, size_t nroots,
                         const struct index_collect_options *opts)
 {
@@ -235,8 +375,15 @@ int index_collect_start(struct index_collect *c, const char *const *roots, size_
     // One batch slot per worker index: the walker runs at most 8 workers (or the -j asked).
     c->nworkers = workers > 8 ? workers : 8;
     c->batches = calloc(c->nworkers, sizeof(*c->batches));
-    if (c->batches == NULL) {
+    c->slabs = calloc(c->nworkers + 1, sizeof(*c->slabs)); // the last: the roots' nodes
+    c->root_parents = calloc(nroots ? nroots : 1, sizeof(*c->root_parents));
+    c->root_names = calloc(nroots ? nroots : 1, sizeof(*c->root_names));
+    if (c->batches == NULL || c->slabs == NULL || c->root_parents == NULL ||
+        c->root_names == NULL || root_nodes(c) < 0) {
         fprintf(stderr, "%s: out of memory\n", tool_name);
+        free_nodes(c);
+        free(c->batches);
+        c->batches = NULL;
         return -1;
     }
     frd_walk_options_init(&c->options);
@@ -268,6 +415,7 @@ int index_collect_start(struct index_collect *c, const char *const *roots, size_
     pthread_cond_init(&c->drained, NULL);
     if (pthread_create(&c->thread, NULL, walk_thread, c) != 0) {
         fprintf(stderr, "%s: cannot start a thread\n", tool_name);
+        free_nodes(c);
         free(c->batches);
         c->batches = NULL;
         return -1;
@@ -325,6 +473,7 @@ void index_collect_free(struct index_collect *c)
         index_batch_free(c->batches[i]);
     }
     free(c->batches);
+    free_nodes(c);
     for (size_t i = 0; i < c->nfailed; i++) {
         free(c->failed[i]);
     }

@@ -7,19 +7,46 @@
 
 #include "frdindex.h"
 #include "frdindex_exclude.h"
+#include "frdindex_update.h"
 #include "progress_line.h"
 
 #include <frd.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
+
+/** A worker's memory for directory nodes: blocks in a list. */
+struct index_slab {
+    struct index_slab_block *blocks;
+    size_t used, size; /**< in the first block */
+};
+
+/**
+ * A directory met by the walk, made on the worker that visits it and stored as its
+ * per-directory state (frd_walk_entry.dir_state), so each entry below it names it instead
+ * of carrying its path: the parent link of frdindex_dirs.h, in memory. Nodes live until the
+ * update ends (the writer reads them after the walk has moved on).
+ */
+struct index_dnode {
+    struct index_dnode *parent; /**< NULL: a top ("/", or a relative path's first part) */
+    /** its row in `dirs`, looked up or added by the writer thread only; 0 not yet */
+    int64_t dir_id;
+    uint32_t name_len;
+    char name[]; /**< NUL-terminated */
+};
 
 /** One entry met by the walk. */
 struct index_rec {
     struct index_row row; /**< row.id is 0 */
-    uint64_t path_hash;   /**< index_path_hash() of the path, computed on the worker */
     uint64_t digest;      /**< index_row_digest() of row, computed on the worker */
-    uint32_t path_off;    /**< offset of its path in the batch's arena */
-    uint32_t path_len;
+    /** the directory holding it; NULL for the root "/" and in path form */
+    struct index_dnode *parent;
+    struct index_dnode *self; /**< a directory's own node, or NULL */
+    uint32_t name_off;        /**< offset of its name (path form: its path) in the arena */
+    uint32_t name_len;
+    /** The walk gave no directory state (frdmpi's walk across ranks): the arena holds the
+     *  entry's whole path, which the writer splits. */
+    bool path_form;
     bool failed; /**< its stat failed: metadata unknown, keep what the index had */
 };
 
@@ -59,6 +86,11 @@ struct index_collect {
     /** Each worker's current batch, indexed by frd_walk_entry.worker (no lock needed). */
     struct index_batch **batches;
     unsigned nworkers; /**< slots in batches */
+    /** Per worker, the memory its directory nodes come from (freed with the collect). */
+    struct index_slab *slabs;
+    /** Per root, the node of the directory holding it (NULL for "/"), and its name. */
+    struct index_dnode **root_parents;
+    const char **root_names;
 
     /** Directories the walk could not read (their old rows are kept), under lock. */
     char **failed;

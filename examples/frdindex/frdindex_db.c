@@ -3,7 +3,9 @@
 
 /** frdindex's database: opening it, checking it is ours and of this version, creating it. */
 #define _POSIX_C_SOURCE 200809L // O_CLOEXEC
-#include "frdindex.h"
+#include "frdindex_db.h"
+
+#include "frdindex_migrate.h"
 #include "frdindex_vfs.h"
 #include "toolname.h"
 
@@ -21,40 +23,79 @@
  * another schema would give wrong answers. The tables' SQL is compared too, so a database
  * edited by hand into another shape is refused as well.
  *
- * Table entries holds one row per indexed path. `gen` and `change` say which update last
- * wrote the row and why. Table history keeps every change each update found (one row per
- * path and update, `other_path` the other side of a rename), table generations when each
- * update ran: `changes --since` folds the history after a generation, and an update that
- * changes nothing writes only its generations row and meta.
- * Paths are BLOBs: file names are bytes, not text in any encoding.
+ * Schema 4 (this one): table dirs holds every directory the index has held, a parent link
+ * and a name each (frdindex_dirs.h); table entries one row per indexed entry, its name and
+ * metadata, its rowid made of its directory's id and a number (so the path is its
+ * directory's path and its name: no path is stored whole), `node` the dirs row of a
+ * directory. Table history keeps every change each update found, packed per update
+ * (frdindex_history.h), table generations when each update ran: `changes --since` folds
+ * the history after a generation, and an update that changes nothing writes only its
+ * generations row and meta. Table trigrams indexes the names for `find`
+ * (frdindex_trigram.h). Names are BLOBs: file names are bytes, not text in any encoding.
+ *
+ * Older schemas: 3 stored each entry's whole path (and history rows with whole paths), 2
+ * had no history. Queries read them as they are (`find` scans the paths; `changes` asks
+ * for an update); the next update migrates them (frdindex_migrate.c).
  */
 #define INDEX_APPLICATION_ID 0x66726478 // "frdx"
-// 2: every field frd_entry_same() compares, the full mode; 3: history and generations
-// replace table removed, excludes keeps what updates leave out (a version 2 database is migrated by its next update).
-#define INDEX_SCHEMA_VERSION 3
 
-static const char *const schema_tables[][2] = {
-    {"meta", "CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL)"},
-    {"roots", "CREATE TABLE roots(path BLOB NOT NULL)"},
-    {"entries", "CREATE TABLE entries(id INTEGER PRIMARY KEY, path BLOB NOT NULL, "
-                "type INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL, "
-                "ctime INTEGER NOT NULL, file_id INTEGER NOT NULL, dev INTEGER NOT NULL, "
-                "mode INTEGER NOT NULL, persistent INTEGER NOT NULL, nlink INTEGER NOT NULL, "
-                "uid INTEGER NOT NULL, gid INTEGER NOT NULL, btime INTEGER NOT NULL, "
-                "rdev INTEGER NOT NULL, attrs INTEGER NOT NULL, attrs_known INTEGER NOT NULL, "
-                "fields INTEGER NOT NULL, gen INTEGER NOT NULL, "
-                "change INTEGER NOT NULL, old_path BLOB)"},
-    {"history", "CREATE TABLE history(gen INTEGER NOT NULL, path BLOB NOT NULL, "
-                "change INTEGER NOT NULL, type INTEGER NOT NULL, other_path BLOB)"},
-    {"generations", "CREATE TABLE generations(gen INTEGER PRIMARY KEY, time_ns INTEGER NOT NULL)"},
-    {"snapshot", "CREATE TABLE snapshot(data BLOB NOT NULL)"},
-    {"excludes", "CREATE TABLE excludes(kind INTEGER NOT NULL, value BLOB NOT NULL)"},
+/** Schema versions as bits, for the tables each has. */
+#define V2 (1u << 2)
+#define V3 (1u << 3)
+#define V4 (1u << 4)
+
+/** Every table (and index) of every schema read, with the versions that have it so. */
+static const struct {
+    const char *name;
+    const char *sql;
+    unsigned versions;
+} schema[] = {
+    {"meta", "CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL)", V2 | V3 | V4},
+    {"roots", "CREATE TABLE roots(path BLOB NOT NULL)", V2 | V3 | V4},
+    {"dirs",
+     "CREATE TABLE dirs(id INTEGER PRIMARY KEY, parent INTEGER NOT NULL, name BLOB NOT NULL)", V4},
+    {"entries",
+     "CREATE TABLE entries(id INTEGER PRIMARY KEY, name BLOB NOT NULL, "
+     "type INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL, "
+     "ctime INTEGER NOT NULL, file_id INTEGER NOT NULL, dev INTEGER NOT NULL, "
+     "mode INTEGER NOT NULL, persistent INTEGER NOT NULL, nlink INTEGER NOT NULL, "
+     "uid INTEGER NOT NULL, gid INTEGER NOT NULL, btime INTEGER NOT NULL, "
+     "rdev INTEGER NOT NULL, attrs INTEGER NOT NULL, attrs_known INTEGER NOT NULL, "
+     "fields INTEGER NOT NULL, node INTEGER)",
+     V4},
+    {"entries",
+     "CREATE TABLE entries(id INTEGER PRIMARY KEY, path BLOB NOT NULL, "
+     "type INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL, "
+     "ctime INTEGER NOT NULL, file_id INTEGER NOT NULL, dev INTEGER NOT NULL, "
+     "mode INTEGER NOT NULL, persistent INTEGER NOT NULL, nlink INTEGER NOT NULL, "
+     "uid INTEGER NOT NULL, gid INTEGER NOT NULL, btime INTEGER NOT NULL, "
+     "rdev INTEGER NOT NULL, attrs INTEGER NOT NULL, attrs_known INTEGER NOT NULL, "
+     "fields INTEGER NOT NULL, gen INTEGER NOT NULL, "
+     "change INTEGER NOT NULL, old_path BLOB)",
+     V2 | V3},
+    {"history", "CREATE TABLE history(gen INTEGER NOT NULL, events BLOB NOT NULL)", V4},
+    {"history",
+     "CREATE TABLE history(gen INTEGER NOT NULL, path BLOB NOT NULL, "
+     "change INTEGER NOT NULL, type INTEGER NOT NULL, other_path BLOB)",
+     V3},
+    {"generations", "CREATE TABLE generations(gen INTEGER PRIMARY KEY, time_ns INTEGER NOT NULL)",
+     V3 | V4},
+    {"snapshot", "CREATE TABLE snapshot(data BLOB NOT NULL)", V2 | V3 | V4},
+    {"excludes", "CREATE TABLE excludes(kind INTEGER NOT NULL, value BLOB NOT NULL)", V3 | V4},
+    {"trigrams", "CREATE TABLE trigrams(trigram INTEGER PRIMARY KEY, ids BLOB NOT NULL)", V4},
+    {"removed", "CREATE TABLE removed(path BLOB NOT NULL, type INTEGER NOT NULL)", V2},
 };
-#define SCHEMA_TABLE_COUNT (sizeof(schema_tables) / sizeof(schema_tables[0]))
+#define SCHEMA_COUNT (sizeof(schema) / sizeof(schema[0]))
 
-/** Schema 2's tables that schema 3 keeps unchanged, and the one it drops. */
-static const char *const v2_removed_table =
-    "CREATE TABLE removed(path BLOB NOT NULL, type INTEGER NOT NULL)";
+int index_db_create(sqlite3 *db, const char *name)
+{
+    for (size_t i = 0; i < SCHEMA_COUNT; i++) {
+        if ((schema[i].versions & V4) && strcmp(schema[i].name, name) == 0) {
+            return sqlite3_exec(db, schema[i].sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+        }
+    }
+    return -1;
+}
 
 int index_db_fail(sqlite3 *db, const char *what)
 {
@@ -131,8 +172,9 @@ static int create_schema(sqlite3 *db, const char *path)
     if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
         return index_db_fail(db, path);
     }
-    for (size_t i = 0; i < SCHEMA_TABLE_COUNT; i++) {
-        if (sqlite3_exec(db, schema_tables[i][1], NULL, NULL, NULL) != SQLITE_OK) {
+    for (size_t i = 0; i < SCHEMA_COUNT; i++) {
+        if ((schema[i].versions & V4) &&
+            sqlite3_exec(db, schema[i].sql, NULL, NULL, NULL) != SQLITE_OK) {
             goto fail;
         }
     }
@@ -168,8 +210,8 @@ static int check_table(sqlite3 *db, sqlite3_stmt *stmt, const char *path, const 
 }
 
 /**
- * Compares the tables' SQL with those of schema `version` (this one, or 2 whose tables are
- * this one's but history and generations, plus removed). @return 0, or -1 after a message.
+ * Compares the tables' SQL with those of schema `version` (2, 3 or this one).
+ * @return 0, or -1 after a message.
  */
 static int check_tables(sqlite3 *db, const char *path, int64_t version)
 {
@@ -179,50 +221,13 @@ static int check_tables(sqlite3 *db, const char *path, int64_t version)
         return index_db_fail(db, path);
     }
     int result = 0;
-    for (size_t i = 0; i < SCHEMA_TABLE_COUNT && result == 0; i++) {
-        const char *name = schema_tables[i][0];
-        if (version == 2 && (strcmp(name, "history") == 0 || strcmp(name, "generations") == 0 ||
-                             strcmp(name, "excludes") == 0)) {
-            continue;
+    for (size_t i = 0; i < SCHEMA_COUNT && result == 0; i++) {
+        if (schema[i].versions & (1u << version)) {
+            result = check_table(db, stmt, path, schema[i].name, schema[i].sql);
         }
-        result = check_table(db, stmt, path, name, schema_tables[i][1]);
-    }
-    if (result == 0 && version == 2) {
-        result = check_table(db, stmt, path, "removed", v2_removed_table);
     }
     sqlite3_finalize(stmt);
     return result;
-}
-
-/**
- * Schema 2 to 3, in one transaction: the last update's changes (its rows of entries and
- * table removed) become the history's first generation, so `changes` still shows them.
- */
-static int migrate_v2(sqlite3 *db, const char *path)
-{
-    static const char sql[] =
-        "BEGIN IMMEDIATE;"
-        "CREATE TABLE history(gen INTEGER NOT NULL, path BLOB NOT NULL, "
-        "change INTEGER NOT NULL, type INTEGER NOT NULL, other_path BLOB);"
-        "CREATE TABLE generations(gen INTEGER PRIMARY KEY, time_ns INTEGER NOT NULL);"
-        "CREATE TABLE excludes(kind INTEGER NOT NULL, value BLOB NOT NULL);"
-        "INSERT INTO history(gen, path, change, type, other_path) "
-        "  SELECT gen, path, change, type, old_path FROM entries "
-        "  WHERE gen = (SELECT value FROM meta WHERE key = 'generation') AND change != 0;"
-        "INSERT INTO history(gen, path, change, type) "
-        "  SELECT (SELECT value FROM meta WHERE key = 'generation'), path, 7, type FROM removed;"
-        "INSERT INTO generations(gen, time_ns) SELECT value, "
-        "  coalesce((SELECT value FROM meta WHERE key = 'updated_ns'), 0) "
-        "  FROM meta WHERE key = 'generation' AND value > 0;"
-        "DROP TABLE removed;"
-        "PRAGMA user_version = 3;"
-        "COMMIT";
-    if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-        index_db_fail(db, path);
-        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-        return -1;
-    }
-    return 0;
 }
 
 int index_db_schema(sqlite3 *db)
@@ -371,30 +376,30 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
                 path, (unsigned long long)(uint32_t)app_id);
         goto fail;
     }
-    if (version == 2) {
-        if (check_tables(db, path, 2) < 0) {
+    if (version == 2 || version == 3) {
+        // An older schema: queries read it as it is (find scans its paths; changes asks for
+        // an update); an update migrates it first, in a transaction of its own.
+        if (check_tables(db, path, version) < 0 || tune(db, path, mode) < 0) {
             goto fail;
         }
         if (mode == INDEX_OPEN_READ) {
-            if (tune(db, path, mode) < 0) {
-                goto fail;
-            }
-            *out = db; // find and check read it as it is; changes asks for an update first
+            *out = db;
             return 0;
         }
-        if (migrate_v2(db, path) < 0) {
+        if (index_migrate(db, path, (int)version) < 0) {
             goto fail;
         }
         version = INDEX_SCHEMA_VERSION;
-    }
-    if (version != INDEX_SCHEMA_VERSION) {
+    } else if (version != INDEX_SCHEMA_VERSION) {
         fprintf(stderr,
                 "%s: %s: index schema version %lld, but this frdindex reads version %d: "
                 "remove the file and run update again\n",
                 tool_name, path, (long long)version, INDEX_SCHEMA_VERSION);
         goto fail;
+    } else if (tune(db, path, mode) < 0) {
+        goto fail;
     }
-    if (check_tables(db, path, version) < 0 || tune(db, path, mode) < 0) {
+    if (check_tables(db, path, version) < 0) {
         goto fail;
     }
     *out = db;
@@ -413,5 +418,34 @@ int index_parse_mode(const char *arg, unsigned *mode)
         return -1;
     }
     *mode = (unsigned)m;
+    return 0;
+}
+
+/** SQLite counts b-tree cells without decoding rows: cheap next to any query. */
+int index_db_check_count(sqlite3 *db, const char *db_path)
+{
+    int64_t expected, rows = -1;
+    sqlite3_stmt *stmt;
+    if (index_db_meta_get(db, "entries", &expected) < 0) {
+        return -1;
+    }
+    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM entries", -1, &stmt, NULL) != SQLITE_OK) {
+        return index_db_fail(db, db_path);
+    }
+    int rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW) {
+        rows = sqlite3_column_int64(stmt, 0);
+    }
+    sqlite3_finalize(stmt);
+    if (rc != SQLITE_ROW) {
+        return index_db_fail(db, db_path);
+    }
+    if (rows != expected) {
+        fprintf(stderr,
+                "%s: %s: the index holds %lld entries where its last update wrote %lld: "
+                "it is damaged; remove it and run update again\n",
+                tool_name, db_path, (long long)rows, (long long)expected);
+        return -1;
+    }
     return 0;
 }

@@ -6,7 +6,7 @@
 
 #include "frdindex_exclude.h"
 
-#include "frdindex.h"
+#include "frdindex_db.h"
 #include "toolname.h"
 
 #include <fnmatch.h>

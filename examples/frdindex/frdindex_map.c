@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The frd authors
 
-/** A hash map from path to stored row, for comparing a walk with the database. */
+/** A hash map from entry key to stored row, for comparing a walk with the database. */
 #include "frdindex_map.h"
 
 #include "grow.h"
@@ -10,7 +10,7 @@
 #include <string.h>
 
 /*
- * Items live in one array and paths in one arena (two allocations that grow by doubling, not
+ * Items live in one array and keys in one arena (two allocations that grow by doubling, not
  * one per row), and the index is the tools' hash table (common/hash.h) of 32-bit item
  * numbers. Loading /usr's 165,000 rows costs a few milliseconds beyond reading them from
  * SQLite.
@@ -27,20 +27,20 @@ static struct tool_hash *map_index(struct index_map *map)
     return &map->index;
 }
 
-/** What a lookup by path compares. */
+/** What a lookup by key compares. */
 struct map_key {
     const struct index_map *map;
-    const char *path;
+    const char *key;
     size_t len;
 };
 
-static bool item_has_path(const void *record, const void *key)
+static bool item_has_key(const void *record, const void *key)
 {
     const struct map_key *k = key;
     uint32_t i;
     memcpy(&i, record, sizeof(i));
     const struct index_item *item = &k->map->items[i];
-    return item->path_len == k->len && memcmp(k->map->arena + item->path_off, k->path, k->len) == 0;
+    return item->key_len == k->len && memcmp(k->map->arena + item->key_off, k->key, k->len) == 0;
 }
 
 void index_map_free(struct index_map *map)
@@ -51,17 +51,17 @@ void index_map_free(struct index_map *map)
     memset(map, 0, sizeof(*map));
 }
 
-int index_map_reserve(struct index_map *map, size_t count, size_t path_bytes)
+int index_map_reserve(struct index_map *map, size_t count, size_t key_bytes)
 {
     if (items_reserve(&map->items, &map->items_cap, count) < 0 ||
-        tool_reserve_chars(&map->arena, &map->arena_cap, path_bytes) < 0 ||
+        tool_reserve_chars(&map->arena, &map->arena_cap, key_bytes) < 0 ||
         tool_hash_reserve(map_index(map), count) < 0) {
         return -1;
     }
     return 0;
 }
 
-long index_map_add(struct index_map *map, const char *path, size_t len, const struct index_row *row)
+long index_map_add(struct index_map *map, const char *key, size_t len, const struct index_row *row)
 {
     if (map->count >= UINT32_MAX - 1 || len >= UINT32_MAX ||
         items_reserve(&map->items, &map->items_cap, map->count + 1) < 0 ||
@@ -69,7 +69,7 @@ long index_map_add(struct index_map *map, const char *path, size_t len, const st
         return -1;
     }
     struct index_item *item = &map->items[map->count];
-    item->hash = index_path_hash(path, len);
+    item->hash = index_key_hash(key, len);
     bool found;
     void *slot = tool_hash_insert(map_index(map), item->hash, NULL, NULL, &found);
     if (slot == NULL) {
@@ -78,26 +78,26 @@ long index_map_add(struct index_map *map, const char *path, size_t len, const st
     uint32_t index = (uint32_t)map->count;
     memcpy(slot, &index, sizeof(index));
     item->row = *row;
-    item->path_off = map->arena_len;
-    item->path_len = (uint32_t)len;
+    item->key_off = map->arena_len;
+    item->key_len = (uint32_t)len;
     item->mark = INDEX_MARK_UNSEEN;
     item->rename_source = false;
-    memcpy(map->arena + map->arena_len, path, len);
+    memcpy(map->arena + map->arena_len, key, len);
     map->arena[map->arena_len + len] = '\0';
     map->arena_len += len + 1;
     return (long)map->count++;
 }
 
-struct index_item *index_map_find(struct index_map *map, const char *path, size_t len)
+struct index_item *index_map_find(struct index_map *map, const char *key, size_t len)
 {
-    return index_map_find_hashed(map, path, len, index_path_hash(path, len));
+    return index_map_find_hashed(map, key, len, index_key_hash(key, len));
 }
 
-struct index_item *index_map_find_hashed(struct index_map *map, const char *path, size_t len,
+struct index_item *index_map_find_hashed(struct index_map *map, const char *key, size_t len,
                                          uint64_t hash)
 {
-    struct map_key key = {map, path, len};
-    const void *record = tool_hash_find(&map->index, hash, item_has_path, &key);
+    struct map_key k = {map, key, len};
+    const void *record = tool_hash_find(&map->index, hash, item_has_key, &k);
     if (record == NULL) {
         return NULL;
     }

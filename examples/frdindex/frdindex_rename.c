@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The frd authors
 
-/** Rename detection: matching paths an update added with files whose old path is gone. */
+/** Rename detection: matching entries an update added with files whose old path is gone. */
 #include "frdindex_rename.h"
 
 #include "grow.h"
@@ -23,14 +23,14 @@
 TOOL_RESERVE_DEFINE(added_reserve, struct index_added_entry, 256)
 
 /** Remembers an added path for rename matching. @return 0 or -1. */
-int index_added_push(struct index_added *added, const struct index_row *row, const char *path,
+int index_added_push(struct index_added *added, const struct index_row *row, const char *key,
                      size_t len)
 {
     if (len >= UINT32_MAX || added_reserve(&added->entries, &added->cap, added->count + 1) < 0 ||
         tool_reserve_chars(&added->arena, &added->arena_cap, added->arena_len + len + 1) < 0) {
         return -1;
     }
-    memcpy(added->arena + added->arena_len, path, len);
+    memcpy(added->arena + added->arena_len, key, len);
     added->arena[added->arena_len + len] = '\0';
     added->entries[added->count++] =
         (struct index_added_entry){*row, added->arena_len, (uint32_t)len};
@@ -79,19 +79,26 @@ static bool source_matches(const void *record, const void *key)
     return source->rename_source && same_file(&source->row, k->target);
 }
 
-static const char *dir_end(const char *path, size_t len, size_t *dir_len)
+/**
+ * The key of the directory holding the entry `key` (itself an entry: its directory's
+ * directory and its name), into `out`. @return its length, or 0 when it has none.
+ */
+static size_t parent_key(struct index_dirs *dirs, const char *key, char **out, size_t *cap)
 {
-    size_t i = len;
-    while (i > 0 && path[i - 1] != '/') {
-        i--;
+    bool failed = false;
+    int64_t dir = index_key_dir(key);
+    const struct index_dir *d = dir != 0 ? index_dirs_get(dirs, dir, &failed) : NULL;
+    if (d == NULL || tool_reserve_chars(out, cap, INDEX_KEY_DIR_BYTES + d->name_len + 1) < 0 ||
+        *out == NULL) {
+        return 0;
     }
-    *dir_len = i > 1 ? i - 1 : i; // "/a" -> "/", "/a/b" -> "/a"
-    return path + i;              // the last name
+    index_key_make(*out, d->parent, index_dir_name(dirs, d), d->name_len);
+    return INDEX_KEY_DIR_BYTES + d->name_len;
 }
 
 /** See frdindex_rename.h. */
 struct index_rename *index_match_renames(struct index_map *map, const struct index_added *added,
-                                         size_t *npairs, bool *failed)
+                                         struct index_dirs *dirs, size_t *npairs, bool *failed)
 {
     *npairs = 0;
     *failed = false;
@@ -142,32 +149,39 @@ struct index_rename *index_match_renames(struct index_map *map, const struct ind
     for (size_t p = 0; p < *npairs; p++) {
         const struct index_added_entry *a = &added->entries[pairs[p].target];
         struct index_row ref = {.id = (int64_t)p};
-        if (index_map_add(&by_target, added->arena + a->path_off, a->path_len, &ref) < 0) {
+        if (index_map_add(&by_target, added->arena + a->key_off, a->key_len, &ref) < 0) {
             index_map_free(&by_target);
             goto oom;
         }
     }
+    char *new_parent = NULL, *old_parent = NULL;
+    size_t new_cap = 0, old_cap = 0;
     for (size_t p = 0; p < *npairs; p++) {
         const struct index_added_entry *a = &added->entries[pairs[p].target];
         const struct index_item *src = &map->items[pairs[p].source];
-        const char *new_path = added->arena + a->path_off;
-        const char *old_path = index_item_path(map, src);
-        size_t new_dir_len, old_dir_len;
-        const char *new_name = dir_end(new_path, a->path_len, &new_dir_len);
-        const char *old_name = dir_end(old_path, src->path_len, &old_dir_len);
-        if (strcmp(new_name, old_name) != 0) {
+        const char *new_key = added->arena + a->key_off;
+        const char *old_key = index_item_key(map, src);
+        // The same name, and the directory holding it renamed from the one that held it.
+        if (a->key_len != src->key_len ||
+            memcmp(new_key + INDEX_KEY_DIR_BYTES, old_key + INDEX_KEY_DIR_BYTES,
+                   a->key_len - INDEX_KEY_DIR_BYTES) != 0) {
             continue;
         }
-        struct index_item *parent = index_map_find(&by_target, new_path, new_dir_len);
+        size_t new_len = parent_key(dirs, new_key, &new_parent, &new_cap);
+        size_t old_len = new_len == 0 ? 0 : parent_key(dirs, old_key, &old_parent, &old_cap);
+        struct index_item *parent =
+            old_len == 0 ? NULL : index_map_find(&by_target, new_parent, new_len);
         if (parent == NULL) {
             continue;
         }
         const struct index_item *parent_src = &map->items[pairs[parent->row.id].source];
-        if (parent_src->path_len == old_dir_len &&
-            memcmp(index_item_path(map, parent_src), old_path, old_dir_len) == 0) {
+        if (parent_src->key_len == old_len &&
+            memcmp(index_item_key(map, parent_src), old_parent, old_len) == 0) {
             pairs[p].change = INDEX_RENAMED_WITH_PARENT;
         }
     }
+    free(new_parent);
+    free(old_parent);
     index_map_free(&by_target);
     return pairs;
 oom:

@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: MIT
 // Copyright (c) 2026 The frd authors
 
-/** Rename detection: matching paths an update added with files whose old path is gone. */
+/** Rename detection: matching entries an update added with files whose old path is gone. */
 #ifndef FRD_EXAMPLES_FRDINDEX_RENAME_H
 #define FRD_EXAMPLES_FRDINDEX_RENAME_H
 
+#include "frdindex_dirs.h"
 #include "frdindex_map.h"
 
-/** A path an update added (and inserted as row.id), which may turn out to be a rename. */
+/** An entry an update added (and inserted as row.id), which may turn out to be a rename. */
 struct index_added_entry {
     struct index_row row;
-    uint64_t path_off; /**< offset of the path in the list's arena */
-    uint32_t path_len;
+    uint64_t key_off; /**< offset of its key (frdindex_dirs.h) in the list's arena */
+    uint32_t key_len;
 };
 
-/** The paths an update added, with their paths in one arena. Zero-initialise it. */
+/** The entries an update added, with their keys in one arena. Zero-initialise it. */
 struct index_added {
     struct index_added_entry *entries;
     size_t count, cap;
@@ -22,15 +23,15 @@ struct index_added {
     size_t arena_len, arena_cap;
 };
 
-/** Appends an added path (copied). @return 0, or -1 when out of memory. */
-int index_added_push(struct index_added *added, const struct index_row *row, const char *path,
+/** Appends an added entry (its key copied). @return 0, or -1 when out of memory. */
+int index_added_push(struct index_added *added, const struct index_row *row, const char *key,
                      size_t len);
 
-/** @return the path of an entry (NUL-terminated). */
-static inline const char *index_added_path(const struct index_added *added,
-                                           const struct index_added_entry *e)
+/** @return the key of an entry. */
+static inline const char *index_added_key(const struct index_added *added,
+                                          const struct index_added_entry *e)
 {
-    return added->arena + e->path_off;
+    return added->arena + e->key_off;
 }
 
 /** Frees what the list holds. */
@@ -54,6 +55,6 @@ struct index_rename {
  * are none; sets *failed (and returns NULL) when out of memory.
  */
 struct index_rename *index_match_renames(struct index_map *map, const struct index_added *added,
-                                         size_t *npairs, bool *failed);
+                                         struct index_dirs *dirs, size_t *npairs, bool *failed);
 
 #endif // FRD_EXAMPLES_FRDINDEX_RENAME_H

@@ -14,12 +14,12 @@
 /*
  * Stored layout (native byte order, checked by the header's order mark):
  *
- *   "frdsnap1"  8 bytes
+ *   "frdsnap2"  8 bytes ("frdsnap1", keyed by path, is read as no snapshot)
  *   order mark  uint64 0x0102030405060708
  *   count       uint64
- *   entries     count * {uint64 path_hash, uint64 digest, int64 id}
+ *   entries     count * {uint64 key_hash, uint64 digest, int64 id}
  */
-#define SNAP_MAGIC      "frdsnap1"
+#define SNAP_MAGIC      "frdsnap2"
 #define SNAP_ORDER_MARK 0x0102030405060708u
 #define SNAP_HEADER     24
 
@@ -70,20 +70,19 @@ void index_snapshot_free(struct index_snapshot *snap)
 
 TOOL_RESERVE_DEFINE(entries_reserve, struct index_snap_entry, 4096)
 
-int index_snapshot_push(struct index_snapshot *snap, uint64_t path_hash, uint64_t digest,
-                        int64_t id)
+int index_snapshot_push(struct index_snapshot *snap, uint64_t key_hash, uint64_t digest, int64_t id)
 {
     if (entries_reserve(&snap->entries, &snap->cap, snap->count + 1) < 0) {
         return -1;
     }
-    snap->entries[snap->count++] = (struct index_snap_entry){path_hash, digest, id};
+    snap->entries[snap->count++] = (struct index_snap_entry){key_hash, digest, id};
     return 0;
 }
 
-/** What a lookup by path hash compares. */
+/** What a lookup by key hash compares. */
 struct snap_key {
     const struct index_snapshot *snap;
-    uint64_t path_hash;
+    uint64_t key_hash;
 };
 
 static bool entry_has_hash(const void *record, const void *key)
@@ -91,11 +90,11 @@ static bool entry_has_hash(const void *record, const void *key)
     const struct snap_key *k = key;
     uint32_t e;
     memcpy(&e, record, sizeof(e));
-    return k->snap->entries[e].path_hash == k->path_hash;
+    return k->snap->entries[e].key_hash == k->key_hash;
 }
 
 /**
- * Builds the hash index. @return 0, 1 if two entries share a path hash (the snapshot is
+ * Builds the hash index. @return 0, 1 if two entries share a key hash (the snapshot is
  * then unusable), or -1 when out of memory.
  */
 static int snapshot_index(struct index_snapshot *snap)
@@ -106,9 +105,9 @@ static int snapshot_index(struct index_snapshot *snap)
         return -1;
     }
     for (size_t e = 0; e < snap->count; e++) {
-        struct snap_key key = {snap, snap->entries[e].path_hash};
+        struct snap_key key = {snap, snap->entries[e].key_hash};
         bool found;
-        void *slot = tool_hash_insert(&snap->index, key.path_hash, entry_has_hash, &key, &found);
+        void *slot = tool_hash_insert(&snap->index, key.key_hash, entry_has_hash, &key, &found);
         if (slot == NULL) {
             return -1;
         }
@@ -121,10 +120,10 @@ static int snapshot_index(struct index_snapshot *snap)
     return 0;
 }
 
-long index_snapshot_find(const struct index_snapshot *snap, uint64_t path_hash)
+long index_snapshot_find(const struct index_snapshot *snap, uint64_t key_hash)
 {
-    struct snap_key key = {snap, path_hash};
-    const void *record = tool_hash_find(&snap->index, path_hash, entry_has_hash, &key);
+    struct snap_key key = {snap, key_hash};
+    const void *record = tool_hash_find(&snap->index, key_hash, entry_has_hash, &key);
     if (record == NULL) {
         return -1;
     }
@@ -189,7 +188,7 @@ int index_snapshot_save(sqlite3 *db, int64_t generation, struct index_snapshot *
         return -1;
     }
     if (indexed == 1) {
-        // Two paths with one hash: no snapshot; the next update reads every row.
+        // Two keys with one hash: no snapshot; the next update reads every row.
         return index_db_meta_set(db, "snapshot_gen", 0);
     }
     size_t len = SNAP_HEADER + snap->count * sizeof(struct index_snap_entry);

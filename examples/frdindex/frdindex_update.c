@@ -4,14 +4,20 @@
 /** `frdindex update`: walk the roots and bring the database up to date in one transaction. */
 #define _XOPEN_SOURCE 700 // realpath
 
+#include "frdindex_update.h"
+
 #include "errtext.h"
-#include "frdindex.h"
 #include "frdindex_collect.h"
+#include "frdindex_db.h"
+#include "frdindex_dirs.h"
 #include "frdindex_exclude.h"
 #include "frdindex_file.h"
+#include "frdindex_history.h"
 #include "frdindex_map.h"
 #include "frdindex_rename.h"
+#include "frdindex_roots.h"
 #include "frdindex_snapshot.h"
+#include "frdindex_trigram.h"
 #include "grow.h"
 #include "toolname.h"
 
@@ -29,36 +35,47 @@
  * An update, all inside one write transaction (BEGIN IMMEDIATE ... COMMIT):
  *
  *   1. start the walk (other threads); meanwhile read the last update's snapshot (one
- *      BLOB: path hash, metadata digest and rowid per row, see frdindex_snapshot.h), or,
- *      without a usable one, load every stored row into a hash map keyed by path;
- *   2. for each batch the walk hands over, look each path up: an equal digest (or row) is
- *      only marked seen, with no SQLite call at all; a changed entry's row is read back
- *      and updated in place; a new path is inserted;
+ *      BLOB: key hash, metadata digest and rowid per row, see frdindex_snapshot.h), or,
+ *      without a usable one, load every stored row into a hash map keyed by entry key
+ *      (directory id and name, see frdindex_dirs.h); and the directories (table dirs);
+ *   2. for each batch the walk hands over, find each entry's directory (the walk's node
+ *      for it knows its row once looked up) and look its key up: an equal digest (or row)
+ *      is only marked seen, with no SQLite call at all; a changed entry's row is read back
+ *      and updated in place; a new entry is inserted, its name's trigrams noted;
  *   3. after the walk: the rows not met are read back; those under a directory that could
- *      not be read are kept; a new path whose file (device + file id, on a volume whose ids
- *      persist) was at a path now gone, unchanged, is a rename: the old row goes and the
- *      new one says where it came from;
- *   4. the other rows not met are deleted and listed in table `removed`;
- *   5. meta, roots and the new snapshot are written and the transaction commits.
+ *      not be read are kept; a new entry whose file (device + file id, on a volume whose
+ *      ids persist) was at a path now gone, unchanged, is a rename: the old row goes and
+ *      the history says where the new one came from;
+ *   4. the other rows not met are deleted; every change goes into the history;
+ *   5. the trigram lists touched, meta, roots and the new snapshot are written and the
+ *      transaction commits.
  *
  * A kill or crash anywhere before the commit leaves the previous update's state: SQLite
  * rolls the uncommitted transaction back when the database is next opened. The first
  * update writes a temporary file instead, renamed into place after the commit (see
  * frdindex_file.h): killed, it leaves no database. An update that finds nothing changed
- * writes only the meta rows, and reads only the snapshot.
+ * writes only the meta rows, and reads only the snapshot and the directories.
+ *
+ * No step costs more than a name per entry: a path is never built (but for an error
+ * message), so a tree as deep as the file system allows costs what its names cost.
  */
 
 struct update {
     sqlite3 *db;
     int64_t generation;
+    bool fresh; /**< the index had no rows: new ids need no lookup, lists no merge */
     struct index_map map;
-    sqlite3_stmt *insert, *update, *remove, *insert_history, *mark_renamed;
+    struct index_dirs dirs;
+    struct index_postings postings;
+    struct index_history_writer history;
+    sqlite3_stmt *insert, *update, *remove, *fetch, *last_in_dir;
+    uint32_t root_next_seq; /**< entry numbers of directory 0 (the root "/") */
     uint64_t counts[INDEX_REMOVED + 1];
     uint64_t rows_written;
-    uint64_t inserted_path_bytes; // for the next update's map reservation
-    uint64_t kill_after;          // test hook: SIGKILL after this many writes (0: never)
+    uint64_t inserted_key_bytes; // for the next update's map reservation
+    uint64_t kill_after;         // test hook: SIGKILL after this many writes (0: never)
 
-    bool track_added; // the index has rows, so an added path may be a rename
+    bool track_added; // the index has rows, so an added entry may be a rename
     struct index_added added;
 
     // With a snapshot of the last update, the map holds only rows read back (changed,
@@ -66,7 +83,11 @@ struct update {
     bool snap_mode;
     struct index_snapshot snap; // the last update's
     struct index_snapshot next; // this update's, filled as rows are kept or written
-    sqlite3_stmt *fetch;
+
+    char *key; // the current entry's key
+    size_t key_cap;
+    struct index_dnode **chain; // nodes being looked up, deepest first
+    size_t chain_cap;
 };
 
 static double mono_seconds(void)
@@ -82,6 +103,14 @@ static int64_t now_ns(void)
     clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
+
+static int out_of_memory(void)
+{
+    fprintf(stderr, "%s: out of memory\n", tool_name);
+    return -1;
+}
+
+TOOL_RESERVE_DEFINE(nodes_reserve, struct index_dnode *, 64)
 
 /** Counts a row written; the test hook kills the process here to prove the rollback. */
 static void row_written(struct update *u)
@@ -130,52 +159,51 @@ static void read_row(sqlite3_stmt *stmt, int col, struct index_row *row)
     row->fields = (uint32_t)sqlite3_column_int64(stmt, col + 15);
 }
 
-/** Binds the metadata columns ?2..?17 (ROW_COLUMNS), gen ?18 and change ?19. */
-static void bind_row(sqlite3_stmt *stmt, const struct index_row *row, int64_t gen,
-                     enum index_change change)
+/** Binds the metadata columns ?3..?18 (ROW_COLUMNS) and the node ?19 (0: NULL). */
+static void bind_row(sqlite3_stmt *stmt, const struct index_row *row, int64_t node)
 {
-    sqlite3_bind_int(stmt, 2, row->type);
-    sqlite3_bind_int64(stmt, 3, (int64_t)row->size);
-    sqlite3_bind_int64(stmt, 4, row->mtime_ns);
-    sqlite3_bind_int64(stmt, 5, row->ctime_ns);
-    sqlite3_bind_int64(stmt, 6, (int64_t)row->file_id);
-    sqlite3_bind_int64(stmt, 7, (int64_t)row->dev);
-    sqlite3_bind_int64(stmt, 8, row->mode);
-    sqlite3_bind_int(stmt, 9, row->persistent);
-    sqlite3_bind_int64(stmt, 10, row->nlink);
-    sqlite3_bind_int64(stmt, 11, row->uid);
-    sqlite3_bind_int64(stmt, 12, row->gid);
-    sqlite3_bind_int64(stmt, 13, row->btime_ns);
-    sqlite3_bind_int64(stmt, 14, (int64_t)row->rdev);
-    sqlite3_bind_int64(stmt, 15, row->attributes);
-    sqlite3_bind_int64(stmt, 16, row->attributes_known);
-    sqlite3_bind_int64(stmt, 17, row->fields);
-    sqlite3_bind_int64(stmt, 18, gen);
-    sqlite3_bind_int(stmt, 19, change);
+    sqlite3_bind_int(stmt, 3, row->type);
+    sqlite3_bind_int64(stmt, 4, (int64_t)row->size);
+    sqlite3_bind_int64(stmt, 5, row->mtime_ns);
+    sqlite3_bind_int64(stmt, 6, row->ctime_ns);
+    sqlite3_bind_int64(stmt, 7, (int64_t)row->file_id);
+    sqlite3_bind_int64(stmt, 8, (int64_t)row->dev);
+    sqlite3_bind_int64(stmt, 9, row->mode);
+    sqlite3_bind_int(stmt, 10, row->persistent);
+    sqlite3_bind_int64(stmt, 11, row->nlink);
+    sqlite3_bind_int64(stmt, 12, row->uid);
+    sqlite3_bind_int64(stmt, 13, row->gid);
+    sqlite3_bind_int64(stmt, 14, row->btime_ns);
+    sqlite3_bind_int64(stmt, 15, (int64_t)row->rdev);
+    sqlite3_bind_int64(stmt, 16, row->attributes);
+    sqlite3_bind_int64(stmt, 17, row->attributes_known);
+    sqlite3_bind_int64(stmt, 18, row->fields);
+    if (node != 0) {
+        sqlite3_bind_int64(stmt, 19, node);
+    } else {
+        sqlite3_bind_null(stmt, 19);
+    }
 }
 
 static int prepare_all(struct update *u)
 {
     static const char insert_sql[] =
-        "INSERT INTO entries(path, " ROW_COLUMNS ", gen, change) VALUES (?1, ?2, ?3, ?4, ?5, "
-        "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
+        "INSERT INTO entries(id, name, " ROW_COLUMNS ", node) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+        "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
     static const char update_sql[] =
-        "UPDATE entries SET type = ?2, size = ?3, mtime = ?4, ctime = ?5, file_id = ?6, "
-        "dev = ?7, mode = ?8, persistent = ?9, nlink = ?10, uid = ?11, gid = ?12, btime = ?13, "
-        "rdev = ?14, attrs = ?15, attrs_known = ?16, fields = ?17, gen = ?18, change = ?19, "
-        "old_path = NULL WHERE id = ?1";
-    static const char fetch_sql[] = "SELECT path, " ROW_COLUMNS " FROM entries WHERE id = ?";
+        "UPDATE entries SET type = ?3, size = ?4, mtime = ?5, ctime = ?6, file_id = ?7, "
+        "dev = ?8, mode = ?9, persistent = ?10, nlink = ?11, uid = ?12, gid = ?13, btime = ?14, "
+        "rdev = ?15, attrs = ?16, attrs_known = ?17, fields = ?18, node = ?19 WHERE id = ?1";
+    static const char fetch_sql[] = "SELECT name, " ROW_COLUMNS " FROM entries WHERE id = ?";
     if (sqlite3_prepare_v2(u->db, insert_sql, -1, &u->insert, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(u->db, update_sql, -1, &u->update, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(u->db, "DELETE FROM entries WHERE id = ?", -1, &u->remove, NULL) !=
             SQLITE_OK ||
+        sqlite3_prepare_v2(u->db, fetch_sql, -1, &u->fetch, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(u->db,
-                           "INSERT INTO history(gen, path, change, type, other_path) "
-                           "VALUES (?1, ?2, ?3, ?4, ?5)",
-                           -1, &u->insert_history, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(u->db, "UPDATE entries SET change = ?2, old_path = ?3 WHERE id = ?1", -1,
-                           &u->mark_renamed, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(u->db, fetch_sql, -1, &u->fetch, NULL) != SQLITE_OK) {
+                           "SELECT id FROM entries WHERE id >= ?1 AND id < ?2 "
+                           "ORDER BY id DESC LIMIT 1",
+                           -1, &u->last_in_dir, NULL) != SQLITE_OK) {
         return index_db_fail(u->db, "preparing statements");
     }
     return 0;
@@ -183,23 +211,38 @@ static int prepare_all(struct update *u)
 
 static void finalize_all(struct update *u)
 {
-    sqlite3_stmt **all[] = {&u->insert,         &u->update,       &u->remove,
-                            &u->insert_history, &u->mark_renamed, &u->fetch};
+    sqlite3_stmt **all[] = {&u->insert, &u->update, &u->remove, &u->fetch, &u->last_in_dir};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
         sqlite3_finalize(*all[i]);
         *all[i] = NULL;
     }
 }
 
+/** Makes (dir, name)'s key in u->key. @return its length, or 0 when out of memory. */
+static size_t make_key(struct update *u, int64_t dir, const char *name, size_t len)
+{
+    if (tool_reserve_chars(&u->key, &u->key_cap, INDEX_KEY_DIR_BYTES + len + 1) < 0) {
+        return 0;
+    }
+    index_key_make(u->key, dir, name, len);
+    return INDEX_KEY_DIR_BYTES + len;
+}
+
+/** @return the name of a key (`len` its length), its length in *name_len. */
+static const char *key_name(const char *key, size_t len, size_t *name_len)
+{
+    *name_len = len - INDEX_KEY_DIR_BYTES;
+    return key + INDEX_KEY_DIR_BYTES;
+}
+
 /** Loads every stored row into the map. @return 0 or -1. */
-static int load_rows(struct update *u, int64_t expected, int64_t path_bytes)
+static int load_rows(struct update *u, int64_t expected, int64_t key_bytes)
 {
     sqlite3_stmt *stmt;
-    if (expected > 0 && index_map_reserve(&u->map, (size_t)expected, (size_t)path_bytes) < 0) {
-        fprintf(stderr, "%s: out of memory\n", tool_name);
-        return -1;
+    if (expected > 0 && index_map_reserve(&u->map, (size_t)expected, (size_t)key_bytes) < 0) {
+        return out_of_memory();
     }
-    if (sqlite3_prepare_v2(u->db, "SELECT id, path, " ROW_COLUMNS " FROM entries", -1, &stmt,
+    if (sqlite3_prepare_v2(u->db, "SELECT id, name, " ROW_COLUMNS " FROM entries", -1, &stmt,
                            NULL) != SQLITE_OK) {
         return index_db_fail(u->db, "reading the index");
     }
@@ -207,14 +250,17 @@ static int load_rows(struct update *u, int64_t expected, int64_t path_bytes)
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
         struct index_row row = {.id = sqlite3_column_int64(stmt, 0)};
         read_row(stmt, 2, &row);
-        const void *path = sqlite3_column_blob(stmt, 1);
+        const void *name = sqlite3_column_blob(stmt, 1);
         int len = sqlite3_column_bytes(stmt, 1);
-        if (path == NULL || len <= 0 || index_map_add(&u->map, path, (size_t)len, &row) < 0) {
+        size_t klen =
+            name != NULL && len > 0 ? make_key(u, index_entry_dir(row.id), name, (size_t)len) : 0;
+        if (klen == 0 || index_map_add(&u->map, u->key, klen, &row) < 0) {
             sqlite3_finalize(stmt);
             fprintf(stderr, "%s: %s\n", tool_name,
-                    path == NULL && len > 0 ? "out of memory"
-                                            : "the index holds an empty path: it is damaged; "
-                                              "remove it and run update again");
+                    name == NULL && len > 0 ? "out of memory"
+                    : len <= 0              ? "the index holds an empty name: it is damaged; "
+                                              "remove it and run update again"
+                                            : "out of memory");
             return -1;
         }
     }
@@ -250,48 +296,207 @@ static enum index_change classify(const struct index_row *old, const struct inde
     return INDEX_METADATA; // ctime, mode, owner, links, attributes, ...
 }
 
-static int out_of_memory(void)
-{
-    fprintf(stderr, "%s: out of memory\n", tool_name);
-    return -1;
-}
-
 /** Notes a row of the index as it stands after this update, for the next snapshot. */
-static int keep_in_next(struct update *u, uint64_t path_hash, const struct index_row *row,
+static int keep_in_next(struct update *u, uint64_t key_hash, const struct index_row *row,
                         int64_t id)
 {
-    return index_snapshot_push(&u->next, path_hash, index_row_digest(row), id) < 0 ? out_of_memory()
-                                                                                   : 0;
+    return index_snapshot_push(&u->next, key_hash, index_row_digest(row), id) < 0 ? out_of_memory()
+                                                                                  : 0;
 }
 
-/** Inserts a path the index did not have. @return 0 or -1. */
-static int insert_rec(struct update *u, const struct index_rec *r, const char *path,
-                      uint64_t path_hash)
+/** Appends one event of this generation to the history. @return 0 or -1. */
+static int add_event(struct update *u, enum index_change change, unsigned type, const char *key,
+                     size_t klen, const char *other, size_t other_len)
+{
+    struct index_event e = {
+        .dir = index_key_dir(key),
+        .change = (uint8_t)change,
+        .type = (uint8_t)type,
+        .has_other = other != NULL,
+    };
+    e.name = key_name(key, klen, &e.name_len);
+    if (other != NULL) {
+        e.other_dir = index_key_dir(other);
+        e.other = key_name(other, other_len, &e.other_len);
+    }
+    return index_history_add(&u->history, &e);
+}
+
+/**
+ * The row in `dirs` of a directory the walk met, looked up (or added) once: the nodes
+ * above it not looked up yet first, from the top down (a loop: any depth, no stack).
+ * @return its id, or -1 after a message.
+ */
+static int64_t node_dir(struct update *u, struct index_dnode *node)
+{
+    size_t n = 0;
+    struct index_dnode *m = node;
+    for (; m != NULL && m->dir_id == 0; m = m->parent) {
+        if (nodes_reserve(&u->chain, &u->chain_cap, n + 1) < 0) {
+            return out_of_memory();
+        }
+        u->chain[n++] = m;
+    }
+    int64_t id = m != NULL ? m->dir_id : 0;
+    while (n-- > 0) {
+        id = index_dirs_intern(&u->dirs, id, u->chain[n]->name, u->chain[n]->name_len);
+        if (id < 0) {
+            return -1;
+        }
+        u->chain[n]->dir_id = id;
+    }
+    return id;
+}
+
+/**
+ * Where a walked entry goes: its directory's id and its name (a path-form record's path is
+ * split, its directories looked up part by part). @return 0, or -1 after a message.
+ */
+static int rec_place(struct update *u, const struct index_rec *r, const char *arena, int64_t *dir,
+                     const char **name, size_t *len)
+{
+    const char *text = arena + r->name_off;
+    if (!r->path_form) {
+        *name = text;
+        *len = r->name_len;
+        *dir = r->parent != NULL ? node_dir(u, r->parent) : 0;
+        return *dir < 0 ? -1 : 0;
+    }
+    size_t n = r->name_len;
+    while (n > 1 && text[n - 1] == '/') {
+        n--;
+    }
+    size_t start = n;
+    while (start > 0 && text[start - 1] != '/') {
+        start--;
+    }
+    if (start == n) { // "/"
+        *dir = 0;
+        *name = "/";
+        *len = 1;
+        return 0;
+    }
+    *name = text + start;
+    *len = n - start;
+    *dir = start > 0 ? index_dirs_at(&u->dirs, text, start, true) : 0;
+    return *dir < 0 ? -1 : 0;
+}
+
+/** The row in `dirs` of a walked directory itself (0 for anything else). @return -1 on error. */
+static int64_t rec_node(struct update *u, const struct index_rec *r, int64_t dir, const char *name,
+                        size_t len)
+{
+    if (r->row.type != FRD_TYPE_DIR) {
+        return 0;
+    }
+    return r->self != NULL ? node_dir(u, r->self) : index_dirs_intern(&u->dirs, dir, name, len);
+}
+
+/**
+ * A new rowid in directory `dir`: one past the last one it holds, looked up once per
+ * directory and update; when the numbers run out (four billion entries made in one
+ * directory, while the last one stays), the first free one. @return it, or -1 (message).
+ */
+static int64_t new_entry_id(struct update *u, int64_t dir)
+{
+    struct index_dir *slot = NULL;
+    uint32_t next = u->root_next_seq;
+    if (dir != 0) {
+        bool failed = false;
+        slot = index_dirs_get(&u->dirs, dir, &failed);
+        if (slot == NULL) {
+            fprintf(stderr, "%s: internal: directory %lld is not known\n", tool_name,
+                    (long long)dir);
+            return -1;
+        }
+        next = slot->next_seq;
+    }
+    if (next == 0 || next == UINT32_MAX) {
+        // Look in the table: the last id in the directory's range, or the first gap.
+        next = 1;
+        sqlite3_bind_int64(u->last_in_dir, 1, index_entry_id(dir, 0));
+        sqlite3_bind_int64(u->last_in_dir, 2, index_entry_id(dir + 1, 0));
+        int rc = u->fresh ? SQLITE_DONE : sqlite3_step(u->last_in_dir);
+        if (rc == SQLITE_ROW) {
+            next = (uint32_t)(sqlite3_column_int64(u->last_in_dir, 0) & 0xffffffff) + 1;
+        }
+        sqlite3_reset(u->last_in_dir);
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+            return index_db_fail(u->db, "reading the index");
+        }
+        if (next == 0 || next == UINT32_MAX) {
+            sqlite3_stmt *stmt;
+            if (sqlite3_prepare_v2(u->db, "SELECT id FROM entries WHERE id > ?1 AND id < ?2", -1,
+                                   &stmt, NULL) != SQLITE_OK) {
+                return index_db_fail(u->db, "reading the index");
+            }
+            sqlite3_bind_int64(stmt, 1, index_entry_id(dir, 0));
+            sqlite3_bind_int64(stmt, 2, index_entry_id(dir, UINT32_MAX));
+            next = 1;
+            while (sqlite3_step(stmt) == SQLITE_ROW &&
+                   (uint32_t)(sqlite3_column_int64(stmt, 0) & 0xffffffff) == next) {
+                next++;
+            }
+            sqlite3_finalize(stmt);
+            if (next == UINT32_MAX) {
+                fprintf(stderr, "%s: a directory holds more entries than an index can\n",
+                        tool_name);
+                return -1;
+            }
+        }
+    }
+    int64_t id = index_entry_id(dir, next);
+    if (slot != NULL) {
+        slot->next_seq = next + 1;
+    } else {
+        u->root_next_seq = next + 1;
+    }
+    return id;
+}
+
+/** Inserts an entry the index did not have. @return 0 or -1. */
+static int insert_rec(struct update *u, const struct index_rec *r, int64_t dir, const char *name,
+                      size_t len, uint64_t key_hash)
 {
     if (r->failed) {
         return 0; // nothing known about it yet: index it once it can be stat'ed
     }
-    sqlite3_bind_blob(u->insert, 1, path, (int)r->path_len, SQLITE_STATIC);
-    bind_row(u->insert, &r->row, u->generation, INDEX_ADDED);
+    int64_t node = rec_node(u, r, dir, name, len);
+    int64_t id = node < 0 ? -1 : new_entry_id(u, dir);
+    if (id < 0) {
+        return -1;
+    }
+    sqlite3_bind_int64(u->insert, 1, id);
+    sqlite3_bind_blob(u->insert, 2, name, (int)len, SQLITE_STATIC);
+    bind_row(u->insert, &r->row, node);
     if (step_write(u, u->insert, "adding an entry") < 0) {
         return -1;
     }
-    int64_t id = sqlite3_last_insert_rowid(u->db);
+    if (index_postings_add(&u->postings, id, name, len) < 0) {
+        return out_of_memory();
+    }
     u->counts[INDEX_ADDED]++;
-    u->inserted_path_bytes += r->path_len + 1;
+    size_t klen = make_key(u, dir, name, len);
+    if (klen == 0) {
+        return out_of_memory();
+    }
+    u->inserted_key_bytes += klen + 1;
     if (u->track_added && r->row.persistent) {
+        // Perhaps a rename: its event is written once the renames are known.
         struct index_row row = r->row;
         row.id = id;
-        if (index_added_push(&u->added, &row, path, r->path_len) < 0) {
+        if (index_added_push(&u->added, &row, u->key, klen) < 0) {
             return out_of_memory();
         }
+    } else if (add_event(u, INDEX_ADDED, r->row.type, u->key, klen, NULL, 0) < 0) {
+        return -1;
     }
-    return keep_in_next(u, path_hash, &r->row, id);
+    return keep_in_next(u, key_hash, &r->row, id);
 }
 
-/** Writes what changed for a path the index had (`old`). @return 0 or -1. */
+/** Writes what changed for an entry the index had (`old`). @return 0 or -1. */
 static int update_rec(struct update *u, const struct index_rec *r, const struct index_row *old,
-                      struct index_item *item)
+                      struct index_item *item, int64_t dir, const char *name, size_t len)
 {
     enum index_change change = classify(old, &r->row);
     if (change == INDEX_UNCHANGED) {
@@ -302,18 +507,31 @@ static int update_rec(struct update *u, const struct index_rec *r, const struct 
         // The file that was here may have moved elsewhere (log rotation).
         item->rename_source = true;
     }
+    int64_t node = rec_node(u, r, dir, name, len);
+    if (node < 0) {
+        return -1;
+    }
     sqlite3_bind_int64(u->update, 1, old->id);
-    bind_row(u->update, &r->row, u->generation, change);
-    return step_write(u, u->update, "updating an entry");
+    bind_row(u->update, &r->row, node);
+    if (step_write(u, u->update, "updating an entry") < 0) {
+        return -1;
+    }
+    size_t klen = make_key(u, dir, name, len);
+    return klen == 0 ? out_of_memory() : add_event(u, change, r->row.type, u->key, klen, NULL, 0);
 }
 
 /** Compares one walked entry with the loaded rows and writes what differs. @return 0 or -1. */
-static int apply_rec_map(struct update *u, const struct index_rec *r, const char *path)
+static int apply_rec_map(struct update *u, const struct index_rec *r, int64_t dir, const char *name,
+                         size_t len)
 {
-    uint64_t hash = r->path_hash;
-    struct index_item *item = index_map_find_hashed(&u->map, path, r->path_len, hash);
+    size_t klen = make_key(u, dir, name, len);
+    if (klen == 0) {
+        return out_of_memory();
+    }
+    uint64_t hash = index_key_hash(u->key, klen);
+    struct index_item *item = index_map_find_hashed(&u->map, u->key, klen, hash);
     if (item == NULL) {
-        return insert_rec(u, r, path, hash);
+        return insert_rec(u, r, dir, name, len, hash);
     }
     if (item->mark != INDEX_MARK_UNSEEN) {
         return 0; // met twice (a root inside another): once is enough
@@ -322,18 +540,17 @@ static int apply_rec_map(struct update *u, const struct index_rec *r, const char
     if (r->failed) {
         return keep_in_next(u, hash, &item->row, item->row.id); // keep what the index knew
     }
-    if (update_rec(u, r, &item->row, item) < 0) {
+    if (update_rec(u, r, &item->row, item, dir, name, len) < 0) {
         return -1;
     }
     return keep_in_next(u, hash, &r->row, item->row.id);
 }
 
 /**
- * Reads row `id` back. @return 1 with *row and its path in the map's terms checked equal to
- * `path`, 0 if the row has another path (a path hash collision), -1 on error.
+ * Reads row `id` back: its metadata into *row and its key into u->key (*klen).
+ * @return 0, or -1 after a message.
  */
-static int fetch_row(struct update *u, int64_t id, const char *path, size_t len,
-                     struct index_row *row, const char **stored_path, size_t *stored_len)
+static int fetch_row(struct update *u, int64_t id, struct index_row *row, size_t *klen)
 {
     sqlite3_reset(u->fetch);
     sqlite3_bind_int64(u->fetch, 1, id);
@@ -350,21 +567,27 @@ static int fetch_row(struct update *u, int64_t id, const char *path, size_t len,
     }
     *row = (struct index_row){.id = id};
     read_row(u->fetch, 1, row);
-    *stored_path = sqlite3_column_blob(u->fetch, 0);
-    *stored_len = (size_t)sqlite3_column_bytes(u->fetch, 0);
-    if (*stored_path == NULL) {
+    const char *name = sqlite3_column_blob(u->fetch, 0);
+    int len = sqlite3_column_bytes(u->fetch, 0);
+    if (name == NULL || len <= 0) {
         return index_db_fail(u->db, "reading an entry");
     }
-    return path == NULL || (*stored_len == len && memcmp(*stored_path, path, len) == 0);
+    *klen = make_key(u, index_entry_dir(id), name, (size_t)len);
+    return *klen == 0 ? out_of_memory() : 0;
 }
 
 /** Compares one walked entry with the snapshot; reads a row only if it changed. */
-static int apply_rec_snap(struct update *u, const struct index_rec *r, const char *path)
+static int apply_rec_snap(struct update *u, const struct index_rec *r, int64_t dir,
+                          const char *name, size_t len)
 {
-    uint64_t hash = r->path_hash;
+    size_t klen = make_key(u, dir, name, len);
+    if (klen == 0) {
+        return out_of_memory();
+    }
+    uint64_t hash = index_key_hash(u->key, klen);
     long i = index_snapshot_find(&u->snap, hash);
     if (i < 0) {
-        return insert_rec(u, r, path, hash);
+        return insert_rec(u, r, dir, name, len, hash);
     }
     const struct index_snap_entry *s = &u->snap.entries[i];
     if (u->snap.seen[i]) {
@@ -377,23 +600,22 @@ static int apply_rec_snap(struct update *u, const struct index_rec *r, const cha
         return index_snapshot_push(&u->next, hash, s->digest, s->id) < 0 ? out_of_memory() : 0;
     }
     struct index_row old;
-    const char *stored = NULL;
-    size_t stored_len = 0;
-    int same = fetch_row(u, s->id, path, r->path_len, &old, &stored, &stored_len);
-    if (same < 0) {
+    size_t stored_len;
+    if (fetch_row(u, s->id, &old, &stored_len) < 0) {
         return -1;
     }
-    if (same == 0) {
-        return insert_rec(u, r, path, hash); // another path with the same hash
+    if (index_entry_dir(s->id) != dir || stored_len != klen ||
+        memcmp(u->key + INDEX_KEY_DIR_BYTES, name, len) != 0) {
+        return insert_rec(u, r, dir, name, len, hash); // another entry with the same hash
     }
     u->snap.seen[i] = 1;
     // Keep the old row in the map: if it was replaced, its file may have moved (renames).
-    long item = index_map_add(&u->map, path, r->path_len, &old);
+    long item = index_map_add(&u->map, u->key, klen, &old);
     if (item < 0) {
         return out_of_memory();
     }
     u->map.items[item].mark = INDEX_MARK_SEEN;
-    if (update_rec(u, r, &old, &u->map.items[item]) < 0) {
+    if (update_rec(u, r, &old, &u->map.items[item], dir, name, len) < 0) {
         return -1;
     }
     return index_snapshot_push(&u->next, hash, digest, s->id) < 0 ? out_of_memory() : 0;
@@ -407,91 +629,147 @@ static int load_unseen(struct update *u)
             continue;
         }
         struct index_row row;
-        const char *stored = NULL;
-        size_t stored_len = 0;
-        if (fetch_row(u, u->snap.entries[i].id, NULL, 0, &row, &stored, &stored_len) < 0) {
+        size_t klen = 0;
+        if (fetch_row(u, u->snap.entries[i].id, &row, &klen) < 0) {
             return -1;
         }
-        if (index_map_add(&u->map, stored, stored_len, &row) < 0) {
+        if (index_map_add(&u->map, u->key, klen, &row) < 0) {
             return out_of_memory();
         }
     }
     return 0;
 }
 
-/** @return whether `path` is `dir` or below it. */
-static bool path_under(const char *path, size_t len, const char *dir)
+/**
+ * Keeps the unseen rows at and below the paths the walk could not read (a directory that
+ * cannot be listed now has not lost its files). @return 0 or -1.
+ */
+static int keep_failed(struct update *u, const struct index_collect *c)
 {
-    size_t dlen = strlen(dir);
-    if (dlen == 1 && dir[0] == '/') {
-        return len > 0 && path[0] == '/';
+    for (size_t f = 0; f < c->nfailed; f++) {
+        const char *path = c->failed[f];
+        size_t len = strlen(path);
+        while (len > 1 && path[len - 1] == '/') {
+            len--;
+        }
+        size_t start = len;
+        while (start > 0 && path[start - 1] != '/') {
+            start--;
+        }
+        // The failed path as a key (its directory and name), and as a directory.
+        int64_t dir = start > 0 ? index_dirs_at(&u->dirs, path, start, false) : 0;
+        int64_t below = index_dirs_at(&u->dirs, path, len, false);
+        if (dir < 0 || below < 0) {
+            return -1;
+        }
+        const char *name = start == len ? "/" : path + start;
+        size_t name_len = start == len ? 1 : len - start;
+        bool keyed = start == 0 || start == len || dir > 0;
+        for (size_t i = 0; i < u->map.count; i++) {
+            struct index_item *item = &u->map.items[i];
+            if (item->mark != INDEX_MARK_UNSEEN) {
+                continue;
+            }
+            const char *key = index_item_key(&u->map, item);
+            int64_t item_dir = index_key_dir(key);
+            bool same = keyed && item_dir == dir &&
+                        item->key_len == INDEX_KEY_DIR_BYTES + name_len &&
+                        memcmp(key + INDEX_KEY_DIR_BYTES, name, name_len) == 0;
+            if (same || (below > 0 && index_dirs_under(&u->dirs, item_dir, below))) {
+                item->mark = INDEX_MARK_KEPT;
+            }
+        }
     }
-    return len >= dlen && memcmp(path, dir, dlen) == 0 && (len == dlen || path[dlen] == '/');
+    return 0;
 }
 
-/** Keeps the unseen rows below directories the walk could not read. */
-static void keep_failed(struct update *u, const struct index_collect *c)
+/** Deletes the row of a stored entry, with its trigrams. @return 0 or -1. */
+static int delete_item(struct update *u, const struct index_item *item, const char *what)
 {
-    if (c->nfailed == 0) {
-        return;
+    size_t name_len;
+    const char *name = key_name(index_item_key(&u->map, item), item->key_len, &name_len);
+    sqlite3_bind_int64(u->remove, 1, item->row.id);
+    if (step_write(u, u->remove, what) < 0) {
+        return -1;
     }
-    for (size_t i = 0; i < u->map.count; i++) {
+    return index_postings_remove(&u->postings, item->row.id, name, name_len) < 0 ? out_of_memory()
+                                                                                 : 0;
+}
+
+/**
+ * Matches renames, then writes them, the events of the added entries held back until now,
+ * and the removals. @return 0 or -1.
+ */
+static int write_renames_and_removals(struct update *u)
+{
+    size_t npairs;
+    bool failed;
+    struct index_rename *pairs =
+        index_match_renames(&u->map, &u->added, &u->dirs, &npairs, &failed);
+    // One more than needed: never a null array (index_match_renames pairs added entries only).
+    size_t nadded = u->added.count;
+    long *pair_of = malloc((nadded + 1) * sizeof(*pair_of));
+    if (failed || pair_of == NULL) {
+        free(pairs);
+        free(pair_of);
+        return out_of_memory();
+    }
+    for (size_t t = 0; t <= nadded; t++) {
+        pair_of[t] = -1;
+    }
+    int result = 0;
+    for (size_t p = 0; p < npairs && result == 0; p++) {
+        struct index_item *src = &u->map.items[pairs[p].source];
+        const struct index_added_entry *a = &u->added.entries[pairs[p].target];
+        if (src->mark == INDEX_MARK_UNSEEN) {
+            src->mark = INDEX_MARK_MOVED; // its path is gone: the row goes with it
+            result = delete_item(u, src, "removing a renamed entry's old row");
+            if (result == 0) {
+                result =
+                    add_event(u, INDEX_RENAMED_AWAY, src->row.type, index_item_key(&u->map, src),
+                              src->key_len, index_added_key(&u->added, a), a->key_len);
+            }
+        }
+        pair_of[pairs[p].target] = (long)p;
+        u->counts[INDEX_ADDED]--;
+        u->counts[pairs[p].change]++;
+    }
+    for (size_t t = 0; t < nadded && result == 0; t++) {
+        const struct index_added_entry *a = &u->added.entries[t];
+        const char *key = index_added_key(&u->added, a);
+        if (pair_of[t] < 0) {
+            result = add_event(u, INDEX_ADDED, a->row.type, key, a->key_len, NULL, 0);
+        } else {
+            const struct index_rename *pr = &pairs[pair_of[t]];
+            const struct index_item *src = &u->map.items[pr->source];
+            result = add_event(u, pr->change, a->row.type, key, a->key_len,
+                               index_item_key(&u->map, src), src->key_len);
+        }
+    }
+    free(pairs);
+    free(pair_of);
+    for (size_t i = 0; i < u->map.count && result == 0; i++) {
         struct index_item *item = &u->map.items[i];
         if (item->mark != INDEX_MARK_UNSEEN) {
             continue;
         }
-        const char *path = index_item_path(&u->map, item);
-        for (size_t f = 0; f < c->nfailed; f++) {
-            if (path_under(path, item->path_len, c->failed[f])) {
-                item->mark = INDEX_MARK_KEPT;
-                break;
-            }
+        result = delete_item(u, item, "removing an entry");
+        if (result == 0) {
+            result = add_event(u, INDEX_REMOVED, item->row.type, index_item_key(&u->map, item),
+                               item->key_len, NULL, 0);
         }
+        u->counts[INDEX_REMOVED]++;
     }
+    return result;
 }
 
-/** Appends one row to table history for this generation. @return 0 or -1. */
-static int add_history(struct update *u, const char *path, size_t len, enum index_change change,
-                       unsigned type, const char *other, size_t other_len)
-{
-    sqlite3_bind_int64(u->insert_history, 1, u->generation);
-    sqlite3_bind_blob(u->insert_history, 2, path, (int)len, SQLITE_STATIC);
-    sqlite3_bind_int(u->insert_history, 3, change);
-    sqlite3_bind_int(u->insert_history, 4, (int)type);
-    if (other != NULL) {
-        sqlite3_bind_blob(u->insert_history, 5, other, (int)other_len, SQLITE_STATIC);
-    } else {
-        sqlite3_bind_null(u->insert_history, 5);
-    }
-    return step_write(u, u->insert_history, "recording a change");
-}
-
-/**
- * Copies this generation's rows of entries (added, changed, renamed) into table history,
- * and notes when the update ran. Reads the table only if something was written.
- */
+/** Writes the last events and notes when the update ran. @return 0 or -1. */
 static int write_history(struct update *u)
 {
-    uint64_t written = 0;
-    for (size_t k = INDEX_ADDED; k < INDEX_REMOVED; k++) {
-        written += u->counts[k];
+    if (index_history_finish(&u->history) < 0) {
+        return -1;
     }
     sqlite3_stmt *stmt;
-    if (written > 0) {
-        if (sqlite3_prepare_v2(u->db,
-                               "INSERT INTO history(gen, path, change, type, other_path) "
-                               "SELECT gen, path, change, type, old_path FROM entries "
-                               "WHERE gen = ?1 AND change != 0",
-                               -1, &stmt, NULL) != SQLITE_OK) {
-            return index_db_fail(u->db, "recording the changes");
-        }
-        sqlite3_bind_int64(stmt, 1, u->generation);
-        int rc = sqlite3_step(stmt);
-        sqlite3_finalize(stmt);
-        if (rc != SQLITE_DONE) {
-            return index_db_fail(u->db, "recording the changes");
-        }
-    }
     if (sqlite3_prepare_v2(u->db, "INSERT INTO generations(gen, time_ns) VALUES (?, ?)", -1, &stmt,
                            NULL) != SQLITE_OK) {
         return index_db_fail(u->db, "recording the generation");
@@ -503,186 +781,17 @@ static int write_history(struct update *u)
     return rc == SQLITE_DONE ? 0 : index_db_fail(u->db, "recording the generation");
 }
 
-/** Writes renames and removals. @return 0 or -1. */
-static int write_renames_and_removals(struct update *u)
-{
-    size_t npairs;
-    bool failed;
-    struct index_rename *pairs = index_match_renames(&u->map, &u->added, &npairs, &failed);
-    if (failed) {
-        fprintf(stderr, "%s: out of memory\n", tool_name);
-        return -1;
-    }
-    int result = 0;
-    for (size_t p = 0; p < npairs && result == 0; p++) {
-        struct index_item *src = &u->map.items[pairs[p].source];
-        const struct index_added_entry *a = &u->added.entries[pairs[p].target];
-        if (src->mark == INDEX_MARK_UNSEEN) {
-            src->mark = INDEX_MARK_MOVED; // its path is gone: the row goes with it
-            sqlite3_bind_int64(u->remove, 1, src->row.id);
-            result = step_write(u, u->remove, "removing a renamed entry's old row");
-            if (result == 0) {
-                result =
-                    add_history(u, index_item_path(&u->map, src), src->path_len, INDEX_RENAMED_AWAY,
-                                src->row.type, index_added_path(&u->added, a), a->path_len);
-            }
-        }
-        if (result == 0) {
-            sqlite3_bind_int64(u->mark_renamed, 1, a->row.id);
-            sqlite3_bind_int(u->mark_renamed, 2, pairs[p].change);
-            sqlite3_bind_blob(u->mark_renamed, 3, index_item_path(&u->map, src), (int)src->path_len,
-                              SQLITE_STATIC);
-            result = step_write(u, u->mark_renamed, "recording a rename");
-        }
-        u->counts[INDEX_ADDED]--;
-        u->counts[pairs[p].change]++;
-    }
-    free(pairs);
-    for (size_t i = 0; i < u->map.count && result == 0; i++) {
-        struct index_item *item = &u->map.items[i];
-        if (item->mark != INDEX_MARK_UNSEEN) {
-            continue;
-        }
-        sqlite3_bind_int64(u->remove, 1, item->row.id);
-        result = step_write(u, u->remove, "removing an entry");
-        if (result == 0) {
-            result = add_history(u, index_item_path(&u->map, item), item->path_len, INDEX_REMOVED,
-                                 item->row.type, NULL, 0);
-        }
-        u->counts[INDEX_REMOVED]++;
-    }
-    return result;
-}
-
-/**
- * Reads the stored roots. @return a malloc'd array of malloc'd strings, count in *n; NULL
- * with *failed set after a message.
- */
-static char **stored_roots(sqlite3 *db, size_t *n, bool *failed)
-{
-    sqlite3_stmt *stmt;
-    *n = 0;
-    if (sqlite3_prepare_v2(db, "SELECT path FROM roots ORDER BY rowid", -1, &stmt, NULL) !=
-        SQLITE_OK) {
-        index_db_fail(db, "reading roots");
-        *failed = true;
-        return NULL;
-    }
-    char **roots = NULL;
-    size_t cap = 0;
-    int rc;
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        const char *p = sqlite3_column_blob(stmt, 0);
-        size_t len = (size_t)sqlite3_column_bytes(stmt, 0);
-        char *copy = tool_reserve_strs(&roots, &cap, *n + 1) < 0 ? NULL : malloc(len + 1);
-        if (copy == NULL || p == NULL) {
-            free(copy);
-            fprintf(stderr, "%s: out of memory\n", tool_name);
-            *failed = true;
-            break;
-        }
-        memcpy(copy, p, len);
-        copy[len] = '\0';
-        roots[(*n)++] = copy;
-    }
-    sqlite3_finalize(stmt);
-    if (!*failed && rc != SQLITE_DONE) {
-        index_db_fail(db, "reading roots");
-        *failed = true;
-    }
-    if (*failed) {
-        for (size_t i = 0; i < *n; i++) {
-            free(roots[i]);
-        }
-        free(roots);
-        *n = 0;
-        return NULL;
-    }
-    return roots;
-}
-
-/**
- * Turns the roots into absolute, resolved paths and drops one inside another (its entries
- * would be met twice). @return a malloc'd array of malloc'd paths, or NULL (message printed).
- */
-static char **resolve_roots(const char *const *given, size_t n, size_t *nout)
-{
-    char **roots = calloc(n ? n : 1, sizeof(*roots));
-    *nout = 0;
-    if (roots == NULL) {
-        fprintf(stderr, "%s: out of memory\n", tool_name);
-        return NULL;
-    }
-    for (size_t i = 0; i < n; i++) {
-        char *resolved = realpath(given[i], NULL);
-        if (resolved == NULL) {
-            fprintf(stderr, "%s: cannot access '%s': %s\n", tool_name, given[i], strerror(errno));
-            for (size_t j = 0; j < *nout; j++) {
-                free(roots[j]);
-            }
-            free(roots);
-            *nout = 0; // the caller frees *nout roots of the array
-            return NULL;
-        }
-        roots[(*nout)++] = resolved;
-    }
-    // Decide every root against all the others first, then compact: freeing while deciding
-    // left freed paths for the later comparisons to read.
-    bool *inside = calloc(*nout ? *nout : 1, sizeof(*inside));
-    if (inside == NULL) {
-        fprintf(stderr, "%s: out of memory\n", tool_name);
-        for (size_t j = 0; j < *nout; j++) {
-            free(roots[j]);
-        }
-        free(roots);
-        *nout = 0;
-        return NULL;
-    }
-    for (size_t i = 0; i < *nout; i++) {
-        for (size_t j = 0; j < *nout && !inside[i]; j++) {
-            if (j != i && path_under(roots[i], strlen(roots[i]), roots[j]) &&
-                (strcmp(roots[i], roots[j]) != 0 || j < i)) {
-                inside[i] = true;
-            }
-        }
-    }
-    size_t kept = 0;
-    for (size_t i = 0; i < *nout; i++) {
-        if (inside[i]) {
-            free(roots[i]);
-        } else {
-            roots[kept++] = roots[i];
-        }
-    }
-    free(inside);
-    *nout = kept;
-    return roots;
-}
-
 static int write_meta_and_roots(struct update *u, char **roots, size_t nroots, int64_t entries)
 {
     if (index_db_meta_set(u->db, "generation", u->generation) < 0 ||
         index_db_meta_set(u->db, "entries", entries) < 0 ||
         index_db_meta_set(u->db, "updated_ns", now_ns()) < 0 ||
-        // A size hint only (it counts removed paths too): the next load reserves this much.
+        // A size hint only (it counts removed entries too): the next load reserves this much.
         index_db_meta_set(u->db, "path_bytes",
-                          (int64_t)(u->map.arena_len + u->inserted_path_bytes)) < 0 ||
-        sqlite3_exec(u->db, "DELETE FROM roots", NULL, NULL, NULL) != SQLITE_OK) {
-        return index_db_fail(u->db, "writing meta");
+                          (int64_t)(u->map.arena_len + u->inserted_key_bytes)) < 0) {
+        return -1;
     }
-    sqlite3_stmt *stmt;
-    if (sqlite3_prepare_v2(u->db, "INSERT INTO roots(path) VALUES (?)", -1, &stmt, NULL) !=
-        SQLITE_OK) {
-        return index_db_fail(u->db, "writing roots");
-    }
-    int rc = SQLITE_DONE;
-    for (size_t i = 0; i < nroots && rc == SQLITE_DONE; i++) {
-        sqlite3_bind_blob(stmt, 1, roots[i], (int)strlen(roots[i]), SQLITE_STATIC);
-        rc = sqlite3_step(stmt);
-        sqlite3_reset(stmt);
-    }
-    sqlite3_finalize(stmt);
-    return rc == SQLITE_DONE ? 0 : index_db_fail(u->db, "writing roots");
+    return index_roots_store(u->db, roots, nroots);
 }
 
 /** Snapshot mode: the table must hold the rows the last update counted. @return 0 or -1. */
@@ -733,9 +842,15 @@ static int drain(struct update *u, struct index_collect *c, bool apply)
     struct index_batch *b;
     while ((b = index_collect_next(c)) != NULL) {
         for (size_t i = 0; i < b->count && result == 0; i++) {
-            const char *path = b->arena + b->recs[i].path_off;
-            result = u->snap_mode ? apply_rec_snap(u, &b->recs[i], path)
-                                  : apply_rec_map(u, &b->recs[i], path);
+            const struct index_rec *r = &b->recs[i];
+            int64_t dir;
+            const char *name;
+            size_t len;
+            result = rec_place(u, r, b->arena, &dir, &name, &len);
+            if (result == 0) {
+                result = u->snap_mode ? apply_rec_snap(u, r, dir, name, len)
+                                      : apply_rec_map(u, r, dir, name, len);
+            }
         }
         index_collect_recycle(c, b);
     }
@@ -772,7 +887,7 @@ int index_update(struct index_update_options *opts)
 
     // The roots first: a root that does not exist must not leave a new, empty database.
     if (opts->nroots > 0) {
-        roots = resolve_roots(opts->roots, opts->nroots, &nroots);
+        roots = index_roots_resolve(opts->roots, opts->nroots, &nroots);
         if (roots == NULL) {
             return 1;
         }
@@ -789,7 +904,7 @@ int index_update(struct index_update_options *opts)
     }
     if (opts->nroots == 0) {
         bool failed = false;
-        roots = stored_roots(u.db, &nroots, &failed);
+        roots = index_roots_load(u.db, &nroots, &failed);
         if (failed) {
             goto done;
         }
@@ -833,10 +948,13 @@ int index_update(struct index_update_options *opts)
     double t_start = mono_seconds();
     int snap = index_snapshot_load(u.db, u.generation - 1, expected, &u.snap);
     u.snap_mode = snap == 1;
+    u.fresh = expected == 0;
+    u.postings.fresh = u.fresh;
+    u.history = (struct index_history_writer){.db = u.db, .gen = u.generation};
     bool ok =
         snap >= 0 &&
         (u.snap_mode ? check_count(&u, expected) : load_rows(&u, expected, path_bytes)) == 0 &&
-        prepare_all(&u) == 0;
+        index_dirs_load(&u.dirs, u.db) == 0 && prepare_all(&u) == 0;
     u.track_added = expected > 0;
     double t_loaded = mono_seconds();
     ok = drain(&u, &collect, ok) == 0 && ok;
@@ -855,7 +973,9 @@ int index_update(struct index_update_options *opts)
     if (u.snap_mode && load_unseen(&u) < 0) {
         goto rollback;
     }
-    keep_failed(&u, &collect);
+    if (keep_failed(&u, &collect) < 0) {
+        goto rollback;
+    }
     for (size_t i = 0; i < u.map.count; i++) {
         const struct index_item *item = &u.map.items[i];
         if (item->mark == INDEX_MARK_KEPT &&
@@ -872,11 +992,16 @@ int index_update(struct index_update_options *opts)
         uint8_t mark = u.map.items[i].mark;
         entries -= mark == INDEX_MARK_UNSEEN || mark == INDEX_MARK_MOVED;
     }
-    if (write_history(&u) < 0 || write_meta_and_roots(&u, roots, nroots, entries) < 0 ||
-        write_snapshot(&u, entries) < 0) {
+    double t_changes = mono_seconds();
+    if (write_history(&u) < 0 || index_postings_write(&u.postings, u.db) < 0) {
+        goto rollback;
+    }
+    double t_trigrams = mono_seconds();
+    if (write_meta_and_roots(&u, roots, nroots, entries) < 0 || write_snapshot(&u, entries) < 0) {
         goto rollback;
     }
     finalize_all(&u);
+    index_dirs_free(&u.dirs); // its statements too: SQLite closes only once all are finalized
     double t_written = mono_seconds();
     if (sqlite3_exec(u.db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
         index_db_fail(u.db, "committing the update");
@@ -904,10 +1029,12 @@ int index_update(struct index_update_options *opts)
     if (opts->verbose) {
         fprintf(stderr,
                 "%s: %s %zu rows in %.3f s; walked and compared in %.3f s more; "
-                "renames and removals %.3f s; commit %.3f s\n",
+                "renames and removals %.3f s; history and trigram lists %.3f s; snapshot "
+                "%.3f s; commit %.3f s\n",
                 tool_name, u.snap_mode ? "snapshot of" : "loaded",
                 u.snap_mode ? u.snap.count : u.map.count, t_loaded - t_start, t_walked - t_loaded,
-                t_written - t_walked, mono_seconds() - t_written);
+                t_changes - t_walked, t_trigrams - t_changes, t_written - t_trigrams,
+                mono_seconds() - t_written);
     }
     status = atomic_load(&collect.errors) > 0 ? 1 : 0;
     opts->entries = entries;
@@ -930,19 +1057,23 @@ rollback:
         index_collect_finish(&collect);
     }
     finalize_all(&u);
+    index_dirs_free(&u.dirs);
+    index_history_discard(&u.history);
     sqlite3_exec(u.db, "ROLLBACK", NULL, NULL, NULL);
 done:
     if (collecting) {
         index_collect_free(&collect);
     }
     index_map_free(&u.map);
+    index_dirs_free(&u.dirs);
+    index_history_discard(&u.history);
+    index_postings_free(&u.postings);
+    free(u.key);
+    free(u.chain);
     index_added_free(&u.added);
     index_snapshot_free(&u.snap);
     index_snapshot_free(&u.next);
-    for (size_t i = 0; i < nroots; i++) {
-        free(roots[i]);
-    }
-    free(roots);
+    index_roots_free(roots, nroots);
     if (sqlite3_close(u.db) != SQLITE_OK) {
         index_db_fail(u.db, "closing the index");
         status = 1;

@@ -14,8 +14,10 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "frdindex.h"
+#include "frdindex_db.h"
 #include "frdindex_exclude.h"
+#include "frdindex_find.h"
+#include "frdindex_update.h"
 #include "frdmpi.h"
 #include "grow.h"
 #include "jobs.h"

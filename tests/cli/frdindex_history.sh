@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # frdindex keeps every change: frdindex_history.py compares `changes --since G` (and -0,
 # --since TIME) after scripted edit sequences with skipped updates against its own model,
-# as root and as uid 65534. A schema 2 database (before the history) keeps working: find
-# reads it, changes asks for one update, which migrates it and keeps its last changes.
+# as root and as uid 65534. A schema 2 database (before the history) and a schema 3 one
+# (whole paths) keep working: find reads them, changes asks for one update, which migrates
+# them and keeps their last changes.
 # Usage: tests/cli/frdindex_history.sh PATH/TO/frdindex
 set -euo pipefail
 frdindex=$(realpath "$1")
@@ -39,37 +40,84 @@ if [ "$(id -u)" = 0 ]; then
   fi
 fi
 
-# --- schema 2 -> 3 --------------------------------------------------------------------------
+# --- older schemas: 2 (no history) and 3 (whole paths) ----------------------------------------
+# old_entries DB: replaces schema 4's tables by schema 3's entries, whole paths rebuilt from
+# the directories (what an older frdindex wrote for the same tree), every row of the last
+# generation, unchanged.
+old_entries() {
+  sqlite3 "$1" "BEGIN;
+  CREATE TABLE old(id INTEGER PRIMARY KEY, path BLOB NOT NULL, type INTEGER NOT NULL,
+    size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,
+    file_id INTEGER NOT NULL, dev INTEGER NOT NULL, mode INTEGER NOT NULL,
+    persistent INTEGER NOT NULL, nlink INTEGER NOT NULL, uid INTEGER NOT NULL,
+    gid INTEGER NOT NULL, btime INTEGER NOT NULL, rdev INTEGER NOT NULL, attrs INTEGER NOT NULL,
+    attrs_known INTEGER NOT NULL, fields INTEGER NOT NULL, gen INTEGER NOT NULL,
+    change INTEGER NOT NULL, old_path BLOB);
+  WITH RECURSIVE d(id, path) AS (
+    SELECT id, name FROM dirs WHERE parent = 0
+    UNION ALL
+    SELECT dirs.id, CASE WHEN d.path = x'2f' THEN '/' || dirs.name ELSE d.path || '/' || dirs.name END
+    FROM dirs JOIN d ON dirs.parent = d.id)
+  INSERT INTO old SELECT e.rowid, CAST(CASE WHEN e.id >> 32 = 0 THEN e.name WHEN d.path = x'2f'
+      THEN '/' || e.name ELSE d.path || '/' || e.name END AS BLOB), type, size, mtime, ctime,
+    file_id, dev, mode, persistent, nlink, uid, gid, btime, rdev, attrs, attrs_known, fields,
+    (SELECT value FROM meta WHERE key = 'generation'), 0, NULL
+    FROM entries e LEFT JOIN d ON d.id = e.id >> 32;
+  DROP TABLE entries; DROP TABLE dirs; DROP TABLE trigrams; DROP TABLE history;
+  CREATE TABLE entries(id INTEGER PRIMARY KEY, path BLOB NOT NULL, type INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL, file_id INTEGER NOT NULL, dev INTEGER NOT NULL, mode INTEGER NOT NULL, persistent INTEGER NOT NULL, nlink INTEGER NOT NULL, uid INTEGER NOT NULL, gid INTEGER NOT NULL, btime INTEGER NOT NULL, rdev INTEGER NOT NULL, attrs INTEGER NOT NULL, attrs_known INTEGER NOT NULL, fields INTEGER NOT NULL, gen INTEGER NOT NULL, change INTEGER NOT NULL, old_path BLOB);
+  INSERT INTO entries SELECT * FROM old; DROP TABLE old; DELETE FROM snapshot;
+  COMMIT"
+}
 T=$tmp/v2tree
 mkdir -p "$T/d" && echo a >"$T/a" && echo b >"$T/d/b"
-"$frdindex" update -q v2.db "$T"
+"$frdindex" update -q v4.db "$T"
 echo more >>"$T/a" && rm "$T/d/b"
-"$frdindex" update -q v2.db
+"$frdindex" update -q v4.db
 want=$(printf 'modified\t%s\nremoved\t%s' "$T/a" "$T/d/b")
-# What a schema 2 database looks like: table removed instead of history and generations.
+# What a schema 3 database looks like after these two updates: whole paths, and the history
+# as rows of whole paths (here the second update's; the first one's are left out).
+cp v4.db v3.db
+old_entries v3.db
+sqlite3 v3.db "BEGIN;
+  CREATE TABLE history(gen INTEGER NOT NULL, path BLOB NOT NULL, change INTEGER NOT NULL, type INTEGER NOT NULL, other_path BLOB);
+  INSERT INTO history(gen, path, change, type) VALUES (2, CAST('$T/a' AS BLOB), 2, 1),
+    (2, CAST('$T/d/b' AS BLOB), 7, 1);
+  DELETE FROM generations WHERE gen < 2; PRAGMA user_version = 3; COMMIT"
+# What a schema 2 database looks like: table removed instead of history and generations,
+# the last update's changes in the rows of entries.
+cp v4.db v2.db
+old_entries v2.db
 sqlite3 v2.db "BEGIN; CREATE TABLE removed(path BLOB NOT NULL, type INTEGER NOT NULL);
-  INSERT INTO removed SELECT path, type FROM history WHERE change = 7
-    AND gen = (SELECT value FROM meta WHERE key = 'generation');
-  DROP TABLE history; DROP TABLE generations; DROP TABLE excludes; PRAGMA user_version = 2;
+  INSERT INTO removed VALUES (CAST('$T/d/b' AS BLOB), 1);
+  UPDATE entries SET change = 2 WHERE path = CAST('$T/a' AS BLOB);
+  DROP TABLE generations; DROP TABLE excludes; PRAGMA user_version = 2;
   COMMIT"
-if [ "$("$frdindex" find v2.db /d)" = "$T/d" ]; then ok "schema 2: find reads it"
-else bad "schema 2: find"; fi
-if ! "$frdindex" changes v2.db >out 2>err && grep -q "run 'frdindex update v2.db' once" err; then
-  ok "schema 2: changes asks for one update"
-else bad "schema 2: changes: $(cat out err)"; fi
-cp v2.db v2-before.db
-if "$frdindex" update -q v2.db && [ "$(sqlite3 v2.db 'PRAGMA user_version')" = 3 ] &&
-  [ "$("$frdindex" changes --since 1 v2.db)" = "$want" ]; then
-  ok "schema 2: update migrates it; the last update's changes are kept"
-else bad "schema 2: migration: $("$frdindex" changes --since 1 v2.db 2>&1)"; fi
-if ! "$frdindex" changes --since 0 v2.db >out 2>err && grep -q "history starts after generation 1" err
-then ok "schema 2: --since before the history is an error"
-else bad "schema 2: --since 0: $(cat out err)"; fi
-echo new >"$T/new"
-"$frdindex" update -q v2.db
-if [ "$("$frdindex" changes --since 1 v2.db)" = "$(printf '%s\nadded\t%s' "$want" "$T/new")" ]
-then ok "schema 2: later updates add to the history"
-else bad "schema 2: later: $("$frdindex" changes --since 1 v2.db)"; fi
+for v in 3 2; do
+  if [ "$("$frdindex" find v$v.db /d)" = "$T/d" ] && [ "$("$frdindex" find -c v$v.db "$T*")" = 3 ]
+  then ok "schema $v: find reads it"
+  else bad "schema $v: find: $("$frdindex" find v$v.db /d 2>&1)"; fi
+  if ! "$frdindex" changes v$v.db >out 2>err && grep -q "run 'frdindex update v$v.db' once" err; then
+    ok "schema $v: changes asks for one update"
+  else bad "schema $v: changes: $(cat out err)"; fi
+  cp v$v.db v$v-before.db
+  if "$frdindex" update -q v$v.db && [ "$(sqlite3 v$v.db 'PRAGMA user_version')" = 4 ] &&
+    [ "$("$frdindex" changes --since 1 v$v.db)" = "$want" ]; then
+    ok "schema $v: update migrates it; the last update's changes are kept"
+  else bad "schema $v: migration: $("$frdindex" changes --since 1 v$v.db 2>&1)"; fi
+  if [ "$("$frdindex" find v$v.db '*' | sort)" = "$("$frdindex" find v4.db '*' | sort)" ] &&
+    [ "$("$frdindex" check v$v.db)" = ok ]; then
+    ok "schema $v: the migrated index holds what a new one holds"
+  else bad "schema $v: migrated rows: $("$frdindex" find v$v.db '*' | tr '\n' ' ')"; fi
+  if ! "$frdindex" changes --since 0 v$v.db >out 2>err && grep -q "history starts after generation 1" err
+  then ok "schema $v: --since before the history is an error"
+  else bad "schema $v: --since 0: $(cat out err)"; fi
+  echo new >"$T/new$v"
+  "$frdindex" update -q v$v.db
+  if [ "$("$frdindex" changes --since 1 v$v.db)" = "$(printf '%s\nadded\t%s' "$want" "$T/new$v")" ]
+  then ok "schema $v: later updates add to the history"
+  else bad "schema $v: later: $("$frdindex" changes --since 1 v$v.db)"; fi
+  rm "$T/new$v"
+done
 # A read-only schema 2 database is not migrated by a query.
 chmod 444 v2-before.db
 if [ "$(setpriv --reuid=65534 --regid=65534 --clear-groups "$frdindex" find v2-before.db /a 2>&1)" = "$T/a" ]

@@ -87,20 +87,31 @@ head5() {
   printf '%s' "${lines[@]}" >"$2"
 }
 
-# rows DB...: the rows of the databases' entries and history tables (rowids aside), sorted
-# (not made unique: a row two ranks wrote would show twice), and a line of each database's
-# roots, each different line once. One sqlite3 reads them all, attached as db0, db1...
+# rows DB...: the rows of the databases' entries, each with its whole path (rebuilt from the
+# directories, whose ids differ from database to database), and their history as
+# `frdindex changes --since 0 --json` prints it, one change a line, sorted (not made unique:
+# a row two ranks wrote would show twice), and a line of each database's roots, each
+# different line once. One sqlite3 reads them all, attached as db0, db1...
 rows() {
   local d i=0 sql='' roots=''
   for d in "$@"; do
     sql+="ATTACH '${d//\'/\'\'}' AS db$i;
-      SELECT hex(path), type, size, mtime, ctime, file_id, dev, mode, persistent, nlink, uid,
-        gid, btime, rdev, attrs, attrs_known, fields, gen, change, hex(old_path) FROM db$i.entries;
-      SELECT 'history', gen, hex(path), change, type, hex(other_path) FROM db$i.history;"
+      WITH RECURSIVE p(id, path) AS (SELECT id, name FROM db$i.dirs WHERE parent = 0
+        UNION ALL SELECT c.id, CASE WHEN p.path = x'2f' THEN x'2f' || c.name
+          ELSE p.path || x'2f' || c.name END FROM db$i.dirs c JOIN p ON c.parent = p.id)
+      SELECT hex(CASE WHEN e.id >> 32 = 0 THEN e.name WHEN p.path = x'2f' THEN x'2f' || e.name
+          ELSE p.path || x'2f' || e.name END), type, size, mtime, ctime, file_id, dev, mode,
+        persistent, nlink, uid, gid, btime, rdev, attrs, attrs_known, fields, node IS NOT NULL
+        FROM db$i.entries e LEFT JOIN p ON p.id = e.id >> 32;"
     roots+="${roots:+ UNION }SELECT 'roots ' || ifnull(group_concat(hex(path), ' '), '') FROM db$i.roots"
     i=$((i + 1))
   done
-  sqlite3 :memory: "$sql $roots;" | sort
+  {
+    sqlite3 :memory: "$sql $roots;"
+    for d in "$@"; do
+      "$bin/frdindex" changes --since 0 --json "$d" | sed 's/^{"generation":[0-9]*,"since":0,"changes":\[//; s/\]}$//; s/},{/}\n{/g; /^$/d'
+    done
+  } | sort
 }
 
 # indexed NAME FIND...: NAME.out becomes: the update's first line, the rows of the

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/** The entries a `find` pattern may match, looked up in the trigram index. */
+#include "frdindex_candidates.h"
+
+#include "frdindex_db.h"
+#include "frdindex_dirs.h"
+#include "frdindex_trigram.h"
+#include "grow.h"
+#include "toolname.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+TOOL_RESERVE_DEFINE(items_reserve, struct index_candidate, 256)
+TOOL_RESERVE_DEFINE(nodes_reserve, int64_t, 64)
+
+/** @return the index just past the bracket expression opening at glob[i], or 0 when it has
+ *  no end (fnmatch then reads the '[' as itself; the caller stops looking for pieces). */
+static size_t bracket_end(const char *glob, size_t i)
+{
+    size_t j = i + 1;
+    if (glob[j] == '!' || glob[j] == '^') {
+        j++;
+    }
+    if (glob[j] == ']') {
+        j++;
+    }
+    while (glob[j] != '\0' && glob[j] != ']') {
+        if (glob[j] == '[' && (glob[j + 1] == ':' || glob[j + 1] == '.' || glob[j + 1] == '=')) {
+            char kind = glob[j + 1];
+            size_t k = j + 2;
+            while (glob[k] != '\0' && !(glob[k] == kind && glob[k + 1] == ']')) {
+                k++;
+            }
+            if (glob[k] == '\0') {
+                return 0;
+            }
+            j = k + 2;
+        } else if (glob[j] == '\\' && glob[j + 1] != '\0') {
+            j += 2; // glibc's fnmatch escapes in brackets too; skipping is safe either way
+        } else {
+            j++;
+        }
+    }
+    return glob[j] == ']' ? j + 1 : 0;
+}
+
+/**
+ * @return whether byte `c` may stand for itself in a piece: not a '/', and with -i not a
+ * byte the locale may fold to or from another character than its ASCII case pair (bytes
+ * above 0x7f; in a multibyte locale also i and k, which U+0130 and U+212A fold to, and
+ * which the Turkish locales fold to dotless and dotted forms).
+ */
+static bool literal_byte(unsigned char c, bool ignore_case, bool multibyte)
+{
+    if (c == '/') {
+        return false;
+    }
+    if (!ignore_case) {
+        return true;
+    }
+    return c < 0x80 && !(multibyte && (index_fold(c) == 'i' || index_fold(c) == 'k'));
+}
+
+size_t index_glob_pieces(const char *glob, bool ignore_case, struct index_piece *out, size_t max)
+{
+    bool multibyte = MB_CUR_MAX > 1;
+    size_t n = 0, start = 0;
+    bool in_run = false;
+#define END_RUN(at)                                                    \
+    do {                                                               \
+        if (in_run && (at)-start >= 3 && n < max) {                    \
+            out[n++] = (struct index_piece){glob + start, (at)-start}; \
+        }                                                              \
+        in_run = false;                                                \
+    } while (0)
+    size_t i = 0;
+    while (glob[i] != '\0') {
+        unsigned char c = (unsigned char)glob[i];
+        if (c == '[') {
+            END_RUN(i);
+            i = bracket_end(glob, i);
+            if (i == 0) {
+                return n;
+            }
+            continue;
+        }
+        if (c == '\\') {
+            END_RUN(i);
+            unsigned char e = (unsigned char)glob[i + 1];
+            if (e == '\0') {
+                return n;
+            }
+            if (literal_byte(e, ignore_case, multibyte)) {
+                start = i + 1; // the escaped byte stands for itself, and so do those after it
+                in_run = true;
+            }
+            i += 2;
+            continue;
+        }
+        if (c == '*' || c == '?' || !literal_byte(c, ignore_case, multibyte)) {
+            END_RUN(i);
+        } else if (!in_run) {
+            start = i;
+            in_run = true;
+        }
+        i++;
+    }
+    END_RUN(i);
+#undef END_RUN
+    return n;
+}
+
+/** @return whether `hay` holds `needle`, A-Z folded on both sides. */
+static bool folded_contains(const char *hay, size_t hlen, const char *needle, size_t nlen)
+{
+    for (size_t i = 0; i + nlen <= hlen; i++) {
+        size_t k = 0;
+        while (k < nlen &&
+               index_fold((unsigned char)hay[i + k]) == index_fold((unsigned char)needle[k])) {
+            k++;
+        }
+        if (k == nlen) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/** Marks the pieces found in a root's path (not looked up: the names above the roots are no
+ *  entries). @return 0, or -1 after a message. */
+static int pieces_in_roots(sqlite3 *db, const struct index_piece *pieces, size_t n, bool *in_root)
+{
+    sqlite3_stmt *stmt;
+    if (sqlite3_prepare_v2(db, "SELECT path FROM roots", -1, &stmt, NULL) != SQLITE_OK) {
+        return index_db_fail(db, "reading the index");
+    }
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        const char *path = sqlite3_column_blob(stmt, 0);
+        size_t len = (size_t)sqlite3_column_bytes(stmt, 0);
+        for (size_t i = 0; i < n; i++) {
+            in_root[i] = in_root[i] || folded_contains(path, len, pieces[i].p, pieces[i].len);
+        }
+    }
+    sqlite3_finalize(stmt);
+    return rc == SQLITE_DONE ? 0 : index_db_fail(db, "reading the index");
+}
+
+/** Adds a candidate. @return 0, or -1 when out of memory. */
+static int add(struct index_candidates *c, int64_t id, const char *name, size_t len)
+{
+    if (items_reserve(&c->items, &c->cap, c->count + 1) < 0 ||
+        tool_reserve_chars(&c->names, &c->names_cap, c->names_len + len + 1) < 0) {
+        return -1;
+    }
+    c->items[c->count++] = (struct index_candidate){.id = id, .off = c->names_len, .len = len};
+    if (len > 0) {
+        memcpy(c->names + c->names_len, name, len);
+    }
+    c->names[c->names_len + len] = '\0';
+    c->names_len += len + 1;
+    return 0;
+}
+
+/** What one lookup needs. */
+struct lookup {
+    sqlite3 *db;
+    sqlite3_stmt *length, *list, *row, *range;
+    uint32_t *trigrams;
+    size_t trigrams_cap;
+    int64_t *ids, *other;
+    size_t nids;
+    int64_t *nodes;
+    size_t nnodes, nodes_cap;
+};
+
+/**
+ * The size of the smallest list of a piece's trigrams (0: a trigram no name holds, so the
+ * piece matches nothing). @return 0, or -1 after a message.
+ */
+static int piece_size(struct lookup *l, const struct index_piece *piece, int64_t *size)
+{
+    long n = index_trigrams_of(piece->p, piece->len, &l->trigrams, &l->trigrams_cap);
+    if (n < 0) {
+        fprintf(stderr, "%s: out of memory\n", tool_name);
+        return -1;
+    }
+    *size = INT64_MAX;
+    for (long i = 0; i<n && * size> 0; i++) {
+        sqlite3_bind_int64(l->length, 1, l->trigrams[i]);
+        int rc = sqlite3_step(l->length);
+        int64_t len = rc == SQLITE_ROW ? sqlite3_column_int64(l->length, 0) : 0;
+        sqlite3_reset(l->length);
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+            return index_db_fail(l->db, "reading the index");
+        }
+        *size = len < *size ? len : *size;
+    }
+    return 0;
+}
+
+/** @return the ids in both sorted lists, into `a` (their number). */
+static size_t intersect(int64_t *a, size_t na, const int64_t *b, size_t nb)
+{
+    size_t i = 0, j = 0, n = 0;
+    while (i < na && j < nb) {
+        if (a[i] < b[j]) {
+            i++;
+        } else if (a[i] > b[j]) {
+            j++;
+        } else {
+            a[n++] = a[i];
+            i++;
+            j++;
+        }
+    }
+    return n;
+}
+
+/** The ids of the entries whose name holds every trigram of `piece`, into l->ids. */
+static int piece_ids(struct lookup *l, const struct index_piece *piece)
+{
+    long n = index_trigrams_of(piece->p, piece->len, &l->trigrams, &l->trigrams_cap);
+    if (n < 0) {
+        fprintf(stderr, "%s: out of memory\n", tool_name);
+        return -1;
+    }
+    for (long i = 0; i < n; i++) {
+        sqlite3_bind_int64(l->list, 1, l->trigrams[i]);
+        int rc = sqlite3_step(l->list);
+        if (rc == SQLITE_DONE) {
+            sqlite3_reset(l->list);
+            l->nids = 0;
+            return 0;
+        }
+        if (rc != SQLITE_ROW) {
+            sqlite3_reset(l->list);
+            return index_db_fail(l->db, "reading the index");
+        }
+        int64_t *ids;
+        size_t nids;
+        int bad = index_ids_decode(sqlite3_column_blob(l->list, 0),
+                                   (size_t)sqlite3_column_bytes(l->list, 0), &ids, &nids);
+        sqlite3_reset(l->list);
+        if (bad < 0) {
+            fprintf(stderr, "%s: the trigram index is damaged (or out of memory)\n", tool_name);
+            return -1;
+        }
+        if (i == 0) {
+            l->ids = ids;
+            l->nids = nids;
+        } else {
+            l->nids = intersect(l->ids, l->nids, ids, nids);
+            free(ids);
+        }
+        if (l->nids == 0) {
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/** Adds the row of `stmt` (id, name, node) and its directory node to expand. */
+static int add_row(struct lookup *l, sqlite3_stmt *stmt, int64_t id, bool expand,
+                   struct index_candidates *c)
+{
+    const char *name = sqlite3_column_blob(stmt, 1);
+    size_t len = (size_t)sqlite3_column_bytes(stmt, 1);
+    if (add(c, id, name, len) < 0 || (expand && sqlite3_column_type(stmt, 2) != SQLITE_NULL &&
+                                      nodes_reserve(&l->nodes, &l->nodes_cap, l->nnodes + 1) < 0)) {
+        fprintf(stderr, "%s: out of memory\n", tool_name);
+        return -1;
+    }
+    if (expand && sqlite3_column_type(stmt, 2) != SQLITE_NULL) {
+        l->nodes[l->nnodes++] = sqlite3_column_int64(stmt, 2);
+    }
+    return 0;
+}
+
+static int cmp_candidates(const void *a, const void *b)
+{
+    int64_t x = ((const struct index_candidate *)a)->id;
+    int64_t y = ((const struct index_candidate *)b)->id;
+    return (x > y) - (x < y);
+}
+
+/** @return as index_candidates_find, with the statements of `l` prepared. */
+static int lookup(struct lookup *l, const struct index_piece *pieces, size_t npieces, bool basename,
+                  size_t max, struct index_candidates *c)
+{
+    bool in_root[64] = {false};
+    if (npieces > 64) {
+        npieces = 64;
+    }
+    if (pieces_in_roots(l->db, pieces, npieces, in_root) < 0) {
+        return -1;
+    }
+    // The most selective piece: the one whose rarest trigram is rarest.
+    size_t best = npieces;
+    int64_t best_size = INT64_MAX;
+    for (size_t i = 0; i < npieces; i++) {
+        int64_t size;
+        if (piece_size(l, &pieces[i], &size) < 0) {
+            return -1;
+        }
+        if (size == 0 && (basename || !in_root[i])) {
+            return 0; // no name holds it (and no root's path): nothing matches
+        }
+        if ((basename || !in_root[i]) && size < best_size) {
+            best = i;
+            best_size = size;
+        }
+    }
+    if (best == npieces) {
+        return 1;
+    }
+    if (piece_ids(l, &pieces[best]) < 0) {
+        return -1;
+    }
+    if (l->nids > max) {
+        return 1;
+    }
+    // The ids are sorted: one statement reads on from the last row while the next id is a
+    // few rows ahead (names of a kind share directories), and seeks again past that.
+    bool positioned = false;
+    int rc = SQLITE_DONE;
+    for (size_t i = 0; i < l->nids; i++) {
+        int64_t want = l->ids[i];
+        for (int ahead = 0;
+             positioned && rc == SQLITE_ROW && ahead < 32 && sqlite3_column_int64(l->row, 0) < want;
+             ahead++) {
+            rc = sqlite3_step(l->row);
+        }
+        if (!positioned || rc != SQLITE_ROW || sqlite3_column_int64(l->row, 0) < want) {
+            sqlite3_reset(l->row);
+            sqlite3_bind_int64(l->row, 1, want);
+            rc = sqlite3_step(l->row);
+            positioned = true;
+        }
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+            sqlite3_reset(l->row);
+            return index_db_fail(l->db, "reading the index");
+        }
+        if (rc == SQLITE_DONE || sqlite3_column_int64(l->row, 0) != want) {
+            sqlite3_reset(l->row);
+            fprintf(stderr,
+                    "%s: the trigram index names an entry the index does not hold: "
+                    "it is damaged; remove it and run update again\n",
+                    tool_name);
+            return -1;
+        }
+        if (add_row(l, l->row, want, !basename, c) < 0) {
+            sqlite3_reset(l->row);
+            return -1;
+        }
+    }
+    sqlite3_reset(l->row);
+    // Everything below the directories found: each directory's entries are one range.
+    while (l->nnodes > 0) {
+        if (c->count > max) {
+            return 1;
+        }
+        int64_t node = l->nodes[--l->nnodes];
+        sqlite3_bind_int64(l->range, 1, index_entry_id(node, 0));
+        sqlite3_bind_int64(l->range, 2, index_entry_id(node + 1, 0));
+        while ((rc = sqlite3_step(l->range)) == SQLITE_ROW) {
+            if (add_row(l, l->range, sqlite3_column_int64(l->range, 0), true, c) < 0) {
+                sqlite3_reset(l->range);
+                return -1;
+            }
+        }
+        sqlite3_reset(l->range);
+        if (rc != SQLITE_DONE) {
+            return index_db_fail(l->db, "reading the index");
+        }
+    }
+    if (c->count > max) {
+        return 1;
+    }
+    qsort(c->items, c->count, sizeof(*c->items), cmp_candidates);
+    size_t n = 0;
+    for (size_t i = 0; i < c->count; i++) {
+        if (n == 0 || c->items[n - 1].id != c->items[i].id) {
+            c->items[n++] = c->items[i];
+        }
+    }
+    c->count = n;
+    return 0;
+}
+
+int index_candidates_find(sqlite3 *db, const struct index_piece *pieces, size_t npieces,
+                          bool basename, size_t max, struct index_candidates *c)
+{
+    struct lookup l = {.db = db};
+    int status = -1;
+    if (sqlite3_prepare_v2(db, "SELECT length(ids) FROM trigrams WHERE trigram = ?", -1, &l.length,
+                           NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "SELECT ids FROM trigrams WHERE trigram = ?", -1, &l.list, NULL) !=
+            SQLITE_OK ||
+        sqlite3_prepare_v2(db, "SELECT id, name, node FROM entries WHERE id >= ?", -1, &l.row,
+                           NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "SELECT id, name, node FROM entries WHERE id >= ? AND id < ?", -1,
+                           &l.range, NULL) != SQLITE_OK) {
+        index_db_fail(db, "reading the index");
+    } else {
+        status = lookup(&l, pieces, npieces, basename, max, c);
+    }
+    sqlite3_finalize(l.length);
+    sqlite3_finalize(l.list);
+    sqlite3_finalize(l.row);
+    sqlite3_finalize(l.range);
+    free(l.trigrams);
+    free(l.ids);
+    free(l.nodes);
+    return status;
+}
+
+void index_candidates_free(struct index_candidates *c)
+{
+    free(c->items);
+    free(c->names);
+    *c = (struct index_candidates){0};
+}

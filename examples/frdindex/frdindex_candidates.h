@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * The entries a `find` pattern may match, from the trigram index (frdindex_trigram.h), so
+ * that a query reads those rows and not the whole table.
+ *
+ * A pattern's literal pieces are its runs of three or more bytes that any match must hold
+ * byte for byte (outside `*`, `?` and bracket expressions, split at '/'; with -i also at
+ * bytes above 0x7f, and in a multibyte locale at i and k: fnmatch folds U+0130 to i and
+ * U+212A, the Kelvin sign, to k). A piece without '/' lies inside one name
+ * of the path: the entry's own, or one of its directories'. So the candidates are the
+ * entries whose name holds every trigram of the piece, and (unless -b) everything below
+ * the directories among them. Only the most selective piece is looked up; the caller
+ * checks the whole pattern on each candidate, so a candidate too many costs a match, never
+ * a wrong answer. The names above the roots (the "/tmp" of root /tmp/x) are no entries:
+ * a piece found in a root's path makes the caller scan.
+ */
+#ifndef FRD_EXAMPLES_FRDINDEX_CANDIDATES_H
+#define FRD_EXAMPLES_FRDINDEX_CANDIDATES_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** A literal piece of a pattern: `len` (>= 3) bytes at `p`. */
+struct index_piece {
+    const char *p;
+    size_t len;
+};
+
+/**
+ * The literal pieces of a glob (as fnmatch reads it, without flags) into `out` (room for
+ * `max`). @return their number; 0 when the glob has none (the caller scans).
+ */
+size_t index_glob_pieces(const char *glob, bool ignore_case, struct index_piece *out, size_t max);
+
+/** One candidate: its rowid and its name (at `off` in index_candidates.names). */
+struct index_candidate {
+    int64_t id;
+    size_t off;
+    size_t len;
+};
+
+/** The candidates of a query, sorted by rowid, each once. Zero-initialise. */
+struct index_candidates {
+    struct index_candidate *items;
+    size_t count, cap;
+    char *names; /**< each name followed by a NUL */
+    size_t names_len, names_cap;
+};
+
+/**
+ * Looks the pieces up in `db` (schema 4, in a read transaction) and fills `c` with the
+ * entries that may match; with `basename` only entries whose own name holds the piece.
+ * @return 0 when `c` holds every candidate; 1 when the caller should scan instead (more
+ * than `max` candidates, or a piece in a root's path); -1 after a message.
+ */
+int index_candidates_find(sqlite3 *db, const struct index_piece *pieces, size_t npieces,
+                          bool basename, size_t max, struct index_candidates *c);
+
+/** Frees what `c` holds. */
+void index_candidates_free(struct index_candidates *c);
+
+#endif // FRD_EXAMPLES_FRDINDEX_CANDIDATES_H

@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/** The trigram index of names: building its lists in an update, reading them in `find`. */
+#include "frdindex_trigram.h"
+
+#include "frdindex_db.h"
+#include "grow.h"
+#include "toolname.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+TOOL_RESERVE_DEFINE(trigrams_reserve, uint32_t, 64)
+TOOL_RESERVE_DEFINE(bytes_reserve, unsigned char, 16)
+TOOL_RESERVE_DEFINE(ids_reserve, int64_t, 16)
+TOOL_RESERVE_DEFINE(lists_reserve, struct index_posting_list, 1024)
+TOOL_RESERVE_DEFINE(offsets_reserve, size_t, 4)
+
+/** Trigrams waiting to be sorted into their lists (8 bytes each, and as many for sorting). */
+#define PENDING_MAX (1u << 20)
+
+long index_trigrams_of(const char *name, size_t len, uint32_t **out, size_t *cap)
+{
+    if (len < 3) {
+        return 0;
+    }
+    if (trigrams_reserve(out, cap, len - 2) < 0) {
+        return -1;
+    }
+    const unsigned char *p = (const unsigned char *)name;
+    uint32_t *t = *out;
+    size_t n = 0;
+    // Insertion into a sorted array, repeats dropped: a name has a few dozen trigrams.
+    for (size_t i = 0; i + 2 < len; i++) {
+        uint32_t v = index_trigram(p + i);
+        size_t j = n;
+        while (j > 0 && t[j - 1] > v) {
+            j--;
+        }
+        if (j > 0 && t[j - 1] == v) {
+            continue;
+        }
+        memmove(t + j + 1, t + j, (n - j) * sizeof(*t));
+        t[j] = v;
+        n++;
+    }
+    return (long)n;
+}
+
+/** Appends a varint (7 bits a byte, low first). */
+static size_t put_varint(unsigned char *p, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (unsigned char)v;
+    return n;
+}
+
+/** Reads a varint. @return its length, or 0 when it runs past the end or is too long. */
+static size_t get_varint(const unsigned char *p, size_t len, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (size_t i = 0; i < len && i < 10; i++) {
+        x |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+        if (!(p[i] & 0x80)) {
+            *v = x;
+            return i + 1;
+        }
+    }
+    return 0;
+}
+
+/** Encodes `id` after `prev` (ascending) into p (at least 20 bytes). @return bytes written. */
+static size_t put_id(unsigned char *p, int64_t prev, int64_t id)
+{
+    uint64_t hi = (uint64_t)id >> 32, lo = (uint64_t)id & 0xffffffffu;
+    uint64_t phi = (uint64_t)prev >> 32, plo = (uint64_t)prev & 0xffffffffu;
+    size_t n = put_varint(p, hi - phi);
+    return n + put_varint(p + n, hi == phi ? lo - plo : lo);
+}
+
+int index_ids_decode(const unsigned char *data, size_t len, int64_t **ids, size_t *n)
+{
+    *ids = NULL;
+    *n = 0;
+    size_t cap = 0;
+    uint64_t hi = 0, lo = 0;
+    for (size_t off = 0; off < len;) {
+        uint64_t dhi, v;
+        size_t a = get_varint(data + off, len - off, &dhi);
+        size_t b = a == 0 ? 0 : get_varint(data + off + a, len - off - a, &v);
+        if (b == 0 || dhi > (uint64_t)INT32_MAX - hi || v > 0xffffffffu ||
+            ids_reserve(ids, &cap, *n + 1) < 0) {
+            free(*ids);
+            *ids = NULL;
+            *n = 0;
+            return -1;
+        }
+        lo = dhi == 0 && *n > 0 ? lo + v : v;
+        hi += dhi;
+        if (lo > 0xffffffffu || (*n > 0 && dhi == 0 && v == 0)) {
+            free(*ids);
+            *ids = NULL;
+            *n = 0;
+            return -1;
+        }
+        (*ids)[(*n)++] = (int64_t)(hi << 32 | lo);
+        off += a + b;
+    }
+    return 0;
+}
+
+/** Encodes ascending ids. @return 0, or -1 when out of memory. */
+static int encode_ids(const int64_t *ids, size_t n, unsigned char **out, size_t *len, size_t *cap)
+{
+    *len = 0;
+    if (bytes_reserve(out, cap, n * 10 + 20) < 0) {
+        return -1;
+    }
+    int64_t prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        *len += put_id(*out + *len, prev, ids[i]);
+        prev = ids[i];
+    }
+    return 0;
+}
+
+/** @return the list of `trigram`, made if new, or NULL when out of memory. */
+static struct index_posting_list *list_of(struct index_postings *p, uint32_t trigram)
+{
+    // Two levels of arrays, by the first two bytes, then the third: two loads, no hashing
+    // (a fresh index adds some 15 trigrams per entry). Names use few byte pairs.
+    if (p->by_pair == NULL) {
+        p->by_pair = calloc(1u << 16, sizeof(*p->by_pair));
+        if (p->by_pair == NULL) {
+            return NULL;
+        }
+    }
+    uint32_t *third = p->by_pair[trigram >> 8];
+    if (third == NULL) {
+        third = malloc(256 * sizeof(*third));
+        if (third == NULL) {
+            return NULL;
+        }
+        memset(third, 0xff, 256 * sizeof(*third));
+        p->by_pair[trigram >> 8] = third;
+    }
+    uint32_t i = third[trigram & 0xff];
+    if (i != UINT32_MAX) {
+        return &p->lists[i];
+    }
+    if (p->count >= UINT32_MAX - 1 || lists_reserve(&p->lists, &p->cap, p->count + 1) < 0) {
+        return NULL;
+    }
+    i = (uint32_t)p->count++;
+    third[trigram & 0xff] = i;
+    p->lists[i] = (struct index_posting_list){.trigram = trigram};
+    return &p->lists[i];
+}
+
+/** Appends `id` to a list (in ascending runs). @return 0, or -1 when out of memory. */
+static int list_append(struct index_posting_list *l, int64_t id)
+{
+    if (bytes_reserve(&l->enc, &l->enc_cap, l->enc_len + 20) < 0) {
+        return -1;
+    }
+    int64_t prev = l->last;
+    if (l->enc_len > 0 && id <= prev) {
+        if (offsets_reserve(&l->runs, &l->runs_cap, l->nruns + 1) < 0) {
+            return -1;
+        }
+        l->runs[l->nruns++] = l->enc_len;
+        prev = 0;
+    }
+    l->enc_len += put_id(l->enc + l->enc_len, prev, id);
+    l->last = id;
+    return 0;
+}
+
+/**
+ * Sorts the pending trigrams by trigram (a stable radix sort, three bytes: the ids of one
+ * trigram stay in the order they came) and appends them to their lists.
+ * @return 0, or -1 when out of memory.
+ */
+static int flush_pending(struct index_postings *p)
+{
+    struct index_pending *a = p->pending, *b = p->pending_tmp;
+    size_t n = p->npending;
+    for (int shift = 0; shift < 24; shift += 8) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++) {
+            count[((a[i].trigram >> shift) & 0xff) + 1]++;
+        }
+        for (size_t k = 1; k < 257; k++) {
+            count[k] += count[k - 1];
+        }
+        for (size_t i = 0; i < n; i++) {
+            b[count[(a[i].trigram >> shift) & 0xff]++] = a[i];
+        }
+        struct index_pending *t = a;
+        a = b;
+        b = t;
+    }
+    int result = 0;
+    for (size_t i = 0; i < n && result == 0;) {
+        struct index_posting_list *l = list_of(p, a[i].trigram);
+        if (l == NULL) {
+            return -1;
+        }
+        for (uint32_t t = a[i].trigram; i < n && a[i].trigram == t && result == 0; i++) {
+            result = list_append(l, p->pending_ids[a[i].entry]);
+        }
+    }
+    p->npending = 0;
+    p->npending_ids = 0;
+    return result;
+}
+
+int index_postings_add(struct index_postings *p, int64_t id, const char *name, size_t len)
+{
+    if (p->pending == NULL) {
+        p->pending = malloc(PENDING_MAX * sizeof(*p->pending));
+        p->pending_tmp = malloc(PENDING_MAX * sizeof(*p->pending_tmp));
+        p->pending_ids = malloc(PENDING_MAX * sizeof(*p->pending_ids));
+        if (p->pending == NULL || p->pending_tmp == NULL || p->pending_ids == NULL) {
+            return -1;
+        }
+    }
+    long n = index_trigrams_of(name, len, &p->scratch, &p->scratch_cap);
+    if (n < 0) {
+        return -1;
+    }
+    if (p->npending + (size_t)n > PENDING_MAX && flush_pending(p) < 0) {
+        return -1;
+    }
+    if ((size_t)n > PENDING_MAX) {
+        return -1; // a name of four million bytes
+    }
+    uint32_t entry = (uint32_t)p->npending_ids;
+    p->pending_ids[p->npending_ids++] = id;
+    for (long i = 0; i < n; i++) {
+        p->pending[p->npending++] = (struct index_pending){p->scratch[i], entry};
+    }
+    return 0;
+}
+
+int index_postings_remove(struct index_postings *p, int64_t id, const char *name, size_t len)
+{
+    long n = index_trigrams_of(name, len, &p->scratch, &p->scratch_cap);
+    for (long i = 0; i < n; i++) {
+        struct index_posting_list *l = list_of(p, p->scratch[i]);
+        if (l == NULL || ids_reserve(&l->removed, &l->removed_cap, l->nremoved + 1) < 0) {
+            return -1;
+        }
+        l->removed[l->nremoved++] = id;
+    }
+    return n < 0 ? -1 : 0;
+}
+
+/**
+ * Sorts ids that come as ascending runs (a natural merge sort: runs merged pairwise, so
+ * k runs cost n log k) and drops repeats. @return how many are left, or -1 (memory).
+ */
+static long sort_unique(int64_t *ids, size_t n)
+{
+    if (n < 2) {
+        return (long)n;
+    }
+    int64_t *tmp = malloc(n * sizeof(*tmp));
+    if (tmp == NULL) {
+        return -1;
+    }
+    for (;;) {
+        // One pass: merge each pair of neighbouring runs into tmp, then copy back.
+        size_t runs = 0, out = 0;
+        for (size_t i = 0; i < n;) {
+            size_t mid = i + 1;
+            while (mid < n && ids[mid - 1] <= ids[mid]) {
+                mid++;
+            }
+            size_t end = mid;
+            if (mid < n) {
+                end = mid + 1;
+                while (end < n && ids[end - 1] <= ids[end]) {
+                    end++;
+                }
+            }
+            size_t a = i, b = mid;
+            while (a < mid && b < end) {
+                tmp[out++] = ids[b] < ids[a] ? ids[b++] : ids[a++];
+            }
+            while (a < mid) {
+                tmp[out++] = ids[a++];
+            }
+            while (b < end) {
+                tmp[out++] = ids[b++];
+            }
+            runs++;
+            i = end;
+        }
+        memcpy(ids, tmp, n * sizeof(*ids));
+        if (runs <= 1) {
+            break;
+        }
+    }
+    free(tmp);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (kept == 0 || ids[kept - 1] != ids[i]) {
+            ids[kept++] = ids[i];
+        }
+    }
+    return (long)kept;
+}
+
+/** Decodes a list's added ids, run by run, sorted. @return 0, or -1 (memory). */
+static int added_ids(const struct index_posting_list *l, int64_t **ids, size_t *n)
+{
+    *ids = NULL;
+    *n = 0;
+    if (l->enc == NULL) {
+        return 0; // only removals
+    }
+    size_t cap = 0;
+    for (size_t r = 0; r <= l->nruns; r++) {
+        size_t from = r == 0 ? 0 : l->runs[r - 1];
+        size_t to = r < l->nruns ? l->runs[r] : l->enc_len;
+        int64_t *run;
+        size_t nrun;
+        if (index_ids_decode(l->enc + from, to - from, &run, &nrun) < 0 ||
+            ids_reserve(ids, &cap, *n + nrun) < 0) {
+            free(run);
+            free(*ids);
+            *ids = NULL;
+            return -1;
+        }
+        if (nrun > 0) {
+            memcpy(*ids + *n, run, nrun * sizeof(*run));
+        }
+        *n += nrun;
+        free(run);
+    }
+    long kept = l->nruns > 0 ? sort_unique(*ids, *n) : (long)*n;
+    if (kept < 0) {
+        free(*ids);
+        *ids = NULL;
+        return -1;
+    }
+    *n = (size_t)kept;
+    return 0;
+}
+
+/**
+ * The stored list (old, ascending) without `removed`, with `added` (both sorted, unique):
+ * into `out` (room for nold + nadded). @return its length.
+ */
+static size_t merge(const int64_t *old, size_t nold, const int64_t *removed, size_t nremoved,
+                    const int64_t *added, size_t nadded, int64_t *out)
+{
+    size_t n = 0, r = 0, a = 0;
+    for (size_t i = 0; i < nold; i++) {
+        while (r < nremoved && removed[r] < old[i]) {
+            r++;
+        }
+        bool gone = r < nremoved && removed[r] == old[i];
+        // A removed id that is added again (a rowid reused in the same update) stays.
+        while (a < nadded && added[a] < old[i]) {
+            out[n++] = added[a++];
+        }
+        if (a < nadded && added[a] == old[i]) {
+            out[n++] = added[a++];
+        } else if (!gone) {
+            out[n++] = old[i];
+        }
+    }
+    while (a < nadded) {
+        out[n++] = added[a++];
+    }
+    return n;
+}
+
+/** Writes one list (deletes its row when it is empty). @return 0, or -1 (SQLite's error). */
+static int write_list(sqlite3_stmt *put, sqlite3_stmt *del, uint32_t trigram,
+                      const unsigned char *data, size_t len)
+{
+    sqlite3_stmt *stmt = len > 0 ? put : del;
+    sqlite3_bind_int64(stmt, 1, trigram);
+    if (len > 0) {
+        sqlite3_bind_blob64(stmt, 2, data, len, SQLITE_STATIC);
+    }
+    int rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/** One trigram's new list, read back, changed and written. @return 0, or -1 (message). */
+static int rewrite_list(struct index_postings *p, struct index_posting_list *l, sqlite3 *db,
+                        sqlite3_stmt *get, sqlite3_stmt *put, sqlite3_stmt *del)
+{
+    int64_t *old = NULL, *added = NULL, *out = NULL;
+    size_t nold = 0, nadded = 0;
+    unsigned char *enc = NULL;
+    size_t enc_len = 0, enc_cap = 0;
+    int result = -1;
+    if (!p->fresh) {
+        sqlite3_bind_int64(get, 1, l->trigram);
+        int rc = sqlite3_step(get);
+        if (rc == SQLITE_ROW) {
+            const unsigned char *data = sqlite3_column_blob(get, 0);
+            size_t len = (size_t)sqlite3_column_bytes(get, 0);
+            if (index_ids_decode(data, len, &old, &nold) < 0) {
+                sqlite3_reset(get);
+                fprintf(stderr,
+                        "%s: the list of trigram %06x is not one frdindex writes: the index "
+                        "is damaged; remove it and run update again\n",
+                        tool_name, (unsigned)l->trigram);
+                return -1;
+            }
+        } else if (rc != SQLITE_DONE) {
+            sqlite3_reset(get);
+            return index_db_fail(db, "reading the trigram index");
+        }
+        sqlite3_reset(get);
+    }
+    long nremoved = sort_unique(l->removed, l->nremoved);
+    if (nremoved < 0 || added_ids(l, &added, &nadded) < 0) {
+        goto oom;
+    }
+    out = malloc((nold + nadded + 1) * sizeof(*out));
+    if (out == NULL) {
+        goto oom;
+    }
+    size_t n = merge(old, nold, l->removed, (size_t)nremoved, added, nadded, out);
+    if (encode_ids(out, n, &enc, &enc_len, &enc_cap) < 0) {
+        goto oom;
+    }
+    result = write_list(put, del, l->trigram, enc, enc_len) == 0
+                 ? 0
+                 : index_db_fail(db, "writing the trigram index");
+    goto done;
+oom:
+    fprintf(stderr, "%s: out of memory\n", tool_name);
+done:
+    free(old);
+    free(added);
+    free(out);
+    free(enc);
+    return result;
+}
+
+static int cmp_lists(const void *a, const void *b)
+{
+    const struct index_posting_list *x = a, *y = b;
+    return (x->trigram > y->trigram) - (x->trigram < y->trigram);
+}
+
+int index_postings_write(struct index_postings *p, sqlite3 *db)
+{
+    sqlite3_stmt *get = NULL, *put = NULL, *del = NULL;
+    int result = 0;
+    if (p->npending > 0 && flush_pending(p) < 0) {
+        fprintf(stderr, "%s: out of memory\n", tool_name);
+        return -1;
+    }
+    if (p->count == 0) {
+        return 0;
+    }
+    if (sqlite3_prepare_v2(db, "SELECT ids FROM trigrams WHERE trigram = ?", -1, &get, NULL) !=
+            SQLITE_OK ||
+        sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO trigrams(trigram, ids) VALUES (?, ?)", -1,
+                           &put, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "DELETE FROM trigrams WHERE trigram = ?", -1, &del, NULL) !=
+            SQLITE_OK) {
+        result = index_db_fail(db, "writing the trigram index");
+        goto done;
+    }
+    // In trigram order: the rows are written (and read) in the order of the table's b-tree.
+    // The lookup arrays go stale here, and are not used again.
+    qsort(p->lists, p->count, sizeof(*p->lists), cmp_lists);
+    for (size_t i = 0; i < p->count && result == 0; i++) {
+        struct index_posting_list *l = &p->lists[i];
+        if (p->fresh && l->nremoved == 0 && l->nruns == 0) {
+            // A new index: the list as it was built is the list to store.
+            if (write_list(put, del, l->trigram, l->enc, l->enc_len) < 0) {
+                result = index_db_fail(db, "writing the trigram index");
+            }
+        } else {
+            result = rewrite_list(p, l, db, get, put, del);
+        }
+    }
+done:
+    sqlite3_finalize(get);
+    sqlite3_finalize(put);
+    sqlite3_finalize(del);
+    return result;
+}
+
+void index_postings_free(struct index_postings *p)
+{
+    for (size_t i = 0; i < p->count; i++) {
+        free(p->lists[i].enc);
+        free(p->lists[i].runs);
+        free(p->lists[i].removed);
+    }
+    free(p->lists);
+    free(p->scratch);
+    free(p->pending);
+    free(p->pending_tmp);
+    free(p->pending_ids);
+    if (p->by_pair != NULL) {
+        for (size_t i = 0; i < (1u << 16); i++) {
+            free(p->by_pair[i]);
+        }
+        free(p->by_pair);
+    }
+    memset(p, 0, sizeof(*p));
+}

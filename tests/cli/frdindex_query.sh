@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# `frdindex find` through the trigram index answers as plocate answers: a generated tree of
+# names with bytes above 0x7f, `*`, `?`, `[`, `\`, case variants, directories whose names
+# hold the pattern (everything below them matches), a root whose own path holds it, a
+# folder uid 65534 may not list; globs, -i, -b, -c, -l, -r, as root and as uid 65534, in
+# the C and C.UTF-8 locales; then again after an update that renames, removes and adds
+# (the lists are kept current by every update). Outputs are compared sorted (plocate's
+# order is its own); -l N must give N of the paths the query gives without it.
+# Usage: tests/cli/frdindex_query.sh PATH/TO/frdindex
+set -euo pipefail
+frdindex=$(realpath "$1")
+. "$(dirname "$0")/lib.sh"
+cli_begin
+chmod 755 "$tmp"
+cli_users
+cp "$frdindex" frdindex-copy && chmod 755 frdindex-copy
+ix=$tmp/frdindex-copy
+command -v updatedb.plocate >/dev/null || { echo "skip: plocate is not installed"; cli_end; exit 0; }
+
+# The root's own path holds "Query" (the names above a root are no entries of the index).
+R=$tmp/QueryRoot
+mkdir -p "$R"/{Alpha,alpha.d,ALPHAbet,x}/{sub,inner} "$R/deep/a/b/c/alphaville/d" "$R/private/alpha"
+for d in "$R"/{Alpha,alpha.d,ALPHAbet,x}/{sub,inner} "$R/deep/a/b/c/alphaville/d" "$R/private/alpha"; do
+  for name in plain.txt README readme.md 'star*name' 'what?' 'br[ack]et' 'back\slash' \
+    $'caf\303\251.png' $'CAF\303\211.PNG' $'hi\377gh' image.png libc.so.6 passwd; do
+    printf x >"$d/$name"
+  done
+done
+# Non-ASCII characters that fold to ASCII letters under -i in a UTF-8 locale (fnmatch:
+# U+212A KELVIN SIGN to k, U+0130 to i; plocate folds neither, so they are checked apart).
+printf x >"$R/deep/"$'\xe2\x84\xaa'elvin
+printf x >"$R/deep/"$'\xc4\xb0'nfo.txt
+chmod -R a+rX "$R"
+chmod 700 "$R/private"
+
+index() {
+  "$ix" update -q -m 644 q.db "$R"
+  rm -f p.db
+  updatedb.plocate -o "$tmp/p.db" -U "$R" -l yes --prunepaths= --prunefs= --prunenames=
+}
+
+# (None matches the root itself: plocate leaves a root out, frdindex keeps it, frdindex.1.)
+patterns=(alpha Alpha ALPHA lph pha.d alphaville/d ueryRoot/ QueryRoot/x '*.png' '*.PNG' '*ALPHA*'
+  'Alpha/sub/*' '*[Aa]lpha*/inner/*' '*[A-Z]LPHA*' '*star\*name' '*\?' '*br\[ack]et'
+  '*back\\slash' $'caf\303\251' $'CAF\303\211' $'\377gh' $'hi\377' libc.so passwd readme
+  zzzznotfound 'al*ha' '*/x/*' '[!x]lpha*')
+
+# check NAME: every pattern and option set, as root and uid 65534, against plocate.
+check() {
+  local loc user pattern opts as failed=0 cases=0
+  for loc in C C.UTF-8; do
+    export LC_ALL=$loc
+    for user in "${users[@]}"; do
+      as=()
+      [ "$user" = nobody ] && as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+      for pattern in "${patterns[@]}"; do
+        for opts in '' -i -b '-b -i' -c '-i -c'; do
+          # plocate -i refuses a pattern with bytes above 0x7f (not ASCII text).
+          [[ $opts == *-i* && $pattern == *[$'\200'-$'\377']* ]] && continue
+          # shellcheck disable=SC2086
+          want=$("${as[@]}" plocate -d p.db $opts -- "$pattern" 2>/dev/null | sort; echo "exit ${PIPESTATUS[0]}")
+          # shellcheck disable=SC2086
+          got=$("${as[@]}" "$ix" find $opts q.db "$pattern" | sort; echo "exit ${PIPESTATUS[0]}")
+          cases=$((cases + 1))
+          if [ "$got" != "$want" ]; then
+            failed=$((failed + 1))
+            [ $failed -le 8 ] && printf '     %s: %q %s (%s): %s\n' "$1" "$pattern" "$opts" "$user" \
+              "$(diff <(echo "$want") <(echo "$got") | head -4 | tr '\n' ' ')"
+          fi
+        done
+        # -l 2: two of the paths the query gives without it (or all of them, if fewer).
+        all=$("${as[@]}" "$ix" find q.db "$pattern" | sort) || true
+        lim=$("${as[@]}" "$ix" find -l 2 q.db "$pattern" | sort) || true
+        n=$(grep -c . <<<"$all" || true)
+        cases=$((cases + 1))
+        if [ "$(grep -c . <<<"$lim" || true)" -ne $((n < 2 ? n : 2)) ] ||
+          [ -n "$(comm -23 <(echo "$lim") <(echo "$all"))" ]; then
+          failed=$((failed + 1))
+          printf '     %s: -l 2 %q (%s): %s\n' "$1" "$pattern" "$user" "$(echo "$lim" | tr '\n' ' ')"
+        fi
+      done
+      for pattern in 'alpha[.]d/s' 'ALPHA' '/x/.*/pass' 'caf.\.png$'; do
+        for opts in -r '-r -i' '--regex' '--regex -i'; do
+          # shellcheck disable=SC2086
+          want=$("${as[@]}" plocate -d p.db $opts -- "$pattern" 2>/dev/null | sort; echo "exit ${PIPESTATUS[0]}")
+          # shellcheck disable=SC2086
+          got=$("${as[@]}" "$ix" find $opts q.db "$pattern" | sort; echo "exit ${PIPESTATUS[0]}")
+          cases=$((cases + 1))
+          [ "$got" = "$want" ] || { failed=$((failed + 1)); printf '     %s: %q %s (%s)\n' "$1" "$pattern" "$opts" "$user"; }
+        done
+      done
+    done
+  done
+  export LC_ALL=C
+  if [ $failed -eq 0 ]; then ok "$1: $cases queries answer as plocate answers"
+  else bad "$1: $failed of $cases queries differ from plocate"; fi
+}
+
+index
+# Not vacuous: the queries find paths below a matching directory, and the private ones
+# only as root.
+if [ "$("$ix" find -c q.db alphaville)" = 15 ] &&
+  [ "$(setpriv --reuid=65534 --regid=65534 --clear-groups "$ix" find -c q.db /private/)" = 0 ] &&
+  [ "$("$ix" find -c q.db /private/)" -gt 0 ]; then
+  ok "the tree: directories that match hold matches, the private folder is root's only"
+else bad "the tree is not what the checks need"; fi
+check "new index"
+# -i in C.UTF-8 finds what fnmatch folds, as a scan does (the lists fold A-Z only).
+if [ "$(LC_ALL=C.UTF-8 "$ix" find -i q.db kelvin)" = "$R/deep/"$'\xe2\x84\xaa'elvin ] &&
+  [ "$(LC_ALL=C.UTF-8 "$ix" find -i q.db '*/info.txt')" = "$R/deep/"$'\xc4\xb0'nfo.txt ] &&
+  [ "$(LC_ALL=C "$ix" find -i -c q.db kelvin)" = 0 ]; then
+  ok "-i: the Kelvin sign and U+0130 fold to k and i in C.UTF-8, as fnmatch folds them"
+else bad "-i: $(LC_ALL=C.UTF-8 "$ix" find -i q.db kelvin) / $(LC_ALL=C.UTF-8 "$ix" find -i q.db '*/info.txt')"; fi
+
+# The lists follow an update: a directory renamed to and from a matching name, names
+# removed and added.
+mv "$R/alpha.d" "$R/omega.d"
+mv "$R/x" "$R/alphax"
+rm "$R/Alpha/sub/passwd" "$R/ALPHAbet/inner/"*.png
+printf x >"$R/Alpha/sub/new-alpha-file"
+printf x >"$R/deep/passwd.alpha"
+index
+check "after an update"
+cli_end
