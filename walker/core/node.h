@@ -21,6 +21,7 @@
 
 struct frd_walk;
 struct frd__worker;
+struct frd__ign_level;
 
 /*
  * A node is one directory the walk will list, is listing, or has listed while something
@@ -81,6 +82,12 @@ struct frd__wnode {
      *  that visits the directory before the node is published to the others (concurrent
      *  mode) or by the consumer only (ordered mode); released once with the node. */
     void *state;
+    /** Ignore rules (opts.ignore) for its children: its own level or its parent's, set by
+     *  the worker listing it before any child exists; ign_own is the level it made (freed
+     *  with the node), ign_drop_all says a tag or exclude-if-present name empties it. */
+    const struct frd__ign_level *ign;
+    struct frd__ign_level *ign_own;
+    bool ign_drop_all;
     char *canon; /**< canonical path, on untrusted volumes when following links */
     struct frd__wnode *next_free;
     /** Tells this node from another made later at the same address: unique in the walk
