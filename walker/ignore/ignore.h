@@ -60,6 +60,7 @@ struct frd__ign_level {
     bool git;                          /**< git's rules apply (a repository, or no-require-git) */
     struct frd__ign_repo *own_repo;    /**< the repository this level started, if any */
     struct frd__ign_level *own_parent; /**< the parent when it is freed with this level */
+    size_t real_len;                   /**< above a root: the length of its directory's real path */
 };
 
 /** A rule file that could not be read, for the walk's error channel. */

@@ -281,15 +281,43 @@ static bool ign_empty(const struct frd__ign_level *lv)
 }
 
 /**
+ * Is the directory real[0..d) ignored by the levels above a root (chain: the deepest of
+ * those above it) and their repository? Directories are matched by their path below each
+ * level's directory, as git matches the root's ancestors.
+ */
+static bool ign_dir_ignored_above(const struct frd__ign_level *chain, const char *real, size_t d)
+{
+    enum frd__ign_verdict v = FRD__IGN_NONE;
+    const struct frd__ign_level *top = NULL;
+    for (int g = 0; g < FRD__IGN_NGROUPS && v == FRD__IGN_NONE; g++) {
+        for (const struct frd__ign_level *l = chain; l != NULL && v == FRD__IGN_NONE;
+             l = l->parent) {
+            size_t off = l->real_len + (l->real_len > 1);
+            v = frd__ign_rules_match(&l->lists[g], real + off, d - off, true);
+            top = l;
+        }
+    }
+    if (v == FRD__IGN_NONE && top != NULL && top->repo != NULL) {
+        size_t off = top->real_len + (top->real_len > 1);
+        v = frd__ign_rules_match(&top->repo->exclude, real + off, d - off, true);
+        if (v == FRD__IGN_NONE) {
+            v = frd__ign_rules_match(&top->repo->global, real + off, d - off, true);
+        }
+    }
+    return v == FRD__IGN_IGNORED;
+}
+
+/**
  * Above a root that is no work tree's top: finds the repository by the root's real path and
  * makes the levels of the directories from its top down to the root's parent, each with
  * the root's path below it as prefix. *top gets the top level (the chain's lowest level in
  * *bottom), both NULL when there is no repository. @return 0 or FRD_ENOMEM.
  */
 static int ign_above_root(const struct frd_ignore *ig, const struct ign_src *s,
-                          struct frd__ign_level **bottom)
+                          struct frd__ign_level **bottom, bool *ignored)
 {
     *bottom = NULL;
+    *ignored = false;
     char *real = realpath(s->path, NULL);
     if (real == NULL) {
         return 0; // nothing to find above it
@@ -326,6 +354,9 @@ static int ign_above_root(const struct frd_ignore *ig, const struct ign_src *s,
             probe[0] = '/';
             probe[1] = '\0';
         }
+        if (prev != NULL && !*ignored && ign_dir_ignored_above(prev, real, d)) {
+            *ignored = true; // git reads nothing below an ignored directory
+        }
         frd_os_fd dfd;
         struct frd__ign_level *lv = frd__calloc(1, sizeof(*lv));
         if (lv == NULL) {
@@ -348,6 +379,7 @@ static int ign_above_root(const struct frd_ignore *ig, const struct ign_src *s,
         lv->git = true;
         lv->base_off = base_off;
         lv->root_off = base_off;
+        lv->real_len = d == 0 ? 1 : d;
         if (frd__plat_open_dir(FRD_INVALID_FD, probe, 0, &dfd) == 0) {
             struct ign_src as = {.fd = dfd,
                                  .path = probe,
@@ -395,6 +427,9 @@ static int ign_above_root(const struct frd_ignore *ig, const struct ign_src *s,
         }
         d = next;
     }
+    if (rc == 0 && prev != NULL && !*ignored && ign_dir_ignored_above(prev, real, rl)) {
+        *ignored = true; // the root itself
+    }
     frd__free(probe);
     free(real);
     if (rc < 0) {
@@ -407,7 +442,7 @@ static int ign_above_root(const struct frd_ignore *ig, const struct ign_src *s,
 
 /** The level of a root: the repository and levels above it, its own files. */
 static int ign_enter_root(const struct frd_ignore *ig, const struct ign_src *s,
-                          struct frd__ign_level *lv)
+                          struct frd__ign_level *lv, bool *drop_all)
 {
     bool git = (ig->flags & FRD_IGNORE_GIT) != 0;
     if (git && ign_has(s, ".git")) {
@@ -421,7 +456,7 @@ static int ign_enter_root(const struct frd_ignore *ig, const struct ign_src *s,
     }
     if (git) {
         struct frd__ign_level *above;
-        int rc = ign_above_root(ig, s, &above);
+        int rc = ign_above_root(ig, s, &above, drop_all);
         if (rc < 0) {
             return rc;
         }
@@ -477,7 +512,7 @@ int frd__ign_enter(const struct frd_ignore *ig, const struct frd__ign_level *par
     int rc = 0;
     if (parent == NULL) {
         lv->root_off = lv->base_off;
-        rc = ign_enter_root(ig, &s, lv);
+        rc = ign_enter_root(ig, &s, lv, &out->drop_all);
     } else {
         lv->parent = parent;
         lv->repo = parent->repo;
