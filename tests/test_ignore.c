@@ -261,7 +261,7 @@ static void test_config(void **state)
 static unsigned test_workers(void)
 {
     const char *s = getenv("FRD_TEST_WORKERS");
-    return s != NULL && *s != '\0' ? (unsigned)atoi(s) : 2;
+    return s != NULL && *s != '\0' ? (unsigned)strtoul(s, NULL, 10) : 2;
 }
 
 static atomic_int stat_of_ignored; /**< stats of names that contain "ign" */
