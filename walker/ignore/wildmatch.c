@@ -215,6 +215,38 @@ static int wm_stars(struct wm_build *b, const char *pat, size_t len, size_t *pos
     return wm_push(b, TOK_STAR, 0);
 }
 
+/** Keeps the longest run of literal bytes of a general pattern (a text without it cannot
+ *  match: a memmem() rules most texts out before any simulation). @return 0 or FRD_ENOMEM. */
+static int wm_required(struct frd__wm *wm)
+{
+    size_t best = 0;
+    size_t best_at = 0;
+    for (size_t i = 0; i < wm->ntok;) {
+        size_t j = i;
+        while (j < wm->ntok && (wm->tok[j] & 0xff) == TOK_LIT) {
+            j++;
+        }
+        if (j - i > best) {
+            best = j - i;
+            best_at = i;
+        }
+        i = j > i ? j : i + 1;
+    }
+    if (best < 2) {
+        return 0;
+    }
+    wm->lit = frd__malloc(best + 1);
+    if (wm->lit == NULL) {
+        return FRD_ENOMEM;
+    }
+    for (size_t i = 0; i < best; i++) {
+        wm->lit[i] = (char)(wm->tok[best_at + i] >> 8);
+    }
+    wm->lit[best] = '\0';
+    wm->lit_len = best;
+    return 0;
+}
+
 /** Picks a shortcut for a token list that is a literal, or `*` and a literal. */
 static int wm_shortcut(struct frd__wm *wm)
 {
@@ -224,7 +256,7 @@ static int wm_shortcut(struct frd__wm *wm)
     }
     for (size_t i = first; i < wm->ntok; i++) {
         if ((wm->tok[i] & 0xff) != TOK_LIT) {
-            return 0;
+            return wm_required(wm);
         }
     }
     size_t n = wm->ntok - first;
@@ -381,6 +413,9 @@ bool frd__wm_match(const struct frd__wm *wm, const char *text, size_t len)
                lit_eq(text + len - wm->lit_len, wm->lit, wm->lit_len, wm->icase);
     default:
         break;
+    }
+    if (wm->lit_len > 0 && !wm->icase && memmem(text, len, wm->lit, wm->lit_len) == NULL) {
+        return false; // the pattern's longest literal is not in the text
     }
     uint8_t small[2][256];
     if (wm->ntok < sizeof(small[0])) {

@@ -31,7 +31,9 @@ struct frd__wm {
     uint32_t ntok;      /**< tokens (FRD__WM_GENERAL) */
     uint32_t *tok;      /**< each: kind in the low byte, argument above (char or class index) */
     uint8_t (*cls)[32]; /**< class bitmaps, 256 bits each */
-    char *lit;          /**< the literal of FRD__WM_LITERAL and FRD__WM_SUFFIX */
+    /** The literal of FRD__WM_LITERAL and FRD__WM_SUFFIX; of FRD__WM_GENERAL, its longest
+     *  run of literal bytes (2 or more), which a matching text holds, or NULL */
+    char *lit;
     size_t lit_len;
 };
 
