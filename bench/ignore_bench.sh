@@ -4,9 +4,10 @@
 #
 # Ignore rules' cost and saving (bench/README.md, "Ignore rules"), interleaved rounds and
 # medians by bench/interleave.py:
-#  1. u-boot: the U-Boot corpus (tests/data) as a git work tree, a .gitignore in every
-#     directory (3,001) with rules of our own that match nothing there: the cost of reading
-#     and matching rules. frdfind -gitignore against frdfind (no rules) and fd -H.
+#  1. u-boot: the U-Boot corpus (tests/data) as a git work tree, its 52 .gitignore files
+#     filled with rules of our own that match nothing there: the cost of reading and
+#     matching rules. frdfind -gitignore against frdfind (no rules) and fd -H. Then the
+#     same with such a .gitignore in every directory (3,001).
 #  2. checkout: a clone of this repository with its build tree copied in (and
 #     bindings/node/node_modules if present): most entries ignored, the work saved.
 #     frdfind -gitignore against frdfind and fd -H.
@@ -29,9 +30,16 @@ fd=$(command -v fdfind || command -v fd || true)
 # 1. u-boot, a .gitignore in every directory.
 "$repo/tests/data/materialize-tree" "$repo/tests/data/u-boot.tsv.gz" "$work/uboot" >/dev/null
 git -C "$work/uboot" init -q .
-find "$work/uboot" -path "$work/uboot/.git" -prune -o -type d -print0 |
+rules='# rules that match nothing here\n*.nomatch\n/build-nomatch/\n**/tmp-nomatch/**\n!keep.nomatch\nx[0-9]*.nomatch\n'
+find "$work/uboot" -path "$work/uboot/.git" -prune -o -name .gitignore -type f -print0 |
+  while IFS= read -r -d '' f; do
+    printf "$rules" >"$f"
+  done
+# 1b. the same, a .gitignore in every directory (3,001 files to read).
+cp -a "$work/uboot" "$work/uboot-every"
+find "$work/uboot-every" -path "$work/uboot-every/.git" -prune -o -type d -print0 |
   while IFS= read -r -d '' d; do
-    printf '# rules that match nothing here\n*.nomatch\n/build-nomatch/\n**/tmp-nomatch/**\n!keep.nomatch\nx[0-9]*.nomatch\n' >"$d/.gitignore"
+    printf "$rules" >"$d/.gitignore"
   done
 # 2. a checkout after its build.
 git clone -q "$repo" "$work/checkout"
@@ -54,6 +62,7 @@ table() { # NAME ROOT
   python3 "$here/interleave.py" "$work/$name.tsv" "$runs" frdfind
 }
 table u-boot "$work/uboot"
+table u-boot-every-dir "$work/uboot-every"
 table checkout "$work/checkout"
 if [ -n "${MAIN_FRDFIND:-}" ]; then
   printf 'main\t\t%s /usr >/dev/null\nbranch\t\t%s /usr >/dev/null\n' "$MAIN_FRDFIND" "$frdfind" >"$work/usr.tsv"
@@ -61,6 +70,6 @@ if [ -n "${MAIN_FRDFIND:-}" ]; then
   python3 "$here/interleave.py" "$work/usr.tsv" "$runs" main
 fi
 if command -v /usr/bin/time >/dev/null; then
-  echo "## peak RSS, frdfind -gitignore on u-boot: $(/usr/bin/time -f %M "$frdfind" "$work/uboot" -gitignore 2>&1 >/dev/null) KiB"
-  echo "## peak RSS, frdfind on u-boot: $(/usr/bin/time -f %M "$frdfind" "$work/uboot" 2>&1 >/dev/null) KiB"
+  echo "## peak RSS, frdfind -gitignore, a .gitignore in every directory: $(/usr/bin/time -f %M "$frdfind" "$work/uboot-every" -gitignore 2>&1 >/dev/null) KiB"
+  echo "## peak RSS, frdfind, same tree: $(/usr/bin/time -f %M "$frdfind" "$work/uboot-every" 2>&1 >/dev/null) KiB"
 fi

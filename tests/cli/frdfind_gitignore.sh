@@ -85,4 +85,24 @@ if [ "$rc" = 1 ] && [ "$(cat mf.err)" = "frdfind: 'missing-file': No such file o
 else
   bad "-ignore-file missing: exit $rc, $(cat mf.err)"
 fi
+# strace: no stat, no open of an ignored entry (a test that stats every visited entry).
+if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
+  mkdir -p traced/ign_dir/below traced/kept
+  git -C traced init -q .
+  printf 'ign_dir/\n*.ignme\n' >traced/.gitignore
+  touch traced/a.ignme traced/kept/b.ignme traced/kept/c traced/ign_dir/below/d
+  for mode in "-j 2" "-s"; do
+    # shellcheck disable=SC2086
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -o trace.txt \
+      -e trace=openat,open,statx,newfstatat,fstatat64,lstat,stat "$frdfind" $mode traced -gitignore -size -1k >st.out
+    if ! grep -q 'ignme\|ign_dir' trace.txt && grep -q '"c"' trace.txt &&
+      [ "$(sort st.out | tr '\n' ' ')" = "traced/kept/c " ]; then
+      ok "strace ($mode): no stat and no open of an ignored entry"
+    else
+      bad "strace ($mode): $(grep 'ignme\|ign_dir' trace.txt | head -3) / $(sort st.out | tr '\n' ' ')"
+    fi
+  done
+else
+  echo "note: no strace: the syscall check is skipped"
+fi
 cli_end

@@ -68,9 +68,9 @@ typedef void frd__ign_report_fn(void *ctx, const char *path, int code);
 
 /** What frd__ign_enter() decided for a directory. */
 struct frd__ign_dir {
-    const struct frd__ign_level *level; /**< for its children (may be the parent's) */
-    struct frd__ign_level *owned;       /**< non-NULL: a new level, the directory's to free */
-    bool drop_all;                      /**< a tag or exclude-if-present name: skip all */
+    struct frd__ign_level *level; /**< for its children (the parent's, or a new one) */
+    bool owned;                   /**< level is new: the directory's to free */
+    bool drop_all;                /**< a tag or exclude-if-present name: skip all */
 };
 
 /**
@@ -81,7 +81,7 @@ struct frd__ign_dir {
  * listing (n entries), which saves opening files that are not there. Failures to read a
  * file go to `report` (once each) and leave the file out. @return 0 or FRD_ENOMEM.
  */
-int frd__ign_enter(const struct frd_ignore *ig, const struct frd__ign_level *parent, frd_os_fd fd,
+int frd__ign_enter(const struct frd_ignore *ig, struct frd__ign_level *parent, frd_os_fd fd,
                    const char *path, size_t path_len, size_t sep, const struct frd_entry *names,
                    size_t n, frd__ign_report_fn *report, void *ctx, struct frd__ign_dir *out);
 

@@ -479,7 +479,7 @@ static int ign_enter_root(const struct frd_ignore *ig, const struct ign_src *s,
     return 0;
 }
 
-int frd__ign_enter(const struct frd_ignore *ig, const struct frd__ign_level *parent, frd_os_fd fd,
+int frd__ign_enter(const struct frd_ignore *ig, struct frd__ign_level *parent, frd_os_fd fd,
                    const char *path, size_t path_len, size_t sep, const struct frd_entry *names,
                    size_t n, frd__ign_report_fn *report, void *ctx, struct frd__ign_dir *out)
 {
@@ -492,7 +492,7 @@ int frd__ign_enter(const struct frd_ignore *ig, const struct frd__ign_level *par
                         .report = report,
                         .ctx = ctx};
     out->level = parent;
-    out->owned = NULL;
+    out->owned = false;
     out->drop_all = false;
     for (size_t i = 0; i < ig->npresent; i++) {
         if (ign_has(&s, ig->present[i])) {
@@ -539,7 +539,7 @@ int frd__ign_enter(const struct frd_ignore *ig, const struct frd__ign_level *par
         return 0;
     }
     out->level = lv;
-    out->owned = lv;
+    out->owned = true;
     return 0;
 }
 
