@@ -85,6 +85,17 @@ if [ "$rc" = 1 ] && [ "$(cat mf.err)" = "frdfind: 'missing-file': No such file o
 else
   bad "-ignore-file missing: exit $rc, $(cat mf.err)"
 fi
+# frddu --gitignore counts what frdfind -gitignore yields; --exclude-if-present alike.
+frddu=$(dirname "$src")/frddu
+if [ -x "$frddu" ]; then
+  got=$("$frddu" -a --gitignore unread | cut -f2 | sort | tr '\n' ' ')
+  want=$("$frdfind" unread -gitignore | sort | tr '\n' ' ')
+  if [ "$got" = "$want" ]; then ok "frddu --gitignore: frdfind -gitignore's entries"; else bad "frddu --gitignore: $got / $want"; fi
+  got=$("$frddu" -a --exclude-if-present=.nobackup --exclude-caches present caches | cut -f2 | sort | tr '\n' ' ')
+  want=$("$frdfind" present caches -exclude-if-present .nobackup -exclude-caches | sort | tr '\n' ' ')
+  if [ "$got" = "$want" ]; then ok "frddu --exclude-if-present, --exclude-caches"; else bad "frddu: $got / $want"; fi
+fi
+
 # strace: no stat, no open of an ignored entry (a test that stats every visited entry).
 if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
   mkdir -p traced/ign_dir/below traced/kept
