@@ -85,6 +85,25 @@ if [ "$rc" = 1 ] && [ "$(cat mf.err)" = "frdfind: 'missing-file': No such file o
 else
   bad "-ignore-file missing: exit $rc, $(cat mf.err)"
 fi
+# -dot-ignore: .fdignore over .ignore over .gitignore (ripgrep's and fd's order); against
+# fd -H itself where Debian's fd-find is installed (fd also lists .git, left out here).
+mkdir -p dotig/sub
+git -C dotig init -q .
+printf '*.log\n' >dotig/.gitignore
+printf '!keep.log\n!other.log\n' >dotig/.ignore
+printf 'other.log\n' >dotig/sub/.fdignore
+touch dotig/a.log dotig/keep.log dotig/sub/other.log dotig/sub/keep.log
+got=$("$frdfind" dotig -mindepth 1 -gitignore -dot-ignore | sort | tr '\n' ' ')
+want="dotig/.gitignore dotig/.ignore dotig/keep.log dotig/sub dotig/sub/.fdignore dotig/sub/keep.log "
+if command -v fdfind >/dev/null; then
+  want=$(fdfind -H . dotig | sed 's|/$||' | grep -v '^dotig/\.git\(/\|$\)' | sort | tr '\n' ' ')
+fi
+if [ "$got" = "$want" ]; then
+  ok "-dot-ignore: .fdignore over .ignore over .gitignore${want:+ (as fd -H)}"
+else
+  bad "-dot-ignore: $got / $want"
+fi
+
 # frddu --gitignore counts what frdfind -gitignore yields; --exclude-if-present alike.
 frddu=$(dirname "$src")/frddu
 if [ -x "$frddu" ]; then
