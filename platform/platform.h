@@ -67,6 +67,17 @@ static inline bool frd__plat_is_sep(char c)
 /** Closes a directory opened by frd__plat_open_dir(). */
 void frd__plat_close_dir(frd_os_fd fd);
 
+/**
+ * Reads the whole regular file `name` relative to the directory `dir` (FRD_INVALID_FD: the
+ * working directory; a symlink at `name` followed only if `follow`) into a new buffer (*buf, *len bytes, NUL after them; free it with
+ * frd__free()), if it holds at most `max` bytes. @return 0, FRD_ENOENT where there is no
+ * such file (nor a link, nor anything but a regular file there: FRD_ENOENT too, so callers
+ * read ignore files and tags only), FRD_EOVERFLOW past `max`, FRD_ENOMEM, or the open's or the
+ * read's code (FRD_EACCES, FRD_EIO, ...).
+ */
+int frd__plat_read_file_at(frd_os_fd dir, const char *name, bool follow, size_t max, char **buf,
+                           size_t *len);
+
 /** The call a listing failed in: its name for messages (static) and its kind. */
 struct frd__failure {
     const char *op;

@@ -52,6 +52,54 @@ void frd__plat_close_dir(frd_os_fd fd)
     close(fd);
 }
 
+int frd__plat_read_file_at(frd_os_fd dir, const char *name, bool follow, size_t max, char **buf,
+                           size_t *len)
+{
+    int fd;
+    do {
+        fd = openat(dir == FRD_INVALID_FD ? AT_FDCWD : dir, name,
+                    O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (follow ? 0 : O_NOFOLLOW));
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        return (errno == ELOOP || errno == ENOTDIR || errno == ENXIO) ? FRD_ENOENT : -errno;
+    }
+    struct stat st;
+    int rc = 0;
+    char *b = NULL;
+    size_t n = 0;
+    if (fstat(fd, &st) < 0) {
+        rc = -errno;
+    } else if (!S_ISREG(st.st_mode)) {
+        rc = FRD_ENOENT;
+    } else if ((uint64_t)st.st_size > max) {
+        rc = FRD_EOVERFLOW;
+    } else if ((b = frd__malloc((size_t)st.st_size + 1)) == NULL) {
+        rc = FRD_ENOMEM;
+    }
+    while (rc == 0 && n < (size_t)st.st_size) {
+        ssize_t r = read(fd, b + n, (size_t)st.st_size - n);
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r < 0) {
+            rc = -errno;
+        } else if (r == 0) {
+            break; // shrunk since the fstat: what is there
+        } else {
+            n += (size_t)r;
+        }
+    }
+    close(fd);
+    if (rc < 0) {
+        frd__free(b);
+        return rc;
+    }
+    b[n] = '\0';
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
 void frd__plat_lister_release(struct frd_lister *lister)
 {
     (void)lister;

@@ -287,6 +287,19 @@ void frd__plat_close_dir(frd_os_fd fd)
     CloseHandle(fd);
 }
 
+int frd__plat_read_file_at(frd_os_fd dir, const char *name, bool follow, size_t max, char **buf,
+                           size_t *len)
+{
+    // Not yet on Windows: ignore files and tags read as absent.
+    (void)dir;
+    (void)name;
+    (void)follow;
+    (void)max;
+    (void)buf;
+    (void)len;
+    return FRD_ENOENT;
+}
+
 const unsigned frd__plat_record_fields = FRD_FIELDS_ALL; // the records carry the metadata
 
 bool frd__plat_force_fallback(bool on)

@@ -42,6 +42,7 @@ MODULES = [
     (2, "platform", ["platform/*"], []),
     (3, "lister", ["lib/lister.c"], []),
     (4, "sched", ["walker/sched/*"], ["walker/sched/sched_int.h", "walker/sched/deque.h"]),
+    (4, "ignore", ["walker/ignore/*"], []),
     (5, "walk-core", ["walker/core/*"], []),
     (6, "concurrent", ["walker/concurrent/*"], []),
     (6, "ordered", ["walker/ordered/*"], ["walker/ordered/ordered_int.h"]),

@@ -143,6 +143,18 @@ int main(int argc, char **argv)
         }
     }
 
+    if (opts.ignore_flags != 0 || opts.npresent > 0) {
+        int rc = frd_ignore_new(&opts.ignore, opts.ignore_flags);
+        for (size_t i = 0; rc == 0 && i < opts.npresent; i++) {
+            rc = frd_ignore_add_if_present(opts.ignore, opts.present[i]);
+        }
+        if (rc < 0) {
+            fprintf(stderr, "%s: --exclude-if-present: %s\n", tool_name, tool_strerror(rc));
+            frd_ignore_free(opts.ignore);
+            du_exclude_free(&opts.exclude);
+            return 1;
+        }
+    }
     struct du_state st = {.opts = &opts, .out = stdout};
     st.out_is_tty = isatty(STDOUT_FILENO) == 1;
     du_export_init(&st.export);
@@ -250,6 +262,7 @@ int main(int argc, char **argv)
     free(st.batches);
     du_seen_free(st.seen);
     du_exclude_free(&opts.exclude);
+    frd_ignore_free(opts.ignore);
     du_export_free(&st.export);
     progress_line_destroy(&st.progress);
     pthread_mutex_destroy(&st.out_lock);

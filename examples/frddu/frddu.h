@@ -66,6 +66,10 @@ struct du_options {
     const char *export_file; /**< --export=FILE: the tree in ncdu's format ("-": stdout) */
     struct du_units units;
     struct du_exclude exclude; /**< --exclude, -X */
+    unsigned ignore_flags;     /**< --gitignore, --exclude-caches: enum frd_ignore_flag */
+    const char *present[16];   /**< --exclude-if-present NAMEs */
+    size_t npresent;
+    struct frd_ignore *ignore; /**< the walk's ignore rules, made from the above, or NULL */
 };
 
 /** What a directory (or a whole run, for -c) adds up to. */

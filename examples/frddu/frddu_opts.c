@@ -35,6 +35,9 @@ enum {
     OPT_EXPORT,
     OPT_SORTED,
     OPT_DU_ORDER,
+    OPT_GITIGNORE,
+    OPT_EXCLUDE_CACHES,
+    OPT_EXCLUDE_IF_PRESENT,
 };
 
 // du's own table first, in du's order (getopt lists ambiguous matches in this order).
@@ -70,6 +73,9 @@ static const struct option long_options[] = {
     {"export", required_argument, NULL, OPT_EXPORT},
     {"sorted", no_argument, NULL, OPT_SORTED},
     {"du-order", no_argument, NULL, OPT_DU_ORDER},
+    {"gitignore", no_argument, NULL, OPT_GITIGNORE},
+    {"exclude-caches", no_argument, NULL, OPT_EXCLUDE_CACHES},
+    {"exclude-if-present", required_argument, NULL, OPT_EXCLUDE_IF_PRESENT},
     {NULL, 0, NULL, 0},
 };
 
@@ -115,6 +121,10 @@ static const char usage_text[] =
     "  -X, --exclude-from=FILE  exclude files that match any pattern in FILE\n"
     "      --exclude=PATTERN    exclude files that match PATTERN\n"
     "  -x, --one-file-system    skip directories on different file systems\n"
+    "      --gitignore       leave out what git ignores (.gitignore files, info/exclude,\n"
+    "                          the global excludes file), never stat'ed\n"
+    "      --exclude-caches  leave out the contents of directories tagged CACHEDIR.TAG\n"
+    "      --exclude-if-present=NAME  leave out the contents of directories holding NAME\n"
     "      --top=N           print only the N largest lines, largest first\n"
     "      --export=FILE     also write the whole tree to FILE in ncdu's JSON format,\n"
     "                          for `ncdu -f FILE` (FILE - : to stdout, instead of lines)\n"
@@ -426,6 +436,21 @@ int du_parse_options(int argc, char **argv, struct du_options *opts)
         case OPT_DU_ORDER:
             opts->ordered = true;
             opts->du_order = c == OPT_DU_ORDER;
+            break;
+        case OPT_GITIGNORE:
+            opts->ignore_flags |= FRD_IGNORE_GIT;
+            break;
+        case OPT_EXCLUDE_CACHES:
+            opts->ignore_flags |= FRD_IGNORE_CACHEDIR_TAG;
+            break;
+        case OPT_EXCLUDE_IF_PRESENT:
+            if (opts->npresent < sizeof(opts->present) / sizeof(opts->present[0])) {
+                opts->present[opts->npresent++] = optarg;
+            } else {
+                fprintf(stderr, "%s: too many --exclude-if-present names (at most %zu)\n",
+                        tool_name, sizeof(opts->present) / sizeof(opts->present[0]));
+                return 1;
+            }
             break;
         case 'j':
             if (tool_parse_jobs(optarg, oi >= 0 ? "--jobs" : "-j", &opts->workers) < 0) {

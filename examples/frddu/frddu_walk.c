@@ -453,6 +453,7 @@ int du_walk_root(struct du_state *st, const char *walk_root, const char *display
             wo.progress_interval_ms = (unsigned)strtoul(interval, NULL, 10);
         }
     }
+    wo.ignore = st->opts->ignore; // --gitignore, --exclude-caches, --exclude-if-present
     int rc = frd_walk(walk_root, &wo, du_visit, st);
     if (atomic_load(&st->out_of_memory)) {
         return FRD_ENOMEM;

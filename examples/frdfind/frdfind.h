@@ -132,6 +132,17 @@ enum ff_need {
 #define FF_STAT_FIELDS (FRD_FIELDS_ALL & ~(unsigned)(FRD_FIELD_TYPE | FRD_FIELD_FILE_ID))
 
 /** Everything the command line says. */
+/** The ignore primaries (frdfind_ignore.c): what the walk's ignore rules are made of. */
+struct ff_ignore_opts {
+    bool any;           /**< one of them appears: the walk gets opts.ignore */
+    unsigned flags;     /**< enum frd_ignore_flag */
+    bool fdignore;      /**< -dot-ignore: .fdignore files too */
+    const char **files; /**< -ignore-file FILEs (argv's strings) */
+    size_t nfiles;
+    const char **present; /**< -exclude-if-present NAMEs (argv's strings) */
+    size_t npresent;
+};
+
 struct ff_options {
     enum frd_follow follow; /**< -P (default), -H, -L */
     int mindepth;           /**< -mindepth, 0 by default */
@@ -171,6 +182,7 @@ struct ff_options {
     /** A stat may fail for want of search permission (not root): the tests that need one
      *  the walk did not make stat the entry themselves (see FF_NEED_STAT). */
     bool stat_may_fail;
+    struct ff_ignore_opts ignore; /**< -gitignore, -ignore-file, -exclude-caches, ... */
 };
 
 /** Per-worker state: the output buffer, the match count and scratch space. */
@@ -289,6 +301,20 @@ const char *ff_fstype_name(uint64_t dev);
 
 /** The directory to reach an entry from: its parent's descriptor, or for a root AT_FDCWD. */
 int ff_entry_dir(const struct frd_walk_entry *we);
+
+/* frdfind_ignore.c */
+
+/** As ff_pred_parse(), for the ignore primaries (-gitignore, -ignore-file, ...). */
+struct ff_expr *ff_ignore_parse(struct ff_parser *fp, const char *tok, bool *handled);
+
+/**
+ * The walk's ignore rules from the ignore primaries: *out NULL when none was given.
+ * @return 0, or -1 after reporting (an -ignore-file that cannot be read, no memory).
+ */
+int ff_ignore_build(const struct ff_options *opts, struct frd_ignore **out);
+
+/** Frees the ignore primaries' lists. */
+void ff_ignore_free(struct ff_options *opts);
 
 /* frdfind_time.c */
 

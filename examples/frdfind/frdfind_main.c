@@ -405,6 +405,13 @@ int main(int argc, char **argv)
         wo.children_fields |= FRD_FIELD_TYPE | FRD_FIELD_FILE_ID;
     }
 
+    struct frd_ignore *ignore = NULL;
+    if (ff_ignore_build(&opts, &ignore) < 0) {
+        ff_options_free(&opts);
+        return 1;
+    }
+    wo.ignore = ignore;
+
     opts.stat_may_fail = geteuid() != 0;
     // No test reaches an entry through its directory's descriptor: the walk need not hold
     // one for the visits (ordered: each directory is closed as soon as it is listed).
@@ -511,6 +518,7 @@ int main(int argc, char **argv)
     }
     ff_out_free_all();
     ff_color_free();
+    frd_ignore_free(ignore);
     ff_options_free(&opts);
     return ff_failed() || ff_stderr_failed() ? 1 : 0;
 }

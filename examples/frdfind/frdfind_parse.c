@@ -545,7 +545,8 @@ static struct ff_expr *parse_primary(struct parser *p)
     struct ff_parser fp = {p};
     bool handled;
     if ((e = ff_pred_parse(&fp, tok, &handled)) != NULL || handled ||
-        (e = ff_time_parse(&fp, tok, &handled)) != NULL || handled) {
+        (e = ff_time_parse(&fp, tok, &handled)) != NULL || handled ||
+        (e = ff_ignore_parse(&fp, tok, &handled)) != NULL || handled) {
         return e;
     }
     if (strcmp(tok, "-name") == 0 || strcmp(tok, "-iname") == 0) {
@@ -985,4 +986,5 @@ void ff_options_free(struct ff_options *opts)
     opts->paths = NULL;
     free(opts->files0_buf);
     opts->files0_buf = NULL;
+    ff_ignore_free(opts);
 }

@@ -995,7 +995,92 @@ struct frd_walk_options {
      *  the hook; the survivors are stat'ed again after it only if the visits need fields
      *  beyond these. 0 means FRD_FIELD_TYPE. Ignored without on_children. */
     unsigned children_fields;
+    /** Ignore rules (frd_ignore_new()); NULL: none. Applied where each directory's
+     *  children are decided, before any stat and before the children hook: an ignored
+     *  entry is neither stat'ed nor visited, an ignored directory is not opened. A rule
+     *  file that exists but cannot be read (FRD_EACCES, FRD_EIO, ...) is reported once to
+     *  on_error (the file's path, FRD_OP_OPEN, op "open"), and the walk goes on without it,
+     *  as git warns and goes on. The
+     *  object must outlive the walk; it is not changed by it. */
+    const struct frd_ignore *ignore;
 };
+
+/**
+ * Ignore rules for walks (frd_ignore(3)): what git, fd, ripgrep, restic and borg skip.
+ * Opaque. Made with frd_ignore_new(), filled with the frd_ignore_add_*() calls, then given
+ * to walks as opts.ignore: from then on it is read-only, and any number of walks, on any
+ * threads, may share it until it is freed (after the last of them has returned or been
+ * joined). Building it (new and add) is not thread-safe on one object.
+ */
+struct frd_ignore;
+
+/** What an ignore object reads (frd_ignore_new()'s flags). */
+enum frd_ignore_flag {
+    /** git's rules (gitignore(5)): a .gitignore in every directory, $GIT_DIR/info/exclude and
+     *  the global excludes file (core.excludesFile, else $XDG_CONFIG_HOME/git/ignore, else
+     *  ~/.config/git/ignore), core.ignoreCase; only inside a git work tree (a .git at or
+     *  above the root, or below it: a nested repository starts afresh with its own rules);
+     *  the .git entries themselves are skipped too. */
+    FRD_IGNORE_GIT = 1u << 0,
+    /** With FRD_IGNORE_GIT: .gitignore files and the global excludes file apply outside a
+     *  git work tree too (fd's --no-require-git). */
+    FRD_IGNORE_NO_REQUIRE_GIT = 1u << 1,
+    /** .ignore files (ripgrep's and fd's), in the same syntax; they take precedence over
+     *  every git rule, as ripgrep documents. */
+    FRD_IGNORE_DOT_IGNORE = 1u << 2,
+    /** A directory holding a CACHEDIR.TAG that begins with the signature of the Cache
+     *  Directory Tagging Specification: its contents are skipped (the directory itself is
+     *  visited), as tar --exclude-caches-under and restic --exclude-caches do. */
+    FRD_IGNORE_CACHEDIR_TAG = 1u << 3,
+    /** Match every rule without regard to ASCII case, whatever core.ignoreCase says. */
+    FRD_IGNORE_ICASE = 1u << 4,
+};
+
+/**
+ * Makes an ignore object. @param flags enum frd_ignore_flag bits. With FRD_IGNORE_GIT it
+ * reads git's global configuration now (/etc/gitconfig unless GIT_CONFIG_NOSYSTEM is set,
+ * $XDG_CONFIG_HOME/git/config, ~/.gitconfig: core.excludesFile, core.ignoreCase) and the
+ * global excludes file it names; a repository's own .git/config is read when a walk enters
+ * it. An unreadable global excludes file is not an error here: it is left out, and
+ * frd_ignore_new() still succeeds.
+ * @return 0 with *out set; FRD_EINVAL (NULL out, unknown flag) or FRD_ENOMEM, *out untouched.
+ */
+FRD_EXTERN int frd_ignore_new(struct frd_ignore **out, unsigned flags);
+
+/** Frees an ignore object no walk uses any more. NULL is allowed. */
+FRD_EXTERN void frd_ignore_free(struct frd_ignore *ig);
+
+/**
+ * Adds a per-directory ignore file name (fd's .fdignore, ripgrep's .rgignore): in every
+ * directory, a file of that name holds rules in gitignore syntax for the directory and
+ * those below. These take precedence over .ignore and git's rules; of two names, the one
+ * added later wins. The name holds no '/'.
+ * @return 0, FRD_EINVAL (NULL, empty, "." or "..", or a '/' in it) or FRD_ENOMEM.
+ */
+FRD_EXTERN int frd_ignore_add_name(struct frd_ignore *ig, const char *name);
+
+/**
+ * Adds the rules of a file read now (fd's --ignore-file): gitignore syntax, paths relative
+ * to each root of the walk, with the lowest precedence (any per-directory file overrides
+ * them). @return 0, FRD_EINVAL (NULL), FRD_ENOMEM, or the code that opening or reading
+ * `path` failed with (FRD_ENOENT, also for anything but a regular file; FRD_EACCES, ...):
+ * then nothing was added.
+ */
+FRD_EXTERN int frd_ignore_add_file(struct frd_ignore *ig, const char *path);
+
+/**
+ * Adds one rule, a line in gitignore syntax (`*.o`, `!keep.o`, `/build/`), relative to
+ * each root, as frd_ignore_add_file()'s rules; a blank or comment line adds nothing.
+ * @return 0, FRD_EINVAL (NULL, or a newline in it) or FRD_ENOMEM.
+ */
+FRD_EXTERN int frd_ignore_add_pattern(struct frd_ignore *ig, const char *line);
+
+/**
+ * Skips the contents of every directory that holds an entry of this name (restic's and
+ * borg's --exclude-if-present; the directory itself is visited). The name holds no '/'.
+ * @return 0, FRD_EINVAL (NULL, empty, or a '/' in it) or FRD_ENOMEM.
+ */
+FRD_EXTERN int frd_ignore_add_if_present(struct frd_ignore *ig, const char *name);
 
 /**
  * Sets every option to its default: concurrent, no links followed, all depths, every field,

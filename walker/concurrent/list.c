@@ -33,7 +33,7 @@ static void wn_list_hooked(struct frd__worker *w, struct frd__wnode *node, frd_o
     int how = frd__parent_fd_get(w, node, fd, &pfd);
     unsigned slot = frd__slot_hold(w); // the hook and the visits after it, under one slot
     struct frd_walk_entry dir = frd__wnode_walk_entry(node, w->path, dir_len, pfd, slot);
-    rc = frd__children_run(w, &dir, fd);
+    rc = frd__children_run(w, node, &dir, fd);
     frd__parent_fd_put(w, node, how, pfd);
     frd__cc_parent_fd_let_go(walk, node);
     if (rc < 0) {
@@ -191,7 +191,7 @@ static int wn_hook_part(struct frd__worker *w, struct frd__wnode *node, frd_os_f
     int how = frd__parent_fd_get(w, node, fd, &pfd);
     unsigned slot = frd__slot_hold(w); // a widened pool's worker gave it back before the read
     struct frd_walk_entry dir = frd__wnode_walk_entry(node, w->path, dir_len, pfd, slot);
-    int rc = frd__children_run_part(w, k, list, &dir, fd, part);
+    int rc = frd__children_run_part(w, node, k, list, &dir, fd, part);
     frd__parent_fd_put(w, node, how, pfd);
     if (rc < 0) {
         frd__walk_stop(w->walk, rc, w);

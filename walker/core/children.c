@@ -15,6 +15,8 @@
  */
 #include "children.h"
 
+#include "ignore/ignore.h"
+#include "report.h"
 #include "walk.h"
 
 #include <string.h>
@@ -168,18 +170,93 @@ void frd__children_view_free(struct frd_walk_children *k)
     frd__free(k->tmp);
     frd__free(k->marks);
     frd__free(k->path);
+    frd__free(k->ign_buf);
     memset(k, 0, sizeof(*k));
 }
 
-int frd__children_run(struct frd__worker *w, const struct frd_walk_entry *dir, frd_os_fd fd)
+int frd__children_run(struct frd__worker *w, struct frd__wnode *node,
+                      const struct frd_walk_entry *dir, frd_os_fd fd)
 {
-    return frd__children_run_part(w, &w->kids, w->list, dir, fd,
+    return frd__children_run_part(w, node, &w->kids, w->list, dir, fd,
                                   FRD_CHILDREN_FIRST | FRD_CHILDREN_LAST);
 }
 
-int frd__children_run_part(struct frd__worker *w, struct frd_walk_children *k,
-                           const struct frd_list *list, const struct frd_walk_entry *dir,
-                           frd_os_fd fd, unsigned part)
+/** Where the ignore rules report a rule file they could not read. */
+struct kids_ign_report {
+    struct frd__worker *w;
+    unsigned depth;
+};
+
+static void kids_ign_report(void *ctx, const char *path, int code)
+{
+    struct kids_ign_report *r = ctx;
+    (void)frd__report(r->w, path, FRD__FAIL_OPEN, code, r->depth);
+}
+
+/**
+ * The ignore rules over the view: on the first part, the directory's rules (its files read
+ * relative to fd); on every part, the ignored entries dropped, never stat'ed.
+ * @return 0 or FRD_ENOMEM.
+ */
+static int kids_ignore(struct frd__worker *w, struct frd__wnode *node, struct frd_walk_children *k,
+                       const struct frd_list *list, const struct frd_walk_entry *dir, frd_os_fd fd,
+                       unsigned part)
+{
+    const struct frd_ignore *ig = w->walk->opts.ignore;
+    size_t sep = frd__path_sep(dir->path, dir->path_len);
+    if (part & FRD_CHILDREN_FIRST) {
+        bool whole = (part & FRD_CHILDREN_LAST) != 0;
+        struct kids_ign_report rep = {.w = w, .depth = node->depth + 1};
+        struct frd__ign_dir d;
+        int rc = frd__ign_enter(ig, node->parent != NULL ? node->parent->ign : NULL, fd, dir->path,
+                                dir->path_len, sep, whole ? k->v : NULL,
+                                whole ? frd_list_count(list) : 0, kids_ign_report, &rep, &d);
+        if (rc < 0) {
+            return rc;
+        }
+        node->ign = d.level;
+        node->ign_own = d.owned;
+        node->ign_drop_all = d.drop_all;
+    }
+    for (size_t i = 0; i < k->count; i++) {
+        const struct frd_entry *e = &k->v[k->order[i]];
+        if (node->ign_drop_all) {
+            k->marks[k->order[i]] |= KID_DROP;
+            continue;
+        }
+        size_t n = dir->path_len + sep + e->name_len;
+        if (FRD__RESERVE(k->path, k->path_cap, n + 1, 256) < 0) {
+            return FRD_ENOMEM;
+        }
+        memcpy(k->path, dir->path, dir->path_len);
+        if (sep) {
+            k->path[dir->path_len] = '/';
+        }
+        memcpy(k->path + dir->path_len + sep, e->name, e->name_len);
+        k->path[n] = '\0';
+        if (frd__ign_ignored(ig, node->ign, k->path, n, dir->path_len + sep,
+                             e->type == FRD_TYPE_DIR, &k->ign_buf, &k->ign_cap)) {
+            k->marks[k->order[i]] |= KID_DROP;
+        }
+    }
+    return 0;
+}
+
+/** Keeps the entries not marked KID_DROP, in the view's order. */
+static void kids_compact(struct frd_walk_children *k)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < k->count; i++) {
+        if (!(k->marks[k->order[i]] & KID_DROP)) {
+            k->order[m++] = k->order[i];
+        }
+    }
+    k->count = m;
+}
+
+int frd__children_run_part(struct frd__worker *w, struct frd__wnode *node,
+                           struct frd_walk_children *k, const struct frd_list *list,
+                           const struct frd_walk_entry *dir, frd_os_fd fd, unsigned part)
 {
     struct frd_walk *walk = w->walk;
     size_t n = frd_list_count(list);
@@ -202,18 +279,20 @@ int frd__children_run_part(struct frd__worker *w, struct frd_walk_children *k,
     if (n > 0) {
         memset(k->marks, 0, n); // marks is NULL until a listing has had entries
     }
-    if (frd__cb_enter(w)) {
+    if (walk->opts.ignore != NULL) {
+        int rc = kids_ignore(w, node, k, list, dir, fd, part);
+        if (rc < 0) {
+            k->fd = FRD_INVALID_FD;
+            k->dir = NULL;
+            return rc;
+        }
+        kids_compact(k); // the hook sees the survivors only
+    }
+    if (walk->opts.on_children != NULL && frd__cb_enter(w)) {
         walk->opts.on_children(dir, k, walk->hooks.udata);
         frd__cb_leave(w);
     }
-    // Keep the survivors, in the caller's order.
-    m = 0;
-    for (size_t i = 0; i < k->count; i++) {
-        if (!(k->marks[k->order[i]] & KID_DROP)) {
-            k->order[m++] = k->order[i];
-        }
-    }
-    k->count = m;
+    kids_compact(k); // the survivors, in the caller's order
     k->fd = FRD_INVALID_FD;
     k->dir = NULL;
     return 0;

@@ -17,6 +17,7 @@
 
 struct frd_walk;
 struct frd__worker;
+struct frd__wnode;
 
 /** Opaque to users: one worker's view of a listing for opts.on_children. */
 struct frd_walk_children {
@@ -31,22 +32,26 @@ struct frd_walk_children {
     const struct frd_walk_entry *dir; /**< the directory's visit, during the hook */
     char *path;                       /**< frd_walk_children_path()'s buffer */
     size_t path_cap;
+    char *ign_buf; /**< scratch of the ignore rules' matches */
+    size_t ign_cap;
 };
 
 /**
- * Runs the hook over the worker's list (names and types): sets the view up, calls it, keeps
+ * Runs the ignore rules (opts.ignore) and the hook over the worker's list (names and
+ * types) of `node`: sets the view up, drops what the rules ignore, calls the hook, keeps
  * the survivors in its order. `dir` is the directory as the hook sees it, `fd` its
  * descriptor. @return 0 or FRD_ENOMEM.
  */
-int frd__children_run(struct frd__worker *w, const struct frd_walk_entry *dir, frd_os_fd fd);
+int frd__children_run(struct frd__worker *w, struct frd__wnode *node,
+                      const struct frd_walk_entry *dir, frd_os_fd fd);
 /**
  * Runs the hook over one part of a listing, `list`, through the view `k` (the worker's, or a
  * batch's): as frd__children_run(), with `part` the enum frd_walk_children_part bits the
  * hook reads. @return 0 or FRD_ENOMEM.
  */
-int frd__children_run_part(struct frd__worker *w, struct frd_walk_children *k,
-                           const struct frd_list *list, const struct frd_walk_entry *dir,
-                           frd_os_fd fd, unsigned part);
+int frd__children_run_part(struct frd__worker *w, struct frd__wnode *node,
+                           struct frd_walk_children *k, const struct frd_list *list,
+                           const struct frd_walk_entry *dir, frd_os_fd fd, unsigned part);
 /**
  * The i-th survivor, stat'ed relative to `fd` unless the walk wants names only.
  * @return false if it vanished since the listing (then it is left out).

@@ -12,6 +12,7 @@
 #include "node.h"
 
 #include "identity.h"
+#include "ignore/ignore.h"
 #include "walk.h"
 
 #include <stddef.h>
@@ -268,6 +269,9 @@ void frd__wnode_free(struct frd__worker *w, struct frd__wnode *node)
         frd__free(node->name);
     }
     frd__free(node->canon);
+    if (node->ign_own) {
+        frd__ign_level_free(node->ign);
+    }
     struct frd_walk *walk = w->walk;
     if (node->flags & WN_IN_DEEP_SET) {
         frd__deep_dirs_remove(walk->ids.deep, &node->id);

@@ -21,6 +21,7 @@
 
 struct frd_walk;
 struct frd__worker;
+struct frd__ign_level;
 
 /*
  * A node is one directory the walk will list, is listing, or has listed while something
@@ -45,6 +46,8 @@ struct frd__wnode {
     uint64_t root_dev;   /**< device of this node's root (one-file-system) */
     bool persistent_ids; /**< the directory's volume has strong ids */
     uint8_t vclass;      /**< ordered mode, roots: the volume class found when opened */
+    bool ign_own;        /**< ign is this node's own level */
+    bool ign_drop_all;   /**< a cache tag or exclude-if-present name: no child survives */
     unsigned flags;      /**< enum wnode_flag: changed only before children exist */
     /** Listed, or visited with CONTINUE and found unreadable: eligible for the post-order
      *  hook. A field of its own, because the ordered consumer sets it while workers read the
@@ -81,6 +84,9 @@ struct frd__wnode {
      *  that visits the directory before the node is published to the others (concurrent
      *  mode) or by the consumer only (ordered mode); released once with the node. */
     void *state;
+    /** Ignore rules (opts.ignore) for its children: its own level (ign_own: freed with the
+     *  node) or its parent's, set by the worker listing it before any child exists. */
+    struct frd__ign_level *ign;
     char *canon; /**< canonical path, on untrusted volumes when following links */
     struct frd__wnode *next_free;
     /** Tells this node from another made later at the same address: unique in the walk

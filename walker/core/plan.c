@@ -107,7 +107,7 @@ static void plan_fields(struct frd__walk_plan *p, const struct frd_walk_options 
     }
     p->fields = wanted;
     p->names_only = wanted == FRD_FIELD_TYPE;
-    p->children = o->on_children != NULL;
+    p->children = o->on_children != NULL || o->ignore != NULL;
     // With the children hook, list what it asks for (names only by default: what it drops
     // is never stat'ed); the survivors are stat'ed after it if the visits need more.
     p->list_fields = wanted;

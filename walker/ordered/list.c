@@ -69,7 +69,7 @@ static size_t o_hook(struct frd__worker *w, struct frd__wnode *node, frd_os_fd f
         // No states: the consumer sets them, and may be doing so right now.
         struct frd_walk_entry dir =
             frd__wnode_walk_entry_stateless(node, w->path2, plen, pfd, frd__slot(w));
-        rc = frd__children_run(w, &dir, fd);
+        rc = frd__children_run(w, node, &dir, fd);
         frd__parent_fd_put(w, node, how, pfd);
     }
     if (rc < 0) {

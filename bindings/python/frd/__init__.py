@@ -40,18 +40,19 @@ _Globs = _t.Optional[_abc.Iterable[_Glob]]
 def walk(path: _StrPath, *, stats: bool = ..., follow_links: bool = ...,
          max_depth: _t.Optional[int] = ..., hidden: bool = ..., exclude: _Globs = ...,
          sort: bool = ..., workers: _t.Optional[int] = ...,
-         onerror: _OnError = ...) -> Walker[str]: ...
+         onerror: _OnError = ..., gitignore: bool = ...) -> Walker[str]: ...
 @_t.overload
 def walk(path: _BytesPath, *, stats: bool = ..., follow_links: bool = ...,
          max_depth: _t.Optional[int] = ..., hidden: bool = ..., exclude: _Globs = ...,
          sort: bool = ..., workers: _t.Optional[int] = ...,
-         onerror: _OnError = ...) -> Walker[bytes]: ...
+         onerror: _OnError = ..., gitignore: bool = ...) -> Walker[bytes]: ...
 
 
 def walk(path: _t.Union[_StrPath, _BytesPath], *, stats: bool = True, follow_links: bool = False,
          max_depth: _t.Optional[int] = None, hidden: bool = True, exclude: _Globs = None,
          sort: bool = False, workers: _t.Optional[int] = None,
-         onerror: _OnError = None) -> _t.Union[Walker[str], Walker[bytes]]:
+         onerror: _OnError = None,
+         gitignore: bool = False) -> _t.Union[Walker[str], Walker[bytes]]:
     """Walks the tree below `path` and yields an Entry for every entry below it (not the
     root itself).
 
@@ -71,6 +72,9 @@ def walk(path: _t.Union[_StrPath, _BytesPath], *, stats: bool = True, follow_lin
                   NotADirectoryError for a file, ...), other errors are skipped as os.walk
                   skips them; a callable: called with the OSError (errno, strerror,
                   filename) of every error, root included; what it raises ends the walk
+    gitignore     leave out what git ignores (.gitignore files, info/exclude, the global
+                  excludes file, inside a git work tree: frd_ignore(3)), before any stat: an
+                  ignored entry is neither yielded nor stat'ed, an ignored directory not opened
 
     Bad arguments raise at once, naming the argument: TypeError for a wrong type (an int
     option given a bool, a float or a str; a path or glob that is not str, bytes or
@@ -82,7 +86,8 @@ def walk(path: _t.Union[_StrPath, _BytesPath], *, stats: bool = True, follow_lin
     KeyboardInterrupt, which is checked while waiting) cancels the walk and joins them.
     """
     return _walk(path, stats=stats, follow_links=follow_links, max_depth=max_depth,
-                 hidden=hidden, exclude=exclude, sort=sort, workers=workers, onerror=onerror)
+                 hidden=hidden, exclude=exclude, sort=sort, workers=workers, onerror=onerror,
+                 gitignore=gitignore)
 
 
 @_t.overload

@@ -89,12 +89,14 @@ class OsWalk(Generic[AnyStr]):
 def walk(path: Union[str, os.PathLike[str]], *, stats: bool = True, follow_links: bool = False,
          max_depth: Optional[int] = None, hidden: bool = True,
          exclude: Optional[Iterable[_Glob]] = None, sort: bool = False,
-         workers: Optional[int] = None, onerror: _OnError = None) -> Walker[str]: ...
+         workers: Optional[int] = None, onerror: _OnError = None,
+         gitignore: bool = False) -> Walker[str]: ...
 @overload
 def walk(path: Union[bytes, os.PathLike[bytes]], *, stats: bool = True,
          follow_links: bool = False, max_depth: Optional[int] = None, hidden: bool = True,
          exclude: Optional[Iterable[_Glob]] = None, sort: bool = False,
-         workers: Optional[int] = None, onerror: _OnError = None) -> Walker[bytes]: ...
+         workers: Optional[int] = None, onerror: _OnError = None,
+         gitignore: bool = False) -> Walker[bytes]: ...
 @overload
 def os_walk(top: Union[str, os.PathLike[str]], topdown: bool = True, onerror: _OnError = None,
             followlinks: bool = False) -> OsWalk[str]: ...

@@ -87,7 +87,8 @@ struct shared {
     char *root;
     char **exclude;
     size_t nexclude;
-    atomic_int failed; // a negative code when the binding itself had to stop the walk
+    struct frd_ignore *ignore; // gitignore=True: git's rules (opts.ignore)
+    atomic_int failed;         // a negative code when the binding itself had to stop the walk
 };
 
 static void batch_free(struct batch *b)
@@ -351,6 +352,7 @@ static void shared_free(struct shared *s)
         free(s->exclude[p]);
     }
     free(s->exclude);
+    frd_ignore_free(s->ignore);
     free(s->root);
     pthread_cond_destroy(&s->not_full);
     pthread_cond_destroy(&s->not_empty);
@@ -834,13 +836,15 @@ PyObject *frdpy_walk(PyObject *module, PyObject *args, PyObject *kwargs)
     static char k_sort[] = "sort";
     static char k_workers[] = "workers";
     static char k_onerror[] = "onerror";
-    static char *kwlist[] = {k_path,    k_stats, k_follow_links, k_max_depth, k_hidden,
-                             k_exclude, k_sort,  k_workers,      k_onerror,   NULL};
+    static char k_gitignore[] = "gitignore";
+    static char *kwlist[] = {k_path, k_stats,   k_follow_links, k_max_depth, k_hidden, k_exclude,
+                             k_sort, k_workers, k_onerror,      k_gitignore, NULL};
     PyObject *path = NULL, *max_depth = Py_None, *exclude = Py_None, *workers = Py_None;
     PyObject *onerror = Py_None;
-    int stats = 1, follow = 0, hidden = 1, sort = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$ppOpOpOO", kwlist, &path, &stats, &follow,
-                                     &max_depth, &hidden, &exclude, &sort, &workers, &onerror)) {
+    int stats = 1, follow = 0, hidden = 1, sort = 0, gitignore = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$ppOpOpOOp", kwlist, &path, &stats, &follow,
+                                     &max_depth, &hidden, &exclude, &sort, &workers, &onerror,
+                                     &gitignore)) {
         return NULL;
     }
     PyObject *encoded = NULL;
@@ -911,6 +915,15 @@ PyObject *frdpy_walk(PyObject *module, PyObject *args, PyObject *kwargs)
         if (s->nexclude > 0) {
             s->opts.on_children = on_children;
         }
+    }
+
+    if (gitignore) {
+        // git's rules, as frdfind -gitignore: what git ignores is neither stat'ed nor yielded.
+        if (frd_ignore_new(&s->ignore, FRD_IGNORE_GIT) < 0) {
+            shared_free(s);
+            return PyErr_NoMemory();
+        }
+        s->opts.ignore = s->ignore;
     }
 
     WalkerObject *self = PyObject_GC_New(WalkerObject, &frdpy_walker_type);

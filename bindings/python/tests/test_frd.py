@@ -126,6 +126,19 @@ class TestWalk(Tree):
         self.assertEqual(got, expect)
         self.assertNotIn(os.path.join(self.broot, b"a", b"b", b"c", b"plain"), got)
 
+    def test_gitignore_leaves_out_what_git_ignores(self):
+        with tempfile.TemporaryDirectory() as top:
+            os.mkdir(os.path.join(top, ".git"))
+            os.makedirs(os.path.join(top, "build", "deep"))
+            os.mkdir(os.path.join(top, "src"))
+            for name, text in ((".gitignore", "build/\n*.o\n"), ("src/a.c", ""),
+                               ("src/a.o", ""), ("build/deep/x", ""), ("src/.gitignore", "!a.o\n")):
+                with open(os.path.join(top, name), "w") as f:
+                    f.write(text)
+            got = {os.path.relpath(e.path, top) for e in frd.walk(top, gitignore=True)}
+            self.assertEqual(got, {".gitignore", "src", "src/a.c", "src/a.o", "src/.gitignore"})
+            self.assertIn("build", {os.path.relpath(e.path, top) for e in frd.walk(top)})
+
     def test_hidden_false_skips_dot_names_and_their_subtrees(self):
         expect = {p for p in os_walk_entries(self.broot)
                   if not any(part.startswith(b".")

@@ -30,8 +30,10 @@ class TestSignatures(unittest.TestCase):
                 ("stats", True), ("follow_links", False), ("max_depth", None),
                 ("hidden", True), ("exclude", None), ("sort", False), ("workers", None),
                 ("onerror", None))]
-        self.assertEqual(self.params(frd._frd.walk), walk_params)
-        self.assertEqual(self.params(frd.walk), walk_params)
+        # walk alone takes gitignore (the walk's ignore rules).
+        walk_only = [("gitignore", "KEYWORD_ONLY", False)]
+        self.assertEqual(self.params(frd._frd.walk), walk_params + walk_only)
+        self.assertEqual(self.params(frd.walk), walk_params + walk_only)
         self.assertEqual(self.params(frd.scandir_tree), walk_params)
         os_walk_params = [("top", "POSITIONAL_OR_KEYWORD", inspect.Parameter.empty),
                           ("topdown", "POSITIONAL_OR_KEYWORD", True),
