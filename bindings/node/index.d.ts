@@ -122,6 +122,10 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Follow symbolic links (loops are not entered). Default false (a root given as a link is followed). */
   followSymlinks?: boolean;
+  /** Leave out what git ignores (.gitignore files, $GIT_DIR/info/exclude, the global excludes
+   *  file; inside a git work tree only: frd_ignore(3)), before any stat: an ignored entry is
+   *  not handed out and an ignored directory is not entered. Default false. */
+  gitignore?: boolean;
   /** Errors below the root (an unreadable directory, a loop, an entry gone before its stat):
    *  'throw' (default): the first one ends the walk, as fs.readdir throws it; 'ignore':
    *  skip each and go on; 'collect': go on and keep each, as the Error fs would throw

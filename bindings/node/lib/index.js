@@ -226,7 +226,8 @@ function optionsObject(options) {
 // Node's ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE or ERR_OUT_OF_RANGE naming the option.
 // Unknown keys are ignored, as fs ignores them.
 function validateWalkOptions(o) {
-  for (const k of ['stats', 'bigint', 'sort', 'hidden', 'followSymlinks', 'withFileTypes']) {
+  for (const k of ['stats', 'bigint', 'sort', 'hidden', 'followSymlinks', 'withFileTypes',
+    'gitignore']) {
     validateBoolean(o[k], `options.${k}`);
   }
   validateInteger(o.maxDepth, 'options.maxDepth', 0, LIMITS.maxDepth, true);
@@ -247,6 +248,7 @@ function nativeOptions(root, o) {
     sort: !!o.sort,
     hidden: o.hidden !== false,
     followSymlinks: !!o.followSymlinks,
+    gitignore: !!o.gitignore,
     maxDepth: o.maxDepth === undefined || o.maxDepth === Infinity ? -1 : o.maxDepth,
     typeMask: typeMask(o.types),
     exclude: excludeGlobs(o.exclude),
@@ -448,7 +450,8 @@ class Walk {
 /**
  * walk(path, options): an async iterator over batches of entries below `path` (the root
  * itself is not yielded). Options: stats, exclude (globs; a glob with '/' is matched against
- * the path below the root), maxDepth, hidden, types, sort, signal, followSymlinks, errors
+ * the path below the root), maxDepth, hidden, types, sort, signal, followSymlinks, gitignore
+ * (leave out what git ignores, before any stat), errors
  * ('throw', 'ignore' or 'collect' below the root: 'collect' goes on and keeps each error
  * in the iterator's `errors`), bigint (stats as fs.BigIntStats), withFileTypes (false:
  * relative path strings), batchSize, highWaterMark (batches queued), workers. Bad arguments

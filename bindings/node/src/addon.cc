@@ -209,6 +209,9 @@ struct Config {
     std::vector<std::string> pathGlobs; // with a '/': matched against the relative path
     size_t batchSize = 2048;
     size_t queueLimit = 8;
+    // gitignore: git's rules (opts.ignore), freed with the walk's state.
+    std::unique_ptr<struct frd_ignore, void (*)(struct frd_ignore *)> ignore{nullptr,
+                                                                             frd_ignore_free};
     struct frd_walk_options opts;
     Layout layout{0, false}; // of every batch (set once batchSize and stats are known)
 };
@@ -575,6 +578,16 @@ bool ParseConfig(const Napi::Env &env, const Napi::Object &o, Config *cfg)
             }
             (g.find('/') == std::string::npos ? cfg->nameGlobs : cfg->pathGlobs).push_back(g);
         }
+    }
+    if (o.Get("gitignore").ToBoolean()) {
+        // What git ignores is neither stat'ed nor handed out (frdfind -gitignore's rules).
+        struct frd_ignore *ig = nullptr;
+        int rc = frd_ignore_new(&ig, FRD_IGNORE_GIT);
+        if (rc < 0) {
+            return Refuse<Napi::Error>(env, frd_err_name(rc), frd_strerror(rc));
+        }
+        cfg->ignore.reset(ig);
+        cfg->opts.ignore = ig;
     }
     cfg->opts.on_error = OnError;
     if (!cfg->nameGlobs.empty() || !cfg->pathGlobs.empty()) {

@@ -62,6 +62,7 @@ const BAD = [
   [{ sort: 1 }, TypeError, 'ERR_INVALID_ARG_TYPE', '"options.sort"'],
   [{ hidden: 0 }, TypeError, 'ERR_INVALID_ARG_TYPE', '"options.hidden"'],
   [{ followSymlinks: 'no' }, TypeError, 'ERR_INVALID_ARG_TYPE', '"options.followSymlinks"'],
+  [{ gitignore: 1 }, TypeError, 'ERR_INVALID_ARG_TYPE', '"options.gitignore"'],
   [{ withFileTypes: 1 }, TypeError, 'ERR_INVALID_ARG_TYPE', '"options.withFileTypes"'],
   [{ bigint: 'yes' }, TypeError, 'ERR_INVALID_ARG_TYPE', 'The "options.bigint" property must be of type boolean. Received type string (\'yes\')'],
   [{ stats: true, bigint: 1 }, TypeError, 'ERR_INVALID_ARG_TYPE', '"options.bigint"'],

@@ -97,6 +97,56 @@ test('exclude globs, maxDepth, hidden and types filter as fs + a JS filter would
   }
 });
 
+test('gitignore: what git ignores is left out, as git check-ignore says', async (t) => {
+  const { execFileSync } = require('node:child_process');
+  const root = path.join(tmpdir(t), 'repo');
+  const files = ['keep.c', 'drop.o', 'build/out.bin', 'src/a.c', 'src/a.o', 'src/keep.o',
+    'src/gen/x.c', 'docs/notes.md', 'docs/tmp/scratch.txt', 'logs/app.log', '.env'];
+  for (const f of files) {
+    fs.mkdirSync(path.join(root, path.dirname(f)), { recursive: true });
+    fs.writeFileSync(path.join(root, f), 'x');
+  }
+  execFileSync('git', ['init', '-q', root]);
+  fs.writeFileSync(path.join(root, '.gitignore'), '*.o\n/build/\nlogs\n.env\n');
+  fs.writeFileSync(path.join(root, 'src', '.gitignore'), '!keep.o\ngen/\n');
+  fs.writeFileSync(path.join(root, 'docs', '.gitignore'), 'tmp\n');
+  const all = fsTree(root).filter((d) => !relOf(root, d).split('/').includes('.git'));
+  const rels = all.map((d) => relOf(root, d));
+  // git check-ignore prints each ignored path; an entry below an ignored directory is out too.
+  let ignored = [];
+  try {
+    ignored = execFileSync('git', ['-C', root, 'check-ignore', '--no-index', '--stdin'],
+      { input: rels.join('\n') + '\n', env: { ...process.env, XDG_CONFIG_HOME: root, HOME: root } })
+      .toString().split('\n').filter(Boolean);
+  } catch (e) {
+    if (e.status !== 1) throw e; // 1: nothing ignored
+  }
+  const out = new Set(ignored);
+  const kept = all.filter((d) => {
+    const parts = relOf(root, d).split('/');
+    return !parts.some((_, i) => out.has(parts.slice(0, i + 1).join('/')));
+  });
+  assert.ok(kept.length > 5 && kept.length < all.length - 5, 'the rules leave some out, not all');
+  const want = keys(kept);
+  const env = { XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME, HOME: process.env.HOME };
+  process.env.XDG_CONFIG_HOME = root; // no global excludes file of the machine's user
+  process.env.HOME = root;
+  try {
+    for (const sort of [false, true]) {
+      const got = (await collect(root, { gitignore: true, sort })).flat()
+        .filter((d) => !relOf(root, d).split('/').includes('.git'));
+      assert.deepStrictEqual(keys(got), want, `sort: ${sort}`);
+    }
+    assert.deepStrictEqual(keys(frd.readdirSync(root, { recursive: true, withFileTypes: true,
+      gitignore: true }).filter((d) => !relOf(root, d).split('/').includes('.git'))), want, 'sync');
+    assert.ok(keys((await collect(root, { gitignore: false })).flat()).length > want.length);
+  } finally {
+    for (const [k, v] of Object.entries(env)) {
+      if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    }
+  }
+});
+
 test('walk with stats gives each entry its lstat metadata', async (t) => {
   const root = oddTree(tmpdir(t));
   let n = 0;
