@@ -28,6 +28,7 @@
 #define FRD_EXAMPLES_FRDFIND_H
 
 #include <frd.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -82,6 +83,9 @@ struct ff_format;
 struct ff_exec;
 struct ff_file;
 struct ff_thread;
+struct ff_eval;
+/** What a primary's parser sees of the command-line parser (frdfind_parse.c). */
+struct ff_parser;
 
 /** One node of the expression tree. */
 struct ff_expr {
@@ -105,8 +109,7 @@ struct ff_expr {
     struct ff_exec *exec;     /**< -exec and its kin (owned by frdfind_exec.c's registry) */
     struct ff_file *file;     /**< -fls, -fprint, -fprint0, -fprintf (shared, see ff_file_open) */
     /** FF_PRED: the test (called on any worker: data is read-only or locks itself). */
-    bool (*test)(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                 struct ff_thread *thr);
+    bool (*test)(const struct ff_expr *expr, struct ff_eval *st);
     void *data;                    /**< FF_PRED: the test's own data, or NULL */
     void (*free_data)(void *data); /**< frees data (NULL: nothing to free) */
     unsigned needs;                /**< FF_PRED: enum frd_field / ff_need bits it reads */
@@ -191,20 +194,83 @@ struct ff_result {
     bool stat_tried; /**< a test made the stat the walk did not (FF_NEED_STAT) */
 };
 
+/** Messages on stderr and the run's outcome (frdfind_msg.c): any thread. */
+struct ff_msgs {
+    atomic_bool failed;        /**< an error was reported: the exit status is 1 */
+    atomic_bool stderr_failed; /**< a write to stderr failed (see ff_stderr_failed()) */
+    /** The last write to stdout failed, and no message went out since: its lines were still
+     *  pending when the message came (see ff_out_unflushed_failure()). */
+    atomic_bool stdout_unflushed;
+};
+
+struct ff_out;
+struct ff_execs;
+struct ff_files;
+struct ff_ls;
+struct ff_colors;
+struct ff_owners;
+struct ff_mounts;
+struct ff_matcher;
+
+/**
+ * One run of frdfind: the command line as parsed, and the state of each module that keeps
+ * any (each owns its own: only its file touches it), made on the main thread before the
+ * walk and freed after it. Nothing of a run lives in a file-scope variable, so that a
+ * process can make several runs (the fuzz target makes one per input) and each starts clean.
+ */
+struct ff_ctx {
+    struct ff_options opts;   /**< the command line (frdfind_parse.c) */
+    struct ff_msgs msgs;      /**< messages and exit status (frdfind_msg.c) */
+    struct ff_out *out;       /**< output buffers (frdfind_out.c): ff_out_init() */
+    struct ff_execs *execs;   /**< the commands of -exec and its kin, or NULL (frdfind_exec.c) */
+    struct ff_files *files;   /**< the output files, or NULL (frdfind_file.c) */
+    struct ff_ls *ls;         /**< -ls's columns, or NULL without -ls, -fls (frdfind_file.c) */
+    struct ff_colors *colors; /**< -color's LS_COLORS, or NULL (frdfind_color.c) */
+    struct ff_owners *owners; /**< names by user and group id (frdfind_owner.c) */
+    struct ff_mounts *mounts; /**< the mount table, read on first use (frdfind_pred.c) */
+    struct ff_matcher *match; /**< fnmatch in the locale, or NULL (frdfind_match.c) */
+    unsigned std_closed;      /**< bit fd for each of 0-2 closed at start (frdfind_stdfd.c) */
+};
+
+/**
+ * Sets up a run: no option given, nothing failed; messages can be printed from here on.
+ * Makes the states every run has (allocations only: no file is opened).
+ * @return 0, or -1 when out of memory (ctx can still print and be freed).
+ */
+int ff_ctx_init(struct ff_ctx *ctx);
+
+/** Frees everything of the run (after ff_exec_finish_all() and ff_file_close_all()). */
+void ff_ctx_free(struct ff_ctx *ctx);
+
+/**
+ * One evaluation of the expression on one entry: what every test and action is given.
+ * The caller fills ctx, we, thr, stat_on_demand and res (what is known of the entry, see
+ * struct ff_result); the evaluation adds -prune and -quit's outcomes to res.
+ */
+struct ff_eval {
+    struct ff_ctx *ctx;              /**< the run */
+    const struct frd_walk_entry *we; /**< the entry as the walker gives it */
+    struct ff_thread *thr;           /**< the calling thread's state (output goes to its buffer) */
+    /** Tests that need a stat the walk did not make (FF_NEED_STAT) make it themselves,
+     *  where it may fail (ff_options.stat_may_fail). */
+    bool stat_on_demand;
+    struct ff_result res; /**< what is known of the entry; -prune and -quit */
+};
+
 /* frdfind_parse.c */
 
 /**
- * Parses argv (GNU find's syntax) into opts. Prints the error to stderr as find does.
+ * Parses argv (GNU find's syntax) into ctx->opts. Prints the error to stderr as find does.
  * @return 0 on success, 1 for a usage error (the exit status to use), or -1 when --help or
  * --version was printed (exit 0).
  */
-int ff_parse(int argc, char **argv, struct ff_options *opts);
+int ff_parse(struct ff_ctx *ctx, int argc, char **argv);
 
-/** Frees what ff_parse() allocated. */
+/** Frees what ff_parse() allocated (ff_ctx_free() calls it). */
 void ff_options_free(struct ff_options *opts);
 
-/** What a primary's parser sees of the command-line parser (frdfind_parse.c). */
-struct ff_parser;
+/** @return the run being parsed. */
+struct ff_ctx *ff_parser_ctx(struct ff_parser *fp);
 
 /** @return the primary's argument, or NULL after find's "missing argument" error. */
 const char *ff_parser_arg(struct ff_parser *fp, const char *primary);
@@ -259,33 +325,36 @@ int ff_pred_leading(struct ff_parser *fp, const char *arg, const char *next);
  * @param paths_given whether paths were also given (find's error).
  * @return 0, or 1 after an error was reported.
  */
-int ff_pred_files0(struct ff_options *opts, bool paths_given);
+int ff_pred_files0(struct ff_ctx *ctx, bool paths_given);
 
 /**
  * Reports opts->paths[index], an empty name read by -files0-from, as find does:
  * "frdfind: 'FILE':LINE: invalid zero-length file name" (the run fails). Main thread.
  */
-void ff_files0_report_empty(const struct ff_options *opts, size_t index);
+void ff_files0_report_empty(struct ff_ctx *ctx, size_t index);
 
 /**
  * Reports the read error that ended -files0-from's list, if any, as find does after the
  * walks of the names read before it: "frdfind: 'FILE': read error: strerror" (the run
  * fails). Main thread.
  */
-void ff_files0_report_read_error(const struct ff_options *opts);
+void ff_files0_report_read_error(struct ff_ctx *ctx);
 
 /** -xtype (an FF_TYPE node made FF_PRED by the parser; expr->num: the -H/-L mode). */
-bool ff_test_xtype(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                   struct ff_thread *thr);
+bool ff_test_xtype(const struct ff_expr *expr, struct ff_eval *st);
 
-/** Prints "frdfind: " + text + "\n" to stderr; the run does not fail for it. */
-void ff_warning(const char *text);
+/** Makes the run's mount table (read on first use). @return 0, or -1 (no memory). */
+int ff_mounts_new(struct ff_ctx *ctx);
+
+/** Frees the mount table. */
+void ff_mounts_free(struct ff_ctx *ctx);
 
 /**
  * The file system type find names for a device (-fstype, %F): that of its first entry in
- * the mount table (read once, thread-safe), or "unknown". @return a string valid until exit.
+ * the mount table (read once, thread-safe), or "unknown". @return a string valid until
+ * ff_mounts_free().
  */
-const char *ff_fstype_name(uint64_t dev);
+const char *ff_fstype_name(struct ff_ctx *ctx, uint64_t dev);
 
 /** The directory to reach an entry from: its parent's descriptor, or for a root AT_FDCWD. */
 int ff_entry_dir(const struct frd_walk_entry *we);
@@ -308,15 +377,21 @@ bool ff_parse_date(const char *text, struct timespec now, struct timespec *out);
 
 /* frdfind_owner.c */
 
+/** Makes the run's caches of user and group names. @return 0, or -1 (no memory). */
+int ff_owners_new(struct ff_ctx *ctx);
+
+/** Frees the caches and the names in them. */
+void ff_owners_free(struct ff_ctx *ctx);
+
 /**
  * The user (group) name of an id, looked up once per id and cached for the whole run.
  * Thread-safe for distinct `worker` indexes (frd_walk_entry.worker; 0 outside the walk).
- * @return the name (valid until exit), or NULL when the id has none.
+ * @return the name (valid until ff_owners_free()), or NULL when the id has none.
  */
-const char *ff_user_name(uint32_t uid, unsigned worker);
+const char *ff_user_name(struct ff_ctx *ctx, uint32_t uid, unsigned worker);
 
 /** See ff_user_name(). */
-const char *ff_group_name(uint32_t gid, unsigned worker);
+const char *ff_group_name(struct ff_ctx *ctx, uint32_t gid, unsigned worker);
 
 /* frdfind_stdfd.c */
 
@@ -324,12 +399,13 @@ const char *ff_group_name(uint32_t gid, unsigned worker);
  * Takes each of descriptors 0, 1, 2 that is closed with /dev/null, opened so that reads
  * (0) or writes (1, 2) on it fail with EBADF as on the closed one, close-on-exec. Call it
  * first in main(), before anything is opened.
+ * @param closed receives bit fd for each descriptor fd taken (ff_ctx.std_closed).
  * @return 0, or -1 (errno set) when /dev/null could not be opened.
  */
-int ff_std_reserve(void);
+int ff_std_reserve(unsigned *closed);
 
 /** @return whether descriptor fd (0, 1 or 2) was closed at start (see ff_std_reserve()). */
-bool ff_std_was_closed(int fd);
+bool ff_std_was_closed(const struct ff_ctx *ctx, int fd);
 
 /* frdfind_exclude.c */
 
@@ -337,15 +413,16 @@ bool ff_std_was_closed(int fd);
  * -exclude, after the parse: puts the test that leaves out an excluded root in front of
  * opts->expr. @return 0, or 1 after an error (out of memory) was reported.
  */
-int ff_exclude_finish(struct ff_options *opts,
-                      struct ff_expr *(*and_node)(struct ff_expr *lhs, struct ff_expr *rhs));
+int ff_exclude_finish(struct ff_ctx *ctx,
+                      struct ff_expr *(*and_node)(struct ff_ctx *ctx, struct ff_expr *lhs,
+                                                  struct ff_expr *rhs));
 
 /**
  * The walk's children hook under -exclude: drops every entry EXPR matches (never stat'ed
  * unless EXPR reads metadata, never visited, never entered), and all the entries of an
  * excluded root. Runs on the listing worker (see frd_walk_children_fn).
  */
-void ff_exclude_children(const struct ff_options *opts, const struct frd_walk_entry *dir,
+void ff_exclude_children(struct ff_ctx *ctx, const struct frd_walk_entry *dir,
                          struct frd_walk_children *kids);
 
 /* frdfind_match.c */
@@ -354,10 +431,21 @@ void ff_exclude_children(const struct ff_options *opts, const struct frd_walk_en
 bool ff_is_ascii(const char *s, size_t len);
 
 /**
+ * Makes the run's matcher for the locale set now, unless it has one: the parse of a
+ * pattern test calls it (main thread, after setlocale()). @return 0, or 1 (reported).
+ */
+int ff_matcher_need(struct ff_ctx *ctx);
+
+/** Frees the matcher. */
+void ff_matcher_free(struct ff_ctx *ctx);
+
+/**
  * fnmatch(pattern, s, flags) == 0 in the locale (characters in UTF-8, bytes in C), with the
  * C locale's byte matcher when pattern (pattern_ascii) and s are both ASCII. Thread-safe.
+ * The run has a matcher (ff_matcher_need()).
  */
-bool ff_fnmatch(const char *pattern, bool pattern_ascii, const char *s, size_t len, int flags);
+bool ff_fnmatch(const struct ff_ctx *ctx, const char *pattern, bool pattern_ascii, const char *s,
+                size_t len, int flags);
 
 /* frdfind_eval.c */
 
@@ -373,14 +461,10 @@ unsigned ff_expr_needs(const struct ff_expr *expr);
 bool ff_expr_uses_dir_fd(const struct ff_expr *expr, bool stat_may_fail);
 
 /**
- * Evaluates the expression on one entry.
- * @param we the entry as the walker gives it.
- * @param thr the calling thread's state (output goes to its buffer).
- * @param res receives -prune and -quit outcomes; the caller clears it.
+ * Evaluates the expression on one entry (see struct ff_eval).
  * @return the value of the expression.
  */
-bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
-             const struct frd_walk_entry *we, struct ff_thread *thr, struct ff_result *res);
+bool ff_eval(const struct ff_expr *expr, struct ff_eval *st);
 
 /**
  * A root's base name as GNU find's base_name() makes it (-printf %f, -execdir's {}): its
@@ -406,7 +490,8 @@ const char *ff_base_name(const struct frd_walk_entry *we, struct ff_thread *thr,
  * @param needs receives enum ff_need bits the directives require.
  * @return 0, or 1 after printing an error naming the unsupported directive.
  */
-int ff_format_compile(const char *text, const char *dest, struct ff_format **out, unsigned *needs);
+int ff_format_compile(struct ff_ctx *ctx, const char *text, const char *dest,
+                      struct ff_format **out, unsigned *needs);
 
 /**
  * Writes the symbolic mode as ls -l, -ls and %M print it ("drwxr-xr-x", '?' for an unknown
@@ -439,8 +524,7 @@ bool ff_parser_int(struct ff_parser *fp, const char *s, int *out);
 void ff_format_free(struct ff_format *fmt);
 
 /** Renders a format for one entry into the thread's output buffer. */
-void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts,
-                      const struct frd_walk_entry *we, struct ff_thread *thr);
+void ff_format_render(const struct ff_format *fmt, struct ff_eval *st);
 
 /* frdfind_exec.c */
 
@@ -453,11 +537,11 @@ bool ff_exec_is_primary(const char *tok);
  * @param out receives the command (freed by ff_exec_finish_all()).
  * @return 0, or 1 after an error was printed.
  */
-int ff_exec_parse(const char *primary, char **argv, int argc, int *i, struct ff_exec **out);
+int ff_exec_parse(struct ff_ctx *ctx, const char *primary, char **argv, int argc, int *i,
+                  struct ff_exec **out);
 
 /** Evaluates -exec and its kin on one entry. @return the value find gives it. */
-bool ff_exec_eval(struct ff_exec *ex, const struct ff_options *opts,
-                  const struct frd_walk_entry *we, struct ff_thread *thr);
+bool ff_exec_eval(struct ff_exec *ex, struct ff_eval *st);
 
 /**
  * -execdir ... +: gives a directory being visited (we->dir_state not NULL) its batches, which
@@ -465,29 +549,29 @@ bool ff_exec_eval(struct ff_exec *ex, const struct ff_options *opts,
  * (ff_exec_dir_done()) hands them over once the directory is done. Nothing without an
  * -execdir ... + or when the slot is taken. Any thread (the directory's visit).
  */
-void ff_exec_dir_visit(const struct frd_walk_entry *we);
+void ff_exec_dir_visit(struct ff_ctx *ctx, const struct frd_walk_entry *we);
 
 /** @return true if a command is -execdir ... + (its directories need states). */
-bool ff_exec_wants_dir_states(void);
+bool ff_exec_wants_dir_states(const struct ff_ctx *ctx);
 
 /**
- * The walk's on_dir_state_free: a directory is done; its batches still pending go on the
- * ready list that ff_exec_run_ready() runs (others are freed). Any walk thread. udata unused.
+ * For the walk's on_dir_state_free: a directory is done; its batches still pending (state)
+ * go on the ready list that ff_exec_run_ready() runs (others are freed). Any walk thread.
  */
-void ff_exec_dir_done(void *state, void *udata);
+void ff_exec_dir_done(struct ff_ctx *ctx, void *state);
 
 /**
  * Runs the batches of the directories that are done, oldest first, after thr's pending
  * lines (thr may be NULL). Any thread, before an evaluation and after a walk.
  */
-void ff_exec_run_ready(struct ff_thread *thr);
+void ff_exec_run_ready(struct ff_ctx *ctx, struct ff_thread *thr);
 
 /**
  * -s and -find-order with an -execdir ... + (ff_exec_wants_dir_states()): from now on the
  * batches run where find runs them (ff_exec_level()), a root's included. Before the walks;
  * then the walk calls ff_exec_level() and ff_exec_level_unvisited(), and only then.
  */
-void ff_exec_levels_begin(void);
+void ff_exec_levels_begin(struct ff_ctx *ctx);
 
 /**
  * After ff_exec_levels_begin(), for each visit (leaving false) and each directory the walk
@@ -496,30 +580,33 @@ void ff_exec_levels_begin(void);
  * them whenever fts goes one level down or up). thr: the caller's output, or NULL. One
  * thread (the ordered walk's).
  */
-void ff_exec_level(const struct frd_walk_entry *we, bool leaving, struct ff_thread *thr);
+void ff_exec_level(struct ff_ctx *ctx, const struct frd_walk_entry *we, bool leaving,
+                   struct ff_thread *thr);
 
 /**
  * After ff_exec_levels_begin(), for an entry the walk reports and does not visit (a
  * directory loop), before its message: find returns it at its depth, a change of level.
  */
-void ff_exec_level_unvisited(unsigned depth, struct ff_thread *thr);
+void ff_exec_level_unvisited(struct ff_ctx *ctx, unsigned depth, struct ff_thread *thr);
 
 /** After a walk: runs the batches of its directories still pending (the roots' wait for
  *  the next root's visit or ff_exec_finish_all()). */
-void ff_exec_walk_end(struct ff_thread *thr);
+void ff_exec_walk_end(struct ff_ctx *ctx, struct ff_thread *thr);
 
 /**
  * Runs every '+' batch still pending (after the walk, from one thread), then frees every
- * command.
+ * command (ff_exec_free()).
  */
-void ff_exec_finish_all(void);
+void ff_exec_finish_all(struct ff_ctx *ctx);
+
+/** Frees the commands and their batches without running them (ff_ctx_free() calls it). */
+void ff_exec_free(struct ff_ctx *ctx);
 
 /* frdfind_delete.c */
 
 /** -delete on one entry (in post-order), on thr (its failure: ff_out_before_error()).
  *  @return true if it was removed, false after its error was reported. */
-bool ff_delete_eval(const struct frd_walk_entry *we, const struct ff_options *opts,
-                    struct ff_thread *thr);
+bool ff_delete_eval(struct ff_eval *st);
 
 /* frdfind_file.c */
 
@@ -528,29 +615,35 @@ bool ff_delete_eval(const struct frd_walk_entry *we, const struct ff_options *op
  * two names of one file, share the stream. /dev/stdout and /dev/stderr are the streams.
  * @return 0, or 1 after find's message.
  */
-int ff_file_open(const char *name, struct ff_file **out);
+int ff_file_open(struct ff_ctx *ctx, const char *name, struct ff_file **out);
+
+/** Makes -ls's columns, unless the run has them (the parse of -ls, -fls). @return 0 or 1
+ *  (reported). */
+int ff_ls_need(struct ff_ctx *ctx);
 
 /** -ls and -fls: the `ls -dils` line of the entry (file NULL: stdout). */
-void ff_ls_eval(struct ff_file *file, const struct ff_options *opts,
-                const struct frd_walk_entry *we, struct ff_thread *thr);
+void ff_ls_eval(struct ff_file *file, struct ff_eval *st);
 
 /** -fprint, -fprint0, -fprintf: the record, rendered in the thread's buffer, to the file. */
-void ff_file_eval(const struct ff_expr *expr, const struct ff_options *opts,
-                  const struct frd_walk_entry *we, struct ff_thread *thr);
+void ff_file_eval(const struct ff_expr *expr, struct ff_eval *st);
 
-/** Flushes and closes every file, reporting write errors as find does (after the walk). */
-void ff_file_close_all(void);
+/** Flushes and closes every file, reporting write errors as find does (after the walk), and
+ *  frees -ls's columns. */
+void ff_file_close_all(struct ff_ctx *ctx);
+
+/** Closes the files still open without a word, and frees -ls's columns (ff_ctx_free()). */
+void ff_file_free(struct ff_ctx *ctx);
 
 /* frdfind_color.c */
 
 /** Reads LS_COLORS (bfs's defaults for what it leaves unset). @return 0, or -1 (no memory). */
-int ff_color_init(void);
+int ff_color_init(struct ff_ctx *ctx);
 
 /** Frees what ff_color_init() allocated. */
-void ff_color_free(void);
+void ff_color_free(struct ff_ctx *ctx);
 
 /** -print with -color: the colored path and a newline, as one record. */
-void ff_color_print(const struct frd_walk_entry *we, struct ff_thread *thr);
+void ff_color_print(struct ff_eval *st);
 
 /* frdfind_out.c */
 
@@ -561,7 +654,7 @@ void ff_color_print(const struct frd_walk_entry *we, struct ff_thread *thr);
  * record half made, as find's error() flushes stdout (ff_out_before_error()).
  * @return 0, or -1 when out of memory.
  */
-int ff_out_init(unsigned workers, bool one_writer);
+int ff_out_init(struct ff_ctx *ctx, unsigned workers, bool one_writer);
 
 /**
  * Called by an evaluation on thr before it reports an error: with one writer, writes out
@@ -576,13 +669,16 @@ void ff_out_before_error(struct ff_thread *thr);
  * @return the state of worker index `worker` (frd_walk_entry.worker; main() uses 0 after
  * the walk), made on first use. NULL when out of memory or worker is out of range.
  */
-struct ff_thread *ff_thread_get(unsigned worker);
+struct ff_thread *ff_thread_get(struct ff_ctx *ctx, unsigned worker);
+
+/** @return the run thr belongs to. */
+struct ff_ctx *ff_thread_ctx(struct ff_thread *thr);
 
 /** Appends bytes to the thread's pending record. */
 void ff_out_append(struct ff_thread *thr, const void *data, size_t len);
 
 /** @return whether standard output is a terminal (set by ff_out_init()). */
-bool ff_out_stdout_is_tty(void);
+bool ff_out_stdout_is_tty(const struct ff_ctx *ctx);
 
 /** Says whether the record thr makes next goes to a terminal: its names are then written
  *  as GNU find writes them there (ff_qmark()). Owner thread only. */
@@ -625,7 +721,7 @@ void ff_out_count(struct ff_thread *thr);
  * Flushes every thread's buffer (call after the walk, from one thread).
  * @return the total of -count matches over all threads.
  */
-uint64_t ff_out_flush_all(void);
+uint64_t ff_out_flush_all(struct ff_ctx *ctx);
 
 /**
  * Locks / unlocks the thread's buffer against ff_out_flush_each(): the owner holds it while
@@ -641,17 +737,53 @@ void ff_out_unlock(struct ff_thread *thr);
  * Every state must exist before the walk (ff_thread_get() for each index), so no thread
  * adds one meanwhile.
  */
-void ff_out_flush_each(void);
+void ff_out_flush_each(struct ff_ctx *ctx);
 
 /**
  * Flushes the lines the worker's state holds (complete records), under its lock: called on
  * that worker between two evaluations, before an error message, so that the message comes
  * after the lines printed before it, as find's do (its error() flushes stdout first).
  */
-void ff_out_flush_worker(unsigned worker);
+void ff_out_flush_worker(struct ff_ctx *ctx, unsigned worker);
 
 /** Frees every thread's state (after ff_out_flush_all()). */
-void ff_out_free_all(void);
+void ff_out_free_all(struct ff_ctx *ctx);
+
+/**
+ * Takes the output lock for a command's run: writes the thread's pending records first, so
+ * a command's output follows the lines printed before it, and nothing else reaches stdout
+ * until ff_out_exclusive_end(). thr may be NULL (no pending records).
+ */
+void ff_out_exclusive_begin(struct ff_ctx *ctx, struct ff_thread *thr);
+
+/** See ff_out_exclusive_begin(). */
+void ff_out_exclusive_end(struct ff_ctx *ctx);
+
+/**
+ * The record thr makes next goes to the stream fp (an output file, or stderr), not stdout:
+ * it is made in thr's buffer after the lines pending there and written to fp whole by
+ * ff_out_file_end(). An error before then (ff_out_before_error()) writes the part made so
+ * far to fp, as find's printf had. Owner thread only.
+ */
+void ff_out_file_begin(struct ff_thread *thr, FILE *fp);
+
+/** Writes the record begun by ff_out_file_begin() to its stream and takes it off thr. */
+void ff_out_file_end(struct ff_thread *thr);
+
+/** @return true once stdout's reader went away (EPIPE): stop the walk. Other write errors
+ *  (a full disk, a closed descriptor) do not stop it, as they do not stop find. */
+bool ff_out_broken(const struct ff_ctx *ctx);
+
+/** @return 0 if every write to stdout succeeded, else the errno of the first failure. */
+int ff_out_write_error(const struct ff_ctx *ctx);
+
+/** @return a scratch buffer of at least `size` bytes owned by the thread, or NULL. */
+char *ff_thread_scratch(struct ff_thread *thr, size_t size);
+
+/** @return the thread's lister and list, for -empty (made on first use), or -1. */
+int ff_thread_lister(struct ff_thread *thr, struct frd_lister **lister, struct frd_list **list);
+
+/* frdfind_msg.c */
 
 /**
  * Writes s quoted as GNU find quotes names and arguments in its messages (gnulib's locale
@@ -669,68 +801,53 @@ char *ff_quoted_in(const char *before, const char *s, const char *after);
 
 /** "frdfind: BEFORE'path': strerror(err)" on stderr (find's "cannot delete 'x': ..."); the
  *  run fails. Any thread. */
-void ff_error_quoted(const char *before, const char *path, int err);
+void ff_error_quoted(struct ff_ctx *ctx, const char *before, const char *path, int err);
 
 /**
  * Prints "frdfind: 'path': message" to stderr (path quoted as ff_quoted() quotes it) in one
  * write, and marks the run as failed.
  */
-void ff_error_path(const char *path, const char *message);
+void ff_error_path(struct ff_ctx *ctx, const char *path, const char *message);
 
 /** Prints "frdfind: " + text + "\n" to stderr in one write and marks the run as failed. */
-void ff_error(const char *text);
+void ff_error(struct ff_ctx *ctx, const char *text);
 
 /** Prints "frdfind: " + text + "\n" to stderr in one write without failing the run. */
-void ff_note(const char *text);
+void ff_note(struct ff_ctx *ctx, const char *text);
+
+/** Prints "frdfind: " + the n bytes of text (a NUL among them included, as find writes it)
+ *  + "\n" to stderr in one write, without failing the run: find's warnings. */
+void ff_warning(struct ff_ctx *ctx, const char *text, size_t n);
 
 /** "frdfind: 'path': message" as ff_error_path() prints it, without failing the run (find's
  *  exit status stays as it was). Any thread. */
-void ff_note_path(const char *path, const char *message);
-
-/**
- * Takes the output lock for a command's run: writes the thread's pending records first, so
- * a command's output follows the lines printed before it, and nothing else reaches stdout
- * until ff_out_exclusive_end(). thr may be NULL (no pending records).
- */
-void ff_out_exclusive_begin(struct ff_thread *thr);
-
-/** See ff_out_exclusive_begin(). */
-void ff_out_exclusive_end(void);
-
-/**
- * The record thr makes next goes to the stream fp (an output file, or stderr), not stdout:
- * it is made in thr's buffer after the lines pending there and written to fp whole by
- * ff_out_file_end(). An error before then (ff_out_before_error()) writes the part made so
- * far to fp, as find's printf had. Owner thread only.
- */
-void ff_out_file_begin(struct ff_thread *thr, FILE *fp);
-
-/** Writes the record begun by ff_out_file_begin() to its stream and takes it off thr. */
-void ff_out_file_end(struct ff_thread *thr);
-
-/** @return true once stdout's reader went away (EPIPE): stop the walk. Other write errors
- *  (a full disk, a closed descriptor) do not stop it, as they do not stop find. */
-bool ff_out_broken(void);
+void ff_note_path(struct ff_ctx *ctx, const char *path, const char *message);
 
 /** @return true once any error was reported (exit status 1). */
-bool ff_failed(void);
+bool ff_failed(struct ff_ctx *ctx);
 
 /** Writes the len bytes to stderr (whole, retrying short writes), noting a failure for
  *  ff_stderr_failed(). Any thread. */
-void ff_write_stderr(const void *data, size_t len);
+void ff_write_stderr(struct ff_ctx *ctx, const void *data, size_t len);
 
 /**
  * @return whether a write to stderr failed (a message, an -ok question, -fprint
  * /dev/stderr): find's exit status is then 1, as gnulib's close_stdout() makes it, though
  * nothing else failed. Flushes stdio's stderr first. Main thread, at the end.
  */
-bool ff_stderr_failed(void);
+bool ff_stderr_failed(struct ff_ctx *ctx);
 
 /** Marks the run as failed without printing. */
-void ff_set_failed(void);
+void ff_set_failed(struct ff_ctx *ctx);
 
-/** @return 0 if every write to stdout succeeded, else the errno of the first failure. */
-int ff_out_write_error(void);
+/**
+ * Writes the len bytes to fd whole, retrying on EINTR and short writes.
+ * @return 0, or the errno of the write that failed.
+ */
+int ff_write_full(int fd, const void *data, size_t len);
+
+/** A write to stdout failed (frdfind_out.c): see ff_out_unflushed_failure(). */
+void ff_msg_stdout_failed(struct ff_ctx *ctx);
 
 /**
  * @return whether the last write to stdout failed after the last message on stderr: the
@@ -738,12 +855,6 @@ int ff_out_write_error(void);
  * ("'standard output': No space left on device") only then: its error() flushes stdout
  * before each message, so a failure before the last message left nothing pending at exit.
  */
-bool ff_out_unflushed_failure(void);
-
-/** @return a scratch buffer of at least `size` bytes owned by the thread, or NULL. */
-char *ff_thread_scratch(struct ff_thread *thr, size_t size);
-
-/** @return the thread's lister and list, for -empty (made on first use), or -1. */
-int ff_thread_lister(struct ff_thread *thr, struct frd_lister **lister, struct frd_list **list);
+bool ff_out_unflushed_failure(struct ff_ctx *ctx);
 
 #endif // FRD_EXAMPLES_FRDFIND_H

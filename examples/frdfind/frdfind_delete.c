@@ -38,9 +38,9 @@ static int remove_entry(const struct frd_walk_entry *we, int flags)
     return unlinkat((int)we->parent_fd, we->entry->name, flags);
 }
 
-bool ff_delete_eval(const struct frd_walk_entry *we, const struct ff_options *opts,
-                    struct ff_thread *thr)
+bool ff_delete_eval(struct ff_eval *st)
 {
+    const struct frd_walk_entry *we = st->we;
     if (is_dot(we)) {
         return true;
     }
@@ -49,11 +49,11 @@ bool ff_delete_eval(const struct frd_walk_entry *we, const struct ff_options *op
     if (rc < 0 && errno == EISDIR && flags == 0) {
         rc = remove_entry(we, AT_REMOVEDIR); // a type the listing did not know: a directory
     }
-    if (rc == 0 || (errno == ENOENT && opts->ignore_race)) {
+    if (rc == 0 || (errno == ENOENT && st->ctx->opts.ignore_race)) {
         return true; // with -ignore_readdir_race, one gone already counts as removed (find)
     }
     int err = errno;
-    ff_out_before_error(thr);
-    ff_error_quoted("cannot delete ", we->path, err);
+    ff_out_before_error(st->thr);
+    ff_error_quoted(st->ctx, "cannot delete ", we->path, err);
     return false;
 }

@@ -76,7 +76,8 @@ const char *ff_base_name(const struct frd_walk_entry *we, struct ff_thread *thr,
     return buf;
 }
 
-static bool match_name(const struct ff_expr *expr, const char *name, size_t len)
+static bool match_name(const struct ff_ctx *ctx, const struct ff_expr *expr, const char *name,
+                       size_t len)
 {
     switch (expr->match) {
     case FF_MATCH_ANY:
@@ -89,7 +90,7 @@ static bool match_name(const struct ff_expr *expr, const char *name, size_t len)
                memcmp(name + len - expr->literal_len, expr->pattern + 1, expr->literal_len) == 0;
     case FF_MATCH_FNMATCH:
     default:
-        return ff_fnmatch(expr->pattern, expr->ascii, name, len, expr->fnm_flags);
+        return ff_fnmatch(ctx, expr->pattern, expr->ascii, name, len, expr->fnm_flags);
     }
 }
 
@@ -107,8 +108,10 @@ static bool compare(enum ff_cmp cmp, uint64_t value, uint64_t want)
 }
 
 /** -empty: a regular file of size 0, or a directory with no entries. */
-static bool is_empty(const struct frd_walk_entry *we, struct ff_thread *thr)
+static bool is_empty(struct ff_eval *st)
 {
+    const struct frd_walk_entry *we = st->we;
+    struct ff_thread *thr = st->thr;
     const struct frd_entry *e = we->entry;
     if (e->type == FRD_TYPE_REG) {
         return e->size == 0;
@@ -119,7 +122,7 @@ static bool is_empty(const struct frd_walk_entry *we, struct ff_thread *thr)
     struct frd_lister *lister;
     struct frd_list *list;
     if (ff_thread_lister(thr, &lister, &list) < 0) {
-        ff_error("out of memory");
+        ff_error(st->ctx, "out of memory");
         return false;
     }
     // Relative to the directory holding the entry (a root: its name as given, from the
@@ -131,17 +134,18 @@ static bool is_empty(const struct frd_walk_entry *we, struct ff_thread *thr)
         // GNU find reports the directory it could not open for -empty, then again when
         // the walk fails to read it.
         ff_out_before_error(thr);
-        ff_error_path(we->path, tool_strerror(rc));
+        ff_error_path(st->ctx, we->path, tool_strerror(rc));
         return false;
     }
     return rc == 0;
 }
 
-static void print_path(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                       struct ff_thread *thr)
+static void print_path(const struct ff_expr *expr, struct ff_eval *st)
 {
+    const struct frd_walk_entry *we = st->we;
+    struct ff_thread *thr = st->thr;
     // -print0's output is for programs: never marked (find's is not either).
-    ff_out_to_tty(thr, expr->sep == '\n' && ff_out_stdout_is_tty());
+    ff_out_to_tty(thr, expr->sep == '\n' && ff_out_stdout_is_tty(st->ctx));
     ff_out_append_name(thr, we->path, we->path_len);
     ff_out_byte(thr, expr->sep);
     ff_out_end_record(thr);
@@ -215,24 +219,24 @@ bool ff_expr_uses_dir_fd(const struct ff_expr *expr, bool stat_may_fail)
  * (see struct ff_result), so are the tests of type and inode.
  * @return whether expr cannot be evaluated on the entry.
  */
-static bool unknowable(const struct ff_expr *expr, const struct ff_options *opts,
-                       const struct frd_walk_entry *we, struct ff_thread *thr,
-                       struct ff_result *res)
+static bool unknowable(const struct ff_expr *expr, struct ff_eval *st)
 {
+    const struct frd_walk_entry *we = st->we;
+    struct ff_result *res = &st->res;
     unsigned needs = node_needs(expr);
     const struct frd_entry *e = we->entry;
-    if ((needs & FF_NEED_STAT) && opts != NULL && opts->stat_may_fail && !res->no_stat &&
-        !res->stat_tried && we->depth > 0 && (e->fields & FF_STAT_FIELDS) == 0 &&
-        e->type != FRD_TYPE_DIR && !we->followed_link) {
+    if ((needs & FF_NEED_STAT) && st->stat_on_demand && !res->no_stat && !res->stat_tried &&
+        we->depth > 0 && (e->fields & FF_STAT_FIELDS) == 0 && e->type != FRD_TYPE_DIR &&
+        !we->followed_link) {
         // A test find answers from a stat the walk did not make (it stats directories and
         // followed links itself): made here, once per entry, only for the entries the test
         // is reached on, as find's lazy stat. Root searches every directory: no stat then.
         res->stat_tried = true;
-        struct stat st;
-        if (fstatat(ff_entry_dir(we), e->name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        struct stat sb;
+        if (fstatat(ff_entry_dir(we), e->name, &sb, AT_SYMLINK_NOFOLLOW) != 0) {
             int err = errno;
-            ff_out_before_error(thr);
-            ff_error_path(we->path, strerror(err));
+            ff_out_before_error(st->thr);
+            ff_error_path(st->ctx, we->path, strerror(err));
             res->no_stat = true;
         }
     }
@@ -241,8 +245,8 @@ static bool unknowable(const struct ff_expr *expr, const struct ff_options *opts
     }
     if ((needs & (FF_STAT_FIELDS | FF_NEED_STAT | FF_NEED_LINKSTAT)) != 0) {
         if (res->unreported < 0) {
-            ff_out_before_error(thr);
-            ff_error_path(we->path, tool_strerror(res->unreported));
+            ff_out_before_error(st->thr);
+            ff_error_path(st->ctx, we->path, tool_strerror(res->unreported));
             res->unreported = 0;
         }
         return true;
@@ -250,27 +254,28 @@ static bool unknowable(const struct ff_expr *expr, const struct ff_options *opts
     return res->no_type && (needs & (FRD_FIELD_TYPE | FRD_FIELD_FILE_ID)) != 0;
 }
 
-bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
-             const struct frd_walk_entry *we, struct ff_thread *thr, struct ff_result *res)
+bool ff_eval(const struct ff_expr *expr, struct ff_eval *st)
 {
+    const struct frd_walk_entry *we = st->we;
+    const struct ff_options *opts = &st->ctx->opts;
+    struct ff_thread *thr = st->thr;
+    struct ff_result *res = &st->res;
     const struct frd_entry *e = we->entry;
     if ((res->no_stat || expr->kind == FF_PRUNE || expr->kind == FF_PRED ||
          expr->kind == FF_PRINTF || expr->kind == FF_FPRINTF) &&
-        unknowable(expr, opts, we, thr, res)) {
+        unknowable(expr, st)) {
         return false;
     }
     switch (expr->kind) {
     case FF_AND:
-        return ff_eval(expr->lhs, opts, we, thr, res) && !res->quit &&
-               ff_eval(expr->rhs, opts, we, thr, res);
+        return ff_eval(expr->lhs, st) && !res->quit && ff_eval(expr->rhs, st);
     case FF_OR:
-        return ff_eval(expr->lhs, opts, we, thr, res) ||
-               (!res->quit && ff_eval(expr->rhs, opts, we, thr, res));
+        return ff_eval(expr->lhs, st) || (!res->quit && ff_eval(expr->rhs, st));
     case FF_COMMA:
-        ff_eval(expr->lhs, opts, we, thr, res);
-        return !res->quit && ff_eval(expr->rhs, opts, we, thr, res);
+        ff_eval(expr->lhs, st);
+        return !res->quit && ff_eval(expr->rhs, st);
     case FF_NOT:
-        return !ff_eval(expr->lhs, opts, we, thr, res);
+        return !ff_eval(expr->lhs, st);
     case FF_TRUE:
         return true;
     case FF_FALSE:
@@ -278,10 +283,11 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
     case FF_NAME: {
         size_t len;
         const char *name = ff_base_name(we, thr, &len);
-        return name != NULL && match_name(expr, name, len);
+        return name != NULL && match_name(st->ctx, expr, name, len);
     }
     case FF_PATH:
-        return ff_fnmatch(expr->pattern, expr->ascii, we->path, we->path_len, expr->fnm_flags);
+        return ff_fnmatch(st->ctx, expr->pattern, expr->ascii, we->path, we->path_len,
+                          expr->fnm_flags);
     case FF_TYPE:
         // find stats every directory; when that fails (an unsearchable parent) it cannot
         // tell the type, and -type is false (see unknowable()).
@@ -292,7 +298,7 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
         return compare(expr->cmp, units, expr->num);
     }
     case FF_EMPTY:
-        return is_empty(we, thr);
+        return is_empty(st);
     case FF_INUM:
         return compare(expr->cmp, e->file_id, expr->num);
     case FF_LINKS:
@@ -307,32 +313,32 @@ bool ff_eval(const struct ff_expr *expr, const struct ff_options *opts,
         return true;
     case FF_PRINT:
         if (opts->color && expr->sep == '\n') {
-            ff_color_print(we, thr); // bfs's -color writes names as they are, as bfs does
+            ff_color_print(st); // bfs's -color writes names as they are, as bfs does
             return true;
         }
-        print_path(expr, we, thr);
+        print_path(expr, st);
         return true;
     case FF_PRINTF:
-        ff_out_to_tty(thr, ff_out_stdout_is_tty());
-        ff_format_render(expr->format, opts, we, thr);
+        ff_out_to_tty(thr, ff_out_stdout_is_tty(st->ctx));
+        ff_format_render(expr->format, st);
         ff_out_end_record(thr);
         return true;
     case FF_COUNT:
         ff_out_count(thr);
         return true;
     case FF_EXEC:
-        return ff_exec_eval(expr->exec, opts, we, thr);
+        return ff_exec_eval(expr->exec, st);
     case FF_DELETE:
-        return ff_delete_eval(we, opts, thr);
+        return ff_delete_eval(st);
     case FF_LS:
-        ff_ls_eval(expr->file, opts, we, thr);
+        ff_ls_eval(expr->file, st);
         return true;
     case FF_FPRINT:
     case FF_FPRINTF:
-        ff_file_eval(expr, opts, we, thr);
+        ff_file_eval(expr, st);
         return true;
     case FF_PRED:
-        return expr->test(expr, we, thr);
+        return expr->test(expr, st);
     }
     return false;
 }

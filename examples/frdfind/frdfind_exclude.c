@@ -15,33 +15,35 @@
 #include <string.h>
 
 /** The test in front of the expression: false for a root that EXPR matches. */
-static bool test_root_kept(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                           struct ff_thread *thr)
+static bool test_root_kept(const struct ff_expr *expr, struct ff_eval *st)
 {
-    if (we->depth != 0) {
+    if (st->we->depth != 0) {
         return true;
     }
-    struct ff_result res = {.prune = false};
+    // EXCLUDE on its own: nothing known of the root, and no stat made on demand.
+    struct ff_eval sub = {.ctx = st->ctx, .we = st->we, .thr = st->thr};
     const struct ff_expr *exclude = expr->data;
-    return !ff_eval(exclude, NULL, we, thr, &res);
+    return !ff_eval(exclude, &sub);
 }
 
-int ff_exclude_finish(struct ff_options *opts,
-                      struct ff_expr *(*and_node)(struct ff_expr *lhs, struct ff_expr *rhs))
+int ff_exclude_finish(struct ff_ctx *ctx,
+                      struct ff_expr *(*and_node)(struct ff_ctx *ctx, struct ff_expr *lhs,
+                                                  struct ff_expr *rhs))
 {
+    struct ff_options *opts = &ctx->opts;
     if (opts->exclude == NULL) {
         return 0;
     }
     struct ff_expr *keep = calloc(1, sizeof(*keep));
     if (keep == NULL) {
-        ff_error("out of memory");
+        ff_error(ctx, "out of memory");
         return 1;
     }
     keep->kind = FF_PRED;
     keep->test = test_root_kept;
     keep->data = opts->exclude; // owned by opts
     keep->needs = ff_expr_needs(opts->exclude);
-    struct ff_expr *both = and_node(keep, opts->expr);
+    struct ff_expr *both = and_node(ctx, keep, opts->expr);
     if (both == NULL) {
         return 1;
     }
@@ -49,21 +51,24 @@ int ff_exclude_finish(struct ff_options *opts,
     return 0;
 }
 
-void ff_exclude_children(const struct ff_options *opts, const struct frd_walk_entry *dir,
+void ff_exclude_children(struct ff_ctx *ctx, const struct frd_walk_entry *dir,
                          struct frd_walk_children *kids)
 {
-    struct ff_thread *thr = ff_thread_get(dir->worker);
+    const struct ff_options *opts = &ctx->opts;
+    struct ff_thread *thr = ff_thread_get(ctx, dir->worker);
     size_t n = frd_walk_children_count(kids);
     if (thr == NULL) {
         // No state to test with: nothing of the listing is let through untested.
-        ff_error("out of memory");
+        ff_error(ctx, "out of memory");
         for (size_t i = 0; i < n; i++) {
             frd_walk_children_drop(kids, i);
         }
         return;
     }
-    struct ff_result res = {.prune = false};
-    if (dir->depth == 0 && ff_eval(opts->exclude, opts, dir, thr, &res)) {
+    // One evaluation state for the directory and its entries: what the first lazy stat
+    // learns (see struct ff_result) holds for the rest of the listing.
+    struct ff_eval st = {.ctx = ctx, .we = dir, .thr = thr, .stat_on_demand = opts->stat_may_fail};
+    if (dir->depth == 0 && ff_eval(opts->exclude, &st)) {
         for (size_t i = 0; i < n; i++) {
             frd_walk_children_drop(kids, i);
         }
@@ -87,7 +92,8 @@ void ff_exclude_children(const struct ff_options *opts, const struct frd_walk_en
             .root_index = dir->root_index,
             .worker = dir->worker,
         };
-        if (ff_eval(opts->exclude, opts, &we, thr, &res)) {
+        st.we = &we;
+        if (ff_eval(opts->exclude, &st)) {
             frd_walk_children_drop(kids, i);
         }
     }

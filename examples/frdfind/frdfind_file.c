@@ -15,6 +15,9 @@
  * one file named twice (or by two names) shares one stream. A record is rendered into the
  * thread's buffer, cut off it and written to the stream whole with one fwrite() (stdio locks
  * the stream). Write errors are reported when the files are closed after the walk.
+ *
+ * The run's files and -ls's column widths are its struct ff_files and struct ff_ls (ctx),
+ * made by the parse of the first primary that needs them.
  */
 #define _GNU_SOURCE
 
@@ -45,11 +48,19 @@ struct ff_file {
     struct ff_file *next;
 };
 
-static struct ff_file *files;
+/** The run's output files. */
+struct ff_files {
+    struct ff_file *list; /**< the files opened, last first */
+};
 
-int ff_file_open(const char *name, struct ff_file **out)
+int ff_file_open(struct ff_ctx *ctx, const char *name, struct ff_file **out)
 {
-    for (struct ff_file *f = files; f != NULL; f = f->next) {
+    if (ctx->files == NULL && (ctx->files = calloc(1, sizeof(*ctx->files))) == NULL) {
+        ff_error(ctx, "out of memory");
+        return 1;
+    }
+    struct ff_files *files = ctx->files;
+    for (struct ff_file *f = files->list; f != NULL; f = f->next) {
         if (strcmp(f->name, name) == 0) {
             *out = f;
             return 0;
@@ -64,14 +75,14 @@ int ff_file_open(const char *name, struct ff_file **out)
     } else {
         fp = fopen(name, "we"); // close-on-exec: commands do not inherit it
         if (fp == NULL) {
-            ff_error_path(name, strerror(errno));
+            ff_error_path(ctx, name, strerror(errno));
             return 1;
         }
         own = true;
     }
     struct stat st;
     if (own && fstat(fileno(fp), &st) == 0) {
-        for (struct ff_file *f = files; f != NULL; f = f->next) {
+        for (struct ff_file *f = files->list; f != NULL; f = f->next) {
             if (f->own && f->dev == st.st_dev && f->ino == st.st_ino) {
                 fclose(fp);
                 *out = f;
@@ -87,7 +98,7 @@ int ff_file_open(const char *name, struct ff_file **out)
         if (own) {
             fclose(fp);
         }
-        ff_error("out of memory");
+        ff_error(ctx, "out of memory");
         return 1;
     }
     f->name = copy;
@@ -98,8 +109,8 @@ int ff_file_open(const char *name, struct ff_file **out)
         f->ino = st.st_ino;
     }
     f->tty = isatty(fileno(f->fp)) == 1;
-    f->next = files;
-    files = f;
+    f->next = files->list;
+    files->list = f;
     *out = f;
     return 0;
 }
@@ -124,14 +135,15 @@ static void put_record(struct ff_file *file, struct ff_thread *thr)
     }
 }
 
-void ff_file_eval(const struct ff_expr *expr, const struct ff_options *opts,
-                  const struct frd_walk_entry *we, struct ff_thread *thr)
+void ff_file_eval(const struct ff_expr *expr, struct ff_eval *st)
 {
+    struct ff_thread *thr = st->thr;
+    const struct frd_walk_entry *we = st->we;
     begin_record(expr->file, thr);
-    bool tty = expr->file == NULL ? ff_out_stdout_is_tty() : expr->file->tty;
+    bool tty = expr->file == NULL ? ff_out_stdout_is_tty(st->ctx) : expr->file->tty;
     if (expr->kind == FF_FPRINTF) {
         ff_out_to_tty(thr, tty);
-        ff_format_render(expr->format, opts, we, thr);
+        ff_format_render(expr->format, st);
     } else {
         ff_out_to_tty(thr, tty && expr->sep == '\n'); // -fprint0: never marked
         ff_out_append_name(thr, we->path, we->path_len);
@@ -140,29 +152,85 @@ void ff_file_eval(const struct ff_expr *expr, const struct ff_options *opts,
     put_record(expr->file, thr);
 }
 
-void ff_file_close_all(void)
+/** Closes every file, reporting write errors as find does if `report`, and frees them. */
+static void close_all(struct ff_ctx *ctx, bool report)
 {
-    fflush(stderr);
-    while (files != NULL) {
-        struct ff_file *f = files;
-        files = f->next;
+    free(ctx->ls);
+    ctx->ls = NULL;
+    struct ff_files *files = ctx->files;
+    if (files == NULL) {
+        return;
+    }
+    if (report) {
+        fflush(stderr);
+    }
+    while (files->list != NULL) {
+        struct ff_file *f = files->list;
+        files->list = f->next;
         if (f->own) {
             bool bad = ferror(f->fp) != 0;
             int err = errno;
-            if (fclose(f->fp) != 0 || bad) {
-                ff_error_path(f->name, strerror(bad ? (err != 0 ? err : EIO) : errno));
+            if ((fclose(f->fp) != 0 || bad) && report) {
+                ff_error_path(ctx, f->name, strerror(bad ? (err != 0 ? err : EIO) : errno));
             }
         }
         free(f->name);
         free(f);
     }
+    free(files);
+    ctx->files = NULL;
+}
+
+void ff_file_close_all(struct ff_ctx *ctx)
+{
+    close_all(ctx, true);
+}
+
+void ff_file_free(struct ff_ctx *ctx)
+{
+    close_all(ctx, false);
 }
 
 /* ---- -ls ------------------------------------------------------------------------------- */
 
-/** Column widths: find's minimums, widened for good by a wider value (as find). */
-static atomic_int w_inode = 9, w_blocks = 6, w_nlink = 3, w_owner = 8, w_group = 8, w_mode = 10,
-                  w_major = 3, w_minor = 3, w_size = 8, w_time = 12;
+/** -ls's columns. */
+enum ls_column {
+    W_INODE,
+    W_BLOCKS,
+    W_MODE,
+    W_NLINK,
+    W_OWNER,
+    W_GROUP,
+    W_MAJOR,
+    W_MINOR,
+    W_SIZE,
+    W_TIME,
+    W_COUNT
+};
+
+/** Column widths: find's minimums, widened for good by a wider value (as find), by any
+ *  worker. */
+struct ff_ls {
+    atomic_int width[W_COUNT];
+};
+
+int ff_ls_need(struct ff_ctx *ctx)
+{
+    if (ctx->ls != NULL) {
+        return 0;
+    }
+    static const int minimum[W_COUNT] = {9, 6, 10, 3, 8, 8, 3, 3, 8, 12};
+    struct ff_ls *ls = malloc(sizeof(*ls));
+    if (ls == NULL) {
+        ff_error(ctx, "out of memory");
+        return 1;
+    }
+    for (int i = 0; i < W_COUNT; i++) {
+        atomic_init(&ls->width[i], minimum[i]);
+    }
+    ctx->ls = ls;
+    return 0;
+}
 
 static void widen(atomic_int *w, int n)
 {
@@ -236,62 +304,65 @@ static void ls_name(struct ff_thread *thr, const char *p, size_t n)
     }
 }
 
-void ff_ls_eval(struct ff_file *file, const struct ff_options *opts,
-                const struct frd_walk_entry *we, struct ff_thread *thr)
+void ff_ls_eval(struct ff_file *file, struct ff_eval *st)
 {
+    struct ff_ctx *ctx = st->ctx;
+    const struct frd_walk_entry *we = st->we;
+    struct ff_thread *thr = st->thr;
+    atomic_int *w = ctx->ls->width;
     const struct frd_entry *e = we->entry;
     begin_record(file, thr);
     char num[32];
     snprintf(num, sizeof(num), "%llu", (unsigned long long)e->file_id);
-    column(thr, &w_inode, num, false);
+    column(thr, &w[W_INODE], num, false);
     ff_out_byte(thr, ' ');
     uint64_t blocks512 = e->alloc_size / 512;
     snprintf(num, sizeof(num), "%llu", (unsigned long long)((blocks512 + 1) / 2));
-    column(thr, &w_blocks, num, false);
+    column(thr, &w[W_BLOCKS], num, false);
     ff_out_byte(thr, ' ');
     char mode[11];
     ff_mode_string(mode, e->type, e->mode);
-    column(thr, &w_mode, mode, true);
+    column(thr, &w[W_MODE], mode, true);
     ff_out_byte(thr, ' ');
     snprintf(num, sizeof(num), "%lu", (unsigned long)e->nlink);
-    column(thr, &w_nlink, num, false);
+    column(thr, &w[W_NLINK], num, false);
     ff_out_byte(thr, ' ');
-    const char *user = ff_user_name(e->uid, we->worker);
+    const char *user = ff_user_name(ctx, e->uid, we->worker);
     if (user != NULL) {
-        column(thr, &w_owner, user, true);
+        column(thr, &w[W_OWNER], user, true);
     } else {
         // find 4.9: a numeric owner is "%-8lu" whatever the column's width, and widens the
         // column by one more than it printed.
         int n = snprintf(num, sizeof(num), "%-8lu", (unsigned long)e->uid);
         ff_out_append(thr, num, (size_t)n);
-        widen(&w_owner, n + 1);
+        widen(&w[W_OWNER], n + 1);
     }
     ff_out_byte(thr, ' ');
-    const char *group = ff_group_name(e->gid, we->worker);
+    const char *group = ff_group_name(ctx, e->gid, we->worker);
     if (group == NULL) {
         snprintf(num, sizeof(num), "%lu", (unsigned long)e->gid);
     }
-    column(thr, &w_group, group != NULL ? group : num, true);
+    column(thr, &w[W_GROUP], group != NULL ? group : num, true);
     ff_out_byte(thr, ' ');
     if (e->type == FRD_TYPE_CHR || e->type == FRD_TYPE_BLK) {
         char maj[24];
         char min[24];
         snprintf(maj, sizeof(maj), "%lu", (unsigned long)major((dev_t)e->rdev));
         snprintf(min, sizeof(min), "%lu", (unsigned long)minor((dev_t)e->rdev));
-        widen(&w_major, (int)strlen(maj));
-        widen(&w_minor, (int)strlen(min));
+        widen(&w[W_MAJOR], (int)strlen(maj));
+        widen(&w[W_MINOR], (int)strlen(min));
         // "major, minor" in their own columns; find neither pads it to the size column nor
         // widens that.
         char dev[64];
-        int n = snprintf(dev, sizeof(dev), "%*s%-2s%*s", atomic_load(&w_major), maj, ",",
-                         atomic_load(&w_minor), min);
+        int n = snprintf(dev, sizeof(dev), "%*s%-2s%*s", atomic_load(&w[W_MAJOR]), maj, ",",
+                         atomic_load(&w[W_MINOR]), min);
         ff_out_append(thr, dev, (size_t)n);
     } else {
         snprintf(num, sizeof(num), "%llu", (unsigned long long)e->size);
-        column(thr, &w_size, num, false);
+        column(thr, &w[W_SIZE], num, false);
     }
     ff_out_byte(thr, ' ');
-    time_t now = (time_t)(opts->start_ns / 1000000000LL);
+    time_t now = (time_t)(ctx->opts.start_ns / 1000000000LL);
     int64_t sec = e->mtime_ns / 1000000000LL - (e->mtime_ns % 1000000000LL < 0);
     time_t t = (time_t)sec;
     struct tm tm;
@@ -303,11 +374,11 @@ void ff_ls_eval(struct ff_file *file, const struct ff_options *opts,
         if (n == 0) {
             when[0] = '\0';
         }
-        column(thr, &w_time, when, false);
+        column(thr, &w[W_TIME], when, false);
     } else {
         snprintf(when, sizeof(when), "%lld", (long long)sec);
         ff_out_append(thr, when, strlen(when));
-        widen(&w_time, (int)strlen(when));
+        widen(&w[W_TIME], (int)strlen(when));
     }
     ff_out_byte(thr, ' ');
     ls_name(thr, we->path, we->path_len);
@@ -326,7 +397,7 @@ void ff_ls_eval(struct ff_file *file, const struct ff_options *opts,
             // find: error(0, errno, "%s", name), unquoted, and the exit status stays.
             char msg[512];
             snprintf(msg, sizeof(msg), "%.300s: %s", we->path, strerror(errno));
-            ff_note(msg);
+            ff_note(ctx, msg);
         }
     }
     ff_out_byte(thr, '\n');

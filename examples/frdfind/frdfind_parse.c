@@ -75,6 +75,7 @@ struct parser {
     char **argv;
     int argc;
     int i;
+    struct ff_ctx *ctx;
     struct ff_options *opts;
     const char *last_pred; /**< the last primary or operator read (for messages) */
     bool has_action;       /**< an action that suppresses the implicit -print was seen */
@@ -85,7 +86,7 @@ struct parser {
 static void fail_msg(struct parser *p, const char *msg)
 {
     if (p->status == 0) {
-        ff_error(msg);
+        ff_error(p->ctx, msg);
     }
     p->status = 1;
 }
@@ -407,6 +408,11 @@ struct ff_options *ff_parser_opts(struct ff_parser *fp)
     return fp->p->opts;
 }
 
+struct ff_ctx *ff_parser_ctx(struct ff_parser *fp)
+{
+    return fp->p->ctx;
+}
+
 static struct ff_expr *parse_unary(struct parser *p);
 
 /**
@@ -475,7 +481,7 @@ static struct ff_expr *parse_action(struct parser *p, const char *tok)
     p->has_action = true;
     if (ff_exec_is_primary(tok)) {
         struct ff_exec *ex;
-        if (ff_exec_parse(tok, p->argv, p->argc, &p->i, &ex) != 0) {
+        if (ff_exec_parse(p->ctx, tok, p->argv, p->argc, &p->i, &ex) != 0) {
             p->status = 1;
             return NULL;
         }
@@ -492,6 +498,10 @@ static struct ff_expr *parse_action(struct parser *p, const char *tok)
         return node(p, FF_DELETE);
     }
     if (strcmp(tok, "-ls") == 0) {
+        if (ff_ls_need(p->ctx) != 0) {
+            p->status = 1;
+            return NULL;
+        }
         return node(p, FF_LS);
     }
     const char *name = take_arg(p, tok);
@@ -508,7 +518,8 @@ static struct ff_expr *parse_action(struct parser *p, const char *tok)
         fmt = p->argv[p->i++];
     }
     struct ff_file *file;
-    if (ff_file_open(name, &file) != 0) {
+    if (ff_file_open(p->ctx, name, &file) != 0 ||
+        (strcmp(tok, "-fls") == 0 && ff_ls_need(p->ctx) != 0)) {
         p->status = 1;
         return NULL;
     }
@@ -522,7 +533,7 @@ static struct ff_expr *parse_action(struct parser *p, const char *tok)
     const char *dest = strcmp(name, "/dev/stdout") == 0   ? "standard output"
                        : strcmp(name, "/dev/stderr") == 0 ? "standard error"
                                                           : name;
-    if (fmt != NULL && ff_format_compile(fmt, dest, &e->format, &e->needs) != 0) {
+    if (fmt != NULL && ff_format_compile(p->ctx, fmt, dest, &e->format, &e->needs) != 0) {
         p->status = 1;
         free(e);
         return NULL;
@@ -549,7 +560,8 @@ static struct ff_expr *parse_primary(struct parser *p)
         return e;
     }
     if (strcmp(tok, "-name") == 0 || strcmp(tok, "-iname") == 0) {
-        if ((arg = take_arg(p, tok)) == NULL || (e = node(p, FF_NAME)) == NULL) {
+        if ((arg = take_arg(p, tok)) == NULL || ff_matcher_need(p->ctx) != 0 ||
+            (e = node(p, FF_NAME)) == NULL) {
             return NULL;
         }
         e->pattern = arg;
@@ -560,7 +572,8 @@ static struct ff_expr *parse_primary(struct parser *p)
     }
     if (strcmp(tok, "-path") == 0 || strcmp(tok, "-ipath") == 0 || strcmp(tok, "-wholename") == 0 ||
         strcmp(tok, "-iwholename") == 0) {
-        if ((arg = take_arg(p, tok)) == NULL || (e = node(p, FF_PATH)) == NULL) {
+        if ((arg = take_arg(p, tok)) == NULL || ff_matcher_need(p->ctx) != 0 ||
+            (e = node(p, FF_PATH)) == NULL) {
             return NULL;
         }
         e->pattern = arg;
@@ -600,7 +613,7 @@ static struct ff_expr *parse_primary(struct parser *p)
             return NULL;
         }
         p->has_action = true;
-        if (ff_format_compile(arg, "standard output", &e->format, &e->needs) != 0) {
+        if (ff_format_compile(p->ctx, arg, "standard output", &e->format, &e->needs) != 0) {
             p->status = 1;
             free(e);
             return NULL;
@@ -728,7 +741,7 @@ static struct ff_expr *parse_unary(struct parser *p)
             char msg[256];
             snprintf(msg, sizeof(msg), "possible unquoted pattern after predicate `%s'?",
                      p->last_pred);
-            ff_error(msg);
+            ff_error(p->ctx, msg);
         }
         return NULL;
     }
@@ -883,14 +896,15 @@ static int parse_leading(struct parser *p)
 }
 
 /** An -a node for ff_exclude_finish() (NULL after an error; the operands are then freed). */
-static struct ff_expr *and_node(struct ff_expr *lhs, struct ff_expr *rhs)
+static struct ff_expr *and_node(struct ff_ctx *ctx, struct ff_expr *lhs, struct ff_expr *rhs)
 {
-    struct parser p = {0};
+    struct parser p = {.ctx = ctx, .opts = &ctx->opts};
     return binary(&p, FF_AND, lhs, rhs);
 }
 
-int ff_parse(int argc, char **argv, struct ff_options *opts)
+int ff_parse(struct ff_ctx *ctx, int argc, char **argv)
 {
+    struct ff_options *opts = &ctx->opts;
     memset(opts, 0, sizeof(*opts));
     opts->maxdepth = -1;
     struct timespec now;
@@ -899,7 +913,7 @@ int ff_parse(int argc, char **argv, struct ff_options *opts)
     opts->day_start_ns = opts->start_ns - DAYSECS * NS_PER_SEC;
     opts->regex_syntax = -1; // emacs, as find (frdfind_pred.c)
 
-    struct parser p = {.argv = argv, .argc = argc, .i = 1, .opts = opts};
+    struct parser p = {.argv = argv, .argc = argc, .i = 1, .ctx = ctx, .opts = opts};
     int rc = parse_leading(&p);
     if (rc != 0) {
         return rc;
@@ -911,7 +925,7 @@ int ff_parse(int argc, char **argv, struct ff_options *opts)
     opts->npaths = (size_t)(p.i - first_path);
     opts->paths = calloc(opts->npaths > 0 ? opts->npaths : 1, sizeof(*opts->paths));
     if (opts->paths == NULL) {
-        ff_error("out of memory");
+        ff_error(ctx, "out of memory");
         return 1;
     }
     for (size_t k = 0; k < opts->npaths; k++) {
@@ -936,13 +950,14 @@ int ff_parse(int argc, char **argv, struct ff_options *opts)
         }
     }
     if (opts->deletes && opts->prunes && !opts->depth_given) {
-        ff_error("The -delete action automatically turns on -depth, but -prune does nothing when "
+        ff_error(ctx,
+                 "The -delete action automatically turns on -depth, but -prune does nothing when "
                  "-depth is in effect.  If you want to carry on anyway, just explicitly use the "
                  "-depth option.");
         expr_free(expr);
         return 1;
     }
-    if (opts->files0_from != NULL && ff_pred_files0(opts, paths_given) != 0) {
+    if (opts->files0_from != NULL && ff_pred_files0(ctx, paths_given) != 0) {
         expr_free(expr);
         return 1;
     }
@@ -959,7 +974,7 @@ int ff_parse(int argc, char **argv, struct ff_options *opts)
         }
     }
     opts->expr = expr;
-    if (ff_exclude_finish(opts, and_node) != 0) {
+    if (ff_exclude_finish(ctx, and_node) != 0) {
         return 1;
     }
     opts->needs |= ff_expr_needs(opts->expr);
@@ -967,8 +982,8 @@ int ff_parse(int argc, char **argv, struct ff_options *opts)
     if (opts->color) {
         // The colors of types depend on the mode (sticky, setuid, executable) and links.
         opts->needs |= FRD_FIELD_MODE | FRD_FIELD_NLINK;
-        if (ff_color_init() < 0) {
-            ff_error("out of memory");
+        if (ff_color_init(ctx) < 0) {
+            ff_error(ctx, "out of memory");
             return 1;
         }
     }

@@ -30,6 +30,7 @@
 #include <pthread.h>
 #include <pwd.h>
 #include <regex.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +38,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-typedef bool ff_test_fn(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                        struct ff_thread *thr);
+typedef bool ff_test_fn(const struct ff_expr *expr, struct ff_eval *st);
 
 int ff_entry_dir(const struct frd_walk_entry *we)
 {
@@ -108,10 +108,9 @@ struct perm_test {
     uint32_t mode[2]; /**< for files, and for directories (X differs) */
 };
 
-static bool test_perm(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                      struct ff_thread *thr)
+static bool test_perm(const struct ff_expr *expr, struct ff_eval *st)
 {
-    (void)thr;
+    const struct frd_walk_entry *we = st->we;
     const struct perm_test *pt = expr->data;
     uint32_t want = pt->mode[we->entry->type == FRD_TYPE_DIR];
     uint32_t mode = we->entry->mode & 07777;
@@ -284,7 +283,7 @@ static struct ff_expr *parse_perm(struct ff_parser *fp, const char *tok)
                  "with -perm -000; that is, while it used to match no files, it now matches "
                  "all files.",
                  arg);
-        ff_warning(msg);
+        ff_warning(ff_parser_ctx(fp), msg, strlen(msg));
     }
     struct ff_expr *e = pred(fp, test_perm, FRD_FIELD_MODE);
     struct perm_test *data = e != NULL ? malloc(sizeof(*data)) : NULL;
@@ -306,34 +305,30 @@ static bool compare(enum ff_cmp cmp, uint64_t value, uint64_t want)
     return cmp == FF_CMP_LT ? value < want : cmp == FF_CMP_GT ? value > want : value == want;
 }
 
-static bool test_uid(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                     struct ff_thread *thr)
+static bool test_uid(const struct ff_expr *expr, struct ff_eval *st)
 {
-    (void)thr;
+    const struct frd_walk_entry *we = st->we;
     return compare(expr->cmp, we->entry->uid, expr->num);
 }
 
-static bool test_gid(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                     struct ff_thread *thr)
+static bool test_gid(const struct ff_expr *expr, struct ff_eval *st)
 {
-    (void)thr;
+    const struct frd_walk_entry *we = st->we;
     return compare(expr->cmp, we->entry->gid, expr->num);
 }
 
-static bool test_nouser(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                        struct ff_thread *thr)
+static bool test_nouser(const struct ff_expr *expr, struct ff_eval *st)
 {
+    const struct frd_walk_entry *we = st->we;
     (void)expr;
-    (void)thr;
-    return ff_user_name(we->entry->uid, we->worker) == NULL;
+    return ff_user_name(st->ctx, we->entry->uid, we->worker) == NULL;
 }
 
-static bool test_nogroup(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                         struct ff_thread *thr)
+static bool test_nogroup(const struct ff_expr *expr, struct ff_eval *st)
 {
+    const struct frd_walk_entry *we = st->we;
     (void)expr;
-    (void)thr;
-    return ff_group_name(we->entry->gid, we->worker) == NULL;
+    return ff_group_name(st->ctx, we->entry->gid, we->worker) == NULL;
 }
 
 /** -uid N, -gid N: a number with +/-, as -links. */
@@ -472,10 +467,9 @@ static void regex_free(void *data)
     }
 }
 
-static bool test_regex(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                       struct ff_thread *thr)
+static bool test_regex(const struct ff_expr *expr, struct ff_eval *st)
 {
-    (void)thr;
+    const struct frd_walk_entry *we = st->we;
     const struct regex_test *rt = expr->data;
     unsigned w = we->worker < rt->n ? we->worker : 0;
     struct re_pattern_buffer *re =
@@ -597,14 +591,14 @@ static struct ff_expr *parse_regex(struct ff_parser *fp, const char *tok, bool i
 
 /* ---- -lname, -xtype, -samefile, -fstype, -readable ------------------------------------- */
 
-static bool test_lname(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                       struct ff_thread *thr)
+static bool test_lname(const struct ff_expr *expr, struct ff_eval *st)
 {
+    const struct frd_walk_entry *we = st->we;
     if (we->entry->type != FRD_TYPE_LNK) {
         return false;
     }
     for (size_t cap = 256;; cap *= 2) {
-        char *buf = ff_thread_scratch(thr, cap);
+        char *buf = ff_thread_scratch(st->thr, cap);
         if (buf == NULL) {
             return false;
         }
@@ -614,7 +608,7 @@ static bool test_lname(const struct ff_expr *expr, const struct frd_walk_entry *
         }
         if ((size_t)n < cap) {
             buf[n] = '\0';
-            return ff_fnmatch(expr->pattern, expr->ascii, buf, (size_t)n, expr->fnm_flags);
+            return ff_fnmatch(st->ctx, expr->pattern, expr->ascii, buf, (size_t)n, expr->fnm_flags);
         }
     }
 }
@@ -629,23 +623,23 @@ static bool following(const struct ff_expr *expr, const struct frd_walk_entry *w
  * -xtype: -type of what the walk would not look at: a link's target when links are not
  * followed (the link itself when it dangles, as ls -lL), the link itself when they are.
  */
-bool ff_test_xtype(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                   struct ff_thread *thr)
+bool ff_test_xtype(const struct ff_expr *expr, struct ff_eval *st)
 {
+    const struct frd_walk_entry *we = st->we;
     enum frd_type type = we->entry->type;
     if (following(expr, we)) {
         if (we->followed_link) {
             type = FRD_TYPE_LNK;
         }
     } else if (type == FRD_TYPE_LNK) {
-        struct stat st;
-        if (fstatat(ff_entry_dir(we), entry_name(we), &st, 0) == 0) {
-            type = frd_type_from_mode((unsigned)st.st_mode);
+        struct stat sb;
+        if (fstatat(ff_entry_dir(we), entry_name(we), &sb, 0) == 0) {
+            type = frd_type_from_mode((unsigned)sb.st_mode);
         } else if (errno != ENOENT && errno != ENOTDIR) {
             // find falls back to the link itself only when it dangles; a loop is an error.
             int err = errno;
-            ff_out_before_error(thr);
-            ff_error_path(we->path, strerror(err));
+            ff_out_before_error(st->thr);
+            ff_error_path(st->ctx, we->path, strerror(err));
             return false;
         }
     }
@@ -653,10 +647,9 @@ bool ff_test_xtype(const struct ff_expr *expr, const struct frd_walk_entry *we,
 }
 
 /** -samefile: the file's (dev, inode), stat'ed as -H/-L say at that point of the line. */
-static bool test_samefile(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                          struct ff_thread *thr)
+static bool test_samefile(const struct ff_expr *expr, struct ff_eval *st)
 {
-    (void)thr;
+    const struct frd_walk_entry *we = st->we;
     return we->entry->file_id == expr->num && we->entry->dev == expr->unit;
 }
 
@@ -686,18 +679,46 @@ struct mount_type {
 };
 TOOL_RESERVE_DEFINE(mount_types_reserve, struct mount_type, 32)
 
-static struct {
-    pthread_once_t once;
+/** The run's mount table (ctx->mounts), read on first use by any worker. */
+struct ff_mounts {
+    atomic_bool ready;    /**< the table is read (release: list and n are final) */
+    pthread_mutex_t lock; /**< taken by the threads that find it not ready */
     size_t n, cap;
     struct mount_type *list;
-} mounts = {.once = PTHREAD_ONCE_INIT};
+};
+
+int ff_mounts_new(struct ff_ctx *ctx)
+{
+    struct ff_mounts *m = calloc(1, sizeof(*m));
+    if (m == NULL) {
+        return -1;
+    }
+    atomic_init(&m->ready, false);
+    pthread_mutex_init(&m->lock, NULL);
+    ctx->mounts = m;
+    return 0;
+}
+
+void ff_mounts_free(struct ff_ctx *ctx)
+{
+    struct ff_mounts *m = ctx->mounts;
+    if (m != NULL) {
+        for (size_t i = 0; i < m->n; i++) {
+            free(m->list[i].type);
+        }
+        free(m->list);
+        pthread_mutex_destroy(&m->lock);
+        free(m);
+        ctx->mounts = NULL;
+    }
+}
 
 /**
  * Reads /proc/self/mountinfo ("id parent MAJ:MIN root mountpoint opts ... - TYPE source
  * superopts"), as find's gnulib mountlist does on Linux. A missing table leaves it empty:
  * every file is then of type "unknown", as find says.
  */
-static void read_mounts(void)
+static void read_mounts(struct ff_mounts *mounts)
 {
     // "ID PARENT MAJOR:MINOR ...": each field digits then its separator (strtoul alone would
     // take a sign or spaces, sscanf would not report an overflow).
@@ -727,39 +748,45 @@ static void read_mounts(void)
             continue;
         }
         char *copy = NULL;
-        if (mount_types_reserve(&mounts.list, &mounts.cap, mounts.n + 1) < 0 ||
+        if (mount_types_reserve(&mounts->list, &mounts->cap, mounts->n + 1) < 0 ||
             (copy = strdup(type)) == NULL) {
             break;
         }
-        mounts.list[mounts.n++] = (struct mount_type){(uint64_t)makedev(maj, min), copy};
+        mounts->list[mounts->n++] = (struct mount_type){(uint64_t)makedev(maj, min), copy};
     }
     free(line);
     fclose(f);
 }
 
-const char *ff_fstype_name(uint64_t dev)
+const char *ff_fstype_name(struct ff_ctx *ctx, uint64_t dev)
 {
-    pthread_once(&mounts.once, read_mounts);
-    for (size_t i = 0; i < mounts.n; i++) {
-        if (mounts.list[i].dev == dev) {
-            return mounts.list[i].type;
+    struct ff_mounts *m = ctx->mounts;
+    if (!atomic_load_explicit(&m->ready, memory_order_acquire)) {
+        pthread_mutex_lock(&m->lock);
+        if (!atomic_load_explicit(&m->ready, memory_order_relaxed)) {
+            read_mounts(m);
+            atomic_store_explicit(&m->ready, true, memory_order_release);
+        }
+        pthread_mutex_unlock(&m->lock);
+    }
+    for (size_t i = 0; i < m->n; i++) {
+        if (m->list[i].dev == dev) {
+            return m->list[i].type;
         }
     }
     return "unknown";
 }
 
-static bool test_fstype(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                        struct ff_thread *thr)
+static bool test_fstype(const struct ff_expr *expr, struct ff_eval *st)
 {
-    (void)thr;
-    return strcmp(ff_fstype_name(we->entry->dev), expr->pattern) == 0;
+    const struct frd_walk_entry *we = st->we;
+    return strcmp(ff_fstype_name(st->ctx, we->entry->dev), expr->pattern) == 0;
 }
 
 /** -readable, -writable, -executable: access(2) with the real ids, as find's faccessat. */
-static bool test_access(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                        struct ff_thread *thr)
+static bool test_access(const struct ff_expr *expr, struct ff_eval *st)
 {
-    (void)thr;
+    const struct frd_walk_entry *we = st->we;
     return faccessat(ff_entry_dir(we), entry_name(we), (int)expr->num, 0) == 0;
 }
 
@@ -790,7 +817,7 @@ int ff_pred_leading(struct ff_parser *fp, const char *arg, const char *next)
                 char msg[1100];
                 snprintf(msg, sizeof(msg), "Ignoring unrecognised debug flag %s",
                          ff_quoted(quoted, sizeof(quoted), flag));
-                ff_warning(msg);
+                ff_warning(ff_parser_ctx(fp), msg, strlen(msg));
             }
             s += len + (s[len] == ',');
         }
@@ -856,40 +883,43 @@ static const char *files0_shown(const char *file)
  * then, frdfind leaves it taken (frdfind_stdfd.c) and says what find says.
  * @return 0, or 1 after the error.
  */
-static int files0_check_ok(const struct ff_options *opts, bool std_in, int fd)
+static int files0_check_ok(struct ff_ctx *ctx, bool std_in, int fd)
 {
+    const struct ff_options *opts = &ctx->opts;
     if (!opts->ok_prompt) {
         return 0;
     }
     if (std_in) {
-        ff_error("option -files0-from reading from standard input cannot be combined with "
-                 "-ok, -okdir\n");
+        ff_error(ctx, "option -files0-from reading from standard input cannot be combined with "
+                      "-ok, -okdir\n");
         return 1;
     }
     struct stat a;
     struct stat b;
-    if (ff_std_was_closed(STDIN_FILENO) || (fstat(fd, &a) == 0 && fstat(STDIN_FILENO, &b) == 0 &&
-                                            a.st_dev == b.st_dev && a.st_ino == b.st_ino)) {
+    if (ff_std_was_closed(ctx, STDIN_FILENO) ||
+        (fstat(fd, &a) == 0 && fstat(STDIN_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
+         a.st_ino == b.st_ino)) {
         char *line = ff_quoted_in("option -files0-from: standard input must not refer to the "
                                   "same file when combined with -ok, -okdir: ",
                                   opts->files0_from, "\n");
-        ff_error(line != NULL ? line : "out of memory");
+        ff_error(ctx, line != NULL ? line : "out of memory");
         free(line);
         return 1;
     }
     return 0;
 }
 
-int ff_pred_files0(struct ff_options *opts, bool paths_given)
+int ff_pred_files0(struct ff_ctx *ctx, bool paths_given)
 {
+    struct ff_options *opts = &ctx->opts;
     const char *file = opts->files0_from;
     char msg[512];
     if (paths_given) {
         char quoted[400];
         snprintf(msg, sizeof(msg), "extra operand %s",
                  ff_quoted(quoted, sizeof(quoted), opts->paths[0]));
-        ff_error(msg);
-        ff_error("file operands cannot be combined with -files0-from");
+        ff_error(ctx, msg);
+        ff_error(ctx, "file operands cannot be combined with -files0-from");
         return 1;
     }
     bool std_in = strcmp(file, "-") == 0;
@@ -897,11 +927,11 @@ int ff_pred_files0(struct ff_options *opts, bool paths_given)
     if (fd < 0) {
         snprintf(msg, sizeof(msg), " for reading: %s", strerror(errno));
         char *line = ff_quoted_in("cannot open ", file, msg);
-        ff_error(line != NULL ? line : "out of memory");
+        ff_error(ctx, line != NULL ? line : "out of memory");
         free(line);
         return 1;
     }
-    if (files0_check_ok(opts, std_in, fd) != 0) {
+    if (files0_check_ok(ctx, std_in, fd) != 0) {
         if (!std_in) {
             close(fd);
         }
@@ -913,7 +943,7 @@ int ff_pred_files0(struct ff_options *opts, bool paths_given)
         close(fd);
     }
     if (buf == NULL) {
-        ff_error("out of memory");
+        ff_error(ctx, "out of memory");
         return 1;
     }
     size_t count = 1; // a last name without its NUL
@@ -923,7 +953,7 @@ int ff_pred_files0(struct ff_options *opts, bool paths_given)
     const char **paths = calloc(count + 1, sizeof(*paths));
     if (paths == NULL) {
         free(buf);
-        ff_error("out of memory");
+        ff_error(ctx, "out of memory");
         return 1;
     }
     size_t n = 0;
@@ -938,24 +968,26 @@ int ff_pred_files0(struct ff_options *opts, bool paths_given)
     return 0;
 }
 
-void ff_files0_report_read_error(const struct ff_options *opts)
+void ff_files0_report_read_error(struct ff_ctx *ctx)
 {
+    const struct ff_options *opts = &ctx->opts;
     if (opts->files0_from == NULL || opts->files0_error == 0) {
         return;
     }
     char text[256];
     snprintf(text, sizeof(text), "read error: %s", strerror(opts->files0_error));
-    ff_error_path(files0_shown(opts->files0_from), text);
+    ff_error_path(ctx, files0_shown(opts->files0_from), text);
 }
 
-void ff_files0_report_empty(const struct ff_options *opts, size_t index)
+void ff_files0_report_empty(struct ff_ctx *ctx, size_t index)
 {
+    const struct ff_options *opts = &ctx->opts;
     assert(opts->files0_from != NULL && index < opts->npaths && opts->paths[index][0] == '\0');
     const char *shown = files0_shown(opts->files0_from);
     char line[64];
     snprintf(line, sizeof(line), ":%zu: invalid zero-length file name", index + 1);
     char *text = ff_quoted_in("", shown, line);
-    ff_error(text != NULL ? text : "out of memory");
+    ff_error(ctx, text != NULL ? text : "out of memory");
     free(text);
 }
 
@@ -994,7 +1026,7 @@ struct ff_expr *ff_pred_parse(struct ff_parser *fp, const char *tok, bool *handl
         return parse_regex(fp, tok, tok[1] == 'i');
     }
     if (strcmp(tok, "-lname") == 0 || strcmp(tok, "-ilname") == 0) {
-        if ((arg = ff_parser_arg(fp, tok)) == NULL ||
+        if ((arg = ff_parser_arg(fp, tok)) == NULL || ff_matcher_need(ff_parser_ctx(fp)) != 0 ||
             (e = pred(fp, test_lname, FF_NEED_STAT | FF_NEED_DIR_FD)) == NULL) {
             return NULL;
         }
@@ -1042,20 +1074,4 @@ struct ff_expr *ff_pred_parse(struct ff_parser *fp, const char *tok, bool *handl
     }
     *handled = false;
     return NULL;
-}
-
-void ff_warning(const char *text)
-{
-    size_t name_len = strlen(tool_name);
-    size_t len = strlen(text);
-    char *buf = malloc(name_len + len + 3);
-    if (buf == NULL) {
-        return;
-    }
-    memcpy(buf, tool_name, name_len);
-    memcpy(buf + name_len, ": ", 2);
-    memcpy(buf + name_len + 2, text, len);
-    buf[name_len + 2 + len] = '\n';
-    ff_write_stderr(buf, name_len + len + 3);
-    free(buf);
 }

@@ -14,7 +14,6 @@
 #define _GNU_SOURCE // lgetxattr, localtime_r
 
 #include "frdfind.h"
-#include "toolname.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,25 +53,8 @@ struct ff_format {
     const char *dest; /**< the output's name in find's write errors (not owned) */
 };
 
-/** Writes "frdfind: " + the n bytes of msg (a NUL among them included, as find writes
- *  it) + "\n" to stderr in one write. */
-static void say(const char *msg, size_t n)
-{
-    size_t name_len = strlen(tool_name);
-    char *buf = malloc(name_len + 2 + n + 1);
-    if (buf == NULL) {
-        return;
-    }
-    memcpy(buf, tool_name, name_len);
-    memcpy(buf + name_len, ": ", 2);
-    memcpy(buf + name_len + 2, msg, n);
-    buf[name_len + 2 + n] = '\n';
-    ff_write_stderr(buf, name_len + 2 + n + 1);
-    free(buf);
-}
-
 /** find's error for "%" then flags and the character c: reserved ('\0' written as is). */
-static void reserved_directive(char c)
+static void reserved_directive(struct ff_ctx *ctx, char c)
 {
     static const char head[] = "error: the format directive `%";
     static const char tail[] = "' is reserved for future use";
@@ -80,17 +62,17 @@ static void reserved_directive(char c)
     memcpy(msg, head, sizeof(head) - 1);
     msg[sizeof(head) - 1] = c;
     memcpy(msg + sizeof(head), tail, sizeof(tail) - 1);
-    say(msg, sizeof(head) + sizeof(tail) - 1);
-    ff_set_failed();
+    ff_warning(ctx, msg, sizeof(head) + sizeof(tail) - 1);
+    ff_set_failed(ctx);
 }
 
 /** find's warning about an unknown escape or directive `p` (n bytes), printed as it is. */
-static void warn(const char *what, const char *p, size_t n)
+static void warn(struct ff_ctx *ctx, const char *what, const char *p, size_t n)
 {
     char msg[96];
     int len = snprintf(msg, sizeof(msg), "warning: unrecognized %s `%.*s'", what, (int)n, p);
     if (len > 0 && (size_t)len < sizeof(msg)) {
-        say(msg, (size_t)len);
+        ff_warning(ctx, msg, (size_t)len);
     }
 }
 
@@ -153,7 +135,8 @@ static void read_count(const char **q, int *value, bool *overflow)
     *value = (int)v;
 }
 
-int ff_format_compile(const char *src, const char *dest, struct ff_format **out, unsigned *needs)
+int ff_format_compile(struct ff_ctx *ctx, const char *src, const char *dest, struct ff_format **out,
+                      unsigned *needs)
 {
     size_t src_len = strlen(src);
     struct ff_format *fmt = calloc(1, sizeof(*fmt));
@@ -164,7 +147,7 @@ int ff_format_compile(const char *src, const char *dest, struct ff_format **out,
         free(fmt);
         free(segs);
         free(text);
-        ff_error("out of memory");
+        ff_error(ctx, "out of memory");
         return 1;
     }
     fmt->segs = segs;
@@ -205,11 +188,11 @@ int ff_format_compile(const char *src, const char *dest, struct ff_format **out,
                 p += k;
             } else if (c == '\0') {
                 static const char msg[] = "warning: escape `\\' followed by nothing at all";
-                say(msg, sizeof(msg) - 1);
+                ff_warning(ctx, msg, sizeof(msg) - 1);
                 text[t++] = '\\';
                 p++;
             } else {
-                warn("escape", p, 2);
+                warn(ctx, "escape", p, 2);
                 text[t++] = '\\';
                 text[t++] = c;
                 p += 2;
@@ -227,8 +210,8 @@ int ff_format_compile(const char *src, const char *dest, struct ff_format **out,
         }
         if (p[1] == '\0') {
             static const char msg[] = "error: % at end of format string";
-            say(msg, sizeof(msg) - 1);
-            ff_set_failed();
+            ff_warning(ctx, msg, sizeof(msg) - 1);
+            ff_set_failed(ctx);
             ff_format_free(fmt);
             return 1;
         }
@@ -258,7 +241,7 @@ int ff_format_compile(const char *src, const char *dest, struct ff_format **out,
         char d = *q;
         if (d == '\0' || d == '{' || d == '[' || d == '(') {
             // find: "%5" or "%-" at the end, and these three, are errors.
-            reserved_directive(d);
+            reserved_directive(ctx, d);
             ff_format_free(fmt);
             return 1;
         }
@@ -282,7 +265,7 @@ int ff_format_compile(const char *src, const char *dest, struct ff_format **out,
             char line[sizeof(msg)];
             memcpy(line, msg, sizeof(msg));
             line[sizeof("warning: format directive `%") - 1] = d;
-            say(line, sizeof(line) - 1);
+            ff_warning(ctx, line, sizeof(line) - 1);
             memcpy(text + t, p, (size_t)(q + 1 - p));
             t += (size_t)(q + 1 - p);
             p = q + 1;
@@ -308,7 +291,7 @@ int ff_format_compile(const char *src, const char *dest, struct ff_format **out,
             q++;
         } else {
             char directive[2] = {'%', d};
-            warn("format directive", directive, 2);
+            warn(ctx, "format directive", directive, 2);
             memcpy(text + t, p, (size_t)(q + 1 - p));
             t += (size_t)(q + 1 - p);
             p = q + 1;
@@ -356,10 +339,10 @@ static void pad(struct ff_thread *thr, size_t n, char c)
  * prints nothing for it and find reports "'standard output': Value too large for defined
  * data type" (the file's name for -fprintf), the literal text before it already out.
  */
-static void emit_overflow(struct ff_thread *thr, const struct ff_format *fmt)
+static void emit_overflow(struct ff_eval *st, const struct ff_format *fmt)
 {
-    ff_out_before_error(thr);
-    ff_error_path(fmt->dest, strerror(EOVERFLOW));
+    ff_out_before_error(st->thr);
+    ff_error_path(st->ctx, fmt->dest, strerror(EOVERFLOW));
 }
 
 /** Emits a string directive with width, precision and '-'. */
@@ -539,9 +522,10 @@ static void emit_owner(struct ff_thread *thr, const struct ff_seg *seg, const ch
  * descriptor of the parent, never the path. Where there is none, find's message
  * ("getfilecon failed") and an empty field, as find built with SELinux prints.
  */
-static void emit_context(struct ff_thread *thr, const struct ff_seg *seg,
-                         const struct frd_walk_entry *we, bool follow)
+static void emit_context(struct ff_eval *st, const struct ff_seg *seg, bool follow)
 {
+    struct ff_thread *thr = st->thr;
+    const struct frd_walk_entry *we = st->we;
     char path[64];
     const char *at = we->path;
     if (we->parent_fd != FRD_INVALID_FD) {
@@ -559,7 +543,7 @@ static void emit_context(struct ff_thread *thr, const struct ff_seg *seg,
     if (n < 0) {
         int err = errno;
         ff_out_before_error(thr);
-        ff_error_quoted("getfilecon failed: ", we->path, err);
+        ff_error_quoted(st->ctx, "getfilecon failed: ", we->path, err);
         emit_str(thr, seg, "", 0);
         return;
     }
@@ -691,9 +675,10 @@ static char target_letter(const struct frd_walk_entry *we)
 }
 
 /** %l: the link's target, empty for anything that is not a link. */
-static void emit_link(struct ff_thread *thr, const struct ff_seg *seg,
-                      const struct frd_walk_entry *we)
+static void emit_link(struct ff_eval *st, const struct ff_seg *seg)
 {
+    struct ff_thread *thr = st->thr;
+    const struct frd_walk_entry *we = st->we;
     if (we->entry->type != FRD_TYPE_LNK) {
         emit_str(thr, seg, "", 0);
         return;
@@ -708,7 +693,7 @@ static void emit_link(struct ff_thread *thr, const struct ff_seg *seg,
         if (n < 0) {
             int err = errno;
             ff_out_before_error(thr);
-            ff_error_path(we->path, strerror(err));
+            ff_error_path(st->ctx, we->path, strerror(err));
             return;
         }
         if ((size_t)n < cap) {
@@ -719,9 +704,11 @@ static void emit_link(struct ff_thread *thr, const struct ff_seg *seg,
     }
 }
 
-void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts,
-                      const struct frd_walk_entry *we, struct ff_thread *thr)
+void ff_format_render(const struct ff_format *fmt, struct ff_eval *st)
 {
+    const struct ff_options *opts = &st->ctx->opts;
+    const struct frd_walk_entry *we = st->we;
+    struct ff_thread *thr = st->thr;
     const struct frd_entry *e = we->entry;
     for (size_t i = 0; i < fmt->nsegs; i++) {
         const struct ff_seg *seg = &fmt->segs[i];
@@ -729,7 +716,7 @@ void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts
         size_t len;
         char letter;
         if (seg->overflow) {
-            emit_overflow(thr, fmt);
+            emit_overflow(st, fmt);
             continue;
         }
         switch (seg->directive) {
@@ -777,7 +764,7 @@ void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts
             emit_str(thr, seg, &letter, 1);
             break;
         case 'l':
-            emit_link(thr, seg, we);
+            emit_link(st, seg);
             break;
         case 'd':
             emit_int(thr, seg, we->depth, 10);
@@ -830,26 +817,26 @@ void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts
             emit_time(thr, seg, e->mtime_ns);
             break;
         case 'u':
-            emit_owner(thr, seg, ff_user_name(e->uid, we->worker), e->uid);
+            emit_owner(thr, seg, ff_user_name(st->ctx, e->uid, we->worker), e->uid);
             break;
         case 'U':
             emit_u64(thr, seg, e->uid);
             break;
         case 'g':
-            emit_owner(thr, seg, ff_group_name(e->gid, we->worker), e->gid);
+            emit_owner(thr, seg, ff_group_name(st->ctx, e->gid, we->worker), e->gid);
             break;
         case 'G':
             emit_u64(thr, seg, e->gid);
             break;
         case 'F':
-            s = ff_fstype_name(e->dev);
+            s = ff_fstype_name(st->ctx, e->dev);
             emit_str(thr, seg, s, strlen(s));
             break;
         case 'S':
             emit_sparseness(thr, seg, e);
             break;
         case 'Z':
-            emit_context(thr, seg, we, opts->follow == FRD_FOLLOW_ALL && e->type != FRD_TYPE_LNK);
+            emit_context(st, seg, opts->follow == FRD_FOLLOW_ALL && e->type != FRD_TYPE_LNK);
             break;
         default:
             break;

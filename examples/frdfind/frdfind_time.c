@@ -78,10 +78,9 @@ static int64_t time_value(enum time_of of, const struct frd_entry *e)
 }
 
 /** find's pred_timewindow(): +N older, -N newer, N in the window after the reference. */
-static bool test_window(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                        struct ff_thread *thr)
+static bool test_window(const struct ff_expr *expr, struct ff_eval *st)
 {
-    (void)thr;
+    const struct frd_walk_entry *we = st->we;
     const struct time_test *tt = expr->data;
     if (tt->of == TIME_USED && we->entry->atime_ns < we->entry->ctime_ns) {
         // -used: find 4.9 matches no file accessed before its last change, and compares
@@ -103,10 +102,9 @@ static bool test_window(const struct ff_expr *expr, const struct frd_walk_entry 
 
 /** -newerXY: the entry's X time after the reference. A file system without birth times
  *  reports no FRD_FIELD_BTIME: then -newerB? is false, as find says for such a file. */
-static bool test_newer(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                       struct ff_thread *thr)
+static bool test_newer(const struct ff_expr *expr, struct ff_eval *st)
 {
-    (void)thr;
+    const struct frd_walk_entry *we = st->we;
     const struct time_test *tt = expr->data;
     if (tt->of == TIME_B && !(we->entry->fields & FRD_FIELD_BTIME)) {
         return false;
@@ -139,8 +137,7 @@ static int64_t saturated_ns(int64_t sec, int64_t nsec)
 }
 
 static struct ff_expr *time_node(struct ff_parser *fp, enum time_of of,
-                                 bool (*test)(const struct ff_expr *, const struct frd_walk_entry *,
-                                              struct ff_thread *))
+                                 bool (*test)(const struct ff_expr *, struct ff_eval *))
 {
     struct ff_expr *e = ff_parser_node(fp, FF_PRED);
     struct time_test *tt = e != NULL ? malloc(sizeof(*tt)) : NULL;
