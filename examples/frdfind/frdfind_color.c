@@ -15,7 +15,11 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "frdfind.h"
+#include "frdfind_color.h"
+
+#include "frdfind_ctx.h"
+#include "frdfind_eval.h"
+#include "frdfind_out.h"
 
 #include <fcntl.h>
 #include <stdlib.h>

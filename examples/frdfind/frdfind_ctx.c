@@ -5,7 +5,17 @@
  * frdfind's run context (struct ff_ctx): set up with the defaults of an empty command line,
  * the states every run has made, and everything freed at the end, module by module.
  */
-#include "frdfind.h"
+
+#include "frdfind_ctx.h"
+
+#include "frdfind_color.h"
+#include "frdfind_exec.h"
+#include "frdfind_file.h"
+#include "frdfind_match.h"
+#include "frdfind_mounts.h"
+#include "frdfind_options.h"
+#include "frdfind_out.h"
+#include "frdfind_owner.h"
 
 #include <string.h>
 

@@ -8,14 +8,19 @@
  * as listed, before any stat: an excluded entry is never stat'ed (unless EXPR itself reads
  * metadata, which the hook then asks for). Roots are tested at their visit.
  */
-#include "frdfind.h"
-#include "grow.h"
+#include "frdfind_exclude.h"
+
+#include "frdfind_ctx.h"
+#include "frdfind_eval.h"
+#include "frdfind_msg.h"
+#include "frdfind_out.h"
+#include "frdfind_table.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /** The test in front of the expression: false for a root that EXPR matches. */
-static bool test_root_kept(const struct ff_expr *expr, struct ff_eval *st)
+static bool eval_root_kept(const struct ff_expr *expr, struct ff_eval *st)
 {
     if (st->we->depth != 0) {
         return true;
@@ -26,27 +31,29 @@ static bool test_root_kept(const struct ff_expr *expr, struct ff_eval *st)
     return !ff_eval(exclude, &sub);
 }
 
-int ff_exclude_finish(struct ff_ctx *ctx,
-                      struct ff_expr *(*and_node)(struct ff_ctx *ctx, struct ff_expr *lhs,
-                                                  struct ff_expr *rhs))
+/** The row of the test in front of the expression (not in the table: no word names it). */
+static const struct ff_primary root_kept = {
+    "-exclude", FF_PRIM_TEST, 0, NULL, eval_root_kept, 0, 0, FF_MISSING_ARGUMENT};
+
+int ff_exclude_finish(struct ff_ctx *ctx)
 {
     struct ff_options *opts = &ctx->opts;
     if (opts->exclude == NULL) {
         return 0;
     }
-    struct ff_expr *keep = calloc(1, sizeof(*keep));
-    if (keep == NULL) {
+    struct ff_expr *keep = ff_expr_new(&root_kept);
+    struct ff_expr *both = keep != NULL ? ff_expr_new(&ff_op_and) : NULL;
+    if (both == NULL) {
+        free(keep);
         ff_error(ctx, "out of memory");
         return 1;
     }
-    keep->kind = FF_PRED;
-    keep->test = test_root_kept;
     keep->data = opts->exclude; // owned by opts
-    keep->needs = ff_expr_needs(opts->exclude);
-    struct ff_expr *both = and_node(ctx, keep, opts->expr);
-    if (both == NULL) {
-        return 1;
-    }
+    // What EXCLUDE reads, but the type: the test evaluates EXCLUDE afresh on a root, so a
+    // root whose type is unknown (its stat failed) is still tested.
+    keep->needs = ff_expr_needs(opts->exclude) & ~(unsigned)FRD_FIELD_TYPE;
+    both->lhs = keep;
+    both->rhs = opts->expr;
     opts->expr = both;
     return 0;
 }

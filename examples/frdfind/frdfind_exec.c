@@ -24,7 +24,14 @@
  */
 #define _GNU_SOURCE // environ
 
-#include "frdfind.h"
+#include "frdfind_exec.h"
+
+#include "frdfind_ctx.h"
+#include "frdfind_eval.h"
+#include "frdfind_msg.h"
+#include "frdfind_out.h"
+#include "frdfind_parse.h"
+#include "frdfind_printf.h"
 #include "grow.h"
 #include "toolname.h"
 
@@ -126,12 +133,6 @@ struct ff_execs {
     size_t max_args;
 };
 
-bool ff_exec_is_primary(const char *tok)
-{
-    return strcmp(tok, "-exec") == 0 || strcmp(tok, "-execdir") == 0 || strcmp(tok, "-ok") == 0 ||
-           strcmp(tok, "-okdir") == 0;
-}
-
 /** find's limits: min(128 KiB, ARG_MAX - environment - 2048), at least 4096 bytes. */
 static void set_limits(struct ff_execs *x)
 {
@@ -219,12 +220,19 @@ static int check_path(struct ff_ctx *ctx, const char *primary)
     }
 }
 
-int ff_exec_parse(struct ff_ctx *ctx, const char *primary, char **argv, int argc, int *i,
-                  struct ff_exec **out)
+/**
+ * Reads the command of -exec and its kin from argv[start] on (the primary itself already
+ * taken), up to its ';', or its '{}' '+'. Prints find's message on an error.
+ * @param out receives the command (the run's: freed by ff_exec_free()).
+ * @param used receives the words the command took, its ';' or '+' included.
+ * @return 0, or -1 after an error was printed.
+ */
+static int parse_command(struct ff_ctx *ctx, const char *primary, char **argv, int argc,
+                         struct ff_exec **out, int *used)
 {
     char msg[512];
     bool ask = strncmp(primary, "-ok", 3) == 0;
-    int start = *i;
+    int start = 0;
     int end = -1;
     bool plus = false;
     for (int j = start; j < argc; j++) {
@@ -241,12 +249,12 @@ int ff_exec_parse(struct ff_ctx *ctx, const char *primary, char **argv, int argc
     if (end < 0 || (plus && end - 1 == start)) {
         snprintf(msg, sizeof(msg), "missing argument to `%s'", primary);
         ff_error(ctx, msg);
-        return 1;
+        return -1;
     }
     if (end == start) {
         snprintf(msg, sizeof(msg), "invalid argument `;' to `%s'", primary);
         ff_error(ctx, msg);
-        return 1;
+        return -1;
     }
     int nwords = plus ? end - 1 - start : end - start;
     if (plus) {
@@ -255,7 +263,7 @@ int ff_exec_parse(struct ff_ctx *ctx, const char *primary, char **argv, int argc
                 snprintf(msg, sizeof(msg), "Only one instance of {} is supported with %s ... +",
                          primary);
                 ff_error(ctx, msg);
-                return 1;
+                return -1;
             }
             if (strstr(argv[j], "{}") != NULL && strcmp(argv[j], "{}") != 0) {
                 char form[32];
@@ -269,19 +277,19 @@ int ff_exec_parse(struct ff_ctx *ctx, const char *primary, char **argv, int argc
                          ff_quoted(q_braces, sizeof(q_braces), "{}"),
                          ff_quoted(q_word, sizeof(q_word), argv[j]));
                 ff_error(ctx, msg);
-                return 1;
+                return -1;
             }
         }
     }
     bool in_dir = strcmp(primary, "-execdir") == 0 || strcmp(primary, "-okdir") == 0;
     if (in_dir && check_path(ctx, primary) != 0) {
-        return 1;
+        return -1;
     }
     struct ff_execs *x = execs_get(ctx);
     struct ff_exec *ex = x != NULL ? calloc(1, sizeof(*ex)) : NULL;
     if (ex == NULL) {
         ff_error(ctx, "out of memory");
-        return 1;
+        return -1;
     }
     ex->ctx = ctx;
     ex->primary = primary;
@@ -300,16 +308,30 @@ int ff_exec_parse(struct ff_ctx *ctx, const char *primary, char **argv, int argc
             pthread_mutex_destroy(&ex->lock);
             free(ex);
             ff_error(ctx, "out of memory");
-            return 1;
+            return -1;
         }
         ex->slot = x->ndir_plus;
         x->dir_plus[x->ndir_plus++] = ex;
     }
     ex->next = x->registry;
     x->registry = ex;
-    *i = end + 1;
+    *used = end + 1;
     *out = ex;
     return 0;
+}
+
+int ff_parse_exec(struct ff_parser *fp, struct ff_expr *expr, char **argv)
+{
+    struct ff_ctx *ctx = ff_parser_ctx(fp);
+    struct ff_options *o = &ctx->opts;
+    int n;
+    char **words = ff_parser_rest(fp, &n);
+    int used = 0;
+    int rc = parse_command(ctx, argv[0], words, n, &expr->exec, &used);
+    // (find's ok_prompt_stdin: -files0-from cannot read the answers' stdin then)
+    o->ok_prompt = o->ok_prompt || strncmp(argv[0], "-ok", 3) == 0;
+    ff_parser_take(fp, used);
+    return rc;
 }
 
 /**
@@ -804,8 +826,9 @@ static void execdir_plus(struct ff_exec *ex, const struct frd_walk_entry *we, st
     }
 }
 
-bool ff_exec_eval(struct ff_exec *ex, struct ff_eval *st)
+bool ff_eval_exec(const struct ff_expr *expr, struct ff_eval *st)
 {
+    struct ff_exec *ex = expr->exec;
     const struct frd_walk_entry *we = st->we;
     struct ff_thread *thr = st->thr;
     if (!ex->plus) {

@@ -21,8 +21,15 @@
  */
 #define _GNU_SOURCE
 
-#include "frdfind.h"
-#include "toolname.h"
+#include "frdfind_file.h"
+
+#include "frdfind_ctx.h"
+#include "frdfind_eval.h"
+#include "frdfind_msg.h"
+#include "frdfind_out.h"
+#include "frdfind_owner.h"
+#include "frdfind_parse.h"
+#include "frdfind_printf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -53,7 +60,12 @@ struct ff_files {
     struct ff_file *list; /**< the files opened, last first */
 };
 
-int ff_file_open(struct ff_ctx *ctx, const char *name, struct ff_file **out)
+/**
+ * Opens (creates, truncates) the file an -fls/-fprint... names, once: a name given twice, or
+ * two names of one file, share the stream. /dev/stdout and /dev/stderr are the streams.
+ * @return 0, or 1 after find's message.
+ */
+static int file_open(struct ff_ctx *ctx, const char *name, struct ff_file **out)
 {
     if (ctx->files == NULL && (ctx->files = calloc(1, sizeof(*ctx->files))) == NULL) {
         ff_error(ctx, "out of memory");
@@ -135,21 +147,51 @@ static void put_record(struct ff_file *file, struct ff_thread *thr)
     }
 }
 
-void ff_file_eval(const struct ff_expr *expr, struct ff_eval *st)
+int ff_parse_fprint(struct ff_parser *fp, struct ff_expr *expr, char **argv)
+{
+    expr->sep = (char)expr->prim->param;
+    return file_open(ff_parser_ctx(fp), argv[1], &expr->file) != 0 ? -1 : 0;
+}
+
+bool ff_eval_fprint(const struct ff_expr *expr, struct ff_eval *st)
 {
     struct ff_thread *thr = st->thr;
-    const struct frd_walk_entry *we = st->we;
     begin_record(expr->file, thr);
-    bool tty = expr->file == NULL ? ff_out_stdout_is_tty(st->ctx) : expr->file->tty;
-    if (expr->kind == FF_FPRINTF) {
-        ff_out_to_tty(thr, tty);
-        ff_format_render(expr->format, st);
-    } else {
-        ff_out_to_tty(thr, tty && expr->sep == '\n'); // -fprint0: never marked
-        ff_out_append_name(thr, we->path, we->path_len);
-        ff_out_byte(thr, expr->sep);
-    }
+    ff_out_to_tty(thr, expr->file->tty && expr->sep == '\n'); // -fprint0: never marked
+    ff_out_append_name(thr, st->we->path, st->we->path_len);
+    ff_out_byte(thr, expr->sep);
     put_record(expr->file, thr);
+    return true;
+}
+
+int ff_parse_fprintf(struct ff_parser *fp, struct ff_expr *expr, char **argv)
+{
+    struct ff_ctx *ctx = ff_parser_ctx(fp);
+    const char *name = argv[1];
+    expr->sep = '\n';
+    if (file_open(ctx, name, &expr->file) != 0) {
+        return -1;
+    }
+    // (find's names for the output in its write errors)
+    const char *dest = strcmp(name, "/dev/stdout") == 0   ? "standard output"
+                       : strcmp(name, "/dev/stderr") == 0 ? "standard error"
+                                                          : name;
+    unsigned needs = 0;
+    if (ff_format_compile(ctx, argv[2], dest, &expr->format, &needs) != 0) {
+        return -1;
+    }
+    expr->needs |= needs;
+    return 0;
+}
+
+bool ff_eval_fprintf(const struct ff_expr *expr, struct ff_eval *st)
+{
+    struct ff_thread *thr = st->thr;
+    begin_record(expr->file, thr);
+    ff_out_to_tty(thr, expr->file->tty);
+    ff_format_render(expr->format, st);
+    put_record(expr->file, thr);
+    return true;
 }
 
 /** Closes every file, reporting write errors as find does if `report`, and frees them. */
@@ -214,7 +256,8 @@ struct ff_ls {
     atomic_int width[W_COUNT];
 };
 
-int ff_ls_need(struct ff_ctx *ctx)
+/** Makes -ls's columns, unless the run has them. @return 0 or 1 (reported). */
+static int ls_need(struct ff_ctx *ctx)
 {
     if (ctx->ls != NULL) {
         return 0;
@@ -304,8 +347,23 @@ static void ls_name(struct ff_thread *thr, const char *p, size_t n)
     }
 }
 
-void ff_ls_eval(struct ff_file *file, struct ff_eval *st)
+int ff_parse_ls(struct ff_parser *fp, struct ff_expr *expr, char **argv)
 {
+    (void)expr;
+    (void)argv;
+    return ls_need(ff_parser_ctx(fp)) != 0 ? -1 : 0;
+}
+
+int ff_parse_fls(struct ff_parser *fp, struct ff_expr *expr, char **argv)
+{
+    struct ff_ctx *ctx = ff_parser_ctx(fp);
+    expr->sep = '\n';
+    return file_open(ctx, argv[1], &expr->file) != 0 || ls_need(ctx) != 0 ? -1 : 0;
+}
+
+bool ff_eval_ls(const struct ff_expr *expr, struct ff_eval *st)
+{
+    struct ff_file *file = expr->file;
     struct ff_ctx *ctx = st->ctx;
     const struct frd_walk_entry *we = st->we;
     struct ff_thread *thr = st->thr;
@@ -402,4 +460,5 @@ void ff_ls_eval(struct ff_file *file, struct ff_eval *st)
     }
     ff_out_byte(thr, '\n');
     put_record(file, thr);
+    return true;
 }

@@ -9,11 +9,50 @@
  * -depth evaluates a directory in the post-order hook instead of the visit callback. The
  * walk asks for the fields the expression reads and no more (ff_expr_needs()): -name,
  * -type and -inum make no stat at all.
+ *
+ * Module map (each .c has its .h; only <frd.h>, examples/common and libc are used):
+ *
+ *   frdfind_main.c      main(): the run from the command line to the exit status
+ *   frdfind_ctx.c       struct ff_ctx: one run's options and every module's state
+ *   frdfind_parse.c     the command line's grammar, the parser the primaries read from
+ *   frdfind_leading.c   the options before the paths (-H -L -P -s -j -D -O --help)
+ *   frdfind_table.c     the table of primaries: arguments, parse, eval, needs
+ *   frdfind_eval.c      the expression tree, its evaluation, the operators
+ *   frdfind_options.c   struct ff_options, and the global options in the expression
+ *   frdfind_names.c     -name -path -lname and their kin (fnmatch: frdfind_match.c)
+ *   frdfind_regex.c     -regex -iregex -regextype
+ *   frdfind_types.c     -type -xtype
+ *   frdfind_tests.c     -size -empty -inum -links -samefile -fstype -readable...
+ *   frdfind_perm.c      -perm
+ *   frdfind_ids.c       -user -group -uid -gid -nouser -nogroup (names: frdfind_owner.c)
+ *   frdfind_time.c      -atime -mmin -used -newer -newerXY -daystart (dates:
+ *                       frdfind_date.c, frdfind_date_lex.c)
+ *   frdfind_mounts.c    the mount table (-fstype, %F)
+ *   frdfind_files0.c    -files0-from
+ *   frdfind_exclude.c   -exclude EXPR, in the walk's children hook
+ *   frdfind_actions.c   -print -print0 -printf -count -prune -quit
+ *   frdfind_printf.c    -printf's formats, compiled and rendered
+ *   frdfind_exec.c      -exec -execdir -ok -okdir, their '+' batches
+ *   frdfind_delete.c    -delete
+ *   frdfind_file.c      -ls -fls -fprint -fprint0 -fprintf
+ *   frdfind_color.c     -color (LS_COLORS)
+ *   frdfind_out.c       per-worker output buffers, stdout
+ *   frdfind_msg.c       messages on stderr, the run's exit status
+ *   frdfind_stdfd.c     descriptors 0-2 kept taken when closed at start
  */
 #define _POSIX_C_SOURCE 200809L // fstatat, AT_SYMLINK_NOFOLLOW
 
 #include "errtext.h"
-#include "frdfind.h"
+#include "frdfind_ctx.h"
+#include "frdfind_eval.h"
+#include "frdfind_exclude.h"
+#include "frdfind_exec.h"
+#include "frdfind_file.h"
+#include "frdfind_files0.h"
+#include "frdfind_msg.h"
+#include "frdfind_out.h"
+#include "frdfind_parse.h"
+#include "frdfind_stdfd.h"
 #include "fts_order.h"
 #include "grow.h"
 #include "toolname.h"

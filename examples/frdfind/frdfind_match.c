@@ -13,7 +13,10 @@
  */
 #define _GNU_SOURCE // uselocale, newlocale, FNM_CASEFOLD
 
-#include "frdfind.h"
+#include "frdfind_match.h"
+
+#include "frdfind_ctx.h"
+#include "frdfind_msg.h"
 
 #include <fnmatch.h>
 #include <locale.h>

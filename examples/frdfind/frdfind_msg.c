@@ -9,7 +9,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "frdfind.h"
+#include "frdfind_msg.h"
+
+#include "frdfind_ctx.h"
 #include "gnuquote.h"
 #include "toolname.h"
 

@@ -23,7 +23,10 @@
  */
 #define _XOPEN_SOURCE 700 // wcwidth()
 
-#include "frdfind.h"
+#include "frdfind_out.h"
+
+#include "frdfind_ctx.h"
+#include "frdfind_msg.h"
 #include "grow.h"
 
 #include <ctype.h>

@@ -11,7 +11,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "frdfind.h"
+#include "frdfind_owner.h"
+
+#include "frdfind_ctx.h"
 #include "hash.h"
 
 #include <errno.h>

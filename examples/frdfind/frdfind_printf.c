@@ -13,7 +13,14 @@
  */
 #define _GNU_SOURCE // lgetxattr, localtime_r
 
-#include "frdfind.h"
+#include "frdfind_printf.h"
+
+#include "frdfind_ctx.h"
+#include "frdfind_eval.h"
+#include "frdfind_mounts.h"
+#include "frdfind_msg.h"
+#include "frdfind_out.h"
+#include "frdfind_owner.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -18,7 +18,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "frdfind.h"
+#include "frdfind_stdfd.h"
+
+#include "frdfind_ctx.h"
 
 #include <errno.h>
 #include <fcntl.h>

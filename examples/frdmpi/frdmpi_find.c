@@ -12,7 +12,11 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "errtext.h"
-#include "frdfind.h"
+#include "frdfind_ctx.h"
+#include "frdfind_eval.h"
+#include "frdfind_msg.h"
+#include "frdfind_out.h"
+#include "frdfind_parse.h"
 #include "frdmpi.h"
 #include "toolname.h"
 

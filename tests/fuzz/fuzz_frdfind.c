@@ -18,7 +18,13 @@
  */
 #define _POSIX_C_SOURCE 200809L // O_CLOEXEC, F_DUPFD_CLOEXEC
 
-#include "frdfind.h"
+#include "frdfind_ctx.h"
+#include "frdfind_eval.h"
+#include "frdfind_exec.h"
+#include "frdfind_file.h"
+#include "frdfind_out.h"
+#include "frdfind_parse.h"
+#include "frdfind_printf.h"
 #include "toolname.h"
 
 #include <fcntl.h>
