@@ -11,6 +11,7 @@
 #include "frdfind_color.h"
 #include "frdfind_exec.h"
 #include "frdfind_file.h"
+#include "frdfind_ls.h"
 #include "frdfind_match.h"
 #include "frdfind_mounts.h"
 #include "frdfind_options.h"
@@ -35,6 +36,7 @@ void ff_ctx_free(struct ff_ctx *ctx)
 {
     ff_exec_free(ctx);
     ff_file_free(ctx);
+    ff_ls_free(ctx);
     ff_out_free_all(ctx);
     ff_color_free(ctx);
     ff_matcher_free(ctx);

@@ -29,7 +29,7 @@ struct ff_ctx {
     struct ff_out *out;       /**< output buffers (frdfind_out.c): ff_out_init() */
     struct ff_execs *execs;   /**< the commands of -exec and its kin, or NULL (frdfind_exec.c) */
     struct ff_files *files;   /**< the output files, or NULL (frdfind_file.c) */
-    struct ff_ls *ls;         /**< -ls's columns, or NULL without -ls, -fls (frdfind_file.c) */
+    struct ff_ls *ls;         /**< -ls's columns, or NULL without -ls, -fls (frdfind_ls.c) */
     struct ff_colors *colors; /**< -color's LS_COLORS, or NULL (frdfind_color.c) */
     struct ff_owners *owners; /**< names by user and group id (frdfind_owner.c) */
     struct ff_mounts *mounts; /**< the mount table, read on first use (frdfind_mounts.c) */

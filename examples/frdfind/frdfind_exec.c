@@ -2,7 +2,8 @@
 // Copyright (c) 2026 The frd authors
 
 /**
- * frdfind's -exec, -execdir, -ok and -okdir, as GNU find 4.9 runs them.
+ * frdfind's -exec, -execdir, -ok and -okdir, as GNU find 4.9 runs them (a command is started
+ * and waited for by frdfind_spawn.c).
  *
  * `;`: one command per entry, every "{}" inside every word replaced by the path (-execdir:
  * by "./NAME", run in the entry's directory); true if it exits 0. `+`: the paths are
@@ -13,9 +14,10 @@
  * done with the directory.
  *
  * Commands are started with posix_spawnp() (and fork() only for -execdir where the C library
- * cannot change a spawned child's directory). Commands never run concurrently: each holds the output lock (ff_out_exclusive_begin())
- * from fork to wait, after writing its thread's pending lines, so its output follows the
- * lines the same thread printed before it and no other line comes in the middle. The
+ * cannot change a spawned child's directory). Commands never run concurrently: each holds
+ * the output lock (ff_out_exclusive_begin()) from fork to wait, after writing its thread's
+ * pending lines, so its output follows the lines the same thread printed before it and no
+ * other line comes in the middle. The
  * directory of -execdir is reached with fchdir() on the walker's parent descriptor in the
  * child, never by resolving the path again.
  *
@@ -32,6 +34,7 @@
 #include "frdfind_out.h"
 #include "frdfind_parse.h"
 #include "frdfind_printf.h"
+#include "frdfind_spawn.h"
 #include "grow.h"
 #include "toolname.h"
 
@@ -39,8 +42,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,11 +51,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-/** posix_spawn_file_actions_addfchdir_np() is there (glibc 2.29+): set by CMake. */
-#ifndef FRDFIND_HAVE_ADDFCHDIR
-#    define FRDFIND_HAVE_ADDFCHDIR 0
-#endif
 
 /** One batch of '+' arguments. */
 struct batch {
@@ -221,89 +217,76 @@ static int check_path(struct ff_ctx *ctx, const char *primary)
 }
 
 /**
- * Reads the command of -exec and its kin from argv[start] on (the primary itself already
- * taken), up to its ';', or its '{}' '+'. Prints find's message on an error.
- * @param out receives the command (the run's: freed by ff_exec_free()).
- * @param used receives the words the command took, its ';' or '+' included.
- * @return 0, or -1 after an error was printed.
+ * Where the command of -exec and its kin ends in argv (the words after the primary): at
+ * its ';', or (not -ok's) at a '+' after a word with "{}" ("a{}b +" ends it too, for the
+ * error of check_plus()). Prints find's message when there is no command.
+ * @return the index of the ';' or '+' (*plus says which), or -1.
  */
-static int parse_command(struct ff_ctx *ctx, const char *primary, char **argv, int argc,
-                         struct ff_exec **out, int *used)
+static int command_end(struct ff_ctx *ctx, const char *primary, char **argv, int argc, bool ask,
+                       bool *plus)
 {
     char msg[512];
-    bool ask = strncmp(primary, "-ok", 3) == 0;
-    int start = 0;
     int end = -1;
-    bool plus = false;
-    for (int j = start; j < argc; j++) {
+    *plus = false;
+    for (int j = 0; j < argc; j++) {
         if (strcmp(argv[j], ";") == 0) {
             end = j;
             break;
         }
-        if (!ask && strcmp(argv[j], "+") == 0 && j > start && strstr(argv[j - 1], "{}") != NULL) {
-            end = j; // "a{}b +" ends it too, for the error below
-            plus = true;
+        if (!ask && strcmp(argv[j], "+") == 0 && j > 0 && strstr(argv[j - 1], "{}") != NULL) {
+            end = j;
+            *plus = true;
             break;
         }
     }
-    if (end < 0 || (plus && end - 1 == start)) {
+    if (end < 0 || (*plus && end == 1)) {
         snprintf(msg, sizeof(msg), "missing argument to `%s'", primary);
         ff_error(ctx, msg);
         return -1;
     }
-    if (end == start) {
+    if (end == 0) {
         snprintf(msg, sizeof(msg), "invalid argument `;' to `%s'", primary);
         ff_error(ctx, msg);
         return -1;
     }
-    int nwords = plus ? end - 1 - start : end - start;
-    if (plus) {
-        for (int j = start; j <= start + nwords; j++) {
-            if (strcmp(argv[j], "{}") == 0 && j < start + nwords) {
-                snprintf(msg, sizeof(msg), "Only one instance of {} is supported with %s ... +",
-                         primary);
-                ff_error(ctx, msg);
-                return -1;
-            }
-            if (strstr(argv[j], "{}") != NULL && strcmp(argv[j], "{}") != 0) {
-                char form[32];
-                snprintf(form, sizeof(form), "%s ... {} +", primary);
-                char q_form[64];
-                char q_braces[16];
-                char q_word[320];
-                snprintf(msg, sizeof(msg),
-                         "In %s the %s must appear by itself, but you specified %s",
-                         ff_quoted(q_form, sizeof(q_form), form),
-                         ff_quoted(q_braces, sizeof(q_braces), "{}"),
-                         ff_quoted(q_word, sizeof(q_word), argv[j]));
-                ff_error(ctx, msg);
-                return -1;
-            }
+    return end;
+}
+
+/** '+': the command's words and its "{}" (argv[nwords]), as find checks them: one "{}", by
+ *  itself. @return 0, or -1 after find's message. */
+static int check_plus(struct ff_ctx *ctx, const char *primary, char **argv, int nwords)
+{
+    char msg[512];
+    for (int j = 0; j <= nwords; j++) {
+        if (strcmp(argv[j], "{}") == 0 && j < nwords) {
+            snprintf(msg, sizeof(msg), "Only one instance of {} is supported with %s ... +",
+                     primary);
+            ff_error(ctx, msg);
+            return -1;
+        }
+        if (strstr(argv[j], "{}") != NULL && strcmp(argv[j], "{}") != 0) {
+            char form[32];
+            snprintf(form, sizeof(form), "%s ... {} +", primary);
+            char q_form[64];
+            char q_braces[16];
+            char q_word[320];
+            snprintf(msg, sizeof(msg), "In %s the %s must appear by itself, but you specified %s",
+                     ff_quoted(q_form, sizeof(q_form), form),
+                     ff_quoted(q_braces, sizeof(q_braces), "{}"),
+                     ff_quoted(q_word, sizeof(q_word), argv[j]));
+            ff_error(ctx, msg);
+            return -1;
         }
     }
-    bool in_dir = strcmp(primary, "-execdir") == 0 || strcmp(primary, "-okdir") == 0;
-    if (in_dir && check_path(ctx, primary) != 0) {
-        return -1;
-    }
-    struct ff_execs *x = execs_get(ctx);
-    struct ff_exec *ex = x != NULL ? calloc(1, sizeof(*ex)) : NULL;
-    if (ex == NULL) {
-        ff_error(ctx, "out of memory");
-        return -1;
-    }
-    ex->ctx = ctx;
-    ex->primary = primary;
-    ex->words = &argv[start];
-    ex->nwords = nwords;
-    ex->in_dir = in_dir;
-    ex->plus = plus;
-    ex->ask = ask;
-    for (int j = 0; j < nwords; j++) {
-        ex->fixed_chars += strlen(ex->words[j]) + 1;
-    }
-    pthread_mutex_init(&ex->lock, NULL);
-    ex->shared.dir_fd = -1;
-    if (plus && in_dir) {
+    return 0;
+}
+
+/** Adds a command to the run's registry (and -execdir ... +'s to dir_plus, its slot in each
+ *  directory's batches). @return 0, or -1 (out of memory, reported; ex freed). */
+static int register_command(struct ff_ctx *ctx, struct ff_exec *ex)
+{
+    struct ff_execs *x = ctx->execs;
+    if (ex->plus && ex->in_dir) {
         if (execs_reserve(&x->dir_plus, &x->dir_plus_cap, x->ndir_plus + 1) < 0) {
             pthread_mutex_destroy(&ex->lock);
             free(ex);
@@ -315,8 +298,6 @@ static int parse_command(struct ff_ctx *ctx, const char *primary, char **argv, i
     }
     ex->next = x->registry;
     x->registry = ex;
-    *used = end + 1;
-    *out = ex;
     return 0;
 }
 
@@ -324,144 +305,46 @@ int ff_parse_exec(struct ff_parser *fp, struct ff_expr *expr, char **argv)
 {
     struct ff_ctx *ctx = ff_parser_ctx(fp);
     struct ff_options *o = &ctx->opts;
+    const char *primary = argv[0];
+    bool ask = strncmp(primary, "-ok", 3) == 0;
+    // (find's ok_prompt_stdin: -files0-from cannot read the answers' stdin then)
+    o->ok_prompt = o->ok_prompt || ask;
     int n;
     char **words = ff_parser_rest(fp, &n);
-    int used = 0;
-    int rc = parse_command(ctx, argv[0], words, n, &expr->exec, &used);
-    // (find's ok_prompt_stdin: -files0-from cannot read the answers' stdin then)
-    o->ok_prompt = o->ok_prompt || strncmp(argv[0], "-ok", 3) == 0;
-    ff_parser_take(fp, used);
-    return rc;
-}
-
-/**
- * Starts argv with posix_spawnp() (a vfork-like clone: no copy of frdfind's memory, which
- * fork() would make for every command), in dir_fd when it is not -1.
- * @return the child's pid, or -1 after find's message when it could not be started.
- */
-static pid_t start_spawn(struct ff_ctx *ctx, char **argv, int dir_fd, bool ask)
-{
-    posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attr;
-    if (posix_spawn_file_actions_init(&actions) != 0) {
+    bool plus;
+    int end = command_end(ctx, primary, words, n, ask, &plus);
+    int nwords = plus ? end - 1 : end;
+    if (end < 0 || (plus && check_plus(ctx, primary, words, nwords) != 0)) {
+        return -1;
+    }
+    bool in_dir = strcmp(primary, "-execdir") == 0 || strcmp(primary, "-okdir") == 0;
+    if (in_dir && check_path(ctx, primary) != 0) {
+        return -1;
+    }
+    struct ff_execs *x = execs_get(ctx);
+    struct ff_exec *ex = x != NULL ? calloc(1, sizeof(*ex)) : NULL;
+    if (ex == NULL) {
         ff_error(ctx, "out of memory");
         return -1;
     }
-    if (posix_spawnattr_init(&attr) != 0) {
-        posix_spawn_file_actions_destroy(&actions);
-        ff_error(ctx, "out of memory");
+    *ex = (struct ff_exec){.ctx = ctx,
+                           .primary = primary,
+                           .words = words,
+                           .nwords = nwords,
+                           .in_dir = in_dir,
+                           .plus = plus,
+                           .ask = ask};
+    for (int j = 0; j < nwords; j++) {
+        ex->fixed_chars += strlen(ex->words[j]) + 1;
+    }
+    pthread_mutex_init(&ex->lock, NULL);
+    ex->shared.dir_fd = -1;
+    if (register_command(ctx, ex) != 0) {
         return -1;
     }
-    sigset_t none;
-    sigemptyset(&none);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
-#if FRDFIND_HAVE_ADDFCHDIR
-    if (dir_fd >= 0) {
-        posix_spawn_file_actions_addfchdir_np(&actions, dir_fd);
-    }
-#endif
-    if (ask) {
-        // find 4.9 runs -ok's command with standard input closed (its manual says
-        // /dev/null): the command does not read the answers.
-        posix_spawn_file_actions_addclose(&actions, STDIN_FILENO);
-    }
-    pid_t pid;
-    int rc = posix_spawnp(&pid, argv[0], &actions, &attr, argv, environ);
-    posix_spawnattr_destroy(&attr);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) {
-        // find's words, "find: 'cmd': No such file or directory"; the command is false.
-        ff_note_path(ctx, argv[0], strerror(rc));
-        return -1;
-    }
-    return pid;
-}
-
-/** fork() and exec, for -execdir where posix_spawn cannot change directory. */
-static pid_t start_fork(struct ff_ctx *ctx, char **argv, int dir_fd, bool ask)
-{
-    pid_t pid = fork();
-    if (pid < 0) {
-        ff_error_path(ctx, argv[0], strerror(errno));
-        return -1;
-    }
-    if (pid == 0) {
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        if (dir_fd >= 0 && fchdir(dir_fd) != 0) {
-            _exit(1);
-        }
-        if (ask) {
-            close(STDIN_FILENO); // as find 4.9 (see start_spawn())
-        }
-        execvp(argv[0], argv);
-        ff_error_path(ctx, argv[0], strerror(errno));
-        _exit(1);
-    }
-    return pid;
-}
-
-/**
- * Runs argv (in dir_fd when it is not -1) and waits for it. The caller holds the output
- * lock. @return the wait status, or -1 if it could not be started (reported).
- */
-static int run(struct ff_ctx *ctx, char **argv, int dir_fd, bool ask)
-{
-    bool spawn = dir_fd < 0 || FRDFIND_HAVE_ADDFCHDIR;
-    pid_t pid = spawn ? start_spawn(ctx, argv, dir_fd, ask) : start_fork(ctx, argv, dir_fd, ask);
-    if (pid < 0) {
-        return -1;
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            ff_error_path(ctx, argv[0], strerror(errno));
-            return -1;
-        }
-    }
-    if (WIFSIGNALED(status)) {
-        char text[64];
-        snprintf(text, sizeof(text), " terminated by signal %d", WTERMSIG(status));
-        char *msg = ff_quoted_in("", argv[0], text);
-        if (msg != NULL) {
-            ff_note(ctx, msg); // find's words; the exit status stays as it was
-            free(msg);
-        }
-    }
-    return status;
-}
-
-/** -ok's question on stderr, the answer from stdin: yes if it starts with y or Y. */
-static bool ask_user(const struct ff_exec *ex, const char *path)
-{
-    size_t a = strlen(ex->words[0]);
-    size_t p = strlen(path);
-    char *q = malloc(a + p + 16);
-    if (q == NULL) {
-        return false;
-    }
-    int n = snprintf(q, a + p + 16, "< %s ... %s > ? ", ex->words[0], path);
-    ff_write_stderr(ex->ctx, q, (size_t)n);
-    free(q);
-    char first = 0;
-    bool any = false;
-    for (;;) {
-        char c;
-        ssize_t got = read(STDIN_FILENO, &c, 1);
-        if (got < 0 && errno == EINTR) {
-            continue;
-        }
-        if (got <= 0 || c == '\n') {
-            break;
-        }
-        if (!any) {
-            first = c;
-            any = true;
-        }
-    }
-    return first == 'y' || first == 'Y';
+    expr->exec = ex;
+    ff_parser_take(fp, end + 1);
+    return 0;
 }
 
 /** Replaces every "{}" in word by repl. @return a new string, or NULL. */
@@ -635,7 +518,7 @@ static void run_batch(struct ff_exec *ex, struct batch *b, struct ff_thread *thr
         }
         argv[k] = NULL;
         ff_out_exclusive_begin(ctx, thr);
-        int status = run(ctx, argv, b->dir_fd, false);
+        int status = ff_spawn_wait(ctx, argv, b->dir_fd, false);
         ff_out_exclusive_end(ctx);
         if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
             ff_set_failed(ctx);
@@ -706,12 +589,12 @@ static bool exec_one(struct ff_exec *ex, const struct frd_walk_entry *we, struct
     } else {
         ff_out_exclusive_begin(ctx, thr);
         // -okdir asks first, and only a yes opens a root's directory (as find).
-        bool go = !ex->ask || ask_user(ex, we->path);
+        bool go = !ex->ask || ff_spawn_ask(ctx, ex->words[0], we->path);
         if (go && ex->in_dir) {
             dir_fd = exec_dir(ctx, we, &owned, NULL);
             go = dir_fd >= 0;
         }
-        int status = go ? run(ctx, argv, dir_fd, ex->ask) : -1;
+        int status = go ? ff_spawn_wait(ctx, argv, dir_fd, ex->ask) : -1;
         ff_out_exclusive_end(ctx);
         result = status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
     }

@@ -20,6 +20,7 @@
 #include "frdfind_file.h"
 #include "frdfind_files0.h"
 #include "frdfind_ids.h"
+#include "frdfind_ls.h"
 #include "frdfind_names.h"
 #include "frdfind_options.h"
 #include "frdfind_parse.h"
