@@ -103,6 +103,12 @@ int ff_out_init(struct ff_ctx *ctx, unsigned workers, bool one_writer)
     return 0;
 }
 
+struct ff_thread *const *ff_out_threads(const struct ff_ctx *ctx, unsigned *n)
+{
+    *n = ctx->out != NULL ? ctx->out->nthreads : 0;
+    return ctx->out != NULL ? ctx->out->threads : NULL;
+}
+
 struct ff_thread *ff_thread_get(struct ff_ctx *ctx, unsigned worker)
 {
     struct ff_out *out = ctx->out;

@@ -43,6 +43,12 @@ void ff_out_before_error(struct ff_thread *thr);
  */
 struct ff_thread *ff_thread_get(struct ff_ctx *ctx, unsigned worker);
 
+/**
+ * @return the states by worker index (ff_thread_get()'s, NULL where not made yet), `*n` of
+ * them: an array that stays where it is for the run, which a visit indexes without a call.
+ */
+struct ff_thread *const *ff_out_threads(const struct ff_ctx *ctx, unsigned *n);
+
 /** @return the run thr belongs to. */
 struct ff_ctx *ff_thread_ctx(struct ff_thread *thr);
 

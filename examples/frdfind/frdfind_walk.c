@@ -60,6 +60,8 @@ struct ff_walk {
     bool exec_levels;
     struct ff_pending *pending; /**< one slot per worker index */
     unsigned npending;
+    struct ff_thread *const *threads; /**< the output states by worker (ff_out_threads()) */
+    unsigned nthreads;
 };
 
 /** -depth: is this directory's evaluation deferred to the post-order hook? Not for one whose
@@ -155,8 +157,9 @@ static enum frd_action evaluate(struct ff_walk *walk, const struct frd_walk_entr
         atomic_store(&walk->quit, true);
         return FRD_ACTION_STOP;
     }
-    struct ff_thread *thr = ff_thread_get(ctx, we->worker);
-    if (thr == NULL) {
+    // The worker's state, made at its first visit (one call then, an index after).
+    struct ff_thread *thr = we->worker < walk->nthreads ? walk->threads[we->worker] : NULL;
+    if (thr == NULL && (thr = ff_thread_get(ctx, we->worker)) == NULL) {
         ff_error(ctx, "out of memory");
         return FRD_ACTION_STOP;
     }
@@ -425,6 +428,7 @@ static int walk_begin(struct ff_ctx *ctx, struct ff_walk *walk, bool exec_levels
         ff_error(ctx, "out of memory");
         return 1;
     }
+    walk->threads = ff_out_threads(ctx, &walk->nthreads);
     walk->pending = calloc(nstates, sizeof(*walk->pending));
     walk->npending = walk->pending != NULL ? nstates : 0;
     walk->post_order_sync = o->depth && !o->ordered && o->workers != 1;
