@@ -165,13 +165,18 @@ static enum frd_action evaluate(struct ff_walk *walk, const struct frd_walk_entr
     }
     struct ff_eval st = {
         .ctx = ctx, .we = we, .thr = thr, .stat_on_demand = opts->stat_may_fail, .res = *known};
+    // (ctx->execs: a run without -exec and its kin makes no call into frdfind_exec.c.)
     if (walk->post_order_sync) {
         ff_out_lock(thr);
-        ff_exec_run_ready(ctx, thr);
+        if (ctx->execs != NULL) {
+            ff_exec_run_ready(ctx, thr);
+        }
         ff_eval(opts->expr, &st);
         ff_out_unlock(thr);
     } else {
-        ff_exec_run_ready(ctx, thr); // -execdir's batches of the directories done, before this
+        if (ctx->execs != NULL) {
+            ff_exec_run_ready(ctx, thr); // -execdir's batches of the directories done, first
+        }
         ff_eval(opts->expr, &st);
     }
     if (st.res.quit) {
@@ -213,7 +218,9 @@ static bool is_mount_point(const struct ff_options *opts, const struct frd_walk_
 static enum frd_action on_visit(const struct frd_walk_entry *we, void *udata)
 {
     struct ff_walk *walk = udata;
-    ff_exec_dir_visit(walk->ctx, we);
+    if (walk->ctx->execs != NULL) {
+        ff_exec_dir_visit(walk->ctx, we);
+    }
     if (walk->exec_levels) {
         ff_exec_level(walk->ctx, we, false, ff_thread_get(walk->ctx, we->worker));
     }
