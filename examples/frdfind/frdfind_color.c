@@ -15,7 +15,11 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "frdfind.h"
+#include "frdfind_color.h"
+
+#include "frdfind_ctx.h"
+#include "frdfind_eval.h"
+#include "frdfind_out.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -63,10 +67,13 @@ struct ext_color {
     char *color;
 };
 
-static const char *slots[C_COUNT];
-static struct ext_color *exts;
-static size_t nexts;
-static char *env_copy;
+/** The run's colors (ctx->colors): what LS_COLORS sets, over bfs's defaults. */
+struct ff_colors {
+    const char *slots[C_COUNT]; /**< each key's color, or NULL (unset) */
+    struct ext_color *exts;     /**< the `*.ext` rules in LS_COLORS's order */
+    size_t nexts;
+    char *env_copy; /**< LS_COLORS, cut into the strings above */
+};
 
 /** Decodes ls's escapes (\e \n \\ ^X and octal) in place. */
 static void unescape(char *s)
@@ -112,25 +119,30 @@ static void unescape(char *s)
     *o = '\0';
 }
 
-int ff_color_init(void)
+int ff_color_init(struct ff_ctx *ctx)
 {
+    struct ff_colors *c = calloc(1, sizeof(*c));
+    if (c == NULL) {
+        return -1;
+    }
+    ctx->colors = c;
     for (int k = 0; k < C_COUNT; k++) {
-        slots[k] = defaults[k];
+        c->slots[k] = defaults[k];
     }
     const char *env = getenv("LS_COLORS");
     if (env == NULL || *env == '\0') {
         return 0;
     }
-    env_copy = strdup(env);
+    c->env_copy = strdup(env);
     size_t max = 1;
-    for (const char *c = env; *c != '\0'; c++) {
-        max += *c == ':';
+    for (const char *p = env; *p != '\0'; p++) {
+        max += *p == ':';
     }
-    exts = calloc(max, sizeof(*exts));
-    if (env_copy == NULL || exts == NULL) {
+    c->exts = calloc(max, sizeof(*c->exts));
+    if (c->env_copy == NULL || c->exts == NULL) {
         return -1;
     }
-    for (char *item = env_copy, *next; item != NULL; item = next) {
+    for (char *item = c->env_copy, *next; item != NULL; item = next) {
         next = strchr(item, ':');
         if (next != NULL) {
             *next++ = '\0';
@@ -144,29 +156,31 @@ int ff_color_init(void)
         unescape(value);
         if (item[0] == '*') {
             unescape(item);
-            exts[nexts].ext = item + 1;
-            exts[nexts].len = strlen(item + 1);
-            exts[nexts].color = value;
-            nexts++;
+            c->exts[c->nexts].ext = item + 1;
+            c->exts[c->nexts].len = strlen(item + 1);
+            c->exts[c->nexts].color = value;
+            c->nexts++;
             continue;
         }
         for (int k = 0; k < C_COUNT; k++) {
             if (strcmp(item, keys[k]) == 0) {
                 // "ex=" unsets: the file falls through to the next rule (bfs).
-                slots[k] = *value != '\0' ? value : NULL;
+                c->slots[k] = *value != '\0' ? value : NULL;
             }
         }
     }
     return 0;
 }
 
-void ff_color_free(void)
+void ff_color_free(struct ff_ctx *ctx)
 {
-    free(exts);
-    free(env_copy);
-    exts = NULL;
-    env_copy = NULL;
-    nexts = 0;
+    struct ff_colors *c = ctx->colors;
+    if (c != NULL) {
+        free(c->exts);
+        free(c->env_copy);
+        free(c);
+        ctx->colors = NULL;
+    }
 }
 
 /** Empty or all zeros: no color at all. */
@@ -175,8 +189,10 @@ static bool no_color(const char *c)
     return c == NULL || c[strspn(c, "0")] == '\0';
 }
 
-static void colored(struct ff_thread *thr, const char *color, const char *text, size_t len)
+static void colored(const struct ff_colors *c, struct ff_thread *thr, const char *color,
+                    const char *text, size_t len)
 {
+    const char *const *slots = c->slots;
     if (no_color(color)) {
         ff_out_append(thr, text, len);
         return;
@@ -201,13 +217,13 @@ static const char *first_set(const char *a, const char *b)
 }
 
 /** The `*.ext` the name ends with, in any case; of several, the one LS_COLORS gives last. */
-static const char *ext_color(const char *name, size_t len)
+static const char *ext_color(const struct ff_colors *c, const char *name, size_t len)
 {
     const char *color = NULL;
-    for (size_t k = 0; k < nexts; k++) {
-        size_t el = exts[k].len;
-        if (el <= len && strncasecmp(name + len - el, exts[k].ext, el) == 0) {
-            color = exts[k].color;
+    for (size_t k = 0; k < c->nexts; k++) {
+        size_t el = c->exts[k].len;
+        if (el <= len && strncasecmp(name + len - el, c->exts[k].ext, el) == 0) {
+            color = c->exts[k].color;
         }
     }
     return color;
@@ -222,8 +238,10 @@ static bool dangling(const struct frd_walk_entry *we)
     return stat(we->path, &st) != 0;
 }
 
-static const char *entry_color(const struct frd_walk_entry *we, const char *name, size_t len)
+static const char *entry_color(const struct ff_colors *c, const struct frd_walk_entry *we,
+                               const char *name, size_t len)
 {
+    const char *const *slots = c->slots;
     const struct frd_entry *e = we->entry;
     uint32_t mode = e->mode;
     switch (e->type) {
@@ -264,14 +282,17 @@ static const char *entry_color(const struct frd_walk_entry *we, const char *name
         if (e->nlink > 1 && slots[C_MH] != NULL) {
             return slots[C_MH];
         }
-        return first_set(ext_color(name, len), slots[C_FI]);
+        return first_set(ext_color(c, name, len), slots[C_FI]);
     default:
         return NULL;
     }
 }
 
-void ff_color_print(const struct frd_walk_entry *we, struct ff_thread *thr)
+void ff_color_print(struct ff_eval *st)
 {
+    const struct ff_colors *c = st->ctx->colors;
+    const struct frd_walk_entry *we = st->we;
+    struct ff_thread *thr = st->thr;
     size_t split = we->path_len;
     while (split > 0 && we->path[split - 1] != '/') {
         split--;
@@ -281,11 +302,11 @@ void ff_color_print(const struct frd_walk_entry *we, struct ff_thread *thr)
         split = 0;
     }
     if (split > 0) {
-        colored(thr, slots[C_DI], we->path, split);
+        colored(c, thr, c->slots[C_DI], we->path, split);
     }
     const char *name = we->path + split;
     size_t len = we->path_len - split;
-    colored(thr, entry_color(we, name, len), name, len);
+    colored(c, thr, entry_color(c, we, name, len), name, len);
     ff_out_byte(thr, '\n');
     ff_out_end_record(thr);
 }

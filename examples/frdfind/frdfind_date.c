@@ -35,7 +35,7 @@
 
 #include "frdfind_date.h"
 
-#include "frdfind.h"
+#include "frdfind_date_lex.h"
 
 #include <limits.h>
 #include <stdint.h>

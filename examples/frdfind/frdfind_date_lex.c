@@ -12,7 +12,7 @@
  */
 #define _DEFAULT_SOURCE // tm_zone
 
-#include "frdfind_date.h"
+#include "frdfind_date_lex.h"
 
 #include <string.h>
 

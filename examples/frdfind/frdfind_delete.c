@@ -11,7 +11,13 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "frdfind.h"
+#include "frdfind_delete.h"
+
+#include "frdfind_ctx.h"
+#include "frdfind_eval.h"
+#include "frdfind_msg.h"
+#include "frdfind_out.h"
+#include "frdfind_parse.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,9 +44,20 @@ static int remove_entry(const struct frd_walk_entry *we, int flags)
     return unlinkat((int)we->parent_fd, we->entry->name, flags);
 }
 
-bool ff_delete_eval(const struct frd_walk_entry *we, const struct ff_options *opts,
-                    struct ff_thread *thr)
+int ff_parse_delete(struct ff_parser *fp, struct ff_expr *expr, char **argv)
 {
+    (void)expr;
+    (void)argv;
+    struct ff_options *o = ff_parser_opts(fp);
+    o->deletes = true;
+    o->depth = true; // find: -delete turns -depth on
+    return 0;
+}
+
+bool ff_eval_delete(const struct ff_expr *expr, struct ff_eval *st)
+{
+    (void)expr;
+    const struct frd_walk_entry *we = st->we;
     if (is_dot(we)) {
         return true;
     }
@@ -49,11 +66,11 @@ bool ff_delete_eval(const struct frd_walk_entry *we, const struct ff_options *op
     if (rc < 0 && errno == EISDIR && flags == 0) {
         rc = remove_entry(we, AT_REMOVEDIR); // a type the listing did not know: a directory
     }
-    if (rc == 0 || (errno == ENOENT && opts->ignore_race)) {
+    if (rc == 0 || (errno == ENOENT && st->ctx->opts.ignore_race)) {
         return true; // with -ignore_readdir_race, one gone already counts as removed (find)
     }
     int err = errno;
-    ff_out_before_error(thr);
-    ff_error_quoted("cannot delete ", we->path, err);
+    ff_out_before_error(st->thr);
+    ff_error_quoted(st->ctx, "cannot delete ", we->path, err);
     return false;
 }

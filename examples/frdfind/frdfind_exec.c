@@ -2,7 +2,8 @@
 // Copyright (c) 2026 The frd authors
 
 /**
- * frdfind's -exec, -execdir, -ok and -okdir, as GNU find 4.9 runs them.
+ * frdfind's -exec, -execdir, -ok and -okdir, as GNU find 4.9 runs them (a command is started
+ * and waited for by frdfind_spawn.c).
  *
  * `;`: one command per entry, every "{}" inside every word replaced by the path (-execdir:
  * by "./NAME", run in the entry's directory); true if it exits 0. `+`: the paths are
@@ -13,15 +14,27 @@
  * done with the directory.
  *
  * Commands are started with posix_spawnp() (and fork() only for -execdir where the C library
- * cannot change a spawned child's directory). Commands never run concurrently: each holds the output lock (ff_out_exclusive_begin())
- * from fork to wait, after writing its thread's pending lines, so its output follows the
- * lines the same thread printed before it and no other line comes in the middle. The
+ * cannot change a spawned child's directory). Commands never run concurrently: each holds
+ * the output lock (ff_out_exclusive_begin()) from fork to wait, after writing its thread's
+ * pending lines, so its output follows the lines the same thread printed before it and no
+ * other line comes in the middle. The
  * directory of -execdir is reached with fchdir() on the walker's parent descriptor in the
  * child, never by resolving the path again.
+ *
+ * The run's commands and batches live in its struct ff_execs (ctx->execs), made by the first
+ * -exec parsed; a run without one has none, and the walk's hooks do nothing.
  */
 #define _GNU_SOURCE // environ
 
-#include "frdfind.h"
+#include "frdfind_exec.h"
+
+#include "frdfind_ctx.h"
+#include "frdfind_eval.h"
+#include "frdfind_msg.h"
+#include "frdfind_out.h"
+#include "frdfind_parse.h"
+#include "frdfind_printf.h"
+#include "frdfind_spawn.h"
 #include "grow.h"
 #include "toolname.h"
 
@@ -29,8 +42,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,11 +51,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-/** posix_spawn_file_actions_addfchdir_np() is there (glibc 2.29+): set by CMake. */
-#ifndef FRDFIND_HAVE_ADDFCHDIR
-#    define FRDFIND_HAVE_ADDFCHDIR 0
-#endif
 
 /** One batch of '+' arguments. */
 struct batch {
@@ -56,6 +62,7 @@ struct batch {
 };
 
 struct ff_exec {
+    struct ff_ctx *ctx;   /**< the run */
     const char *primary;  /**< "-exec", "-execdir", "-ok" or "-okdir" */
     char **words;         /**< the command's words as written (argv pointers) */
     int nwords;           /**< words before ';' (or before "{}" "+") */
@@ -88,40 +95,42 @@ struct dir_batches {
     struct batch batches[];     /**< one per -execdir ... + (ff_exec.slot) */
 };
 
-/** Every command parsed, for ff_exec_finish_all(). */
-static struct ff_exec *registry;
-/** The -execdir ... + commands in command-line order (ff_exec.slot indexes it), and how
- *  many: the batches of each struct dir_batches. */
-static struct ff_exec **dir_plus;
-static unsigned ndir_plus;
-/** Directories finished with batches pending, oldest first (see ff_exec_run_ready()). */
-static pthread_mutex_t ready_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct dir_batches *ready_head;
-static struct dir_batches *ready_tail;
-static atomic_bool ready_any;
-/** -s and -find-order (ff_exec_levels_begin(), then ff_exec_level()): the depth of the walk's last event (a visit, or a directory left), -1 at a root. */
-static int last_level = -1;
-/** -s and -find-order: the roots' batches (a root runs in the directory above it), pending until the
- *  walk's next change of level, as find's. */
-static struct dir_batches *root_batches;
-/** -s and -find-order: the batches of the directory of the entry visited last (NULL for a root's, or
- *  once the walk left a directory): what going a level down from there runs. */
-static struct dir_batches *last_dir;
-/** Descriptors the pending batches hold, and how many before they are given back early. */
-static atomic_uint held_fds;
-static unsigned fd_soft_cap;
-/** find's buildcmd limits, set once at parse. */
-static size_t arg_max;
-static size_t max_args;
+TOOL_RESERVE_DEFINE(execs_reserve, struct ff_exec *, 4)
 
-bool ff_exec_is_primary(const char *tok)
-{
-    return strcmp(tok, "-exec") == 0 || strcmp(tok, "-execdir") == 0 || strcmp(tok, "-ok") == 0 ||
-           strcmp(tok, "-okdir") == 0;
-}
+/** The run's commands and the batches of -execdir ... + in flight. */
+struct ff_execs {
+    /** Every command parsed, for ff_exec_finish_all(). */
+    struct ff_exec *registry;
+    /** The -execdir ... + commands in command-line order (ff_exec.slot indexes it), and how
+     *  many: the batches of each struct dir_batches. */
+    struct ff_exec **dir_plus;
+    unsigned ndir_plus;
+    size_t dir_plus_cap; /**< room in dir_plus */
+    /** Directories finished with batches pending, oldest first (see ff_exec_run_ready()). */
+    pthread_mutex_t ready_lock;
+    struct dir_batches *ready_head;
+    struct dir_batches *ready_tail;
+    atomic_bool ready_any;
+    /** -s and -find-order (ff_exec_levels_begin(), then ff_exec_level()): the depth of the
+     *  walk's last event (a visit, or a directory left), -1 at a root. */
+    int last_level;
+    /** -s and -find-order: the roots' batches (a root runs in the directory above it),
+     *  pending until the walk's next change of level, as find's. */
+    struct dir_batches *root_batches;
+    /** -s and -find-order: the batches of the directory of the entry visited last (NULL for
+     *  a root's, or once the walk left a directory): what going a level down from there
+     *  runs. */
+    struct dir_batches *last_dir;
+    /** Descriptors the pending batches hold, and how many before they are given back early. */
+    atomic_uint held_fds;
+    unsigned fd_soft_cap;
+    /** find's buildcmd limits, set once at parse. */
+    size_t arg_max;
+    size_t max_args;
+};
 
 /** find's limits: min(128 KiB, ARG_MAX - environment - 2048), at least 4096 bytes. */
-static void set_limits(void)
+static void set_limits(struct ff_execs *x)
 {
     long sys = sysconf(_SC_ARG_MAX);
     size_t posix_max = sys > 0 ? (size_t)sys : 131072 + 4096;
@@ -130,25 +139,43 @@ static void set_limits(void)
         env += strlen(*e) + 1;
     }
     posix_max = env + 2048 < posix_max ? posix_max - env - 2048 : 4096;
-    arg_max = posix_max < 131072 ? posix_max : 131072;
-    if (arg_max < 4096) {
-        arg_max = 4096;
+    x->arg_max = posix_max < 131072 ? posix_max : 131072;
+    if (x->arg_max < 4096) {
+        x->arg_max = 4096;
     }
-    max_args = posix_max / sizeof(char *) - 2;
+    x->max_args = posix_max / sizeof(char *) - 2;
     // The walk takes up to half of the descriptors (frd_walk_options.fd_budget): a quarter
     // for the batches leaves the rest to -fprint's files and the commands.
     struct rlimit rl;
-    fd_soft_cap = 256;
+    x->fd_soft_cap = 256;
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
-        fd_soft_cap = rl.rlim_cur / 4 < 4096 ? (unsigned)(rl.rlim_cur / 4) : 4096;
+        x->fd_soft_cap = rl.rlim_cur / 4 < 4096 ? (unsigned)(rl.rlim_cur / 4) : 4096;
     }
-    if (fd_soft_cap < 4) {
-        fd_soft_cap = 4;
+    if (x->fd_soft_cap < 4) {
+        x->fd_soft_cap = 4;
     }
 }
 
+/** @return the run's state, made on first use (the parse, main thread), or NULL. */
+static struct ff_execs *execs_get(struct ff_ctx *ctx)
+{
+    if (ctx->execs == NULL) {
+        struct ff_execs *x = calloc(1, sizeof(*x));
+        if (x == NULL) {
+            return NULL;
+        }
+        pthread_mutex_init(&x->ready_lock, NULL);
+        atomic_init(&x->ready_any, false);
+        atomic_init(&x->held_fds, 0);
+        x->last_level = -1;
+        set_limits(x);
+        ctx->execs = x;
+    }
+    return ctx->execs;
+}
+
 /** find refuses -execdir and -okdir when $PATH has a relative entry (or an empty one). */
-static int check_path(const char *primary)
+static int check_path(struct ff_ctx *ctx, const char *primary)
 {
     const char *path = getenv("PATH");
     if (path == NULL) {
@@ -166,7 +193,7 @@ static int check_path(const char *primary)
                      "remove the current directory from your $PATH (that is, remove \".\", "
                      "doubled colons, or leading or trailing colons)",
                      primary);
-            ff_error(msg);
+            ff_error(ctx, msg);
             return 1;
         }
         if (s[0] != '/') {
@@ -179,7 +206,7 @@ static int check_path(const char *primary)
                      "is insecure in combination with the %s action of find.  Please remove "
                      "that entry from $PATH",
                      quoted, primary);
-            ff_error(msg);
+            ff_error(ctx, msg);
             return 1;
         }
         if (end == NULL) {
@@ -189,229 +216,135 @@ static int check_path(const char *primary)
     }
 }
 
-int ff_exec_parse(const char *primary, char **argv, int argc, int *i, struct ff_exec **out)
+/**
+ * Where the command of -exec and its kin ends in argv (the words after the primary): at
+ * its ';', or (not -ok's) at a '+' after a word with "{}" ("a{}b +" ends it too, for the
+ * error of check_plus()). Prints find's message when there is no command.
+ * @return the index of the ';' or '+' (*plus says which), or -1.
+ */
+static int command_end(struct ff_ctx *ctx, const char *primary, char **argv, int argc, bool ask,
+                       bool *plus)
 {
     char msg[512];
-    bool ask = strncmp(primary, "-ok", 3) == 0;
-    int start = *i;
     int end = -1;
-    bool plus = false;
-    for (int j = start; j < argc; j++) {
+    *plus = false;
+    for (int j = 0; j < argc; j++) {
         if (strcmp(argv[j], ";") == 0) {
             end = j;
             break;
         }
-        if (!ask && strcmp(argv[j], "+") == 0 && j > start && strstr(argv[j - 1], "{}") != NULL) {
-            end = j; // "a{}b +" ends it too, for the error below
-            plus = true;
+        if (!ask && strcmp(argv[j], "+") == 0 && j > 0 && strstr(argv[j - 1], "{}") != NULL) {
+            end = j;
+            *plus = true;
             break;
         }
     }
-    if (end < 0 || (plus && end - 1 == start)) {
+    if (end < 0 || (*plus && end == 1)) {
         snprintf(msg, sizeof(msg), "missing argument to `%s'", primary);
-        ff_error(msg);
-        return 1;
+        ff_error(ctx, msg);
+        return -1;
     }
-    if (end == start) {
+    if (end == 0) {
         snprintf(msg, sizeof(msg), "invalid argument `;' to `%s'", primary);
-        ff_error(msg);
-        return 1;
+        ff_error(ctx, msg);
+        return -1;
     }
-    int nwords = plus ? end - 1 - start : end - start;
-    if (plus) {
-        for (int j = start; j <= start + nwords; j++) {
-            if (strcmp(argv[j], "{}") == 0 && j < start + nwords) {
-                snprintf(msg, sizeof(msg), "Only one instance of {} is supported with %s ... +",
-                         primary);
-                ff_error(msg);
-                return 1;
-            }
-            if (strstr(argv[j], "{}") != NULL && strcmp(argv[j], "{}") != 0) {
-                char form[32];
-                snprintf(form, sizeof(form), "%s ... {} +", primary);
-                char q_form[64];
-                char q_braces[16];
-                char q_word[320];
-                snprintf(msg, sizeof(msg),
-                         "In %s the %s must appear by itself, but you specified %s",
-                         ff_quoted(q_form, sizeof(q_form), form),
-                         ff_quoted(q_braces, sizeof(q_braces), "{}"),
-                         ff_quoted(q_word, sizeof(q_word), argv[j]));
-                ff_error(msg);
-                return 1;
-            }
+    return end;
+}
+
+/** '+': the command's words and its "{}" (argv[nwords]), as find checks them: one "{}", by
+ *  itself. @return 0, or -1 after find's message. */
+static int check_plus(struct ff_ctx *ctx, const char *primary, char **argv, int nwords)
+{
+    char msg[512];
+    for (int j = 0; j <= nwords; j++) {
+        if (strcmp(argv[j], "{}") == 0 && j < nwords) {
+            snprintf(msg, sizeof(msg), "Only one instance of {} is supported with %s ... +",
+                     primary);
+            ff_error(ctx, msg);
+            return -1;
+        }
+        if (strstr(argv[j], "{}") != NULL && strcmp(argv[j], "{}") != 0) {
+            char form[32];
+            snprintf(form, sizeof(form), "%s ... {} +", primary);
+            char q_form[64];
+            char q_braces[16];
+            char q_word[320];
+            snprintf(msg, sizeof(msg), "In %s the %s must appear by itself, but you specified %s",
+                     ff_quoted(q_form, sizeof(q_form), form),
+                     ff_quoted(q_braces, sizeof(q_braces), "{}"),
+                     ff_quoted(q_word, sizeof(q_word), argv[j]));
+            ff_error(ctx, msg);
+            return -1;
         }
     }
+    return 0;
+}
+
+/** Adds a command to the run's registry (and -execdir ... +'s to dir_plus, its slot in each
+ *  directory's batches). @return 0, or -1 (out of memory, reported; ex freed). */
+static int register_command(struct ff_ctx *ctx, struct ff_exec *ex)
+{
+    struct ff_execs *x = ctx->execs;
+    if (ex->plus && ex->in_dir) {
+        if (execs_reserve(&x->dir_plus, &x->dir_plus_cap, x->ndir_plus + 1) < 0) {
+            pthread_mutex_destroy(&ex->lock);
+            free(ex);
+            ff_error(ctx, "out of memory");
+            return -1;
+        }
+        ex->slot = x->ndir_plus;
+        x->dir_plus[x->ndir_plus++] = ex;
+    }
+    ex->next = x->registry;
+    x->registry = ex;
+    return 0;
+}
+
+int ff_parse_exec(struct ff_parser *fp, struct ff_expr *expr, char **argv)
+{
+    struct ff_ctx *ctx = ff_parser_ctx(fp);
+    struct ff_options *o = &ctx->opts;
+    const char *primary = argv[0];
+    bool ask = strncmp(primary, "-ok", 3) == 0;
+    // (find's ok_prompt_stdin: -files0-from cannot read the answers' stdin then)
+    o->ok_prompt = o->ok_prompt || ask;
+    int n;
+    char **words = ff_parser_rest(fp, &n);
+    bool plus;
+    int end = command_end(ctx, primary, words, n, ask, &plus);
+    int nwords = plus ? end - 1 : end;
+    if (end < 0 || (plus && check_plus(ctx, primary, words, nwords) != 0)) {
+        return -1;
+    }
     bool in_dir = strcmp(primary, "-execdir") == 0 || strcmp(primary, "-okdir") == 0;
-    if (in_dir && check_path(primary) != 0) {
-        return 1;
+    if (in_dir && check_path(ctx, primary) != 0) {
+        return -1;
     }
-    struct ff_exec *ex = calloc(1, sizeof(*ex));
+    struct ff_execs *x = execs_get(ctx);
+    struct ff_exec *ex = x != NULL ? calloc(1, sizeof(*ex)) : NULL;
     if (ex == NULL) {
-        ff_error("out of memory");
-        return 1;
+        ff_error(ctx, "out of memory");
+        return -1;
     }
-    if (arg_max == 0) {
-        set_limits();
-    }
-    ex->primary = primary;
-    ex->words = &argv[start];
-    ex->nwords = nwords;
-    ex->in_dir = in_dir;
-    ex->plus = plus;
-    ex->ask = ask;
+    *ex = (struct ff_exec){.ctx = ctx,
+                           .primary = primary,
+                           .words = words,
+                           .nwords = nwords,
+                           .in_dir = in_dir,
+                           .plus = plus,
+                           .ask = ask};
     for (int j = 0; j < nwords; j++) {
         ex->fixed_chars += strlen(ex->words[j]) + 1;
     }
     pthread_mutex_init(&ex->lock, NULL);
     ex->shared.dir_fd = -1;
-    if (plus && in_dir) {
-        struct ff_exec **grown = realloc(dir_plus, (ndir_plus + 1) * sizeof(*dir_plus));
-        if (grown == NULL) {
-            pthread_mutex_destroy(&ex->lock);
-            free(ex);
-            ff_error("out of memory");
-            return 1;
-        }
-        dir_plus = grown;
-        ex->slot = ndir_plus;
-        dir_plus[ndir_plus++] = ex;
+    if (register_command(ctx, ex) != 0) {
+        return -1;
     }
-    ex->next = registry;
-    registry = ex;
-    *i = end + 1;
-    *out = ex;
+    expr->exec = ex;
+    ff_parser_take(fp, end + 1);
     return 0;
-}
-
-/**
- * Starts argv with posix_spawnp() (a vfork-like clone: no copy of frdfind's memory, which
- * fork() would make for every command), in dir_fd when it is not -1.
- * @return the child's pid, or -1 after find's message when it could not be started.
- */
-static pid_t start_spawn(char **argv, int dir_fd, bool ask)
-{
-    posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attr;
-    if (posix_spawn_file_actions_init(&actions) != 0) {
-        ff_error("out of memory");
-        return -1;
-    }
-    if (posix_spawnattr_init(&attr) != 0) {
-        posix_spawn_file_actions_destroy(&actions);
-        ff_error("out of memory");
-        return -1;
-    }
-    sigset_t none;
-    sigemptyset(&none);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
-#if FRDFIND_HAVE_ADDFCHDIR
-    if (dir_fd >= 0) {
-        posix_spawn_file_actions_addfchdir_np(&actions, dir_fd);
-    }
-#endif
-    if (ask) {
-        // find 4.9 runs -ok's command with standard input closed (its manual says
-        // /dev/null): the command does not read the answers.
-        posix_spawn_file_actions_addclose(&actions, STDIN_FILENO);
-    }
-    pid_t pid;
-    int rc = posix_spawnp(&pid, argv[0], &actions, &attr, argv, environ);
-    posix_spawnattr_destroy(&attr);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) {
-        // find's words, "find: 'cmd': No such file or directory"; the command is false.
-        ff_note_path(argv[0], strerror(rc));
-        return -1;
-    }
-    return pid;
-}
-
-/** fork() and exec, for -execdir where posix_spawn cannot change directory. */
-static pid_t start_fork(char **argv, int dir_fd, bool ask)
-{
-    pid_t pid = fork();
-    if (pid < 0) {
-        ff_error_path(argv[0], strerror(errno));
-        return -1;
-    }
-    if (pid == 0) {
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        if (dir_fd >= 0 && fchdir(dir_fd) != 0) {
-            _exit(1);
-        }
-        if (ask) {
-            close(STDIN_FILENO); // as find 4.9 (see start_spawn())
-        }
-        execvp(argv[0], argv);
-        ff_error_path(argv[0], strerror(errno));
-        _exit(1);
-    }
-    return pid;
-}
-
-/**
- * Runs argv (in dir_fd when it is not -1) and waits for it. The caller holds the output
- * lock. @return the wait status, or -1 if it could not be started (reported).
- */
-static int run(char **argv, int dir_fd, bool ask)
-{
-    bool spawn = dir_fd < 0 || FRDFIND_HAVE_ADDFCHDIR;
-    pid_t pid = spawn ? start_spawn(argv, dir_fd, ask) : start_fork(argv, dir_fd, ask);
-    if (pid < 0) {
-        return -1;
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            ff_error_path(argv[0], strerror(errno));
-            return -1;
-        }
-    }
-    if (WIFSIGNALED(status)) {
-        char text[64];
-        snprintf(text, sizeof(text), " terminated by signal %d", WTERMSIG(status));
-        char *msg = ff_quoted_in("", argv[0], text);
-        if (msg != NULL) {
-            ff_note(msg); // find's words; the exit status stays as it was
-            free(msg);
-        }
-    }
-    return status;
-}
-
-/** -ok's question on stderr, the answer from stdin: yes if it starts with y or Y. */
-static bool ask_user(const struct ff_exec *ex, const char *path)
-{
-    size_t a = strlen(ex->words[0]);
-    size_t p = strlen(path);
-    char *q = malloc(a + p + 16);
-    if (q == NULL) {
-        return false;
-    }
-    int n = snprintf(q, a + p + 16, "< %s ... %s > ? ", ex->words[0], path);
-    ff_write_stderr(q, (size_t)n);
-    free(q);
-    char first = 0;
-    bool any = false;
-    for (;;) {
-        char c;
-        ssize_t got = read(STDIN_FILENO, &c, 1);
-        if (got < 0 && errno == EINTR) {
-            continue;
-        }
-        if (got <= 0 || c == '\n') {
-            break;
-        }
-        if (!any) {
-            first = c;
-            any = true;
-        }
-    }
-    return first == 'y' || first == 'Y';
 }
 
 /** Replaces every "{}" in word by repl. @return a new string, or NULL. */
@@ -448,7 +381,7 @@ static char *substitute(const char *word, const char *repl)
  * slashes made one (find's base_name()), or as "/" for "/"; another entry as "./NAME".
  * @return a malloc'd string, or NULL (out of memory, reported).
  */
-static char *exec_arg(const struct frd_walk_entry *we)
+static char *exec_arg(struct ff_ctx *ctx, const struct frd_walk_entry *we)
 {
     const char *name = we->entry->name;
     size_t len = we->entry->name_len;
@@ -459,14 +392,14 @@ static char *exec_arg(const struct frd_walk_entry *we)
         if (len == 0 || name[0] == '/') {
             char *arg = strdup(len > 0 ? "/" : ""); // a path of slashes only: "/" itself
             if (arg == NULL) {
-                ff_error("out of memory");
+                ff_error(ctx, "out of memory");
             }
             return arg;
         }
     }
     char *arg = malloc(len + 3);
     if (arg == NULL) {
-        ff_error("out of memory");
+        ff_error(ctx, "out of memory");
         return NULL;
     }
     memcpy(arg, "./", 2);
@@ -482,12 +415,14 @@ static char *exec_arg(const struct frd_walk_entry *we)
  * thr's pending lines are written first (NULL when the caller holds the output lock and has
  * written them).
  */
-_Noreturn static void exec_dir_fatal(const char *name, int err, struct ff_thread *thr)
+_Noreturn static void exec_dir_fatal(struct ff_ctx *ctx, const char *name, int err,
+                                     struct ff_thread *thr)
 {
     if (thr != NULL) {
-        ff_out_exclusive_begin(thr);
+        ff_out_exclusive_begin(ctx, thr);
     }
-    ff_error_quoted("Failed to save working directory in order to run a command on ", name, err);
+    ff_error_quoted(ctx, "Failed to save working directory in order to run a command on ", name,
+                    err);
     fflush(NULL); // -fprint's files, as find's exit() flushes them
     _exit(1);
 }
@@ -499,11 +434,12 @@ _Noreturn static void exec_dir_fatal(const char *name, int err, struct ff_thread
  * or -1 with errno EMFILE or ENFILE (no descriptor to spare: the caller runs the command in
  * dir_fd itself).
  */
-static int save_exec_dir(int dir_fd, const struct frd_walk_entry *we, struct ff_thread *thr)
+static int save_exec_dir(struct ff_ctx *ctx, int dir_fd, const struct frd_walk_entry *we,
+                         struct ff_thread *thr)
 {
     int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0 && errno != EMFILE && errno != ENFILE) {
-        exec_dir_fatal(we->entry->name, errno, thr);
+        exec_dir_fatal(ctx, we->entry->name, errno, thr);
     }
     return fd;
 }
@@ -516,15 +452,16 @@ static int save_exec_dir(int dir_fd, const struct frd_walk_entry *we, struct ff_
  * without it: exec_dir_fatal().
  * @return the descriptor, or -1 (an entry without a parent descriptor: reported).
  */
-static int exec_dir(const struct frd_walk_entry *we, bool *owned, struct ff_thread *thr)
+static int exec_dir(struct ff_ctx *ctx, const struct frd_walk_entry *we, bool *owned,
+                    struct ff_thread *thr)
 {
     *owned = false;
     if (!we->is_root && we->depth > 0) {
         if (we->parent_fd == FRD_INVALID_FD || (int)we->parent_fd < 0) {
-            ff_error_path(we->path, strerror(ENOENT));
+            ff_error_path(ctx, we->path, strerror(ENOENT));
             return -1;
         }
-        int fd = save_exec_dir((int)we->parent_fd, we, thr);
+        int fd = save_exec_dir(ctx, (int)we->parent_fd, we, thr);
         *owned = fd >= 0;
         return fd >= 0 ? fd : (int)we->parent_fd;
     }
@@ -542,14 +479,14 @@ static int exec_dir(const struct frd_walk_entry *we, bool *owned, struct ff_thre
     char *dir =
         dlen > 0 ? strndup(path, dlen) : strdup(we->path_len > 0 && *path == '/' ? "/" : ".");
     if (dir == NULL) {
-        ff_error("out of memory");
+        ff_error(ctx, "out of memory");
         return -1;
     }
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     int err = errno;
     free(dir);
     if (fd < 0) {
-        exec_dir_fatal(we->path, err, thr);
+        exec_dir_fatal(ctx, we->path, err, thr);
     }
     *owned = true;
     return fd;
@@ -565,9 +502,10 @@ static void run_batch(struct ff_exec *ex, struct batch *b, struct ff_thread *thr
     if (b->nargs == 0) {
         return;
     }
+    struct ff_ctx *ctx = ex->ctx;
     char **argv = malloc(((size_t)ex->nwords + b->nargs + 1) * sizeof(*argv));
     if (argv == NULL) {
-        ff_error("out of memory");
+        ff_error(ctx, "out of memory");
     } else {
         int k = 0;
         for (; k < ex->nwords; k++) {
@@ -579,11 +517,11 @@ static void run_batch(struct ff_exec *ex, struct batch *b, struct ff_thread *thr
             s += strlen(s) + 1;
         }
         argv[k] = NULL;
-        ff_out_exclusive_begin(thr);
-        int status = run(argv, b->dir_fd, false);
-        ff_out_exclusive_end();
+        ff_out_exclusive_begin(ctx, thr);
+        int status = ff_spawn_wait(ctx, argv, b->dir_fd, false);
+        ff_out_exclusive_end(ctx);
         if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            ff_set_failed();
+            ff_set_failed(ctx);
         }
         free(argv);
     }
@@ -593,26 +531,28 @@ static void run_batch(struct ff_exec *ex, struct batch *b, struct ff_thread *thr
 
 /** A command that cannot fit the argument limit however it is cut: as GNU find, the message
  *  and exit status 1 at once (this thread's pending lines are written first). */
-static _Noreturn void command_too_long(const char *msg, struct ff_thread *thr)
+static _Noreturn void command_too_long(struct ff_ctx *ctx, const char *msg, struct ff_thread *thr)
 {
-    ff_out_exclusive_begin(thr);
-    ff_error(msg);
+    ff_out_exclusive_begin(ctx, thr);
+    ff_error(ctx, msg);
     _exit(1);
 }
 
 /** '+': adds one argument, running the batch first when it would not fit. */
 static void batch_add(struct ff_exec *ex, struct batch *b, const char *arg, struct ff_thread *thr)
 {
+    struct ff_execs *x = ex->ctx->execs;
     size_t len = strlen(arg) + 1;
-    if (b->nargs == 0 && ex->fixed_chars + len > arg_max) {
-        command_too_long("cannot fit single argument within argument list size limit", thr);
+    if (b->nargs == 0 && ex->fixed_chars + len > x->arg_max) {
+        command_too_long(ex->ctx, "cannot fit single argument within argument list size limit",
+                         thr);
     }
-    if (b->nargs > 0 && (ex->fixed_chars + b->nchars + len > arg_max ||
-                         (size_t)ex->nwords + b->nargs + 1 >= max_args)) {
+    if (b->nargs > 0 && (ex->fixed_chars + b->nchars + len > x->arg_max ||
+                         (size_t)ex->nwords + b->nargs + 1 >= x->max_args)) {
         run_batch(ex, b, thr);
     }
     if (tool_reserve_chars(&b->chars, &b->cap, b->nchars + len) < 0) {
-        ff_error("out of memory");
+        ff_error(ex->ctx, "out of memory");
         return;
     }
     memcpy(b->chars + b->nchars, arg, len);
@@ -622,8 +562,9 @@ static void batch_add(struct ff_exec *ex, struct batch *b, const char *arg, stru
 
 static bool exec_one(struct ff_exec *ex, const struct frd_walk_entry *we, struct ff_thread *thr)
 {
+    struct ff_ctx *ctx = ex->ctx;
     char *arg = NULL;
-    if (ex->in_dir && (arg = exec_arg(we)) == NULL) {
+    if (ex->in_dir && (arg = exec_arg(ctx, we)) == NULL) {
         return false;
     }
     const char *repl = ex->in_dir ? arg : we->path;
@@ -637,24 +578,24 @@ static bool exec_one(struct ff_exec *ex, const struct frd_walk_entry *we, struct
     for (int k = 0; ok && k < ex->nwords; k++) {
         total += strlen(argv[k]) + 1;
     }
-    if (ok && total > arg_max) {
-        command_too_long("argument list too long", thr);
+    if (ok && total > ctx->execs->arg_max) {
+        command_too_long(ctx, "argument list too long", thr);
     }
     bool result = false;
     bool owned = false;
     int dir_fd = -1;
     if (!ok) {
-        ff_error("out of memory");
+        ff_error(ctx, "out of memory");
     } else {
-        ff_out_exclusive_begin(thr);
+        ff_out_exclusive_begin(ctx, thr);
         // -okdir asks first, and only a yes opens a root's directory (as find).
-        bool go = !ex->ask || ask_user(ex, we->path);
+        bool go = !ex->ask || ff_spawn_ask(ctx, ex->words[0], we->path);
         if (go && ex->in_dir) {
-            dir_fd = exec_dir(we, &owned, NULL);
+            dir_fd = exec_dir(ctx, we, &owned, NULL);
             go = dir_fd >= 0;
         }
-        int status = go ? run(argv, dir_fd, ex->ask) : -1;
-        ff_out_exclusive_end();
+        int status = go ? ff_spawn_wait(ctx, argv, dir_fd, ex->ask) : -1;
+        ff_out_exclusive_end(ctx);
         result = status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
     }
     for (int k = 0; argv != NULL && k < ex->nwords; k++) {
@@ -669,31 +610,31 @@ static bool exec_one(struct ff_exec *ex, const struct frd_walk_entry *we, struct
 }
 
 /** Runs the batches of a directory (the caller holds its lock) and closes their descriptors. */
-static void dir_batches_run(struct dir_batches *d, struct ff_thread *thr)
+static void dir_batches_run(struct ff_execs *x, struct dir_batches *d, struct ff_thread *thr)
 {
-    for (unsigned i = 0; i < ndir_plus; i++) {
+    for (unsigned i = 0; i < x->ndir_plus; i++) {
         struct batch *b = &d->batches[i];
-        run_batch(dir_plus[i], b, thr); // in command-line order
+        run_batch(x->dir_plus[i], b, thr); // in command-line order
         if (b->dir_fd >= 0) {
             close(b->dir_fd);
             b->dir_fd = -1;
-            atomic_fetch_sub_explicit(&held_fds, 1, memory_order_relaxed);
+            atomic_fetch_sub_explicit(&x->held_fds, 1, memory_order_relaxed);
         }
     }
 }
 
 /** Too many descriptors held: runs the batches of d's nearest ancestor holding one. The
  *  caller holds d's lock (a child's lock comes before its ancestors'). */
-static void release_ancestor(struct dir_batches *d, struct ff_thread *thr)
+static void release_ancestor(struct ff_execs *x, struct dir_batches *d, struct ff_thread *thr)
 {
     for (struct dir_batches *a = d->parent; a != NULL; a = a->parent) {
         pthread_mutex_lock(&a->lock);
         bool holds = false;
-        for (unsigned i = 0; i < ndir_plus; i++) {
+        for (unsigned i = 0; i < x->ndir_plus; i++) {
             holds = holds || a->batches[i].dir_fd >= 0;
         }
         if (holds) {
-            dir_batches_run(a, thr);
+            dir_batches_run(x, a, thr);
         }
         pthread_mutex_unlock(&a->lock);
         if (holds) {
@@ -714,18 +655,20 @@ static void run_alone(struct ff_exec *ex, int fd, const char *arg, struct ff_thr
 /** -execdir ... + on one entry: into its directory's batch (see struct dir_batches). */
 static void execdir_plus(struct ff_exec *ex, const struct frd_walk_entry *we, struct ff_thread *thr)
 {
-    char *arg = exec_arg(we);
+    struct ff_ctx *ctx = ex->ctx;
+    struct ff_execs *x = ctx->execs;
+    char *arg = exec_arg(ctx, we);
     if (arg == NULL) {
         return;
     }
     bool root = we->is_root || we->depth == 0;
-    struct dir_batches *d = root ? root_batches : we->parent_state;
+    struct dir_batches *d = root ? x->root_batches : we->parent_state;
     bool owned = false;
     // An entry that joins a batch opens nothing: the batch's first saved the directory.
-    int fd = d != NULL && !root ? (int)we->parent_fd : exec_dir(we, &owned, thr);
+    int fd = d != NULL && !root ? (int)we->parent_fd : exec_dir(ctx, we, &owned, thr);
     if (fd < 0) {
         if (!root) {
-            ff_error_path(we->path, strerror(ENOENT));
+            ff_error_path(ctx, we->path, strerror(ENOENT));
         }
         free(arg);
         return;
@@ -740,17 +683,17 @@ static void execdir_plus(struct ff_exec *ex, const struct frd_walk_entry *we, st
         struct batch *b = &d->batches[ex->slot];
         if (b->dir_fd < 0) {
             // The walker may close its descriptor once the directory is listed: keep one.
-            if (atomic_load_explicit(&held_fds, memory_order_relaxed) >= fd_soft_cap) {
-                release_ancestor(d, thr);
+            if (atomic_load_explicit(&x->held_fds, memory_order_relaxed) >= x->fd_soft_cap) {
+                release_ancestor(x, d, thr);
             }
             if (root) {
                 b->dir_fd = fd; // opened for it by exec_dir()
                 owned = false;
             } else {
-                b->dir_fd = save_exec_dir(fd, we, thr); // find saves it for each batch
+                b->dir_fd = save_exec_dir(ctx, fd, we, thr); // find saves it for each batch
             }
             if (b->dir_fd >= 0) {
-                atomic_fetch_add_explicit(&held_fds, 1, memory_order_relaxed);
+                atomic_fetch_add_explicit(&x->held_fds, 1, memory_order_relaxed);
             }
         }
         if (b->dir_fd >= 0) {
@@ -766,10 +709,11 @@ static void execdir_plus(struct ff_exec *ex, const struct frd_walk_entry *we, st
     }
 }
 
-bool ff_exec_eval(struct ff_exec *ex, const struct ff_options *opts,
-                  const struct frd_walk_entry *we, struct ff_thread *thr)
+bool ff_eval_exec(const struct ff_expr *expr, struct ff_eval *st)
 {
-    (void)opts;
+    struct ff_exec *ex = expr->exec;
+    const struct frd_walk_entry *we = st->we;
+    struct ff_thread *thr = st->thr;
     if (!ex->plus) {
         return exec_one(ex, we, thr);
     }
@@ -783,51 +727,53 @@ bool ff_exec_eval(struct ff_exec *ex, const struct ff_options *opts,
     return true;
 }
 
-bool ff_exec_wants_dir_states(void)
+bool ff_exec_wants_dir_states(const struct ff_ctx *ctx)
 {
-    return ndir_plus > 0;
+    return ctx->execs != NULL && ctx->execs->ndir_plus > 0;
 }
 
 /** @return new empty batches for a directory below `parent` (NULL: a root's), or NULL. */
-static struct dir_batches *dir_batches_new(struct dir_batches *parent)
+static struct dir_batches *dir_batches_new(struct ff_execs *x, struct dir_batches *parent)
 {
-    struct dir_batches *d = calloc(1, sizeof(*d) + (size_t)ndir_plus * sizeof(d->batches[0]));
+    struct dir_batches *d = calloc(1, sizeof(*d) + (size_t)x->ndir_plus * sizeof(d->batches[0]));
     if (d == NULL) {
         return NULL;
     }
     pthread_mutex_init(&d->lock, NULL);
     d->parent = parent;
-    for (unsigned i = 0; i < ndir_plus; i++) {
+    for (unsigned i = 0; i < x->ndir_plus; i++) {
         d->batches[i].dir_fd = -1;
     }
     return d;
 }
 
-void ff_exec_dir_visit(const struct frd_walk_entry *we)
+void ff_exec_dir_visit(struct ff_ctx *ctx, const struct frd_walk_entry *we)
 {
-    if (ndir_plus == 0 || we->dir_state == NULL || *we->dir_state != NULL) {
+    if (!ff_exec_wants_dir_states(ctx) || we->dir_state == NULL || *we->dir_state != NULL) {
         return;
     }
     // Without them, its entries run one command each (see execdir_plus()).
-    *we->dir_state = dir_batches_new(we->is_root || we->depth == 0 ? NULL : we->parent_state);
+    *we->dir_state =
+        dir_batches_new(ctx->execs, we->is_root || we->depth == 0 ? NULL : we->parent_state);
 }
 
 /** Runs what d's batches hold now (d may be NULL); they fill again from the next entry. */
-static void dir_batches_run_now(struct dir_batches *d, struct ff_thread *thr)
+static void dir_batches_run_now(struct ff_execs *x, struct dir_batches *d, struct ff_thread *thr)
 {
     if (d != NULL) {
         pthread_mutex_lock(&d->lock);
-        dir_batches_run(d, thr);
+        dir_batches_run(x, d, thr);
         pthread_mutex_unlock(&d->lock);
     }
 }
 
-void ff_exec_levels_begin(void)
+void ff_exec_levels_begin(struct ff_ctx *ctx)
 {
-    assert(ndir_plus > 0);
-    last_level = -1;
-    if (root_batches == NULL) {
-        root_batches = dir_batches_new(NULL); // without them, a root runs at once
+    assert(ff_exec_wants_dir_states(ctx));
+    struct ff_execs *x = ctx->execs;
+    x->last_level = -1;
+    if (x->root_batches == NULL) {
+        x->root_batches = dir_batches_new(x, NULL); // without them, a root runs at once
     }
 }
 
@@ -838,51 +784,58 @@ void ff_exec_levels_begin(void)
  * going down, the batch of the directory above (its entries before this subdirectory).
  * @return true if the level changed (the caller runs what leaving adds).
  */
-static bool level_change(int level, bool root, struct ff_thread *thr)
+static bool level_change(struct ff_ctx *ctx, int level, bool root, struct ff_thread *thr)
 {
-    if (!root && level == last_level) {
+    struct ff_execs *x = ctx->execs;
+    if (!root && level == x->last_level) {
         return false;
     }
-    bool down = !root && level > last_level;
-    last_level = level;
-    ff_exec_run_ready(thr);
-    dir_batches_run_now(root_batches, thr);
+    bool down = !root && level > x->last_level;
+    x->last_level = level;
+    ff_exec_run_ready(ctx, thr);
+    dir_batches_run_now(x, x->root_batches, thr);
     if (down) {
-        dir_batches_run_now(last_dir, thr);
+        dir_batches_run_now(x, x->last_dir, thr);
     }
     return true;
 }
 
-void ff_exec_level(const struct frd_walk_entry *we, bool leaving, struct ff_thread *thr)
+void ff_exec_level(struct ff_ctx *ctx, const struct frd_walk_entry *we, bool leaving,
+                   struct ff_thread *thr)
 {
+    struct ff_execs *x = ctx->execs;
     bool root_visit = !leaving && (we->is_root || we->depth == 0);
-    if (level_change((int)we->depth, root_visit, thr) && leaving && we->dir_state != NULL) {
-        dir_batches_run_now(*we->dir_state, thr); // going up: the directory left
+    if (level_change(ctx, (int)we->depth, root_visit, thr) && leaving && we->dir_state != NULL) {
+        dir_batches_run_now(x, *we->dir_state, thr); // going up: the directory left
     }
-    last_dir = leaving || root_visit ? NULL : we->parent_state;
+    x->last_dir = leaving || root_visit ? NULL : we->parent_state;
 }
 
-void ff_exec_level_unvisited(unsigned depth, struct ff_thread *thr)
+void ff_exec_level_unvisited(struct ff_ctx *ctx, unsigned depth, struct ff_thread *thr)
 {
-    level_change((int)depth, false, thr);
+    level_change(ctx, (int)depth, false, thr);
 }
 
-void ff_exec_walk_end(struct ff_thread *thr)
+void ff_exec_walk_end(struct ff_ctx *ctx, struct ff_thread *thr)
 {
-    ff_exec_run_ready(thr);
+    struct ff_execs *x = ctx->execs;
+    if (x == NULL) {
+        return;
+    }
+    ff_exec_run_ready(ctx, thr);
     // The roots' batch waits for the next root or the end, as find's for its next start
     // point (read from -files0-from after this walk's messages) or its exit.
-    last_level = -1;
-    last_dir = NULL;
+    x->last_level = -1;
+    x->last_dir = NULL;
 }
 
 /** Frees the batches (none pending any more). */
-static void dir_batches_free(struct dir_batches *d)
+static void dir_batches_free(struct ff_execs *x, struct dir_batches *d)
 {
-    for (unsigned i = 0; i < ndir_plus; i++) {
+    for (unsigned i = 0; i < x->ndir_plus; i++) {
         if (d->batches[i].dir_fd >= 0) {
             close(d->batches[i].dir_fd);
-            atomic_fetch_sub_explicit(&held_fds, 1, memory_order_relaxed);
+            atomic_fetch_sub_explicit(&x->held_fds, 1, memory_order_relaxed);
         }
         free(d->batches[i].chars);
     }
@@ -890,79 +843,103 @@ static void dir_batches_free(struct dir_batches *d)
     free(d);
 }
 
-void ff_exec_dir_done(void *state, void *udata)
+void ff_exec_dir_done(struct ff_ctx *ctx, void *state)
 {
-    (void)udata;
+    struct ff_execs *x = ctx->execs;
     struct dir_batches *d = state;
     bool pending = false;
-    for (unsigned i = 0; i < ndir_plus; i++) {
+    for (unsigned i = 0; i < x->ndir_plus; i++) {
         pending = pending || d->batches[i].nargs > 0;
     }
     if (!pending) {
-        dir_batches_free(d);
+        dir_batches_free(x, d);
         return;
     }
     // Not run here: this hook has no output buffer to flush first (it may run on any of
     // the walk's threads), so the next evaluation runs it after its thread's lines.
     d->next = NULL;
-    pthread_mutex_lock(&ready_lock);
-    if (ready_tail != NULL) {
-        ready_tail->next = d;
+    pthread_mutex_lock(&x->ready_lock);
+    if (x->ready_tail != NULL) {
+        x->ready_tail->next = d;
     } else {
-        ready_head = d;
+        x->ready_head = d;
     }
-    ready_tail = d;
-    atomic_store_explicit(&ready_any, true, memory_order_release);
-    pthread_mutex_unlock(&ready_lock);
+    x->ready_tail = d;
+    atomic_store_explicit(&x->ready_any, true, memory_order_release);
+    pthread_mutex_unlock(&x->ready_lock);
 }
 
-void ff_exec_run_ready(struct ff_thread *thr)
+void ff_exec_run_ready(struct ff_ctx *ctx, struct ff_thread *thr)
 {
-    if (!atomic_load_explicit(&ready_any, memory_order_acquire)) {
+    struct ff_execs *x = ctx->execs;
+    if (x == NULL || !atomic_load_explicit(&x->ready_any, memory_order_acquire)) {
         return;
     }
-    pthread_mutex_lock(&ready_lock);
-    struct dir_batches *d = ready_head;
-    ready_head = NULL;
-    ready_tail = NULL;
-    atomic_store_explicit(&ready_any, false, memory_order_relaxed);
-    pthread_mutex_unlock(&ready_lock);
+    pthread_mutex_lock(&x->ready_lock);
+    struct dir_batches *d = x->ready_head;
+    x->ready_head = NULL;
+    x->ready_tail = NULL;
+    atomic_store_explicit(&x->ready_any, false, memory_order_relaxed);
+    pthread_mutex_unlock(&x->ready_lock);
     while (d != NULL) {
         struct dir_batches *next = d->next;
-        dir_batches_run(d, thr);
-        dir_batches_free(d);
+        dir_batches_run(x, d, thr);
+        dir_batches_free(x, d);
         d = next;
     }
 }
 
-void ff_exec_finish_all(void)
+void ff_exec_finish_all(struct ff_ctx *ctx)
 {
-    struct ff_thread *thr = ff_thread_get(0);
-    ff_exec_walk_end(thr);
-    if (root_batches != NULL) {
-        dir_batches_run_now(root_batches, thr);
-        dir_batches_free(root_batches);
-        root_batches = NULL;
+    struct ff_execs *x = ctx->execs;
+    if (x == NULL) {
+        return;
+    }
+    struct ff_thread *thr = ff_thread_get(ctx, 0);
+    ff_exec_walk_end(ctx, thr);
+    if (x->root_batches != NULL) {
+        dir_batches_run_now(x, x->root_batches, thr);
     }
     // The registry lists the commands last first: run the batches in command-line order.
     struct ff_exec *rev = NULL;
-    while (registry != NULL) {
-        struct ff_exec *ex = registry;
-        registry = ex->next;
+    while (x->registry != NULL) {
+        struct ff_exec *ex = x->registry;
+        x->registry = ex->next;
         ex->next = rev;
         rev = ex;
     }
-    for (struct ff_exec *ex = rev; ex != NULL;) {
+    x->registry = rev;
+    for (struct ff_exec *ex = rev; ex != NULL; ex = ex->next) {
         if (ex->plus) {
             run_batch(ex, &ex->shared, thr);
         }
+    }
+    ff_exec_free(ctx);
+}
+
+void ff_exec_free(struct ff_ctx *ctx)
+{
+    struct ff_execs *x = ctx->execs;
+    if (x == NULL) {
+        return;
+    }
+    if (x->root_batches != NULL) {
+        dir_batches_free(x, x->root_batches);
+    }
+    for (struct dir_batches *d = x->ready_head; d != NULL;) {
+        struct dir_batches *next = d->next;
+        dir_batches_free(x, d);
+        d = next;
+    }
+    for (struct ff_exec *ex = x->registry; ex != NULL;) {
         struct ff_exec *next = ex->next;
         free(ex->shared.chars);
         pthread_mutex_destroy(&ex->lock);
         free(ex);
         ex = next;
     }
-    free(dir_plus);
-    dir_plus = NULL;
-    ndir_plus = 0;
+    free(x->dir_plus);
+    pthread_mutex_destroy(&x->ready_lock);
+    free(x);
+    ctx->execs = NULL;
 }

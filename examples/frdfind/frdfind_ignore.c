@@ -10,67 +10,63 @@
  * walk wherever they stand and are true there; what they skip is never stat'ed, and an
  * ignored directory is not opened.
  */
-#include "errtext.h"
-#include "frdfind.h"
+#include "frdfind_ignore.h"
 
-#include <errno.h>
-#include <stdlib.h>
+#include "errtext.h"
+#include "frdfind_ctx.h"
+#include "frdfind_msg.h"
+#include "frdfind_options.h"
+#include "frdfind_parse.h"
+#include "grow.h"
+
 #include <string.h>
 
+TOOL_RESERVE_DEFINE(ig_reserve, const char *, 4)
+
 /** Appends arg to one of the options' lists. @return 0, or -1 (reported). */
-static int ig_push(const char ***v, size_t *n, const char *arg)
+static int ig_push(struct ff_parser *fp, const char ***v, size_t *n, size_t *cap, const char *arg)
 {
-    const char **nv = realloc(*v, (*n + 1) * sizeof(*nv));
-    if (nv == NULL) {
-        ff_error("out of memory");
+    if (ig_reserve(v, cap, *n + 1) < 0) {
+        ff_error(ff_parser_ctx(fp), "out of memory");
         return -1;
     }
-    nv[(*n)++] = arg;
-    *v = nv;
+    (*v)[(*n)++] = arg;
     return 0;
 }
 
-struct ff_expr *ff_ignore_parse(struct ff_parser *fp, const char *tok, bool *handled)
+int ff_parse_ignore(struct ff_parser *fp, struct ff_expr *expr, char **argv)
 {
-    struct ff_options *o = ff_parser_opts(fp);
-    struct ff_ignore_opts *io = &o->ignore;
-    *handled = true;
-    const char *arg;
-    if (strcmp(tok, "-gitignore") == 0) {
+    struct ff_ignore_opts *io = &ff_parser_opts(fp)->ignore;
+    io->any = true;
+    switch ((enum ff_ignore_kind)expr->prim->param) {
+    case FF_IGNORE_GIT:
         io->flags |= FRD_IGNORE_GIT;
-    } else if (strcmp(tok, "-no-require-git") == 0) {
+        return 0;
+    case FF_IGNORE_NO_REQUIRE:
         io->flags |= FRD_IGNORE_GIT | FRD_IGNORE_NO_REQUIRE_GIT;
-    } else if (strcmp(tok, "-dot-ignore") == 0) {
+        return 0;
+    case FF_IGNORE_DOT:
         io->flags |= FRD_IGNORE_DOT_IGNORE;
         io->fdignore = true;
-    } else if (strcmp(tok, "-exclude-caches") == 0) {
+        return 0;
+    case FF_IGNORE_CACHES:
         io->flags |= FRD_IGNORE_CACHEDIR_TAG;
-    } else if (strcmp(tok, "-ignore-file") == 0) {
-        if ((arg = ff_parser_arg(fp, tok)) == NULL || ig_push(&io->files, &io->nfiles, arg) < 0) {
-            return NULL;
-        }
-    } else if (strcmp(tok, "-exclude-if-present") == 0) {
-        if ((arg = ff_parser_arg(fp, tok)) == NULL) {
-            return NULL;
-        }
-        if (*arg == '\0' || strchr(arg, '/') != NULL) {
+        return 0;
+    case FF_IGNORE_FILE:
+        return ig_push(fp, &io->files, &io->nfiles, &io->files_cap, argv[1]);
+    case FF_IGNORE_IF_PRESENT:
+        if (argv[1][0] == '\0' || strchr(argv[1], '/') != NULL) {
             ff_parser_fail(fp, "-exclude-if-present takes a file name, without '/'");
-            return NULL;
+            return -1;
         }
-        if (ig_push(&io->present, &io->npresent, arg) < 0) {
-            return NULL;
-        }
-    } else {
-        *handled = false;
-        return NULL;
+        return ig_push(fp, &io->present, &io->npresent, &io->present_cap, argv[1]);
     }
-    io->any = true;
-    return ff_parser_node(fp, FF_TRUE);
+    return 0;
 }
 
-int ff_ignore_build(const struct ff_options *opts, struct frd_ignore **out)
+int ff_ignore_build(struct ff_ctx *ctx, struct frd_ignore **out)
 {
-    const struct ff_ignore_opts *io = &opts->ignore;
+    const struct ff_ignore_opts *io = &ctx->opts.ignore;
     *out = NULL;
     if (!io->any) {
         return 0;
@@ -84,25 +80,18 @@ int ff_ignore_build(const struct ff_options *opts, struct frd_ignore **out)
         rc = frd_ignore_add_if_present(ig, io->present[i]);
     }
     if (rc < 0) {
-        ff_error(tool_strerror(rc));
+        ff_error(ctx, tool_strerror(rc));
         frd_ignore_free(ig);
         return -1;
     }
     for (size_t i = 0; i < io->nfiles; i++) {
         rc = frd_ignore_add_file(ig, io->files[i]);
         if (rc < 0) {
-            ff_error_path(io->files[i], tool_strerror(rc));
+            ff_error_path(ctx, io->files[i], tool_strerror(rc));
             frd_ignore_free(ig);
             return -1;
         }
     }
     *out = ig;
     return 0;
-}
-
-void ff_ignore_free(struct ff_options *opts)
-{
-    free(opts->ignore.files);
-    free(opts->ignore.present);
-    memset(&opts->ignore, 0, sizeof(opts->ignore));
 }

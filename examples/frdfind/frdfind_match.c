@@ -13,24 +13,48 @@
  */
 #define _GNU_SOURCE // uselocale, newlocale, FNM_CASEFOLD
 
-#include "frdfind.h"
+#include "frdfind_match.h"
+
+#include "frdfind_ctx.h"
+#include "frdfind_msg.h"
 
 #include <fnmatch.h>
 #include <locale.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-static struct {
-    pthread_once_t once;
+/** The run's matcher (ctx->match), made for the locale when the parse meets a pattern. */
+struct ff_matcher {
     bool multibyte;    /**< the locale's characters may take more than one byte */
     locale_t c_locale; /**< "C", for ASCII-only calls; (locale_t)0 if it could not be made */
-} loc = {.once = PTHREAD_ONCE_INIT};
+};
 
-static void loc_init(void)
+int ff_matcher_need(struct ff_ctx *ctx)
 {
-    loc.multibyte = MB_CUR_MAX > 1;
-    loc.c_locale = loc.multibyte ? newlocale(LC_ALL_MASK, "C", (locale_t)0) : (locale_t)0;
+    if (ctx->match != NULL) {
+        return 0;
+    }
+    struct ff_matcher *m = malloc(sizeof(*m));
+    if (m == NULL) {
+        ff_error(ctx, "out of memory");
+        return 1;
+    }
+    m->multibyte = MB_CUR_MAX > 1;
+    m->c_locale = m->multibyte ? newlocale(LC_ALL_MASK, "C", (locale_t)0) : (locale_t)0;
+    ctx->match = m;
+    return 0;
+}
+
+void ff_matcher_free(struct ff_ctx *ctx)
+{
+    struct ff_matcher *m = ctx->match;
+    if (m != NULL) {
+        if (m->c_locale != (locale_t)0) {
+            freelocale(m->c_locale);
+        }
+        free(m);
+        ctx->match = NULL;
+    }
 }
 
 bool ff_is_ascii(const char *s, size_t len)
@@ -42,11 +66,12 @@ bool ff_is_ascii(const char *s, size_t len)
     return any < 0x80;
 }
 
-bool ff_fnmatch(const char *pattern, bool pattern_ascii, const char *s, size_t len, int flags)
+bool ff_fnmatch(const struct ff_ctx *ctx, const char *pattern, bool pattern_ascii, const char *s,
+                size_t len, int flags)
 {
-    pthread_once(&loc.once, loc_init);
-    if (loc.multibyte && pattern_ascii && loc.c_locale != (locale_t)0 && ff_is_ascii(s, len)) {
-        locale_t old = uselocale(loc.c_locale);
+    const struct ff_matcher *m = ctx->match;
+    if (m->multibyte && pattern_ascii && m->c_locale != (locale_t)0 && ff_is_ascii(s, len)) {
+        locale_t old = uselocale(m->c_locale);
         bool hit = fnmatch(pattern, s, flags) == 0;
         uselocale(old);
         return hit;

@@ -18,17 +18,17 @@
  * evaluates), so what is below it reaches stdout first; its own line then waits in its
  * buffer, which its parent's post-order flushes before the parent's line in turn.
  *
- * Errors go to stderr in one write() each, worded and quoted as GNU find does (in the
- * locale's quotes: ff_quoted()), and set a flag that makes the exit status 1.
+ * The state lives in the run's struct ff_out (ctx->out), made by ff_out_init(); each thread's
+ * struct ff_thread points back to the run, so the hot path needs nothing but it.
  */
 #define _XOPEN_SOURCE 700 // wcwidth()
 
-#include "frdfind.h"
-#include "gnuquote.h"
-#include "grow.h"
-#include "toolname.h"
+#include "frdfind_out.h"
 
-#include <assert.h>
+#include "frdfind_ctx.h"
+#include "frdfind_msg.h"
+#include "grow.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
@@ -48,6 +48,7 @@ enum {
 };
 
 struct ff_thread {
+    struct ff_ctx *ctx; /**< the run */
     /** Held by the owner while it evaluates, under -depth with several workers, so that
      *  ff_out_flush_each() never takes half a record; uncontended otherwise. */
     pthread_mutex_t lock;
@@ -67,39 +68,54 @@ struct ff_thread {
     struct frd_list *list;     /**< for -empty */
 };
 
-static pthread_mutex_t stdout_lock = PTHREAD_MUTEX_INITIALIZER;
-/** stdout is a terminal: each record goes out when it ends (results as they are found). */
-static bool line_mode;
-/** Every evaluation runs on one thread (see ff_out_init()). */
-static bool sole_writer;
-/** stdout's reader went away (EPIPE): the walk stops. */
-static atomic_bool broken;
-/** One state per worker index, made on first use by that worker. */
-static struct ff_thread **threads;
-static unsigned nthreads;
-static atomic_bool run_failed;
-static atomic_int first_write_errno;
-/** The last write to stdout failed, and no message went out since: its lines were still
- *  pending when the message came (see ff_out_unflushed_failure()). */
-static atomic_bool failed_since_message;
-/** A write to stderr failed (see ff_stderr_failed()). */
-static atomic_bool stderr_failed;
+/** The run's output: stdout, and the states of the worker indexes. */
+struct ff_out {
+    pthread_mutex_t stdout_lock; /**< one thread writes to stdout at a time */
+    /** stdout is a terminal: each record goes out when it ends (results as they are found). */
+    bool line_mode;
+    /** Every evaluation runs on one thread (see ff_out_init()). */
+    bool sole_writer;
+    /** stdout's reader went away (EPIPE): the walk stops. */
+    atomic_bool broken;
+    atomic_int first_write_errno; /**< see ff_out_write_error() */
+    /** One state per worker index, made on first use by that worker. */
+    struct ff_thread **threads;
+    unsigned nthreads;
+};
 
-int ff_out_init(unsigned workers, bool one_writer)
+int ff_out_init(struct ff_ctx *ctx, unsigned workers, bool one_writer)
 {
-    nthreads = workers;
-    sole_writer = one_writer;
-    line_mode = isatty(STDOUT_FILENO) == 1;
-    threads = calloc(workers, sizeof(*threads));
-    return threads == NULL ? -1 : 0;
+    struct ff_out *out = calloc(1, sizeof(*out));
+    struct ff_thread **threads = calloc(workers, sizeof(*threads));
+    if (out == NULL || threads == NULL) {
+        free(out);
+        free(threads);
+        return -1;
+    }
+    pthread_mutex_init(&out->stdout_lock, NULL);
+    out->line_mode = isatty(STDOUT_FILENO) == 1;
+    out->sole_writer = one_writer;
+    atomic_init(&out->broken, false);
+    atomic_init(&out->first_write_errno, 0);
+    out->threads = threads;
+    out->nthreads = workers;
+    ctx->out = out;
+    return 0;
 }
 
-struct ff_thread *ff_thread_get(unsigned worker)
+struct ff_thread *const *ff_out_threads(const struct ff_ctx *ctx, unsigned *n)
 {
-    if (worker >= nthreads) {
+    *n = ctx->out != NULL ? ctx->out->nthreads : 0;
+    return ctx->out != NULL ? ctx->out->threads : NULL;
+}
+
+struct ff_thread *ff_thread_get(struct ff_ctx *ctx, unsigned worker)
+{
+    struct ff_out *out = ctx->out;
+    if (out == NULL || worker >= out->nthreads) {
         return NULL;
     }
-    struct ff_thread *thr = threads[worker];
+    struct ff_thread *thr = out->threads[worker];
     if (thr != NULL) {
         return thr;
     }
@@ -113,45 +129,40 @@ struct ff_thread *ff_thread_get(unsigned worker)
         return NULL;
     }
     thr->cap = INITIAL_CAP;
+    thr->ctx = ctx;
     pthread_mutex_init(&thr->lock, NULL);
-    threads[worker] = thr;
+    out->threads[worker] = thr;
     return thr;
 }
 
-/** Writes everything, retrying on EINTR and short writes. Records the first error. */
-static void write_all(int fd, const char *data, size_t len)
+struct ff_ctx *ff_thread_ctx(struct ff_thread *thr)
 {
-    while (len > 0) {
-        ssize_t n = write(fd, data, len);
-        if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            int err = errno;
-            if (fd != STDOUT_FILENO) {
-                atomic_store(&stderr_failed, true); // nowhere left to say it
-                return;
-            }
-            int expected = 0;
-            atomic_compare_exchange_strong(&first_write_errno, &expected, err);
-            atomic_store(&failed_since_message, true);
-            if (err == EPIPE) {
-                // Nobody reads any more. A full disk or a bad descriptor does not stop the
-                // walk: find walks on (its -exec and -delete still act), then reports it.
-                atomic_store(&broken, true);
-            }
-            return;
-        }
-        data += n;
-        len -= (size_t)n;
+    return thr->ctx;
+}
+
+/** Writes to stdout whole. Records the first error; a broken pipe stops the walk. */
+static void write_stdout(struct ff_ctx *ctx, const char *data, size_t len)
+{
+    int err = ff_write_full(STDOUT_FILENO, data, len);
+    if (err == 0) {
+        return;
+    }
+    int expected = 0;
+    atomic_compare_exchange_strong(&ctx->out->first_write_errno, &expected, err);
+    ff_msg_stdout_failed(ctx);
+    if (err == EPIPE) {
+        // Nobody reads any more. A full disk or a bad descriptor does not stop the walk:
+        // find walks on (its -exec and -delete still act), then reports it.
+        atomic_store(&ctx->out->broken, true);
     }
 }
 
 static void flush_locked(struct ff_thread *thr)
 {
-    pthread_mutex_lock(&stdout_lock);
-    write_all(STDOUT_FILENO, thr->buf, thr->len);
-    pthread_mutex_unlock(&stdout_lock);
+    struct ff_out *out = thr->ctx->out;
+    pthread_mutex_lock(&out->stdout_lock);
+    write_stdout(thr->ctx, thr->buf, thr->len);
+    pthread_mutex_unlock(&out->stdout_lock);
     thr->len = 0;
 }
 
@@ -167,15 +178,16 @@ void ff_out_append(struct ff_thread *thr, const void *data, size_t len)
 
 void ff_out_before_error(struct ff_thread *thr)
 {
-    if (!sole_writer) {
+    struct ff_out *o = thr->ctx->out;
+    if (!o->sole_writer) {
         return;
     }
     // (thr->lock is not taken with one writer: no one else reads thr)
     size_t out = thr->file_fp != NULL ? thr->file_start : thr->len;
     if (out > 0) {
-        pthread_mutex_lock(&stdout_lock);
-        write_all(STDOUT_FILENO, thr->buf, out);
-        pthread_mutex_unlock(&stdout_lock);
+        pthread_mutex_lock(&o->stdout_lock);
+        write_stdout(thr->ctx, thr->buf, out);
+        pthread_mutex_unlock(&o->stdout_lock);
     }
     if (thr->file_fp != NULL) {
         // The record half made for a file goes to its stream, where find's printf put it.
@@ -208,7 +220,7 @@ void ff_out_fill(struct ff_thread *thr, char c, size_t n)
 
 void ff_out_end_record(struct ff_thread *thr)
 {
-    if (thr->len >= FLUSH_AT || (line_mode && thr->len > 0)) {
+    if (thr->len >= FLUSH_AT || (thr->ctx->out->line_mode && thr->len > 0)) {
         flush_locked(thr);
     }
 }
@@ -218,11 +230,12 @@ void ff_out_count(struct ff_thread *thr)
     thr->count++;
 }
 
-uint64_t ff_out_flush_all(void)
+uint64_t ff_out_flush_all(struct ff_ctx *ctx)
 {
     uint64_t total = 0;
-    for (unsigned i = 0; i < nthreads; i++) {
-        struct ff_thread *thr = threads[i];
+    struct ff_out *out = ctx->out;
+    for (unsigned i = 0; out != NULL && i < out->nthreads; i++) {
+        struct ff_thread *thr = out->threads[i];
         if (thr == NULL) {
             continue;
         }
@@ -230,7 +243,7 @@ uint64_t ff_out_flush_all(void)
             flush_locked(thr);
         }
         if (thr->oom) {
-            ff_error("out of memory: some output was lost");
+            ff_error(ctx, "out of memory: some output was lost");
             thr->oom = false;
         }
         total += thr->count;
@@ -239,18 +252,18 @@ uint64_t ff_out_flush_all(void)
     return total;
 }
 
-void ff_out_exclusive_begin(struct ff_thread *thr)
+void ff_out_exclusive_begin(struct ff_ctx *ctx, struct ff_thread *thr)
 {
-    pthread_mutex_lock(&stdout_lock);
+    pthread_mutex_lock(&ctx->out->stdout_lock);
     if (thr != NULL && thr->len > 0) {
-        write_all(STDOUT_FILENO, thr->buf, thr->len);
+        write_stdout(ctx, thr->buf, thr->len);
         thr->len = 0;
     }
 }
 
-void ff_out_exclusive_end(void)
+void ff_out_exclusive_end(struct ff_ctx *ctx)
 {
-    pthread_mutex_unlock(&stdout_lock);
+    pthread_mutex_unlock(&ctx->out->stdout_lock);
 }
 
 void ff_out_file_begin(struct ff_thread *thr, FILE *fp)
@@ -269,9 +282,9 @@ void ff_out_file_end(struct ff_thread *thr)
     thr->file_fp = NULL;
 }
 
-bool ff_out_broken(void)
+bool ff_out_broken(const struct ff_ctx *ctx)
 {
-    return atomic_load_explicit(&broken, memory_order_relaxed);
+    return atomic_load_explicit(&ctx->out->broken, memory_order_relaxed);
 }
 
 void ff_out_lock(struct ff_thread *thr)
@@ -294,26 +307,32 @@ static void flush_under_lock(struct ff_thread *thr)
     pthread_mutex_unlock(&thr->lock);
 }
 
-void ff_out_flush_each(void)
+void ff_out_flush_each(struct ff_ctx *ctx)
 {
-    for (unsigned i = 0; i < nthreads; i++) {
-        if (threads[i] != NULL) {
-            flush_under_lock(threads[i]);
+    struct ff_out *out = ctx->out;
+    for (unsigned i = 0; i < out->nthreads; i++) {
+        if (out->threads[i] != NULL) {
+            flush_under_lock(out->threads[i]);
         }
     }
 }
 
-void ff_out_flush_worker(unsigned worker)
+void ff_out_flush_worker(struct ff_ctx *ctx, unsigned worker)
 {
-    if (worker < nthreads && threads[worker] != NULL) {
-        flush_under_lock(threads[worker]);
+    struct ff_out *out = ctx->out;
+    if (out != NULL && worker < out->nthreads && out->threads[worker] != NULL) {
+        flush_under_lock(out->threads[worker]);
     }
 }
 
-void ff_out_free_all(void)
+void ff_out_free_all(struct ff_ctx *ctx)
 {
-    for (unsigned i = 0; i < nthreads; i++) {
-        struct ff_thread *thr = threads[i];
+    struct ff_out *out = ctx->out;
+    if (out == NULL) {
+        return;
+    }
+    for (unsigned i = 0; i < out->nthreads; i++) {
+        struct ff_thread *thr = out->threads[i];
         if (thr != NULL) {
             frd_lister_free(thr->lister);
             frd_list_free(thr->list);
@@ -324,14 +343,15 @@ void ff_out_free_all(void)
             free(thr);
         }
     }
-    free(threads);
-    threads = NULL;
-    nthreads = 0;
+    free(out->threads);
+    pthread_mutex_destroy(&out->stdout_lock);
+    free(out);
+    ctx->out = NULL;
 }
 
-bool ff_out_stdout_is_tty(void)
+bool ff_out_stdout_is_tty(const struct ff_ctx *ctx)
 {
-    return line_mode;
+    return ctx->out->line_mode;
 }
 
 void ff_out_to_tty(struct ff_thread *thr, bool to_tty)
@@ -420,126 +440,7 @@ int ff_thread_lister(struct ff_thread *thr, struct frd_lister **lister, struct f
     return 0;
 }
 
-const char *ff_quoted(char *buf, size_t cap, const char *s)
+int ff_out_write_error(const struct ff_ctx *ctx)
 {
-    assert(cap > 0);
-    size_t n = tool_quote_locale_to(buf, cap - 1, s);
-    buf[n < cap - 1 ? n : cap - 1] = '\0';
-    return buf;
-}
-
-char *ff_quoted_in(const char *before, const char *s, const char *after)
-{
-    int err = errno;
-    size_t b = strlen(before);
-    size_t q = tool_quote_locale_to(NULL, 0, s);
-    size_t a = strlen(after);
-    char *msg = malloc(b + q + a + 1);
-    if (msg != NULL) {
-        memcpy(msg, before, b);
-        tool_quote_locale_to(msg + b, q, s);
-        memcpy(msg + b + q, after, a + 1);
-    }
-    errno = err;
-    return msg;
-}
-
-/** Writes tool_name + ": " + parts + "\n" to stderr in one write(). */
-static void write_message(const char *quoted_path, const char *text)
-{
-    size_t path_len = 0;
-    if (quoted_path != NULL) {
-        path_len = tool_quote_locale_to(NULL, 0, quoted_path);
-    }
-    size_t text_len = strlen(text);
-    size_t name_len = strlen(tool_name);
-    size_t total = name_len + 2 + path_len + 2 + text_len + 1;
-    char stack[1024];
-    char *msg = total <= sizeof(stack) ? stack : malloc(total);
-    if (msg == NULL) {
-        return;
-    }
-    size_t n = 0;
-    memcpy(msg, tool_name, name_len);
-    memcpy(msg + name_len, ": ", 2);
-    n = name_len + 2;
-    if (quoted_path != NULL) {
-        n += tool_quote_locale_to(msg + n, path_len, quoted_path);
-        memcpy(msg + n, ": ", 2);
-        n += 2;
-    }
-    memcpy(msg + n, text, text_len);
-    n += text_len;
-    msg[n++] = '\n';
-    atomic_store(&failed_since_message, false);
-    write_all(STDERR_FILENO, msg, n);
-    if (msg != stack) {
-        free(msg);
-    }
-}
-
-void ff_error_path(const char *path, const char *message)
-{
-    atomic_store(&run_failed, true);
-    write_message(path, message);
-}
-
-void ff_error(const char *text)
-{
-    atomic_store(&run_failed, true);
-    write_message(NULL, text);
-}
-
-void ff_error_quoted(const char *before, const char *path, int err)
-{
-    char reason[256];
-    snprintf(reason, sizeof(reason), ": %s", strerror(err));
-    char *msg = ff_quoted_in(before, path, reason);
-    if (msg != NULL) {
-        ff_error(msg);
-        free(msg);
-    } else {
-        ff_set_failed(); // (no memory for the message: the exit status still says it)
-    }
-}
-
-void ff_note(const char *text)
-{
-    write_message(NULL, text);
-}
-
-void ff_note_path(const char *path, const char *message)
-{
-    write_message(path, message);
-}
-
-void ff_write_stderr(const void *data, size_t len)
-{
-    write_all(STDERR_FILENO, data, len);
-}
-
-bool ff_stderr_failed(void)
-{
-    // (-fprint /dev/stderr and a few messages of the shared tool code go through stdio.)
-    return fflush(stderr) != 0 || ferror(stderr) != 0 || atomic_load(&stderr_failed);
-}
-
-bool ff_failed(void)
-{
-    return atomic_load(&run_failed);
-}
-
-void ff_set_failed(void)
-{
-    atomic_store(&run_failed, true);
-}
-
-int ff_out_write_error(void)
-{
-    return atomic_load(&first_write_errno);
-}
-
-bool ff_out_unflushed_failure(void)
-{
-    return atomic_load(&failed_since_message);
+    return ctx->out != NULL ? atomic_load(&ctx->out->first_write_errno) : 0;
 }

@@ -6,11 +6,14 @@
  * looked up once (getpwuid_r / getgrgid_r, which may ask NSS, slowly) and remembered for
  * the run in the tools' hash table, under one lock. Workers first look at a one-entry cache
  * of their own (indexed by the walk's worker index, no thread locals), so a tree owned by
- * one user takes the lock once per worker, not once per file.
+ * one user takes the lock once per worker, not once per file. The caches are the run's
+ * (ctx->owners, made by ff_ctx_init()).
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "frdfind.h"
+#include "frdfind_owner.h"
+
+#include "frdfind_ctx.h"
 #include "hash.h"
 
 #include <errno.h>
@@ -44,8 +47,52 @@ struct id_cache {
     struct last_id last[MAX_WORKERS];
 };
 
-static struct id_cache users = {.lock = PTHREAD_MUTEX_INITIALIZER, .group = false};
-static struct id_cache groups = {.lock = PTHREAD_MUTEX_INITIALIZER, .group = true};
+/** The run's two caches. */
+struct ff_owners {
+    struct id_cache users;
+    struct id_cache groups;
+};
+
+int ff_owners_new(struct ff_ctx *ctx)
+{
+    struct ff_owners *o = calloc(1, sizeof(*o));
+    if (o == NULL) {
+        return -1;
+    }
+    pthread_mutex_init(&o->users.lock, NULL);
+    pthread_mutex_init(&o->groups.lock, NULL);
+    o->groups.group = true;
+    ctx->owners = o;
+    return 0;
+}
+
+/** Frees the names of a cache and its table. */
+static void cache_free(struct id_cache *c)
+{
+    if (c->table.record_size != 0) {
+        for (size_t i = 0; i < tool_hash_capacity(&c->table); i++) {
+            const void *slot = tool_hash_slot(&c->table, i);
+            if (slot != NULL) {
+                struct id_record r;
+                memcpy(&r, slot, sizeof(r));
+                free(r.name);
+            }
+        }
+        tool_hash_free(&c->table);
+    }
+    pthread_mutex_destroy(&c->lock);
+}
+
+void ff_owners_free(struct ff_ctx *ctx)
+{
+    struct ff_owners *o = ctx->owners;
+    if (o != NULL) {
+        cache_free(&o->users);
+        cache_free(&o->groups);
+        free(o);
+        ctx->owners = NULL;
+    }
+}
 
 static bool id_eq(const void *record, const void *key)
 {
@@ -126,12 +173,12 @@ static const char *cached_name(struct id_cache *c, uint32_t id, unsigned worker)
     return last->name;
 }
 
-const char *ff_user_name(uint32_t uid, unsigned worker)
+const char *ff_user_name(struct ff_ctx *ctx, uint32_t uid, unsigned worker)
 {
-    return cached_name(&users, uid, worker);
+    return cached_name(&ctx->owners->users, uid, worker);
 }
 
-const char *ff_group_name(uint32_t gid, unsigned worker)
+const char *ff_group_name(struct ff_ctx *ctx, uint32_t gid, unsigned worker)
 {
-    return cached_name(&groups, gid, worker);
+    return cached_name(&ctx->owners->groups, gid, worker);
 }

@@ -13,9 +13,16 @@
  */
 #define _GNU_SOURCE // lgetxattr, localtime_r
 
-#include "frdfind.h"
-#include "toolname.h"
+#include "frdfind_printf.h"
 
+#include "frdfind_ctx.h"
+#include "frdfind_eval.h"
+#include "frdfind_mounts.h"
+#include "frdfind_msg.h"
+#include "frdfind_out.h"
+#include "frdfind_owner.h"
+
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -54,25 +61,8 @@ struct ff_format {
     const char *dest; /**< the output's name in find's write errors (not owned) */
 };
 
-/** Writes "frdfind: " + the n bytes of msg (a NUL among them included, as find writes
- *  it) + "\n" to stderr in one write. */
-static void say(const char *msg, size_t n)
-{
-    size_t name_len = strlen(tool_name);
-    char *buf = malloc(name_len + 2 + n + 1);
-    if (buf == NULL) {
-        return;
-    }
-    memcpy(buf, tool_name, name_len);
-    memcpy(buf + name_len, ": ", 2);
-    memcpy(buf + name_len + 2, msg, n);
-    buf[name_len + 2 + n] = '\n';
-    ff_write_stderr(buf, name_len + 2 + n + 1);
-    free(buf);
-}
-
 /** find's error for "%" then flags and the character c: reserved ('\0' written as is). */
-static void reserved_directive(char c)
+static void reserved_directive(struct ff_ctx *ctx, char c)
 {
     static const char head[] = "error: the format directive `%";
     static const char tail[] = "' is reserved for future use";
@@ -80,17 +70,17 @@ static void reserved_directive(char c)
     memcpy(msg, head, sizeof(head) - 1);
     msg[sizeof(head) - 1] = c;
     memcpy(msg + sizeof(head), tail, sizeof(tail) - 1);
-    say(msg, sizeof(head) + sizeof(tail) - 1);
-    ff_set_failed();
+    ff_warning(ctx, msg, sizeof(head) + sizeof(tail) - 1);
+    ff_set_failed(ctx);
 }
 
 /** find's warning about an unknown escape or directive `p` (n bytes), printed as it is. */
-static void warn(const char *what, const char *p, size_t n)
+static void warn(struct ff_ctx *ctx, const char *what, const char *p, size_t n)
 {
     char msg[96];
     int len = snprintf(msg, sizeof(msg), "warning: unrecognized %s `%.*s'", what, (int)n, p);
     if (len > 0 && (size_t)len < sizeof(msg)) {
-        say(msg, (size_t)len);
+        ff_warning(ctx, msg, (size_t)len);
     }
 }
 
@@ -153,7 +143,189 @@ static void read_count(const char **q, int *value, bool *overflow)
     *value = (int)v;
 }
 
-int ff_format_compile(const char *src, const char *dest, struct ff_format **out, unsigned *needs)
+/** A format being compiled: the segments made, the literal text being gathered. */
+struct compiler {
+    struct ff_ctx *ctx;
+    struct ff_format *fmt;
+    size_t t;       /**< bytes used in fmt->text */
+    size_t lit;     /**< start of the literal segment being built */
+    size_t n;       /**< segments made */
+    unsigned needs; /**< what the directives read */
+};
+
+/** Ends the literal text gathered so far as a segment of its own (if any). */
+static void end_literal(struct compiler *c)
+{
+    if (c->t > c->lit) {
+        c->fmt->segs[c->n].text = c->fmt->text + c->lit;
+        c->fmt->segs[c->n].len = c->t - c->lit;
+        c->n++;
+    }
+    c->lit = c->t;
+}
+
+/** Adds the source bytes from p to end to the literal text, as they are. */
+static void keep_text(struct compiler *c, const char *p, const char *end)
+{
+    memcpy(c->fmt->text + c->t, p, (size_t)(end - p));
+    c->t += (size_t)(end - p);
+}
+
+/** A backslash escape at p (find's: \a \b \c \f \n \r \t \v \\ \NNN; any other is
+ *  kept as written, with find's warning). @return where the source goes on. */
+static const char *compile_escape(struct compiler *c, const char *p)
+{
+    char *text = c->fmt->text;
+    char e = p[1];
+    const char *map = "a\ab\bf\fn\nr\rt\tv\v\\\\";
+    const char *hit = e != '\0' ? strchr(map, e) : NULL;
+    if (hit != NULL && (hit - map) % 2 == 0) {
+        text[c->t++] = hit[1];
+        return p + 2;
+    }
+    if (e == 'c') {
+        end_literal(c);
+        c->fmt->segs[c->n++].stop = true;
+        return p + 2;
+    }
+    if (e >= '0' && e <= '7') {
+        unsigned v = 0;
+        int k = 1;
+        for (; k <= 3 && p[k] >= '0' && p[k] <= '7'; k++) {
+            v = v * 8 + (unsigned)(p[k] - '0');
+        }
+        text[c->t++] = (char)v;
+        return p + k;
+    }
+    if (e == '\0') {
+        static const char msg[] = "warning: escape `\\' followed by nothing at all";
+        ff_warning(c->ctx, msg, sizeof(msg) - 1);
+        text[c->t++] = '\\';
+        return p + 1;
+    }
+    warn(c->ctx, "escape", p, 2);
+    text[c->t++] = '\\';
+    text[c->t++] = e;
+    return p + 2;
+}
+
+/** Reads find's flags, width and precision after a '%' at q into seg. @return the letter's
+ *  position. */
+static const char *compile_flags(const char *q, struct ff_seg *seg)
+{
+    // find's flags are "-+ #"; a '0' is the width's first digit (so "%0+5m" is the unknown
+    // directive "%0+", as in find), which printf takes as its zero flag.
+    for (;; q++) {
+        if (*q == '-') {
+            seg->left = true;
+        } else if (*q == '+') {
+            seg->plus = true;
+        } else if (*q == ' ') {
+            seg->space = true;
+        } else if (*q == '#') {
+            seg->alt = true;
+        } else {
+            break;
+        }
+    }
+    seg->zero = *q == '0';
+    read_count(&q, &seg->width, &seg->overflow);
+    if (*q == '.') {
+        q++;
+        read_count(&q, &seg->prec, &seg->overflow);
+    }
+    return q;
+}
+
+/**
+ * The directive letter at q (its flags in seg) into seg, with what it reads.
+ * @return the source after it, or NULL for a letter that makes no directive (find keeps
+ * what it wrote as text, with its warning).
+ */
+static const char *compile_letter(struct compiler *c, const char *q, struct ff_seg *seg)
+{
+    char d = *q;
+    if (strchr("ACTB", d) != NULL && q[1] != '\0') {
+        // %Ak %Ck %Tk %Bk: any k goes to strftime, as find passes it on.
+        seg->directive = d;
+        seg->tk = q[1];
+        c->needs |= directive_field(d);
+        return q + 2;
+    }
+    if (strchr("ACTB", d) != NULL) {
+        // find names the letter alone, without the flags and width before it.
+        static const char msg[] = "warning: format directive `%T' should be followed by "
+                                  "another character";
+        char line[sizeof(msg)];
+        memcpy(line, msg, sizeof(msg));
+        line[sizeof("warning: format directive `%") - 1] = d;
+        ff_warning(c->ctx, line, sizeof(line) - 1);
+        return NULL;
+    }
+    if (d == 'a' || d == 'c' || d == 't') {
+        seg->directive = (char)(d - 'a' + 'A');
+        seg->tk = 0;
+        c->needs |= directive_field(d);
+    } else if (strchr("pPHfhdyl", d) != NULL) {
+        seg->directive = d;
+        // find's %y needs the type (unknown where a directory's stat failed); its %l needs
+        // a stat of the entry.
+        c->needs |= d == 'y' ? FRD_FIELD_TYPE : d == 'l' ? FF_NEED_STAT | FF_NEED_DIR_FD : 0;
+    } else if (d == 'Y') {
+        seg->directive = d;
+        c->needs |= FF_NEED_LINKSTAT | FF_NEED_STAT | FF_NEED_DIR_FD;
+    } else if (strchr("sinmMkbDuUgGFSZ", d) != NULL) {
+        seg->directive = d;
+        c->needs |= directive_field(d) | (d == 'Z' ? FF_NEED_DIR_FD : 0);
+    } else {
+        char directive[2] = {'%', d};
+        warn(c->ctx, "format directive", directive, 2);
+        return NULL;
+    }
+    return q + 1;
+}
+
+/**
+ * A '%' at p: "%%", a directive, or text find keeps as written.
+ * @return where the source goes on, or NULL after find's error (the format is refused).
+ */
+static const char *compile_percent(struct compiler *c, const char *p)
+{
+    if (p[1] == '%') {
+        c->fmt->text[c->t++] = '%';
+        return p + 2;
+    }
+    if (p[1] == '\0') {
+        static const char msg[] = "error: % at end of format string";
+        ff_warning(c->ctx, msg, sizeof(msg) - 1);
+        ff_set_failed(c->ctx);
+        return NULL;
+    }
+    struct ff_seg seg = {.prec = -1};
+    const char *q = compile_flags(p + 1, &seg);
+    char d = *q;
+    if (d == '\0' || d == '{' || d == '[' || d == '(') {
+        // find: "%5" or "%-" at the end, and these three, are errors.
+        reserved_directive(c->ctx, d);
+        return NULL;
+    }
+    if (d == '%') {
+        // find prints "%5%" as "%5": the flags, not the second '%'.
+        keep_text(c, p, q);
+        return q + 1;
+    }
+    const char *next = compile_letter(c, q, &seg);
+    if (next == NULL) {
+        keep_text(c, p, q + 1);
+        return q + 1;
+    }
+    end_literal(c);
+    c->fmt->segs[c->n++] = seg;
+    return next;
+}
+
+int ff_format_compile(struct ff_ctx *ctx, const char *src, const char *dest, struct ff_format **out,
+                      unsigned *needs)
 {
     size_t src_len = strlen(src);
     struct ff_format *fmt = calloc(1, sizeof(*fmt));
@@ -164,163 +336,30 @@ int ff_format_compile(const char *src, const char *dest, struct ff_format **out,
         free(fmt);
         free(segs);
         free(text);
-        ff_error("out of memory");
+        ff_error(ctx, "out of memory");
         return 1;
     }
     fmt->segs = segs;
     fmt->text = text;
     fmt->dest = dest;
-    size_t t = 0;   // bytes used in text
-    size_t lit = 0; // start of the literal segment being built
-    size_t n = 0;
-#define END_LITERAL()                  \
-    do {                               \
-        if (t > lit) {                 \
-            segs[n].text = text + lit; \
-            segs[n].len = t - lit;     \
-            n++;                       \
-        }                              \
-        lit = t;                       \
-    } while (0)
-    const char *p = src;
-    while (*p != '\0') {
+    struct compiler c = {.ctx = ctx, .fmt = fmt};
+    for (const char *p = src; *p != '\0';) {
         if (*p == '\\') {
-            char c = p[1];
-            const char *map = "a\ab\bf\fn\nr\rt\tv\v\\\\";
-            const char *hit = c != '\0' ? strchr(map, c) : NULL;
-            if (hit != NULL && (hit - map) % 2 == 0) {
-                text[t++] = hit[1];
-                p += 2;
-            } else if (c == 'c') {
-                END_LITERAL();
-                segs[n++].stop = true;
-                p += 2;
-            } else if (c >= '0' && c <= '7') {
-                unsigned v = 0;
-                int k = 1;
-                for (; k <= 3 && p[k] >= '0' && p[k] <= '7'; k++) {
-                    v = v * 8 + (unsigned)(p[k] - '0');
-                }
-                text[t++] = (char)v;
-                p += k;
-            } else if (c == '\0') {
-                static const char msg[] = "warning: escape `\\' followed by nothing at all";
-                say(msg, sizeof(msg) - 1);
-                text[t++] = '\\';
-                p++;
-            } else {
-                warn("escape", p, 2);
-                text[t++] = '\\';
-                text[t++] = c;
-                p += 2;
+            p = compile_escape(&c, p);
+        } else if (*p == '%') {
+            p = compile_percent(&c, p);
+            if (p == NULL) {
+                ff_format_free(fmt);
+                return 1;
             }
-            continue;
-        }
-        if (*p != '%') {
-            text[t++] = *p++;
-            continue;
-        }
-        if (p[1] == '%') {
-            text[t++] = '%';
-            p += 2;
-            continue;
-        }
-        if (p[1] == '\0') {
-            static const char msg[] = "error: % at end of format string";
-            say(msg, sizeof(msg) - 1);
-            ff_set_failed();
-            ff_format_free(fmt);
-            return 1;
-        }
-        struct ff_seg seg = {.prec = -1};
-        const char *q = p + 1;
-        // find's flags are "-+ #"; a '0' is the width's first digit (so "%0+5m" is the
-        // unknown directive "%0+", as in find), which printf takes as its zero flag.
-        for (;; q++) {
-            if (*q == '-') {
-                seg.left = true;
-            } else if (*q == '+') {
-                seg.plus = true;
-            } else if (*q == ' ') {
-                seg.space = true;
-            } else if (*q == '#') {
-                seg.alt = true;
-            } else {
-                break;
-            }
-        }
-        seg.zero = *q == '0';
-        read_count(&q, &seg.width, &seg.overflow);
-        if (*q == '.') {
-            q++;
-            read_count(&q, &seg.prec, &seg.overflow);
-        }
-        char d = *q;
-        if (d == '\0' || d == '{' || d == '[' || d == '(') {
-            // find: "%5" or "%-" at the end, and these three, are errors.
-            reserved_directive(d);
-            ff_format_free(fmt);
-            return 1;
-        }
-        if (d == '%') {
-            // find prints "%5%" as "%5": the flags, not the second '%'.
-            memcpy(text + t, p, (size_t)(q - p));
-            t += (size_t)(q - p);
-            p = q + 1;
-            continue;
-        }
-        if (strchr("ACTB", d) != NULL && q[1] != '\0') {
-            // %Ak %Ck %Tk %Bk: any k goes to strftime, as find passes it on.
-            seg.directive = d;
-            seg.tk = q[1];
-            *needs |= directive_field(d);
-            q += 2;
-        } else if (strchr("ACTB", d) != NULL) {
-            // find names the letter alone, without the flags and width before it.
-            static const char msg[] = "warning: format directive `%T' should be followed by "
-                                      "another character";
-            char line[sizeof(msg)];
-            memcpy(line, msg, sizeof(msg));
-            line[sizeof("warning: format directive `%") - 1] = d;
-            say(line, sizeof(line) - 1);
-            memcpy(text + t, p, (size_t)(q + 1 - p));
-            t += (size_t)(q + 1 - p);
-            p = q + 1;
-            continue;
-        } else if (d == 'a' || d == 'c' || d == 't') {
-            seg.directive = (char)(d - 'a' + 'A');
-            seg.tk = 0;
-            *needs |= directive_field(d);
-            q++;
-        } else if (strchr("pPHfhdyl", d) != NULL) {
-            seg.directive = d;
-            // find's %y needs the type (unknown where a directory's stat failed); its %l
-            // needs a stat of the entry.
-            *needs |= d == 'y' ? FRD_FIELD_TYPE : d == 'l' ? FF_NEED_STAT | FF_NEED_DIR_FD : 0;
-            q++;
-        } else if (d == 'Y') {
-            seg.directive = d;
-            *needs |= FF_NEED_LINKSTAT | FF_NEED_STAT | FF_NEED_DIR_FD;
-            q++;
-        } else if (strchr("sinmMkbDuUgGFSZ", d) != NULL) {
-            seg.directive = d;
-            *needs |= directive_field(d) | (d == 'Z' ? FF_NEED_DIR_FD : 0);
-            q++;
         } else {
-            char directive[2] = {'%', d};
-            warn("format directive", directive, 2);
-            memcpy(text + t, p, (size_t)(q + 1 - p));
-            t += (size_t)(q + 1 - p);
-            p = q + 1;
-            continue;
+            text[c.t++] = *p++;
         }
-        END_LITERAL();
-        segs[n++] = seg;
-        p = q;
+        assert(c.t <= src_len && c.n <= src_len);
     }
-    END_LITERAL();
-#undef END_LITERAL
-    fmt->nsegs = n;
+    end_literal(&c);
+    fmt->nsegs = c.n;
+    *needs |= c.needs;
     *out = fmt;
     return 0;
 }
@@ -356,10 +395,10 @@ static void pad(struct ff_thread *thr, size_t n, char c)
  * prints nothing for it and find reports "'standard output': Value too large for defined
  * data type" (the file's name for -fprintf), the literal text before it already out.
  */
-static void emit_overflow(struct ff_thread *thr, const struct ff_format *fmt)
+static void emit_overflow(struct ff_eval *st, const struct ff_format *fmt)
 {
-    ff_out_before_error(thr);
-    ff_error_path(fmt->dest, strerror(EOVERFLOW));
+    ff_out_before_error(st->thr);
+    ff_error_path(st->ctx, fmt->dest, strerror(EOVERFLOW));
 }
 
 /** Emits a string directive with width, precision and '-'. */
@@ -539,9 +578,10 @@ static void emit_owner(struct ff_thread *thr, const struct ff_seg *seg, const ch
  * descriptor of the parent, never the path. Where there is none, find's message
  * ("getfilecon failed") and an empty field, as find built with SELinux prints.
  */
-static void emit_context(struct ff_thread *thr, const struct ff_seg *seg,
-                         const struct frd_walk_entry *we, bool follow)
+static void emit_context(struct ff_eval *st, const struct ff_seg *seg, bool follow)
 {
+    struct ff_thread *thr = st->thr;
+    const struct frd_walk_entry *we = st->we;
     char path[64];
     const char *at = we->path;
     if (we->parent_fd != FRD_INVALID_FD) {
@@ -559,7 +599,7 @@ static void emit_context(struct ff_thread *thr, const struct ff_seg *seg,
     if (n < 0) {
         int err = errno;
         ff_out_before_error(thr);
-        ff_error_quoted("getfilecon failed: ", we->path, err);
+        ff_error_quoted(st->ctx, "getfilecon failed: ", we->path, err);
         emit_str(thr, seg, "", 0);
         return;
     }
@@ -691,9 +731,10 @@ static char target_letter(const struct frd_walk_entry *we)
 }
 
 /** %l: the link's target, empty for anything that is not a link. */
-static void emit_link(struct ff_thread *thr, const struct ff_seg *seg,
-                      const struct frd_walk_entry *we)
+static void emit_link(struct ff_eval *st, const struct ff_seg *seg)
 {
+    struct ff_thread *thr = st->thr;
+    const struct frd_walk_entry *we = st->we;
     if (we->entry->type != FRD_TYPE_LNK) {
         emit_str(thr, seg, "", 0);
         return;
@@ -708,7 +749,7 @@ static void emit_link(struct ff_thread *thr, const struct ff_seg *seg,
         if (n < 0) {
             int err = errno;
             ff_out_before_error(thr);
-            ff_error_path(we->path, strerror(err));
+            ff_error_path(st->ctx, we->path, strerror(err));
             return;
         }
         if ((size_t)n < cap) {
@@ -719,17 +760,167 @@ static void emit_link(struct ff_thread *thr, const struct ff_seg *seg,
     }
 }
 
-void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts,
-                      const struct frd_walk_entry *we, struct ff_thread *thr)
+/** %p %P %H %f %h: the path, or a part of it, as find names it. */
+static void emit_path_part(struct ff_eval *st, const struct ff_seg *seg)
 {
+    const struct ff_options *opts = &st->ctx->opts;
+    const struct frd_walk_entry *we = st->we;
     const struct frd_entry *e = we->entry;
+    const char *s = we->path;
+    size_t len = we->path_len;
+    switch (seg->directive) {
+    case 'P':
+        len = below_root(opts, we, &s);
+        break;
+    case 'H':
+        s = start_point(opts, we);
+        len = strlen(s);
+        break;
+    case 'f':
+        if (we->depth == 0) {
+            size_t start;
+            len = ff_root_base(we->path, we->path_len, &start);
+            s = we->path + start;
+        } else {
+            s = e->name;
+            len = e->name_len;
+        }
+        break;
+    case 'h':
+        if (we->depth == 0) {
+            len = root_dir(we->path, we->path_len, &s);
+        } else {
+            len = we->path_len - e->name_len - 1;
+        }
+        break;
+    default: // 'p'
+        break;
+    }
+    emit_name(st->thr, seg, s, len);
+}
+
+/** %A %B %C %T: one of the entry's times (%Bk without a birth time: find 4.9's). */
+static void emit_entry_time(struct ff_eval *st, const struct ff_seg *seg)
+{
+    const struct frd_entry *e = st->we->entry;
+    switch (seg->directive) {
+    case 'A':
+        emit_time(st->thr, seg, e->atime_ns);
+        break;
+    case 'B':
+        if (!(e->fields & FRD_FIELD_BTIME)) {
+            // No birth time (the file system keeps none): what Debian's find 4.9, built
+            // without birth times, prints for every file: gnulib's "unknown" timespec
+            // {-1, -1} for %B@, an empty string for every other %Bk.
+            static const char unknown[] = "-1.-000000010";
+            emit_str(st->thr, seg, unknown, seg->tk == '@' ? sizeof(unknown) - 1 : 0);
+            break;
+        }
+        emit_time(st->thr, seg, e->btime_ns);
+        break;
+    case 'C':
+        emit_time(st->thr, seg, e->ctime_ns);
+        break;
+    default: // 'T'
+        emit_time(st->thr, seg, e->mtime_ns);
+        break;
+    }
+}
+
+/** %s %i %n %k %b %D %U %G: a number of the entry's stat. */
+static void emit_number(struct ff_eval *st, const struct ff_seg *seg)
+{
+    const struct frd_entry *e = st->we->entry;
+    uint64_t v;
+    switch (seg->directive) {
+    case 's':
+        v = e->size;
+        break;
+    case 'i':
+        v = e->file_id;
+        break;
+    case 'n':
+        v = e->nlink;
+        break;
+    case 'k':
+        v = (e->alloc_size / 512 + 1) / 2;
+        break;
+    case 'b':
+        v = e->alloc_size / 512;
+        break;
+    case 'D':
+        v = e->dev;
+        break;
+    case 'U':
+        v = e->uid;
+        break;
+    default: // 'G'
+        v = e->gid;
+        break;
+    }
+    emit_u64(st->thr, seg, v);
+}
+
+/** The other directives: %y %Y %l %d %m %M %u %g %F %S %Z. */
+static void emit_other(struct ff_eval *st, const struct ff_seg *seg)
+{
+    const struct frd_walk_entry *we = st->we;
+    const struct frd_entry *e = we->entry;
+    struct ff_thread *thr = st->thr;
+    char letter;
+    switch (seg->directive) {
+    case 'y':
+        letter = frd_type_letter(e->type);
+        emit_str(thr, seg, &letter, 1);
+        break;
+    case 'Y':
+        letter = target_letter(we);
+        emit_str(thr, seg, &letter, 1);
+        break;
+    case 'l':
+        emit_link(st, seg);
+        break;
+    case 'd':
+        emit_int(thr, seg, we->depth, 10);
+        break;
+    case 'm':
+        emit_int(thr, seg, e->mode & 07777, 8);
+        break;
+    case 'M': {
+        char m[11];
+        ff_mode_string(m, e->type, e->mode);
+        emit_str(thr, seg, m, sizeof(m) - 1);
+        break;
+    }
+    case 'u':
+        emit_owner(thr, seg, ff_user_name(st->ctx, e->uid, we->worker), e->uid);
+        break;
+    case 'g':
+        emit_owner(thr, seg, ff_group_name(st->ctx, e->gid, we->worker), e->gid);
+        break;
+    case 'F': {
+        const char *s = ff_fstype_name(st->ctx, e->dev);
+        emit_str(thr, seg, s, strlen(s));
+        break;
+    }
+    case 'S':
+        emit_sparseness(thr, seg, e);
+        break;
+    case 'Z':
+        emit_context(st, seg, st->ctx->opts.follow == FRD_FOLLOW_ALL && e->type != FRD_TYPE_LNK);
+        break;
+    default:
+        assert(!"a directive ff_format_compile() does not make");
+        break;
+    }
+}
+
+void ff_format_render(const struct ff_format *fmt, struct ff_eval *st)
+{
     for (size_t i = 0; i < fmt->nsegs; i++) {
         const struct ff_seg *seg = &fmt->segs[i];
-        const char *s;
-        size_t len;
-        char letter;
         if (seg->overflow) {
-            emit_overflow(thr, fmt);
+            emit_overflow(st, fmt);
             continue;
         }
         switch (seg->directive) {
@@ -737,121 +928,33 @@ void ff_format_render(const struct ff_format *fmt, const struct ff_options *opts
             if (seg->stop) {
                 return;
             }
-            ff_out_append(thr, seg->text, seg->len);
+            ff_out_append(st->thr, seg->text, seg->len);
             break;
         case 'p':
-            emit_name(thr, seg, we->path, we->path_len);
-            break;
         case 'P':
-            len = below_root(opts, we, &s);
-            emit_name(thr, seg, s, len);
-            break;
         case 'H':
-            s = start_point(opts, we);
-            emit_name(thr, seg, s, strlen(s));
-            break;
         case 'f':
-            if (we->depth == 0) {
-                size_t start;
-                len = ff_root_base(we->path, we->path_len, &start);
-                emit_name(thr, seg, we->path + start, len);
-            } else {
-                emit_name(thr, seg, e->name, e->name_len);
-            }
-            break;
         case 'h':
-            if (we->depth == 0) {
-                len = root_dir(we->path, we->path_len, &s);
-            } else {
-                s = we->path;
-                len = we->path_len - e->name_len - 1;
-            }
-            emit_name(thr, seg, s, len);
-            break;
-        case 'y':
-            letter = frd_type_letter(e->type);
-            emit_str(thr, seg, &letter, 1);
-            break;
-        case 'Y':
-            letter = target_letter(we);
-            emit_str(thr, seg, &letter, 1);
-            break;
-        case 'l':
-            emit_link(thr, seg, we);
-            break;
-        case 'd':
-            emit_int(thr, seg, we->depth, 10);
-            break;
-        case 'm':
-            emit_int(thr, seg, e->mode & 07777, 8);
-            break;
-        case 'M': {
-            char m[11];
-            ff_mode_string(m, e->type, e->mode);
-            emit_str(thr, seg, m, sizeof(m) - 1);
-            break;
-        }
-        case 's':
-            emit_u64(thr, seg, e->size);
-            break;
-        case 'i':
-            emit_u64(thr, seg, e->file_id);
-            break;
-        case 'n':
-            emit_u64(thr, seg, e->nlink);
-            break;
-        case 'k':
-            emit_u64(thr, seg, (e->alloc_size / 512 + 1) / 2);
-            break;
-        case 'b':
-            emit_u64(thr, seg, e->alloc_size / 512);
-            break;
-        case 'D':
-            emit_u64(thr, seg, e->dev);
+            emit_path_part(st, seg);
             break;
         case 'A':
-            emit_time(thr, seg, e->atime_ns);
-            break;
         case 'B':
-            if (!(e->fields & FRD_FIELD_BTIME)) {
-                // No birth time (the file system keeps none): what Debian's find 4.9, built
-                // without birth times, prints for every file: gnulib's "unknown" timespec
-                // {-1, -1} for %B@, an empty string for every other %Bk.
-                static const char unknown[] = "-1.-000000010";
-                emit_str(thr, seg, unknown, seg->tk == '@' ? sizeof(unknown) - 1 : 0);
-                break;
-            }
-            emit_time(thr, seg, e->btime_ns);
-            break;
         case 'C':
-            emit_time(thr, seg, e->ctime_ns);
-            break;
         case 'T':
-            emit_time(thr, seg, e->mtime_ns);
+            emit_entry_time(st, seg);
             break;
-        case 'u':
-            emit_owner(thr, seg, ff_user_name(e->uid, we->worker), e->uid);
-            break;
+        case 's':
+        case 'i':
+        case 'n':
+        case 'k':
+        case 'b':
+        case 'D':
         case 'U':
-            emit_u64(thr, seg, e->uid);
-            break;
-        case 'g':
-            emit_owner(thr, seg, ff_group_name(e->gid, we->worker), e->gid);
-            break;
         case 'G':
-            emit_u64(thr, seg, e->gid);
-            break;
-        case 'F':
-            s = ff_fstype_name(e->dev);
-            emit_str(thr, seg, s, strlen(s));
-            break;
-        case 'S':
-            emit_sparseness(thr, seg, e);
-            break;
-        case 'Z':
-            emit_context(thr, seg, we, opts->follow == FRD_FOLLOW_ALL && e->type != FRD_TYPE_LNK);
+            emit_number(st, seg);
             break;
         default:
+            emit_other(st, seg);
             break;
         }
     }

@@ -18,17 +18,17 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "frdfind.h"
+#include "frdfind_stdfd.h"
+
+#include "frdfind_ctx.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
 
-/** Bit fd set for each of 0, 1, 2 that was closed at start. */
-static unsigned closed_at_start;
-
-int ff_std_reserve(void)
+int ff_std_reserve(unsigned *closed)
 {
+    *closed = 0;
     for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
         if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF) {
             continue;
@@ -45,12 +45,12 @@ int ff_std_reserve(void)
                 return -1;
             }
         }
-        closed_at_start |= 1u << fd;
+        *closed |= 1u << fd;
     }
     return 0;
 }
 
-bool ff_std_was_closed(int fd)
+bool ff_std_was_closed(const struct ff_ctx *ctx, int fd)
 {
-    return fd >= STDIN_FILENO && fd <= STDERR_FILENO && (closed_at_start & (1u << fd)) != 0;
+    return fd >= STDIN_FILENO && fd <= STDERR_FILENO && (ctx->std_closed & (1u << fd)) != 0;
 }

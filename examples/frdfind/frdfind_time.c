@@ -14,7 +14,13 @@
  */
 #define _GNU_SOURCE // st_mtim, timegm
 
-#include "frdfind.h"
+#include "frdfind_time.h"
+
+#include "frdfind_ctx.h"
+#include "frdfind_date.h"
+#include "frdfind_eval.h"
+#include "frdfind_msg.h"
+#include "frdfind_parse.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,7 +34,7 @@
 #define NS_PER_SEC 1000000000LL
 #define DAYSECS    86400
 
-/** Which of an entry's times a test reads (find's xval). */
+/** Which of an entry's times a test reads (find's xval): the rows' param, and -newerXY's X. */
 enum time_of {
     TIME_A = 'a',    /**< access */
     TIME_B = 'B',    /**< birth */
@@ -78,10 +84,9 @@ static int64_t time_value(enum time_of of, const struct frd_entry *e)
 }
 
 /** find's pred_timewindow(): +N older, -N newer, N in the window after the reference. */
-static bool test_window(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                        struct ff_thread *thr)
+bool ff_eval_time(const struct ff_expr *expr, struct ff_eval *st)
 {
-    (void)thr;
+    const struct frd_walk_entry *we = st->we;
     const struct time_test *tt = expr->data;
     if (tt->of == TIME_USED && we->entry->atime_ns < we->entry->ctime_ns) {
         // -used: find 4.9 matches no file accessed before its last change, and compares
@@ -103,10 +108,9 @@ static bool test_window(const struct ff_expr *expr, const struct frd_walk_entry 
 
 /** -newerXY: the entry's X time after the reference. A file system without birth times
  *  reports no FRD_FIELD_BTIME: then -newerB? is false, as find says for such a file. */
-static bool test_newer(const struct ff_expr *expr, const struct frd_walk_entry *we,
-                       struct ff_thread *thr)
+bool ff_eval_newer(const struct ff_expr *expr, struct ff_eval *st)
 {
-    (void)thr;
+    const struct frd_walk_entry *we = st->we;
     const struct time_test *tt = expr->data;
     if (tt->of == TIME_B && !(we->entry->fields & FRD_FIELD_BTIME)) {
         return false;
@@ -138,25 +142,19 @@ static int64_t saturated_ns(int64_t sec, int64_t nsec)
     return sec * NS_PER_SEC + nsec;
 }
 
-static struct ff_expr *time_node(struct ff_parser *fp, enum time_of of,
-                                 bool (*test)(const struct ff_expr *, const struct frd_walk_entry *,
-                                              struct ff_thread *))
+/** Gives a time test's node the time it reads. @return 0, or -1 (reported). */
+static int time_test(struct ff_parser *fp, struct ff_expr *expr, enum time_of of)
 {
-    struct ff_expr *e = ff_parser_node(fp, FF_PRED);
-    struct time_test *tt = e != NULL ? malloc(sizeof(*tt)) : NULL;
+    struct time_test *tt = malloc(sizeof(*tt));
     if (tt == NULL) {
-        if (e != NULL) {
-            ff_parser_fail(fp, "out of memory");
-        }
-        free(e);
-        return NULL;
+        ff_parser_fail(fp, "out of memory");
+        return -1;
     }
     tt->of = of;
-    e->data = tt;
-    e->free_data = free;
-    e->test = test;
-    e->needs = time_field(of);
-    return e;
+    expr->data = tt;
+    expr->free_data = free;
+    expr->needs = time_field(of);
+    return 0;
 }
 
 /**
@@ -169,9 +167,12 @@ static struct ff_expr *time_node(struct ff_parser *fp, enum time_of of,
  * when the reference would pass the end of time_t. NaN is refused (find 4.9 fails an
  * assertion).
  */
-static struct ff_expr *parse_relative(struct ff_parser *fp, const char *primary, const char *arg,
-                                      enum time_of of, bool minutes)
+int ff_parse_time(struct ff_parser *fp, struct ff_expr *expr, char **argv)
 {
+    const char *primary = argv[0];
+    const char *arg = argv[1];
+    enum time_of of = (enum time_of)(expr->prim->param & ~FF_TIME_MINUTES);
+    bool minutes = (expr->prim->param & FF_TIME_MINUTES) != 0;
     struct ff_options *o = ff_parser_opts(fp);
     const char *s = arg;
     enum ff_cmp written = ff_take_sign(&s);
@@ -186,7 +187,7 @@ static struct ff_expr *parse_relative(struct ff_parser *fp, const char *primary,
             snprintf(msg, sizeof(msg), "invalid argument `%s' to `%s'", arg, primary);
         }
         ff_parser_fail(fp, msg);
-        return NULL;
+        return -1;
     }
     int64_t origin_sec = o->day_start_ns / NS_PER_SEC;
     int64_t origin_nsec = o->day_start_ns % NS_PER_SEC;
@@ -207,20 +208,20 @@ static struct ff_expr *parse_relative(struct ff_parser *fp, const char *primary,
                  "arithmetic overflow while converting %s %s to a number of seconds", s,
                  minutes ? "minutes" : "days");
         ff_parser_fail(fp, msg);
-        return NULL;
+        return -1;
     }
     int64_t ref_nsec = (int64_t)((double)origin_nsec - nanosec);
     if ((double)origin_nsec < nanosec && ref_sec > INT64_MIN) {
         ref_nsec += NS_PER_SEC;
         ref_sec -= 1;
     }
-    struct ff_expr *e = time_node(fp, of, test_window);
-    if (e != NULL) {
-        e->cmp = written == FF_CMP_LT ? FF_CMP_GT : written == FF_CMP_GT ? FF_CMP_LT : FF_CMP_EQ;
-        e->ref_ns = saturated_ns(ref_sec, ref_nsec);
-        e->window_ns = (minutes ? 60 : DAYSECS) * NS_PER_SEC;
+    if (time_test(fp, expr, of) != 0) {
+        return -1;
     }
-    return e;
+    expr->cmp = written == FF_CMP_LT ? FF_CMP_GT : written == FF_CMP_GT ? FF_CMP_LT : FF_CMP_EQ;
+    expr->ref_ns = saturated_ns(ref_sec, ref_nsec);
+    expr->window_ns = (minutes ? 60 : DAYSECS) * NS_PER_SEC;
+    return 0;
 }
 
 /** -newer FILE and its kin: FILE's Y time, stat'ed as -H/-L say at this point of the line. */
@@ -237,13 +238,10 @@ static bool reference_time(struct ff_parser *fp, const char *path, char y, int64
 }
 
 /** -newerXY with X, Y among a, B, c, m (and Y = t: a date). */
-static struct ff_expr *parse_newer_xy(struct ff_parser *fp, const char *tok, char x, char y)
+static int parse_newer_xy(struct ff_parser *fp, struct ff_expr *expr, const char *arg, char x,
+                          char y)
 {
-    const char *arg = ff_parser_arg(fp, tok);
     char msg[512];
-    if (arg == NULL) {
-        return NULL;
-    }
     int64_t ref = 0;
     if (y == 't') {
         int64_t start_ns = ff_parser_opts(fp)->start_ns;
@@ -256,7 +254,7 @@ static struct ff_expr *parse_newer_xy(struct ff_parser *fp, const char *tok, cha
             snprintf(msg, sizeof(msg), "I cannot figure out how to interpret %s as a date or time",
                      ff_quoted(quoted, sizeof(quoted), arg));
             ff_parser_fail(fp, msg);
-            return NULL;
+            return -1;
         }
     } else if (y == 'B') {
         struct statx sx;
@@ -267,24 +265,34 @@ static struct ff_expr *parse_newer_xy(struct ff_parser *fp, const char *tok, cha
         }
         if (rc != 0) {
             ff_parser_fail_stat(fp, arg);
-            return NULL;
+            return -1;
         }
         if (!(sx.stx_mask & STATX_BTIME)) {
             char quoted[400];
             snprintf(msg, sizeof(msg), "Cannot obtain birth time of file %s",
                      ff_quoted(quoted, sizeof(quoted), arg));
             ff_parser_fail(fp, msg);
-            return NULL;
+            return -1;
         }
         ref = saturated_ns(sx.stx_btime.tv_sec, sx.stx_btime.tv_nsec);
     } else if (!reference_time(fp, arg, y, &ref)) {
-        return NULL;
+        return -1;
     }
-    struct ff_expr *e = time_node(fp, (enum time_of)x, test_newer);
-    if (e != NULL) {
-        e->ref_ns = ref;
+    if (time_test(fp, expr, (enum time_of)x) != 0) {
+        return -1;
     }
-    return e;
+    expr->ref_ns = ref;
+    return 0;
+}
+
+int ff_parse_newer(struct ff_parser *fp, struct ff_expr *expr, char **argv)
+{
+    return parse_newer_xy(fp, expr, argv[1], (char)expr->prim->param, 'm');
+}
+
+int ff_parse_newerxy(struct ff_parser *fp, struct ff_expr *expr, char **argv)
+{
+    return parse_newer_xy(fp, expr, argv[1], argv[0][6], argv[0][7]);
 }
 
 /** -daystart: find's cur_day_start becomes the local midnight that starts today. */
@@ -302,52 +310,10 @@ static void daystart(struct ff_options *o)
     o->full_days = true;
 }
 
-struct ff_expr *ff_time_parse(struct ff_parser *fp, const char *tok, bool *handled)
+int ff_parse_daystart(struct ff_parser *fp, struct ff_expr *expr, char **argv)
 {
-    *handled = true;
-    const char *arg;
-    if (strcmp(tok, "-daystart") == 0) {
-        daystart(ff_parser_opts(fp));
-        return ff_parser_node(fp, FF_TRUE);
-    }
-    static const char *const rel[] = {"-atime", "-ctime", "-mtime", "-amin", "-cmin", "-mmin"};
-    for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-        if (strcmp(tok, rel[i]) == 0) {
-            return (arg = ff_parser_arg(fp, tok)) == NULL
-                       ? NULL
-                       : parse_relative(fp, tok, arg, (enum time_of)tok[1], i >= 3);
-        }
-    }
-    if (strcmp(tok, "-used") == 0) {
-        return (arg = ff_parser_arg(fp, tok)) == NULL
-                   ? NULL
-                   : parse_relative(fp, tok, arg, TIME_USED, false);
-    }
-    if (strcmp(tok, "-newer") == 0) {
-        return parse_newer_xy(fp, tok, 'm', 'm');
-    }
-    if (strcmp(tok, "-anewer") == 0 || strcmp(tok, "-cnewer") == 0) {
-        return parse_newer_xy(fp, tok, tok[1], 'm');
-    }
-    if (strncmp(tok, "-newer", 6) == 0 && strlen(tok) == 8 && strchr("aBcm", tok[6]) != NULL &&
-        strchr("aBcmt", tok[7]) != NULL) {
-        // find: "The '-newermt' test needs an argument" (not its usual message).
-        char msg[128];
-        char quoted[32];
-        if (ff_parser_peek(fp) == NULL) {
-            snprintf(msg, sizeof(msg), "The %s test needs an argument",
-                     ff_quoted(quoted, sizeof(quoted), tok));
-            ff_parser_fail(fp, msg);
-            return NULL;
-        }
-        return parse_newer_xy(fp, tok, tok[6], tok[7]);
-    }
-    if (strncmp(tok, "-newer", 6) == 0 && strlen(tok) == 8) {
-        char msg[64];
-        snprintf(msg, sizeof(msg), "invalid predicate `%s'", tok);
-        ff_parser_fail(fp, msg);
-        return NULL;
-    }
-    *handled = false;
-    return NULL;
+    (void)expr;
+    (void)argv;
+    daystart(ff_parser_opts(fp));
+    return 0;
 }

@@ -12,7 +12,11 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "errtext.h"
-#include "frdfind.h"
+#include "frdfind_ctx.h"
+#include "frdfind_eval.h"
+#include "frdfind_msg.h"
+#include "frdfind_out.h"
+#include "frdfind_parse.h"
 #include "frdmpi.h"
 #include "toolname.h"
 
@@ -25,39 +29,40 @@
 
 struct find_run {
     struct fm_run *run; /**< first, for fm_progress() */
-    struct ff_options *opts;
+    struct ff_ctx *ctx;
     atomic_bool quit;
 };
 
 static enum frd_action find_visit(const struct frd_walk_entry *we, void *udata)
 {
     struct find_run *f = udata;
-    const struct ff_options *opts = f->opts;
+    const struct ff_options *opts = &f->ctx->opts;
     if (atomic_load_explicit(&f->quit, memory_order_relaxed)) {
         return FRD_ACTION_STOP;
     }
-    struct ff_thread *thr = ff_thread_get(we->worker);
+    struct ff_thread *thr = ff_thread_get(f->ctx, we->worker);
     if (thr == NULL) {
-        ff_error("out of memory");
+        ff_error(f->ctx, "out of memory");
         return FRD_ACTION_STOP;
     }
     if ((opts->needs & FF_STAT_FIELDS) && we->entry->error < 0) {
         return FRD_ACTION_PRUNE; // find evaluates nothing it cannot stat (reported already)
     }
-    struct ff_result res = {.prune = false};
-    ff_eval(opts->expr, opts, we, thr, &res);
-    if (res.quit) {
+    struct ff_eval st = {
+        .ctx = f->ctx, .we = we, .thr = thr, .stat_on_demand = opts->stat_may_fail};
+    ff_eval(opts->expr, &st);
+    if (st.res.quit) {
         atomic_store(&f->quit, true);
         return FRD_ACTION_STOP;
     }
-    return res.prune && we->entry->type == FRD_TYPE_DIR ? FRD_ACTION_PRUNE : FRD_ACTION_CONTINUE;
+    return st.res.prune && we->entry->type == FRD_TYPE_DIR ? FRD_ACTION_PRUNE : FRD_ACTION_CONTINUE;
 }
 
 static enum frd_action find_error(const struct frd_walk_error *err, void *udata)
 {
     struct find_run *f = udata;
     atomic_fetch_add(&f->run->errors, 1);
-    ff_error_path(err->path, tool_strerror(err->code));
+    ff_error_path(f->ctx, err->path, tool_strerror(err->code));
     return FRD_ACTION_CONTINUE;
 }
 
@@ -198,36 +203,37 @@ static int merge_sorted(struct fm_run *run, int fd, int saved_stdout, char sep)
 
 int fm_find_main(struct fm_run *run, int argc, char **argv)
 {
-    struct ff_options fo;
-    int rc = ff_parse(argc, argv, &fo);
+    struct ff_ctx ctx;
+    struct ff_options *fo = &ctx.opts;
+    int rc = ff_ctx_init(&ctx) == 0 ? ff_parse(&ctx, argc, argv) : 1;
     if (rc != 0) {
-        ff_options_free(&fo);
+        ff_ctx_free(&ctx);
         return rc < 0 ? 0 : 1;
     }
-    if (fo.npaths != 1 || fo.depth) {
+    if (fo->npaths != 1 || fo->depth) {
         if (run->rank == 0) {
             fprintf(stderr, "%s: find takes one ROOT, and no -depth\n", tool_name);
         }
-        ff_options_free(&fo);
+        ff_ctx_free(&ctx);
         return 2;
     }
-    fo.roots = fo.paths;
-    fo.nroots = 1;
+    fo->roots = fo->paths;
+    fo->nroots = 1;
     struct frd_mpi_options opts;
     frd_mpi_options_init(&opts);
-    opts.walk.follow = fo.follow;
-    opts.walk.workers = fo.workers;
-    opts.walk.min_depth = fo.mindepth;
-    opts.walk.max_depth = fo.maxdepth;
-    opts.walk.fields = FRD_FIELD_TYPE | (fo.needs & FRD_FIELDS_ALL);
-    if (fo.xdev) {
+    opts.walk.follow = fo->follow;
+    opts.walk.workers = fo->workers;
+    opts.walk.min_depth = fo->mindepth;
+    opts.walk.max_depth = fo->maxdepth;
+    opts.walk.fields = FRD_FIELD_TYPE | (fo->needs & FRD_FIELDS_ALL);
+    if (fo->xdev) {
         opts.walk.flags |= FRD_WALK_ONE_FILE_SYSTEM;
     }
-    struct find_run f = {.run = run, .opts = &fo};
+    struct find_run f = {.run = run, .ctx = &ctx};
     struct frd_mpi_callbacks cb = {.visit = find_visit, .on_error = find_error};
     cb.on_progress = fm_progress_hook(run);
     int saved_stdout = -1, tmp = -1, failed = 0;
-    if (fo.ordered) {
+    if (fo->ordered) {
         // The records go to a file of this rank's own, read back for the merge.
         tmp = records_file();
         int err = errno;
@@ -244,9 +250,9 @@ int fm_find_main(struct fm_run *run, int argc, char **argv)
             failed = 1;
         }
     }
-    bool out_ready = !failed && ff_out_init(fo.workers > 8 ? fo.workers : 8, false) == 0;
+    bool out_ready = !failed && ff_out_init(&ctx, fo->workers > 8 ? fo->workers : 8, false) == 0;
     if (!failed && !out_ready) {
-        ff_error("out of memory");
+        ff_error(&ctx, "out of memory");
         failed = 1;
     }
     // Every rank walks or none does: the others would wait for a missing rank.
@@ -254,7 +260,7 @@ int fm_find_main(struct fm_run *run, int argc, char **argv)
     MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any) {
         if (out_ready) {
-            ff_out_free_all();
+            ff_out_free_all(&ctx);
         }
         if (saved_stdout >= 0) {
             dup2(saved_stdout, STDOUT_FILENO);
@@ -263,26 +269,27 @@ int fm_find_main(struct fm_run *run, int argc, char **argv)
         if (tmp >= 0) {
             close(tmp);
         }
-        ff_options_free(&fo);
+        ff_ctx_free(&ctx);
         return fm_status(run, 1);
     }
-    rc = frd_mpi_walk(MPI_COMM_WORLD, fo.paths[0], &opts, &cb, &f);
+    rc = frd_mpi_walk(MPI_COMM_WORLD, fo->paths[0], &opts, &cb, &f);
     if (rc < 0 && rc != FRD_ESTOPPED && run->rank == 0) {
-        ff_error(fm_strerror(rc)); // the same code on every rank: said once
+        ff_error(&ctx, fm_strerror(rc)); // the same code on every rank: said once
     }
-    ff_out_flush_all();
-    int status = ff_out_write_error() != 0;
-    ff_out_free_all();
+    ff_out_flush_all(&ctx);
+    int status = ff_out_write_error(&ctx) != 0;
+    ff_out_free_all(&ctx);
     if (run->rank == 0) {
         progress_line_clear(&run->progress);
     }
-    if (fo.ordered) {
+    if (fo->ordered) {
         fflush(stdout);
         dup2(saved_stdout, STDOUT_FILENO);
         status |= merge_sorted(run, tmp, dup(saved_stdout), '\n');
         close(saved_stdout);
         close(tmp);
     }
-    ff_options_free(&fo);
-    return fm_status(run, status != 0 || ff_failed());
+    bool failed_run = ff_failed(&ctx);
+    ff_ctx_free(&ctx);
+    return fm_status(run, status != 0 || failed_run);
 }

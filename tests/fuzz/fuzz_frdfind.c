@@ -18,7 +18,13 @@
  */
 #define _POSIX_C_SOURCE 200809L // O_CLOEXEC, F_DUPFD_CLOEXEC
 
-#include "frdfind.h"
+#include "frdfind_ctx.h"
+#include "frdfind_eval.h"
+#include "frdfind_exec.h"
+#include "frdfind_file.h"
+#include "frdfind_out.h"
+#include "frdfind_parse.h"
+#include "frdfind_printf.h"
 #include "toolname.h"
 
 #include <fcntl.h>
@@ -81,27 +87,27 @@ static bool names_a_file(const char *arg)
 }
 
 /** Renders the formats of the tree for one entry. */
-static void render_all(const struct ff_expr *e, const struct ff_options *opts,
-                       const struct frd_walk_entry *we, struct ff_thread *thr)
+static void render_all(const struct ff_expr *e, struct ff_eval *st)
 {
     if (e == NULL) {
         return;
     }
     if (e->format != NULL) {
-        ff_format_render(e->format, opts, we, thr);
-        ff_out_end_record(thr);
+        ff_format_render(e->format, st);
+        ff_out_end_record(st->thr);
     }
-    render_all(e->lhs, opts, we, thr);
-    render_all(e->rhs, opts, we, thr);
+    render_all(e->lhs, st);
+    render_all(e->rhs, st);
 }
 
 /** Renders every -printf and -fprintf format for a file and a root. */
-static void render(struct ff_options *opts)
+static void render(struct ff_ctx *ctx)
 {
-    if (ff_out_init(1, true) < 0) {
+    struct ff_options *opts = &ctx->opts;
+    if (ff_out_init(ctx, 1, true) < 0) {
         return;
     }
-    struct ff_thread *thr = ff_thread_get(0);
+    struct ff_thread *thr = ff_thread_get(ctx, 0);
     if (thr != NULL && opts->npaths > 0) {
         opts->roots = opts->paths;
         opts->nroots = opts->npaths;
@@ -132,7 +138,8 @@ static void render(struct ff_options *opts)
             .depth = 2,
             .parent_fd = FRD_INVALID_FD,
         };
-        render_all(opts->expr, opts, &we, thr);
+        struct ff_eval st = {.ctx = ctx, .we = &we, .thr = thr};
+        render_all(opts->expr, &st);
         struct frd_entry root = file;
         root.name = opts->paths[0];
         root.name_len = strlen(root.name);
@@ -144,10 +151,10 @@ static void render(struct ff_options *opts)
         we.entry = &root;
         we.depth = 0;
         we.is_root = true;
-        render_all(opts->expr, opts, &we, thr);
+        render_all(opts->expr, &st);
     }
-    ff_out_flush_all();
-    ff_out_free_all();
+    ff_out_flush_all(ctx);
+    ff_out_free_all(ctx);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -181,16 +188,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     argv[argc] = NULL;
     quiet(true);
-    struct ff_options opts;
-    memset(&opts, 0, sizeof(opts));
-    int rc = ff_parse(argc, argv, &opts);
-    if (rc == 0 && !huge) {
-        render(&opts);
+    struct ff_ctx ctx;
+    if (ff_ctx_init(&ctx) == 0 && ff_parse(&ctx, argc, argv) == 0 && !huge) {
+        render(&ctx);
     }
-    ff_exec_finish_all();
-    ff_file_close_all();
-    ff_color_free();
-    ff_options_free(&opts);
+    ff_exec_finish_all(&ctx);
+    ff_file_close_all(&ctx);
+    ff_ctx_free(&ctx);
     quiet(false);
     free(argv);
     free(copy);
