@@ -41,7 +41,9 @@ static const char usage_text[] =
     "             -m MODE  a new DB's mode, octal (default 600: only its owner reads it)\n"
     "             --exclude=GLOB  leave out names matching GLOB (a path if it has a /)\n"
     "             --prunenames=LIST, --prunepaths=LIST, --prunefs=LIST  as updatedb.conf\n"
-    "             (blank-separated; kept in DB for later updates until given again)\n"
+    "             --gitignore  leave out what git ignores   --exclude-caches  CACHEDIR.TAG\n"
+    "             --exclude-if-present=NAME  directories holding NAME\n"
+    "             (kept in DB for later updates until one of these is given again)\n"
     "  changes  what changed after update GEN (default: what the last update found),\n"
     "           folded per path: added, removed, modified (size or mtime),\n"
     "           metadata (ctime or mode only), replaced (another file at the same path),\n"
@@ -66,6 +68,9 @@ static int cmd_update(int argc, char **argv)
         {"prunenames", required_argument, NULL, 'N'},
         {"prunepaths", required_argument, NULL, 'P'},
         {"prunefs", required_argument, NULL, 'F'},
+        {"gitignore", no_argument, NULL, 'G'},
+        {"exclude-caches", no_argument, NULL, 'C'},
+        {"exclude-if-present", required_argument, NULL, 'I'},
         {NULL, 0, NULL, 0},
     };
     struct index_excludes excludes = {0};
@@ -82,6 +87,23 @@ static int cmd_update(int argc, char **argv)
                                            : c == 'P' ? INDEX_EXCLUDE_PATH
                                                       : INDEX_EXCLUDE_FS;
             if (index_excludes_add(&excludes, kind, optarg) < 0) {
+                fprintf(stderr, "%s: out of memory\n", tool_name);
+                status = 1;
+                goto done;
+            }
+            break;
+        }
+        case 'G':
+        case 'C':
+        case 'I': {
+            if (c == 'I' && (optarg[0] == '\0' || strchr(optarg, '/') != NULL)) {
+                tool_usage_error("--exclude-if-present takes a file name, without '/'");
+                goto done;
+            }
+            enum index_exclude_kind kind =
+                c == 'I' ? INDEX_EXCLUDE_IF_PRESENT : INDEX_EXCLUDE_IGNORE;
+            const char *value = c == 'G' ? "gitignore" : c == 'C' ? "caches" : optarg;
+            if (index_excludes_add(&excludes, kind, value) < 0) {
                 fprintf(stderr, "%s: out of memory\n", tool_name);
                 status = 1;
                 goto done;

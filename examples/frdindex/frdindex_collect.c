@@ -394,6 +394,9 @@ int index_collect_start(struct index_collect *c, const char *const *roots, size_
     if (opts->one_file_system) {
         c->options.flags |= FRD_WALK_ONE_FILE_SYSTEM;
     }
+    if (opts->excludes != NULL) {
+        c->options.ignore = opts->excludes->ignore; // --gitignore and its kin, or NULL
+    }
     // The hook only when there are rules: with one, the walker stats each survivor
     // separately instead of as it lists.
     if (opts->excludes != NULL && index_excludes_any(opts->excludes)) {

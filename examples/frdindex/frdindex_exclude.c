@@ -6,6 +6,7 @@
 
 #include "frdindex_exclude.h"
 
+#include "errtext.h"
 #include "frdindex_db.h"
 #include "toolname.h"
 
@@ -38,7 +39,8 @@ static int push(char ***list, size_t *n, const char *s, size_t len)
 int index_excludes_add(struct index_excludes *x, enum index_exclude_kind kind, const char *value)
 {
     x->given = true;
-    if (kind == INDEX_EXCLUDE_GLOB) {
+    if (kind == INDEX_EXCLUDE_GLOB || kind == INDEX_EXCLUDE_IGNORE ||
+        kind == INDEX_EXCLUDE_IF_PRESENT) {
         return push(&x->rules[kind], &x->count[kind], value, strlen(value));
     }
     for (const char *p = value; *p != '\0';) {
@@ -112,6 +114,26 @@ static int find_mounts(struct index_excludes *x)
     return result;
 }
 
+/** The walk's ignore rules from the IGNORE and IF_PRESENT kinds. @return 0 or FRD_E*. */
+static int make_ignore(struct index_excludes *x)
+{
+    unsigned flags = 0;
+    for (size_t i = 0; i < x->count[INDEX_EXCLUDE_IGNORE]; i++) {
+        const char *what = x->rules[INDEX_EXCLUDE_IGNORE][i];
+        flags |= strcmp(what, "gitignore") == 0 ? FRD_IGNORE_GIT
+                 : strcmp(what, "caches") == 0  ? FRD_IGNORE_CACHEDIR_TAG
+                                                : 0; // a later frdindex's: not known here
+    }
+    if (flags == 0 && x->count[INDEX_EXCLUDE_IF_PRESENT] == 0) {
+        return 0;
+    }
+    int rc = frd_ignore_new(&x->ignore, flags);
+    for (size_t i = 0; rc == 0 && i < x->count[INDEX_EXCLUDE_IF_PRESENT]; i++) {
+        rc = frd_ignore_add_if_present(x->ignore, x->rules[INDEX_EXCLUDE_IF_PRESENT][i]);
+    }
+    return rc;
+}
+
 int index_excludes_sync(struct index_excludes *x, sqlite3 *db)
 {
     sqlite3_stmt *stmt;
@@ -122,7 +144,7 @@ int index_excludes_sync(struct index_excludes *x, sqlite3 *db)
             return index_db_fail(db, "writing the excludes");
         }
         int rc = SQLITE_DONE;
-        for (int kind = 1; kind <= 4 && rc == SQLITE_DONE; kind++) {
+        for (int kind = 1; kind < INDEX_EXCLUDE_KINDS && rc == SQLITE_DONE; kind++) {
             for (size_t i = 0; i < x->count[kind] && rc == SQLITE_DONE; i++) {
                 sqlite3_bind_int(stmt, 1, kind);
                 sqlite3_bind_blob(stmt, 2, x->rules[kind][i], (int)strlen(x->rules[kind][i]),
@@ -145,7 +167,7 @@ int index_excludes_sync(struct index_excludes *x, sqlite3 *db)
             int kind = sqlite3_column_int(stmt, 0);
             const char *value = sqlite3_column_blob(stmt, 1);
             int len = sqlite3_column_bytes(stmt, 1);
-            if (kind >= 1 && kind <= 4 && value != NULL &&
+            if (kind >= 1 && kind < INDEX_EXCLUDE_KINDS && value != NULL &&
                 push(&x->rules[kind], &x->count[kind], value, (size_t)len) < 0) {
                 sqlite3_finalize(stmt);
                 fprintf(stderr, "%s: out of memory\n", tool_name);
@@ -159,6 +181,11 @@ int index_excludes_sync(struct index_excludes *x, sqlite3 *db)
     }
     if (find_mounts(x) < 0) {
         fprintf(stderr, "%s: out of memory\n", tool_name);
+        return -1;
+    }
+    int rc = make_ignore(x);
+    if (rc < 0) {
+        fprintf(stderr, "%s: %s\n", tool_name, tool_strerror(rc));
         return -1;
     }
     return 0;
@@ -197,7 +224,8 @@ bool index_excludes_match(const struct index_excludes *x, const char *path, size
 
 void index_excludes_free(struct index_excludes *x)
 {
-    for (int kind = 1; kind <= 4; kind++) {
+    frd_ignore_free(x->ignore);
+    for (int kind = 1; kind < INDEX_EXCLUDE_KINDS; kind++) {
         for (size_t i = 0; i < x->count[kind]; i++) {
             free(x->rules[kind][i]);
         }
