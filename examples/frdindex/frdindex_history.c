@@ -5,6 +5,7 @@
 #include "frdindex_history.h"
 
 #include "frdindex_db.h"
+#include "frdindex_varint.h"
 #include "grow.h"
 #include "toolname.h"
 
@@ -17,30 +18,6 @@
 #define HAS_OTHER      16
 
 TOOL_RESERVE_DEFINE(bytes_reserve, unsigned char, 64 * 1024)
-
-static size_t put_varint(unsigned char *p, uint64_t v)
-{
-    size_t n = 0;
-    while (v >= 0x80) {
-        p[n++] = (unsigned char)(v | 0x80);
-        v >>= 7;
-    }
-    p[n++] = (unsigned char)v;
-    return n;
-}
-
-static size_t get_varint(const unsigned char *p, size_t len, uint64_t *v)
-{
-    uint64_t x = 0;
-    for (size_t i = 0; i < len && i < 10; i++) {
-        x |= (uint64_t)(p[i] & 0x7f) << (7 * i);
-        if (!(p[i] & 0x80)) {
-            *v = x;
-            return i + 1;
-        }
-    }
-    return 0;
-}
 
 static int flush(struct index_history_writer *w)
 {
@@ -74,15 +51,15 @@ int index_history_add(struct index_history_writer *w, const struct index_event *
     if (w->len == 0) {
         p[w->len++] = EVENTS_VERSION;
     }
-    w->len += put_varint(p + w->len, (uint64_t)e->change | (e->has_other ? HAS_OTHER : 0));
+    w->len += index_put_varint(p + w->len, (uint64_t)e->change | (e->has_other ? HAS_OTHER : 0));
     p[w->len++] = e->type;
-    w->len += put_varint(p + w->len, (uint64_t)e->dir);
-    w->len += put_varint(p + w->len, e->name_len);
+    w->len += index_put_varint(p + w->len, (uint64_t)e->dir);
+    w->len += index_put_varint(p + w->len, e->name_len);
     memcpy(p + w->len, e->name, e->name_len);
     w->len += e->name_len;
     if (e->has_other) {
-        w->len += put_varint(p + w->len, (uint64_t)e->other_dir);
-        w->len += put_varint(p + w->len, e->other_len);
+        w->len += index_put_varint(p + w->len, (uint64_t)e->other_dir);
+        w->len += index_put_varint(p + w->len, e->other_len);
         memcpy(p + w->len, e->other, e->other_len);
         w->len += e->other_len;
     }
@@ -109,7 +86,7 @@ int index_history_finish(struct index_history_writer *w)
 static size_t get_name(const unsigned char *p, size_t len, const char **name, size_t *name_len)
 {
     uint64_t n;
-    size_t a = get_varint(p, len, &n);
+    size_t a = index_get_varint(p, len, &n);
     if (a == 0 || n > len - a) {
         return 0;
     }
@@ -127,7 +104,7 @@ static int decode(int64_t gen, const unsigned char *p, size_t len, index_event_f
     for (size_t off = 1; off < len;) {
         struct index_event e = {.gen = gen};
         uint64_t change, dir, other_dir;
-        size_t n = get_varint(p + off, len - off, &change);
+        size_t n = index_get_varint(p + off, len - off, &change);
         if (n == 0 || (change & ~(uint64_t)(HAS_OTHER | 15)) != 0 || off + n >= len) {
             return 1;
         }
@@ -135,7 +112,7 @@ static int decode(int64_t gen, const unsigned char *p, size_t len, index_event_f
         e.change = (uint8_t)(change & 15);
         e.has_other = (change & HAS_OTHER) != 0;
         e.type = p[off++];
-        n = get_varint(p + off, len - off, &dir);
+        n = index_get_varint(p + off, len - off, &dir);
         size_t m = n == 0 ? 0 : get_name(p + off + n, len - off - n, &e.name, &e.name_len);
         if (m == 0 || dir > INT64_MAX) {
             return 1;
@@ -143,7 +120,7 @@ static int decode(int64_t gen, const unsigned char *p, size_t len, index_event_f
         off += n + m;
         e.dir = (int64_t)dir;
         if (e.has_other) {
-            n = get_varint(p + off, len - off, &other_dir);
+            n = index_get_varint(p + off, len - off, &other_dir);
             m = n == 0 ? 0 : get_name(p + off + n, len - off - n, &e.other, &e.other_len);
             if (m == 0 || other_dir > INT64_MAX) {
                 return 1;

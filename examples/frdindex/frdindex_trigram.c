@@ -5,6 +5,7 @@
 #include "frdindex_trigram.h"
 
 #include "frdindex_db.h"
+#include "frdindex_varint.h"
 #include "grow.h"
 #include "toolname.h"
 
@@ -49,39 +50,13 @@ long index_trigrams_of(const char *name, size_t len, uint32_t **out, size_t *cap
     return (long)n;
 }
 
-/** Appends a varint (7 bits a byte, low first). */
-static size_t put_varint(unsigned char *p, uint64_t v)
-{
-    size_t n = 0;
-    while (v >= 0x80) {
-        p[n++] = (unsigned char)(v | 0x80);
-        v >>= 7;
-    }
-    p[n++] = (unsigned char)v;
-    return n;
-}
-
-/** Reads a varint. @return its length, or 0 when it runs past the end or is too long. */
-static size_t get_varint(const unsigned char *p, size_t len, uint64_t *v)
-{
-    uint64_t x = 0;
-    for (size_t i = 0; i < len && i < 10; i++) {
-        x |= (uint64_t)(p[i] & 0x7f) << (7 * i);
-        if (!(p[i] & 0x80)) {
-            *v = x;
-            return i + 1;
-        }
-    }
-    return 0;
-}
-
 /** Encodes `id` after `prev` (ascending) into p (at least 20 bytes). @return bytes written. */
 static size_t put_id(unsigned char *p, int64_t prev, int64_t id)
 {
     uint64_t hi = (uint64_t)id >> 32, lo = (uint64_t)id & 0xffffffffu;
     uint64_t phi = (uint64_t)prev >> 32, plo = (uint64_t)prev & 0xffffffffu;
-    size_t n = put_varint(p, hi - phi);
-    return n + put_varint(p + n, hi == phi ? lo - plo : lo);
+    size_t n = index_put_varint(p, hi - phi);
+    return n + index_put_varint(p + n, hi == phi ? lo - plo : lo);
 }
 
 int index_ids_decode(const unsigned char *data, size_t len, int64_t **ids, size_t *n)
@@ -92,8 +67,8 @@ int index_ids_decode(const unsigned char *data, size_t len, int64_t **ids, size_
     uint64_t hi = 0, lo = 0;
     for (size_t off = 0; off < len;) {
         uint64_t dhi, v;
-        size_t a = get_varint(data + off, len - off, &dhi);
-        size_t b = a == 0 ? 0 : get_varint(data + off + a, len - off - a, &v);
+        size_t a = index_get_varint(data + off, len - off, &dhi);
+        size_t b = a == 0 ? 0 : index_get_varint(data + off + a, len - off - a, &v);
         if (b == 0 || dhi > (uint64_t)INT32_MAX - hi || v > 0xffffffffu ||
             ids_reserve(ids, &cap, *n + 1) < 0) {
             free(*ids);
