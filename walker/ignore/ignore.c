@@ -122,6 +122,19 @@ static int ign_config_file(struct frd_ignore *ig, const char *path)
     return rc;
 }
 
+/** `dir` then `rest`, in a new string, or NULL (no memory). */
+static char *ign_concat(const char *dir, const char *rest)
+{
+    size_t a = strlen(dir);
+    size_t b = strlen(rest);
+    char *p = frd__malloc(a + b + 1);
+    if (p != NULL) {
+        memcpy(p, dir, a);
+        memcpy(p + a, rest, b + 1);
+    }
+    return p;
+}
+
 /** `rest` below $HOME, in a new string, or NULL. */
 static char *ign_home_path(const char *rest)
 {
@@ -129,14 +142,7 @@ static char *ign_home_path(const char *rest)
     if (home == NULL || *home == '\0') {
         return NULL;
     }
-    size_t a = strlen(home);
-    size_t b = strlen(rest);
-    char *p = frd__malloc(a + b + 1);
-    if (p != NULL) {
-        memcpy(p, home, a);
-        memcpy(p + a, rest, b + 1);
-    }
-    return p;
+    return ign_concat(home, rest);
 }
 
 /** `rest` below $XDG_CONFIG_HOME, else below ~/.config, in a new string, or NULL. */
@@ -148,14 +154,7 @@ static char *ign_xdg_path(const char *rest)
         snprintf(tail, sizeof(tail), "/.config%s", rest);
         return ign_home_path(tail);
     }
-    size_t a = strlen(xdg);
-    size_t b = strlen(rest);
-    char *p = frd__malloc(a + b + 1);
-    if (p != NULL) {
-        memcpy(p, xdg, a);
-        memcpy(p + a, rest, b + 1);
-    }
-    return p;
+    return ign_concat(xdg, rest);
 }
 
 /** git's global configuration and its global excludes file. @return 0 or FRD_ENOMEM. */
