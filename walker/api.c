@@ -405,6 +405,23 @@ int frd_walk_ref(struct frd_walk *walk)
     return 0;
 }
 
+int frd_walk_options_workers(const struct frd_walk_options *opts)
+{
+    struct frd_walk_options o;
+    struct frd__walk_env env;
+    frd__walk_env_host(&env);
+    struct frd__walk_plan plan;
+    if (walk_options_copy(&o, opts) < 0 || frd__walk_plan(&plan, &o, &env) < 0) {
+        return FRD_EINVAL;
+    }
+    return (int)plan.sched.nworkers;
+}
+
+unsigned frd_walk_workers(const struct frd_walk *walk)
+{
+    return walk != NULL ? walk->plan.sched.nworkers : 0;
+}
+
 int frd_read_tree(const char *root, unsigned flags, struct frd_list *out)
 {
     if (root == NULL || out == NULL ||

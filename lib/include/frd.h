@@ -661,7 +661,21 @@ enum frd_walk_flag {
      *  in memory. The order is the file system's: ext4's follows name hashes, tmpfs lists
      *  the newest entry first. Ignored without FRD_WALK_ORDERED. */
     FRD_WALK_LISTING_ORDER = 1u << 8,
+    /** The earlier behaviour for a root that cannot be walked (missing, empty,
+     *  unreadable): with an error hook, it is reported to the hook only and frd_walk()
+     *  returns 0 if the hook said go on. Without this flag such a root makes the walk
+     *  return its code whatever the hook said (after walking the other roots), so a backup
+     *  of a missing folder does not "succeed" empty. For tools that report roots' errors
+     *  themselves (find and du print the message from their hook and set their exit status
+     *  there). */
+    FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY = 1u << 9,
 };
+
+/** The most worker threads a walk runs callbacks on (frd_walk_options.workers may not be
+ *  larger): callbacks' `worker` index is always below it, so an array of this many slots
+ *  indexed by it never overflows whatever the options. frd_walk_options_workers() and
+ *  frd_walk_workers() give the count of one walk, usually far smaller. */
+#define FRD_WALK_MAX_WORKERS 256u
 
 /** One entry as the walker hands it to the visit callback. */
 struct frd_walk_entry {
@@ -734,9 +748,11 @@ FRD_EXTERN const char *frd_op_name(enum frd_op op);
  * - With an error hook (opts.on_error), every failure below is passed to it once, and
  *   frd_walk() returns 0 for a walk that ran to its end (or the code the hook said stop
  *   for, FRD_ESTOPPED, FRD_ECANCELED).
- * - Without one, the walk goes on silently after each failure (as find and du go on),
- *   except that a root that could not be walked is returned: frd_walk() returns the first
- *   such root's code after walking the others.
+ * - Without one, the walk goes on silently after each failure (as find and du go on).
+ * - Either way a root that could not be walked is returned too: frd_walk() returns the
+ *   first such root's code after walking the others, so a walk of nothing never looks
+ *   like a walk of an empty tree (FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY: only without a
+ *   hook, as before).
  * The failures: a root that is missing or empty ("", FRD_ENOENT, FRD_OP_STAT, path ""); a
  * root or directory that cannot be opened or read (FRD_OP_OPEN or FRD_OP_READ_DIR; its
  * entries read before a read error are visited; one the visit pruned is not read, so
@@ -762,13 +778,21 @@ struct frd_walk_error {
     enum frd_op call; /**< the kind of call that failed */
 };
 
-/** Progress figures, cumulative since the walk started. */
+/** Progress figures, cumulative since the walk started. Growth (ABI): the walk fills it,
+ *  the struct only grows at its end, so a caller built against an older frd.h reads the
+ *  members it knows. */
 struct frd_walk_progress {
     uint64_t dirs;        /**< directories listed */
     uint64_t entries;     /**< entries visited */
     uint64_t bytes;       /**< sum of the sizes of entries visited */
     uint64_t errors;      /**< errors reported */
     uint64_t queued_dirs; /**< directories waiting to be listed */
+    /** Where the walk is now, for display: the last path the thread making this report
+     *  built (a directory it listed, an entry it visited); NUL-terminated, never NULL ("" before
+     *  any). In the ordered mode it may be a directory the read-ahead lists ahead of the
+     *  visits. Owned by the walk: valid only during the progress call. */
+    const char *path;
+    size_t path_len; /**< bytes in path */
 };
 
 /**
@@ -802,6 +826,16 @@ typedef enum frd_action frd_walk_error_fn(const struct frd_walk_error *err, void
  * after the error hook has reported it, with zero totals when nothing could be read (find
  * -depth prints an unreadable directory after its error message; du counts its own size).
  * Runs on the same threads as the visit callback; `dir` is valid only during the call.
+ *
+ * Order (what a roll-up relies on), in both modes and at any worker count: a directory's
+ * call starts only after the calls of all its subdirectories have returned, and after
+ * every visit below it has returned; whatever those calls wrote (say into their
+ * parent_state) is visible to it without a lock of the caller's. Subdirectories of one
+ * directory may finish in any order and, in the concurrent mode, at the same time on
+ * different workers (an update of the shared parent_state from them needs an atomic or a
+ * lock); in the ordered mode every call runs on the consumer, depth-first.
+ * `totals` counts the directory's own entries, not those of its subdirectories: a recursive
+ * sum is the caller's roll-up through parent_state.
  */
 typedef void frd_walk_post_fn(const struct frd_walk_entry *dir,
                               const struct frd_walk_dir_totals *totals, void *udata);
@@ -836,8 +870,13 @@ struct frd_walk_children;
  * visits of its entries, with `dir->parent_state` and `dir->dir_state` as the post-order
  * hook sees them (the hook may store a state if *dir->dir_state is NULL). In ordered mode it
  * runs on the listing threads ahead of the consumer (several at once, in no set order, with
- * `worker` telling them apart), before the directory itself is visited: there
- * dir->parent_state and dir->dir_state are NULL. Not called after a stop. When a walk has
+ * `worker` telling them apart), before the directory itself is visited, so the visits' states do not exist yet: there
+ * dir->dir_state is a slot of the hooks' own (NULL on entry) where the hook may store a
+ * state, and dir->parent_state is what the hook stored for the parent directory (NULL for
+ * a root), so a per-directory stack kept by the hook (ignore rules, excludes) works the
+ * same in both modes; the visits do not see these states, nor the hook theirs; each is
+ * released once by opts.on_dir_state_free when the walk is done with the directory.
+ * Not called after a stop. When a walk has
  * this hook, its listers list names only and the stat is a separate call per survivor.
  * With FRD_WALK_CHILDREN_PARTS (concurrent mode), a big directory comes in several calls,
  * one per batch: see frd_walk_children_part().
@@ -949,12 +988,15 @@ struct frd_walk_options {
     size_t struct_size;
     unsigned flags;         /**< enum frd_walk_flag bits */
     enum frd_follow follow; /**< which symlinks to follow */
-    /** worker threads; 0 for uv_available_parallelism(), at most 8; fewer when the
+    /** worker threads: at most FRD_WALK_MAX_WORKERS (more is FRD_EINVAL); 0 for
+     *  uv_available_parallelism(), at most 8 then; fewer when the
      *  descriptor budget B (fd_budget, or half of RLIMIT_NOFILE) is small: at most
      *  (B / 2 - 2) / 2, one at least, so that half of B stays for the directories kept open
      *  for their children (else a deep tree is reopened along its path over and over).
-     *  Callbacks' `worker` index is below the count resolved, so an array of 8 (or of
-     *  `workers`) suffices.
+     *  Callbacks' `worker` index is below the count resolved: frd_walk_options_workers()
+     *  says it before the walk, frd_walk_workers() for a started walk, and
+     *  FRD_WALK_MAX_WORKERS bounds it whatever the options (an array of 8 does not: an
+     *  explicit count may be larger).
      *  With 0, a walk that is not FRD_WALK_ORDERED may also start more threads, up to 32
      *  (and an eighth of fd_budget), while its workers sit blocked on the disk (a cold
      *  cache), and park them once they do not; callbacks still see indices below the count
@@ -969,10 +1011,12 @@ struct frd_walk_options {
      *  Under an address-space limit threads start only while some room stays free for the
      *  walk's allocations (8 MiB, and 1 MiB per worker the pool may have, 6 ordered). */
     unsigned workers;
-    int min_depth;                     /**< visit nothing shallower; 0 by default */
-    int max_depth;                     /**< descend no deeper; -1 (the default) for no limit */
-    unsigned fd_budget;                /**< open descriptors the walk may hold; 0: from RLIMIT */
-    frd_walk_error_fn *on_error;       /**< NULL: go on silently (a failed root is returned) */
+    int min_depth;      /**< visit nothing shallower; 0 by default */
+    int max_depth;      /**< descend no deeper; -1 (the default) for no limit */
+    unsigned fd_budget; /**< open descriptors the walk may hold; 0: from RLIMIT */
+    /** NULL: go on silently. A root that could not be walked is returned either way (see
+     *  FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY). */
+    frd_walk_error_fn *on_error;
     frd_walk_post_fn *on_dir_done;     /**< NULL: no post-order visits */
     frd_walk_progress_fn *on_progress; /**< NULL: no progress reports */
     unsigned progress_interval_ms;     /**< how often on_progress runs; 0 means 1000 */
@@ -1089,20 +1133,51 @@ FRD_EXTERN int frd_ignore_add_if_present(struct frd_ignore *ig, const char *name
 FRD_EXTERN void frd_walk_options_init(struct frd_walk_options *opts);
 
 /**
+ * The number of worker threads a walk with these options would run callbacks on, in this
+ * process as it is now (CPUs, RLIMIT_NOFILE): callbacks' `worker` index stays below it, so
+ * per-worker arrays can be sized before frd_walk(). A walk whose threads cannot all start
+ * runs fewer, never more. NULL means the defaults.
+ * @return the count (1..FRD_WALK_MAX_WORKERS), or FRD_EINVAL for options frd_walk() would
+ * refuse. Thread-safe.
+ */
+FRD_EXTERN int frd_walk_options_workers(const struct frd_walk_options *opts);
+
+/**
  * A ready error policy (use it as opts.on_error): continue silently after what an
- * unprivileged walk of a live tree meets, permission errors (FRD_EACCES, FRD_EPERM) and
+ * unprivileged walk of a live tree meets, access denied (FRD_EACCES, FRD_EPERM) and
  * entries that vanish, are replaced or loop (FRD_ENOENT, FRD_ENOTDIR, FRD_ECHANGED,
- * FRD_ELOOP), so a backup is not ended by a file deleted under it; stop at any other
- * (FRD_EIO, FRD_ENOMEM, FRD_EMFILE, ...), and the walk returns that code.
+ * FRD_ELOOP), so a walk is not ended by a file deleted under it; stop at any other
+ * (FRD_EIO, FRD_ENOMEM, FRD_EMFILE, ...), and the walk returns that code. (A backup that
+ * must go on past an unreadable sector wants frd_walk_print_errors_and_continue() or a
+ * hook of its own that records the errors.)
  * @return FRD_ACTION_CONTINUE or FRD_ACTION_STOP. Thread-safe.
+ */
+FRD_EXTERN enum frd_action frd_walk_ignore_denied_and_vanished(const struct frd_walk_error *err,
+                                                               void *udata);
+
+/**
+ * Deprecated name of frd_walk_ignore_denied_and_vanished() (it ignores more than permission
+ * errors, and stops on FRD_EIO): the same function, kept for programs built against it.
  */
 FRD_EXTERN enum frd_action frd_walk_ignore_permission_errors(const struct frd_walk_error *err,
                                                              void *udata);
 
 /**
- * A ready error policy: continue after every error, silently (what on_error NULL does,
- * except that a root that could not be walked is then not returned either: frd_walk()
- * returns 0 once the walk ran to its end). @return FRD_ACTION_CONTINUE. Thread-safe.
+ * A ready error policy for backups: skip what cannot be read, report everything, never
+ * stop. Each error is written to stderr as one line, "frd: PATH: OP: MESSAGE" (with
+ * " (ancestor OTHER)" for a loop), in one write so lines of several workers do not mix;
+ * the walk goes on after every error (FRD_EIO on one entry included) and the entry is
+ * visited with its `error` set where the walk visits it (a failed stat). A root that could
+ * not be walked is still returned by frd_walk().
+ * @return FRD_ACTION_CONTINUE. Thread-safe.
+ */
+FRD_EXTERN enum frd_action frd_walk_print_errors_and_continue(const struct frd_walk_error *err,
+                                                              void *udata);
+
+/**
+ * A ready error policy: continue after every error, silently (what on_error NULL does). A
+ * root that could not be walked is still returned by frd_walk() (unless
+ * FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY). @return FRD_ACTION_CONTINUE. Thread-safe.
  */
 FRD_EXTERN enum frd_action frd_walk_continue_on_errors(const struct frd_walk_error *err,
                                                        void *udata);
@@ -1119,8 +1194,10 @@ FRD_EXTERN enum frd_action frd_walk_stop_on_error(const struct frd_walk_error *e
  * @return 0 when the walk finished (errors reported to on_error do not count unless it
  * said stop), FRD_ESTOPPED when visit returned FRD_ACTION_STOP, FRD_ECANCELED after
  * frd_walk_cancel(), the error's code when on_error said stop, FRD_EINVAL (NULL root or
- * visit, bad options), FRD_ENOMEM; and, only when opts.on_error is NULL, the code of the
- * first root that could not be walked (FRD_ENOENT for a missing or empty root, ...).
+ * visit, bad options), FRD_ENOMEM; and the code of the first root that could not be walked
+ * (FRD_ENOENT for a missing or empty root, FRD_EACCES for one that cannot be read, ...),
+ * after the other roots were walked, whether or not on_error saw it and said go on (with
+ * FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY and a hook: only when there is no hook).
  */
 FRD_EXTERN int frd_walk(const char *root, const struct frd_walk_options *opts, frd_visit_fn *visit,
                         void *udata);
@@ -1148,6 +1225,14 @@ struct frd_walk;
 FRD_EXTERN int frd_walk_start(struct frd_walk **out, const char *const *roots, size_t nroots,
                               const struct frd_walk_options *opts, frd_visit_fn *visit,
                               void *udata);
+
+/**
+ * The number of worker threads of a started walk (frd_walk_start(), frd_walk_start_async())
+ * as it resolved them: callbacks' `worker` index is below it. Legal on the walk from its
+ * start until it is joined (or its done callback has returned), callbacks included.
+ * @return the count (1..FRD_WALK_MAX_WORKERS); 0 for NULL. Thread-safe.
+ */
+FRD_EXTERN unsigned frd_walk_workers(const struct frd_walk *walk);
 
 /** Waits for a walk started by frd_walk_start(), frees it, and returns what frd_walk() would. */
 FRD_EXTERN int frd_walk_join(struct frd_walk *walk);

@@ -9,6 +9,7 @@
 #include "report.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 bool frd__report(struct frd__worker *w, const char *path, struct frd__failure op, int code,
@@ -20,11 +21,15 @@ bool frd__report(struct frd__worker *w, const char *path, struct frd__failure op
 bool frd__report_root(struct frd__worker *w, const char *path, struct frd__failure op, int code)
 {
     struct frd_walk *walk = w->walk;
-    if (walk->opts.on_error == NULL) {
-        // No hook to tell: the walk's result says it (the first root that failed).
-        atomic_fetch_add_explicit(&w->n_errors, 1, memory_order_relaxed);
+    bool hook_only = (walk->opts.flags & FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY) != 0;
+    if (walk->opts.on_error == NULL || !hook_only) {
+        // The walk's result says it (the first root that failed), whatever the hook says:
+        // a walk of nothing must not look like a walk of an empty tree.
         int expected = 0;
         atomic_compare_exchange_strong(&walk->root_err, &expected, code);
+    }
+    if (walk->opts.on_error == NULL) {
+        atomic_fetch_add_explicit(&w->n_errors, 1, memory_order_relaxed);
         return true;
     }
     return frd__report(w, path, op, code, 0);
@@ -93,6 +98,9 @@ void frd__progress_tick(struct frd__worker *w)
         p.errors += atomic_load_explicit(&walk->consumer->n_errors, memory_order_relaxed);
     }
     p.queued_dirs = frd__sched_queued(walk->sched);
+    // Where this thread is: its path buffer holds the last path it built (NUL-terminated).
+    p.path = w->path != NULL ? w->path : "";
+    p.path_len = strlen(p.path);
     frd__slot_hold(w); // callbacks run under a slot (at most `workers` at once)
     if (frd__cb_enter(w)) {
         walk->opts.on_progress(&p, walk->hooks.udata);
@@ -146,7 +154,7 @@ void frd__state_free(struct frd_walk *walk, void *state)
 
 /* ---- The ready error policies, and the names of failed calls (public) ---- */
 
-enum frd_action frd_walk_ignore_permission_errors(const struct frd_walk_error *err, void *udata)
+enum frd_action frd_walk_ignore_denied_and_vanished(const struct frd_walk_error *err, void *udata)
 {
     (void)udata;
     switch (err->code) {
@@ -161,6 +169,28 @@ enum frd_action frd_walk_ignore_permission_errors(const struct frd_walk_error *e
     default:
         return FRD_ACTION_STOP;
     }
+}
+
+enum frd_action frd_walk_ignore_permission_errors(const struct frd_walk_error *err, void *udata)
+{
+    return frd_walk_ignore_denied_and_vanished(err, udata); // the deprecated name
+}
+
+enum frd_action frd_walk_print_errors_and_continue(const struct frd_walk_error *err, void *udata)
+{
+    (void)udata;
+    // One line, one write: lines of several workers never interleave.
+    char line[4096];
+    const char *other = err->other_path;
+    int n = snprintf(line, sizeof(line), "frd: %s: %s: %s%s%s%s\n", err->path, err->op,
+                     frd_strerror(err->code), other != NULL ? " (ancestor " : "",
+                     other != NULL ? other : "", other != NULL ? ")" : "");
+    if (n > 0) {
+        size_t len = (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1;
+        line[len - 1] = '\n'; // a path longer than the line: cut, still one line
+        fwrite(line, 1, len, stderr);
+    }
+    return FRD_ACTION_CONTINUE;
 }
 
 enum frd_action frd_walk_continue_on_errors(const struct frd_walk_error *err, void *udata)

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: MIT
+// Copyright (c) 2026 The frd authors
+
+/**
+ * Walker tests of what a backup scanner leans on (issue 36): the worker count a walk runs
+ * (FRD_WALK_MAX_WORKERS, frd_walk_options_workers(), frd_walk_workers()), the post-order
+ * guarantee a roll-up needs, per-directory states in the children hook of both modes, and
+ * the current path in progress reports. FRD_TEST_WORKERS sets the worker count (ctest runs
+ * the file at 1, 2 and 8).
+ */
+#include "tree.h"
+#include "walk_common.h"
+
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+static char *tree; // the generated tree plus a deeper chain, made once for the group
+
+static int group_setup(void **state)
+{
+    (void)state;
+    tree = walk_tree_make();
+    char rel[64] = "deep";
+    tree_dir(tree, rel);
+    for (int i = 0; i < 6; i++) {
+        size_t n = strlen(rel);
+        snprintf(rel + n, sizeof(rel) - n, "/%c", 'a' + i);
+        tree_dir(tree, rel);
+        char f[80];
+        snprintf(f, sizeof(f), "%s/file", rel);
+        tree_file(tree, f, (size_t)i);
+    }
+    return 0;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    tree_remove(tree);
+    return 0;
+}
+
+static unsigned flags_of(int ordered)
+{
+    return ordered ? FRD_WALK_ORDERED : 0;
+}
+
+/* ---- Worker counts ---- */
+
+struct count_ctx {
+    unsigned bound;
+    atomic_uint max_seen;
+    atomic_int over;
+};
+
+static enum frd_action count_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct count_ctx *c = udata;
+    if (we->worker >= c->bound) {
+        atomic_fetch_add(&c->over, 1);
+    }
+    unsigned seen = atomic_load(&c->max_seen);
+    while (we->worker > seen && !atomic_compare_exchange_weak(&c->max_seen, &seen, we->worker)) {
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+/**
+ * The count is known before the walk and from a started walk, equal; every callback's index
+ * is below it, at the test's count and at 16 (more than the 8 of the default: the array of
+ * 8 a user sized from the old frd.h overflowed there), and FRD_WALK_MAX_WORKERS is the cap.
+ */
+static void test_walk_worker_count_known_and_bounds_indices(void **state)
+{
+    (void)state;
+    struct frd_walk_options o;
+    walk_opts(&o, 0);
+    o.workers = FRD_WALK_MAX_WORKERS + 1;
+    assert_int_equal(frd_walk_options_workers(&o), FRD_EINVAL);
+    assert_int_equal(frd_walk(tree, &o, count_visit, NULL), FRD_EINVAL);
+    o.workers = 0;
+    int dflt = frd_walk_options_workers(&o);
+    assert_true(dflt >= 1 && dflt <= 8);
+    assert_int_equal(frd_walk_options_workers(NULL), dflt);
+    o.workers = FRD_WALK_MAX_WORKERS;
+    int most = frd_walk_options_workers(&o);
+    assert_true(most >= 1 && most <= (int)FRD_WALK_MAX_WORKERS);
+    assert_int_equal(frd_walk_workers(NULL), 0);
+    unsigned counts[] = {test_workers(), 16};
+    for (int ordered = 0; ordered < 2; ordered++) {
+        for (size_t k = 0; k < 2; k++) {
+            walk_opts(&o, flags_of(ordered));
+            o.workers = counts[k];
+            int n = frd_walk_options_workers(&o);
+            assert_int_equal(n, (int)counts[k]); // the descriptor budget allows them here
+            struct count_ctx c = {.bound = (unsigned)n};
+            const char *roots[] = {tree};
+            struct frd_walk *walk;
+            assert_int_equal(frd_walk_start(&walk, roots, 1, &o, count_visit, &c), 0);
+            assert_int_equal(frd_walk_workers(walk), (unsigned)n);
+            assert_int_equal(frd_walk_join(walk), 0);
+            assert_int_equal(atomic_load(&c.over), 0);
+        }
+    }
+}
+
+/* ---- Post-order ---- */
+
+/** A directory's state: its parent's, what is still open below it, and a roll-up. */
+struct po_state {
+    struct po_state *parent;
+    atomic_int open_children; /**< subdirectories visited whose post-order has not returned */
+    atomic_ulong below;       /**< entries below it, summed by the roll-up */
+    unsigned long own;        /**< its own entries (totals.entries) */
+};
+
+struct po_ctx {
+    atomic_int violations;   /**< a post-order call that ran before a subdirectory's returned */
+    atomic_int posts;        /**< post-order calls */
+    atomic_int dirs;         /**< directories visited */
+    atomic_ulong visits;     /**< entries visited below the root */
+    atomic_ulong root_below; /**< the root's roll-up, read in its own post-order call */
+    atomic_int frees;
+};
+
+static enum frd_action po_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct po_ctx *c = udata;
+    if (!we->is_root) {
+        atomic_fetch_add(&c->visits, 1);
+    }
+    if (we->entry->type != FRD_TYPE_DIR || we->dir_state == NULL) {
+        return FRD_ACTION_CONTINUE;
+    }
+    atomic_fetch_add(&c->dirs, 1);
+    struct po_state *s = calloc(1, sizeof(*s));
+    assert_non_null(s);
+    s->parent = we->parent_state;
+    if (s->parent != NULL) {
+        atomic_fetch_add(&s->parent->open_children, 1);
+    }
+    *we->dir_state = s;
+    return FRD_ACTION_CONTINUE;
+}
+
+static void po_done(const struct frd_walk_entry *dir, const struct frd_walk_dir_totals *totals,
+                    void *udata)
+{
+    struct po_ctx *c = udata;
+    atomic_fetch_add(&c->posts, 1);
+    struct po_state *s = *dir->dir_state;
+    if (atomic_load(&s->open_children) != 0) {
+        atomic_fetch_add(&c->violations, 1);
+    }
+    // Widen the window a late parent call would fall into (no timing is asserted).
+    struct timespec ts = {0, 200000};
+    nanosleep(&ts, NULL);
+    unsigned long sum = atomic_load(&s->below) + totals->entries;
+    if (s->parent != NULL) {
+        atomic_fetch_add(&s->parent->below, sum);
+        atomic_fetch_sub(&s->parent->open_children, 1); // last: this call has returned next
+    } else {
+        atomic_store(&c->root_below, sum);
+    }
+}
+
+static void po_free(void *state, void *udata)
+{
+    struct po_ctx *c = udata;
+    atomic_fetch_add(&c->frees, 1);
+    free(state);
+}
+
+/**
+ * A directory's post-order call starts after its subdirectories' have returned, in both
+ * modes: the roll-up of each directory's own entries into its parent's state (no lock of
+ * the caller's) sums to every entry below the root.
+ */
+static void test_walk_post_order_children_before_parent(void **state)
+{
+    (void)state;
+    for (int ordered = 0; ordered < 2; ordered++) {
+        for (int round = 0; round < 3; round++) {
+            struct frd_walk_options o;
+            walk_opts(&o, flags_of(ordered));
+            o.on_dir_done = po_done;
+            o.on_dir_state_free = po_free;
+            struct po_ctx c = {0};
+            assert_int_equal(frd_walk(tree, &o, po_visit, &c), 0);
+            assert_int_equal(atomic_load(&c.violations), 0);
+            assert_int_equal(atomic_load(&c.posts), atomic_load(&c.dirs));
+            assert_int_equal(atomic_load(&c.frees), atomic_load(&c.dirs));
+            assert_true(atomic_load(&c.dirs) > 20);
+            assert_int_equal(atomic_load(&c.root_below), atomic_load(&c.visits));
+        }
+    }
+}
+
+/* ---- States in the children hook ---- */
+
+/** A hook's state: the directory's path. */
+struct hk_state {
+    char path[4096];
+};
+
+struct hk_ctx {
+    atomic_int hooks;
+    atomic_int bad; /**< a parent_state that is not the parent's */
+    atomic_int stored;
+    atomic_int frees;
+};
+
+static void hk_children(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
+                        void *udata)
+{
+    (void)kids;
+    struct hk_ctx *c = udata;
+    atomic_fetch_add(&c->hooks, 1);
+    const struct hk_state *p = dir->parent_state;
+    if (dir->is_root) {
+        if (p != NULL) {
+            atomic_fetch_add(&c->bad, 1);
+        }
+    } else {
+        size_t plen = p != NULL ? strlen(p->path) : 0;
+        if (p == NULL || strncmp(dir->path, p->path, plen) != 0 || dir->path[plen] != '/' ||
+            strchr(dir->path + plen + 1, '/') != NULL) {
+            atomic_fetch_add(&c->bad, 1);
+        }
+    }
+    if (dir->dir_state == NULL || *dir->dir_state != NULL) {
+        atomic_fetch_add(&c->bad, 1);
+        return;
+    }
+    struct hk_state *s = calloc(1, sizeof(*s));
+    assert_non_null(s);
+    snprintf(s->path, sizeof(s->path), "%s", dir->path);
+    *dir->dir_state = s;
+    atomic_fetch_add(&c->stored, 1);
+}
+
+static void hk_free(void *state, void *udata)
+{
+    struct hk_ctx *c = udata;
+    atomic_fetch_add(&c->frees, 1);
+    free(state);
+}
+
+static enum frd_action hk_visit(const struct frd_walk_entry *we, void *udata)
+{
+    (void)we;
+    (void)udata;
+    return FRD_ACTION_CONTINUE;
+}
+
+/**
+ * The children hook keeps a per-directory stack in both modes: it stores a state in
+ * *dir_state and each subdirectory's hook sees it as parent_state (ordered: the hooks'
+ * own chain, NULL before this fix); each state is released once.
+ */
+static void test_walk_children_hook_states_both_modes(void **state)
+{
+    (void)state;
+    for (int ordered = 0; ordered < 2; ordered++) {
+        struct frd_walk_options o;
+        walk_opts(&o, flags_of(ordered));
+        o.on_children = hk_children;
+        o.on_dir_state_free = hk_free;
+        struct hk_ctx c = {0};
+        assert_int_equal(frd_walk(tree, &o, hk_visit, &c), 0);
+        assert_true(atomic_load(&c.hooks) > 20);
+        assert_int_equal(atomic_load(&c.bad), 0);
+        assert_int_equal(atomic_load(&c.stored), atomic_load(&c.hooks));
+        assert_int_equal(atomic_load(&c.frees), atomic_load(&c.stored));
+    }
+}
+
+/* ---- Progress ---- */
+
+struct pg_ctx {
+    atomic_int reports;
+    atomic_int bad;
+};
+
+static enum frd_action pg_visit(const struct frd_walk_entry *we, void *udata)
+{
+    (void)udata;
+    if (we->entry->type == FRD_TYPE_DIR) {
+        struct timespec ts = {0, 2000000}; // past the 1 ms interval: a report is due
+        nanosleep(&ts, NULL);
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+static void pg_progress(const struct frd_walk_progress *p, void *udata)
+{
+    struct pg_ctx *c = udata;
+    atomic_fetch_add(&c->reports, 1);
+    if (p->path == NULL || strlen(p->path) != p->path_len ||
+        (p->path_len > 0 && strncmp(p->path, tree, strlen(tree)) != 0)) {
+        atomic_fetch_add(&c->bad, 1);
+    }
+}
+
+/** Progress reports say where the walk is: a path below the root, its length right. */
+static void test_walk_progress_reports_current_path(void **state)
+{
+    (void)state;
+    for (int ordered = 0; ordered < 2; ordered++) {
+        struct frd_walk_options o;
+        walk_opts(&o, flags_of(ordered));
+        o.on_progress = pg_progress;
+        o.progress_interval_ms = 1;
+        struct pg_ctx c = {0};
+        // The progress hook's udata is the walk's.
+        assert_int_equal(frd_walk(tree, &o, pg_visit, &c), 0);
+        assert_true(atomic_load(&c.reports) > 0);
+        assert_int_equal(atomic_load(&c.bad), 0);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_walk_worker_count_known_and_bounds_indices),
+        cmocka_unit_test(test_walk_post_order_children_before_parent),
+        cmocka_unit_test(test_walk_children_hook_states_both_modes),
+        cmocka_unit_test(test_walk_progress_reports_current_path),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
