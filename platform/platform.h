@@ -176,6 +176,16 @@ int frd__plat_volume_class(frd_os_fd fd, enum frd__vol_class *out);
 enum frd__vol_class frd__plat_classify_fs_type(uint64_t fs_type);
 
 /**
+ * Reads the target of the symbolic link `name` in the open directory `dir` (readlinkat;
+ * FRD_INVALID_FD: the current directory, or `name` is absolute) into *buf, grown with
+ * FRD__RESERVE as needed for a target of any length, NUL-terminated; `hint` is the length
+ * expected (the link's st_size, 0 if unknown): one call when it is right.
+ * @return the target's length, or a negative code (FRD_EINVAL: not a link, FRD_ENOENT,
+ * FRD_ENOMEM, FRD_ENOTSUP where the platform has no such call, ...).
+ */
+int frd__plat_read_link(frd_os_fd dir, const char *name, size_t hint, char **buf, size_t *cap);
+
+/**
  * Writes the canonical absolute path of an open directory into buf (NUL-terminated).
  * @return its length, FRD_ENAMETOOLONG when it does not fit, FRD_ENOSYS where the OS cannot
  * tell, or another negative code.

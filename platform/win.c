@@ -816,3 +816,13 @@ bool frd__plat_searches_everything(void)
 {
     return true; // traversal is not checked by default (SeChangeNotifyPrivilege)
 }
+
+int frd__plat_read_link(frd_os_fd dir, const char *name, size_t hint, char **buf, size_t *cap)
+{
+    (void)dir;
+    (void)name;
+    (void)hint;
+    (void)buf;
+    (void)cap;
+    return FRD_ENOTSUP; // reparse-point targets: not yet (frd.h says so)
+}

@@ -276,6 +276,86 @@ static void test_walk_children_hook_states_both_modes(void **state)
     }
 }
 
+/* ---- Link targets ---- */
+
+struct lk_ctx {
+    bool want;          /**< FRD_WALK_LINK_TARGETS set */
+    atomic_int links;   /**< links visited */
+    atomic_int long_ok; /**< the long target seen whole */
+    atomic_int bad;
+};
+
+static enum frd_action lk_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct lk_ctx *c = udata;
+    if (we->entry->type != FRD_TYPE_LNK) {
+        if (we->link_target != NULL || we->link_target_len != 0) {
+            atomic_fetch_add(&c->bad, 1);
+        }
+        return FRD_ACTION_CONTINUE;
+    }
+    atomic_fetch_add(&c->links, 1);
+    if (!c->want) {
+        if (we->link_target != NULL) {
+            atomic_fetch_add(&c->bad, 1);
+        }
+        return FRD_ACTION_CONTINUE;
+    }
+    char buf[8192]; // read by path here, in the test only (the walk never does)
+    ssize_t n = readlink(we->path, buf, sizeof(buf));
+    if (n < 0 || we->link_target == NULL || (size_t)n != we->link_target_len ||
+        memcmp(buf, we->link_target, (size_t)n) != 0 || we->link_target[n] != '\0') {
+        atomic_fetch_add(&c->bad, 1);
+    } else if (n > 3000) {
+        atomic_fetch_add(&c->long_ok, 1);
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+/**
+ * FRD_WALK_LINK_TARGETS: every link's target equals readlink(2) of its path (a target of
+ * 4,000 bytes, dangling links and a root given as a link included), in both modes, with
+ * FRD_WALK_NO_PARENT_FD asked too; nothing for other entries or without the flag.
+ */
+static void test_walk_link_targets_equal_readlink(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    tree_dir(root, "d");
+    tree_file(root, "d/f", 3);
+    char target[4001];
+    memset(target, 'x', sizeof(target) - 1);
+    target[sizeof(target) - 1] = '\0';
+    for (size_t i = 200; i < sizeof(target) - 1; i += 200) {
+        target[i] = '/'; // components under NAME_MAX, 4,000 bytes in all
+    }
+    tree_symlink(root, target, "d/long");
+    tree_symlink(root, "f", "d/short");
+    tree_symlink(root, "/nonexistent/target", "dangling");
+    tree_symlink(root, "d", "dirlink");
+    char *rootlink = tree_path(root, "dirlink");
+    for (int ordered = 0; ordered < 2; ordered++) {
+        for (int want = 0; want < 2; want++) {
+            struct frd_walk_options o;
+            walk_opts(&o, flags_of(ordered) | FRD_WALK_NO_PARENT_FD |
+                              (want ? FRD_WALK_LINK_TARGETS : 0));
+            o.on_error = rec_error;
+            struct lk_ctx c = {.want = want};
+            assert_int_equal(frd_walk(root, &o, lk_visit, &c), 0);
+            assert_int_equal(atomic_load(&c.links), 4);
+            assert_int_equal(atomic_load(&c.bad), 0);
+            assert_int_equal(atomic_load(&c.long_ok), want ? 1 : 0);
+            // A root given as a link, not followed: visited as a link, with its target.
+            struct lk_ctx r = {.want = want};
+            assert_int_equal(frd_walk(rootlink, &o, lk_visit, &r), 0);
+            assert_int_equal(atomic_load(&r.links), 1);
+            assert_int_equal(atomic_load(&r.bad), 0);
+        }
+    }
+    free(rootlink);
+    tree_remove(root);
+}
+
 /* ---- Progress ---- */
 
 struct pg_ctx {
@@ -327,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_walk_post_order_children_before_parent),
         cmocka_unit_test(test_walk_children_hook_states_both_modes),
         cmocka_unit_test(test_walk_progress_reports_current_path),
+        cmocka_unit_test(test_walk_link_targets_equal_readlink),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

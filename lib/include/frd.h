@@ -669,6 +669,14 @@ enum frd_walk_flag {
      *  themselves (find and du print the message from their hook and set their exit status
      *  there). */
     FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY = 1u << 9,
+    /** The visit of a symbolic link (one visited as a link, not followed) carries its
+     *  target in frd_walk_entry.link_target, read with readlinkat() on the directory's
+     *  descriptor (never by path, a root aside: it is reached by its name), whatever its
+     *  length. A target that cannot be read is reported to the error hook (FRD_OP_READLINK)
+     *  and the link is visited with link_target NULL. Costs one call per link, nothing for
+     *  other entries; FRD_WALK_NO_PARENT_FD is ignored with it (the walk needs the
+     *  descriptors). Windows: not yet (every link's target fails with FRD_ENOTSUP). */
+    FRD_WALK_LINK_TARGETS = 1u << 10,
 };
 
 /** The most worker threads a walk runs callbacks on (frd_walk_options.workers may not be
@@ -727,6 +735,14 @@ struct frd_walk_entry {
      * Works in both modes.
      */
     void **dir_state;
+    /* Growth (ABI): the walk fills this struct and the caller only reads it, so it grows at
+     * its end: a caller built against an older frd.h reads the members it knows. */
+    /** With FRD_WALK_LINK_TARGETS, in the visit of a symbolic link: its target,
+     *  NUL-terminated, bytes as the kernel gave them, owned by the walk and valid only
+     *  during the visit; NULL for any other entry, without the flag, in the other
+     *  callbacks, or when the target could not be read (reported to the error hook). */
+    const char *link_target;
+    size_t link_target_len; /**< bytes in link_target (0 when it is NULL) */
 };
 
 /** Totals of one directory, for the post-order hook. */

@@ -120,10 +120,39 @@ static void wn_collect(struct frd__worker *w, const struct frd_walk_entry *we)
     }
 }
 
+/**
+ * FRD_WALK_LINK_TARGETS: `we` with the target of the link it visits, read relative to its
+ * directory into the worker's buffer (a root by its name), into *out. @return false if the
+ * walk stops (the failure's hook said so).
+ */
+static bool wn_link_target(struct frd__worker *w, const struct frd_walk_entry *we,
+                           struct frd_walk_entry *out)
+{
+    *out = *we;
+    const char *name = we->is_root ? we->path : we->entry->name;
+    size_t hint = (we->entry->fields & FRD_FIELD_SIZE) ? (size_t)we->entry->size : 0;
+    int n = frd__plat_read_link(we->parent_fd, name, hint, &w->link, &w->link_cap);
+    if (n < 0) {
+        return frd__report(w, we->path, (struct frd__failure){"readlinkat", FRD_OP_READLINK}, n,
+                           we->depth);
+    }
+    out->link_target = w->link;
+    out->link_target_len = (size_t)n;
+    return true;
+}
+
 /** Calls the visit callback. @return its action (FRD_ACTION_STOP once stopped). */
 enum frd_action frd__visit(struct frd__worker *w, const struct frd_walk_entry *we)
 {
     struct frd_walk *walk = w->walk;
+    struct frd_walk_entry with_link;
+    if ((walk->opts.flags & FRD_WALK_LINK_TARGETS) && we->entry->type == FRD_TYPE_LNK &&
+        (int)we->depth >= walk->opts.min_depth && !walk->collect.on) {
+        if (!wn_link_target(w, we, &with_link)) {
+            return FRD_ACTION_STOP;
+        }
+        we = &with_link;
+    }
     atomic_fetch_add_explicit(&w->n_entries, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&w->n_bytes, we->entry->size, memory_order_relaxed);
     if ((int)we->depth < walk->opts.min_depth) {

@@ -103,6 +103,8 @@ struct frd__worker {
     int last_class;               /**< -1: none */
     char *canon; /**< scratch for canonical paths, and paths the OS is asked about */
     size_t canon_cap;
+    char *link; /**< FRD_WALK_LINK_TARGETS: the target of the link visited now */
+    size_t link_cap;
     struct frd_walk_children kids; /**< the children hook's view */
     atomic_uint batches_out;       /**< concurrent mode: batches of the listing in hand, not done */
     // Progress counters, read by whoever reports progress.

@@ -37,6 +37,7 @@ void frd__worker_free(struct frd__worker *w)
     frd__free(w->path2);
     frd__free(w->chain);
     frd__free(w->canon);
+    frd__free(w->link);
     frd__children_view_free(&w->kids);
     frd__node_cache_free(&w->nodes);
 }
