@@ -555,3 +555,13 @@ int frd__plat_read_link(frd_os_fd dir, const char *name, size_t hint, char **buf
         want = *cap * 2; // it filled the buffer: the target may be longer (it grew meanwhile)
     }
 }
+
+int frd__plat_read_xattrs(frd_os_fd dir, const char *name, size_t value_max,
+                          struct frd__xattr_buf *b)
+{
+    (void)dir;
+    (void)name;
+    (void)value_max;
+    (void)b;
+    return FRD_ENOTSUP; // not yet: macOS has no *at calls (frd.h says so)
+}

@@ -185,6 +185,27 @@ enum frd__vol_class frd__plat_classify_fs_type(uint64_t fs_type);
  */
 int frd__plat_read_link(frd_os_fd dir, const char *name, size_t hint, char **buf, size_t *cap);
 
+/** A worker's buffers for the extended attributes of the entry it visits. */
+struct frd__xattr_buf {
+    char *names; /**< the names, as the kernel lists them (NUL-separated) */
+    size_t names_cap;
+    char *values; /**< the values, one after another */
+    size_t values_cap;
+    struct frd_xattr *items; /**< pointing into names and values */
+    size_t items_cap;
+};
+
+/**
+ * Reads the extended attributes of `name` in the open directory `dir` (FRD_INVALID_FD: the
+ * current directory, or `name` is absolute), not following it if it is a link, without
+ * reaching it by a path from the root or opening it for I/O, into b->items: names and
+ * values, a value over `value_max` bytes flagged too_long with its size and no bytes.
+ * @return how many, or a negative code: FRD_ENOTSUP where the file system (or platform)
+ * has no extended attributes, FRD_ENOENT, FRD_ENOMEM, ...
+ */
+int frd__plat_read_xattrs(frd_os_fd dir, const char *name, size_t value_max,
+                          struct frd__xattr_buf *b);
+
 /**
  * Writes the canonical absolute path of an open directory into buf (NUL-terminated).
  * @return its length, FRD_ENAMETOOLONG when it does not fit, FRD_ENOSYS where the OS cannot

@@ -826,3 +826,13 @@ int frd__plat_read_link(frd_os_fd dir, const char *name, size_t hint, char **buf
     (void)cap;
     return FRD_ENOTSUP; // reparse-point targets: not yet (frd.h says so)
 }
+
+int frd__plat_read_xattrs(frd_os_fd dir, const char *name, size_t value_max,
+                          struct frd__xattr_buf *b)
+{
+    (void)dir;
+    (void)name;
+    (void)value_max;
+    (void)b;
+    return FRD_ENOTSUP; // not yet (frd.h says so)
+}

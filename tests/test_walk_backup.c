@@ -13,6 +13,7 @@
 
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/xattr.h>
 #include <time.h>
 
 static char *tree; // the generated tree plus a deeper chain, made once for the group
@@ -356,6 +357,231 @@ static void test_walk_link_targets_equal_readlink(void **state)
     tree_remove(root);
 }
 
+/* ---- Extended attributes ---- */
+
+struct xa_ctx {
+    struct recs recs;   /**< "path\tname=0xhex", or "path\tname\ttoo_long\tsize" */
+    struct recs errors; /**< "path\top\tcode" */
+};
+
+/** The record of one attribute as this test writes it for either side. */
+static void xa_record(struct recs *r, const char *path, const char *name, const uint8_t *value,
+                      size_t len, bool too_long)
+{
+    size_t cap = strlen(path) + strlen(name) + 2 * len + 64;
+    char *buf = malloc(cap);
+    assert_non_null(buf);
+    int n = too_long ? snprintf(buf, cap, "%s\t%s\ttoo_long\t%zu", path, name, len)
+                     : snprintf(buf, cap, "%s\t%s=0x", path, name);
+    assert_true(n > 0 && (size_t)n < cap);
+    for (size_t i = 0; !too_long && i < len; i++) {
+        n += snprintf(buf + n, cap - (size_t)n, "%02x", value[i]);
+    }
+    recs_add(r, buf, (size_t)n);
+    free(buf);
+}
+
+static enum frd_action xa_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct xa_ctx *c = udata;
+    if ((we->xattrs == NULL) != (we->xattr_count == 0)) {
+        recs_add(&c->errors, "xattrs and xattr_count disagree", 31);
+    }
+    for (size_t i = 0; i < we->xattr_count; i++) {
+        const struct frd_xattr *x = &we->xattrs[i];
+        if (strlen(x->name) != x->name_len || (x->too_long && x->value != NULL) ||
+            (!x->too_long && x->value_len > 0 && x->value == NULL)) {
+            recs_add(&c->errors, x->name, x->name_len);
+        }
+        xa_record(&c->recs, we->path, x->name, x->value, x->value_len, x->too_long);
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+static enum frd_action xa_error(const struct frd_walk_error *err, void *udata)
+{
+    struct xa_ctx *c = udata;
+    char buf[4096];
+    int n = snprintf(buf, sizeof(buf), "%s\t%s\t%s", err->path, err->op, frd_err_name(err->code));
+    recs_add(&c->errors, buf, (size_t)n);
+    return FRD_ACTION_CONTINUE;
+}
+
+/** getfattr's view of `root` as records, values over `max` bytes as too_long. */
+static void xa_getfattr(const char *root, size_t max, struct recs *out)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof(cmd), "getfattr -R -d -m - -h --absolute-names -e hex '%s' 2>/dev/null",
+             root);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    char path[4096] = "";
+    uint8_t *val = malloc(70000);
+    assert_non_null(val);
+    while ((n = getline(&line, &cap, f)) > 0) {
+        if (line[n - 1] == '\n') {
+            line[--n] = '\0';
+        }
+        if (strncmp(line, "# file: ", 8) == 0) {
+            snprintf(path, sizeof(path), "%s", line + 8);
+            continue;
+        }
+        char *eq = strstr(line, "=0x");
+        if (eq == NULL) {
+            continue; // the blank line between files
+        }
+        *eq = '\0';
+        size_t len = strlen(eq + 3) / 2;
+        assert_true(len <= 70000);
+        for (size_t i = 0; i < len; i++) {
+            unsigned b;
+            assert_int_equal(sscanf(eq + 3 + 2 * i, "%2x", &b), 1);
+            val[i] = (uint8_t)b;
+        }
+        xa_record(out, path, line, val, len, len > max);
+    }
+    free(val);
+    free(line);
+    pclose(f);
+}
+
+static bool have_tool(const char *name)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof(cmd), "command -v %s >/dev/null 2>&1", name);
+    return system(cmd) == 0;
+}
+
+static void xa_set(const char *root, const char *rel, const char *name, const void *v, size_t n)
+{
+    char *p = tree_path(root, rel);
+    if (lsetxattr(p, name, v, n, 0) != 0) {
+        fail_msg("lsetxattr %s %s: %s", p, name, strerror(errno));
+    }
+    free(p);
+}
+
+/** Runs `tool` on root/rel, as in "setfacl -m u:65534:r PATH". */
+static void xa_shell(const char *root, const char *tool, const char *rel)
+{
+    char *p = tree_path(root, rel);
+    char cmd[4096];
+    snprintf(cmd, sizeof(cmd), "%s '%s'", tool, p);
+    assert_int_equal(system(cmd), 0);
+    free(p);
+}
+
+/**
+ * FRD_WALK_XATTRS: every entry's attributes, names and values, equal getfattr -d -m - -h
+ * (user attributes set here with empty, binary and long values; an access ACL and a
+ * default ACL set by setfacl; a capability set by setcap; a link whose target has
+ * attributes, visited with its own, not its target's; a FIFO, not blocked on), in both
+ * modes; with a limit, the longer value is flagged too_long with its size; nothing without
+ * the flag. ctest runs the file once more with FRD_XATTR_NO_AT=1, the O_PATH fallback.
+ */
+static void test_walk_xattrs_equal_getfattr(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    tree_dir(root, "d");
+    tree_file(root, "d/plain", 3);
+    tree_file(root, "d/f", 5);
+    tree_file(root, "acl", 1);
+    tree_file(root, "cap", 1);
+    tree_fifo(root, "fifo");
+    tree_symlink(root, "d/f", "link");
+    const uint8_t bin[] = {0, 0xff, 1, '\n', 0, 0x80};
+    uint8_t big[3000]; // over the buffer's first 256 bytes, in one ext4 block
+    for (size_t i = 0; i < sizeof(big); i++) {
+        big[i] = (uint8_t)(i * 7);
+    }
+    xa_set(root, "d/f", "user.empty", "", 0);
+    xa_set(root, "d/f", "user.bin", bin, sizeof(bin));
+    xa_set(root, "d/f", "user.big", big, sizeof(big));
+    xa_set(root, "d/f", "user.at_limit", big, 100);
+    xa_set(root, "d/f", "user.over_limit", big, 101);
+    xa_set(root, "d", "user.dir", "v", 1);
+    xa_set(root, "", "user.root", "r", 1);
+    bool acl = have_tool("setfacl");
+    if (acl) {
+        xa_shell(root, "setfacl -m u:65534:r", "acl");
+        xa_shell(root, "setfacl -d -m u:65534:rx", "d");
+    } else {
+        print_message("setfacl not installed (package acl): no ACLs in the tree\n");
+    }
+    if (have_tool("setcap")) {
+        xa_shell(root, "setcap cap_net_raw+ep", "cap");
+    } else {
+        print_message("setcap not installed (package libcap2-bin): no capability in the tree\n");
+    }
+    bool getfattr = have_tool("getfattr");
+    if (!getfattr) {
+        print_message("getfattr not installed (package attr): values checked directly only\n");
+    }
+    for (int ordered = 0; ordered < 2; ordered++) {
+        for (int limit = 0; limit < 2; limit++) {
+            struct frd_walk_options o;
+            walk_opts(&o, flags_of(ordered) | FRD_WALK_XATTRS | FRD_WALK_NO_PARENT_FD);
+            o.on_error = xa_error;
+            o.xattr_value_max = limit ? 100 : 0;
+            struct xa_ctx c;
+            recs_init(&c.recs);
+            recs_init(&c.errors);
+            assert_int_equal(frd_walk(root, &o, xa_visit, &c), 0);
+            assert_int_equal(c.errors.n, 0);
+            // The values set here, whatever getfattr says.
+            char *f = tree_path(root, "d/f");
+            struct recs want;
+            recs_init(&want);
+            xa_record(&want, f, "user.empty", NULL, 0, false);
+            xa_record(&want, f, "user.bin", bin, sizeof(bin), false);
+            xa_record(&want, f, "user.big", big, sizeof(big), limit);
+            xa_record(&want, f, "user.at_limit", big, 100, false);
+            xa_record(&want, f, "user.over_limit", big, 101, limit);
+            size_t found = 0;
+            for (size_t i = 0; i < want.n; i++) {
+                for (size_t j = 0; j < c.recs.n; j++) {
+                    found += strcmp(want.v[i], c.recs.v[j]) == 0;
+                }
+            }
+            assert_int_equal(found, want.n);
+            recs_free(&want);
+            free(f);
+            if (getfattr) {
+                struct recs g;
+                recs_init(&g);
+                xa_getfattr(root, limit ? 100 : 65536, &g);
+                if (acl) { // the ACLs are there, and so compared
+                    size_t acls = 0;
+                    for (size_t j = 0; j < g.n; j++) {
+                        acls += strstr(g.v[j], "system.posix_acl_") != NULL;
+                    }
+                    assert_true(acls >= 2);
+                }
+                recs_assert_equal(&c.recs, &g, "xattrs vs getfattr");
+                recs_free(&g);
+            }
+            recs_free(&c.recs);
+            recs_free(&c.errors);
+        }
+        // Without the flag: none.
+        struct frd_walk_options o;
+        walk_opts(&o, flags_of(ordered));
+        struct xa_ctx c;
+        recs_init(&c.recs);
+        recs_init(&c.errors);
+        assert_int_equal(frd_walk(root, &o, xa_visit, &c), 0);
+        assert_int_equal(c.recs.n, 0);
+        assert_int_equal(c.errors.n, 0);
+        recs_free(&c.recs);
+        recs_free(&c.errors);
+    }
+    tree_remove(root);
+}
+
 /* ---- Progress ---- */
 
 struct pg_ctx {
@@ -408,6 +634,7 @@ int main(void)
         cmocka_unit_test(test_walk_children_hook_states_both_modes),
         cmocka_unit_test(test_walk_progress_reports_current_path),
         cmocka_unit_test(test_walk_link_targets_equal_readlink),
+        cmocka_unit_test(test_walk_xattrs_equal_getfattr),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -221,8 +221,8 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     if (walk == NULL) {
         return FRD_ENOMEM;
     }
-    if (o.flags & FRD_WALK_LINK_TARGETS) {
-        o.flags &= ~(unsigned)FRD_WALK_NO_PARENT_FD; // targets are read through parent_fd
+    if (o.flags & (FRD_WALK_LINK_TARGETS | FRD_WALK_XATTRS)) {
+        o.flags &= ~(unsigned)FRD_WALK_NO_PARENT_FD; // read through parent_fd
     }
     walk->opts = o;
     walk->plan = plan;

@@ -414,6 +414,7 @@ enum frd_op {
     FRD_OP_READLINK = 4, /**< reading a symlink */
     FRD_OP_LOOP = 5,     /**< a file system loop found (code FRD_ELOOP) */
     FRD_OP_ALLOC = 6,    /**< the walk ran out of memory for this part of the tree */
+    FRD_OP_XATTR = 7,    /**< reading an entry's extended attributes (FRD_WALK_XATTRS) */
 };
 
 /**
@@ -677,6 +678,33 @@ enum frd_walk_flag {
      *  other entries; FRD_WALK_NO_PARENT_FD is ignored with it (the walk needs the
      *  descriptors). Windows: not yet (every link's target fails with FRD_ENOTSUP). */
     FRD_WALK_LINK_TARGETS = 1u << 10,
+    /** The visit of each entry carries its extended attributes, names and values, in
+     *  frd_walk_entry.xattrs (ACLs, system.posix_acl_*, and security.capability included;
+     *  a symbolic link's own, never its target's), read relative to the directory's
+     *  descriptor, never by path (a root aside: it is reached by its name).
+     *  Linux: listxattrat()/getxattrat() (6.13+), else the entry opened
+     *  O_PATH|O_NOFOLLOW (never opened for I/O, so a FIFO or device never blocks) and read
+     *  through /proc/self/fd. One listing of names per entry, a read per value.
+     *  A value longer than frd_walk_options.xattr_value_max is flagged too_long, with its
+     *  size. A file system without extended attributes (FRD_ENOTSUP) gives none, no error,
+     *  and costs nothing more on that device once seen (when entries carry FRD_FIELD_DEV,
+     *  as with the default fields). Another failure goes to the error
+     *  hook (FRD_OP_XATTR) and the entry is visited without them. FRD_WALK_NO_PARENT_FD
+     *  is ignored with it.
+     *  macOS and Windows: not yet: no extended attributes, no error (frd.h's field table). */
+    FRD_WALK_XATTRS = 1u << 11,
+};
+
+/** One extended attribute of an entry (FRD_WALK_XATTRS); owned by the walk, valid only
+ *  during the visit. */
+struct frd_xattr {
+    const char *name; /**< NUL-terminated, with its namespace ("user.x", "security.capability") */
+    size_t name_len;  /**< bytes in name */
+    /** value_len bytes (any bytes; not NUL-terminated); NULL when too_long, and may be NULL
+     *  or not for an empty value */
+    const void *value;
+    size_t value_len; /**< the value's size, also when too_long */
+    bool too_long;    /**< longer than xattr_value_max: not read, value is NULL */
 };
 
 /** The most worker threads a walk runs callbacks on (frd_walk_options.workers may not be
@@ -743,6 +771,15 @@ struct frd_walk_entry {
      *  callbacks, or when the target could not be read (reported to the error hook). */
     const char *link_target;
     size_t link_target_len; /**< bytes in link_target (0 when it is NULL) */
+    /** With FRD_WALK_XATTRS, in a visit: the entry's extended attributes, in the order the
+     *  file system lists them, owned by the walk and valid only during the visit; NULL with
+     *  xattr_count 0 when it has none, without the flag, in the other callbacks, or when
+     *  they could not be read (reported to the error hook).
+     *  What each platform gives: Linux, every namespace the caller may read (user, trusted
+     *  as root, security, system.posix_acl_access/default; none on file systems without
+     *  xattrs: vfat, some FUSE, /proc); macOS and Windows: none yet. */
+    const struct frd_xattr *xattrs;
+    size_t xattr_count; /**< entries in xattrs */
 };
 
 /** Totals of one directory, for the post-order hook. */
@@ -1063,6 +1100,9 @@ struct frd_walk_options {
      *  as git warns and goes on. The
      *  object must outlive the walk; it is not changed by it. */
     const struct frd_ignore *ignore;
+    /** FRD_WALK_XATTRS: the longest value read, in bytes; longer ones are flagged too_long
+     *  (with their size) and not read. 0 (the default) means 65536, Linux's largest. */
+    size_t xattr_value_max;
 };
 
 /**

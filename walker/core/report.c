@@ -141,6 +141,49 @@ static bool wn_link_target(struct frd__worker *w, const struct frd_walk_entry *w
     return true;
 }
 
+/** Whether the file system of `e` is one the worker found without extended attributes. */
+static bool wn_xattrs_unsupported(const struct frd__worker *w, const struct frd_entry *e)
+{
+    if (!(e->fields & FRD_FIELD_DEV)) {
+        return false;
+    }
+    for (size_t i = 0; i < w->xattr_nodev_n; i++) {
+        if (w->xattr_nodev[i] == e->dev) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/**
+ * FRD_WALK_XATTRS: the extended attributes of the entry `out` visits, read relative to its
+ * directory into the worker's buffers (a root by its name). @return false if the walk stops
+ * (the failure's hook said so).
+ */
+static bool wn_xattrs(struct frd__worker *w, struct frd_walk_entry *out)
+{
+    const struct frd_entry *e = out->entry;
+    if (wn_xattrs_unsupported(w, e)) {
+        return true;
+    }
+    const char *name = out->is_root ? out->path : e->name;
+    size_t max = w->walk->opts.xattr_value_max ? w->walk->opts.xattr_value_max : 65536;
+    int n = frd__plat_read_xattrs(out->parent_fd, name, max, &w->xattr);
+    if (n == FRD_ENOTSUP) {
+        if ((e->fields & FRD_FIELD_DEV) && w->xattr_nodev_n < FRD__XATTR_NODEV_MAX) {
+            w->xattr_nodev[w->xattr_nodev_n++] = e->dev; // no more calls on that device
+        }
+        return true;
+    }
+    if (n < 0) {
+        return frd__report(w, out->path, (struct frd__failure){"getxattrat", FRD_OP_XATTR}, n,
+                           out->depth);
+    }
+    out->xattrs = n > 0 ? w->xattr.items : NULL;
+    out->xattr_count = (size_t)n;
+    return true;
+}
+
 /** Calls the visit callback. @return its action (FRD_ACTION_STOP once stopped). */
 enum frd_action frd__visit(struct frd__worker *w, const struct frd_walk_entry *we)
 {
@@ -152,6 +195,16 @@ enum frd_action frd__visit(struct frd__worker *w, const struct frd_walk_entry *w
             return FRD_ACTION_STOP;
         }
         we = &with_link;
+    }
+    if ((walk->opts.flags & FRD_WALK_XATTRS) && (int)we->depth >= walk->opts.min_depth &&
+        !walk->collect.on) {
+        if (we != &with_link) {
+            with_link = *we;
+            we = &with_link;
+        }
+        if (!wn_xattrs(w, &with_link)) {
+            return FRD_ACTION_STOP;
+        }
     }
     atomic_fetch_add_explicit(&w->n_entries, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&w->n_bytes, we->entry->size, memory_order_relaxed);
@@ -251,6 +304,8 @@ const char *frd_op_name(enum frd_op op)
         return "loop";
     case FRD_OP_ALLOC:
         return "alloc";
+    case FRD_OP_XATTR:
+        return "xattr";
     case FRD_OP_OTHER:
         break;
     }
