@@ -582,6 +582,53 @@ static void test_walk_xattrs_equal_getfattr(void **state)
     tree_remove(root);
 }
 
+/**
+ * The options' growth: the exported frd_walk_options_init() (what a program built against
+ * frd 0.2.0 calls) writes no byte past 0.2.0's struct, which ended before ignore;
+ * the macro writes the caller's sizeof; options of the old size walk, with the new
+ * member's default (values of up to 65536 bytes read).
+ */
+static void test_walk_options_init_writes_only_the_callers_size(void **state)
+{
+    (void)state;
+    size_t old = offsetof(struct frd_walk_options, ignore);
+    unsigned char buf[sizeof(struct frd_walk_options) + 16];
+    memset(buf, 0xa5, sizeof(buf));
+    struct frd_walk_options *o = (struct frd_walk_options *)(void *)buf;
+    (frd_walk_options_init)(o); // the function, not the macro
+    assert_int_equal(o->struct_size, old);
+    for (size_t i = old; i < sizeof(buf); i++) {
+        assert_int_equal(buf[i], 0xa5);
+    }
+    memset(buf, 0xa5, sizeof(buf));
+    frd_walk_options_init(o);
+    assert_int_equal(o->struct_size, sizeof(*o));
+    assert_int_equal(o->xattr_value_max, 0);
+    for (size_t i = sizeof(*o); i < sizeof(buf); i++) {
+        assert_int_equal(buf[i], 0xa5);
+    }
+    // An old caller's options: the walk reads struct_size bytes, the rest is its default.
+    memset(buf, 0xa5, sizeof(buf));
+    (frd_walk_options_init)(o);
+    o->flags = FRD_WALK_XATTRS;
+    o->workers = test_workers();
+    o->on_error = xa_error;
+    char *root = tree_make_root();
+    tree_file(root, "f", 1);
+    uint8_t v[300] = {1};
+    xa_set(root, "f", "user.v", v, sizeof(v));
+    struct xa_ctx c;
+    recs_init(&c.recs);
+    recs_init(&c.errors);
+    assert_int_equal(frd_walk(root, o, xa_visit, &c), 0);
+    assert_int_equal(c.errors.n, 0);
+    assert_int_equal(c.recs.n, 1);
+    assert_null(strstr(c.recs.v[0], "too_long")); // not 0xa5a5... bytes as a limit
+    recs_free(&c.recs);
+    recs_free(&c.errors);
+    tree_remove(root);
+}
+
 /* ---- Progress ---- */
 
 struct pg_ctx {
@@ -635,6 +682,7 @@ int main(void)
         cmocka_unit_test(test_walk_progress_reports_current_path),
         cmocka_unit_test(test_walk_link_targets_equal_readlink),
         cmocka_unit_test(test_walk_xattrs_equal_getfattr),
+        cmocka_unit_test(test_walk_options_init_writes_only_the_callers_size),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -790,7 +790,7 @@ struct frd_walk_dir_totals {
 
 /**
  * @return a short English name of an frd_op ("open", "read", "stat", "readlink", "loop",
- * "alloc", "other"); static storage, never NULL. Thread-safe.
+ * "alloc", "xattr", "other"); static storage, never NULL. Thread-safe.
  */
 FRD_EXTERN const char *frd_op_name(enum frd_op op);
 
@@ -1029,8 +1029,8 @@ typedef void frd_walk_done_fn(int result, void *udata);
 /**
  * Options of a walk. Initialize with frd_walk_options_init(), then set what you need.
  *
- * Growth (ABI): the struct only grows at its end. frd_walk_options_init() sets struct_size to
- * the size the caller was compiled with; the walk copies that many bytes and gives every
+ * Growth (ABI): the struct only grows at its end. frd_walk_options_init() (a macro passing
+ * sizeof) sets struct_size to the size the caller was compiled with, and writes no more; the walk copies that many bytes and gives every
  * member added after them its default. So a program built against an older frd.h runs on a
  * newer library unchanged, and options not initialized with frd_walk_options_init()
  * (struct_size 0) are refused with FRD_EINVAL.
@@ -1185,8 +1185,19 @@ FRD_EXTERN int frd_ignore_add_if_present(struct frd_ignore *ig, const char *name
 /**
  * Sets every option to its default: concurrent, no links followed, all depths, every field,
  * no hooks; and struct_size. Call it before setting any option. NULL is not allowed.
+ * A macro: it passes the size of the caller's struct to frd_walk_options_init_size(), so
+ * the library writes no more than the caller's frd.h declares. (The function of that name
+ * stays for programs built against frd 0.2.0 and writes the struct as it was then.)
  */
 FRD_EXTERN void frd_walk_options_init(struct frd_walk_options *opts);
+#define frd_walk_options_init(opts) frd_walk_options_init_size((opts), sizeof(*(opts)))
+
+/**
+ * frd_walk_options_init() with the size of the caller's struct (sizeof, which the macro
+ * passes): sets the defaults of the members that fit in `size` bytes, and struct_size to
+ * `size` (at most the library's own size). Call frd_walk_options_init() instead.
+ */
+FRD_EXTERN void frd_walk_options_init_size(struct frd_walk_options *opts, size_t size);
 
 /**
  * The number of worker threads a walk with these options would run callbacks on, in this
