@@ -42,7 +42,7 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "-x") == 0) {
             o.flags |= FRD_WALK_XATTRS;
         } else if (strcmp(argv[i], "-j") == 0 && i + 1 < argc - 1) {
-            o.workers = (unsigned)atoi(argv[++i]);
+            o.workers = (unsigned)strtoul(argv[++i], NULL, 10);
         } else {
             break;
         }
@@ -54,8 +54,8 @@ int main(int argc, char **argv)
     struct counts c = {0};
     int rc = frd_walk(argv[i], &o, visit, &c);
     printf("%llu entries, %llu xattrs, %llu value bytes, %llu too long\n",
-           (unsigned long long)c.entries, (unsigned long long)c.xattrs,
-           (unsigned long long)c.bytes, (unsigned long long)c.too_long);
+           (unsigned long long)c.entries, (unsigned long long)c.xattrs, (unsigned long long)c.bytes,
+           (unsigned long long)c.too_long);
     if (rc < 0) {
         fprintf(stderr, "xattr_walk: %s\n", frd_strerror(rc));
         return 1;

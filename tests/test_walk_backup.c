@@ -374,7 +374,7 @@ static void xa_record(struct recs *r, const char *path, const char *name, const 
     int n = too_long ? snprintf(buf, cap, "%s\t%s\ttoo_long\t%zu", path, name, len)
                      : snprintf(buf, cap, "%s\t%s=0x", path, name);
     assert_true(n > 0 && (size_t)n < cap);
-    for (size_t i = 0; !too_long && i < len; i++) {
+    for (size_t i = 0; !too_long && value != NULL && i < len; i++) {
         n += snprintf(buf + n, cap - (size_t)n, "%02x", value[i]);
     }
     recs_add(r, buf, (size_t)n);
@@ -386,6 +386,7 @@ static enum frd_action xa_visit(const struct frd_walk_entry *we, void *udata)
     struct xa_ctx *c = udata;
     if ((we->xattrs == NULL) != (we->xattr_count == 0)) {
         recs_add(&c->errors, "xattrs and xattr_count disagree", 31);
+        return FRD_ACTION_CONTINUE;
     }
     for (size_t i = 0; i < we->xattr_count; i++) {
         const struct frd_xattr *x = &we->xattrs[i];
@@ -437,9 +438,10 @@ static void xa_getfattr(const char *root, size_t max, struct recs *out)
         size_t len = strlen(eq + 3) / 2;
         assert_true(len <= 70000);
         for (size_t i = 0; i < len; i++) {
-            unsigned b;
-            assert_int_equal(sscanf(eq + 3 + 2 * i, "%2x", &b), 1);
-            val[i] = (uint8_t)b;
+            char hex[3] = {eq[3 + 2 * i], eq[4 + 2 * i], '\0'};
+            char *end;
+            val[i] = (uint8_t)strtoul(hex, &end, 16);
+            assert_true(end == hex + 2);
         }
         xa_record(out, path, line, val, len, len > max);
     }
