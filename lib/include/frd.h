@@ -256,6 +256,10 @@ enum frd_attr {
  *     (where the directory class carries one that fits 64 bits), dev (the volume serial
  *     number), a mode synthesized from the type and the read-only attribute, and attributes
  *     (compressed, encrypted). No uid, gid or rdev; nlink only from a walk's stat of a root.
+ * Extended attributes are not fields of the listing: a walk with FRD_WALK_XATTRS gives them
+ * in its visits (frd_walk_entry.xattrs): Linux, every namespace the caller may read (user,
+ * trusted as root, security with capabilities, system.posix_acl_* ACLs), none on a file
+ * system without them; other Unix systems, macOS and Windows: none yet (no error).
  * A names-only listing (or one that asks for FRD_FIELD_TYPE alone) fills name and type.
  * When only type and file id are wanted, Linux and the portable backend answer from the
  * directory record without a stat (where it gives the type); `file_id` is then the record's
