@@ -197,13 +197,14 @@ struct frd__xattr_buf {
 
 /**
  * Reads the extended attributes of `name` in the open directory `dir` (FRD_INVALID_FD: the
- * current directory, or `name` is absolute), not following it if it is a link, without
+ * current directory, or `name` is absolute), not following it if it is a link (unless
+ * `follow`: the walk followed it and visits its target), without
  * reaching it by a path from the root or opening it for I/O, into b->items: names and
  * values, a value over `value_max` bytes flagged too_long with its size and no bytes.
  * @return how many, or a negative code: FRD_ENOTSUP where the file system (or platform)
  * has no extended attributes, FRD_ENOENT, FRD_ENOMEM, ...
  */
-int frd__plat_read_xattrs(frd_os_fd dir, const char *name, size_t value_max,
+int frd__plat_read_xattrs(frd_os_fd dir, const char *name, bool follow, size_t value_max,
                           struct frd__xattr_buf *b);
 
 /**

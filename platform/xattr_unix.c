@@ -43,14 +43,15 @@ static atomic_int have_at = -1;
 struct xa_target {
     int dir;
     const char *name;
-    int fd; /**< -1: the *at calls are used */
+    unsigned at_flags; /**< AT_SYMLINK_NOFOLLOW, or 0 to follow a link */
+    int fd;            /**< -1: the *at calls are used */
     char proc[32];
 };
 
 static ssize_t xa_list(struct xa_target *t, char *buf, size_t size)
 {
     if (t->fd < 0) {
-        return syscall(__NR_listxattrat, t->dir, t->name, AT_SYMLINK_NOFOLLOW, buf, size);
+        return syscall(__NR_listxattrat, t->dir, t->name, t->at_flags, buf, size);
     }
     return listxattr(t->proc, buf, size); // follows the magic link to the fd's own inode
 }
@@ -59,8 +60,7 @@ static ssize_t xa_get(struct xa_target *t, const char *attr, void *buf, size_t s
 {
     if (t->fd < 0) {
         struct frd__xattr_args args = {.value = (uint64_t)(uintptr_t)buf, .size = (uint32_t)size};
-        return syscall(__NR_getxattrat, t->dir, t->name, AT_SYMLINK_NOFOLLOW, attr, &args,
-                       sizeof(args));
+        return syscall(__NR_getxattrat, t->dir, t->name, t->at_flags, attr, &args, sizeof(args));
     }
     return getxattr(t->proc, attr, buf, size);
 }
@@ -159,10 +159,13 @@ static int xa_read(struct xa_target *t, size_t value_max, struct frd__xattr_buf 
     return (int)k;
 }
 
-int frd__plat_read_xattrs(frd_os_fd dir, const char *name, size_t value_max,
+int frd__plat_read_xattrs(frd_os_fd dir, const char *name, bool follow, size_t value_max,
                           struct frd__xattr_buf *b)
 {
-    struct xa_target t = {.dir = dir == FRD_INVALID_FD ? AT_FDCWD : dir, .name = name, .fd = -1};
+    struct xa_target t = {.dir = dir == FRD_INVALID_FD ? AT_FDCWD : dir,
+                          .name = name,
+                          .at_flags = follow ? 0 : AT_SYMLINK_NOFOLLOW,
+                          .fd = -1};
     int at = atomic_load_explicit(&have_at, memory_order_relaxed);
     if (at < 0 && getenv("FRD_XATTR_NO_AT") != NULL) {
         at = 0; // the tests' way to run the fallback on a kernel that has the *at calls
@@ -178,7 +181,7 @@ int frd__plat_read_xattrs(frd_os_fd dir, const char *name, size_t value_max,
         }
         atomic_store_explicit(&have_at, 0, memory_order_relaxed); // a kernel before 6.13
     }
-    t.fd = openat(t.dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    t.fd = openat(t.dir, name, O_PATH | (follow ? 0 : O_NOFOLLOW) | O_CLOEXEC);
     if (t.fd < 0) {
         return -errno;
     }
@@ -190,11 +193,12 @@ int frd__plat_read_xattrs(frd_os_fd dir, const char *name, size_t value_max,
 
 #else
 
-int frd__plat_read_xattrs(frd_os_fd dir, const char *name, size_t value_max,
+int frd__plat_read_xattrs(frd_os_fd dir, const char *name, bool follow, size_t value_max,
                           struct frd__xattr_buf *b)
 {
     (void)dir;
     (void)name;
+    (void)follow;
     (void)value_max;
     (void)b;
     return FRD_ENOTSUP; // not yet on this backend (frd.h says so)

@@ -481,7 +481,7 @@ static void xa_shell(const char *root, const char *tool, const char *rel)
  * (user attributes set here with empty, binary and long values; an access ACL and a
  * default ACL set by setfacl; a capability set by setcap; a link whose target has
  * attributes, visited with its own, not its target's; a FIFO, not blocked on), in both
- * modes; with a limit, the longer value is flagged too_long with its size; nothing without
+ * modes; with links followed, the link visited as its target carries the target's; with a limit, the longer value is flagged too_long with its size; nothing without
  * the flag. ctest runs the file once more with FRD_XATTR_NO_AT=1, the O_PATH fallback.
  */
 static void test_walk_xattrs_equal_getfattr(void **state)
@@ -566,6 +566,40 @@ static void test_walk_xattrs_equal_getfattr(void **state)
                 recs_assert_equal(&c.recs, &g, "xattrs vs getfattr");
                 recs_free(&g);
             }
+            recs_free(&c.recs);
+            recs_free(&c.errors);
+        }
+        // Links followed: the link is visited as its target, with the target's attributes.
+        {
+            struct frd_walk_options o;
+            walk_opts(&o, flags_of(ordered) | FRD_WALK_XATTRS);
+            o.follow = FRD_FOLLOW_ALL;
+            o.on_error = xa_error;
+            struct xa_ctx c;
+            recs_init(&c.recs);
+            recs_init(&c.errors);
+            assert_int_equal(frd_walk(root, &o, xa_visit, &c), 0);
+            assert_int_equal(c.errors.n, 0);
+            char *f = tree_path(root, "d/f");
+            char *l = tree_path(root, "link");
+            struct recs of_f, of_link;
+            recs_init(&of_f);
+            recs_init(&of_link);
+            for (size_t j = 0; j < c.recs.n; j++) {
+                const char *tab = strchr(c.recs.v[j], '\t');
+                size_t plen = (size_t)(tab - c.recs.v[j]);
+                if (plen == strlen(f) && strncmp(c.recs.v[j], f, plen) == 0) {
+                    recs_add(&of_f, tab, strlen(tab));
+                } else if (plen == strlen(l) && strncmp(c.recs.v[j], l, plen) == 0) {
+                    recs_add(&of_link, tab, strlen(tab));
+                }
+            }
+            assert_int_equal(of_f.n, 5);
+            recs_assert_equal(&of_link, &of_f, "a followed link's xattrs vs its target's");
+            recs_free(&of_f);
+            recs_free(&of_link);
+            free(f);
+            free(l);
             recs_free(&c.recs);
             recs_free(&c.errors);
         }

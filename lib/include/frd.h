@@ -684,7 +684,8 @@ enum frd_walk_flag {
     FRD_WALK_LINK_TARGETS = 1u << 10,
     /** The visit of each entry carries its extended attributes, names and values, in
      *  frd_walk_entry.xattrs (ACLs, system.posix_acl_*, and security.capability included;
-     *  a symbolic link's own, never its target's), read relative to the directory's
+     *  a symbolic link's own, never its target's, unless the walk followed it and visits
+     *  its target: then the target's), read relative to the directory's
      *  descriptor, never by path (a root aside: it is reached by its name).
      *  Linux: listxattrat()/getxattrat() (6.13+), else the entry opened
      *  O_PATH|O_NOFOLLOW (never opened for I/O, so a FIFO or device never blocks) and read

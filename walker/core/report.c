@@ -168,7 +168,11 @@ static bool wn_xattrs(struct frd__worker *w, struct frd_walk_entry *out)
     }
     const char *name = out->is_root ? out->path : e->name;
     size_t max = w->walk->opts.xattr_value_max ? w->walk->opts.xattr_value_max : 65536;
-    int n = frd__plat_read_xattrs(out->parent_fd, name, max, &w->xattr);
+    // A link the walk followed is visited as its target: the target's attributes, as its
+    // metadata (a non-link entry is never followed: a link swapped in since is not).
+    bool follow =
+        e->type != FRD_TYPE_LNK && w->walk->opts.follow != FRD_FOLLOW_NEVER && out->followed_link;
+    int n = frd__plat_read_xattrs(out->parent_fd, name, follow, max, &w->xattr);
     if (n == FRD_ENOTSUP) {
         if ((e->fields & FRD_FIELD_DEV) && w->xattr_nodev_n < FRD__XATTR_NODEV_MAX) {
             w->xattr_nodev[w->xattr_nodev_n++] = e->dev; // no more calls on that device
