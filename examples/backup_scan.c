@@ -123,8 +123,12 @@ int main(int argc, char **argv)
     opts.on_error = scan_error;
     int rc = frd_walk(root, &opts, scan_visit, &sc);
     free(sc.excludes);
-    if (rc < 0) { // with an error hook that always continues: out of memory, bad options
-        fprintf(stderr, "backup_scan: %s\n", frd_strerror(rc));
+    // With an error hook that always continues: a root that could not be walked (the hook
+    // printed it: not twice), out of memory, bad options.
+    if (rc < 0) {
+        if (atomic_load(&sc.errors) == 0) {
+            fprintf(stderr, "backup_scan: %s\n", frd_strerror(rc));
+        }
         return 1;
     }
     if (fflush(stdout) != 0) {

@@ -102,6 +102,7 @@ int main(int argc, char **argv)
     struct frd_walk_options opts;
     frd_walk_options_init(&opts);
     opts.on_error = count_error; // every failure, a missing root included, is reported here once
+    opts.flags |= FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY;
     opts.fields = FRD_FIELD_TYPE | FRD_FIELD_SIZE; // all that is counted
     tool_name_init(argv, "frdcount");
     int c;

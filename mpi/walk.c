@@ -366,7 +366,8 @@ static void *rw_thread(void *arg)
     struct rank_walk *rw = arg;
     struct frd_walk_options w = rw->opts->walk;
     w.on_error = rw_error;
-    w.on_dir_done = rw_post; // counts in_flight down, calls the caller's hook
+    w.flags |= FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY; // rw_error keeps a root's code itself
+    w.on_dir_done = rw_post;                      // counts in_flight down, calls the caller's hook
     w.on_children = rw->delay_us ? rw_delay : NULL;
     w.on_progress = NULL;
     w.min_depth = 0;

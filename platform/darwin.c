@@ -536,3 +536,33 @@ bool frd__plat_searches_everything(void)
 {
     return geteuid() == 0; // root is not held back by a directory's search bit
 }
+
+int frd__plat_read_link(frd_os_fd dir, const char *name, size_t hint, char **buf, size_t *cap)
+{
+    size_t want = hint + 1 > 64 ? hint + 1 : 64;
+    for (;;) {
+        if (FRD__RESERVE(*buf, *cap, want, 64) < 0) {
+            return FRD_ENOMEM;
+        }
+        ssize_t n = readlinkat(dir == FRD_INVALID_FD ? AT_FDCWD : dir, name, *buf, *cap);
+        if (n < 0) {
+            return -errno;
+        }
+        if ((size_t)n < *cap) {
+            (*buf)[n] = '\0';
+            return n > INT32_MAX ? FRD_EOVERFLOW : (int)n;
+        }
+        want = *cap * 2; // it filled the buffer: the target may be longer (it grew meanwhile)
+    }
+}
+
+int frd__plat_read_xattrs(frd_os_fd dir, const char *name, bool follow, size_t value_max,
+                          struct frd__xattr_buf *b)
+{
+    (void)dir;
+    (void)name;
+    (void)follow;
+    (void)value_max;
+    (void)b;
+    return FRD_ENOTSUP; // not yet: macOS has no *at calls (frd.h says so)
+}

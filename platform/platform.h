@@ -176,6 +176,38 @@ int frd__plat_volume_class(frd_os_fd fd, enum frd__vol_class *out);
 enum frd__vol_class frd__plat_classify_fs_type(uint64_t fs_type);
 
 /**
+ * Reads the target of the symbolic link `name` in the open directory `dir` (readlinkat;
+ * FRD_INVALID_FD: the current directory, or `name` is absolute) into *buf, grown with
+ * FRD__RESERVE as needed for a target of any length, NUL-terminated; `hint` is the length
+ * expected (the link's st_size, 0 if unknown): one call when it is right.
+ * @return the target's length, or a negative code (FRD_EINVAL: not a link, FRD_ENOENT,
+ * FRD_ENOMEM, FRD_ENOTSUP where the platform has no such call, ...).
+ */
+int frd__plat_read_link(frd_os_fd dir, const char *name, size_t hint, char **buf, size_t *cap);
+
+/** A worker's buffers for the extended attributes of the entry it visits. */
+struct frd__xattr_buf {
+    char *names; /**< the names, as the kernel lists them (NUL-separated) */
+    size_t names_cap;
+    char *values; /**< the values, one after another */
+    size_t values_cap;
+    struct frd_xattr *items; /**< pointing into names and values */
+    size_t items_cap;
+};
+
+/**
+ * Reads the extended attributes of `name` in the open directory `dir` (FRD_INVALID_FD: the
+ * current directory, or `name` is absolute), not following it if it is a link (unless
+ * `follow`: the walk followed it and visits its target), without
+ * reaching it by a path from the root or opening it for I/O, into b->items: names and
+ * values, a value over `value_max` bytes flagged too_long with its size and no bytes.
+ * @return how many, or a negative code: FRD_ENOTSUP where the file system (or platform)
+ * has no extended attributes, FRD_ENOENT, FRD_ENOMEM, ...
+ */
+int frd__plat_read_xattrs(frd_os_fd dir, const char *name, bool follow, size_t value_max,
+                          struct frd__xattr_buf *b);
+
+/**
  * Writes the canonical absolute path of an open directory into buf (NUL-terminated).
  * @return its length, FRD_ENAMETOOLONG when it does not fit, FRD_ENOSYS where the OS cannot
  * tell, or another negative code.

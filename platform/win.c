@@ -816,3 +816,24 @@ bool frd__plat_searches_everything(void)
 {
     return true; // traversal is not checked by default (SeChangeNotifyPrivilege)
 }
+
+int frd__plat_read_link(frd_os_fd dir, const char *name, size_t hint, char **buf, size_t *cap)
+{
+    (void)dir;
+    (void)name;
+    (void)hint;
+    (void)buf;
+    (void)cap;
+    return FRD_ENOTSUP; // reparse-point targets: not yet (frd.h says so)
+}
+
+int frd__plat_read_xattrs(frd_os_fd dir, const char *name, bool follow, size_t value_max,
+                          struct frd__xattr_buf *b)
+{
+    (void)dir;
+    (void)name;
+    (void)follow;
+    (void)value_max;
+    (void)b;
+    return FRD_ENOTSUP; // not yet (frd.h says so)
+}

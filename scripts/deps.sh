@@ -19,6 +19,8 @@ packages=(
   ncdu plocate locales
   libopenmpi-dev openmpi-bin
   dpkg-dev debhelper lintian mandoc man-db
+  # FRD_WALK_XATTRS' test compares with getfattr, with an ACL (setfacl) and a capability (setcap).
+  attr acl libcap2-bin
 )
 # The Node.js binding (bindings/node) needs node and npm: Debian's only where the machine has
 # none, never over a Node installed otherwise (the image's NodeSource package provides both).

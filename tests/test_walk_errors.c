@@ -52,6 +52,7 @@ static enum frd_action rec_visit_count(const struct frd_walk_entry *we, void *ud
 struct err_ctx {
     struct recs errs;
     atomic_int visits_with_error;
+    atomic_int visits;
 };
 
 static enum frd_action err_record(const struct frd_walk_error *err, void *udata)
@@ -67,6 +68,7 @@ static enum frd_action err_record(const struct frd_walk_error *err, void *udata)
 static enum frd_action err_visit(const struct frd_walk_entry *we, void *udata)
 {
     struct err_ctx *x = udata;
+    atomic_fetch_add(&x->visits, 1);
     if (we->entry->error < 0) {
         atomic_fetch_add(&x->visits_with_error, 1);
     }
@@ -83,7 +85,18 @@ static void test_walk_missing_and_empty_roots_reported_once_with_path(void **sta
         struct err_ctx x = {0};
         recs_init(&x.errs);
         const char *roots[] = {"", "/nonexistent/frd/root", tree};
+        // The hook hears each once and says go on; the walk returns the first failed root
+        // all the same (FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY: 0, the hook alone hears them).
+        assert_int_equal(frd_walk_roots(roots, 3, &o, err_visit, &x), FRD_ENOENT);
+        assert_int_equal(x.errs.n, 2);
+        size_t visited = (size_t)atomic_load(&x.visits);
+        assert_true(visited > 0); // the tree was walked past the failed roots
+        recs_free(&x.errs);
+        recs_init(&x.errs);
+        atomic_store(&x.visits, 0);
+        o.flags |= FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY;
         assert_int_equal(frd_walk_roots(roots, 3, &o, err_visit, &x), 0);
+        assert_int_equal((size_t)atomic_load(&x.visits), visited);
         assert_int_equal(x.errs.n, 2);
         recs_sort(&x.errs);
         assert_string_equal(x.errs.v[0], "\tENOENT\tstat"); // path "", as find names it
@@ -107,11 +120,13 @@ static void test_walk_ready_error_policies(void **state)
                                FRD_ENOTDIR, FRD_ELOOP, FRD_ECHANGED};
     for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++) {
         e.code = live[i];
+        assert_int_equal(frd_walk_ignore_denied_and_vanished(&e, NULL), FRD_ACTION_CONTINUE);
         assert_int_equal(frd_walk_ignore_permission_errors(&e, NULL), FRD_ACTION_CONTINUE);
         assert_int_equal(frd_walk_continue_on_errors(&e, NULL), FRD_ACTION_CONTINUE);
         assert_int_equal(frd_walk_stop_on_error(&e, NULL), FRD_ACTION_STOP);
     }
     e.code = FRD_EIO;
+    assert_int_equal(frd_walk_ignore_denied_and_vanished(&e, NULL), FRD_ACTION_STOP);
     assert_int_equal(frd_walk_ignore_permission_errors(&e, NULL), FRD_ACTION_STOP);
     assert_int_equal(frd_walk_continue_on_errors(&e, NULL), FRD_ACTION_CONTINUE);
     assert_string_equal(frd_op_name(FRD_OP_OPEN), "open");
@@ -120,11 +135,90 @@ static void test_walk_ready_error_policies(void **state)
     // A dangling entry of a live tree under the policy: the walk goes on to its end.
     struct frd_walk_options o;
     walk_opts(&o, 0);
-    o.on_error = frd_walk_ignore_permission_errors;
+    o.on_error = frd_walk_ignore_denied_and_vanished;
     const char *roots[] = {"/nonexistent/frd/root", tree};
-    assert_int_equal(frd_walk_roots(roots, 2, &o, rec_visit_count, NULL), 0);
+    // Walked to its end, the missing root returned (not hidden by the policy).
+    assert_int_equal(frd_walk_roots(roots, 2, &o, rec_visit_count, NULL), FRD_ENOENT);
     o.on_error = frd_walk_stop_on_error;
     assert_int_equal(frd_walk_roots(roots, 2, &o, rec_visit_count, NULL), FRD_ENOENT);
+}
+
+/** Runs fn(arg) with stderr going to a file; @return what it wrote (malloc'ed). */
+static char *stderr_of(void (*fn)(void *), void *arg)
+{
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *tmp = tmpfile();
+    assert_non_null(tmp);
+    assert_true(saved >= 0 && dup2(fileno(tmp), 2) == 2);
+    fn(arg);
+    fflush(stderr);
+    assert_int_equal(dup2(saved, 2), 2);
+    close(saved);
+    assert_int_equal(fseek(tmp, 0, SEEK_END), 0);
+    long n = ftell(tmp);
+    assert_true(n >= 0);
+    char *text = calloc(1, (size_t)n + 1);
+    assert_non_null(text);
+    rewind(tmp);
+    assert_int_equal(fread(text, 1, (size_t)n, tmp), (size_t)n);
+    fclose(tmp);
+    return text;
+}
+
+static void print_eio(void *arg)
+{
+    struct frd_walk_error e = {.path = "/a/b", .op = "statx", .code = FRD_EIO, .call = FRD_OP_STAT};
+    *(enum frd_action *)arg = frd_walk_print_errors_and_continue(&e, NULL);
+}
+
+struct print_walk {
+    const char *const *roots;
+    unsigned flags;
+    struct err_ctx x;
+    int rc;
+};
+
+static void print_walk_run(void *arg)
+{
+    struct print_walk *pw = arg;
+    struct frd_walk_options o;
+    walk_opts(&o, pw->flags);
+    o.on_error = frd_walk_print_errors_and_continue;
+    pw->rc = frd_walk_roots(pw->roots, 2, &o, err_visit, &pw->x);
+}
+
+/**
+ * "Skip what cannot be read, report everything, never stop": an FRD_EIO is printed as one
+ * line and the policy says go on (frd_walk_ignore_denied_and_vanished stops there); a walk
+ * under it goes past a failed root to the end of the tree, prints the failure once, and
+ * returns the failed root's code.
+ */
+static void test_walk_print_errors_and_continue_policy(void **state)
+{
+    (void)state;
+    enum frd_action act = FRD_ACTION_STOP;
+    char *text = stderr_of(print_eio, &act);
+    assert_int_equal(act, FRD_ACTION_CONTINUE);
+    char want[256];
+    snprintf(want, sizeof(want), "frd: /a/b: statx: %s\n", frd_strerror(FRD_EIO));
+    assert_string_equal(text, want);
+    free(text);
+    for (int ordered = 0; ordered < 2; ordered++) {
+        const char *roots[] = {"/nonexistent/frd/root", tree};
+        struct print_walk pw = {.roots = roots, .flags = ordered ? FRD_WALK_ORDERED : 0};
+        text = stderr_of(print_walk_run, &pw);
+        assert_int_equal(pw.rc, FRD_ENOENT);
+        snprintf(want, sizeof(want), "frd: /nonexistent/frd/root: stat: %s\n",
+                 frd_strerror(FRD_ENOENT));
+        assert_string_equal(text, want);
+        free(text);
+        struct frd_walk_options o;
+        walk_opts(&o, 0);
+        struct err_ctx all = {0};
+        assert_int_equal(frd_walk(tree, &o, err_visit, &all), 0);
+        assert_int_equal(atomic_load(&pw.x.visits), atomic_load(&all.visits));
+    }
 }
 
 static void test_walk_ignore_permission_errors_policy(void **state)
@@ -354,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_walk_missing_and_empty_roots_reported_once_with_path),
         cmocka_unit_test(test_walk_ready_error_policies),
         cmocka_unit_test(test_walk_ignore_permission_errors_policy),
+        cmocka_unit_test(test_walk_print_errors_and_continue_policy),
         cmocka_unit_test(test_walk_unreadable_dirs_as_unprivileged_user),
         cmocka_unit_test(test_walk_each_failure_reported_once_as_unprivileged_user),
     };

@@ -131,11 +131,12 @@ static int post_order_unreadable_child(const char *root, const char *closed)
             p.events.v[0][0] != 'V' || atomic_load(&p.errors) != 0) {
             return 16;
         }
-        // Not pruned, it is reported once (the hook's count is what it saw).
+        // Not pruned, it is reported once (the hook's count is what it saw), and returned
+        // though the hook said go on: a root that cannot be walked is the walk's failure.
         p.prune = false;
         recs_free(&p.events);
         recs_init(&p.events);
-        if (frd_walk(closed, &o, post_visit, &p) != 0 || atomic_load(&p.errors) != 1) {
+        if (frd_walk(closed, &o, post_visit, &p) != FRD_EACCES || atomic_load(&p.errors) != 1) {
             return 17;
         }
         o.on_error = NULL;

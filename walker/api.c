@@ -14,14 +14,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-void frd_walk_options_init(struct frd_walk_options *opts)
+void frd_walk_options_init_size(struct frd_walk_options *opts, size_t size)
 {
-    memset(opts, 0, sizeof(*opts));
-    opts->struct_size = sizeof(*opts);
-    opts->follow = FRD_FOLLOW_NEVER;
-    opts->max_depth = -1;
-    opts->fields = FRD_FIELDS_ALL;
-    opts->children_fields = FRD_FIELD_TYPE;
+    struct frd_walk_options d;
+    memset(&d, 0, sizeof(d));
+    d.follow = FRD_FOLLOW_NEVER;
+    d.max_depth = -1;
+    d.fields = FRD_FIELDS_ALL;
+    d.children_fields = FRD_FIELD_TYPE;
+    d.struct_size = size < sizeof(d) ? size : sizeof(d);
+    memcpy(opts, &d, d.struct_size); // never past the caller's struct
+}
+
+/** The size of the struct in frd 0.2.0 (abi/libfrd.abi), before ignore. */
+#define WALK_OPTIONS_SIZE_0_2_0 offsetof(struct frd_walk_options, ignore)
+
+// The exported function, for programs built before frd.h made it a macro: they have the
+// struct of 0.2.0.
+void(frd_walk_options_init)(struct frd_walk_options *opts)
+{
+    frd_walk_options_init_size(opts, WALK_OPTIONS_SIZE_0_2_0);
 }
 
 /**
@@ -221,6 +233,9 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     if (walk == NULL) {
         return FRD_ENOMEM;
     }
+    if (o.flags & (FRD_WALK_LINK_TARGETS | FRD_WALK_XATTRS)) {
+        o.flags &= ~(unsigned)FRD_WALK_NO_PARENT_FD; // read through parent_fd
+    }
     walk->opts = o;
     walk->plan = plan;
     walk->hooks.visit = visit;
@@ -403,6 +418,23 @@ int frd_walk_ref(struct frd_walk *walk)
     }
     uv_ref(h);
     return 0;
+}
+
+int frd_walk_options_workers(const struct frd_walk_options *opts)
+{
+    struct frd_walk_options o;
+    struct frd__walk_env env;
+    frd__walk_env_host(&env);
+    struct frd__walk_plan plan;
+    if (walk_options_copy(&o, opts) < 0 || frd__walk_plan(&plan, &o, &env) < 0) {
+        return FRD_EINVAL;
+    }
+    return (int)plan.sched.nworkers;
+}
+
+unsigned frd_walk_workers(const struct frd_walk *walk)
+{
+    return walk != NULL ? walk->plan.sched.nworkers : 0;
 }
 
 int frd_read_tree(const char *root, unsigned flags, struct frd_list *out)

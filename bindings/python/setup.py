@@ -131,7 +131,8 @@ class build_frd_ext(build_ext):
                           macros)),
                       "FRD_HAS_BACKSLASH_SEPARATOR": 0})
         # The backend CMake picks (FRD_BACKEND auto): Linux's, else the portable one.
-        backend = ["platform/linux.c" if linux else "platform/posix.c", "platform/unix.c"]
+        backend = ["platform/linux.c" if linux else "platform/posix.c", "platform/unix.c",
+                   "platform/xattr_unix.c"]
         sources = backend + sorted(
             f for pattern in ("lib/**/*.c", "decode/**/*.c", "walker/**/*.c")
             for f in glob.glob(pattern, root_dir=root, recursive=True))

@@ -434,6 +434,7 @@ int du_walk_root(struct du_state *st, const char *walk_root, const char *display
     }
     wo.flags |= FRD_WALK_NO_PARENT_FD; // nothing here reaches an entry through its directory
     wo.on_error = du_error;
+    wo.flags |= FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY; // du_error reports a root and sets the status
     wo.on_dir_done = du_dir_done;
     wo.on_dir_state_free = du_dir_free;
     if (st->opts->exclude.n > 0 && !st->opts->ordered) {

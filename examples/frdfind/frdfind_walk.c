@@ -381,6 +381,7 @@ static void walk_options(struct ff_ctx *ctx, struct frd_walk_options *wo, bool e
     wo->min_depth = 0;        // applied in on_visit()
     wo->max_depth = o->maxdepth;
     wo->on_error = on_error;
+    wo->flags |= FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY; // on_error prints a root's message, as find
     if (ff_exec_wants_dir_states(ctx)) {
         // -execdir ... + gathers each directory's entries in the directory's state.
         wo->on_dir_state_free = on_dir_state_free;

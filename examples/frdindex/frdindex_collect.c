@@ -389,6 +389,7 @@ int index_collect_start(struct index_collect *c, const char *const *roots, size_
     frd_walk_options_init(&c->options);
     c->options.workers = workers;
     c->options.on_error = collect_error;
+    c->options.flags |= FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY; // collect_error reports roots too
     // What a row keeps (what frd_entry_same() compares), and nothing more from the kernel.
     c->options.fields = FRD_FIELDS_ALL & ~(unsigned)(FRD_FIELD_ALLOC_SIZE | FRD_FIELD_ATIME);
     if (opts->one_file_system) {

@@ -256,6 +256,10 @@ enum frd_attr {
  *     (where the directory class carries one that fits 64 bits), dev (the volume serial
  *     number), a mode synthesized from the type and the read-only attribute, and attributes
  *     (compressed, encrypted). No uid, gid or rdev; nlink only from a walk's stat of a root.
+ * Extended attributes are not fields of the listing: a walk with FRD_WALK_XATTRS gives them
+ * in its visits (frd_walk_entry.xattrs): Linux, every namespace the caller may read (user,
+ * trusted as root, security with capabilities, system.posix_acl_* ACLs), none on a file
+ * system without them; other Unix systems, macOS and Windows: none yet (no error).
  * A names-only listing (or one that asks for FRD_FIELD_TYPE alone) fills name and type.
  * When only type and file id are wanted, Linux and the portable backend answer from the
  * directory record without a stat (where it gives the type); `file_id` is then the record's
@@ -414,6 +418,7 @@ enum frd_op {
     FRD_OP_READLINK = 4, /**< reading a symlink */
     FRD_OP_LOOP = 5,     /**< a file system loop found (code FRD_ELOOP) */
     FRD_OP_ALLOC = 6,    /**< the walk ran out of memory for this part of the tree */
+    FRD_OP_XATTR = 7,    /**< reading an entry's extended attributes (FRD_WALK_XATTRS) */
 };
 
 /**
@@ -661,7 +666,57 @@ enum frd_walk_flag {
      *  in memory. The order is the file system's: ext4's follows name hashes, tmpfs lists
      *  the newest entry first. Ignored without FRD_WALK_ORDERED. */
     FRD_WALK_LISTING_ORDER = 1u << 8,
+    /** The earlier behaviour for a root that cannot be walked (missing, empty,
+     *  unreadable): with an error hook, it is reported to the hook only and frd_walk()
+     *  returns 0 if the hook said go on. Without this flag such a root makes the walk
+     *  return its code whatever the hook said (after walking the other roots), so a backup
+     *  of a missing folder does not "succeed" empty. For tools that report roots' errors
+     *  themselves (find and du print the message from their hook and set their exit status
+     *  there). */
+    FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY = 1u << 9,
+    /** The visit of a symbolic link (one visited as a link, not followed) carries its
+     *  target in frd_walk_entry.link_target, read with readlinkat() on the directory's
+     *  descriptor (never by path, a root aside: it is reached by its name), whatever its
+     *  length. A target that cannot be read is reported to the error hook (FRD_OP_READLINK)
+     *  and the link is visited with link_target NULL. Costs one call per link, nothing for
+     *  other entries; FRD_WALK_NO_PARENT_FD is ignored with it (the walk needs the
+     *  descriptors). Windows: not yet (every link's target fails with FRD_ENOTSUP). */
+    FRD_WALK_LINK_TARGETS = 1u << 10,
+    /** The visit of each entry carries its extended attributes, names and values, in
+     *  frd_walk_entry.xattrs (ACLs, system.posix_acl_*, and security.capability included;
+     *  a symbolic link's own, never its target's, unless the walk followed it and visits
+     *  its target: then the target's), read relative to the directory's
+     *  descriptor, never by path (a root aside: it is reached by its name).
+     *  Linux: listxattrat()/getxattrat() (6.13+), else the entry opened
+     *  O_PATH|O_NOFOLLOW (never opened for I/O, so a FIFO or device never blocks) and read
+     *  through /proc/self/fd. One listing of names per entry, a read per value.
+     *  A value longer than frd_walk_options.xattr_value_max is flagged too_long, with its
+     *  size. A file system without extended attributes (FRD_ENOTSUP) gives none, no error,
+     *  and costs nothing more on that device once seen (when entries carry FRD_FIELD_DEV,
+     *  as with the default fields). Another failure goes to the error
+     *  hook (FRD_OP_XATTR) and the entry is visited without them. FRD_WALK_NO_PARENT_FD
+     *  is ignored with it.
+     *  macOS and Windows: not yet: no extended attributes, no error (frd.h's field table). */
+    FRD_WALK_XATTRS = 1u << 11,
 };
+
+/** One extended attribute of an entry (FRD_WALK_XATTRS); owned by the walk, valid only
+ *  during the visit. */
+struct frd_xattr {
+    const char *name; /**< NUL-terminated, with its namespace ("user.x", "security.capability") */
+    size_t name_len;  /**< bytes in name */
+    /** value_len bytes (any bytes; not NUL-terminated); NULL when too_long, and may be NULL
+     *  or not for an empty value */
+    const void *value;
+    size_t value_len; /**< the value's size, also when too_long */
+    bool too_long;    /**< longer than xattr_value_max: not read, value is NULL */
+};
+
+/** The most worker threads a walk runs callbacks on (frd_walk_options.workers may not be
+ *  larger): callbacks' `worker` index is always below it, so an array of this many slots
+ *  indexed by it never overflows whatever the options. frd_walk_options_workers() and
+ *  frd_walk_workers() give the count of one walk, usually far smaller. */
+#define FRD_WALK_MAX_WORKERS 256u
 
 /** One entry as the walker hands it to the visit callback. */
 struct frd_walk_entry {
@@ -713,6 +768,23 @@ struct frd_walk_entry {
      * Works in both modes.
      */
     void **dir_state;
+    /* Growth (ABI): the walk fills this struct and the caller only reads it, so it grows at
+     * its end: a caller built against an older frd.h reads the members it knows. */
+    /** With FRD_WALK_LINK_TARGETS, in the visit of a symbolic link: its target,
+     *  NUL-terminated, bytes as the kernel gave them, owned by the walk and valid only
+     *  during the visit; NULL for any other entry, without the flag, in the other
+     *  callbacks, or when the target could not be read (reported to the error hook). */
+    const char *link_target;
+    size_t link_target_len; /**< bytes in link_target (0 when it is NULL) */
+    /** With FRD_WALK_XATTRS, in a visit: the entry's extended attributes, in the order the
+     *  file system lists them, owned by the walk and valid only during the visit; NULL with
+     *  xattr_count 0 when it has none, without the flag, in the other callbacks, or when
+     *  they could not be read (reported to the error hook).
+     *  What each platform gives: Linux, every namespace the caller may read (user, trusted
+     *  as root, security, system.posix_acl_access/default; none on file systems without
+     *  xattrs: vfat, some FUSE, /proc); macOS and Windows: none yet. */
+    const struct frd_xattr *xattrs;
+    size_t xattr_count; /**< entries in xattrs */
 };
 
 /** Totals of one directory, for the post-order hook. */
@@ -723,7 +795,7 @@ struct frd_walk_dir_totals {
 
 /**
  * @return a short English name of an frd_op ("open", "read", "stat", "readlink", "loop",
- * "alloc", "other"); static storage, never NULL. Thread-safe.
+ * "alloc", "xattr", "other"); static storage, never NULL. Thread-safe.
  */
 FRD_EXTERN const char *frd_op_name(enum frd_op op);
 
@@ -734,9 +806,11 @@ FRD_EXTERN const char *frd_op_name(enum frd_op op);
  * - With an error hook (opts.on_error), every failure below is passed to it once, and
  *   frd_walk() returns 0 for a walk that ran to its end (or the code the hook said stop
  *   for, FRD_ESTOPPED, FRD_ECANCELED).
- * - Without one, the walk goes on silently after each failure (as find and du go on),
- *   except that a root that could not be walked is returned: frd_walk() returns the first
- *   such root's code after walking the others.
+ * - Without one, the walk goes on silently after each failure (as find and du go on).
+ * - Either way a root that could not be walked is returned too: frd_walk() returns the
+ *   first such root's code after walking the others, so a walk of nothing never looks
+ *   like a walk of an empty tree (FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY: only without a
+ *   hook, as before).
  * The failures: a root that is missing or empty ("", FRD_ENOENT, FRD_OP_STAT, path ""); a
  * root or directory that cannot be opened or read (FRD_OP_OPEN or FRD_OP_READ_DIR; its
  * entries read before a read error are visited; one the visit pruned is not read, so
@@ -762,13 +836,21 @@ struct frd_walk_error {
     enum frd_op call; /**< the kind of call that failed */
 };
 
-/** Progress figures, cumulative since the walk started. */
+/** Progress figures, cumulative since the walk started. Growth (ABI): the walk fills it,
+ *  the struct only grows at its end, so a caller built against an older frd.h reads the
+ *  members it knows. */
 struct frd_walk_progress {
     uint64_t dirs;        /**< directories listed */
     uint64_t entries;     /**< entries visited */
     uint64_t bytes;       /**< sum of the sizes of entries visited */
     uint64_t errors;      /**< errors reported */
     uint64_t queued_dirs; /**< directories waiting to be listed */
+    /** Where the walk is now, for display: the last path the thread making this report
+     *  built (a directory it listed, an entry it visited); NUL-terminated, never NULL ("" before
+     *  any). In the ordered mode it may be a directory the read-ahead lists ahead of the
+     *  visits. Owned by the walk: valid only during the progress call. */
+    const char *path;
+    size_t path_len; /**< bytes in path */
 };
 
 /**
@@ -802,6 +884,16 @@ typedef enum frd_action frd_walk_error_fn(const struct frd_walk_error *err, void
  * after the error hook has reported it, with zero totals when nothing could be read (find
  * -depth prints an unreadable directory after its error message; du counts its own size).
  * Runs on the same threads as the visit callback; `dir` is valid only during the call.
+ *
+ * Order (what a roll-up relies on), in both modes and at any worker count: a directory's
+ * call starts only after the calls of all its subdirectories have returned, and after
+ * every visit below it has returned; whatever those calls wrote (say into their
+ * parent_state) is visible to it without a lock of the caller's. Subdirectories of one
+ * directory may finish in any order and, in the concurrent mode, at the same time on
+ * different workers (an update of the shared parent_state from them needs an atomic or a
+ * lock); in the ordered mode every call runs on the consumer, depth-first.
+ * `totals` counts the directory's own entries, not those of its subdirectories: a recursive
+ * sum is the caller's roll-up through parent_state.
  */
 typedef void frd_walk_post_fn(const struct frd_walk_entry *dir,
                               const struct frd_walk_dir_totals *totals, void *udata);
@@ -836,8 +928,13 @@ struct frd_walk_children;
  * visits of its entries, with `dir->parent_state` and `dir->dir_state` as the post-order
  * hook sees them (the hook may store a state if *dir->dir_state is NULL). In ordered mode it
  * runs on the listing threads ahead of the consumer (several at once, in no set order, with
- * `worker` telling them apart), before the directory itself is visited: there
- * dir->parent_state and dir->dir_state are NULL. Not called after a stop. When a walk has
+ * `worker` telling them apart), before the directory itself is visited, so the visits' states do not exist yet: there
+ * dir->dir_state is a slot of the hooks' own (NULL on entry) where the hook may store a
+ * state, and dir->parent_state is what the hook stored for the parent directory (NULL for
+ * a root), so a per-directory stack kept by the hook (ignore rules, excludes) works the
+ * same in both modes; the visits do not see these states, nor the hook theirs; each is
+ * released once by opts.on_dir_state_free when the walk is done with the directory.
+ * Not called after a stop. When a walk has
  * this hook, its listers list names only and the stat is a separate call per survivor.
  * With FRD_WALK_CHILDREN_PARTS (concurrent mode), a big directory comes in several calls,
  * one per batch: see frd_walk_children_part().
@@ -937,8 +1034,8 @@ typedef void frd_walk_done_fn(int result, void *udata);
 /**
  * Options of a walk. Initialize with frd_walk_options_init(), then set what you need.
  *
- * Growth (ABI): the struct only grows at its end. frd_walk_options_init() sets struct_size to
- * the size the caller was compiled with; the walk copies that many bytes and gives every
+ * Growth (ABI): the struct only grows at its end. frd_walk_options_init() (a macro passing
+ * sizeof) sets struct_size to the size the caller was compiled with, and writes no more; the walk copies that many bytes and gives every
  * member added after them its default. So a program built against an older frd.h runs on a
  * newer library unchanged, and options not initialized with frd_walk_options_init()
  * (struct_size 0) are refused with FRD_EINVAL.
@@ -949,12 +1046,15 @@ struct frd_walk_options {
     size_t struct_size;
     unsigned flags;         /**< enum frd_walk_flag bits */
     enum frd_follow follow; /**< which symlinks to follow */
-    /** worker threads; 0 for uv_available_parallelism(), at most 8; fewer when the
+    /** worker threads: at most FRD_WALK_MAX_WORKERS (more is FRD_EINVAL); 0 for
+     *  uv_available_parallelism(), at most 8 then; fewer when the
      *  descriptor budget B (fd_budget, or half of RLIMIT_NOFILE) is small: at most
      *  (B / 2 - 2) / 2, one at least, so that half of B stays for the directories kept open
      *  for their children (else a deep tree is reopened along its path over and over).
-     *  Callbacks' `worker` index is below the count resolved, so an array of 8 (or of
-     *  `workers`) suffices.
+     *  Callbacks' `worker` index is below the count resolved: frd_walk_options_workers()
+     *  says it before the walk, frd_walk_workers() for a started walk, and
+     *  FRD_WALK_MAX_WORKERS bounds it whatever the options (an array of 8 does not: an
+     *  explicit count may be larger).
      *  With 0, a walk that is not FRD_WALK_ORDERED may also start more threads, up to 32
      *  (and an eighth of fd_budget), while its workers sit blocked on the disk (a cold
      *  cache), and park them once they do not; callbacks still see indices below the count
@@ -969,10 +1069,12 @@ struct frd_walk_options {
      *  Under an address-space limit threads start only while some room stays free for the
      *  walk's allocations (8 MiB, and 1 MiB per worker the pool may have, 6 ordered). */
     unsigned workers;
-    int min_depth;                     /**< visit nothing shallower; 0 by default */
-    int max_depth;                     /**< descend no deeper; -1 (the default) for no limit */
-    unsigned fd_budget;                /**< open descriptors the walk may hold; 0: from RLIMIT */
-    frd_walk_error_fn *on_error;       /**< NULL: go on silently (a failed root is returned) */
+    int min_depth;      /**< visit nothing shallower; 0 by default */
+    int max_depth;      /**< descend no deeper; -1 (the default) for no limit */
+    unsigned fd_budget; /**< open descriptors the walk may hold; 0: from RLIMIT */
+    /** NULL: go on silently. A root that could not be walked is returned either way (see
+     *  FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY). */
+    frd_walk_error_fn *on_error;
     frd_walk_post_fn *on_dir_done;     /**< NULL: no post-order visits */
     frd_walk_progress_fn *on_progress; /**< NULL: no progress reports */
     unsigned progress_interval_ms;     /**< how often on_progress runs; 0 means 1000 */
@@ -1003,6 +1105,9 @@ struct frd_walk_options {
      *  as git warns and goes on. The
      *  object must outlive the walk; it is not changed by it. */
     const struct frd_ignore *ignore;
+    /** FRD_WALK_XATTRS: the longest value read, in bytes; longer ones are flagged too_long
+     *  (with their size) and not read. 0 (the default) means 65536, Linux's largest. */
+    size_t xattr_value_max;
 };
 
 /**
@@ -1085,24 +1190,66 @@ FRD_EXTERN int frd_ignore_add_if_present(struct frd_ignore *ig, const char *name
 /**
  * Sets every option to its default: concurrent, no links followed, all depths, every field,
  * no hooks; and struct_size. Call it before setting any option. NULL is not allowed.
+ * A macro: it passes the size of the caller's struct to frd_walk_options_init_size(), so
+ * the library writes no more than the caller's frd.h declares. (The function of that name
+ * stays for programs built against frd 0.2.0 and writes the struct as it was then.)
  */
 FRD_EXTERN void frd_walk_options_init(struct frd_walk_options *opts);
+#define frd_walk_options_init(opts) frd_walk_options_init_size((opts), sizeof(*(opts)))
+
+/**
+ * frd_walk_options_init() with the size of the caller's struct (sizeof, which the macro
+ * passes): sets the defaults of the members that fit in `size` bytes, and struct_size to
+ * `size` (at most the library's own size). Call frd_walk_options_init() instead.
+ */
+FRD_EXTERN void frd_walk_options_init_size(struct frd_walk_options *opts, size_t size);
+
+/**
+ * The number of worker threads a walk with these options would run callbacks on, in this
+ * process as it is now (CPUs, RLIMIT_NOFILE): callbacks' `worker` index stays below it, so
+ * per-worker arrays can be sized before frd_walk(). A walk whose threads cannot all start
+ * runs fewer, never more. NULL means the defaults.
+ * @return the count (1..FRD_WALK_MAX_WORKERS), or FRD_EINVAL for options frd_walk() would
+ * refuse. Thread-safe.
+ */
+FRD_EXTERN int frd_walk_options_workers(const struct frd_walk_options *opts);
 
 /**
  * A ready error policy (use it as opts.on_error): continue silently after what an
- * unprivileged walk of a live tree meets, permission errors (FRD_EACCES, FRD_EPERM) and
+ * unprivileged walk of a live tree meets, access denied (FRD_EACCES, FRD_EPERM) and
  * entries that vanish, are replaced or loop (FRD_ENOENT, FRD_ENOTDIR, FRD_ECHANGED,
- * FRD_ELOOP), so a backup is not ended by a file deleted under it; stop at any other
- * (FRD_EIO, FRD_ENOMEM, FRD_EMFILE, ...), and the walk returns that code.
+ * FRD_ELOOP), so a walk is not ended by a file deleted under it; stop at any other
+ * (FRD_EIO, FRD_ENOMEM, FRD_EMFILE, ...), and the walk returns that code. (A backup that
+ * must go on past an unreadable sector wants frd_walk_print_errors_and_continue() or a
+ * hook of its own that records the errors.)
  * @return FRD_ACTION_CONTINUE or FRD_ACTION_STOP. Thread-safe.
+ */
+FRD_EXTERN enum frd_action frd_walk_ignore_denied_and_vanished(const struct frd_walk_error *err,
+                                                               void *udata);
+
+/**
+ * Deprecated name of frd_walk_ignore_denied_and_vanished() (it ignores more than permission
+ * errors, and stops on FRD_EIO): the same function, kept for programs built against it.
  */
 FRD_EXTERN enum frd_action frd_walk_ignore_permission_errors(const struct frd_walk_error *err,
                                                              void *udata);
 
 /**
- * A ready error policy: continue after every error, silently (what on_error NULL does,
- * except that a root that could not be walked is then not returned either: frd_walk()
- * returns 0 once the walk ran to its end). @return FRD_ACTION_CONTINUE. Thread-safe.
+ * A ready error policy for backups: skip what cannot be read, report everything, never
+ * stop. Each error is written to stderr as one line, "frd: PATH: OP: MESSAGE" (with
+ * " (ancestor OTHER)" for a loop), in one write so lines of several workers do not mix;
+ * the walk goes on after every error (FRD_EIO on one entry included) and the entry is
+ * visited with its `error` set where the walk visits it (a failed stat). A root that could
+ * not be walked is still returned by frd_walk().
+ * @return FRD_ACTION_CONTINUE. Thread-safe.
+ */
+FRD_EXTERN enum frd_action frd_walk_print_errors_and_continue(const struct frd_walk_error *err,
+                                                              void *udata);
+
+/**
+ * A ready error policy: continue after every error, silently (what on_error NULL does). A
+ * root that could not be walked is still returned by frd_walk() (unless
+ * FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY). @return FRD_ACTION_CONTINUE. Thread-safe.
  */
 FRD_EXTERN enum frd_action frd_walk_continue_on_errors(const struct frd_walk_error *err,
                                                        void *udata);
@@ -1119,8 +1266,10 @@ FRD_EXTERN enum frd_action frd_walk_stop_on_error(const struct frd_walk_error *e
  * @return 0 when the walk finished (errors reported to on_error do not count unless it
  * said stop), FRD_ESTOPPED when visit returned FRD_ACTION_STOP, FRD_ECANCELED after
  * frd_walk_cancel(), the error's code when on_error said stop, FRD_EINVAL (NULL root or
- * visit, bad options), FRD_ENOMEM; and, only when opts.on_error is NULL, the code of the
- * first root that could not be walked (FRD_ENOENT for a missing or empty root, ...).
+ * visit, bad options), FRD_ENOMEM; and the code of the first root that could not be walked
+ * (FRD_ENOENT for a missing or empty root, FRD_EACCES for one that cannot be read, ...),
+ * after the other roots were walked, whether or not on_error saw it and said go on (with
+ * FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY and a hook: only when there is no hook).
  */
 FRD_EXTERN int frd_walk(const char *root, const struct frd_walk_options *opts, frd_visit_fn *visit,
                         void *udata);
@@ -1148,6 +1297,14 @@ struct frd_walk;
 FRD_EXTERN int frd_walk_start(struct frd_walk **out, const char *const *roots, size_t nroots,
                               const struct frd_walk_options *opts, frd_visit_fn *visit,
                               void *udata);
+
+/**
+ * The number of worker threads of a started walk (frd_walk_start(), frd_walk_start_async())
+ * as it resolved them: callbacks' `worker` index is below it. Legal on the walk from its
+ * start until it is joined (or its done callback has returned), callbacks included.
+ * @return the count (1..FRD_WALK_MAX_WORKERS); 0 for NULL. Thread-safe.
+ */
+FRD_EXTERN unsigned frd_walk_workers(const struct frd_walk *walk);
 
 /** Waits for a walk started by frd_walk_start(), frees it, and returns what frd_walk() would. */
 FRD_EXTERN int frd_walk_join(struct frd_walk *walk);

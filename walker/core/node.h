@@ -87,6 +87,10 @@ struct frd__wnode {
     /** Ignore rules (opts.ignore) for its children: its own level (ign_own: freed with the
      *  node) or its parent's, set by the worker listing it before any child exists. */
     struct frd__ign_level *ign;
+    /** Ordered mode: the state the children hook stored for this directory (its dir_state
+     *  there; its subdirectories' hooks see it as parent_state), written by the worker that
+     *  lists it before any subdirectory is queued; released once with the node. */
+    void *hook_state;
     char *canon; /**< canonical path, on untrusted volumes when following links */
     struct frd__wnode *next_free;
     /** Tells this node from another made later at the same address: unique in the walk

@@ -19,10 +19,11 @@
 #define FRD__WALK_FLAGS_ALL                                                                     \
     (FRD_WALK_NAMES_ONLY | FRD_WALK_ONE_FILE_SYSTEM | FRD_WALK_UNIQUE_FILES |                   \
      FRD_WALK_UNIQUE_DIRS | FRD_WALK_SKIP_HIDDEN | FRD_WALK_ORDERED | FRD_WALK_CHILDREN_PARTS | \
-     FRD_WALK_NO_PARENT_FD | FRD_WALK_LISTING_ORDER)
+     FRD_WALK_NO_PARENT_FD | FRD_WALK_LISTING_ORDER | FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY |       \
+     FRD_WALK_LINK_TARGETS | FRD_WALK_XATTRS)
 
 /** Hard cap on workers: past this, more threads only contend. */
-#define FRD__WALK_MAX_WORKERS 256
+#define FRD__WALK_MAX_WORKERS FRD_WALK_MAX_WORKERS
 
 /**
  * What the plan asks of the machine. Each is called only where the options make the answer

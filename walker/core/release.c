@@ -66,6 +66,8 @@ void frd__wnode_release(struct frd__worker *w, struct frd__wnode *node)
         }
         frd__state_free(walk, node->state);
         node->state = NULL;
+        frd__state_free(walk, node->hook_state);
+        node->hook_state = NULL;
         struct frd__wnode *parent = node->parent;
         frd__wnode_free(w, node);
         node = parent;

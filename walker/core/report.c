@@ -9,6 +9,7 @@
 #include "report.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 bool frd__report(struct frd__worker *w, const char *path, struct frd__failure op, int code,
@@ -20,11 +21,15 @@ bool frd__report(struct frd__worker *w, const char *path, struct frd__failure op
 bool frd__report_root(struct frd__worker *w, const char *path, struct frd__failure op, int code)
 {
     struct frd_walk *walk = w->walk;
-    if (walk->opts.on_error == NULL) {
-        // No hook to tell: the walk's result says it (the first root that failed).
-        atomic_fetch_add_explicit(&w->n_errors, 1, memory_order_relaxed);
+    bool hook_only = (walk->opts.flags & FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY) != 0;
+    if (walk->opts.on_error == NULL || !hook_only) {
+        // The walk's result says it (the first root that failed), whatever the hook says:
+        // a walk of nothing must not look like a walk of an empty tree.
         int expected = 0;
         atomic_compare_exchange_strong(&walk->root_err, &expected, code);
+    }
+    if (walk->opts.on_error == NULL) {
+        atomic_fetch_add_explicit(&w->n_errors, 1, memory_order_relaxed);
         return true;
     }
     return frd__report(w, path, op, code, 0);
@@ -93,6 +98,9 @@ void frd__progress_tick(struct frd__worker *w)
         p.errors += atomic_load_explicit(&walk->consumer->n_errors, memory_order_relaxed);
     }
     p.queued_dirs = frd__sched_queued(walk->sched);
+    // Where this thread is: its path buffer holds the last path it built (NUL-terminated).
+    p.path = w->path != NULL ? w->path : "";
+    p.path_len = strlen(p.path);
     frd__slot_hold(w); // callbacks run under a slot (at most `workers` at once)
     if (frd__cb_enter(w)) {
         walk->opts.on_progress(&p, walk->hooks.udata);
@@ -112,10 +120,96 @@ static void wn_collect(struct frd__worker *w, const struct frd_walk_entry *we)
     }
 }
 
+/**
+ * FRD_WALK_LINK_TARGETS: `we` with the target of the link it visits, read relative to its
+ * directory into the worker's buffer (a root by its name), into *out. @return false if the
+ * walk stops (the failure's hook said so).
+ */
+static bool wn_link_target(struct frd__worker *w, const struct frd_walk_entry *we,
+                           struct frd_walk_entry *out)
+{
+    *out = *we;
+    const char *name = we->is_root ? we->path : we->entry->name;
+    size_t hint = (we->entry->fields & FRD_FIELD_SIZE) ? (size_t)we->entry->size : 0;
+    int n = frd__plat_read_link(we->parent_fd, name, hint, &w->link, &w->link_cap);
+    if (n < 0) {
+        return frd__report(w, we->path, (struct frd__failure){"readlinkat", FRD_OP_READLINK}, n,
+                           we->depth);
+    }
+    out->link_target = w->link;
+    out->link_target_len = (size_t)n;
+    return true;
+}
+
+/** Whether the file system of `e` is one the worker found without extended attributes. */
+static bool wn_xattrs_unsupported(const struct frd__worker *w, const struct frd_entry *e)
+{
+    if (!(e->fields & FRD_FIELD_DEV)) {
+        return false;
+    }
+    for (size_t i = 0; i < w->xattr_nodev_n; i++) {
+        if (w->xattr_nodev[i] == e->dev) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/**
+ * FRD_WALK_XATTRS: the extended attributes of the entry `out` visits, read relative to its
+ * directory into the worker's buffers (a root by its name). @return false if the walk stops
+ * (the failure's hook said so).
+ */
+static bool wn_xattrs(struct frd__worker *w, struct frd_walk_entry *out)
+{
+    const struct frd_entry *e = out->entry;
+    if (wn_xattrs_unsupported(w, e)) {
+        return true;
+    }
+    const char *name = out->is_root ? out->path : e->name;
+    size_t max = w->walk->opts.xattr_value_max ? w->walk->opts.xattr_value_max : 65536;
+    // A link the walk followed is visited as its target: the target's attributes, as its
+    // metadata (a non-link entry is never followed: a link swapped in since is not).
+    bool follow =
+        e->type != FRD_TYPE_LNK && w->walk->opts.follow != FRD_FOLLOW_NEVER && out->followed_link;
+    int n = frd__plat_read_xattrs(out->parent_fd, name, follow, max, &w->xattr);
+    if (n == FRD_ENOTSUP) {
+        if ((e->fields & FRD_FIELD_DEV) && w->xattr_nodev_n < FRD__XATTR_NODEV_MAX) {
+            w->xattr_nodev[w->xattr_nodev_n++] = e->dev; // no more calls on that device
+        }
+        return true;
+    }
+    if (n < 0) {
+        return frd__report(w, out->path, (struct frd__failure){"getxattrat", FRD_OP_XATTR}, n,
+                           out->depth);
+    }
+    out->xattrs = n > 0 ? w->xattr.items : NULL;
+    out->xattr_count = (size_t)n;
+    return true;
+}
+
 /** Calls the visit callback. @return its action (FRD_ACTION_STOP once stopped). */
 enum frd_action frd__visit(struct frd__worker *w, const struct frd_walk_entry *we)
 {
     struct frd_walk *walk = w->walk;
+    struct frd_walk_entry with_link;
+    if ((walk->opts.flags & FRD_WALK_LINK_TARGETS) && we->entry->type == FRD_TYPE_LNK &&
+        (int)we->depth >= walk->opts.min_depth && !walk->collect.on) {
+        if (!wn_link_target(w, we, &with_link)) {
+            return FRD_ACTION_STOP;
+        }
+        we = &with_link;
+    }
+    if ((walk->opts.flags & FRD_WALK_XATTRS) && (int)we->depth >= walk->opts.min_depth &&
+        !walk->collect.on) {
+        if (we != &with_link) {
+            with_link = *we;
+            we = &with_link;
+        }
+        if (!wn_xattrs(w, &with_link)) {
+            return FRD_ACTION_STOP;
+        }
+    }
     atomic_fetch_add_explicit(&w->n_entries, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&w->n_bytes, we->entry->size, memory_order_relaxed);
     if ((int)we->depth < walk->opts.min_depth) {
@@ -146,7 +240,7 @@ void frd__state_free(struct frd_walk *walk, void *state)
 
 /* ---- The ready error policies, and the names of failed calls (public) ---- */
 
-enum frd_action frd_walk_ignore_permission_errors(const struct frd_walk_error *err, void *udata)
+enum frd_action frd_walk_ignore_denied_and_vanished(const struct frd_walk_error *err, void *udata)
 {
     (void)udata;
     switch (err->code) {
@@ -161,6 +255,28 @@ enum frd_action frd_walk_ignore_permission_errors(const struct frd_walk_error *e
     default:
         return FRD_ACTION_STOP;
     }
+}
+
+enum frd_action frd_walk_ignore_permission_errors(const struct frd_walk_error *err, void *udata)
+{
+    return frd_walk_ignore_denied_and_vanished(err, udata); // the deprecated name
+}
+
+enum frd_action frd_walk_print_errors_and_continue(const struct frd_walk_error *err, void *udata)
+{
+    (void)udata;
+    // One line, one write: lines of several workers never interleave.
+    char line[4096];
+    const char *other = err->other_path;
+    int n = snprintf(line, sizeof(line), "frd: %s: %s: %s%s%s%s\n", err->path, err->op,
+                     frd_strerror(err->code), other != NULL ? " (ancestor " : "",
+                     other != NULL ? other : "", other != NULL ? ")" : "");
+    if (n > 0) {
+        size_t len = (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1;
+        line[len - 1] = '\n'; // a path longer than the line: cut, still one line
+        fwrite(line, 1, len, stderr);
+    }
+    return FRD_ACTION_CONTINUE;
 }
 
 enum frd_action frd_walk_continue_on_errors(const struct frd_walk_error *err, void *udata)
@@ -192,6 +308,8 @@ const char *frd_op_name(enum frd_op op)
         return "loop";
     case FRD_OP_ALLOC:
         return "alloc";
+    case FRD_OP_XATTR:
+        return "xattr";
     case FRD_OP_OTHER:
         break;
     }

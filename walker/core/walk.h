@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <uv.h>
 
+/** Devices a worker remembers as having no extended attributes (FRD_WALK_XATTRS). */
+#define FRD__XATTR_NODEV_MAX 8
 struct frd__idset;
 struct frd__volcache;
 /** The ordered mode's state (walker/ordered/): opaque to the core. */
@@ -103,6 +105,11 @@ struct frd__worker {
     int last_class;               /**< -1: none */
     char *canon; /**< scratch for canonical paths, and paths the OS is asked about */
     size_t canon_cap;
+    char *link; /**< FRD_WALK_LINK_TARGETS: the target of the link visited now */
+    size_t link_cap;
+    struct frd__xattr_buf xattr; /**< FRD_WALK_XATTRS: the attributes of the entry visited now */
+    uint64_t xattr_nodev[FRD__XATTR_NODEV_MAX]; /**< devices found without xattrs */
+    size_t xattr_nodev_n;
     struct frd_walk_children kids; /**< the children hook's view */
     atomic_uint batches_out;       /**< concurrent mode: batches of the listing in hand, not done */
     // Progress counters, read by whoever reports progress.

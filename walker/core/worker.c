@@ -37,6 +37,10 @@ void frd__worker_free(struct frd__worker *w)
     frd__free(w->path2);
     frd__free(w->chain);
     frd__free(w->canon);
+    frd__free(w->link);
+    frd__free(w->xattr.names);
+    frd__free(w->xattr.values);
+    frd__free(w->xattr.items);
     frd__children_view_free(&w->kids);
     frd__node_cache_free(&w->nodes);
 }

@@ -66,9 +66,12 @@ static size_t o_hook(struct frd__worker *w, struct frd__wnode *node, frd_os_fd f
     if (rc == 0) {
         frd_os_fd pfd;
         int how = frd__parent_fd_get(w, node, fd, &pfd);
-        // No states: the consumer sets them, and may be doing so right now.
+        // The hooks' own states: the visits' are the consumer's, which may be setting them
+        // right now. The parent's hook ran on its listing, before this node was queued.
         struct frd_walk_entry dir =
             frd__wnode_walk_entry_stateless(node, w->path2, plen, pfd, frd__slot(w));
+        dir.parent_state = node->parent != NULL ? node->parent->hook_state : NULL;
+        dir.dir_state = &node->hook_state;
         rc = frd__children_run(w, node, &dir, fd);
         frd__parent_fd_put(w, node, how, pfd);
     }

@@ -45,9 +45,9 @@ function filesBelow(dir, ext) {
 
 /** platform/'s sources for this OS: CMakeLists.txt's FRD_BACKEND "auto". */
 function backendSources(platform = process.platform) {
-  if (platform === 'linux') return ['linux.c', 'unix.c'];
+  if (platform === 'linux') return ['linux.c', 'unix.c', 'xattr_unix.c'];
   if (platform === 'win32') return ['win.c'];
-  return ['posix.c', 'unix.c'];
+  return ['posix.c', 'unix.c', 'xattr_unix.c'];
 }
 
 /** The library's .c files (absolute paths). */

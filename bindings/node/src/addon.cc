@@ -590,6 +590,7 @@ bool ParseConfig(const Napi::Env &env, const Napi::Object &o, Config *cfg)
         cfg->opts.ignore = ig;
     }
     cfg->opts.on_error = OnError;
+    cfg->opts.flags |= FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY; // OnError passes roots' errors on
     if (!cfg->nameGlobs.empty() || !cfg->pathGlobs.empty()) {
         cfg->opts.on_children = OnChildren;
     }

@@ -25,8 +25,8 @@ function cmakeList(name) {
 test('the sources found by directory are the library CMakeLists.txt builds (Linux backend)', () => {
   const want = [...cmakeList('FRD_DECODE_SOURCES'), ...cmakeList('FRD_SOURCES')]
     .map((f) => f.replace('${FRD_BACKEND}', 'linux'));
-  assert.match(cmake, /list\(APPEND FRD_SOURCES platform\/unix\.c\)/);
-  want.push('platform/unix.c');
+  assert.match(cmake, /list\(APPEND FRD_SOURCES platform\/unix\.c platform\/xattr_unix\.c\)/);
+  want.push('platform/unix.c', 'platform/xattr_unix.c');
   const got = src.sources(repo).map((f) => path.relative(repo, f).split(path.sep).join('/'));
   assert.deepStrictEqual([...got].sort(), [...want].sort());
   for (const d of src.includeDirs(repo)) assert.ok(fs.statSync(d).isDirectory(), d);

@@ -881,6 +881,7 @@ PyObject *frdpy_walk(PyObject *module, PyObject *args, PyObject *kwargs)
     }
     frd_walk_options_init(&s->opts);
     s->opts.on_error = on_error;
+    s->opts.flags |= FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY; // on_error passes roots' errors on
     // A root given as a link is followed, as os.walk and os.scandir do (find -H).
     s->opts.follow = follow ? FRD_FOLLOW_ALL : FRD_FOLLOW_ROOTS;
     // Entries are handed out by path: no callback reaches one through its directory.
