@@ -479,6 +479,16 @@ int frd__plat_fd_path(frd_os_fd fd, char *buf, size_t cap)
     return (int)len;
 }
 
+const void *frd__plat_memmem(const void *hay, size_t hlen, const void *needle, size_t nlen)
+{
+    return memmem(hay, hlen, needle, nlen);
+}
+
+char *frd__plat_real_path(const char *path)
+{
+    return realpath(path, NULL);
+}
+
 unsigned frd__plat_fd_limit(void)
 {
     struct rlimit rl;

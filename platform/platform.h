@@ -215,6 +215,17 @@ int frd__plat_read_xattrs(frd_os_fd dir, const char *name, bool follow, size_t v
 int frd__plat_fd_path(frd_os_fd fd, char *buf, size_t cap);
 
 /**
+ * The canonical absolute path of `path` ('/'-separated, links resolved), malloc'd (free()
+ * it), or NULL: it cannot be resolved, no memory, or the OS's paths are not of that form
+ * (Windows: the ignore rules then find a repository only at or below a walk's root).
+ */
+char *frd__plat_real_path(const char *path);
+
+/** memmem(3) where libc has it (glibc, macOS), a memchr() loop where it does not (Windows).
+ *  @return the first place `needle` (nlen bytes, nlen > 0) starts in `hay`, or NULL. */
+const void *frd__plat_memmem(const void *hay, size_t hlen, const void *needle, size_t nlen);
+
+/**
  * Can the mounts of this process make a directory cycle (a mount of a device below another
  * mount of the same device: a bind mount of a directory below itself, a device mounted
  * inside itself)? A walk whose listing gives no ids stats each directory for the ancestor

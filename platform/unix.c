@@ -12,6 +12,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -103,6 +105,16 @@ int frd__plat_read_file_at(frd_os_fd dir, const char *name, bool follow, size_t 
 void frd__plat_lister_release(struct frd_lister *lister)
 {
     (void)lister;
+}
+
+const void *frd__plat_memmem(const void *hay, size_t hlen, const void *needle, size_t nlen)
+{
+    return memmem(hay, hlen, needle, nlen);
+}
+
+char *frd__plat_real_path(const char *path)
+{
+    return realpath(path, NULL);
 }
 
 unsigned frd__plat_fd_limit(void)

@@ -774,6 +774,30 @@ int frd__plat_fd_path(frd_os_fd fd, char *buf, size_t cap)
     return rc;
 }
 
+const void *frd__plat_memmem(const void *hay, size_t hlen, const void *needle, size_t nlen)
+{
+    const unsigned char *h = hay;
+    const unsigned char *n = needle;
+    // Each place the first byte stands, while the rest still fits.
+    for (size_t i = 0; nlen <= hlen && i <= hlen - nlen;) {
+        const unsigned char *p = memchr(h + i, n[0], hlen - nlen - i + 1);
+        if (p == NULL) {
+            return NULL;
+        }
+        if (memcmp(p, n, nlen) == 0) {
+            return p;
+        }
+        i = (size_t)(p - h) + 1;
+    }
+    return NULL;
+}
+
+char *frd__plat_real_path(const char *path)
+{
+    (void)path;
+    return NULL; // drive letters and '\\': not the '/'-separated form the callers read
+}
+
 unsigned frd__plat_fd_limit(void)
 {
     return 0; // handles are limited by memory only (about 16 million per process)

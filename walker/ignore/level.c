@@ -318,7 +318,7 @@ static int ign_above_root(const struct frd_ignore *ig, const struct ign_src *s,
 {
     *bottom = NULL;
     *ignored = false;
-    char *real = realpath(s->path, NULL);
+    char *real = frd__plat_real_path(s->path);
     if (real == NULL) {
         return 0; // nothing to find above it
     }

@@ -12,6 +12,7 @@
 #include "wildmatch.h"
 
 #include "internal.h"
+#include "platform.h"
 
 #include <string.h>
 
@@ -414,7 +415,8 @@ bool frd__wm_match(const struct frd__wm *wm, const char *text, size_t len)
     default:
         break;
     }
-    if (wm->lit_len > 0 && !wm->icase && memmem(text, len, wm->lit, wm->lit_len) == NULL) {
+    if (wm->lit_len > 0 && !wm->icase &&
+        frd__plat_memmem(text, len, wm->lit, wm->lit_len) == NULL) {
         return false; // the pattern's longest literal is not in the text
     }
     uint8_t small[2][256];
