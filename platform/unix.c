@@ -92,9 +92,9 @@ int frd__plat_read_file_at(frd_os_fd dir, const char *name, bool follow, size_t 
         }
     }
     close(fd);
-    if (rc < 0) {
+    if (rc < 0 || b == NULL) { // (b is set whenever rc is 0: said for the analyzer)
         frd__free(b);
-        return rc;
+        return rc < 0 ? rc : FRD_ENOMEM;
     }
     b[n] = '\0';
     *buf = b;

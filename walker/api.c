@@ -298,6 +298,7 @@ int frd_walk_roots(const char *const *roots, size_t nroots, const struct frd_wal
     struct frd__worker *self = walk->consumer ? walk->consumer : &walk->workers[0];
     rc = frd__sched_start(walk->sched, self->sw); // with fewer threads if not all start
     FRD_ASSERT(rc == 0);                          // the caller's thread is one
+    (void)rc;
     walk_thread_main(self);
     frd__sched_join(walk->sched);
     rc = walk_result(walk);
@@ -456,6 +457,7 @@ int frd_read_tree(const char *root, unsigned flags, struct frd_list *out)
     walk->collect.prefix = len + (len > 0 && frd__plat_is_sep(root[len - 1]) ? 0 : 1);
     rc = frd__sched_start(walk->sched, walk->workers[0].sw); // the caller's thread is one
     FRD_ASSERT(rc == 0);
+    (void)rc;
     frd__concurrent_run(&walk->workers[0]);
     frd__sched_join(walk->sched);
     rc = walk_result(walk);

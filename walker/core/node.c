@@ -208,6 +208,7 @@ static int wn_path_memo(struct frd__worker *w, const struct frd__wnode *node, ch
     // Up to the nearest ancestor (the node itself, at best) whose path the buffer holds:
     // it and its ancestors are alive (a node holds a ref on its parent), so the comparison
     // reads only live nodes, and a serial tells a node from an earlier one at its address.
+    const size_t depth = node->depth;
     size_t n = 0;
     const struct frd__wnode *a = node;
     for (; a != NULL && !wn_memo_has(memo, a); a = a->parent) {
@@ -227,7 +228,7 @@ static int wn_path_memo(struct frd__worker *w, const struct frd__wnode *node, ch
     }
     // Room for a child's name too, so the entries of this directory rarely grow it.
     if (frd__grow(buf, cap, total + 1 + 256) < 0 ||
-        FRD__RESERVE(memo->levels, memo->cap, (size_t)node->depth + 1, 64) < 0) {
+        FRD__RESERVE(memo->levels, memo->cap, (size_t)depth + 1, 64) < 0) {
         memo->n = 0; // the buffer may have moved; what it holds is still right, but be plain
         return FRD_ENOMEM;
     }
@@ -244,7 +245,7 @@ static int wn_path_memo(struct frd__worker *w, const struct frd__wnode *node, ch
     FRD_ASSERT(end == total);
     p[end] = '\0';
     // Deeper levels go: what lies past `end` is the caller's (its entries' names).
-    memo->n = (size_t)node->depth + 1;
+    memo->n = (size_t)depth + 1;
     *len = end;
     return 0;
 }
