@@ -87,6 +87,22 @@ static inline void recs_sort(struct recs *r)
     qsort(r->v, r->n, sizeof(*r->v), recs_cmp);
 }
 
+/** Are two record sets equal after sorting? (Prints nothing.) */
+static inline bool recs_equal(struct recs *a, struct recs *b)
+{
+    recs_sort(a);
+    recs_sort(b);
+    if (a->n != b->n) {
+        return false;
+    }
+    for (size_t i = 0; i < a->n; i++) {
+        if (strcmp(a->v[i], b->v[i]) != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /** Asserts two record sets are equal after sorting; prints the first difference. */
 static inline void recs_assert_equal(struct recs *a, struct recs *b, const char *what)
 {

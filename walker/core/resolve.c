@@ -14,6 +14,9 @@
 #include <stddef.h>
 #include <string.h>
 
+/** How many times a whole path's stat is asked before its ELOOP is believed. */
+#define FRD__LINK_COUNT_TRIES 8
+
 /** The canonical path of the directory `fd`, in the worker's scratch (valid until its next
  *  use), or NULL if the platform cannot tell or memory ran out. */
 static const char *wn_canon_path(struct frd__worker *w, frd_os_fd fd)
@@ -92,9 +95,20 @@ static bool wn_too_many_links(struct frd__worker *w, struct frd__wnode *dir,
         w->canon[len] = '/';
     }
     memcpy(w->canon + len + sep, e->name, e->name_len + 1);
-    struct frd_entry t;
-    memset(&t, 0, sizeof(t));
-    return frd__plat_stat_fields(FRD_INVALID_FD, w->canon, true, FRD_FIELD_TYPE, &t) == FRD_ELOOP;
+    // Linux counts the links that a lookup crossed in RCU mode again when it restarts the
+    // lookup (a mount or rename elsewhere during it), so a path can fail early, never late:
+    // a refusal is asked again before it is believed, so the walk does not depend on what
+    // else the machine does (find -L does not ask again, and can stop early under load).
+    int rc = 0;
+    for (int tries = 0; tries < FRD__LINK_COUNT_TRIES; tries++) {
+        struct frd_entry t;
+        memset(&t, 0, sizeof(t));
+        rc = frd__plat_stat_fields(FRD_INVALID_FD, w->canon, true, FRD_FIELD_TYPE, &t);
+        if (rc != FRD_ELOOP) {
+            break;
+        }
+    }
+    return rc == FRD_ELOOP;
 }
 
 /**
