@@ -103,9 +103,16 @@ static void dir_unref(struct du_dir *dir)
     }
 }
 
-/** Drops one pending reference of `dir`, finishing it and then its ancestors as they reach 0. */
-static void dir_release(struct du_state *st, struct du_dir *dir)
+/**
+ * Drops one pending reference of `dir`, finishing it and then its ancestors as they reach 0.
+ * `walk_path` is `dir`'s path as the walker spells it (valid during the call), or NULL to
+ * make it from the names. Each ancestor's path is a prefix of its child's, so a cascade (a
+ * chain's, all at once) writes every line from that one path: a line costs its length, not
+ * its depth.
+ */
+static void dir_release(struct du_state *st, struct du_dir *dir, const char *walk_path)
 {
+    char *made = NULL;
     while (dir != NULL && atomic_fetch_sub_explicit(&dir->pending, 1, memory_order_acq_rel) == 1) {
         struct du_sum total = {
             .bytes = atomic_load_explicit(&dir->bytes, memory_order_relaxed),
@@ -114,10 +121,11 @@ static void dir_release(struct du_state *st, struct du_dir *dir)
         };
         struct du_dir *parent = dir->parent;
         if (st->opts->max_depth < 0 || (long)dir->depth <= st->opts->max_depth) {
-            char *path = dir_path(dir);
-            if (path != NULL) {
-                du_emit(st, &total, path, dir->path_len);
-                free(path);
+            if (walk_path == NULL) {
+                walk_path = made = dir_path(dir);
+            }
+            if (walk_path != NULL) {
+                du_emit(st, &total, walk_path, dir->path_len);
             } else {
                 atomic_store(&st->out_of_memory, true);
             }
@@ -128,6 +136,7 @@ static void dir_release(struct du_state *st, struct du_dir *dir)
         }
         dir = parent;
     }
+    free(made);
 }
 
 static void count_progress(struct du_state *st, unsigned worker, uint64_t bytes)
@@ -324,7 +333,8 @@ static void du_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_
         atomic_store(&d->node->read_error, true);
     }
     if (d != NULL && !atomic_exchange(&d->listed, true)) {
-        dir_release(udata, d);
+        assert(dir->path_len == d->path_len);
+        dir_release(udata, d, dir->path);
     }
 }
 
@@ -333,7 +343,7 @@ static void du_dir_free(void *state, void *udata)
 {
     struct du_dir *d = state;
     if (!atomic_exchange(&d->listed, true)) {
-        dir_release(udata, d);
+        dir_release(udata, d, NULL);
     }
     dir_unref(d);
 }
