@@ -41,7 +41,10 @@ PY
   c=$tmp/c$depth
   echo "## chain $depth levels deep ($((2 * depth)) entries)"
   echo
-  printf 'du -s\t\tdu -s %s\nfrddu -s\t\t%s -s %s\n' "$c" "$ex/frddu" "$c" >"$tmp/du.tsv"
+  # du and frddu without -s print every directory: output the square of the depth in bytes,
+  # so each line must cost its length, not a walk up its ancestors as well.
+  printf 'du -s\t\tdu -s %s\nfrddu -s\t\t%s -s %s\ndu\t\tdu %s\nfrddu\t\t%s %s\n' \
+    "$c" "$ex/frddu" "$c" "$c" "$ex/frddu" "$c" >"$tmp/du.tsv"
   python3 bench/interleave.py "$tmp/du.tsv" "$runs" "du -s"
   echo
   printf 'find\t\tfind %s -printf .\nfrdfind\t\t%s %s -printf .\nfrdfind -s\t\t%s -s %s -printf .\nfrdcount\t\t%s %s\n' \

@@ -27,8 +27,8 @@ struct o_buf {
 };
 
 /** Items a result holds in its own room, and bytes of names. */
-#define O_SMALL_ITEMS 24
-#define O_SMALL_NAMES 512
+#define O_SMALL_ITEMS 16
+#define O_SMALL_NAMES 384
 /** Items of the smallest pooled buffer; class k holds O_BUF_ITEMS << k. */
 #define O_BUF_ITEMS   1024
 #define O_BUF_CLASSES 24
