@@ -107,37 +107,6 @@ bool frd__plat_force_fallback(bool on)
 
 const unsigned frd__plat_record_fields = FRD_FIELDS_ALL; // getattrlistbulk: the metadata
 
-int frd__plat_open_dir(frd_os_fd parent, const char *name, unsigned open_flags, frd_os_fd *out)
-{
-    int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
-    if (open_flags & FRD_OPEN_NOFOLLOW) {
-        flags |= O_NOFOLLOW;
-    }
-    int at = parent == FRD_INVALID_FD ? AT_FDCWD : parent;
-    int fd;
-    do {
-        fd = openat(at, name, flags);
-    } while (fd < 0 && errno == EINTR);
-    if (fd < 0) {
-        int err = errno;
-        // macOS answers ELOOP for a symlink under O_NOFOLLOW, but some file systems answer
-        // ENOTDIR first because of O_DIRECTORY: make both read as "a link, not followed".
-        struct stat st;
-        if (err == ENOTDIR && (open_flags & FRD_OPEN_NOFOLLOW) &&
-            fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
-            err = ELOOP;
-        }
-        return -err;
-    }
-    *out = fd;
-    return 0;
-}
-
-void frd__plat_close_dir(frd_os_fd fd)
-{
-    close(fd);
-}
-
 /** Volumes whose id persistence a lister has asked about. */
 #define DW_VOLUMES 8
 struct dw_state {
@@ -479,91 +448,9 @@ int frd__plat_fd_path(frd_os_fd fd, char *buf, size_t cap)
     return (int)len;
 }
 
-const void *frd__plat_memmem(const void *hay, size_t hlen, const void *needle, size_t nlen)
-{
-    return memmem(hay, hlen, needle, nlen);
-}
-
-char *frd__plat_real_path(const char *path)
-{
-    return realpath(path, NULL);
-}
-
-unsigned frd__plat_fd_limit(void)
-{
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) {
-        return 0;
-    }
-    return rl.rlim_cur > UINT32_MAX ? UINT32_MAX : (unsigned)rl.rlim_cur;
-}
-
-int frd__plat_room_hold(struct frd__plat_room *room, size_t len)
-{
-    room->base = NULL;
-    room->len = 0;
-    struct rlimit rl;
-    if (len == 0 || getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) {
-        return 0;
-    }
-    // PROT_NONE and MAP_NORESERVE: address space only, no memory committed.
-    void *p = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) {
-        return FRD_ENOMEM;
-    }
-    room->base = p;
-    room->len = len;
-    return 0;
-}
-
-void frd__plat_room_free(struct frd__plat_room *room)
-{
-    if (room->base != NULL) {
-        munmap(room->base, room->len);
-        room->base = NULL;
-    }
-}
-
-int frd__plat_thread_times(struct frd__thread_times *out)
-{
-    struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) {
-        return -errno;
-    }
-    out->cpu_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-    out->blocks = 0; // not told here
-    out->preemptions = 0;
-    out->switches = false;
-    return 0;
-}
-
 bool frd__plat_mounts_may_cycle(void)
 {
     return true; // cannot tell here: every directory is checked
-}
-
-bool frd__plat_searches_everything(void)
-{
-    return geteuid() == 0; // root is not held back by a directory's search bit
-}
-
-int frd__plat_read_link(frd_os_fd dir, const char *name, size_t hint, char **buf, size_t *cap)
-{
-    size_t want = hint + 1 > 64 ? hint + 1 : 64;
-    for (;;) {
-        if (FRD__RESERVE(*buf, *cap, want, 64) < 0) {
-            return FRD_ENOMEM;
-        }
-        ssize_t n = readlinkat(dir == FRD_INVALID_FD ? AT_FDCWD : dir, name, *buf, *cap);
-        if (n < 0) {
-            return -errno;
-        }
-        if ((size_t)n < *cap) {
-            (*buf)[n] = '\0';
-            return n > INT32_MAX ? FRD_EOVERFLOW : (int)n;
-        }
-        want = *cap * 2; // it filled the buffer: the target may be longer (it grew meanwhile)
-    }
 }
 
 int frd__plat_read_xattrs(frd_os_fd dir, const char *name, bool follow, size_t value_max,

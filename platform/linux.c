@@ -541,3 +541,8 @@ bool frd__plat_mounts_may_cycle(void)
     frd__free(v);
     return may;
 }
+
+void frd__plat_lister_release(struct frd_lister *lister)
+{
+    (void)lister; // the lister keeps nothing of this backend's
+}

@@ -215,3 +215,8 @@ bool frd__plat_mounts_may_cycle(void)
 {
     return true; // cannot tell here: every directory is checked
 }
+
+void frd__plat_lister_release(struct frd_lister *lister)
+{
+    (void)lister; // the lister keeps nothing of this backend's
+}

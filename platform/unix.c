@@ -2,9 +2,10 @@
 // Copyright (c) 2026 The frd authors
 
 /**
- * What the Linux and portable Unix backends do alike: open and close directories with
- * openat, read the descriptor limit and a thread's times, hold address space while threads
- * start. Compiled with platform/linux.c or platform/posix.c.
+ * What the Linux, macOS and portable Unix backends do alike: open and close directories
+ * with openat, read files and links by descriptor, read the descriptor limit and a thread's
+ * times, hold address space while threads start. Compiled with platform/linux.c,
+ * platform/posix.c or platform/darwin.c.
  */
 #include "internal.h"
 #include "platform.h"
@@ -32,8 +33,9 @@ int frd__plat_open_dir(frd_os_fd parent, const char *name, unsigned open_flags, 
     } while (fd < 0 && errno == EINTR);
     if (fd < 0) {
         int err = errno;
-        // With O_DIRECTORY, Linux answers ENOTDIR (not ELOOP) for a symlink: tell them apart
-        // here, on the error path only, so callers see one code for "a link, not followed".
+        // With O_DIRECTORY, Linux (and some macOS file systems) answer ENOTDIR, not ELOOP, for
+        // a symlink: tell them apart here, on the error path only, so callers see one code
+        // for "a link, not followed".
         struct stat st;
         if (err == ENOTDIR && (open_flags & FRD_OPEN_NOFOLLOW) &&
             fstatat(parent == FRD_INVALID_FD ? AT_FDCWD : parent, name, &st, AT_SYMLINK_NOFOLLOW) ==
@@ -100,11 +102,6 @@ int frd__plat_read_file_at(frd_os_fd dir, const char *name, bool follow, size_t 
     *buf = b;
     *len = n;
     return 0;
-}
-
-void frd__plat_lister_release(struct frd_lister *lister)
-{
-    (void)lister;
 }
 
 const void *frd__plat_memmem(const void *hay, size_t hlen, const void *needle, size_t nlen)
