@@ -25,21 +25,7 @@
 #include <sys/vfs.h>
 #include <uv.h>
 
-static char *tree; // the generated tree (walk_tree_make()), made once for the group
-
-static int group_setup(void **state)
-{
-    (void)state;
-    tree = walk_tree_make();
-    return 0;
-}
-
-static int group_teardown(void **state)
-{
-    (void)state;
-    tree_remove(tree);
-    return 0;
-}
+WALK_GROUP_TREE() // tree, group_setup(), group_teardown()
 
 /* ---- Links and loops ---- */
 

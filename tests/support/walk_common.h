@@ -87,6 +87,26 @@ static inline void recs_sort(struct recs *r)
     qsort(r->v, r->n, sizeof(*r->v), recs_cmp);
 }
 
+/**
+ * Defines, in a test file, `tree` (the generated tree of walk_tree_make(), which the file's
+ * tests share) and the cmocka group hooks group_setup() and group_teardown() that make it
+ * once and remove it.
+ */
+#define WALK_GROUP_TREE()                   \
+    static char *tree;                      \
+    static int group_setup(void **state)    \
+    {                                       \
+        (void)state;                        \
+        tree = walk_tree_make();            \
+        return 0;                           \
+    }                                       \
+    static int group_teardown(void **state) \
+    {                                       \
+        (void)state;                        \
+        tree_remove(tree);                  \
+        return 0;                           \
+    }
+
 /** Are two record sets equal after sorting? (Prints nothing.) */
 static inline bool recs_equal(struct recs *a, struct recs *b)
 {
