@@ -109,7 +109,7 @@ bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_o
         struct frd_walk_entry we = {
             .path = w->path,
             .path_len = path_len,
-            .entry = &r.entry,
+            .entry = r.entry,
             .depth = depth,
             .parent_fd = walk->opts.flags & FRD_WALK_NO_PARENT_FD ? FRD_INVALID_FD : fd,
             .is_root = false,
@@ -120,7 +120,7 @@ bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_o
             .parent_state = node->state,
         };
         void *state = NULL;
-        if (r.entry.type == FRD_TYPE_DIR) {
+        if (r.entry->type == FRD_TYPE_DIR) {
             we.dir_state = &state;
         }
         enum frd_action act = frd__visit(w, &we);

@@ -130,7 +130,8 @@ static bool wn_follow(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd f
         r->path_has_link = true;
         t.name = e->name;
         t.name_len = e->name_len;
-        r->entry = t;
+        r->own = t;
+        r->entry = &r->own;
         r->followed = true;
     } else if (rc != FRD_ENOENT) {
         r->err = rc;
@@ -163,7 +164,11 @@ static void wn_stat_dir_id(struct frd__wnode *dir, frd_os_fd fd, const struct fr
         dir->search = WN_SEARCH_YES;
     } else if (rc == FRD_EACCES || rc == FRD_EPERM) {
         dir->search = WN_SEARCH_NO;
-        r->entry.error = rc;
+        if (r->entry != &r->own) {
+            r->own = *r->entry;
+            r->entry = &r->own;
+        }
+        r->own.error = rc;
         r->err = rc;
         r->err_op = FRD__FAIL_STAT;
     }
@@ -174,7 +179,7 @@ int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd 
                        struct frd__resolved *r)
 {
     struct frd_walk *walk = w->walk;
-    r->entry = *e;
+    r->entry = e;
     r->followed = false;
     r->has_id = false;
     r->loop = NULL;
@@ -186,7 +191,7 @@ int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd 
         !wn_follow(w, dir, fd, e, r)) {
         return RESOLVE_SKIP;
     }
-    const struct frd_entry *x = &r->entry;
+    const struct frd_entry *x = r->entry;
     bool is_dir = x->type == FRD_TYPE_DIR;
     if ((x->fields & FRD__ID_FIELDS) == FRD__ID_FIELDS) {
         r->id.dev = x->dev;
@@ -229,12 +234,15 @@ int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd 
     if (dedupe && frd__is_duplicate(walk, r)) {
         return RESOLVE_SKIP;
     }
-    if (walk->plan.names_only) {
-        // Names-only walks report names and types, also for a followed link's target.
+    x = r->entry; // own, if a stat above set its error
+    if (walk->plan.names_only && (x->fields & ~(unsigned)FRD_FIELD_TYPE) != 0) {
+        // Names-only walks report names and types, also for a followed link's target. An
+        // entry listed with no more (entries start zeroed) is seen as it is, not copied.
         struct frd_entry slim = {.name = x->name, .name_len = x->name_len, .type = x->type};
         slim.fields = x->fields & FRD_FIELD_TYPE;
         slim.error = x->error;
-        r->entry = slim;
+        r->own = slim;
+        r->entry = &r->own;
     }
     return RESOLVE_VISIT;
 }
@@ -246,9 +254,9 @@ bool frd__is_duplicate(struct frd_walk *walk, const struct frd__resolved *r)
     if (!r->has_id || !r->persistent || walk->ids.seen == NULL) {
         return false;
     }
-    bool is_dir = r->entry.type == FRD_TYPE_DIR;
+    bool is_dir = r->entry->type == FRD_TYPE_DIR;
     if ((is_dir && (walk->opts.flags & FRD_WALK_UNIQUE_DIRS)) ||
-        (!is_dir && (walk->opts.flags & FRD_WALK_UNIQUE_FILES) && r->entry.nlink > 1)) {
+        (!is_dir && (walk->opts.flags & FRD_WALK_UNIQUE_FILES) && r->entry->nlink > 1)) {
         return frd__idset_insert(walk->ids.seen, &r->id) == 0;
     }
     return false;
@@ -258,10 +266,10 @@ bool frd__is_duplicate(struct frd_walk *walk, const struct frd__resolved *r)
 bool frd__may_descend(struct frd_walk *walk, const struct frd__wnode *dir,
                       const struct frd__resolved *r)
 {
-    if (r->entry.type != FRD_TYPE_DIR) {
+    if (r->entry->type != FRD_TYPE_DIR) {
         return false;
     }
-    if (r->entry.error < 0) {
+    if (r->entry->error < 0) {
         // Its stat failed (a directory that can be read but not searched): that failure was
         // reported once; opening it would only fail again (find does not descend either).
         return false;
@@ -279,11 +287,11 @@ bool frd__may_descend(struct frd_walk *walk, const struct frd__wnode *dir,
 struct frd__wnode *frd__child_node(struct frd__worker *w, struct frd__wnode *dir,
                                    const struct frd__resolved *r)
 {
-    struct frd__wnode *c = frd__wnode_new(w, dir, r->entry.name, r->entry.name_len);
+    struct frd__wnode *c = frd__wnode_new(w, dir, r->entry->name, r->entry->name_len);
     if (c == NULL) {
         return NULL;
     }
-    c->entry = r->entry;
+    c->entry = *r->entry;
     c->entry.name = c->name;
     c->persistent_ids = r->persistent;
     if (r->path_has_link) {

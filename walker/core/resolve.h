@@ -16,7 +16,11 @@
 
 /** An entry as the walk will report it: a followed link's target, its identity, errors. */
 struct frd__resolved {
-    struct frd_entry entry;  /**< what the callback sees */
+    /** What the callback sees: the listing's entry itself (valid while it is), or `own`. */
+    const struct frd_entry *entry;
+    /** The entry where it differs from the listing's: a followed link's target, a stat's
+     *  error, a names-only view of an entry listed with more. */
+    struct frd_entry own;
     struct frd__identity id; /**< with has_id */
     bool has_id;
     bool followed;      /**< a link the walk followed */

@@ -575,7 +575,7 @@ static bool o_is_duplicate(struct frd_walk *walk, const struct o_item *it,
         return false;
     }
     bool whole = (it->flags & O_IT_WHOLE) != 0;
-    struct frd__resolved res = {.entry = *entry,
+    struct frd__resolved res = {.entry = entry,
                                 .id = whole && full->has_id ? full->id : (struct frd__identity){0},
                                 .has_id = whole && full->has_id,
                                 .persistent = whole && full->persistent};

@@ -16,7 +16,7 @@
 static void o_item_keep(struct o_item *it, struct o_full *full, const struct frd__resolved *res,
                         bool persistent)
 {
-    const struct frd_entry *e = &res->entry;
+    const struct frd_entry *e = res->entry;
     if ((e->fields & ~O_BARE_FIELDS) != 0 || res->has_id || res->followed || persistent ||
         e->error != 0 || e->name_len > UINT16_MAX) {
         full->entry = *e;
