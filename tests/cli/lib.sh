@@ -33,7 +33,9 @@ cli_end() {
 }
 
 # as_nobody CMD...: CMD as uid and gid 65534, with no supplementary groups.
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+# NOBODY_UID: another uid for "nobody", where a case must not share uid 65534's processes
+# with other tests (a limit of processes counts the uid's processes on the whole machine).
+as_nobody() { setpriv --reuid="${NOBODY_UID:-65534}" --regid="${NOBODY_UID:-65534}" --clear-groups "$@"; }
 
 # cli_users: users=(root), and nobody (uid 65534) when this runs as root with setpriv.
 cli_users() {
