@@ -261,9 +261,16 @@ enum frd_attr {
  * trusted as root, security with capabilities, system.posix_acl_* ACLs), none on a file
  * system without them; other Unix systems, macOS and Windows: none yet (no error).
  * A names-only listing (or one that asks for FRD_FIELD_TYPE alone) fills name and type.
- * When only type and file id are wanted, Linux and the portable backend answer from the
- * directory record without a stat (where it gives the type); `file_id` is then the record's
- * inode number (d_ino), which differs from st_ino on a mount point and on overlayfs.
+ * `file_id` has one meaning whatever else is asked: the inode number a stat gives (st_ino),
+ * so ids kept from a walk with one mask compare with those of a walk with another. When only
+ * type and file id are wanted, Linux, macOS and the portable backend answer from the
+ * directory record without a stat where it gives the type and its d_ino is that number: for
+ * every entry but a directory, which is stat'ed (on a mount point, d_ino is the inode of the
+ * directory it covers; the stat gives the mounted root's). Two cases escape: a file
+ * bind-mounted over another file (mount --bind on a file), whose record's d_ino is the
+ * covered file's, and overlayfs mounts whose records do not carry st_ino (layers on several
+ * file systems without xino); ask for another field too (say FRD_FIELD_DEV) to have every
+ * entry stat'ed.
  */
 struct frd_entry {
     /** The name, NUL-terminated, bytes exactly as the kernel gave them. Owned by the list:
@@ -274,8 +281,8 @@ struct frd_entry {
     uint64_t alloc_size; /**< bytes allocated on disk (st_blocks * 512) */
     int64_t mtime_ns;    /**< modification time, ns since the Unix epoch */
     int64_t ctime_ns;    /**< status change time, ns since the Unix epoch */
-    /** inode number (Windows: file id if it fits 64 bits, else 0; Linux when only type and
-     *  file id are wanted: the directory record's d_ino, see above) */
+    /** inode number, st_ino, whatever other fields are asked (Windows: the file id if it
+     *  fits 64 bits, else 0; see above for a file bind-mounted over another) */
     uint64_t file_id;
     uint64_t dev;   /**< device of the file system holding the entry (st_dev) */
     uint32_t nlink; /**< hard link count */
