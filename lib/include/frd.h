@@ -705,6 +705,21 @@ enum frd_walk_flag {
      *  is ignored with it.
      *  macOS and Windows: not yet: no extended attributes, no error (frd.h's field table). */
     FRD_WALK_XATTRS = 1u << 11,
+    /** Hard-link groups: the visit of each entry that is not a directory and has more than
+     *  one link (nlink > 1) says which group of links to one file it belongs to, in
+     *  frd_walk_entry.link_group, and the path under which the walk visited the group
+     *  first (link_first; NULL in that first visit itself). Groups are keyed by (dev, ino)
+     *  on volumes whose ids persist (frd_walk_entry.persistent_ids): a table that grows
+     *  with the multiply-linked files visited, not with every path. In ordered mode the
+     *  first of a group is the first visited in the walk's order, the same in every run
+     *  of an unchanged tree, and groups are numbered 1, 2, ... in that order; in
+     *  concurrent mode whichever thread visits the file first makes its group (safely;
+     *  numbers are distinct and nonzero but may skip). A group's other links may lie
+     *  outside the walked tree: a group of one visited entry is possible. Adds
+     *  FRD_FIELD_FILE_ID, FRD_FIELD_DEV and FRD_FIELD_NLINK to the fields; with it,
+     *  FRD_WALK_NAMES_ONLY is ignored. With FRD_WALK_UNIQUE_FILES only the first link of
+     *  each is visited. */
+    FRD_WALK_LINK_GROUPS = 1u << 12,
 };
 
 /** One extended attribute of an entry (FRD_WALK_XATTRS); owned by the walk, valid only
@@ -792,6 +807,14 @@ struct frd_walk_entry {
      *  xattrs: vfat, some FUSE, /proc); macOS and Windows: none yet. */
     const struct frd_xattr *xattrs;
     size_t xattr_count; /**< entries in xattrs */
+    /** With FRD_WALK_LINK_GROUPS, in the visit of a non-directory with nlink > 1 on a
+     *  volume whose ids persist: its hard-link group, nonzero and the same for every link
+     *  to one file (0 for any other entry, without the flag, or in the other callbacks). */
+    uint64_t link_group;
+    /** With link_group: the path under which the walk visited that group first, owned by
+     *  the walk and valid until the walk is freed; NULL in that first visit itself. */
+    const char *link_first;
+    size_t link_first_len; /**< bytes in link_first (0 when it is NULL) */
 };
 
 /** Totals of one directory, for the post-order hook. */
