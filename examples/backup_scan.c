@@ -54,6 +54,7 @@ struct scan {
     bool out_of_memory;      /**< a line could not be kept: the snapshot is not written */
     pthread_mutex_t lock;    /**< the error list (the hook may run on any walk thread) */
     struct snap errors_seen; /**< one message per failure, reported at the end */
+    struct snap unread;      /**< directories not read: their old lines are carried over */
 };
 
 /** Drops `.git` directories and excluded names from a directory's listing, before stat. */
@@ -160,10 +161,12 @@ static enum frd_action snapshot_visit(const struct frd_walk_entry *we, void *uda
         return FRD_ACTION_PRUNE; // reported to snapshot_error: skipped, listed at the end
     }
     struct snap_buf b = {0};
-    if (!snapshot_line(sc, we, &b) || !snap_add(&sc->now, b.s)) {
-        if (b.s != NULL && b.len == 0) {
-            free(b.s);
-        }
+    if (!snapshot_line(sc, we, &b)) {
+        free(b.s);
+        sc->out_of_memory = true;
+        return FRD_ACTION_STOP;
+    }
+    if (!snap_add(&sc->now, b.s)) { // it freed the line
         sc->out_of_memory = true;
         return FRD_ACTION_STOP;
     }
@@ -187,6 +190,15 @@ static enum frd_action snapshot_error(const struct frd_walk_error *err, void *ud
         pthread_mutex_lock(&sc->lock);
         if (!snap_add(&sc->errors_seen, msg)) {
             sc->out_of_memory = true;
+        }
+        if (err->call == FRD_OP_OPEN || err->call == FRD_OP_READ_DIR) {
+            struct snap_buf b = {0};
+            if (!put_relative(&b, sc->root, err->path, strlen(err->path))) {
+                free(b.s);
+                sc->out_of_memory = true;
+            } else if (!snap_add(&sc->unread, b.s)) { // it freed the line
+                sc->out_of_memory = true;
+            }
         }
         pthread_mutex_unlock(&sc->lock);
     } else {
@@ -256,7 +268,7 @@ static int run_snapshot(struct scan *sc, struct frd_walk_options *opts, const ch
         status = 1;
     } else if (rc < 0) {
         status = 1; // the root itself failed: listed below; no snapshot of nothing
-    } else if (snap_diff(&old, &sc->now, stdout) < 0) {
+    } else if (snap_diff(&old, &sc->now, &sc->unread, stdout) < 0) {
         fprintf(stderr, "%s: out of memory\n", prog);
         status = 1;
     } else if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -278,6 +290,7 @@ static int run_snapshot(struct scan *sc, struct frd_walk_options *opts, const ch
     snap_free(&old);
     snap_free(&sc->now);
     snap_free(&sc->errors_seen);
+    snap_free(&sc->unread);
     pthread_mutex_destroy(&sc->lock);
     return status;
 }

@@ -306,7 +306,22 @@ static long print_paths(const char *kind, char **v, size_t n, FILE *out)
     return printed;
 }
 
-long snap_diff(struct snap *old, struct snap *now, FILE *out)
+/** Is the path of `line` below one of the directories `unread`? */
+static bool below_unread(const char *line, const struct snap *unread)
+{
+    struct fields f;
+    split(line, &f);
+    for (size_t i = 0; i < unread->n; i++) {
+        size_t n = strlen(unread->lines[i]);
+        if (f.len[SNAP_PATH] > n && memcmp(f.p[SNAP_PATH], unread->lines[i], n) == 0 &&
+            f.p[SNAP_PATH][n] == '/') {
+            return true;
+        }
+    }
+    return false;
+}
+
+long snap_diff(struct snap *old, struct snap *now, const struct snap *unread, FILE *out)
 {
     sort_lines(old->lines, old->n, sizeof(char *), by_path);
     sort_lines(now->lines, now->n, sizeof(char *), by_path);
@@ -319,12 +334,15 @@ long snap_diff(struct snap *old, struct snap *now, FILE *out)
         free(renamed);
         return -1;
     }
-    size_t ngone = 0, nadded = 0, nrenamed = 0;
+    size_t ngone = 0, nadded = 0, nrenamed = 0, carried = 0;
     long printed = 0;
     size_t i = 0, j = 0;
     while (i < old->n || j < now->n) {
         int c = i == old->n ? 1 : j == now->n ? -1 : by_path(&old->lines[i], &now->lines[j]);
-        if (c < 0) {
+        if (c < 0 && below_unread(old->lines[i], unread)) {
+            carried++; // kept below, once the merge no longer reads `now`
+            i++;
+        } else if (c < 0) {
             gone[ngone++] = old->lines[i++];
         } else if (c > 0) {
             added[nadded++] = now->lines[j++];
@@ -359,6 +377,19 @@ long snap_diff(struct snap *old, struct snap *now, FILE *out)
     printed += print_paths("removed", gone, ngone, out);
     printed += print_paths("added", added, nadded, out);
     sort_lines(renamed, nrenamed, sizeof(*renamed), by_from);
+    bool ok = true;
+    size_t listed = now->n; // the lines of this scan, sorted; carried ones go after them
+    for (i = 0, j = 0; carried > 0 && i < old->n; i++) {
+        // Carried over: what the scan could not read stays as it was (sorted again below).
+        while (j < listed && by_path(&now->lines[j], &old->lines[i]) < 0) {
+            j++;
+        }
+        bool in_now = j < listed && by_path(&now->lines[j], &old->lines[i]) == 0;
+        if (!in_now && below_unread(old->lines[i], unread)) {
+            char *copy = strdup(old->lines[i]);
+            ok = ok && copy != NULL && snap_add(now, copy);
+        }
+    }
     for (size_t k = 0; k < nrenamed; k++) {
         struct fields fa, fb;
         split(renamed[k].from, &fa);
@@ -370,5 +401,8 @@ long snap_diff(struct snap *old, struct snap *now, FILE *out)
     free(gone);
     free(added);
     free(renamed);
-    return printed;
+    if (carried > 0) {
+        sort_lines(now->lines, now->n, sizeof(char *), by_path);
+    }
+    return ok ? printed : -1;
 }

@@ -6,7 +6,7 @@
  * atomically, read back, and compared with the next scan's.
  *
  * A snapshot file: a header line "# frd backup_scan snapshot 1", then one line per entry,
- * 13 fields separated by tabs:
+ * sorted by path (the bytes of the escaped path), 13 fields separated by tabs:
  *   path type size mtime_ns mode uid gid dev ino nlink link target xattrs
  * path is relative to the root ("." for the root itself); type is find's %y letter; mode
  * the permission bits in octal; link is "-" for an entry with one link (or a directory),
@@ -85,8 +85,11 @@ int snap_write(const char *path, const struct snap *s);
  * Prints to `out` what changed from `old` to `now` (both sorted here, by path), one line
  * each: "added\tPATH", "removed\tPATH", "changed\tPATH\tWHAT" (WHAT: the changed fields,
  * joined by ','), "renamed\tOLD\tNEW" (a removed and an added path with the same dev, ino,
- * type, size and mtime). @return the number of lines printed, or -1 without memory.
+ * type, size and mtime). An old line below a directory of `unread` (escaped relative
+ * paths of directories this scan could not read) is not reported: it is carried over into
+ * `now`, as the scan could not tell. @return the number of lines printed, or -1 without
+ * memory.
  */
-long snap_diff(struct snap *old, struct snap *now, FILE *out);
+long snap_diff(struct snap *old, struct snap *now, const struct snap *unread, FILE *out);
 
 #endif // FRD_EXAMPLES_BACKUP_SNAPSHOT_H
