@@ -260,16 +260,15 @@ static int run_snapshot(struct scan *sc, struct frd_walk_options *opts, const ch
     opts->on_error = snapshot_error;
     int rc = frd_walk(root, opts, snapshot_visit, sc);
     int status = 0;
-    if (sc->out_of_memory) {
-        fprintf(stderr, "%s: out of memory\n", prog);
+    bool oom = sc->out_of_memory;
+    if (rc < 0 || oom) {
+        // A root that failed was listed by the hook (below); no snapshot of nothing.
+        if (rc < 0 && !oom && atomic_load(&sc->errors) == 0) {
+            fprintf(stderr, "%s: %s: %s\n", prog, root, frd_strerror(rc));
+        }
         status = 1;
-    } else if (rc < 0 && atomic_load(&sc->errors) == 0) {
-        fprintf(stderr, "%s: %s: %s\n", prog, root, frd_strerror(rc));
-        status = 1;
-    } else if (rc < 0) {
-        status = 1; // the root itself failed: listed below; no snapshot of nothing
     } else if (snap_diff(&old, &sc->now, &sc->unread, stdout) < 0) {
-        fprintf(stderr, "%s: out of memory\n", prog);
+        oom = true;
         status = 1;
     } else if (fflush(stdout) != 0 || ferror(stdout)) {
         // The changes were not all told: the old snapshot stays, the next run tells them.
@@ -278,6 +277,9 @@ static int run_snapshot(struct scan *sc, struct frd_walk_options *opts, const ch
     } else if (snap_write(file, &sc->now) != 0) {
         fprintf(stderr, "%s: cannot write snapshot '%s': %s\n", prog, file, strerror(errno));
         status = 1;
+    }
+    if (oom) {
+        fprintf(stderr, "%s: out of memory\n", prog);
     }
     size_t nerr = sc->errors_seen.n;
     if (nerr > 0) {
