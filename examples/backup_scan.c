@@ -49,12 +49,12 @@ struct scan {
     char terminator;
     atomic_uint errors;
     // --snapshot:
-    const char *root;        /**< as given: paths in the snapshot are relative to it */
-    struct snap now;         /**< this scan's lines, in walk order */
-    bool out_of_memory;      /**< a line could not be kept: the snapshot is not written */
-    pthread_mutex_t lock;    /**< the error list (the hook may run on any walk thread) */
-    struct snap errors_seen; /**< one message per failure, reported at the end */
-    struct snap unread;      /**< directories not read: their old lines are carried over */
+    const char *root;          /**< as given: paths in the snapshot are relative to it */
+    struct snap now;           /**< this scan's lines, in walk order */
+    atomic_bool out_of_memory; /**< a line could not be kept: the snapshot is not written */
+    pthread_mutex_t lock;      /**< the error list (the hook may run on any walk thread) */
+    struct snap errors_seen;   /**< one message per failure, reported at the end */
+    struct snap unread;        /**< directories not read: their old lines are carried over */
 };
 
 /** Drops `.git` directories and excluded names from a directory's listing, before stat. */
@@ -163,11 +163,11 @@ static enum frd_action snapshot_visit(const struct frd_walk_entry *we, void *uda
     struct snap_buf b = {0};
     if (!snapshot_line(sc, we, &b)) {
         free(b.s);
-        sc->out_of_memory = true;
+        atomic_store(&sc->out_of_memory, true);
         return FRD_ACTION_STOP;
     }
     if (!snap_add(&sc->now, b.s)) { // it freed the line
-        sc->out_of_memory = true;
+        atomic_store(&sc->out_of_memory, true);
         return FRD_ACTION_STOP;
     }
     return FRD_ACTION_CONTINUE;
@@ -189,20 +189,20 @@ static enum frd_action snapshot_error(const struct frd_walk_error *err, void *ud
         snprintf(msg, n, "%s '%s': %s", what, err->path, frd_strerror(err->code));
         pthread_mutex_lock(&sc->lock);
         if (!snap_add(&sc->errors_seen, msg)) {
-            sc->out_of_memory = true;
+            atomic_store(&sc->out_of_memory, true);
         }
         if (err->call == FRD_OP_OPEN || err->call == FRD_OP_READ_DIR) {
             struct snap_buf b = {0};
             if (!put_relative(&b, sc->root, err->path, strlen(err->path))) {
                 free(b.s);
-                sc->out_of_memory = true;
+                atomic_store(&sc->out_of_memory, true);
             } else if (!snap_add(&sc->unread, b.s)) { // it freed the line
-                sc->out_of_memory = true;
+                atomic_store(&sc->out_of_memory, true);
             }
         }
         pthread_mutex_unlock(&sc->lock);
     } else {
-        sc->out_of_memory = true;
+        atomic_store(&sc->out_of_memory, true);
     }
     return FRD_ACTION_CONTINUE;
 }
@@ -260,7 +260,7 @@ static int run_snapshot(struct scan *sc, struct frd_walk_options *opts, const ch
     opts->on_error = snapshot_error;
     int rc = frd_walk(root, opts, snapshot_visit, sc);
     int status = 0;
-    bool oom = sc->out_of_memory;
+    bool oom = atomic_load(&sc->out_of_memory);
     if (rc < 0 || oom) {
         // A root that failed was listed by the hook (below); no snapshot of nothing.
         if (rc < 0 && !oom && atomic_load(&sc->errors) == 0) {
