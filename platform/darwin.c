@@ -284,7 +284,8 @@ static int dw_list_direntries(struct frd_lister *lister, struct frd_list *list, 
                 return FRD_ENOMEM;
             }
             enum frd_type dtype = frd__type_from_dt(rec.type);
-            if ((wanted & ~(unsigned)FRD__DIRENT_FIELDS) == 0 && dtype != FRD_TYPE_UNKNOWN) {
+            if ((wanted & ~(unsigned)FRD__DIRENT_FIELDS) == 0 &&
+                frd__record_answers(wanted, dtype)) {
                 e->type = dtype;
                 e->fields = FRD_FIELD_TYPE;
                 if (persistent) {

@@ -12,7 +12,8 @@
  * mask is the smallest one for the lister's wanted fields (lx_statx_mask()). When only type
  * and file id are wanted (names-only is type alone), the record answers them (d_type, d_ino)
  * and statx is called only for a DT_UNKNOWN record (XFS without ftype, some FUSE and NFS
- * mounts).
+ * mounts) and, where the file id is wanted, a directory's (its d_ino is not its st_ino if
+ * it is a mount point: frd__record_answers()).
  *
  * Kernels before 4.11 answer ENOSYS to statx, and some container seccomp profiles EPERM
  * (runc#2151): the first such answer latches a process-wide flag and every later stat goes
@@ -219,8 +220,8 @@ static int lx_append_batch(int fd, const uint8_t *buf, size_t len, const struct 
             return FRD_ENOMEM;
         }
         enum frd_type dtype = frd__type_from_dt(rec.type);
-        if (want->dirent_only && dtype != FRD_TYPE_UNKNOWN) {
-            // The record answers: no statx. file_id is the record's d_ino (see frd.h).
+        if (want->dirent_only && frd__record_answers(want->fields, dtype)) {
+            // The record answers: no statx. Its d_ino is the st_ino (not a directory).
             e->type = dtype;
             e->fields = FRD_FIELD_TYPE;
             if (want->fields & FRD_FIELD_FILE_ID) {

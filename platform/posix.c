@@ -104,8 +104,8 @@ static int px_read(const struct frd_lister *lister, DIR *dir, struct frd_list *l
             return FRD_ENOMEM;
         }
         enum frd_type dtype = PX_DTYPE(d);
-        if (dirent_only && dtype != FRD_TYPE_UNKNOWN) {
-            // The record answers: no stat. file_id is the record's d_ino.
+        if (dirent_only && frd__record_answers(wanted, dtype)) {
+            // The record answers: no stat. Its d_ino is the st_ino (not a directory).
             e->type = dtype;
             e->fields = FRD_FIELD_TYPE;
             if (wanted & FRD_FIELD_FILE_ID) {

@@ -28,6 +28,19 @@
 /** Fields a directory record can answer without a stat: type (d_type) and file id (d_ino). */
 #define FRD__DIRENT_FIELDS (FRD_FIELD_TYPE | FRD_FIELD_FILE_ID)
 
+/**
+ * Does a record of type `dtype` answer the `wanted` fields (a subset of FRD__DIRENT_FIELDS)
+ * without a stat? Its d_type must be known, and its d_ino is the entry's st_ino except on a
+ * directory someone mounted on: there d_ino is the covered directory's inode. So where the
+ * file id is wanted a directory is stat'ed (a mount point is a directory but for a file
+ * bind-mounted on a file, which frd.h names), and file_id means st_ino whatever the mask.
+ */
+static inline bool frd__record_answers(unsigned wanted, enum frd_type dtype)
+{
+    return dtype != FRD_TYPE_UNKNOWN &&
+           !(dtype == FRD_TYPE_DIR && (wanted & FRD_FIELD_FILE_ID) != 0);
+}
+
 #if defined(__APPLE__)
 #    define FRD__ST_ATIM st_atimespec
 #    define FRD__ST_MTIM st_mtimespec

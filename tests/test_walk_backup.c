@@ -632,6 +632,150 @@ static void test_walk_xattrs_equal_getfattr(void **state)
  * the macro writes the caller's sizeof; options of the old size walk, with the new
  * member's default (values of up to 65536 bytes read).
  */
+/* ---- Hard-link groups ---- */
+
+/** What a link-group walk saw: each grouped visit in call order, and wrong entries. */
+struct lg_ctx {
+    struct recs recs; /**< "dev ino path\tgroup\tfirst" (first empty in the first's visit) */
+    atomic_int bad;   /**< a group on an entry that should have none, or the other way */
+};
+
+static enum frd_action lg_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct lg_ctx *c = udata;
+    const struct frd_entry *e = we->entry;
+    bool multi = e->type != FRD_TYPE_DIR && e->nlink > 1;
+    if (multi != (we->link_group != 0) ||
+        (we->link_first != NULL) != (we->link_first_len != 0 && we->link_group != 0)) {
+        atomic_fetch_add(&c->bad, 1);
+    }
+    if (we->link_group != 0) {
+        char buf[8192];
+        int n = snprintf(buf, sizeof(buf), "%" PRIu64 " %" PRIu64 " %s\t%" PRIu64 "\t%s", e->dev,
+                         e->file_id, we->path, we->link_group,
+                         we->link_first != NULL ? we->link_first : "");
+        assert_true(n > 0 && (size_t)n < sizeof(buf));
+        recs_add(&c->recs, buf, (size_t)n);
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
+static void hard_link(const char *root, const char *from, const char *to)
+{
+    char *a = tree_path(root, from);
+    char *b = tree_path(root, to);
+    assert_int_equal(link(a, b), 0);
+    free(a);
+    free(b);
+}
+
+/** Checks one walk's groups: as find's, one first each, the others naming it; in ordered
+ *  mode the first is the first visited and groups are numbered 1, 2, ... in that order. */
+static void lg_check(struct lg_ctx *c, struct recs *find, bool ordered)
+{
+    assert_int_equal(atomic_load(&c->bad), 0);
+    struct recs ids; // "dev ino path", as find prints them
+    recs_init(&ids);
+    uint64_t next_group = 1;
+    for (size_t i = 0; i < c->recs.n; i++) {
+        char *r = c->recs.v[i];
+        char *tab = strchr(r, '\t');
+        recs_add(&ids, r, (size_t)(tab - r));
+        uint64_t group = strtoull(tab + 1, NULL, 10);
+        const char *first = strchr(tab + 1, '\t') + 1;
+        // The same file (dev ino) <=> the same group; the first named is one of it.
+        size_t key_len = (size_t)(strchr(strchr(r, ' ') + 1, ' ') - r);
+        size_t firsts = 0;
+        for (size_t j = 0; j < c->recs.n; j++) {
+            char *q = c->recs.v[j];
+            char *qtab = strchr(q, '\t');
+            bool same_file = strncmp(q, r, key_len + 1) == 0;
+            assert_int_equal(same_file, strtoull(qtab + 1, NULL, 10) == group);
+            const char *qfirst = strchr(qtab + 1, '\t') + 1;
+            if (same_file && *qfirst == '\0') {
+                firsts++;
+                if (*first != '\0') { // r names its first: q's path
+                    assert_int_equal(strlen(first), (size_t)(qtab - q) - key_len - 1);
+                    assert_memory_equal(first, q + key_len + 1, strlen(first));
+                }
+                if (ordered) {
+                    assert_true(j <= i); // the first visited of its group
+                }
+            }
+        }
+        assert_int_equal(firsts, 1);
+        if (ordered && *first == '\0') {
+            assert_int_equal(group, next_group); // numbered in visit order
+            next_group++;
+        }
+    }
+    recs_assert_equal(&ids, find, "link groups");
+    recs_free(&ids);
+}
+
+static void test_walk_link_groups_equal_find_links(void **state)
+{
+    (void)state;
+    // Groups across directories and in one, a group of three, single files and a link.
+    char *root = tree_make_root();
+    tree_dir(root, "a");
+    tree_dir(root, "b");
+    tree_dir(root, "c");
+    tree_dir(root, "c/d");
+    tree_file(root, "a/f", 3);
+    hard_link(root, "a/f", "b/f-link");
+    hard_link(root, "a/f", "c/d/x");
+    tree_file(root, "a/g", 4);
+    hard_link(root, "a/g", "a/g2");
+    tree_file(root, "c/h", 5);
+    hard_link(root, "c/h", "c/d/h2");
+    tree_file(root, "b/single", 1);
+    tree_symlink(root, "../a/f", "b/sym");
+    for (int i = 0; i < 40; i++) {
+        char rel[32];
+        snprintf(rel, sizeof(rel), "c/d/n%02d", i);
+        tree_file(root, rel, 1);
+        if (i % 4 == 0) {
+            char to[32];
+            snprintf(to, sizeof(to), "b/n%02d", i);
+            hard_link(root, rel, to);
+        }
+    }
+    struct recs find;
+    recs_init(&find);
+    char cmd[8192];
+    int n = snprintf(cmd, sizeof(cmd),
+                     "LC_ALL=C find '%s' ! -type d -links +1 -printf '%%D %%i %%p\\0'", root);
+    assert_true(n > 0 && (size_t)n < sizeof(cmd));
+    run_recs(cmd, &find);
+    assert_int_equal(find.n, 3 + 2 + 2 + 10 * 2);
+    for (int ordered = 0; ordered < 2; ordered++) {
+        for (int names = 0; names < 2; names++) {
+            struct lg_ctx c;
+            memset(&c, 0, sizeof(c));
+            recs_init(&c.recs);
+            struct frd_walk_options o;
+            walk_opts(&o,
+                      flags_of(ordered) | FRD_WALK_LINK_GROUPS | (names ? FRD_WALK_NAMES_ONLY : 0));
+            assert_int_equal(frd_walk(root, &o, lg_visit, &c), 0);
+            lg_check(&c, &find, ordered);
+            recs_free(&c.recs);
+        }
+    }
+    // Without the flag: no groups.
+    struct lg_ctx none;
+    memset(&none, 0, sizeof(none));
+    recs_init(&none.recs);
+    struct frd_walk_options o;
+    walk_opts(&o, 0);
+    o.fields = FRD_FIELD_TYPE; // no nlink: lg_visit expects no group
+    assert_int_equal(frd_walk(root, &o, lg_visit, &none), 0);
+    assert_int_equal(none.recs.n, 0);
+    recs_free(&none.recs);
+    recs_free(&find);
+    tree_remove(root);
+}
+
 static void test_walk_options_init_writes_only_the_callers_size(void **state)
 {
     (void)state;
@@ -727,6 +871,7 @@ int main(void)
         cmocka_unit_test(test_walk_link_targets_equal_readlink),
         cmocka_unit_test(test_walk_xattrs_equal_getfattr),
         cmocka_unit_test(test_walk_options_init_writes_only_the_callers_size),
+        cmocka_unit_test(test_walk_link_groups_equal_find_links),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -379,6 +379,130 @@ static void test_walk_bind_mount_cycle_is_eloop_never_walked(void **state)
     free(a);
 }
 
+/* ---- file_id at a mount point ---- */
+
+static char *mnt_root;   // the tree holding a mount point
+static char *mnt_target; // the mount point, unmounted by the teardown
+
+static int mnt_teardown(void **state)
+{
+    (void)state;
+    if (mnt_target != NULL) {
+        umount2(mnt_target, MNT_DETACH);
+        free(mnt_target);
+        mnt_target = NULL;
+    }
+    if (mnt_root != NULL) {
+        tree_remove(mnt_root);
+        mnt_root = NULL;
+    }
+    return 0;
+}
+
+/** Records "path\tfile_id" of each visit ("path\t-" without one); udata is a struct recs. */
+static enum frd_action ino_visit(const struct frd_walk_entry *we, void *udata)
+{
+    char buf[8192];
+    int n = (we->entry->fields & FRD_FIELD_FILE_ID)
+                ? snprintf(buf, sizeof(buf), "%s\t%" PRIu64, we->path, we->entry->file_id)
+                : snprintf(buf, sizeof(buf), "%s\t-", we->path);
+    assert_true(n > 0 && (size_t)n < sizeof(buf));
+    recs_add(udata, buf, (size_t)n);
+    return FRD_ACTION_CONTINUE;
+}
+
+/** The d_ino of `name` in the directory `dir`, as its listing gives it (0: not found). */
+static uint64_t listed_ino(const char *dir, const char *name)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    uint64_t ino = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, name) == 0) {
+            ino = de->d_ino;
+        }
+    }
+    closedir(d);
+    return ino;
+}
+
+static void test_walk_file_id_is_st_ino_at_a_mount_point_whatever_the_mask(void **state)
+{
+    (void)state;
+    // The listing's d_ino of a mount point is the covered directory's inode; stat gives the
+    // mounted root's. file_id is st_ino whatever else is asked: with type and file id (the
+    // records could answer), file id alone, ids, every field; in both modes and in the lister.
+    if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) {
+        print_message("skip: a mount namespace needs root (CAP_SYS_ADMIN): %s\n", strerror(errno));
+        skip();
+        return;
+    }
+    mnt_root = tree_make_root();
+    tree_dir(mnt_root, "d");
+    tree_dir(mnt_root, "d/m");
+    tree_file(mnt_root, "d/f", 1);
+    char *m = tree_path(mnt_root, "d/m");
+    if (mount("frdtest", m, "tmpfs", 0, "size=1m") != 0) {
+        print_message("skip: mounting tmpfs needs root (CAP_SYS_ADMIN): %s\n", strerror(errno));
+        free(m);
+        skip();
+        return;
+    }
+    mnt_target = m;
+    tree_dir(mnt_root, "d/m/sub");
+    tree_file(mnt_root, "d/m/g", 2);
+    char *d = tree_path(mnt_root, "d");
+    struct stat st;
+    assert_int_equal(lstat(m, &st), 0);
+    // What the test is about: the record and the stat disagree here.
+    assert_true(listed_ino(d, "m") != (uint64_t)st.st_ino);
+    struct recs want;
+    recs_init(&want);
+    char cmd[8192];
+    int n = snprintf(cmd, sizeof(cmd), "LC_ALL=C find '%s' -printf '%%p\\t%%i\\0'", mnt_root);
+    assert_true(n > 0 && (size_t)n < sizeof(cmd));
+    run_recs(cmd, &want);
+    static const unsigned masks[] = {FRD_FIELD_TYPE | FRD_FIELD_FILE_ID, FRD_FIELD_FILE_ID,
+                                     FRD_FIELD_FILE_ID | FRD_FIELD_DEV, FRD_FIELDS_ALL};
+    for (int ordered = 0; ordered < 2; ordered++) {
+        for (size_t i = 0; i < sizeof(masks) / sizeof(masks[0]); i++) {
+            struct frd_walk_options o;
+            walk_opts(&o, ordered ? FRD_WALK_ORDERED : 0);
+            o.fields = masks[i];
+            struct recs got;
+            recs_init(&got);
+            assert_int_equal(frd_walk(mnt_root, &o, ino_visit, &got), 0);
+            char what[64];
+            snprintf(what, sizeof(what), "file_id, mask %#x, %s", masks[i],
+                     ordered ? "ordered" : "concurrent");
+            recs_assert_equal(&got, &want, what);
+            recs_free(&got);
+        }
+    }
+    // The lister, asked for type and file id: the mount point's file_id is its st_ino.
+    struct frd_lister *lister;
+    assert_int_equal(frd_lister_new(&lister, 0), 0);
+    assert_int_equal(frd_lister_set_fields(lister, FRD_FIELD_TYPE | FRD_FIELD_FILE_ID), 0);
+    struct frd_list *list;
+    assert_int_equal(frd_list_new(&list), 0);
+    assert_true(frd_lister_list_path(lister, list, d) >= 0);
+    bool seen = false;
+    for (size_t i = 0; i < frd_list_count(list); i++) {
+        const struct frd_entry *e = &frd_list_entries(list)[i];
+        if (strcmp(e->name, "m") == 0) {
+            assert_true(e->fields & FRD_FIELD_FILE_ID);
+            assert_int_equal(e->file_id, st.st_ino);
+            seen = true;
+        }
+    }
+    assert_true(seen);
+    frd_list_free(list);
+    frd_lister_free(lister);
+    recs_free(&want);
+    free(d);
+}
+
 /* ---- Internals: volume classes ---- */
 
 static void test_walk_volume_class_table(void **state)
@@ -434,6 +558,8 @@ int main(void)
         cmocka_unit_test(test_walk_loops_deep_in_a_chain_repeat_shallow_and_deep_ancestors),
         cmocka_unit_test(test_walk_follow_all_stops_where_a_path_crosses_too_many_links),
         cmocka_unit_test_teardown(test_walk_bind_mount_cycle_is_eloop_never_walked, bind_teardown),
+        cmocka_unit_test_teardown(test_walk_file_id_is_st_ino_at_a_mount_point_whatever_the_mask,
+                                  mnt_teardown),
         cmocka_unit_test(test_walk_volume_class_table),
     };
     if (getenv("FRD_TEST_FILTER") != NULL) {

@@ -261,9 +261,16 @@ enum frd_attr {
  * trusted as root, security with capabilities, system.posix_acl_* ACLs), none on a file
  * system without them; other Unix systems, macOS and Windows: none yet (no error).
  * A names-only listing (or one that asks for FRD_FIELD_TYPE alone) fills name and type.
- * When only type and file id are wanted, Linux and the portable backend answer from the
- * directory record without a stat (where it gives the type); `file_id` is then the record's
- * inode number (d_ino), which differs from st_ino on a mount point and on overlayfs.
+ * `file_id` has one meaning whatever else is asked: the inode number a stat gives (st_ino),
+ * so ids kept from a walk with one mask compare with those of a walk with another. When only
+ * type and file id are wanted, Linux, macOS and the portable backend answer from the
+ * directory record without a stat where it gives the type and its d_ino is that number: for
+ * every entry but a directory, which is stat'ed (on a mount point, d_ino is the inode of the
+ * directory it covers; the stat gives the mounted root's). Two cases escape: a file
+ * bind-mounted over another file (mount --bind on a file), whose record's d_ino is the
+ * covered file's, and overlayfs mounts whose records do not carry st_ino (layers on several
+ * file systems without xino); ask for another field too (say FRD_FIELD_DEV) to have every
+ * entry stat'ed.
  */
 struct frd_entry {
     /** The name, NUL-terminated, bytes exactly as the kernel gave them. Owned by the list:
@@ -274,8 +281,8 @@ struct frd_entry {
     uint64_t alloc_size; /**< bytes allocated on disk (st_blocks * 512) */
     int64_t mtime_ns;    /**< modification time, ns since the Unix epoch */
     int64_t ctime_ns;    /**< status change time, ns since the Unix epoch */
-    /** inode number (Windows: file id if it fits 64 bits, else 0; Linux when only type and
-     *  file id are wanted: the directory record's d_ino, see above) */
+    /** inode number, st_ino, whatever other fields are asked (Windows: the file id if it
+     *  fits 64 bits, else 0; see above for a file bind-mounted over another) */
     uint64_t file_id;
     uint64_t dev;   /**< device of the file system holding the entry (st_dev) */
     uint32_t nlink; /**< hard link count */
@@ -698,6 +705,21 @@ enum frd_walk_flag {
      *  is ignored with it.
      *  macOS and Windows: not yet: no extended attributes, no error (frd.h's field table). */
     FRD_WALK_XATTRS = 1u << 11,
+    /** Hard-link groups: the visit of each entry that is not a directory and has more than
+     *  one link (nlink > 1) says which group of links to one file it belongs to, in
+     *  frd_walk_entry.link_group, and the path under which the walk visited the group
+     *  first (link_first; NULL in that first visit itself). Groups are keyed by (dev, ino)
+     *  on volumes whose ids persist (frd_walk_entry.persistent_ids): a table that grows
+     *  with the multiply-linked files visited, not with every path. In ordered mode the
+     *  first of a group is the first visited in the walk's order, the same in every run
+     *  of an unchanged tree, and groups are numbered 1, 2, ... in that order; in
+     *  concurrent mode whichever thread visits the file first makes its group (safely;
+     *  numbers are distinct and nonzero but may skip). A group's other links may lie
+     *  outside the walked tree: a group of one visited entry is possible. Adds
+     *  FRD_FIELD_FILE_ID, FRD_FIELD_DEV and FRD_FIELD_NLINK to the fields; with it,
+     *  FRD_WALK_NAMES_ONLY is ignored. With FRD_WALK_UNIQUE_FILES only the first link of
+     *  each is visited. */
+    FRD_WALK_LINK_GROUPS = 1u << 12,
 };
 
 /** One extended attribute of an entry (FRD_WALK_XATTRS); owned by the walk, valid only
@@ -785,6 +807,14 @@ struct frd_walk_entry {
      *  xattrs: vfat, some FUSE, /proc); macOS and Windows: none yet. */
     const struct frd_xattr *xattrs;
     size_t xattr_count; /**< entries in xattrs */
+    /** With FRD_WALK_LINK_GROUPS, in the visit of a non-directory with nlink > 1 on a
+     *  volume whose ids persist: its hard-link group, nonzero and the same for every link
+     *  to one file (0 for any other entry, without the flag, or in the other callbacks). */
+    uint64_t link_group;
+    /** With link_group: the path under which the walk visited that group first, owned by
+     *  the walk and valid until the walk is freed; NULL in that first visit itself. */
+    const char *link_first;
+    size_t link_first_len; /**< bytes in link_first (0 when it is NULL) */
 };
 
 /** Totals of one directory, for the post-order hook. */

@@ -26,6 +26,7 @@
 
 #include "children.h"
 #include "identity.h"
+#include "links.h"
 #include "node.h"
 #include "open.h"
 #include "plan.h"

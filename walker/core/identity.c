@@ -94,6 +94,30 @@ int frd__idset_insert(struct frd__idset *set, const struct frd__identity *id)
     return rc;
 }
 
+int frd__idset_claim(struct frd__idset *set, const struct frd__identity *id, uint64_t value,
+                     uint64_t *old)
+{
+    struct frd__tkey key = id_key(id);
+    struct idset_shard *sh = &set->shards[frd__tkey_hash(&key) & (IDSET_SHARDS - 1)];
+    uv_mutex_lock(&sh->lock);
+    int rc = frd__table_put(&sh->ids, &key, value);
+    if (rc == 0) {
+        frd__table_get(&sh->ids, &key, old);
+    }
+    uv_mutex_unlock(&sh->lock);
+    return rc;
+}
+
+bool frd__idset_get(struct frd__idset *set, const struct frd__identity *id, uint64_t *value)
+{
+    struct frd__tkey key = id_key(id);
+    struct idset_shard *sh = &set->shards[frd__tkey_hash(&key) & (IDSET_SHARDS - 1)];
+    uv_mutex_lock(&sh->lock);
+    bool found = frd__table_get(&sh->ids, &key, value);
+    uv_mutex_unlock(&sh->lock);
+    return found;
+}
+
 /** Devices seen in one walk are few: a table under one lock; workers cache the last. */
 struct frd__volcache {
     uv_mutex_t lock;

@@ -23,6 +23,15 @@ int frd__idset_new(struct frd__idset **out);
 void frd__idset_free(struct frd__idset *set);
 /** Inserts an identity. @return 1 if it was new, 0 if already present, FRD_ENOMEM. */
 int frd__idset_insert(struct frd__idset *set, const struct frd__identity *id);
+/**
+ * Inserts an identity with `value` (not FRD__TABLE_FREE) unless present, atomically: of
+ * threads that claim one identity at once, one gets 1. @return 1 if it was new (`value`
+ * stored), 0 if already present (*old set to its value), FRD_ENOMEM.
+ */
+int frd__idset_claim(struct frd__idset *set, const struct frd__identity *id, uint64_t value,
+                     uint64_t *old);
+/** @return true with *value set if the identity is in the set. */
+bool frd__idset_get(struct frd__idset *set, const struct frd__identity *id, uint64_t *value);
 
 /** Per-device volume classes, cached. */
 struct frd__volcache;

@@ -97,12 +97,13 @@ static bool plan_options_valid(const struct frd_walk_options *o)
  *  listers fill (the children hook's, where it is set). */
 static void plan_fields(struct frd__walk_plan *p, const struct frd_walk_options *o)
 {
-    // Visiting each file once needs the ids a full listing gives (and nlink for files); the
-    // lister may fill more, and entry->fields says what each entry holds.
+    // Visiting each file once, and hard-link groups, need the ids a full listing gives (and
+    // nlink for files); the lister may fill more, and entry->fields says what each entry
+    // holds.
     p->unique = (o->flags & (FRD_WALK_UNIQUE_FILES | FRD_WALK_UNIQUE_DIRS)) != 0;
     unsigned wanted =
         (o->flags & FRD_WALK_NAMES_ONLY) ? FRD_FIELD_TYPE : o->fields | FRD_FIELD_TYPE;
-    if (p->unique) {
+    if (p->unique || (o->flags & FRD_WALK_LINK_GROUPS)) {
         wanted |= FRD_FIELD_FILE_ID | FRD_FIELD_DEV | FRD_FIELD_NLINK;
     }
     p->fields = wanted;

@@ -8,6 +8,8 @@
  */
 #include "report.h"
 
+#include "links.h"
+
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -196,6 +198,32 @@ static inline void wn_count(atomic_uint_fast64_t *counter, uint64_t n)
                           memory_order_relaxed);
 }
 
+/**
+ * FRD_WALK_LINK_GROUPS: the hard-link group of the entry `out` visits, if it is a
+ * multiply-linked non-directory with ids that persist. @return false if the walk stops (no
+ * memory).
+ */
+static bool wn_link_group(struct frd__worker *w, struct frd_walk_entry *out)
+{
+    const struct frd_entry *e = out->entry;
+    const unsigned need = FRD_FIELD_FILE_ID | FRD_FIELD_DEV | FRD_FIELD_NLINK;
+    if (e->type == FRD_TYPE_DIR || (e->fields & need) != need || e->nlink < 2 ||
+        !out->persistent_ids) {
+        return true;
+    }
+    struct frd__identity id = {.dev = e->dev, .ino = e->file_id};
+    struct frd__link_group g;
+    int rc = frd__links_group(w->walk->ids.links, &id, out->path, out->path_len, &g);
+    if (rc < 0) {
+        frd__walk_stop(w->walk, rc, w);
+        return false;
+    }
+    out->link_group = g.group;
+    out->link_first = g.first;
+    out->link_first_len = g.first_len;
+    return true;
+}
+
 /** Calls the visit callback. @return its action (FRD_ACTION_STOP once stopped). */
 enum frd_action frd__visit(struct frd__worker *w, const struct frd_walk_entry *we)
 {
@@ -215,6 +243,16 @@ enum frd_action frd__visit(struct frd__worker *w, const struct frd_walk_entry *w
             we = &with_link;
         }
         if (!wn_xattrs(w, &with_link)) {
+            return FRD_ACTION_STOP;
+        }
+    }
+    if ((walk->opts.flags & FRD_WALK_LINK_GROUPS) && (int)we->depth >= walk->opts.min_depth &&
+        !walk->collect.on) {
+        if (we != &with_link) {
+            with_link = *we;
+            we = &with_link;
+        }
+        if (!wn_link_group(w, &with_link)) {
             return FRD_ACTION_STOP;
         }
     }

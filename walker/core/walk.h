@@ -25,6 +25,7 @@
 /** Devices a worker remembers as having no extended attributes (FRD_WALK_XATTRS). */
 #define FRD__XATTR_NODEV_MAX 8
 struct frd__idset;
+struct frd__links;
 struct frd__volcache;
 /** The ordered mode's state (walker/ordered/): opaque to the core. */
 struct frd__ordered;
@@ -58,7 +59,8 @@ struct frd_walk {
     struct {
         struct frd__idset *seen; /**< unique files and directories */
         struct frd__volcache *volumes;
-        struct frd__idset *deep; /**< live directories past the loop check's scan depth */
+        struct frd__idset *deep;  /**< live directories past the loop check's scan depth */
+        struct frd__links *links; /**< FRD_WALK_LINK_GROUPS (walker/core/links.c) */
     } ids;
 
     struct frd__node_share nodes;       /**< nodes the consumer freed (walker/core/node.c) */
