@@ -2,6 +2,8 @@
 // Copyright (c) 2026 The frd authors
 
 /** The entries a `find` pattern may match, looked up in the trigram index. */
+#define _GNU_SOURCE // memmem
+
 #include "frdindex_candidates.h"
 
 #include "frdindex_db.h"
@@ -48,13 +50,7 @@ static size_t bracket_end(const char *glob, size_t i)
     return glob[j] == ']' ? j + 1 : 0;
 }
 
-/**
- * @return whether byte `c` may stand for itself in a piece: not a '/', and with -i not a
- * byte the locale may fold to or from another character than its ASCII case pair (bytes
- * above 0x7f; in a multibyte locale also i and k, which U+0130 and U+212A fold to, and
- * which the Turkish locales fold to dotless and dotted forms).
- */
-static bool literal_byte(unsigned char c, bool ignore_case, bool multibyte)
+bool index_piece_byte(unsigned char c, bool ignore_case, bool multibyte)
 {
     if (c == '/') {
         return false;
@@ -94,14 +90,14 @@ size_t index_glob_pieces(const char *glob, bool ignore_case, struct index_piece 
             if (e == '\0') {
                 return n;
             }
-            if (literal_byte(e, ignore_case, multibyte)) {
+            if (index_piece_byte(e, ignore_case, multibyte)) {
                 start = i + 1; // the escaped byte stands for itself, and so do those after it
                 in_run = true;
             }
             i += 2;
             continue;
         }
-        if (c == '*' || c == '?' || !literal_byte(c, ignore_case, multibyte)) {
+        if (c == '*' || c == '?' || !index_piece_byte(c, ignore_case, multibyte)) {
             END_RUN(i);
         } else if (!in_run) {
             start = i;
@@ -114,16 +110,22 @@ size_t index_glob_pieces(const char *glob, bool ignore_case, struct index_piece 
     return n;
 }
 
-/** @return whether `hay` holds `needle`, A-Z folded on both sides. */
-static bool folded_contains(const char *hay, size_t hlen, const char *needle, size_t nlen)
+bool index_piece_in(const char *hay, size_t hlen, const struct index_piece *piece, bool fold)
 {
-    for (size_t i = 0; i + nlen <= hlen; i++) {
-        size_t k = 0;
-        while (k < nlen &&
-               index_fold((unsigned char)hay[i + k]) == index_fold((unsigned char)needle[k])) {
+    if (!fold) {
+        return memmem(hay, hlen, piece->p, piece->len) != NULL;
+    }
+    unsigned char first = index_fold((unsigned char)piece->p[0]);
+    for (size_t i = 0; i + piece->len <= hlen; i++) {
+        if (index_fold((unsigned char)hay[i]) != first) {
+            continue;
+        }
+        size_t k = 1;
+        while (k < piece->len &&
+               index_fold((unsigned char)hay[i + k]) == index_fold((unsigned char)piece->p[k])) {
             k++;
         }
-        if (k == nlen) {
+        if (k == piece->len) {
             return true;
         }
     }
@@ -143,7 +145,7 @@ static int pieces_in_roots(sqlite3 *db, const struct index_piece *pieces, size_t
         const char *path = sqlite3_column_blob(stmt, 0);
         size_t len = (size_t)sqlite3_column_bytes(stmt, 0);
         for (size_t i = 0; i < n; i++) {
-            in_root[i] = in_root[i] || folded_contains(path, len, pieces[i].p, pieces[i].len);
+            in_root[i] = in_root[i] || index_piece_in(path, len, &pieces[i], true);
         }
     }
     sqlite3_finalize(stmt);

@@ -31,10 +31,25 @@ struct index_piece {
 };
 
 /**
+ * @return whether byte `c` may stand for itself in a piece: not a '/', and with -i not a
+ * byte the locale may fold to or from another character than its ASCII case pair (bytes
+ * above 0x7f; in a multibyte locale (`multibyte`: MB_CUR_MAX > 1) also i and k, which
+ * U+0130 and U+212A fold to, and which the Turkish locales fold to dotless and dotted forms).
+ */
+bool index_piece_byte(unsigned char c, bool ignore_case, bool multibyte);
+
+/**
  * The literal pieces of a glob (as fnmatch reads it, without flags) into `out` (room for
  * `max`). @return their number; 0 when the glob has none (the caller scans).
  */
 size_t index_glob_pieces(const char *glob, bool ignore_case, struct index_piece *out, size_t max);
+
+/**
+ * @return whether `hay` (`hlen` bytes) holds `piece`, with `fold` A-Z folded on both sides
+ * as the trigram lists fold: what every path a pattern matches holds, so a scan skips the
+ * paths without it before it matches the pattern itself.
+ */
+bool index_piece_in(const char *hay, size_t hlen, const struct index_piece *piece, bool fold);
 
 /** One candidate: its rowid and its name (at `off` in index_candidates.names). */
 struct index_candidate {
