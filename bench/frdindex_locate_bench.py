@@ -23,6 +23,8 @@ import time
 QUERIES = [
     ["libc.so"],
     ["-l", "10", "zzzznotfound"],
+    ["-l", "10", "lib"],
+    ["-l", "10", "*.png"],
     ["-b", "passwd"],
     ["-i", "readme"],
     ["*.png"],

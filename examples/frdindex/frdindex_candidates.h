@@ -51,31 +51,23 @@ size_t index_glob_pieces(const char *glob, bool ignore_case, struct index_piece 
  */
 bool index_piece_in(const char *hay, size_t hlen, const struct index_piece *piece, bool fold);
 
-/** One candidate: its rowid and its name (at `off` in index_candidates.names). */
-struct index_candidate {
-    int64_t id;
-    size_t off;
-    size_t len;
-};
-
-/** The candidates of a query, sorted by rowid, each once. Zero-initialise. */
-struct index_candidates {
-    struct index_candidate *items;
-    size_t count, cap;
-    char *names; /**< each name followed by a NUL */
-    size_t names_len, names_cap;
-};
+/**
+ * Takes one candidate: its rowid and its name (`len` bytes, then a NUL). @return 0 to go
+ * on, 1 to stop, -1 after a message.
+ */
+typedef int index_candidate_fn(void *ctx, int64_t id, const char *name, size_t len);
 
 /**
- * Looks the pieces up in `db` (schema 4, in a read transaction) and fills `c` with the
- * entries that may match; with `basename` only entries whose own name holds the piece.
- * @return 0 when `c` holds every candidate; 1 when the caller should scan instead (more
- * than `max` candidates, or a piece in a root's path); -1 after a message.
+ * Looks the pieces up in `db` (schema 4, in a read transaction) and passes the entries that
+ * may match to `each` in rowid order (the order a scan reads them), each once, as they are
+ * read: a caller that stops early (-l) reads no more; with `basename` only entries whose
+ * own name holds the piece. @return 0 when every candidate was passed; 1 when the caller
+ * should scan instead (more than `max` candidates, a piece in a root's path, a directory
+ * moved below one of a later id, whose entries the merge cannot put in order): what it was
+ * passed is to be forgotten; 2 when `each` stopped; -1 after a message (or when `each`
+ * failed).
  */
 int index_candidates_find(sqlite3 *db, const struct index_piece *pieces, size_t npieces,
-                          bool basename, size_t max, struct index_candidates *c);
-
-/** Frees what `c` holds. */
-void index_candidates_free(struct index_candidates *c);
+                          bool basename, size_t max, index_candidate_fn *each, void *ctx);
 
 #endif // FRD_EXAMPLES_FRDINDEX_CANDIDATES_H

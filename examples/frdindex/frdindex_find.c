@@ -378,10 +378,28 @@ static int scan(struct finder *f, int64_t expected)
     return result;
 }
 
+/** Takes a candidate of the trigram index (index_candidate_fn): matched as scan() does. */
+static int take(void *ctx, int64_t id, const char *name, size_t len)
+{
+    struct finder *f = ctx;
+    bool by_name = f->opts->basename || f->matcher->tail_only;
+    if (by_name && !matcher_match(f->matcher, name)) {
+        return 0;
+    }
+    if (entry_path(f, index_entry_dir(id), name, len) < 0) {
+        return -1;
+    }
+    if (!by_name && !matcher_match(f->matcher, f->path)) {
+        return 0;
+    }
+    return accept(f, NULL, 0);
+}
+
 /**
  * Reads the candidates of the trigram index only (frdindex_candidates.h), in rowid order as
- * scan() reads them, so both print the same paths in the same order. @return as scan(),
- * or 2 when the index cannot narrow this pattern down (the caller scans).
+ * scan() reads them, so both print the same paths in the same order, and -l stops reading
+ * at the same path. @return as scan(), or 2 when the index cannot narrow this pattern down
+ * (the caller scans; what was found here is forgotten).
  */
 static int indexed(struct finder *f, int64_t expected)
 {
@@ -392,32 +410,18 @@ static int indexed(struct finder *f, int64_t expected)
     }
     // Past an eighth of the rows, reading them in order costs less than one by one.
     size_t max = (size_t)(expected / 8) + 64;
-    struct index_candidates c = {0};
-    int rc = index_candidates_find(f->db, pieces, npieces, f->opts->basename, max, &c);
-    if (rc != 0) {
-        index_candidates_free(&c);
-        return rc < 0 ? -1 : 2;
-    }
     f->dirs.ids_only = true;
-    int result = index_dirs_lazy(&f->dirs, f->db) < 0 ? -1 : 0;
-    bool by_name = f->opts->basename || f->matcher->tail_only;
-    for (size_t i = 0; i < c.count && result == 0; i++) {
-        const char *name = c.names + c.items[i].off;
-        size_t len = c.items[i].len;
-        if (by_name && !matcher_match(f->matcher, name)) {
-            continue;
-        }
-        if (entry_path(f, index_entry_dir(c.items[i].id), name, len) < 0) {
-            result = -1;
-            break;
-        }
-        if (!by_name && !matcher_match(f->matcher, f->path)) {
-            continue;
-        }
-        result = accept(f, NULL, 0);
+    if (index_dirs_lazy(&f->dirs, f->db) < 0) {
+        return -1;
     }
-    index_candidates_free(&c);
-    return result;
+    size_t len = f->found->len, count = f->found->count;
+    int rc = index_candidates_find(f->db, pieces, npieces, f->opts->basename, max, take, f);
+    if (rc == 1) {
+        f->found->len = len;
+        f->found->count = count;
+        return 2;
+    }
+    return rc == 2 ? 1 : rc;
 }
 
 /**
