@@ -78,6 +78,15 @@ static uint64_t next(uint64_t *s)
     return *s;
 }
 
+/** Appends `n` bytes of `s` to `buf` (room for `cap`, `*len` used), NUL-terminated. */
+static void append(char *buf, size_t cap, size_t *len, const char *s, size_t n)
+{
+    assert_true(*len + n < cap);
+    memcpy(buf + *len, s, n);
+    *len += n;
+    buf[*len] = '\0';
+}
+
 static bool folded_in(const char *hay, const struct index_piece *p)
 {
     size_t n = strlen(hay);
@@ -114,9 +123,10 @@ static void test_every_piece_is_in_every_match(void **state)
         setlocale(LC_ALL, loc == 0 ? "C" : "C.UTF-8");
         for (int round = 0; round < 20000; round++) {
             char re[128] = "";
-            size_t ntok = 1 + next(&seed) % 8;
+            size_t ntok = 1 + next(&seed) % 8, re_len = 0;
             for (size_t t = 0; t < ntok; t++) {
-                strcat(re, tokens[next(&seed) % ntokens]);
+                const char *tok = tokens[next(&seed) % ntokens];
+                append(re, sizeof(re), &re_len, tok, strlen(tok));
             }
             bool extended = next(&seed) % 2, icase = next(&seed) % 2;
             regex_t rx;
@@ -128,14 +138,16 @@ static void test_every_piece_is_in_every_match(void **state)
             size_t n = index_regex_pieces(re, extended, icase, p, 64);
             with_pieces += n > 0;
             for (int s = 0; s < 40; s++) {
-                char subject[64] = "";
-                size_t nlet = next(&seed) % 12;
+                char subject[160] = "";
+                size_t nlet = next(&seed) % 12, len = 0;
                 for (size_t k = 0; k < nlet; k++) {
-                    strcat(subject, alphabet[next(&seed) % nletters]);
+                    const char *letter = alphabet[next(&seed) % nletters];
+                    append(subject, sizeof(subject), &len, letter, strlen(letter));
                 }
                 if (n > 0 && next(&seed) % 2) { // a subject near the pieces, to match often
-                    strncat(subject, p[0].p, p[0].len);
-                    strcat(subject, alphabet[next(&seed) % nletters]);
+                    const char *letter = alphabet[next(&seed) % nletters];
+                    append(subject, sizeof(subject), &len, p[0].p, p[0].len);
+                    append(subject, sizeof(subject), &len, letter, strlen(letter));
                 }
                 if (regexec(&rx, subject, 0, NULL, 0) != 0) {
                     continue;
