@@ -7,7 +7,8 @@ frdindex (say main's) side by side. Interleaved rounds (order rotated each round
 warm-up, medians; every database built from the same tree. The outputs of each query are
 compared (sorted) and a difference is printed, so the figures are of equal answers.
 
-Usage: bench/frdindex_locate_bench.py [--build DIR] [--old-build DIR] [--runs N] [TREE]
+Usage: bench/frdindex_locate_bench.py [--build DIR] [--old-build DIR] [--runs N]
+                                    [--updates-once] [TREE]
   defaults: build-release, 5 runs, /usr. plocate comes from Debian (scripts/deps.sh).
 """
 import argparse
@@ -22,11 +23,18 @@ import time
 QUERIES = [
     ["libc.so"],
     ["-l", "10", "zzzznotfound"],
+    ["-l", "10", "lib"],
+    ["-l", "10", "*.png"],
     ["-b", "passwd"],
     ["-i", "readme"],
     ["*.png"],
     ["-c", "*.h"],
     ["-r", "man[0-9]/[a-c]"],
+    ["-r", "libc\\.so\\.[0-9]"],
+    ["--regex", "python3\\.[0-9]+/.*\\.pyc$"],
+    ["--regex", "-i", "/(doc|man)/.*readme"],
+    ["-b", "-r", "^lib.*\\.a$"],
+    ["--regex", "-l", "10", "share/.*\\.png$"],
 ]
 
 
@@ -36,22 +44,28 @@ def timed(argv, setup=None):
     devnull = os.open(os.devnull, os.O_WRONLY)
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=devnull, stderr=devnull)
-    _, status, _ = os.wait4(proc.pid, 0)
+    _, status, ru = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
     os.close(devnull)
     if os.waitstatus_to_exitcode(status) not in (0, 1):
         sys.exit("failed: %s" % " ".join(argv))
-    return time.perf_counter() - t0
+    return wall, ru.ru_utime + ru.ru_stime
 
 
-def interleave(cmds, runs):
-    """cmds: list of (label, argv, setup); returns {label: median seconds}."""
+def interleave(cmds, runs, cpu=None):
+    """cmds: list of (label, argv, setup); returns {label: median wall seconds}, and the
+    median CPU seconds (user + sys) into `cpu` when given."""
     times = {label: [] for label, _, _ in cmds}
+    cpus = {label: [] for label, _, _ in cmds}
     for rnd in range(runs + 1):
         k = rnd % len(cmds)
         for label, argv, setup in cmds[k:] + cmds[:k]:
-            t = timed(argv, setup)
+            t, c = timed(argv, setup)
             if rnd > 0:
                 times[label].append(t)
+                cpus[label].append(c)
+    if cpu is not None:
+        cpu.update({label: statistics.median(v) for label, v in cpus.items()})
     return {label: statistics.median(v) for label, v in times.items()}
 
 
@@ -64,6 +78,8 @@ def main():
     ap.add_argument("--build", default="build-release")
     ap.add_argument("--old-build")
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--updates-once", action="store_true",
+                    help="one timed round of the updates (to time the queries)")
     ap.add_argument("tree", nargs="?", default="/usr")
     a = ap.parse_args()
     new = os.path.join(os.path.realpath(a.build), "examples", "frdindex")
@@ -90,7 +106,7 @@ def main():
         print("tree %s: %d cores, load %s, %s, %d interleaved rounds after a warm-up, medians" % (
             a.tree, os.cpu_count(), open("/proc/loadavg").read().split()[0], os.uname().release,
             a.runs))
-        t = interleave(upd, a.runs)
+        t = interleave(upd, 1 if a.updates_once else a.runs)
         print()
         print("| update from empty | median (s) | / updatedb.plocate | database (bytes) |")
         print("| --- | ---: | ---: | ---: |")
@@ -99,9 +115,9 @@ def main():
             print("| %s | %.3f | %.2f | %d |" % (label, t[label], t[label] / t["updatedb.plocate"],
                                                  os.path.getsize(path)))
         print()
-        head = "| query | frdindex find (ms) | plocate (ms) | / plocate |"
+        head = "| query | frdindex find (ms) | plocate (ms) | / plocate | CPU (ms): frdindex, plocate |"
         if old:
-            head += " old frdindex (ms) | / old |"
+            head += " old frdindex (ms) | / old | old CPU (ms) |"
         print(head)
         print("|" + " --- |" * (head.count("|") - 1))
         for q in QUERIES:
@@ -113,11 +129,14 @@ def main():
             for label, argv, _ in cmds:
                 if label != "plocate" and "-l" not in q and output(argv) != want:
                     print("  DIFFERS from plocate: %s %s" % (label, " ".join(q)))
-            t = interleave(cmds, a.runs)
-            row = "| `%s` | %.1f | %.1f | %.2fx |" % (" ".join(q), t["new"] * 1e3, t["plocate"] * 1e3,
-                                                      t["new"] / t["plocate"])
+            cpu = {}
+            t = interleave(cmds, a.runs, cpu)
+            row = "| `%s` | %.1f | %.1f | %.2fx | %.1f, %.1f |" % (
+                " ".join(q), t["new"] * 1e3, t["plocate"] * 1e3, t["new"] / t["plocate"],
+                cpu["new"] * 1e3, cpu["plocate"] * 1e3)
             if old:
-                row += " %.1f | %.2fx |" % (t["old"] * 1e3, t["new"] / t["old"])
+                row += " %.1f | %.2fx | %.1f |" % (t["old"] * 1e3, t["new"] / t["old"],
+                                                   cpu["old"] * 1e3)
             print(row, flush=True)
     finally:
         shutil.rmtree(tmp)

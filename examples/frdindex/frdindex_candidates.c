@@ -2,6 +2,8 @@
 // Copyright (c) 2026 The frd authors
 
 /** The entries a `find` pattern may match, looked up in the trigram index. */
+#define _GNU_SOURCE // memmem
+
 #include "frdindex_candidates.h"
 
 #include "frdindex_db.h"
@@ -14,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-TOOL_RESERVE_DEFINE(items_reserve, struct index_candidate, 256)
 TOOL_RESERVE_DEFINE(nodes_reserve, int64_t, 64)
 
 /** @return the index just past the bracket expression opening at glob[i], or 0 when it has
@@ -48,13 +49,7 @@ static size_t bracket_end(const char *glob, size_t i)
     return glob[j] == ']' ? j + 1 : 0;
 }
 
-/**
- * @return whether byte `c` may stand for itself in a piece: not a '/', and with -i not a
- * byte the locale may fold to or from another character than its ASCII case pair (bytes
- * above 0x7f; in a multibyte locale also i and k, which U+0130 and U+212A fold to, and
- * which the Turkish locales fold to dotless and dotted forms).
- */
-static bool literal_byte(unsigned char c, bool ignore_case, bool multibyte)
+bool index_piece_byte(unsigned char c, bool ignore_case, bool multibyte)
 {
     if (c == '/') {
         return false;
@@ -94,14 +89,14 @@ size_t index_glob_pieces(const char *glob, bool ignore_case, struct index_piece 
             if (e == '\0') {
                 return n;
             }
-            if (literal_byte(e, ignore_case, multibyte)) {
+            if (index_piece_byte(e, ignore_case, multibyte)) {
                 start = i + 1; // the escaped byte stands for itself, and so do those after it
                 in_run = true;
             }
             i += 2;
             continue;
         }
-        if (c == '*' || c == '?' || !literal_byte(c, ignore_case, multibyte)) {
+        if (c == '*' || c == '?' || !index_piece_byte(c, ignore_case, multibyte)) {
             END_RUN(i);
         } else if (!in_run) {
             start = i;
@@ -114,16 +109,22 @@ size_t index_glob_pieces(const char *glob, bool ignore_case, struct index_piece 
     return n;
 }
 
-/** @return whether `hay` holds `needle`, A-Z folded on both sides. */
-static bool folded_contains(const char *hay, size_t hlen, const char *needle, size_t nlen)
+bool index_piece_in(const char *hay, size_t hlen, const struct index_piece *piece, bool fold)
 {
-    for (size_t i = 0; i + nlen <= hlen; i++) {
-        size_t k = 0;
-        while (k < nlen &&
-               index_fold((unsigned char)hay[i + k]) == index_fold((unsigned char)needle[k])) {
+    if (!fold) {
+        return memmem(hay, hlen, piece->p, piece->len) != NULL;
+    }
+    unsigned char first = index_fold((unsigned char)piece->p[0]);
+    for (size_t i = 0; i + piece->len <= hlen; i++) {
+        if (index_fold((unsigned char)hay[i]) != first) {
+            continue;
+        }
+        size_t k = 1;
+        while (k < piece->len &&
+               index_fold((unsigned char)hay[i + k]) == index_fold((unsigned char)piece->p[k])) {
             k++;
         }
-        if (k == nlen) {
+        if (k == piece->len) {
             return true;
         }
     }
@@ -143,27 +144,11 @@ static int pieces_in_roots(sqlite3 *db, const struct index_piece *pieces, size_t
         const char *path = sqlite3_column_blob(stmt, 0);
         size_t len = (size_t)sqlite3_column_bytes(stmt, 0);
         for (size_t i = 0; i < n; i++) {
-            in_root[i] = in_root[i] || folded_contains(path, len, pieces[i].p, pieces[i].len);
+            in_root[i] = in_root[i] || index_piece_in(path, len, &pieces[i], true);
         }
     }
     sqlite3_finalize(stmt);
     return rc == SQLITE_DONE ? 0 : index_db_fail(db, "reading the index");
-}
-
-/** Adds a candidate. @return 0, or -1 when out of memory. */
-static int add(struct index_candidates *c, int64_t id, const char *name, size_t len)
-{
-    if (items_reserve(&c->items, &c->cap, c->count + 1) < 0 ||
-        tool_reserve_chars(&c->names, &c->names_cap, c->names_len + len + 1) < 0) {
-        return -1;
-    }
-    c->items[c->count++] = (struct index_candidate){.id = id, .off = c->names_len, .len = len};
-    if (len > 0) {
-        memcpy(c->names + c->names_len, name, len);
-    }
-    c->names[c->names_len + len] = '\0';
-    c->names_len += len + 1;
-    return 0;
 }
 
 /** What one lookup needs. */
@@ -172,10 +157,15 @@ struct lookup {
     sqlite3_stmt *length, *list, *row, *range;
     uint32_t *trigrams;
     size_t trigrams_cap;
-    int64_t *ids, *other;
+    int64_t *ids;
     size_t nids;
+    /** a min-heap of the directories whose entries are still to be read */
     int64_t *nodes;
     size_t nnodes, nodes_cap;
+    bool basename;
+    size_t rows, max;
+    index_candidate_fn *each;
+    void *ctx;
 };
 
 /**
@@ -264,33 +254,118 @@ static int piece_ids(struct lookup *l, const struct index_piece *piece)
     return 0;
 }
 
-/** Adds the row of `stmt` (id, name, node) and its directory node to expand. */
-static int add_row(struct lookup *l, sqlite3_stmt *stmt, int64_t id, bool expand,
-                   struct index_candidates *c)
+static void heap_push(struct lookup *l, int64_t node)
 {
-    const char *name = sqlite3_column_blob(stmt, 1);
-    size_t len = (size_t)sqlite3_column_bytes(stmt, 1);
-    if (add(c, id, name, len) < 0 || (expand && sqlite3_column_type(stmt, 2) != SQLITE_NULL &&
-                                      nodes_reserve(&l->nodes, &l->nodes_cap, l->nnodes + 1) < 0)) {
-        fprintf(stderr, "%s: out of memory\n", tool_name);
-        return -1;
+    size_t i = l->nnodes++;
+    while (i > 0 && l->nodes[(i - 1) / 2] > node) {
+        l->nodes[i] = l->nodes[(i - 1) / 2];
+        i = (i - 1) / 2;
     }
-    if (expand && sqlite3_column_type(stmt, 2) != SQLITE_NULL) {
-        l->nodes[l->nnodes++] = sqlite3_column_int64(stmt, 2);
-    }
-    return 0;
+    l->nodes[i] = node;
 }
 
-static int cmp_candidates(const void *a, const void *b)
+static int64_t heap_pop(struct lookup *l)
 {
-    int64_t x = ((const struct index_candidate *)a)->id;
-    int64_t y = ((const struct index_candidate *)b)->id;
-    return (x > y) - (x < y);
+    int64_t top = l->nodes[0], last = l->nodes[--l->nnodes];
+    size_t i = 0;
+    for (;;) {
+        size_t child = 2 * i + 1;
+        if (child >= l->nnodes) {
+            break;
+        }
+        if (child + 1 < l->nnodes && l->nodes[child + 1] < l->nodes[child]) {
+            child++;
+        }
+        if (l->nodes[child] >= last) {
+            break;
+        }
+        l->nodes[i] = l->nodes[child];
+        i = child;
+    }
+    if (l->nnodes > 0) {
+        l->nodes[i] = last;
+    }
+    return top;
+}
+
+/**
+ * Passes the row of `stmt` (id, name, node) to the caller, its directory node kept to read
+ * what it holds. @return 0 to go on, 1 to scan instead (too many rows; a directory whose
+ * entries come before its own row, which a move leaves: the order could not be kept), 2
+ * when the caller stopped, -1 after a message.
+ */
+static int pass_row(struct lookup *l, sqlite3_stmt *stmt, int64_t id)
+{
+    if (++l->rows > l->max) {
+        return 1;
+    }
+    if (!l->basename && sqlite3_column_type(stmt, 2) != SQLITE_NULL) {
+        int64_t node = sqlite3_column_int64(stmt, 2);
+        if (index_entry_id(node, 0) <= id) {
+            return 1;
+        }
+        if (nodes_reserve(&l->nodes, &l->nodes_cap, l->nnodes + 1) < 0) {
+            fprintf(stderr, "%s: out of memory\n", tool_name);
+            return -1;
+        }
+        heap_push(l, node);
+    }
+    // For a BLOB, sqlite3_column_text() gives the same bytes with a NUL after them.
+    const char *name = (const char *)sqlite3_column_text(stmt, 1);
+    size_t len = (size_t)sqlite3_column_bytes(stmt, 1);
+    int rc = l->each(l->ctx, id, name != NULL ? name : "", name != NULL ? len : 0);
+    return rc == 0 ? 0 : rc > 0 ? 2 : -1;
+}
+
+/** Reads the row of id `want` through l->row, which steps on while `want` is a few rows
+ *  ahead (the ids are sorted; names of a kind share directories) and seeks past that.
+ *  @return as pass_row(). */
+static int pass_id(struct lookup *l, int64_t want, bool *positioned)
+{
+    int rc = *positioned ? SQLITE_ROW : SQLITE_DONE;
+    for (int ahead = 0; *positioned && ahead < 32 && sqlite3_column_int64(l->row, 0) < want;
+         ahead++) {
+        if ((rc = sqlite3_step(l->row)) != SQLITE_ROW) {
+            break;
+        }
+    }
+    if (!*positioned || rc != SQLITE_ROW || sqlite3_column_int64(l->row, 0) < want) {
+        sqlite3_reset(l->row);
+        sqlite3_bind_int64(l->row, 1, want);
+        rc = sqlite3_step(l->row);
+        *positioned = true;
+    }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        return index_db_fail(l->db, "reading the index");
+    }
+    if (rc == SQLITE_DONE || sqlite3_column_int64(l->row, 0) != want) {
+        fprintf(stderr,
+                "%s: the trigram index names an entry the index does not hold: "
+                "it is damaged; remove it and run update again\n",
+                tool_name);
+        return -1;
+    }
+    return pass_row(l, l->row, want);
+}
+
+/** Reads every entry of directory `node` (one rowid range). @return as pass_row(). */
+static int pass_range(struct lookup *l, int64_t node)
+{
+    sqlite3_bind_int64(l->range, 1, index_entry_id(node, 0));
+    sqlite3_bind_int64(l->range, 2, index_entry_id(node + 1, 0));
+    int rc, status = 0;
+    while (status == 0 && (rc = sqlite3_step(l->range)) == SQLITE_ROW) {
+        status = pass_row(l, l->range, sqlite3_column_int64(l->range, 0));
+    }
+    sqlite3_reset(l->range);
+    if (status == 0 && rc != SQLITE_DONE) {
+        return index_db_fail(l->db, "reading the index");
+    }
+    return status;
 }
 
 /** @return as index_candidates_find, with the statements of `l` prepared. */
-static int lookup(struct lookup *l, const struct index_piece *pieces, size_t npieces, bool basename,
-                  size_t max, struct index_candidates *c)
+static int lookup(struct lookup *l, const struct index_piece *pieces, size_t npieces)
 {
     bool in_root[64] = {false};
     if (npieces > 64) {
@@ -307,10 +382,10 @@ static int lookup(struct lookup *l, const struct index_piece *pieces, size_t npi
         if (piece_size(l, &pieces[i], &size) < 0) {
             return -1;
         }
-        if (size == 0 && (basename || !in_root[i])) {
+        if (size == 0 && (l->basename || !in_root[i])) {
             return 0; // no name holds it (and no root's path): nothing matches
         }
-        if ((basename || !in_root[i]) && size < best_size) {
+        if ((l->basename || !in_root[i]) && size < best_size) {
             best = i;
             best_size = size;
         }
@@ -321,81 +396,36 @@ static int lookup(struct lookup *l, const struct index_piece *pieces, size_t npi
     if (piece_ids(l, &pieces[best]) < 0) {
         return -1;
     }
-    if (l->nids > max) {
+    if (l->nids > l->max) {
         return 1;
     }
-    // The ids are sorted: one statement reads on from the last row while the next id is a
-    // few rows ahead (names of a kind share directories), and seeks again past that.
+    // The ids and the directories' ranges merged in rowid order; a range is read whole (no
+    // other range starts inside it) and the ids inside it are its rows, passed once.
     bool positioned = false;
-    int rc = SQLITE_DONE;
-    for (size_t i = 0; i < l->nids; i++) {
-        int64_t want = l->ids[i];
-        for (int ahead = 0;
-             positioned && rc == SQLITE_ROW && ahead < 32 && sqlite3_column_int64(l->row, 0) < want;
-             ahead++) {
-            rc = sqlite3_step(l->row);
-        }
-        if (!positioned || rc != SQLITE_ROW || sqlite3_column_int64(l->row, 0) < want) {
-            sqlite3_reset(l->row);
-            sqlite3_bind_int64(l->row, 1, want);
-            rc = sqlite3_step(l->row);
-            positioned = true;
-        }
-        if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-            sqlite3_reset(l->row);
-            return index_db_fail(l->db, "reading the index");
-        }
-        if (rc == SQLITE_DONE || sqlite3_column_int64(l->row, 0) != want) {
-            sqlite3_reset(l->row);
-            fprintf(stderr,
-                    "%s: the trigram index names an entry the index does not hold: "
-                    "it is damaged; remove it and run update again\n",
-                    tool_name);
-            return -1;
-        }
-        if (add_row(l, l->row, want, !basename, c) < 0) {
-            sqlite3_reset(l->row);
-            return -1;
+    size_t i = 0;
+    int status = 0;
+    while (status == 0 && (i < l->nids || l->nnodes > 0)) {
+        if (l->nnodes > 0 && (i == l->nids || index_entry_id(l->nodes[0], 0) <= l->ids[i])) {
+            int64_t node = heap_pop(l);
+            while (l->nnodes > 0 && l->nodes[0] == node) {
+                heap_pop(l); // one directory named twice (by a damaged index): read once
+            }
+            status = pass_range(l, node);
+            while (i < l->nids && l->ids[i] < index_entry_id(node + 1, 0)) {
+                i++;
+            }
+        } else {
+            status = pass_id(l, l->ids[i++], &positioned);
         }
     }
     sqlite3_reset(l->row);
-    // Everything below the directories found: each directory's entries are one range.
-    while (l->nnodes > 0) {
-        if (c->count > max) {
-            return 1;
-        }
-        int64_t node = l->nodes[--l->nnodes];
-        sqlite3_bind_int64(l->range, 1, index_entry_id(node, 0));
-        sqlite3_bind_int64(l->range, 2, index_entry_id(node + 1, 0));
-        while ((rc = sqlite3_step(l->range)) == SQLITE_ROW) {
-            if (add_row(l, l->range, sqlite3_column_int64(l->range, 0), true, c) < 0) {
-                sqlite3_reset(l->range);
-                return -1;
-            }
-        }
-        sqlite3_reset(l->range);
-        if (rc != SQLITE_DONE) {
-            return index_db_fail(l->db, "reading the index");
-        }
-    }
-    if (c->count > max) {
-        return 1;
-    }
-    qsort(c->items, c->count, sizeof(*c->items), cmp_candidates);
-    size_t n = 0;
-    for (size_t i = 0; i < c->count; i++) {
-        if (n == 0 || c->items[n - 1].id != c->items[i].id) {
-            c->items[n++] = c->items[i];
-        }
-    }
-    c->count = n;
-    return 0;
+    return status;
 }
 
 int index_candidates_find(sqlite3 *db, const struct index_piece *pieces, size_t npieces,
-                          bool basename, size_t max, struct index_candidates *c)
+                          bool basename, size_t max, index_candidate_fn *each, void *ctx)
 {
-    struct lookup l = {.db = db};
+    struct lookup l = {.db = db, .basename = basename, .max = max, .each = each, .ctx = ctx};
     int status = -1;
     if (sqlite3_prepare_v2(db, "SELECT length(ids) FROM trigrams WHERE trigram = ?", -1, &l.length,
                            NULL) != SQLITE_OK ||
@@ -407,7 +437,7 @@ int index_candidates_find(sqlite3 *db, const struct index_piece *pieces, size_t 
                            &l.range, NULL) != SQLITE_OK) {
         index_db_fail(db, "reading the index");
     } else {
-        status = lookup(&l, pieces, npieces, basename, max, c);
+        status = lookup(&l, pieces, npieces);
     }
     sqlite3_finalize(l.length);
     sqlite3_finalize(l.list);
@@ -417,11 +447,4 @@ int index_candidates_find(sqlite3 *db, const struct index_piece *pieces, size_t 
     free(l.ids);
     free(l.nodes);
     return status;
-}
-
-void index_candidates_free(struct index_candidates *c)
-{
-    free(c->items);
-    free(c->names);
-    *c = (struct index_candidates){0};
 }

@@ -31,36 +31,43 @@ struct index_piece {
 };
 
 /**
+ * @return whether byte `c` may stand for itself in a piece: not a '/', and with -i not a
+ * byte the locale may fold to or from another character than its ASCII case pair (bytes
+ * above 0x7f; in a multibyte locale (`multibyte`: MB_CUR_MAX > 1) also i and k, which
+ * U+0130 and U+212A fold to, and which the Turkish locales fold to dotless and dotted forms).
+ */
+bool index_piece_byte(unsigned char c, bool ignore_case, bool multibyte);
+
+/**
  * The literal pieces of a glob (as fnmatch reads it, without flags) into `out` (room for
  * `max`). @return their number; 0 when the glob has none (the caller scans).
  */
 size_t index_glob_pieces(const char *glob, bool ignore_case, struct index_piece *out, size_t max);
 
-/** One candidate: its rowid and its name (at `off` in index_candidates.names). */
-struct index_candidate {
-    int64_t id;
-    size_t off;
-    size_t len;
-};
-
-/** The candidates of a query, sorted by rowid, each once. Zero-initialise. */
-struct index_candidates {
-    struct index_candidate *items;
-    size_t count, cap;
-    char *names; /**< each name followed by a NUL */
-    size_t names_len, names_cap;
-};
+/**
+ * @return whether `hay` (`hlen` bytes) holds `piece`, with `fold` A-Z folded on both sides
+ * as the trigram lists fold: what every path a pattern matches holds, so a scan skips the
+ * paths without it before it matches the pattern itself.
+ */
+bool index_piece_in(const char *hay, size_t hlen, const struct index_piece *piece, bool fold);
 
 /**
- * Looks the pieces up in `db` (schema 4, in a read transaction) and fills `c` with the
- * entries that may match; with `basename` only entries whose own name holds the piece.
- * @return 0 when `c` holds every candidate; 1 when the caller should scan instead (more
- * than `max` candidates, or a piece in a root's path); -1 after a message.
+ * Takes one candidate: its rowid and its name (`len` bytes, then a NUL). @return 0 to go
+ * on, 1 to stop, -1 after a message.
+ */
+typedef int index_candidate_fn(void *ctx, int64_t id, const char *name, size_t len);
+
+/**
+ * Looks the pieces up in `db` (schema 4, in a read transaction) and passes the entries that
+ * may match to `each` in rowid order (the order a scan reads them), each once, as they are
+ * read: a caller that stops early (-l) reads no more; with `basename` only entries whose
+ * own name holds the piece. @return 0 when every candidate was passed; 1 when the caller
+ * should scan instead (more than `max` candidates, a piece in a root's path, a directory
+ * moved below one of a later id, whose entries the merge cannot put in order): what it was
+ * passed is to be forgotten; 2 when `each` stopped; -1 after a message (or when `each`
+ * failed).
  */
 int index_candidates_find(sqlite3 *db, const struct index_piece *pieces, size_t npieces,
-                          bool basename, size_t max, struct index_candidates *c);
-
-/** Frees what `c` holds. */
-void index_candidates_free(struct index_candidates *c);
+                          bool basename, size_t max, index_candidate_fn *each, void *ctx);
 
 #endif // FRD_EXAMPLES_FRDINDEX_CANDIDATES_H

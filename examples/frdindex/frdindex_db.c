@@ -337,6 +337,12 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
         return cannot_write(path);
     }
     sqlite3_busy_timeout(db, 10000);
+    // A query's checks read in one transaction: SQLite takes its shared lock (and looks for
+    // a hot journal and a WAL file) once, not for each statement.
+    if (mode == INDEX_OPEN_READ && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+        index_db_fail(db, path);
+        goto fail;
+    }
     int64_t app_id, version, tables;
     // The first read of the header is where a file that is not a database shows up.
     if (query_int(db, "PRAGMA application_id", &app_id, &rc) < 0) {
@@ -383,8 +389,7 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
             goto fail;
         }
         if (mode == INDEX_OPEN_READ) {
-            *out = db;
-            return 0;
+            goto done;
         }
         if (index_migrate(db, path, (int)version) < 0) {
             goto fail;
@@ -400,6 +405,11 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
         goto fail;
     }
     if (check_tables(db, path, version) < 0) {
+        goto fail;
+    }
+done:
+    if (mode == INDEX_OPEN_READ && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        index_db_fail(db, path);
         goto fail;
     }
     *out = db;

@@ -11,6 +11,7 @@
 #include "frdindex_db.h"
 #include "frdindex_dirs.h"
 #include "frdindex_print.h"
+#include "frdindex_regex.h"
 #include "grow.h"
 #include "toolname.h"
 
@@ -52,7 +53,21 @@ struct matcher {
     regex_t re;
     char *glob;
     int glob_flags;
+    /** its literal pieces (frdindex_candidates.h, frdindex_regex.h): every match holds each */
+    struct index_piece pieces[64];
+    size_t npieces;
+    bool fold; /**< the pieces are held A-Z folded (-i) */
 };
+
+/** Finds the pattern's literal pieces. */
+static void matcher_pieces(struct matcher *m, const struct index_find_options *opts)
+{
+    m->fold = opts->ignore_case;
+    m->npieces = opts->regex == INDEX_REGEX_NONE
+                     ? index_glob_pieces(opts->pattern, opts->ignore_case, m->pieces, 64)
+                     : index_regex_pieces(opts->pattern, opts->regex == INDEX_REGEX_EXTENDED,
+                                          opts->ignore_case, m->pieces, 64);
+}
 
 /** @return 0, or -1 after a message (a bad regular expression, out of memory). */
 static int matcher_init(struct matcher *m, const struct index_find_options *opts)
@@ -70,6 +85,7 @@ static int matcher_init(struct matcher *m, const struct index_find_options *opts
             m->regex = false;
             return -1;
         }
+        matcher_pieces(m, opts);
         return 0;
     }
     size_t len = strlen(opts->pattern);
@@ -89,7 +105,32 @@ static int matcher_init(struct matcher *m, const struct index_find_options *opts
     m->glob_flags = opts->ignore_case ? FNM_CASEFOLD : 0;
     m->tail_only =
         m->glob[0] == '*' && m->glob[1] != '\0' && strpbrk(m->glob + 1, "*?[\\/") == NULL;
+    matcher_pieces(m, opts);
     return 0;
+}
+
+/** @return the pieces of the pattern `subject` (`len` bytes) holds, as bits (1 << i). */
+static uint64_t matcher_pieces_in(const struct matcher *m, const char *subject, size_t len,
+                                  uint64_t skip)
+{
+    uint64_t held = 0;
+    for (size_t i = 0; i < m->npieces; i++) {
+        if (!(skip >> i & 1) && index_piece_in(subject, len, &m->pieces[i], m->fold)) {
+            held |= (uint64_t)1 << i;
+        }
+    }
+    return held;
+}
+
+/** @return whether `subject` (`len` bytes) holds every piece of the pattern: a cheap test
+ *  a match must pass, made before the pattern itself (regexec() above all) on each row of a
+ *  scan. `held`: the pieces known to be there already (a piece holds no '/', so it lies in
+ *  the directory's path or in the name, and the directory's are found once). */
+static bool matcher_may_match(const struct matcher *m, const char *subject, size_t len,
+                              uint64_t held)
+{
+    uint64_t all = m->npieces == 64 ? UINT64_MAX : ((uint64_t)1 << m->npieces) - 1;
+    return held == all || (held | matcher_pieces_in(m, subject, len, held)) == all;
 }
 
 static bool matcher_match(const struct matcher *m, const char *subject)
@@ -297,6 +338,8 @@ static int scan(struct finder *f, int64_t expected)
     int64_t rows = 0;
     int rc, result = 0;
     bool basename = f->opts->basename, by_name = basename || f->matcher->tail_only;
+    int64_t held_dir = -1; // the directory whose path holds the pieces in `held`
+    uint64_t held = 0;
     while (result == 0 && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
         rows++;
         int64_t dir = index_entry_dir(sqlite3_column_int64(stmt, 0));
@@ -306,14 +349,20 @@ static int scan(struct finder *f, int64_t expected)
         if (name == NULL) {
             continue;
         }
-        if (by_name && !matcher_match(f->matcher, name)) {
+        if (by_name &&
+            (!matcher_may_match(f->matcher, name, len, 0) || !matcher_match(f->matcher, name))) {
             continue;
         }
         if (entry_path(f, dir, name, len) < 0) {
             result = -1;
             break;
         }
-        if (!by_name && !matcher_match(f->matcher, f->path)) {
+        if (!by_name && f->dir != held_dir) {
+            held_dir = f->dir;
+            held = matcher_pieces_in(f->matcher, f->path, f->dir_len, 0);
+        }
+        if (!by_name && (!matcher_may_match(f->matcher, name, len, held) ||
+                         !matcher_match(f->matcher, f->path))) {
             continue;
         }
         result = accept(f, NULL, 0);
@@ -329,49 +378,50 @@ static int scan(struct finder *f, int64_t expected)
     return result;
 }
 
+/** Takes a candidate of the trigram index (index_candidate_fn): matched as scan() does. */
+static int take(void *ctx, int64_t id, const char *name, size_t len)
+{
+    struct finder *f = ctx;
+    bool by_name = f->opts->basename || f->matcher->tail_only;
+    if (by_name && !matcher_match(f->matcher, name)) {
+        return 0;
+    }
+    if (entry_path(f, index_entry_dir(id), name, len) < 0) {
+        return -1;
+    }
+    if (!by_name && !matcher_match(f->matcher, f->path)) {
+        return 0;
+    }
+    return accept(f, NULL, 0);
+}
+
 /**
  * Reads the candidates of the trigram index only (frdindex_candidates.h), in rowid order as
- * scan() reads them, so both print the same paths in the same order. @return as scan(),
- * or 2 when the index cannot narrow this pattern down (the caller scans).
+ * scan() reads them, so both print the same paths in the same order, and -l stops reading
+ * at the same path. @return as scan(), or 2 when the index cannot narrow this pattern down
+ * (the caller scans; what was found here is forgotten).
  */
 static int indexed(struct finder *f, int64_t expected)
 {
-    if (f->opts->regex != INDEX_REGEX_NONE) {
-        return 2;
-    }
-    struct index_piece pieces[64];
-    size_t npieces = index_glob_pieces(f->opts->pattern, f->opts->ignore_case, pieces, 64);
+    const struct index_piece *pieces = f->matcher->pieces;
+    size_t npieces = f->matcher->npieces;
     if (npieces == 0) {
         return 2;
     }
     // Past an eighth of the rows, reading them in order costs less than one by one.
     size_t max = (size_t)(expected / 8) + 64;
-    struct index_candidates c = {0};
-    int rc = index_candidates_find(f->db, pieces, npieces, f->opts->basename, max, &c);
-    if (rc != 0) {
-        index_candidates_free(&c);
-        return rc < 0 ? -1 : 2;
-    }
     f->dirs.ids_only = true;
-    int result = index_dirs_lazy(&f->dirs, f->db) < 0 ? -1 : 0;
-    bool by_name = f->opts->basename || f->matcher->tail_only;
-    for (size_t i = 0; i < c.count && result == 0; i++) {
-        const char *name = c.names + c.items[i].off;
-        size_t len = c.items[i].len;
-        if (by_name && !matcher_match(f->matcher, name)) {
-            continue;
-        }
-        if (entry_path(f, index_entry_dir(c.items[i].id), name, len) < 0) {
-            result = -1;
-            break;
-        }
-        if (!by_name && !matcher_match(f->matcher, f->path)) {
-            continue;
-        }
-        result = accept(f, NULL, 0);
+    if (index_dirs_lazy(&f->dirs, f->db) < 0) {
+        return -1;
     }
-    index_candidates_free(&c);
-    return result;
+    size_t len = f->found->len, count = f->found->count;
+    int rc = index_candidates_find(f->db, pieces, npieces, f->opts->basename, max, take, f);
+    if (rc == 1) {
+        f->found->len = len;
+        f->found->count = count;
+        return 2;
+    }
+    return rc == 2 ? 1 : rc;
 }
 
 /**

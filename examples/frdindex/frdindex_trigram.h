@@ -87,6 +87,7 @@ struct index_postings {
     size_t npending;
     int64_t *pending_ids;
     size_t npending_ids;
+    bool pending_sorted; /**< flush: the pending trigrams are in pending_tmp, in id order */
     struct index_posting_list *lists;
     size_t count, cap;
     uint32_t **by_pair; /**< list numbers (UINT32_MAX: none) by the first two bytes, third */
