@@ -95,7 +95,11 @@ static int iter_walk(const char *const *roots, size_t nroots, const struct frd_w
     struct frd_walk_iter_batch b;
     int rc;
     size_t nb = 0;
-    while ((rc = frd_walk_iter_next(it, &b)) == 1) {
+    for (;;) {
+        assert_int_equal(frd_walk_iter_wait(it, 600000), 1); // next() will not wait then
+        if ((rc = frd_walk_iter_next(it, &b)) != 1) {
+            break;
+        }
         assert_true(b.count >= 1);
         nb++;
         for (size_t i = 0; i < b.count; i++) {
@@ -452,6 +456,7 @@ static void test_iter_refuses_bad_arguments(void **state)
     assert_null(it);
     struct frd_walk_iter_batch b;
     assert_int_equal(frd_walk_iter_next(NULL, &b), FRD_EINVAL);
+    assert_int_equal(frd_walk_iter_wait(NULL, 1), FRD_EINVAL);
     frd_walk_iter_close(NULL);
 }
 

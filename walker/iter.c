@@ -10,9 +10,11 @@
  * The bound: a worker reserves room for a whole batch (batch_records) before it fills one,
  * and the room comes back when the consumer is done with that batch (its next call), so the
  * records that exist never exceed max_buffered. A worker that finds no room waits on `room`
- * (backpressure). batch_records is at most max_buffered / workers: when the queue is empty
- * and the consumer holds nothing, the partial batches of the other workers leave room for
- * one more, so a waiting worker is always woken by the consumer and no wait lasts forever.
+ * (backpressure). batch_records is at most max_buffered / workers, and a full batch is
+ * handed over as soon as its last record is written: when the queue is empty and the
+ * consumer holds nothing (it gives its batch back before it waits, in _next() and _wait()),
+ * the batches the other workers are filling leave room for one more, so a waiting worker is
+ * always woken by the consumer and no wait lasts forever.
  *
  * The end: the walk's last thread (frd__walk_launch()'s hook) queues the partial batches
  * and marks the end; the consumer then joins the walk. Close sets `closing` and wakes the
@@ -108,24 +110,29 @@ static void room_release(struct frd_walk_iter *it, struct iter_batch *b)
     }
 }
 
+/** Hands a batch with records to the consumer. */
+static void batch_push(struct frd_walk_iter *it, struct iter_batch *b)
+{
+    b->next = NULL;
+    uv_mutex_lock(&it->mu);
+    if (it->tail != NULL) {
+        it->tail->next = b;
+    } else {
+        it->head = b;
+    }
+    it->tail = b;
+    uv_cond_signal(&it->ready);
+    uv_mutex_unlock(&it->mu);
+}
+
 /**
- * Queues worker's full batch `full` (if any) and takes an empty one with room for `need`
- * arena bytes, waiting for room while the consumer is behind. @return the batch, or NULL
- * when the iterator is closing or out of memory (the walk is to stop).
+ * Takes an empty batch with room for `need` arena bytes, waiting for room while the
+ * consumer is behind. @return the batch, or NULL when the iterator is closing or out of
+ * memory (the walk is to stop).
  */
-static struct iter_batch *batch_swap(struct frd_walk_iter *it, struct iter_batch *full, size_t need)
+static struct iter_batch *batch_take(struct frd_walk_iter *it, size_t need)
 {
     uv_mutex_lock(&it->mu);
-    if (full != NULL) {
-        full->next = NULL;
-        if (it->tail != NULL) {
-            it->tail->next = full;
-        } else {
-            it->head = full;
-        }
-        it->tail = full;
-        uv_cond_signal(&it->ready);
-    }
     if (!it->closing && it->reserved + it->bs > it->cap) {
         it->waits++;
         it->waiting++;
@@ -166,23 +173,26 @@ static struct iter_batch *batch_swap(struct frd_walk_iter *it, struct iter_batch
         uv_mutex_lock(&it->mu);
         it->reserved -= it->bs;
         it->nomem = true;
+        if (it->waiting > 0) {
+            uv_cond_broadcast(&it->room);
+        }
         uv_mutex_unlock(&it->mu);
     }
     return b;
 }
 
 /**
- * A record in slot `worker`'s batch with `need` arena bytes at *mem, the batch handed over
- * and another taken when it is full. @return the record (zeroed), or NULL when the walk is
- * to stop.
+ * A record in slot `worker`'s batch with `need` arena bytes at *mem: a batch whose arena is
+ * full is handed over first, and an empty one taken. Finish the record, then call
+ * slot_record_done(). @return the record (zeroed), or NULL when the walk is to stop.
  */
 static struct frd_walk_iter_record *slot_record(struct frd_walk_iter *it, unsigned worker,
                                                 size_t need, char **mem)
 {
     struct iter_slot *s = &it->slots[worker];
     struct iter_batch *b = s->cur;
-    if (b == NULL || b->n == it->bs || b->acap - b->alen < need) {
-        if (b != NULL && b->n == 0) { // a record longer than the arena: grow it, still empty
+    if (b != NULL && b->acap - b->alen < need) {
+        if (b->n == 0) { // a record longer than the arena: grow it, still empty
             char *arena = frd__realloc(b->arena, need);
             if (arena == NULL) {
                 return NULL;
@@ -190,17 +200,30 @@ static struct frd_walk_iter_record *slot_record(struct frd_walk_iter *it, unsign
             b->arena = arena;
             b->acap = need;
         } else {
-            b = s->cur = batch_swap(it, b, need);
-            if (b == NULL) {
-                return NULL;
-            }
+            s->cur = NULL;
+            batch_push(it, b);
+            b = NULL;
         }
+    }
+    if (b == NULL && (b = s->cur = batch_take(it, need)) == NULL) {
+        return NULL;
     }
     struct frd_walk_iter_record *r = &b->recs[b->n++];
     memset(r, 0, sizeof(*r));
     *mem = b->arena + b->alen;
     b->alen += need;
     return r;
+}
+
+/** A record of slot `worker` is finished: a full batch goes to the consumer at once (not
+ *  held until the worker's next record, which may come late or never). */
+static void slot_record_done(struct frd_walk_iter *it, unsigned worker)
+{
+    struct iter_slot *s = &it->slots[worker];
+    if (s->cur->n == it->bs) {
+        batch_push(it, s->cur);
+        s->cur = NULL;
+    }
 }
 
 /** Copies `len` bytes and a NUL to *mem, moving it on. @return the copy. */
@@ -307,6 +330,7 @@ static enum frd_action iter_visit(const struct frd_walk_entry *we, void *udata)
         *we->dir_state = (void *)(uintptr_t)id;
         r->dir_id = id;
     }
+    slot_record_done(it, we->worker);
     return FRD_ACTION_CONTINUE;
 }
 
@@ -318,6 +342,7 @@ static void iter_dir_done(const struct frd_walk_entry *dir,
     if (put_entry(it, dir, FRD_WALK_ITER_DIR_DONE, &r)) {
         r->dir_id = dir->dir_state != NULL ? (uint64_t)(uintptr_t)*dir->dir_state : 0;
         r->totals = *totals;
+        slot_record_done(it, dir->worker);
     }
 }
 
@@ -343,6 +368,7 @@ static enum frd_action iter_error(const struct frd_walk_error *err, void *udata)
     r->code = err->code;
     r->call = err->call;
     r->op = err->op;
+    slot_record_done(it, err->worker);
     return it->on_error != NULL ? it->on_error(err, it->udata) : FRD_ACTION_CONTINUE;
 }
 
@@ -515,6 +541,32 @@ int frd_walk_iter_next(struct frd_walk_iter *it, struct frd_walk_iter_batch *bat
         }
     }
     return it->result;
+}
+
+int frd_walk_iter_wait(struct frd_walk_iter *it, unsigned timeout_ms)
+{
+    if (it == NULL) {
+        return FRD_EINVAL;
+    }
+    uint64_t until = uv_hrtime() + (uint64_t)timeout_ms * 1000000u;
+    uv_mutex_lock(&it->mu);
+    if (it->held != NULL) { // the workers may need its room to make the batch waited for
+        room_release(it, it->held);
+        it->held = NULL;
+    }
+    for (;;) {
+        if (it->head != NULL || it->ended || it->joined) {
+            break;
+        }
+        uint64_t now = uv_hrtime();
+        if (now >= until) {
+            break;
+        }
+        (void)uv_cond_timedwait(&it->ready, &it->mu, until - now);
+    }
+    int ready = it->head != NULL || it->ended || it->joined;
+    uv_mutex_unlock(&it->mu);
+    return ready;
 }
 
 void frd_walk_iter_close(struct frd_walk_iter *it)

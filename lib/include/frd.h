@@ -1530,6 +1530,17 @@ FRD_EXTERN int frd_walk_iter_open(struct frd_walk_iter **out, const char *const 
 FRD_EXTERN int frd_walk_iter_next(struct frd_walk_iter *it, struct frd_walk_iter_batch *batch);
 
 /**
+ * Waits until frd_walk_iter_next() has something to return without waiting (a batch, or
+ * the end), or until `timeout_ms` milliseconds have passed: for a consumer that must look
+ * at something else now and then while it waits (a language binding checking for signals).
+ * Same thread rule as frd_walk_iter_next(). The batch taken before is given back first, as
+ * frd_walk_iter_next() gives it back (its records are no longer valid): the workers may
+ * need its room to fill the next one.
+ * @return 1 when ready, 0 when the time ran out, FRD_EINVAL for NULL.
+ */
+FRD_EXTERN int frd_walk_iter_wait(struct frd_walk_iter *it, unsigned timeout_ms);
+
+/**
  * Ends the walk at any point (before the first batch, between two, after the end) and
  * frees the iterator: workers waiting for room are woken, the walk is cancelled, its
  * threads are joined and its descriptors closed before this returns; records not taken
