@@ -157,17 +157,9 @@ static struct iter_batch *batch_take(struct frd_walk_iter *it, size_t need)
     if (b == NULL) {
         b = frd__calloc(1, sizeof(*b) + it->bs * sizeof(b->recs[0]));
     }
-    if (b != NULL && b->acap < need) {
-        size_t cap = it->bs * ITER_ARENA_PER_RECORD;
-        cap = cap > need ? cap : need;
-        char *arena = frd__realloc(b->arena, cap);
-        if (arena == NULL) {
-            batch_free(b);
-            b = NULL;
-        } else {
-            b->arena = arena;
-            b->acap = cap;
-        }
+    if (b != NULL && FRD__RESERVE(b->arena, b->acap, need, it->bs * ITER_ARENA_PER_RECORD) < 0) {
+        batch_free(b);
+        b = NULL;
     }
     if (b == NULL) {
         uv_mutex_lock(&it->mu);
@@ -193,12 +185,12 @@ static struct frd_walk_iter_record *slot_record(struct frd_walk_iter *it, unsign
     struct iter_batch *b = s->cur;
     if (b != NULL && b->acap - b->alen < need) {
         if (b->n == 0) { // a record longer than the arena: grow it, still empty
-            char *arena = frd__realloc(b->arena, need);
-            if (arena == NULL) {
+            if (FRD__RESERVE(b->arena, b->acap, need, need) < 0) {
+                uv_mutex_lock(&it->mu);
+                it->nomem = true; // the walk stops: its end says FRD_ENOMEM
+                uv_mutex_unlock(&it->mu);
                 return NULL;
             }
-            b->arena = arena;
-            b->acap = need;
         } else {
             s->cur = NULL;
             batch_push(it, b);
