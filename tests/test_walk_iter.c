@@ -303,16 +303,20 @@ static void test_iter_1000_open_close_cycles(void **state)
 
 /* ---- The bound ---- */
 
-/** Waits (polling, no deadline but the test's) until a worker waits for room. */
+/** Waits (polling) until a worker waits for room; the bound holds all along. A walk that
+ *  ignored the bound would go past it (failing here) or never wait (failing after 10
+ *  minutes, a hang's deadline, not a timing assertion). */
 static void wait_for_a_waiting_worker(struct frd_walk_iter *it, struct frd_walk_iter_stats *st)
 {
-    for (;;) {
+    for (int i = 0; i < 600000; i++) {
         assert_int_equal(frd_walk_iter_stats(it, st), 0);
+        assert_true(st->buffered_peak <= st->max_buffered);
         if (st->waiting > 0) {
             return;
         }
         nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
     }
+    fail_msg("no worker waited for room");
 }
 
 /** A consumer that stops taking: the workers run ahead up to max_buffered and wait there,
