@@ -15,21 +15,7 @@
 #include <dirent.h>
 #include <time.h>
 
-static char *tree; // the generated tree, made once for the group
-
-static int group_setup(void **state)
-{
-    (void)state;
-    tree = walk_tree_make();
-    return 0;
-}
-
-static int group_teardown(void **state)
-{
-    (void)state;
-    tree_remove(tree);
-    return 0;
-}
+WALK_GROUP_TREE() // the generated tree, made once for the group
 
 /** One record as text: everything a visit carries that a copy could get wrong. */
 static size_t fmt_entry(char *buf, size_t cap, const char *path, size_t path_len,
