@@ -176,7 +176,7 @@ static struct iter_batch *batch_take(struct frd_walk_iter *it, size_t need)
 /**
  * A record in slot `worker`'s batch with `need` arena bytes at *mem: a batch whose arena is
  * full is handed over first, and an empty one taken. Finish the record, then call
- * slot_record_done(). @return the record (zeroed), or NULL when the walk is to stop.
+ * slot_record_done(). @return the record (its caller writes every member), or NULL when the walk is to stop.
  */
 static struct frd_walk_iter_record *slot_record(struct frd_walk_iter *it, unsigned worker,
                                                 size_t need, char **mem)
@@ -201,7 +201,6 @@ static struct frd_walk_iter_record *slot_record(struct frd_walk_iter *it, unsign
         return NULL;
     }
     struct frd_walk_iter_record *r = &b->recs[b->n++];
-    memset(r, 0, sizeof(*r));
     *mem = b->arena + b->alen;
     b->alen += need;
     return r;
@@ -284,19 +283,22 @@ static bool put_entry(struct frd_walk_iter *it, const struct frd_walk_entry *we,
     if (r == NULL) {
         return false;
     }
-    r->kind = kind;
-    r->path = put_str(&mem, we->path, we->path_len);
-    r->path_len = we->path_len;
-    r->entry = *we->entry;
+    const char *path = put_str(&mem, we->path, we->path_len);
+    *r = (struct frd_walk_iter_record){
+        .kind = kind,
+        .path = path,
+        .path_len = we->path_len,
+        .entry = *we->entry,
+        .depth = we->depth,
+        .root_index = we->root_index,
+        .worker = we->worker,
+        .is_root = we->is_root,
+        .followed_link = we->followed_link,
+        .persistent_ids = we->persistent_ids,
+        .parent_id = (uint64_t)(uintptr_t)we->parent_state,
+    };
     r->entry.name = apart ? put_str(&mem, we->entry->name, we->entry->name_len)
-                          : r->path + we->path_len - we->entry->name_len;
-    r->depth = we->depth;
-    r->root_index = we->root_index;
-    r->worker = we->worker;
-    r->is_root = we->is_root;
-    r->followed_link = we->followed_link;
-    r->persistent_ids = we->persistent_ids;
-    r->parent_id = (uint64_t)(uintptr_t)we->parent_state;
+                          : path + we->path_len - we->entry->name_len;
     if (we->link_target != NULL) {
         r->link_target = put_str(&mem, we->link_target, we->link_target_len);
         r->link_target_len = we->link_target_len;
@@ -349,9 +351,11 @@ static enum frd_action iter_error(const struct frd_walk_error *err, void *udata)
     if (r == NULL) {
         return FRD_ACTION_STOP;
     }
-    r->kind = FRD_WALK_ITER_ERROR;
-    r->path = put_str(&mem, err->path, plen);
-    r->path_len = plen;
+    *r = (struct frd_walk_iter_record){
+        .kind = FRD_WALK_ITER_ERROR,
+        .path = put_str(&mem, err->path, plen),
+        .path_len = plen,
+    };
     if (err->other_path != NULL) {
         r->other_path = put_str(&mem, err->other_path, olen);
     }
