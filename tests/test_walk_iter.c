@@ -17,11 +17,21 @@
 
 WALK_GROUP_TREE() // the generated tree, made once for the group
 
+/** Whether records show the hard-link groups' numbers and first paths, which the ordered
+ *  mode makes the same in every run (the concurrent mode: whichever thread comes first). */
+static bool exact_groups;
+
 /** One record as text: everything a visit carries that a copy could get wrong. */
 static size_t fmt_entry(char *buf, size_t cap, const char *path, size_t path_len,
                         const struct frd_entry *e, unsigned depth, unsigned root_index,
-                        bool is_root, bool followed, const char *target, size_t target_len)
+                        bool is_root, bool followed, const char *target, size_t target_len,
+                        uint64_t group, const char *first)
 {
+    int g = snprintf(buf, cap, "%" PRIu64 "\t%s\t", exact_groups ? group : group != 0,
+                     exact_groups && first != NULL ? first : "-");
+    assert_true(g > 0 && (size_t)g < cap);
+    buf += g;
+    cap -= (size_t)g;
     int n = snprintf(buf, cap,
                      "V\t%.*s\t%s\t%u\t%c\t%" PRIu64 "\t%" PRId64 "\t%" PRId64 "\t%" PRIu64
                      "\t%" PRIu64 "\t%o\t%u\t%u\t%u\t%u\t%d\t%u\t%d%d\t%.*s",
@@ -30,7 +40,7 @@ static size_t fmt_entry(char *buf, size_t cap, const char *path, size_t path_len
                      e->uid, e->gid, e->fields, e->error, root_index, is_root, followed,
                      (int)target_len, target != NULL ? target : "-");
     assert_true(n > 0 && (size_t)n < cap);
-    return (size_t)n;
+    return (size_t)g + (size_t)n;
 }
 
 static size_t fmt_error(char *buf, size_t cap, const char *path, int code, const char *op,
@@ -47,9 +57,9 @@ static size_t fmt_error(char *buf, size_t cap, const char *path, int code, const
 static enum frd_action cb_visit(const struct frd_walk_entry *we, void *udata)
 {
     char buf[8192];
-    size_t n =
-        fmt_entry(buf, sizeof(buf), we->path, we->path_len, we->entry, we->depth, we->root_index,
-                  we->is_root, we->followed_link, we->link_target, we->link_target_len);
+    size_t n = fmt_entry(buf, sizeof(buf), we->path, we->path_len, we->entry, we->depth,
+                         we->root_index, we->is_root, we->followed_link, we->link_target,
+                         we->link_target_len, we->link_group, we->link_first);
     recs_add(udata, buf, n);
     return FRD_ACTION_CONTINUE;
 }
@@ -100,7 +110,7 @@ static int iter_walk(const char *const *roots, size_t nroots, const struct frd_w
                 assert_int_equal(r->path[r->path_len], '\0');
                 n = fmt_entry(buf, sizeof(buf), r->path, r->path_len, &r->entry, r->depth,
                               r->root_index, r->is_root, r->followed_link, r->link_target,
-                              r->link_target_len);
+                              r->link_target_len, r->link_group, r->link_first);
             }
             recs_add(out, buf, n);
         }
@@ -152,6 +162,15 @@ static void test_iter_yields_the_callback_walks_records(void **state)
         assert_iter_equals_callbacks((const char *const[]){tree}, 1, &o);
         o.max_buffered = 3; // batches of one record: every hand-over path
         assert_iter_equals_callbacks((const char *const[]){tree}, 1, &o);
+    }
+    // Hard-link groups: which entries have one (both modes), and in the ordered mode their
+    // numbers and first paths too.
+    for (int ordered = 0; ordered < 2; ordered++) {
+        struct frd_walk_options o;
+        walk_opts(&o, FRD_WALK_LINK_GROUPS | (ordered ? FRD_WALK_ORDERED : 0));
+        exact_groups = ordered;
+        assert_iter_equals_callbacks((const char *const[]){tree}, 1, &o);
+        exact_groups = false;
     }
 }
 

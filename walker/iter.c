@@ -242,6 +242,9 @@ static size_t entry_need(const struct frd_walk_entry *we, bool name_apart)
     if (we->link_target != NULL) {
         need += we->link_target_len + 1;
     }
+    if (we->link_first != NULL) {
+        need += we->link_first_len + 1;
+    }
     if (we->xattr_count > 0) {
         need += _Alignof(struct frd_xattr) + we->xattr_count * sizeof(struct frd_xattr);
         for (size_t i = 0; i < we->xattr_count; i++) {
@@ -302,6 +305,11 @@ static bool put_entry(struct frd_walk_iter *it, const struct frd_walk_entry *we,
     if (we->link_target != NULL) {
         r->link_target = put_str(&mem, we->link_target, we->link_target_len);
         r->link_target_len = we->link_target_len;
+    }
+    r->link_group = we->link_group;
+    if (we->link_first != NULL) {
+        r->link_first = put_str(&mem, we->link_first, we->link_first_len);
+        r->link_first_len = we->link_first_len;
     }
     if (we->xattr_count > 0) {
         put_xattrs(r, we, &mem);

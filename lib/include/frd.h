@@ -1478,6 +1478,13 @@ struct frd_walk_iter_record {
     const struct frd_xattr *xattrs;
     size_t xattr_count;                /**< entries in xattrs */
     struct frd_walk_dir_totals totals; /**< FRD_WALK_ITER_DIR_DONE: the directory's totals */
+    /** With FRD_WALK_LINK_GROUPS, as frd_walk_entry.link_group: the hard-link group of an
+     *  entry with nlink > 1; 0 otherwise */
+    uint64_t link_group;
+    /** With link_group: the path under which the walk visited that group first
+     *  (NUL-terminated, a copy valid as long as the record); NULL in that first visit */
+    const char *link_first;
+    size_t link_first_len; /**< bytes in link_first */
 };
 
 /** A batch of records (frd_walk_iter_next()): `count` records from `records[0]`. */
