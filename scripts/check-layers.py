@@ -46,7 +46,7 @@ MODULES = [
     (5, "walk-core", ["walker/core/*"], []),
     (6, "concurrent", ["walker/concurrent/*"], []),
     (6, "ordered", ["walker/ordered/*"], ["walker/ordered/ordered_int.h"]),
-    (7, "walker-api", ["walker/api.c"], []),
+    (7, "walker-api", ["walker/api.c", "walker/api.h", "walker/iter.c"], ["walker/api.h"]),
     (8, "mpi", ["mpi/*"], []),
     (9, "users", ["examples/*", "tests/*", "bench/*", "bindings/*"], []),
 ]

@@ -6,6 +6,8 @@
  * cancellation, and frd_read_tree(). Sets a walk up, runs it in the chosen mode, tears it
  * down.
  */
+#include "api.h"
+
 #include "concurrent/concurrent.h"
 #include "core/core.h"
 #include "ordered/ordered.h"
@@ -42,7 +44,7 @@ void(frd_walk_options_init)(struct frd_walk_options *opts)
  * keeps working when the struct grows. @return 0, or FRD_EINVAL if struct_size is not set
  * (the options were not initialized with frd_walk_options_init()).
  */
-static int walk_options_copy(struct frd_walk_options *o, const struct frd_walk_options *opts)
+int frd__walk_options_copy(struct frd_walk_options *o, const struct frd_walk_options *opts)
 {
     frd_walk_options_init(o);
     if (opts == NULL) {
@@ -121,6 +123,9 @@ static int walk_worker_add(void *ctx, unsigned id)
 static void walk_threads_done(void *ctx)
 {
     struct frd_walk *walk = ctx;
+    if (walk->ended.fn != NULL) {
+        walk->ended.fn(walk->ended.ctx);
+    }
     if (walk->async.handle != NULL) {
         uv_async_send(walk->async.handle);
     }
@@ -228,7 +233,7 @@ static int walk_new(struct frd_walk **out, const char *const *roots, size_t nroo
     struct frd__walk_env env;
     frd__walk_env_host(&env);
     struct frd__walk_plan plan;
-    if (walk_options_copy(&o, opts) < 0 || frd__walk_plan(&plan, &o, &env) < 0) {
+    if (frd__walk_options_copy(&o, opts) < 0 || frd__walk_plan(&plan, &o, &env) < 0) {
         return FRD_EINVAL;
     }
     struct frd_walk *walk = frd__calloc(1, sizeof(*walk));
@@ -332,6 +337,25 @@ int frd_walk_start(struct frd_walk **out, const char *const *roots, size_t nroot
     return rc;
 }
 
+int frd__walk_prepare(struct frd_walk **out, const char *const *roots, size_t nroots,
+                      const struct frd_walk_options *opts, frd_visit_fn *visit, void *udata)
+{
+    return walk_new(out, roots, nroots, opts, visit, udata, false);
+}
+
+int frd__walk_launch(struct frd_walk *walk, struct frd_walk **out, void (*ended)(void *ctx),
+                     void *ctx)
+{
+    walk->ended.fn = ended;
+    walk->ended.ctx = ctx;
+    return walk_launch(walk, out);
+}
+
+void frd__walk_discard(struct frd_walk *walk)
+{
+    walk_free(walk);
+}
+
 int frd_walk_join(struct frd_walk *walk)
 {
     if (walk == NULL) {
@@ -429,7 +453,7 @@ int frd_walk_options_workers(const struct frd_walk_options *opts)
     struct frd__walk_env env;
     frd__walk_env_host(&env);
     struct frd__walk_plan plan;
-    if (walk_options_copy(&o, opts) < 0 || frd__walk_plan(&plan, &o, &env) < 0) {
+    if (frd__walk_options_copy(&o, opts) < 0 || frd__walk_plan(&plan, &o, &env) < 0) {
         return FRD_EINVAL;
     }
     return (int)plan.sched.nworkers;

@@ -720,6 +720,10 @@ enum frd_walk_flag {
      *  FRD_WALK_NAMES_ONLY is ignored. With FRD_WALK_UNIQUE_FILES only the first link of
      *  each is visited. */
     FRD_WALK_LINK_GROUPS = 1u << 12,
+    /** A pull iterator (frd_walk_iter_open()) yields a record of kind
+     *  FRD_WALK_ITER_DIR_DONE for every directory as the post-order hook would be called
+     *  for it (after every record below it, with its totals). Ignored by the other walks. */
+    FRD_WALK_DIR_DONE_RECORDS = 1u << 13,
 };
 
 /** One extended attribute of an entry (FRD_WALK_XATTRS); owned by the walk, valid only
@@ -1138,6 +1142,11 @@ struct frd_walk_options {
     /** FRD_WALK_XATTRS: the longest value read, in bytes; longer ones are flagged too_long
      *  (with their size) and not read. 0 (the default) means 65536, Linux's largest. */
     size_t xattr_value_max;
+    /** A pull iterator (frd_walk_iter_open()): the most records the walk buffers ahead of
+     *  the consumer, those the consumer holds in its current batch included; workers wait
+     *  for room past it (backpressure). 0 (the default) means 16384. Ignored by the other
+     *  walks. */
+    size_t max_buffered;
 };
 
 /**
@@ -1388,6 +1397,170 @@ FRD_EXTERN int frd_walk_unref(struct frd_walk *walk);
  * @return 0, or FRD_EINVAL (NULL, or not an async walk).
  */
 FRD_EXTERN int frd_walk_ref(struct frd_walk *walk);
+
+/* ---------------------------------------------------------------------------------------- */
+/* The pull iterator                                                                        */
+/* ---------------------------------------------------------------------------------------- */
+
+/**
+ * A walk whose records the caller pulls, batch by batch, at its own pace, from one thread
+ * (say a language binding's, or a loop that writes a backup's index). Opaque. The walk runs
+ * ahead on its own workers (as frd_walk_start()) and copies each visit and each error into
+ * a record; a worker fills a batch of its own and hands it over when it is full, so the
+ * consumer takes records by the hundred. Memory is bounded: at most opts.max_buffered
+ * records exist at once (the batch the consumer holds included), and a worker that needs
+ * room past that waits until the consumer takes more (backpressure); the bound holds in
+ * both modes, whatever the consumer's pace.
+ */
+struct frd_walk_iter;
+
+/** What a record of the pull iterator is. */
+enum frd_walk_iter_kind {
+    FRD_WALK_ITER_ENTRY = 0, /**< a visit: the root or an entry below it */
+    /** an error, as the error hook would get it (struct frd_walk_error's rule): code, call,
+     *  op, path, depth, other_path */
+    FRD_WALK_ITER_ERROR = 1,
+    /** a directory is finished (FRD_WALK_DIR_DONE_RECORDS only): after every record below
+     *  it, as the post-order hook would be called; entry and totals are the directory's */
+    FRD_WALK_ITER_DIR_DONE = 2,
+};
+
+/**
+ * One record of the pull iterator: a visit, an error or a finished directory, with what
+ * the visit callback would have seen. Owned by the iterator: valid until the next
+ * frd_walk_iter_next() or frd_walk_iter_close() on it. Growth (ABI): the iterator fills it
+ * and the caller only reads it, so it grows at its end.
+ *
+ * Per-directory context: the consumer cannot store a state in a directory's visit as a
+ * callback does (the walk is ahead of it), so each directory the walk may enter carries a
+ * number instead: dir_id in the directory's own record, and the same number as parent_id in
+ * the records of its entries (and as dir_id in its FRD_WALK_ITER_DIR_DONE record). Keep
+ * per-directory state in a table keyed by it. A directory's record comes before its
+ * entries' records in both modes; in the concurrent mode records of different directories
+ * interleave.
+ */
+struct frd_walk_iter_record {
+    enum frd_walk_iter_kind kind;
+    /** The path, NUL-terminated, as frd_walk_entry.path (an error: as
+     *  frd_walk_error.path) */
+    const char *path;
+    size_t path_len; /**< bytes in path */
+    /** FRD_WALK_ITER_ENTRY, FRD_WALK_ITER_DIR_DONE: the entry as the visit saw it (name
+     *  points into path; error set when its stat failed); zero for an error record */
+    struct frd_entry entry;
+    unsigned depth;      /**< 0 for a root, 1 for its entries, ... */
+    unsigned root_index; /**< as frd_walk_entry.root_index (0 for an error record) */
+    /** the worker that made the record, as frd_walk_entry.worker (0 in the ordered mode) */
+    unsigned worker;
+    bool is_root;        /**< as frd_walk_entry.is_root */
+    bool followed_link;  /**< as frd_walk_entry.followed_link */
+    bool persistent_ids; /**< as frd_walk_entry.persistent_ids */
+    /** A directory the walk may enter (FRD_WALK_ITER_ENTRY of a directory): its number,
+     *  never 0, unique in this walk; FRD_WALK_ITER_DIR_DONE: the finished directory's; 0
+     *  otherwise. */
+    uint64_t dir_id;
+    /** The dir_id of the directory holding this entry; 0 for a root and for an error. */
+    uint64_t parent_id;
+    /** FRD_WALK_ITER_ERROR: the negative code; 0 otherwise (see entry.error for a failed
+     *  stat, which is reported by an error record first, as with callbacks) */
+    int code;
+    enum frd_op call; /**< FRD_WALK_ITER_ERROR: the kind of call that failed */
+    /** FRD_WALK_ITER_ERROR: the platform call's name (static storage); NULL otherwise */
+    const char *op;
+    /** FRD_WALK_ITER_ERROR of a loop: the ancestor's path, as frd_walk_error.other_path;
+     *  NULL otherwise */
+    const char *other_path;
+    /** With FRD_WALK_LINK_TARGETS, a symbolic link's target as frd_walk_entry.link_target
+     *  (NUL-terminated); NULL otherwise */
+    const char *link_target;
+    size_t link_target_len; /**< bytes in link_target */
+    /** With FRD_WALK_XATTRS, the entry's extended attributes, as frd_walk_entry.xattrs */
+    const struct frd_xattr *xattrs;
+    size_t xattr_count;                /**< entries in xattrs */
+    struct frd_walk_dir_totals totals; /**< FRD_WALK_ITER_DIR_DONE: the directory's totals */
+    /** With FRD_WALK_LINK_GROUPS, as frd_walk_entry.link_group: the hard-link group of an
+     *  entry with nlink > 1; 0 otherwise */
+    uint64_t link_group;
+    /** With link_group: the path under which the walk visited that group first
+     *  (NUL-terminated, a copy valid as long as the record); NULL in that first visit */
+    const char *link_first;
+    size_t link_first_len; /**< bytes in link_first */
+};
+
+/** A batch of records (frd_walk_iter_next()): `count` records from `records[0]`. */
+struct frd_walk_iter_batch {
+    const struct frd_walk_iter_record *records;
+    size_t count;
+};
+
+/** The iterator's buffer figures (frd_walk_iter_stats()). Grows at its end. */
+struct frd_walk_iter_stats {
+    size_t max_buffered;  /**< the bound: opts.max_buffered as resolved */
+    size_t batch_records; /**< records per batch (at most max_buffered / workers) */
+    /** Room for records held now: every batch that workers fill, the walk queues or the
+     *  consumer holds counts whole, so this is at least the records buffered */
+    size_t buffered;
+    size_t buffered_peak; /**< the highest `buffered` so far: never above max_buffered */
+    uint64_t waits;       /**< times a worker waited for room (the consumer was behind) */
+    unsigned waiting;     /**< workers waiting for room now */
+    unsigned workers;     /**< the walk's worker count, as frd_walk_workers() */
+};
+
+/**
+ * Starts a walk of `roots` whose records are pulled with frd_walk_iter_next(). The options
+ * are those of frd_walk_roots(), both modes, plus max_buffered and
+ * FRD_WALK_DIR_DONE_RECORDS; opts.on_dir_done and opts.on_dir_state_free must be NULL (a
+ * finished directory is a record, and the iterator uses dir_state for its numbers). The
+ * other hooks run on the workers as in a walk, with `udata`: on_children (its
+ * dir->dir_state in the concurrent mode holds the iterator's number: store nothing there),
+ * on_progress, and on_error, called after the error's record is queued: it says whether
+ * the walk goes on (without it, the walk goes on after every error; errors reach the
+ * consumer as records either way). The workers start at once and run ahead of the consumer
+ * up to max_buffered records. NULL opts means the defaults.
+ * @return 0 with *out set, or a negative code (FRD_EINVAL for NULL out or roots, no roots,
+ * a NULL root, bad options, or a hook the iterator cannot run; FRD_ENOMEM; FRD_EAGAIN when
+ * not one thread could be started): then *out is untouched and nothing ran. Failures of the
+ * roots come later, as records and as the end's result.
+ */
+FRD_EXTERN int frd_walk_iter_open(struct frd_walk_iter **out, const char *const *roots,
+                                  size_t nroots, const struct frd_walk_options *opts, void *udata);
+
+/**
+ * Takes the next batch of records, waiting for the workers if none is ready. The batch
+ * before it (and every pointer into it) is given back to the walk, which reuses its room.
+ * Call it from one thread at a time (any thread, not a callback of the walk).
+ * @return 1 with *batch set (count >= 1); at the end of the walk, after every record:
+ * 0 (batch->count 0) when frd_walk_roots() would have returned 0, else the negative code
+ * it would have returned (the first root that could not be walked, the code on_error said
+ * stop for, FRD_ENOMEM, ...), again on every later call; FRD_EINVAL for NULL.
+ */
+FRD_EXTERN int frd_walk_iter_next(struct frd_walk_iter *it, struct frd_walk_iter_batch *batch);
+
+/**
+ * Waits until frd_walk_iter_next() has something to return without waiting (a batch, or
+ * the end), or until `timeout_ms` milliseconds have passed: for a consumer that must look
+ * at something else now and then while it waits (a language binding checking for signals).
+ * Same thread rule as frd_walk_iter_next(). The batch taken before is given back first, as
+ * frd_walk_iter_next() gives it back (its records are no longer valid): the workers may
+ * need its room to fill the next one.
+ * @return 1 when ready, 0 when the time ran out, FRD_EINVAL for NULL.
+ */
+FRD_EXTERN int frd_walk_iter_wait(struct frd_walk_iter *it, unsigned timeout_ms);
+
+/**
+ * Ends the walk at any point (before the first batch, between two, after the end) and
+ * frees the iterator: workers waiting for room are woken, the walk is cancelled, its
+ * threads are joined and its descriptors closed before this returns; records not taken
+ * are dropped. Call it once, from the consumer's thread (not from a hook). NULL is allowed.
+ */
+FRD_EXTERN void frd_walk_iter_close(struct frd_walk_iter *it);
+
+/**
+ * Fills *st with the iterator's buffer figures (for tests of the bound, and to size
+ * max_buffered). Callable from any thread until frd_walk_iter_close().
+ * @return 0, or FRD_EINVAL for NULL.
+ */
+FRD_EXTERN int frd_walk_iter_stats(struct frd_walk_iter *it, struct frd_walk_iter_stats *st);
 
 /**
  * The one-call collector: every entry below `root` (not the root itself) with its path

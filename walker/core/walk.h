@@ -75,6 +75,13 @@ struct frd_walk {
         void *done_udata;
     } async;
 
+    /** A pull iterator's walk (walker/iter.c): told on the last thread when every thread
+     *  has ended, before they are joined. */
+    struct {
+        void (*fn)(void *ctx);
+        void *ctx;
+    } ended;
+
     /** frd_read_tree(): entries collected per worker instead of visit calls. */
     struct {
         bool on;

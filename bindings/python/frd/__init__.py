@@ -3,7 +3,7 @@
 """frd for Python: fast directory walks, with the metadata read in the same pass.
 
 walk(path, ...)          an iterator of Entry objects, streamed in batches as frd's threads
-                         produce them (a bounded queue: the walk waits when Python lags)
+                         produce them (frd's pull iterator: the walk waits when Python lags)
 scandir_tree(path, ...)  the same entries as a list
 os_walk(top, ...)        os.walk(): the same (dirpath, dirnames, filenames) tuples in the
                          same order, each directory listed when the walk reaches it (ahead

@@ -4,266 +4,96 @@
 /** frd.walk(): a parallel frd walk streamed to a Python iterator (Entry and Walker). */
 
 /*
- * Design: the walk runs on frd's own threads, started from a runner thread of ours that
- * calls frd_walk_start() and frd_walk_join(). Visits (and errors) are copied into records in
- * a batch per worker (frd_walk_entry.worker: one writer per batch, no lock); a full batch is
- * pushed on a bounded queue (QUEUE_MAX batches), where a worker waits while the queue is
- * full: that is the backpressure. The Python iterator pops batches with the GIL released and
- * makes one Entry object per record. After the join, the runner pushes the partial batches
- * and marks the walk done.
+ * Design: the walk is frd's pull iterator (frd_walk_iter_open(), frd.h): it runs on frd's
+ * own threads, copies visits and errors into records by batches and bounds what it buffers
+ * (workers wait for room: the backpressure). The Python iterator takes a batch at a time,
+ * waiting with the GIL released (frd_walk_iter_wait(), in 50 ms steps so signals are seen),
+ * and makes one Entry object per record; an error record becomes onerror(exc), or an
+ * exception for a root.
  *
- * Stopping: close(), dealloc, an exception or Ctrl-C set `cancelled` and wake the workers;
- * the first callback that sees it calls frd_walk_cancel() (only one, through an atomic
- * exchange, since a cancel waits for the other callbacks) and returns FRD_ACTION_STOP; the
- * iterator then joins the runner with the GIL released, so no thread outlives the iterator.
- * The Python thread never calls frd_walk_cancel() itself: the runner may be freeing the
- * walk in frd_walk_join() at that moment.
+ * Stopping: close(), dealloc, an exception or Ctrl-C call frd_walk_iter_close() with the GIL
+ * released: it wakes the workers, cancels the walk and joins its threads, so no thread
+ * outlives the iterator.
  */
 
 #include "frd_py.h"
 
 #include <errno.h>
 #include <fnmatch.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <structmember.h>
-#include <time.h>
-
-// After Python.h, which must come first: the tools' growth helper (examples/common/grow.h).
-#include "grow.h"
 
 enum {
-    BATCH_RECORDS = 512, // records per batch: one queue operation per 512 entries
-    QUEUE_MAX = 16,      // batches waiting for Python before workers wait
-    MAX_WORKERS = 8,     // frd_walk_options.workers is at most 8
+    MAX_WORKERS = 8, // the binding's workers= takes 1 to 8
+    WAIT_MS = 50,    // how long the iterator waits for a batch between signal checks
 };
 
-/** One visited entry, or one error (kind REC_ERROR), as a worker copied it. */
+/** One visited entry as an Entry keeps it (its path is a Python object of its own). */
 struct rec {
-    size_t path_off; // into the batch's arena
     size_t path_len;
     size_t name_len;
-    int kind;
     int type; // enum frd_type
     unsigned fields;
     unsigned depth;
-    int code; // REC_ERROR: negative frd code; REC_ENTRY: entry->error
-    int op;   // REC_ERROR: enum frd_op
+    int code; // entry->error
     uint64_t size, ino, dev;
     int64_t mtime_ns, atime_ns, ctime_ns, btime_ns;
     uint32_t mode, uid, gid, nlink;
 };
 
-enum { REC_ENTRY = 0, REC_ERROR = 1 };
-
-struct batch {
-    struct batch *next;
-    size_t n;
-    char *arena;
-    size_t alen, acap;
-    struct rec recs[BATCH_RECORDS];
-};
-
-/** batch_reserve_arena(&arena, &cap, need): a batch's path arena (first 16 KiB). */
-TOOL_RESERVE_DEFINE(batch_reserve_arena, char, 16384)
-
-/** State shared by the runner, frd's workers and the iterator. Freed by the iterator. */
+/** What the walk's hooks read (the exclude globs), and what the walker frees. */
 struct shared {
-    pthread_mutex_t mu;
-    pthread_cond_t not_empty; // the iterator waits here
-    pthread_cond_t not_full;  // workers wait here
-    struct batch *head, *tail;
-    size_t queued;
-    bool done; // the runner has joined the walk and pushed the last batches
-    int result;
-    atomic_bool cancelled;
-    atomic_bool cancel_called;
-    struct frd_walk *walk;
-    struct batch *cur[MAX_WORKERS];
-    struct frd_walk_options opts;
     char *root;
-    char **exclude;
+    struct frd_walk_options opts;
+    char **exclude; // fnmatch() globs matched against names (exclude=)
     size_t nexclude;
     struct frd_ignore *ignore; // gitignore=True: git's rules (opts.ignore)
-    atomic_int failed;         // a negative code when the binding itself had to stop the walk
 };
 
-static void batch_free(struct batch *b)
+/** The exclude globs, matched against each name before its stat (fnmatch(3), no flags). */
+static void on_children(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
+                        void *udata)
 {
-    if (b != NULL) {
-        free(b->arena);
-        free(b);
-    }
-}
-
-static struct batch *batch_new(void)
-{
-    struct batch *b = malloc(sizeof(*b));
-    if (b != NULL) {
-        b->next = NULL;
-        b->n = 0;
-        b->arena = NULL;
-        b->alen = b->acap = 0;
-    }
-    return b;
-}
-
-/** Appends a path to a batch's arena. @return its offset, or SIZE_MAX out of memory. */
-static size_t batch_put_path(struct batch *b, const char *path, size_t len)
-{
-    if (len > SIZE_MAX / 4 || b->alen > SIZE_MAX / 4) {
-        return SIZE_MAX; // no path is this long; the bound also keeps the sums below exact
-    }
-    if (batch_reserve_arena(&b->arena, &b->acap, b->alen + len + 1) != 0) {
-        return SIZE_MAX;
-    }
-    size_t off = b->alen;
-    memcpy(b->arena + off, path, len);
-    b->arena[off + len] = '\0';
-    b->alen += len + 1;
-    return off;
-}
-
-static void shared_cancel(struct shared *s)
-{
-    pthread_mutex_lock(&s->mu);
-    atomic_store(&s->cancelled, true);
-    pthread_cond_broadcast(&s->not_full);
-    pthread_cond_broadcast(&s->not_empty);
-    pthread_mutex_unlock(&s->mu);
-}
-
-/** Queues a batch; waits while the queue is full unless `wait` is false. @return 0, or -1
- *  when the walk was cancelled (the batch is freed). */
-static int shared_push(struct shared *s, struct batch *b, bool wait)
-{
-    pthread_mutex_lock(&s->mu);
-    while (wait && s->queued >= QUEUE_MAX && !atomic_load(&s->cancelled)) {
-        pthread_cond_wait(&s->not_full, &s->mu);
-    }
-    if (atomic_load(&s->cancelled)) {
-        pthread_mutex_unlock(&s->mu);
-        batch_free(b);
-        return -1;
-    }
-    if (s->tail != NULL) {
-        s->tail->next = b;
-    } else {
-        s->head = b;
-    }
-    s->tail = b;
-    s->queued++;
-    pthread_cond_signal(&s->not_empty);
-    pthread_mutex_unlock(&s->mu);
-    return 0;
-}
-
-/** Called on a worker that saw `cancelled`: cancels the walk once. */
-static enum frd_action worker_stop(struct shared *s)
-{
-    if (!atomic_exchange(&s->cancel_called, true)) {
-        frd_walk_cancel(s->walk);
-    }
-    return FRD_ACTION_STOP;
-}
-
-/** Stops the walk for a failure of the binding (out of memory): the iterator raises it. */
-static enum frd_action worker_fail(struct shared *s, int code)
-{
-    int none = 0;
-    atomic_compare_exchange_strong(&s->failed, &none, code);
-    shared_cancel(s); // wakes the workers waiting for room in the queue
-    return worker_stop(s);
-}
-
-/** The record slot for the next entry of worker `w`, pushing a full batch first. NULL
- *  when the walk is cancelled or out of memory (then the walk stops). */
-static struct rec *worker_slot(struct shared *s, unsigned w, const char *path, size_t len)
-{
-    if (w >= MAX_WORKERS) {
-        worker_fail(s, FRD_EINVAL); // frd.h: worker indices are below 8
-        return NULL;
-    }
-    struct batch *b = s->cur[w];
-    if (b != NULL && b->n == BATCH_RECORDS) {
-        s->cur[w] = NULL;
-        if (shared_push(s, b, true) < 0) {
-            return NULL;
-        }
-        b = NULL;
-    }
-    if (b == NULL) {
-        b = s->cur[w] = batch_new();
-        if (b == NULL) {
-            worker_fail(s, FRD_ENOMEM);
-            return NULL;
-        }
-    }
-    size_t off = batch_put_path(b, path, len);
-    if (off == SIZE_MAX) {
-        worker_fail(s, FRD_ENOMEM);
-        return NULL;
-    }
-    struct rec *r = &b->recs[b->n++];
-    memset(r, 0, sizeof(*r));
-    r->path_off = off;
-    r->path_len = len;
-    return r;
-}
-
-/** Queues an error record, in a batch of its own: in ordered mode the error hook may run on
- *  a listing thread whose index the consumer's visits share, so no per-worker batch here. */
-static enum frd_action push_error(struct shared *s, const char *path, int code, enum frd_op op,
-                                  unsigned depth)
-{
-    struct batch *b = batch_new();
-    size_t off = b != NULL ? batch_put_path(b, path, strlen(path)) : SIZE_MAX;
-    if (off == SIZE_MAX) {
-        batch_free(b);
-        return worker_fail(s, FRD_ENOMEM);
-    }
-    struct rec *r = &b->recs[b->n++];
-    memset(r, 0, sizeof(*r));
-    r->path_off = off;
-    r->path_len = strlen(path);
-    r->kind = REC_ERROR;
-    r->code = code;
-    r->op = (int)op;
-    r->depth = depth;
-    if (shared_push(s, b, true) < 0) {
-        return worker_stop(s);
-    }
-    return FRD_ACTION_CONTINUE;
-}
-
-static enum frd_action on_visit(const struct frd_walk_entry *we, void *udata)
-{
+    (void)dir;
     struct shared *s = udata;
-    if (atomic_load_explicit(&s->cancelled, memory_order_relaxed)) {
-        return worker_stop(s);
-    }
-    if (we->is_root) {
-        // A root that is no directory (a file, or a link to one) cannot be listed: an
-        // error, as os.scandir() raises NotADirectoryError (one whose stat failed was
-        // reported by the walk already).
-        if (we->entry->type != FRD_TYPE_DIR && we->entry->error == 0) {
-            return push_error(s, we->path, FRD_ENOTDIR, FRD_OP_OPEN, 0);
+    size_t n = frd_walk_children_count(kids);
+    for (size_t i = 0; i < n; i++) {
+        const struct frd_entry *e = frd_walk_children_entry(kids, i);
+        bool drop = false;
+        for (size_t p = 0; !drop && p < s->nexclude; p++) {
+            drop = fnmatch(s->exclude[p], e->name, 0) == 0;
         }
-        return FRD_ACTION_CONTINUE;
+        if (drop) {
+            frd_walk_children_drop(kids, i);
+        }
     }
-    struct rec *r = worker_slot(s, we->worker, we->path, we->path_len);
-    if (r == NULL) {
-        return worker_stop(s);
+}
+
+static void shared_free(struct shared *s)
+{
+    if (s == NULL) {
+        return;
     }
-    const struct frd_entry *e = we->entry;
-    r->kind = REC_ENTRY;
+    for (size_t p = 0; p < s->nexclude; p++) {
+        free(s->exclude[p]);
+    }
+    free(s->exclude);
+    frd_ignore_free(s->ignore);
+    free(s->root);
+    free(s);
+}
+
+/** An Entry's record of a visit. */
+static void rec_from(struct rec *r, const struct frd_walk_iter_record *w)
+{
+    const struct frd_entry *e = &w->entry;
+    r->path_len = w->path_len;
     r->name_len = e->name_len;
     r->type = (int)e->type;
     r->fields = e->fields;
-    r->depth = we->depth;
+    r->depth = w->depth;
     r->code = e->error;
     r->size = e->size;
     r->ino = e->file_id;
@@ -276,88 +106,6 @@ static enum frd_action on_visit(const struct frd_walk_entry *we, void *udata)
     r->uid = e->uid;
     r->gid = e->gid;
     r->nlink = e->nlink;
-    return FRD_ACTION_CONTINUE;
-}
-
-static enum frd_action on_error(const struct frd_walk_error *err, void *udata)
-{
-    struct shared *s = udata;
-    if (atomic_load_explicit(&s->cancelled, memory_order_relaxed)) {
-        return worker_stop(s);
-    }
-    return push_error(s, err->path != NULL ? err->path : "", err->code, err->call, err->depth);
-}
-
-/** The exclude globs, matched against each name before its stat (fnmatch(3), no flags). */
-static void on_children(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
-                        void *udata)
-{
-    (void)dir;
-    struct shared *s = udata;
-    size_t n = frd_walk_children_count(kids);
-    bool all = atomic_load_explicit(&s->cancelled, memory_order_relaxed);
-    for (size_t i = 0; i < n; i++) {
-        const struct frd_entry *e = frd_walk_children_entry(kids, i);
-        bool drop = all;
-        for (size_t p = 0; !drop && p < s->nexclude; p++) {
-            drop = fnmatch(s->exclude[p], e->name, 0) == 0;
-        }
-        if (drop) {
-            frd_walk_children_drop(kids, i);
-        }
-    }
-}
-
-static void *runner_main(void *arg)
-{
-    struct shared *s = arg;
-    const char *roots[1] = {s->root};
-    int r = frd_walk_start(&s->walk, roots, 1, &s->opts, on_visit, s);
-    if (r == 0) {
-        r = frd_walk_join(s->walk);
-    }
-    for (unsigned w = 0; w < MAX_WORKERS; w++) {
-        struct batch *b = s->cur[w];
-        s->cur[w] = NULL;
-        if (b != NULL && b->n > 0) {
-            shared_push(s, b, false);
-        } else {
-            batch_free(b);
-        }
-    }
-    pthread_mutex_lock(&s->mu);
-    s->done = true;
-    int failed = atomic_load(&s->failed);
-    s->result = failed != 0 ? failed : r;
-    pthread_cond_broadcast(&s->not_empty);
-    pthread_mutex_unlock(&s->mu);
-    return NULL;
-}
-
-static void shared_free(struct shared *s)
-{
-    if (s == NULL) {
-        return;
-    }
-    struct batch *b = s->head;
-    while (b != NULL) {
-        struct batch *next = b->next;
-        batch_free(b);
-        b = next;
-    }
-    for (unsigned w = 0; w < MAX_WORKERS; w++) {
-        batch_free(s->cur[w]);
-    }
-    for (size_t p = 0; p < s->nexclude; p++) {
-        free(s->exclude[p]);
-    }
-    free(s->exclude);
-    frd_ignore_free(s->ignore);
-    free(s->root);
-    pthread_cond_destroy(&s->not_full);
-    pthread_cond_destroy(&s->not_empty);
-    pthread_mutex_destroy(&s->mu);
-    free(s);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -539,26 +287,26 @@ PyTypeObject frdpy_entry_type = {
 
 typedef struct {
     PyObject_HEAD struct shared *s;
-    pthread_t runner;
-    bool running; // the runner thread exists and is not joined yet
+    struct frd_walk_iter *it; // NULL once closed
     bool as_bytes;
-    PyObject *onerror;   // callable or NULL
-    struct batch *batch; // being handed out
+    PyObject *onerror;                // callable or NULL
+    struct frd_walk_iter_batch batch; // being handed out
     size_t pos;
     bool finished;
     bool busy; // a thread is in __next__ (it may be waiting with the GIL released)
 } WalkerObject;
 
-/** Stops the walk, joins the runner (GIL released) and frees everything but the object. */
+/** Stops the walk, joins its threads (GIL released) and frees everything but the object. */
 static void walker_finish(WalkerObject *self)
 {
-    if (self->running) {
-        shared_cancel(self->s);
-        Py_BEGIN_ALLOW_THREADS pthread_join(self->runner, NULL);
-        Py_END_ALLOW_THREADS self->running = false;
+    if (self->it != NULL) {
+        struct frd_walk_iter *it = self->it;
+        self->it = NULL;
+        Py_BEGIN_ALLOW_THREADS frd_walk_iter_close(it);
+        Py_END_ALLOW_THREADS
     }
-    batch_free(self->batch);
-    self->batch = NULL;
+    self->batch.records = NULL;
+    self->batch.count = 0;
     shared_free(self->s);
     self->s = NULL;
     self->finished = true;
@@ -573,7 +321,7 @@ static void walker_dealloc(WalkerObject *self)
 }
 
 // onerror may hold the walker (a closure over it): the collector must see that cycle, or a
-// dropped walker waiting for room in its queue would keep its threads forever.
+// dropped walker whose workers wait for room would keep its threads forever.
 static int walker_traverse(WalkerObject *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->onerror);
@@ -587,62 +335,42 @@ static int walker_clear(WalkerObject *self)
 }
 
 /** Takes the next batch, waiting with the GIL released; checks for signals every 50 ms.
- *  @return 1 with self->batch set, 0 at the end of the walk, -1 with an exception set. */
-static int walker_next_batch(WalkerObject *self)
+ *  @return 1 with self->batch set, 0 at the end of the walk (*result: the walk's), -1 with
+ *  an exception set. */
+static int walker_next_batch(WalkerObject *self, int *result)
 {
-    struct shared *s = self->s;
     for (;;) {
-        struct batch *b = NULL;
-        bool done = false;
-        Py_BEGIN_ALLOW_THREADS pthread_mutex_lock(&s->mu);
-        if (s->head == NULL && !s->done) {
-            struct timespec until;
-            clock_gettime(CLOCK_REALTIME, &until);
-            until.tv_nsec += 50 * 1000 * 1000;
-            if (until.tv_nsec >= 1000000000) {
-                until.tv_sec++;
-                until.tv_nsec -= 1000000000;
-            }
-            pthread_cond_timedwait(&s->not_empty, &s->mu, &until);
-        }
-        if (s->head != NULL) {
-            b = s->head;
-            s->head = b->next;
-            if (s->head == NULL) {
-                s->tail = NULL;
-            }
-            s->queued--;
-            pthread_cond_signal(&s->not_full);
-        } else {
-            done = s->done;
-        }
-        pthread_mutex_unlock(&s->mu);
-        Py_END_ALLOW_THREADS if (b != NULL)
+        int ready;
+        Py_BEGIN_ALLOW_THREADS ready = frd_walk_iter_wait(self->it, WAIT_MS);
+        Py_END_ALLOW_THREADS if (ready == 1)
         {
-            self->batch = b;
-            self->pos = 0;
-            return 1;
-        }
-        if (done) {
-            return 0;
+            break;
         }
         if (PyErr_CheckSignals() < 0) {
             return -1;
         }
     }
+    int rc = frd_walk_iter_next(self->it, &self->batch); // ready: does not wait
+    self->pos = 0;
+    if (rc == 1) {
+        return 1;
+    }
+    *result = rc;
+    return 0;
 }
 
-/** Handles an error record: onerror(exc), or raise for a root, or ignore. @return 0 or -1. */
-static int walker_error(WalkerObject *self, const struct rec *r, const char *path)
+/** Handles an error: onerror(exc), or raise for a root, or ignore. @return 0 or -1. */
+static int walker_error(WalkerObject *self, const char *path, size_t path_len, int code,
+                        enum frd_op op, unsigned depth)
 {
-    if (self->onerror == NULL && r->depth > 0) {
+    if (self->onerror == NULL && depth > 0) {
         return 0;
     }
-    PyObject *filename = frdpy_path(path, r->path_len, self->as_bytes);
+    PyObject *filename = frdpy_path(path, path_len, self->as_bytes);
     if (filename == NULL) {
         return -1;
     }
-    PyObject *exc = frdpy_oserror(r->code, (enum frd_op)r->op, filename);
+    PyObject *exc = frdpy_oserror(code, op, filename);
     Py_DECREF(filename);
     if (exc == NULL) {
         return -1;
@@ -664,7 +392,7 @@ static int walker_error(WalkerObject *self, const struct rec *r, const char *pat
 static PyObject *walker_iternext_locked(WalkerObject *self);
 
 /** __next__: one thread at a time, as a generator (another would use the batch or the
- *  shared state the first is waiting on with the GIL released). */
+ *  iterator the first is waiting on with the GIL released). */
 static PyObject *walker_iternext(WalkerObject *self)
 {
     if (self->busy) {
@@ -677,46 +405,61 @@ static PyObject *walker_iternext(WalkerObject *self)
     return e;
 }
 
+/** What a record yields: 1 with *out an Entry, 0 for none (a root, an error handled), -1
+ *  with an exception set. */
+static int walker_record(WalkerObject *self, const struct frd_walk_iter_record *r, PyObject **out)
+{
+    if (r->kind == FRD_WALK_ITER_ERROR) {
+        return walker_error(self, r->path, r->path_len, r->code, r->call, r->depth);
+    }
+    if (r->is_root) {
+        // A root that is no directory (a file, or a link to one) cannot be listed: an
+        // error, as os.scandir() raises NotADirectoryError (one whose stat failed was
+        // reported by the walk already).
+        if (r->entry.type != FRD_TYPE_DIR && r->entry.error == 0) {
+            return walker_error(self, r->path, r->path_len, FRD_ENOTDIR, FRD_OP_OPEN, 0);
+        }
+        return 0;
+    }
+    EntryObject *e = PyObject_New(EntryObject, &frdpy_entry_type);
+    if (e == NULL) {
+        return -1;
+    }
+    e->name = NULL;
+    rec_from(&e->r, r);
+    e->path = frdpy_path(r->path, r->path_len, self->as_bytes);
+    if (e->path == NULL) {
+        Py_DECREF(e);
+        return -1;
+    }
+    *out = (PyObject *)e;
+    return 1;
+}
+
 static PyObject *walker_iternext_locked(WalkerObject *self)
 {
     if (self->finished) {
         return NULL;
     }
     for (;;) {
-        if (self->batch != NULL && self->pos < self->batch->n) {
-            const struct rec *r = &self->batch->recs[self->pos++];
-            const char *path = self->batch->arena + r->path_off;
-            if (r->kind == REC_ERROR) {
-                if (walker_error(self, r, path) < 0) {
-                    walker_finish(self);
-                    return NULL;
-                }
-                continue;
-            }
-            EntryObject *e = PyObject_New(EntryObject, &frdpy_entry_type);
-            if (e == NULL) {
+        while (self->pos < self->batch.count) {
+            PyObject *e = NULL;
+            int got = walker_record(self, &self->batch.records[self->pos++], &e);
+            if (got < 0) {
                 walker_finish(self);
                 return NULL;
             }
-            e->name = NULL;
-            e->r = *r;
-            e->path = frdpy_path(path, r->path_len, self->as_bytes);
-            if (e->path == NULL) {
-                Py_DECREF(e);
-                walker_finish(self);
-                return NULL;
+            if (got > 0) {
+                return e;
             }
-            return (PyObject *)e;
         }
-        batch_free(self->batch);
-        self->batch = NULL;
-        int got = walker_next_batch(self);
+        int result = 0;
+        int got = walker_next_batch(self, &result);
         if (got < 0) {
             walker_finish(self);
             return NULL;
         }
         if (got == 0) {
-            int result = self->s->result;
             walker_finish(self);
             if (result < 0 && result != FRD_ECANCELED && result != FRD_ESTOPPED) {
                 PyObject *exc = frdpy_oserror(result, FRD_OP_OTHER, Py_None);
@@ -870,9 +613,6 @@ PyObject *frdpy_walk(PyObject *module, PyObject *args, PyObject *kwargs)
         Py_DECREF(encoded);
         return PyErr_NoMemory();
     }
-    pthread_mutex_init(&s->mu, NULL);
-    pthread_cond_init(&s->not_empty, NULL);
-    pthread_cond_init(&s->not_full, NULL);
     s->root = strdup(PyBytes_AS_STRING(encoded));
     Py_DECREF(encoded);
     if (s->root == NULL) {
@@ -880,8 +620,8 @@ PyObject *frdpy_walk(PyObject *module, PyObject *args, PyObject *kwargs)
         return PyErr_NoMemory();
     }
     frd_walk_options_init(&s->opts);
-    s->opts.on_error = on_error;
-    s->opts.flags |= FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY; // on_error passes roots' errors on
+    // Errors come as records (a root's too): the walk's result does not repeat a root's.
+    s->opts.flags |= FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY;
     // A root given as a link is followed, as os.walk and os.scandir do (find -H).
     s->opts.follow = follow ? FRD_FOLLOW_ALL : FRD_FOLLOW_ROOTS;
     // Entries are handed out by path: no callback reaches one through its directory.
@@ -927,30 +667,33 @@ PyObject *frdpy_walk(PyObject *module, PyObject *args, PyObject *kwargs)
         s->opts.ignore = s->ignore;
     }
 
-    WalkerObject *self = PyObject_GC_New(WalkerObject, &frdpy_walker_type);
-    if (self == NULL) {
+    struct frd_walk_iter *it;
+    const char *roots[1] = {s->root};
+    int rc = frd_walk_iter_open(&it, roots, 1, &s->opts, s);
+    if (rc < 0) {
         shared_free(s);
-        return NULL;
-    }
-    self->s = s;
-    self->running = false;
-    self->as_bytes = as_bytes;
-    self->onerror = onerror != Py_None ? Py_NewRef(onerror) : NULL;
-    self->batch = NULL;
-    self->pos = 0;
-    self->finished = false;
-    self->busy = false;
-    PyObject_GC_Track(self);
-    int err = pthread_create(&self->runner, NULL, runner_main, s);
-    if (err != 0) {
-        PyObject *exc = frdpy_oserror(-err, FRD_OP_OTHER, Py_None);
+        PyObject *exc = frdpy_oserror(rc, FRD_OP_OTHER, Py_None);
         if (exc != NULL) {
             PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
             Py_DECREF(exc);
         }
-        Py_DECREF(self);
         return NULL;
     }
-    self->running = true;
+    WalkerObject *self = PyObject_GC_New(WalkerObject, &frdpy_walker_type);
+    if (self == NULL) {
+        Py_BEGIN_ALLOW_THREADS frd_walk_iter_close(it);
+        Py_END_ALLOW_THREADS shared_free(s);
+        return NULL;
+    }
+    self->s = s;
+    self->it = it;
+    self->as_bytes = as_bytes;
+    self->onerror = onerror != Py_None ? Py_NewRef(onerror) : NULL;
+    self->batch.records = NULL;
+    self->batch.count = 0;
+    self->pos = 0;
+    self->finished = false;
+    self->busy = false;
+    PyObject_GC_Track(self);
     return (PyObject *)self;
 }
