@@ -21,6 +21,8 @@ packages=(
   dpkg-dev debhelper lintian mandoc man-db
   # FRD_WALK_XATTRS' test compares with getfattr, with an ACL (setfacl) and a capability (setcap).
   attr acl libcap2-bin
+  # A FUSE file system that fails with EIO (tests/support/eio_fuse.c, tests/cli/walk_eio.sh).
+  libfuse3-dev fuse3
 )
 # The Node.js binding (bindings/node) needs node and npm: Debian's only where the machine has
 # none, never over a Node installed otherwise (the image's NodeSource package provides both).

@@ -685,7 +685,8 @@ enum frd_walk_flag {
      *  target in frd_walk_entry.link_target, read with readlinkat() on the directory's
      *  descriptor (never by path, a root aside: it is reached by its name), whatever its
      *  length. A target that cannot be read is reported to the error hook (FRD_OP_READLINK)
-     *  and the link is visited with link_target NULL. Costs one call per link, nothing for
+     *  and the link is visited with link_target NULL (as is a link whose stat failed:
+     *  reported once, for that). Costs one call per link, nothing for
      *  other entries; FRD_WALK_NO_PARENT_FD is ignored with it (the walk needs the
      *  descriptors). Windows: not yet (every link's target fails with FRD_ENOTSUP). */
     FRD_WALK_LINK_TARGETS = 1u << 10,
@@ -701,8 +702,9 @@ enum frd_walk_flag {
      *  size. A file system without extended attributes (FRD_ENOTSUP) gives none, no error,
      *  and costs nothing more on that device once seen (when entries carry FRD_FIELD_DEV,
      *  as with the default fields). Another failure goes to the error
-     *  hook (FRD_OP_XATTR) and the entry is visited without them. FRD_WALK_NO_PARENT_FD
-     *  is ignored with it.
+     *  hook (FRD_OP_XATTR) and the entry is visited without them. An entry whose stat
+     *  failed (entry->error set, reported already) is visited without them, not asked
+     *  again, so a failure is reported once. FRD_WALK_NO_PARENT_FD is ignored with it.
      *  macOS and Windows: not yet: no extended attributes, no error (frd.h's field table). */
     FRD_WALK_XATTRS = 1u << 11,
     /** Hard-link groups: the visit of each entry that is not a directory and has more than

@@ -165,8 +165,8 @@ static bool wn_xattrs_unsupported(const struct frd__worker *w, const struct frd_
 static bool wn_xattrs(struct frd__worker *w, struct frd_walk_entry *out)
 {
     const struct frd_entry *e = out->entry;
-    if (wn_xattrs_unsupported(w, e)) {
-        return true;
+    if (e->error < 0 || wn_xattrs_unsupported(w, e)) {
+        return true; // an entry whose stat failed is reported once, for that (no xattrs)
     }
     const char *name = out->is_root ? out->path : e->name;
     size_t max = w->walk->opts.xattr_value_max ? w->walk->opts.xattr_value_max : 65536;
@@ -230,7 +230,7 @@ enum frd_action frd__visit(struct frd__worker *w, const struct frd_walk_entry *w
     struct frd_walk *walk = w->walk;
     struct frd_walk_entry with_link;
     if ((walk->opts.flags & FRD_WALK_LINK_TARGETS) && we->entry->type == FRD_TYPE_LNK &&
-        (int)we->depth >= walk->opts.min_depth && !walk->collect.on) {
+        we->entry->error >= 0 && (int)we->depth >= walk->opts.min_depth && !walk->collect.on) {
         if (!wn_link_target(w, we, &with_link)) {
             return FRD_ACTION_STOP;
         }
