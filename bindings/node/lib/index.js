@@ -57,16 +57,22 @@ const S_IFMT = 0o170000;
 // A batch's `num` holds 13 doubles per entry, in the order of the getters below.
 if (native.statsFields !== 13) throw new Error('frd: addon and lib/index.js disagree on Stats');
 
+const STATS_KEYS = ['dev', 'ino', 'mode', 'nlink', 'uid', 'gid', 'rdev', 'size', 'blocks',
+  'atimeMs', 'mtimeMs', 'ctimeMs', 'birthtimeMs'];
+const BIGINT_STATS_KEYS = [...STATS_KEYS, 'atimeNs', 'mtimeNs', 'ctimeNs', 'birthtimeNs'];
+
+const NS_PER_MS = 1000000n;
+
 /**
- * Metadata of an entry, as fs.Stats (dev, ino, mode, nlink, uid, gid, rdev, size, blocks,
- * atimeMs..birthtimeMs, times as Date) plus the ns times as bigint. The fields are getters
- * that read the batch's typed arrays when asked, so an entry whose metadata is not read
- * costs one small object; a Stats kept alive keeps its batch's arrays alive.
+ * What Stats and BigIntStats share: getters that read an entry's fields from its batch's
+ * typed arrays when asked (13 numbers an entry: dev ... blocks, atimeMs ... birthtimeMs;
+ * 4 ns times an entry), so an entry whose metadata is not read costs one small object, and
+ * a Stats kept alive keeps its batch's arrays alive.
  */
-class Stats {
+class StatsFields {
   #num;
   #ns;
-  #o; // this entry's first double in #num (13 per entry); its ns times start at #o / 13 * 4
+  #o; // this entry's first number in #num (13 per entry); its ns times start at #o / 13 * 4
   constructor(num, ns, i) {
     this.#num = num;
     this.#ns = ns;
@@ -85,71 +91,14 @@ class Stats {
   get mtimeMs() { return this.#num[this.#o + 10]; }
   get ctimeMs() { return this.#num[this.#o + 11]; }
   get birthtimeMs() { return this.#num[this.#o + 12]; }
-  get atime() { return new Date(this.atimeMs); }
-  get mtime() { return new Date(this.mtimeMs); }
-  get ctime() { return new Date(this.ctimeMs); }
-  get birthtime() { return new Date(this.birthtimeMs); }
-  get atimeNs() { return this.#ns[(this.#o / 13) * 4]; }
-  get mtimeNs() { return this.#ns[(this.#o / 13) * 4 + 1]; }
-  get ctimeNs() { return this.#ns[(this.#o / 13) * 4 + 2]; }
-  get birthtimeNs() { return this.#ns[(this.#o / 13) * 4 + 3]; }
-  isFile() { return (this.mode & S_IFMT) === 0o100000; }
-  isDirectory() { return (this.mode & S_IFMT) === 0o040000; }
-  isSymbolicLink() { return (this.mode & S_IFMT) === 0o120000; }
-  isFIFO() { return (this.mode & S_IFMT) === 0o010000; }
-  isSocket() { return (this.mode & S_IFMT) === 0o140000; }
-  isCharacterDevice() { return (this.mode & S_IFMT) === 0o020000; }
-  isBlockDevice() { return (this.mode & S_IFMT) === 0o060000; }
-  /** The fields as a plain object (what JSON.stringify and util.inspect show). */
-  toJSON() {
-    const o = {};
-    for (const k of STATS_KEYS) o[k] = this[k];
-    return o;
-  }
-  [inspect.custom](depth, options) { return `Stats ${inspect(this.toJSON(), options)}`; }
-}
-
-const STATS_KEYS = ['dev', 'ino', 'mode', 'nlink', 'uid', 'gid', 'rdev', 'size', 'blocks',
-  'atimeMs', 'mtimeMs', 'ctimeMs', 'birthtimeMs'];
-
-const NS_PER_MS = 1000000n;
-
-/**
- * Metadata of an entry with `bigint: true`, as fs.BigIntStats: every number field a bigint
- * (dev and ino exact beyond 2 ** 53), atimeMs..birthtimeMs the ns times divided by 10 ** 6
- * (truncated, as fs does), the times as Date, atimeNs..birthtimeNs. Getters over the
- * batch's arrays, as Stats.
- */
-class BigIntStats {
-  #num; // BigUint64Array, 13 per entry: dev ... blocks, then four unused
-  #ns;
-  #o;
-  constructor(num, ns, i) {
-    this.#num = num;
-    this.#ns = ns;
-    this.#o = i * 13;
-  }
-  get dev() { return this.#num[this.#o]; }
-  get ino() { return this.#num[this.#o + 1]; }
-  get mode() { return this.#num[this.#o + 2]; }
-  get nlink() { return this.#num[this.#o + 3]; }
-  get uid() { return this.#num[this.#o + 4]; }
-  get gid() { return this.#num[this.#o + 5]; }
-  get rdev() { return this.#num[this.#o + 6]; }
-  get size() { return this.#num[this.#o + 7]; }
-  get blocks() { return this.#num[this.#o + 8]; }
-  get atimeNs() { return this.#ns[(this.#o / 13) * 4]; }
-  get mtimeNs() { return this.#ns[(this.#o / 13) * 4 + 1]; }
-  get ctimeNs() { return this.#ns[(this.#o / 13) * 4 + 2]; }
-  get birthtimeNs() { return this.#ns[(this.#o / 13) * 4 + 3]; }
-  get atimeMs() { return this.atimeNs / NS_PER_MS; }
-  get mtimeMs() { return this.mtimeNs / NS_PER_MS; }
-  get ctimeMs() { return this.ctimeNs / NS_PER_MS; }
-  get birthtimeMs() { return this.birthtimeNs / NS_PER_MS; }
   get atime() { return new Date(Number(this.atimeMs)); }
   get mtime() { return new Date(Number(this.mtimeMs)); }
   get ctime() { return new Date(Number(this.ctimeMs)); }
   get birthtime() { return new Date(Number(this.birthtimeMs)); }
+  get atimeNs() { return this.#ns[(this.#o / 13) * 4]; }
+  get mtimeNs() { return this.#ns[(this.#o / 13) * 4 + 1]; }
+  get ctimeNs() { return this.#ns[(this.#o / 13) * 4 + 2]; }
+  get birthtimeNs() { return this.#ns[(this.#o / 13) * 4 + 3]; }
   #type() { return Number(this.#num[this.#o + 2]) & S_IFMT; }
   isFile() { return this.#type() === 0o100000; }
   isDirectory() { return this.#type() === 0o040000; }
@@ -158,17 +107,39 @@ class BigIntStats {
   isSocket() { return this.#type() === 0o140000; }
   isCharacterDevice() { return this.#type() === 0o020000; }
   isBlockDevice() { return this.#type() === 0o060000; }
-  /** The fields as a plain object of bigints (util.inspect shows it; JSON.stringify throws
-   *  on a bigint, as it does for fs.BigIntStats). */
+  /** The fields as a plain object (what JSON.stringify and util.inspect show; of bigints
+   *  in a BigIntStats, on which JSON.stringify throws, as it does for fs.BigIntStats). */
   toJSON() {
     const o = {};
-    for (const k of BIGINT_STATS_KEYS) o[k] = this[k];
+    for (const k of this.constructor.KEYS) o[k] = this[k];
     return o;
   }
-  [inspect.custom](depth, options) { return `BigIntStats ${inspect(this.toJSON(), options)}`; }
+  [inspect.custom](depth, options) {
+    return `${this.constructor.name} ${inspect(this.toJSON(), options)}`;
+  }
 }
 
-const BIGINT_STATS_KEYS = [...STATS_KEYS, 'atimeNs', 'mtimeNs', 'ctimeNs', 'birthtimeNs'];
+/**
+ * Metadata of an entry, as fs.Stats (dev, ino, mode, nlink, uid, gid, rdev, size, blocks,
+ * atimeMs..birthtimeMs, times as Date) plus the ns times as bigint.
+ */
+class Stats extends StatsFields {
+  static KEYS = STATS_KEYS;
+}
+
+/**
+ * Metadata of an entry with `bigint: true`, as fs.BigIntStats: every number field a bigint
+ * (dev and ino exact beyond 2 ** 53), atimeMs..birthtimeMs the ns times divided by 10 ** 6
+ * (truncated, as fs does), the times as Date, atimeNs..birthtimeNs. Its arrays are
+ * BigUint64Array, whose four numbers after blocks are unused.
+ */
+class BigIntStats extends StatsFields {
+  static KEYS = BIGINT_STATS_KEYS;
+  get atimeMs() { return this.atimeNs / NS_PER_MS; }
+  get mtimeMs() { return this.mtimeNs / NS_PER_MS; }
+  get ctimeMs() { return this.ctimeNs / NS_PER_MS; }
+  get birthtimeMs() { return this.birthtimeNs / NS_PER_MS; }
+}
 
 // The path as a string: a string, a Buffer (or Uint8Array) or a file: URL, with no NUL (as
 // fs requires).
