@@ -133,8 +133,9 @@ cmake --build "$tmp/cmake" >/dev/null
 "$tmp/cmake/consumer_static"
 loads_libfrd yes "$tmp/cmake/consumer"
 loads_libfrd no "$tmp/cmake/consumer_static"
+ex=/usr/share/doc/libfrd-dev/examples
 # shellcheck disable=SC2046
-cc -o "$tmp/backup_scan" /usr/share/doc/libfrd-dev/examples/backup_scan.c $(pkg-config --cflags --libs frd)
+cc -o "$tmp/backup_scan" "$ex/backup_scan.c" "$ex/backup_snapshot.c" $(pkg-config --cflags --libs frd)
 same "backup_scan" "'$tmp/backup_scan' '$tree' | cut -f1" "find '$tree' -type f | LC_ALL=C sort"
 
 # 5. Remove (the trap does it on failure too), and see that nothing is left.
