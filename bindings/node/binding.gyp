@@ -12,7 +12,10 @@
       "<!@(node scripts/frd-sources.js include_dirs)",
       "<!(node scripts/frd-sources.js configure build/frd-generated)"
     ],
-    "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS"],
+    "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS",
+      # A throw while a worker thread is being terminated returns quietly instead of ending
+      # the process (napi_throw cannot throw into an environment that runs no JavaScript).
+      "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS"],
     "cflags_cc": ["-std=c++17", "-O2"],
     # The library's flags of CMakeLists.txt's Release build: C11, -O3 (Node's common.gypi),
     # NDEBUG, hidden symbols, its feature macros; and no frame pointer (Node's gypi asks for
