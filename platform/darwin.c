@@ -453,14 +453,3 @@ bool frd__plat_mounts_may_cycle(void)
 {
     return true; // cannot tell here: every directory is checked
 }
-
-int frd__plat_read_xattrs(frd_os_fd dir, const char *name, bool follow, size_t value_max,
-                          struct frd__xattr_buf *b)
-{
-    (void)dir;
-    (void)name;
-    (void)follow;
-    (void)value_max;
-    (void)b;
-    return FRD_ENOTSUP; // not yet: macOS has no *at calls (frd.h says so)
-}

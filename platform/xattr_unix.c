@@ -3,7 +3,8 @@
  * (FRD_WALK_XATTRS): listxattrat()/getxattrat() on Linux 6.13+ (raw syscalls: glibc has no
  * wrappers yet), else the entry opened O_PATH|O_NOFOLLOW and read through /proc/self/fd/N
  * (never its path, never following the entry if it is a link, never opening a FIFO or a
- * device for I/O). Other Unix backends: FRD_ENOTSUP (frd.h says so).
+ * device for I/O). Other Unix backends (macOS included: it has no *at calls for them):
+ * FRD_ENOTSUP (frd.h says so).
  */
 #include "internal.h"
 #include "platform.h"
