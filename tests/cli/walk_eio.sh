@@ -7,7 +7,8 @@
 # byte, in both of frdfind's modes and at 1 and 8 workers. Needs root and /dev/fuse (the
 # FUSE mount is made in a mount namespace of the script's own); skipped otherwise.
 # backup_scan --snapshot collects both, lists them at the end and exits 1, its snapshot
-# holding the rest. Usage: tests/cli/walk_eio.sh FRDFIND FRDDU FRDCOUNT BACKUP_SCAN EIO_FUSE
+# holding the rest; the file system has no extended attributes (EOPNOTSUPP), and the walk
+# asks it once per worker, not once per entry. Usage: tests/cli/walk_eio.sh FRDFIND FRDDU FRDCOUNT BACKUP_SCAN EIO_FUSE
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cli_own_mounts "$0" "$@"
@@ -101,4 +102,18 @@ if [ $rc -eq 1 ] && [ "$(grep -c "'m/bad'" scan.err)" -eq 1 ] &&
 else
   bad "backup_scan --snapshot: exit $rc, stderr: $(head -4 scan.err)"
 fi
+
+# A device without extended attributes is asked once by a worker (at most once per worker),
+# then no more: the FUSE daemon logs each listxattr it receives.
+for j in 1 2; do
+  before=$(grep -c '^listxattr ' fuse.log || true)
+  rc=0
+  "$backup_scan" --snapshot "snap$j" -j $j m >/dev/null 2>&1 || rc=$?
+  calls=$(($(grep -c '^listxattr ' fuse.log || true) - before))
+  if [ $rc -eq 1 ] && [ "$calls" -ge 1 ] && [ "$calls" -le $j ]; then
+    ok "backup_scan -j $j: $calls listxattr call(s) on a file system without xattrs"
+  else
+    bad "backup_scan -j $j: exit $rc, $calls listxattr calls (at most $j expected)"
+  fi
+done
 cli_end

@@ -11,6 +11,9 @@
  *   deep/a/b/        directories below, one file in the deepest, read after the failures
  *   last             a file at the root
  *
+ * and no extended attributes: each listxattr fails EOPNOTSUPP, as on a file system without
+ * them, and is logged on stderr ("listxattr PATH"), so a test can count the calls a walk
+ * makes (the kernel would ask only once if the call were left out: ENOSYS is remembered).
  * Usage: eio_fuse MOUNTPOINT [FUSE options]; it runs in the foreground, single-threaded,
  * until it is unmounted (fusermount3 -u or umount). Test-only code: never installed.
  */
@@ -20,6 +23,7 @@
 #include <fcntl.h>
 #include <fuse.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -148,11 +152,21 @@ static int eio_read(const char *path, char *buf, size_t size, off_t offset,
     return (int)n;
 }
 
+static int eio_listxattr(const char *path, char *list, size_t size)
+{
+    (void)list;
+    (void)size;
+    fprintf(stderr, "listxattr %s\n", path);
+    fflush(stderr);
+    return -EOPNOTSUPP;
+}
+
 static const struct fuse_operations eio_ops = {
     .getattr = eio_getattr,
     .readdir = eio_readdir,
     .open = eio_open,
     .read = eio_read,
+    .listxattr = eio_listxattr,
 };
 
 int main(int argc, char *argv[])
