@@ -40,19 +40,25 @@ _Globs = _t.Optional[_abc.Iterable[_Glob]]
 def walk(path: _StrPath, *, stats: bool = ..., follow_links: bool = ...,
          max_depth: _t.Optional[int] = ..., hidden: bool = ..., exclude: _Globs = ...,
          sort: bool = ..., workers: _t.Optional[int] = ...,
-         onerror: _OnError = ..., gitignore: bool = ...) -> Walker[str]: ...
+         onerror: _OnError = ..., gitignore: bool = ...,
+         link_targets: bool = ..., xattrs: bool = ...,
+         xattr_value_max: _t.Optional[int] = ..., link_groups: bool = ...) -> Walker[str]: ...
 @_t.overload
 def walk(path: _BytesPath, *, stats: bool = ..., follow_links: bool = ...,
          max_depth: _t.Optional[int] = ..., hidden: bool = ..., exclude: _Globs = ...,
          sort: bool = ..., workers: _t.Optional[int] = ...,
-         onerror: _OnError = ..., gitignore: bool = ...) -> Walker[bytes]: ...
+         onerror: _OnError = ..., gitignore: bool = ...,
+         link_targets: bool = ..., xattrs: bool = ...,
+         xattr_value_max: _t.Optional[int] = ..., link_groups: bool = ...) -> Walker[bytes]: ...
 
 
 def walk(path: _t.Union[_StrPath, _BytesPath], *, stats: bool = True, follow_links: bool = False,
          max_depth: _t.Optional[int] = None, hidden: bool = True, exclude: _Globs = None,
          sort: bool = False, workers: _t.Optional[int] = None,
          onerror: _OnError = None,
-         gitignore: bool = False) -> _t.Union[Walker[str], Walker[bytes]]:
+         gitignore: bool = False, link_targets: bool = False, xattrs: bool = False,
+         xattr_value_max: _t.Optional[int] = None,
+         link_groups: bool = False) -> _t.Union[Walker[str], Walker[bytes]]:
     """Walks the tree below `path` and yields an Entry for every entry below it (not the
     root itself).
 
@@ -75,6 +81,19 @@ def walk(path: _t.Union[_StrPath, _BytesPath], *, stats: bool = True, follow_lin
     gitignore     leave out what git ignores (.gitignore files, info/exclude, the global
                   excludes file, inside a git work tree: frd_ignore(3)), before any stat: an
                   ignored entry is neither yielded nor stat'ed, an ignored directory not opened
+    link_targets  each symbolic link's Entry.link_target, as os.readlink gives it (read
+                  relative to its directory's descriptor, never by path)
+    xattrs        each entry's extended attributes in Entry.xattrs, a dict of name to value
+                  (bytes), as os.listxattr/os.getxattr with follow_symlinks=False give them
+                  (a followed link's: its target's); ACLs and file capabilities included
+    xattr_value_max  None (64 KiB), or the largest value read (an int >= 1): a longer one
+                  is None in the dict
+    link_groups   hard links: Entry.link_group, the same int for every link to one file
+                  (non-directories with nlink > 1), and Entry.link_first, the path under
+                  which the walk met the group first (None in that entry); with sort=True
+                  groups are numbered 1, 2, ... in the walk's order
+    A link target or attributes that cannot be read go to onerror (frd_op "readlink" or
+    "xattr"), and the entry is yielded without them.
 
     Bad arguments raise at once, naming the argument: TypeError for a wrong type (an int
     option given a bool, a float or a str; a path or glob that is not str, bytes or
@@ -87,7 +106,8 @@ def walk(path: _t.Union[_StrPath, _BytesPath], *, stats: bool = True, follow_lin
     """
     return _walk(path, stats=stats, follow_links=follow_links, max_depth=max_depth,
                  hidden=hidden, exclude=exclude, sort=sort, workers=workers, onerror=onerror,
-                 gitignore=gitignore)
+                 gitignore=gitignore, link_targets=link_targets, xattrs=xattrs,
+                 xattr_value_max=xattr_value_max, link_groups=link_groups)
 
 
 @_t.overload

@@ -11,7 +11,8 @@ static PyMethodDef module_methods[] = {
     {"walk", (PyCFunction)(void (*)(void))frdpy_walk, METH_VARARGS | METH_KEYWORDS,
      "walk($module, /, path, *, stats=True, follow_links=False, max_depth=None, hidden=True,\n"
      "     exclude=None, sort=False, workers=None, onerror=None,\n"
-     "     gitignore=False)\n--\n\n"
+     "     gitignore=False, link_targets=False, xattrs=False,\n"
+     "     xattr_value_max=None, link_groups=False)\n--\n\n"
      "Walks the tree below path on frd's threads and returns a Walker: an iterator of Entry\n"
      "for every entry below path (not path itself). See frd.walk for the options."},
     {"os_walk", (PyCFunction)(void (*)(void))frdpy_os_walk, METH_VARARGS | METH_KEYWORDS,

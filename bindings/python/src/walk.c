@@ -41,6 +41,7 @@ struct rec {
     uint64_t size, ino, dev;
     int64_t mtime_ns, atime_ns, ctime_ns, btime_ns;
     uint32_t mode, uid, gid, nlink;
+    uint64_t link_group; // link_groups=True: nonzero for a multiply-linked non-directory
 };
 
 /** What the walk's hooks read (the exclude globs), and what the walker frees. */
@@ -106,6 +107,7 @@ static void rec_from(struct rec *r, const struct frd_walk_iter_record *w)
     r->uid = e->uid;
     r->gid = e->gid;
     r->nlink = e->nlink;
+    r->link_group = w->link_group;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -115,6 +117,10 @@ static void rec_from(struct rec *r, const struct frd_walk_iter_record *w)
 typedef struct {
     PyObject_HEAD PyObject *path; // str or bytes, as the root was given
     PyObject *name;               // made on first use
+    // Made as the record is taken (its memory goes with the next batch), when asked for:
+    PyObject *link_target; // link_targets=True: a link's target (str or bytes), else NULL
+    PyObject *xattrs;      // xattrs=True: {name: bytes or None}, else NULL
+    PyObject *link_first;  // link_groups=True: the group's first path, else NULL
     struct rec r;
 } EntryObject;
 
@@ -122,6 +128,9 @@ static void entry_dealloc(EntryObject *self)
 {
     Py_XDECREF(self->path);
     Py_XDECREF(self->name);
+    Py_XDECREF(self->link_target);
+    Py_XDECREF(self->xattrs);
+    Py_XDECREF(self->link_first);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -198,6 +207,39 @@ static PyObject *entry_get_error(EntryObject *self, void *closure)
     return PyLong_FromLong(-self->r.code);
 }
 
+/** An object the walk made for this entry, or None. */
+static PyObject *entry_or_none(PyObject *v)
+{
+    return v != NULL ? Py_NewRef(v) : Py_NewRef(Py_None);
+}
+
+static PyObject *entry_get_link_target(EntryObject *self, void *closure)
+{
+    (void)closure;
+    return entry_or_none(self->link_target);
+}
+
+static PyObject *entry_get_xattrs(EntryObject *self, void *closure)
+{
+    (void)closure;
+    return entry_or_none(self->xattrs);
+}
+
+static PyObject *entry_get_link_first(EntryObject *self, void *closure)
+{
+    (void)closure;
+    return entry_or_none(self->link_first);
+}
+
+static PyObject *entry_get_link_group(EntryObject *self, void *closure)
+{
+    (void)closure;
+    if (self->r.link_group == 0) {
+        Py_RETURN_NONE;
+    }
+    return PyLong_FromUnsignedLongLong(self->r.link_group);
+}
+
 static PyGetSetDef entry_getset[] = {
     {"path", (getter)entry_get_path, NULL, "full path: the root as given, then the names", NULL},
     {"name", (getter)entry_get_name, NULL, "the entry's name", NULL},
@@ -217,6 +259,21 @@ static PyGetSetDef entry_getset[] = {
     {"nlink", (getter)entry_get_nlink, NULL, "st_nlink, or None", NULL},
     {"stat_errno", (getter)entry_get_error, NULL,
      "errno of a failed stat of this entry (then only name and type are known), else None", NULL},
+    {"link_target", (getter)entry_get_link_target, NULL,
+     "with link_targets=True, a symbolic link's target as os.readlink gives it; else None", NULL},
+    {"xattrs", (getter)entry_get_xattrs, NULL,
+     "with xattrs=True, a dict of the entry's extended attributes: name (str or bytes, as "
+     "the path) to value (bytes; None when longer than xattr_value_max); empty when it has "
+     "none or could not be read (onerror is told); None without xattrs=True",
+     NULL},
+    {"link_group", (getter)entry_get_link_group, NULL,
+     "with link_groups=True, for a non-directory with more than one link: its hard-link "
+     "group, an int the same for every link to one file; else None",
+     NULL},
+    {"link_first", (getter)entry_get_link_first, NULL,
+     "with link_group: the path under which the walk met that group first; None in that "
+     "first entry itself",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -289,6 +346,7 @@ typedef struct {
     PyObject_HEAD struct shared *s;
     struct frd_walk_iter *it; // NULL once closed
     bool as_bytes;
+    bool want_xattrs;                 // xattrs=True: each Entry gets a dict
     PyObject *onerror;                // callable or NULL
     struct frd_walk_iter_batch batch; // being handed out
     size_t pos;
@@ -405,6 +463,26 @@ static PyObject *walker_iternext(WalkerObject *self)
     return e;
 }
 
+/** The record's extended attributes as a dict: name (str or bytes, as paths) to value
+ *  (bytes, or None when too long). @return a new reference, or NULL with an exception. */
+static PyObject *xattrs_dict(const struct frd_walk_iter_record *r, bool as_bytes)
+{
+    PyObject *d = PyDict_New();
+    for (size_t i = 0; d != NULL && i < r->xattr_count; i++) {
+        const struct frd_xattr *x = &r->xattrs[i];
+        PyObject *name = frdpy_path(x->name, x->name_len, as_bytes);
+        PyObject *value = x->too_long ? Py_NewRef(Py_None)
+                                      : PyBytes_FromStringAndSize(x->value != NULL ? x->value : "",
+                                                                  (Py_ssize_t)x->value_len);
+        if (name == NULL || value == NULL || PyDict_SetItem(d, name, value) < 0) {
+            Py_CLEAR(d);
+        }
+        Py_XDECREF(name);
+        Py_XDECREF(value);
+    }
+    return d;
+}
+
 /** What a record yields: 1 with *out an Entry, 0 for none (a root, an error handled), -1
  *  with an exception set. */
 static int walker_record(WalkerObject *self, const struct frd_walk_iter_record *r, PyObject **out)
@@ -426,9 +504,17 @@ static int walker_record(WalkerObject *self, const struct frd_walk_iter_record *
         return -1;
     }
     e->name = NULL;
+    e->link_target = NULL;
+    e->xattrs = NULL;
+    e->link_first = NULL;
     rec_from(&e->r, r);
     e->path = frdpy_path(r->path, r->path_len, self->as_bytes);
-    if (e->path == NULL) {
+    if (e->path == NULL ||
+        (r->link_target != NULL && (e->link_target = frdpy_path(r->link_target, r->link_target_len,
+                                                                self->as_bytes)) == NULL) ||
+        (self->want_xattrs && (e->xattrs = xattrs_dict(r, self->as_bytes)) == NULL) ||
+        (r->link_first != NULL &&
+         (e->link_first = frdpy_path(r->link_first, r->link_first_len, self->as_bytes)) == NULL)) {
         Py_DECREF(e);
         return -1;
     }
@@ -580,14 +666,24 @@ PyObject *frdpy_walk(PyObject *module, PyObject *args, PyObject *kwargs)
     static char k_workers[] = "workers";
     static char k_onerror[] = "onerror";
     static char k_gitignore[] = "gitignore";
-    static char *kwlist[] = {k_path, k_stats,   k_follow_links, k_max_depth, k_hidden, k_exclude,
-                             k_sort, k_workers, k_onerror,      k_gitignore, NULL};
+    static char k_link_targets[] = "link_targets";
+    static char k_xattrs[] = "xattrs";
+    static char k_xattr_value_max[] = "xattr_value_max";
+    static char k_link_groups[] = "link_groups";
+    static char *kwlist[] = {
+        k_path,         k_stats,  k_follow_links,    k_max_depth,   k_hidden,
+        k_exclude,      k_sort,   k_workers,         k_onerror,     k_gitignore,
+        k_link_targets, k_xattrs, k_xattr_value_max, k_link_groups, NULL};
     PyObject *path = NULL, *max_depth = Py_None, *exclude = Py_None, *workers = Py_None;
-    PyObject *onerror = Py_None;
+    PyObject *onerror = Py_None, *xattr_value_max = Py_None;
     int stats = 1, follow = 0, hidden = 1, sort = 0, gitignore = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$ppOpOpOOp", kwlist, &path, &stats, &follow,
-                                     &max_depth, &hidden, &exclude, &sort, &workers, &onerror,
-                                     &gitignore)) {
+    int link_targets = 0, xattrs = 0, link_groups = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs,
+                                     "O|$ppOpOpOOppp"
+                                     "Op",
+                                     kwlist, &path, &stats, &follow, &max_depth, &hidden, &exclude,
+                                     &sort, &workers, &onerror, &gitignore, &link_targets, &xattrs,
+                                     &xattr_value_max, &link_groups)) {
         return NULL;
     }
     PyObject *encoded = NULL;
@@ -601,9 +697,11 @@ PyObject *frdpy_walk(PyObject *module, PyObject *args, PyObject *kwargs)
                      Py_TYPE(onerror)->tp_name);
         return NULL;
     }
-    int depth = -1, nworkers = 0;
+    int depth = -1, nworkers = 0, value_max = 0;
     if (frdpy_take_int(max_depth, "max_depth", 0, INT32_MAX, "an int >= 0", &depth) < 0 ||
-        frdpy_take_int(workers, "workers", 1, MAX_WORKERS, "an int from 1 to 8", &nworkers) < 0) {
+        frdpy_take_int(workers, "workers", 1, MAX_WORKERS, "an int from 1 to 8", &nworkers) < 0 ||
+        frdpy_take_int(xattr_value_max, "xattr_value_max", 1, INT32_MAX, "an int >= 1",
+                       &value_max) < 0) {
         Py_DECREF(encoded);
         return NULL;
     }
@@ -639,6 +737,17 @@ PyObject *frdpy_walk(PyObject *module, PyObject *args, PyObject *kwargs)
     }
     if (max_depth != Py_None) {
         s->opts.max_depth = depth;
+    }
+    // What backup tools collect in the same pass (frd.h: FRD_WALK_LINK_TARGETS, ...).
+    if (link_targets) {
+        s->opts.flags |= FRD_WALK_LINK_TARGETS;
+    }
+    if (xattrs) {
+        s->opts.flags |= FRD_WALK_XATTRS;
+        s->opts.xattr_value_max = (size_t)value_max; // 0: the walk's default (64 KiB)
+    }
+    if (link_groups) {
+        s->opts.flags |= FRD_WALK_LINK_GROUPS;
     }
     if (workers != Py_None) {
         s->opts.workers = (unsigned)nworkers;
@@ -688,6 +797,7 @@ PyObject *frdpy_walk(PyObject *module, PyObject *args, PyObject *kwargs)
     self->s = s;
     self->it = it;
     self->as_bytes = as_bytes;
+    self->want_xattrs = xattrs != 0;
     self->onerror = onerror != Py_None ? Py_NewRef(onerror) : NULL;
     self->batch.records = NULL;
     self->batch.count = 0;

@@ -277,6 +277,119 @@ class TestWalk(Tree):
         self.assertEqual({e.path for e in got}, set(os_walk_entries(self.broot)))
 
 
+
+class TestBackupFields(unittest.TestCase):
+    """link_targets, xattrs and link_groups against os.readlink, os.listxattr/os.getxattr
+    and os.lstat's (st_dev, st_ino), at 1, 2 and 8 workers, in both orders."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="frd-py-backup-")
+        os.chmod(cls.tmp, 0o755)
+        root = cls.root = os.path.join(cls.tmp, "t")
+        os.makedirs(os.path.join(root, "sub", "deeper"))
+        for name in ("plain", "tagged", "one", "sub/deeper/f"):
+            with open(os.path.join(root, name), "w") as f:
+                f.write(name)
+        os.link(os.path.join(root, "one"), os.path.join(root, "sub", "two"))
+        os.link(os.path.join(root, "one"), os.path.join(root, "sub", "deeper", "three"))
+        os.link(os.path.join(root, "plain"), os.path.join(root, "plain.2"))
+        os.symlink("plain", os.path.join(root, "to-plain"))
+        os.symlink("no/such\nplace", os.path.join(root, "dangling"))
+        os.symlink(b"\xff" * 300, os.path.join(root.encode(), b"long-invalid-utf8"))
+        try:
+            os.setxattr(os.path.join(root, "tagged"), "user.small", b"v")
+            os.setxattr(os.path.join(root, "tagged"), "user.big", b"x" * 300)
+            os.setxattr(os.path.join(root, "sub"), "user.empty", b"")
+            cls.have_xattrs = True
+        except OSError:
+            cls.have_xattrs = False
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def walks(self, root, **options):
+        for workers in (1, 2, 8):
+            for sort in (False, True):
+                with self.subTest(workers=workers, sort=sort):
+                    yield list(frd.walk(root, workers=workers, sort=sort, **options))
+
+    def test_without_the_options_the_fields_are_none(self):
+        for e in frd.walk(self.root):
+            self.assertIsNone(e.link_target)
+            self.assertIsNone(e.xattrs)
+            self.assertIsNone(e.link_group)
+            self.assertIsNone(e.link_first)
+
+    def test_link_targets_equal_readlink(self):
+        for root in (self.root, self.root.encode()):
+            for entries in self.walks(root, link_targets=True):
+                links = 0
+                for e in entries:
+                    if e.is_symlink():
+                        links += 1
+                        self.assertEqual(e.link_target, os.readlink(e.path), e.path)
+                        self.assertIs(type(e.link_target), type(root))
+                    else:
+                        self.assertIsNone(e.link_target, e.path)
+                self.assertEqual(links, 3)
+
+    def test_xattrs_equal_listxattr_and_getxattr(self):
+        if not self.have_xattrs:
+            self.skipTest("no user extended attributes on this file system")
+        for entries in self.walks(self.root, xattrs=True):
+            for e in entries:
+                names = os.listxattr(e.path, follow_symlinks=False)
+                expect = {n: os.getxattr(e.path, n, follow_symlinks=False) for n in names}
+                self.assertEqual(e.xattrs, expect, e.path)
+            tagged = [e for e in entries if e.name == "tagged"][0]
+            self.assertEqual(tagged.xattrs["user.big"], b"x" * 300)
+        broot = self.root.encode()
+        sub = [e for e in frd.walk(broot, xattrs=True) if e.name == b"sub"][0]
+        self.assertEqual(sub.xattrs, {b"user.empty": b""})
+
+    def test_a_value_above_xattr_value_max_is_none(self):
+        if not self.have_xattrs:
+            self.skipTest("no user extended attributes on this file system")
+        tagged = [e for e in frd.walk(self.root, xattrs=True, xattr_value_max=10)
+                  if e.name == "tagged"][0]
+        self.assertEqual(tagged.xattrs, {"user.small": b"v", "user.big": None})
+        with self.assertRaises(ValueError):
+            frd.walk(self.root, xattrs=True, xattr_value_max=0)
+
+    def test_link_groups_equal_those_of_lstat(self):
+        for entries in self.walks(self.root, link_groups=True):
+            by_inode = {}
+            for e in entries:
+                st = os.lstat(e.path)
+                if stat.S_ISDIR(st.st_mode) or st.st_nlink < 2:
+                    self.assertIsNone(e.link_group, e.path)
+                    self.assertIsNone(e.link_first, e.path)
+                else:
+                    by_inode.setdefault((st.st_dev, st.st_ino), []).append(e)
+            self.assertEqual(sorted(len(g) for g in by_inode.values()), [2, 3])
+            groups = set()
+            for members in by_inode.values():
+                self.assertEqual(len({e.link_group for e in members}), 1)
+                groups.add(members[0].link_group)
+                firsts = [e for e in members if e.link_first is None]
+                self.assertEqual(len(firsts), 1, [e.path for e in members])
+                for e in members:
+                    if e is not firsts[0]:
+                        self.assertEqual(e.link_first, firsts[0].path)
+            self.assertEqual(len(groups), 2)
+
+    def test_sorted_link_groups_are_numbered_in_walk_order(self):
+        entries = list(frd.walk(self.root, link_groups=True, sort=True))
+        seen = []
+        for e in entries:
+            if e.link_group is not None and e.link_group not in seen:
+                self.assertIsNone(e.link_first, e.path)
+                seen.append(e.link_group)
+        self.assertEqual(seen, [1, 2])
+
+
 class TestUnreadable(unittest.TestCase):
     """A directory the walker may not open: as uid 65534 when run as root (setpriv)."""
 

@@ -30,8 +30,10 @@ class TestSignatures(unittest.TestCase):
                 ("stats", True), ("follow_links", False), ("max_depth", None),
                 ("hidden", True), ("exclude", None), ("sort", False), ("workers", None),
                 ("onerror", None))]
-        # walk alone takes gitignore (the walk's ignore rules).
-        walk_only = [("gitignore", "KEYWORD_ONLY", False)]
+        # walk alone takes gitignore (the walk's ignore rules) and what backup tools collect.
+        walk_only = [("gitignore", "KEYWORD_ONLY", False), ("link_targets", "KEYWORD_ONLY", False),
+                     ("xattrs", "KEYWORD_ONLY", False), ("xattr_value_max", "KEYWORD_ONLY", None),
+                     ("link_groups", "KEYWORD_ONLY", False)]
         self.assertEqual(self.params(frd._frd.walk), walk_params + walk_only)
         self.assertEqual(self.params(frd.walk), walk_params + walk_only)
         self.assertEqual(self.params(frd.scandir_tree), walk_params)
