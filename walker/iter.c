@@ -23,6 +23,7 @@
 #include "api.h"
 #include "internal.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <uv.h>
@@ -280,26 +281,29 @@ static void put_xattrs(struct frd_walk_iter_record *r, const struct frd_walk_ent
 static bool put_entry(struct frd_walk_iter *it, const struct frd_walk_entry *we,
                       enum frd_walk_iter_kind kind, struct frd_walk_iter_record **out)
 {
-    bool apart = !name_in_path(we);
+    // Below a root the name ends the path (frd.h): compared only for a root.
+    bool apart = we->is_root && !name_in_path(we);
     char *mem;
     struct frd_walk_iter_record *r = slot_record(it, we->worker, entry_need(we, apart), &mem);
     if (r == NULL) {
         return false;
     }
-    const char *path = put_str(&mem, we->path, we->path_len);
-    *r = (struct frd_walk_iter_record){
-        .kind = kind,
-        .path = path,
-        .path_len = we->path_len,
-        .entry = *we->entry,
-        .depth = we->depth,
-        .root_index = we->root_index,
-        .worker = we->worker,
-        .is_root = we->is_root,
-        .followed_link = we->followed_link,
-        .persistent_ids = we->persistent_ids,
-        .parent_id = (uint64_t)(uintptr_t)we->parent_state,
-    };
+    FRD_ASSERT(apart || name_in_path(we));
+    // The members from depth on are zeroed at once and then set (a compound literal zeroed
+    // and wrote the whole record member by member: a third of the iterator's cost per entry).
+    memset(&r->depth, 0, sizeof(*r) - offsetof(struct frd_walk_iter_record, depth));
+    r->kind = kind;
+    r->path = put_str(&mem, we->path, we->path_len);
+    r->path_len = we->path_len;
+    r->entry = *we->entry;
+    r->depth = we->depth;
+    r->root_index = we->root_index;
+    r->worker = we->worker;
+    r->is_root = we->is_root;
+    r->followed_link = we->followed_link;
+    r->persistent_ids = we->persistent_ids;
+    r->parent_id = (uint64_t)(uintptr_t)we->parent_state;
+    const char *path = r->path;
     r->entry.name = apart ? put_str(&mem, we->entry->name, we->entry->name_len)
                           : path + we->path_len - we->entry->name_len;
     if (we->link_target != NULL) {
