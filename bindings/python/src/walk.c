@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,29 +208,15 @@ static PyObject *entry_get_error(EntryObject *self, void *closure)
     return PyLong_FromLong(-self->r.code);
 }
 
-/** An object the walk made for this entry, or None. */
-static PyObject *entry_or_none(PyObject *v)
+/** An object the walk made for this entry (the member at offset `closure`), or None. */
+static PyObject *entry_get_made(EntryObject *self, void *closure)
 {
+    PyObject *v = *(PyObject **)(void *)((char *)self + (uintptr_t)closure);
     return v != NULL ? Py_NewRef(v) : Py_NewRef(Py_None);
 }
 
-static PyObject *entry_get_link_target(EntryObject *self, void *closure)
-{
-    (void)closure;
-    return entry_or_none(self->link_target);
-}
-
-static PyObject *entry_get_xattrs(EntryObject *self, void *closure)
-{
-    (void)closure;
-    return entry_or_none(self->xattrs);
-}
-
-static PyObject *entry_get_link_first(EntryObject *self, void *closure)
-{
-    (void)closure;
-    return entry_or_none(self->link_first);
-}
+/** entry_get_made's closure for the member `m`. */
+#define ENTRY_MADE(m) ((void *)(uintptr_t)offsetof(EntryObject, m))
 
 static PyObject *entry_get_link_group(EntryObject *self, void *closure)
 {
@@ -259,21 +246,22 @@ static PyGetSetDef entry_getset[] = {
     {"nlink", (getter)entry_get_nlink, NULL, "st_nlink, or None", NULL},
     {"stat_errno", (getter)entry_get_error, NULL,
      "errno of a failed stat of this entry (then only name and type are known), else None", NULL},
-    {"link_target", (getter)entry_get_link_target, NULL,
-     "with link_targets=True, a symbolic link's target as os.readlink gives it; else None", NULL},
-    {"xattrs", (getter)entry_get_xattrs, NULL,
+    {"link_target", (getter)entry_get_made, NULL,
+     "with link_targets=True, a symbolic link's target as os.readlink gives it; else None",
+     ENTRY_MADE(link_target)},
+    {"xattrs", (getter)entry_get_made, NULL,
      "with xattrs=True, a dict of the entry's extended attributes: name (str or bytes, as "
      "the path) to value (bytes; None when longer than xattr_value_max); empty when it has "
      "none or could not be read (onerror is told); None without xattrs=True",
-     NULL},
+     ENTRY_MADE(xattrs)},
     {"link_group", (getter)entry_get_link_group, NULL,
      "with link_groups=True, for a non-directory with more than one link: its hard-link "
      "group, an int the same for every link to one file; else None",
      NULL},
-    {"link_first", (getter)entry_get_link_first, NULL,
+    {"link_first", (getter)entry_get_made, NULL,
      "with link_group: the path under which the walk met that group first; None in that "
      "first entry itself",
-     NULL},
+     ENTRY_MADE(link_first)},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
