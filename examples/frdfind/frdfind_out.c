@@ -225,6 +225,20 @@ void ff_out_end_record(struct ff_thread *thr)
     }
 }
 
+void ff_out_print_record(struct ff_thread *thr, const char *path, size_t len, char sep)
+{
+    thr->to_tty = false;
+    if (len < thr->cap - thr->len) {
+        memcpy(thr->buf + thr->len, path, len);
+        thr->buf[thr->len + len] = sep;
+        thr->len += len + 1;
+    } else {
+        ff_out_append(thr, path, len);
+        ff_out_byte(thr, sep);
+    }
+    ff_out_end_record(thr);
+}
+
 void ff_out_count(struct ff_thread *thr)
 {
     thr->count++;

@@ -92,6 +92,13 @@ void ff_out_fill(struct ff_thread *thr, char c, size_t n);
 /** Ends a record: the buffer may now be flushed (whole records only reach stdout). */
 void ff_out_end_record(struct ff_thread *thr);
 
+/**
+ * -print's record written whole, as ff_out_append_name(), ff_out_byte() and
+ * ff_out_end_record() write it when the name is shown as it is (no terminal marks): `path`
+ * (`len` bytes), then `sep`. The plain -print's fast path (frdfind_walk.c).
+ */
+void ff_out_print_record(struct ff_thread *thr, const char *path, size_t len, char sep);
+
 /** Counts one -count match on the thread. */
 void ff_out_count(struct ff_thread *thr);
 

@@ -16,6 +16,7 @@
 #include "frdfind_walk.h"
 
 #include "errtext.h"
+#include "frdfind_actions.h"
 #include "frdfind_ctx.h"
 #include "frdfind_eval.h"
 #include "frdfind_exclude.h"
@@ -63,6 +64,11 @@ struct ff_walk {
     unsigned npending;
     struct ff_thread *const *threads; /**< the output states by worker (ff_out_threads()) */
     unsigned nthreads;
+    /** The expression is one -print or -print0, written as it is (no -color, no terminal
+     *  marks), with no -exec, -depth or -execdir levels: on_visit() writes the path straight
+     *  into the worker's buffer (print_plain()) when nothing is pending for the entry. */
+    bool plain_print;
+    char print_sep; /**< plain_print's separator: '\n' or '\0' */
 };
 
 /** -depth: is this directory's evaluation deferred to the post-order hook? Not for one whose
@@ -216,9 +222,33 @@ static bool is_mount_point(const struct ff_options *opts, const struct frd_walk_
     return dev != (uint64_t)parent.st_dev;
 }
 
+/**
+ * The plain -print (struct ff_walk's plain_print) of an entry with no error pending: what
+ * evaluate() does for it, without building the evaluation's state.
+ */
+static enum frd_action print_plain(struct ff_walk *walk, const struct frd_walk_entry *we)
+{
+    struct ff_ctx *ctx = walk->ctx;
+    if (atomic_load_explicit(&walk->quit, memory_order_relaxed) || ff_out_broken(ctx)) {
+        atomic_store(&walk->quit, true);
+        return FRD_ACTION_STOP;
+    }
+    struct ff_thread *thr = we->worker < walk->nthreads ? walk->threads[we->worker] : NULL;
+    if (thr == NULL && (thr = ff_thread_get(ctx, we->worker)) == NULL) {
+        ff_error(ctx, "out of memory");
+        return FRD_ACTION_STOP;
+    }
+    ff_out_print_record(thr, we->path, we->path_len, walk->print_sep);
+    return FRD_ACTION_CONTINUE;
+}
+
 static enum frd_action on_visit(const struct frd_walk_entry *we, void *udata)
 {
     struct ff_walk *walk = udata;
+    if (walk->plain_print && we->entry->error >= 0 && (int)we->depth >= walk->opts->mindepth &&
+        we->worker < walk->npending && walk->pending[we->worker].code >= 0) {
+        return print_plain(walk, we);
+    }
     if (walk->ctx->execs != NULL) {
         ff_exec_dir_visit(walk->ctx, we);
     }
@@ -441,6 +471,11 @@ static int walk_begin(struct ff_ctx *ctx, struct ff_walk *walk, bool exec_levels
     walk->pending = calloc(nstates, sizeof(*walk->pending));
     walk->npending = walk->pending != NULL ? nstates : 0;
     walk->post_order_sync = o->depth && !o->ordered && o->workers != 1;
+    const struct ff_expr *e = o->expr;
+    walk->print_sep = e->sep;
+    walk->plain_print = e->eval == ff_eval_print && (e->needs & FF_NEED_STAT) == 0 &&
+                        (e->sep == '\0' || (!o->color && !ff_out_stdout_is_tty(ctx))) &&
+                        ctx->execs == NULL && !exec_levels && !o->depth;
     for (unsigned i = 0; walk->post_order_sync && i < nstates; i++) {
         // ff_out_flush_each() reads every state: all are made before the walk.
         if (ff_thread_get(ctx, i) == NULL) {
