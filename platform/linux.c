@@ -71,33 +71,27 @@ static unsigned lx_statx_mask(unsigned wanted)
     return mask;
 }
 
+/* Each run of statx attribute bits lands on its enum frd_attr bits by one shift:
+ * lx_attributes() is five shifts and masks, with no loop over a table, per statx. */
+_Static_assert(STATX_ATTR_COMPRESSED >> 2 == FRD_ATTR_COMPRESSED, "statx attribute bit moved");
+_Static_assert(STATX_ATTR_IMMUTABLE >> 3 == FRD_ATTR_IMMUTABLE, "statx attribute bit moved");
+_Static_assert(STATX_ATTR_APPEND >> 3 == FRD_ATTR_APPEND, "statx attribute bit moved");
+_Static_assert(STATX_ATTR_NODUMP >> 3 == FRD_ATTR_NODUMP, "statx attribute bit moved");
+_Static_assert(STATX_ATTR_ENCRYPTED >> 7 == FRD_ATTR_ENCRYPTED, "statx attribute bit moved");
+_Static_assert(STATX_ATTR_AUTOMOUNT >> 7 == FRD_ATTR_AUTOMOUNT, "statx attribute bit moved");
+_Static_assert(STATX_ATTR_MOUNT_ROOT >> 7 == FRD_ATTR_MOUNT_ROOT, "statx attribute bit moved");
+_Static_assert(STATX_ATTR_VERITY >> 13 == FRD_ATTR_VERITY, "statx attribute bit moved");
+_Static_assert(STATX_ATTR_DAX >> 13 == FRD_ATTR_DAX, "statx attribute bit moved");
+
 /** enum frd_attr bits from statx attribute bits (stx_attributes or stx_attributes_mask). */
 static uint32_t lx_attributes(uint64_t statx_attr)
 {
-    static const struct {
-        uint64_t statx_bit;
-        uint32_t attr;
-    } map[] = {
-        {STATX_ATTR_COMPRESSED, FRD_ATTR_COMPRESSED},
-        {STATX_ATTR_IMMUTABLE, FRD_ATTR_IMMUTABLE},
-        {STATX_ATTR_APPEND, FRD_ATTR_APPEND},
-        {STATX_ATTR_NODUMP, FRD_ATTR_NODUMP},
-        {STATX_ATTR_ENCRYPTED, FRD_ATTR_ENCRYPTED},
-        {STATX_ATTR_AUTOMOUNT, FRD_ATTR_AUTOMOUNT},
-        {STATX_ATTR_MOUNT_ROOT, FRD_ATTR_MOUNT_ROOT},
-        {STATX_ATTR_VERITY, FRD_ATTR_VERITY},
-        {STATX_ATTR_DAX, FRD_ATTR_DAX},
-    };
-    uint32_t out = 0;
-    if (statx_attr == 0) {
-        return 0;
-    }
-    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-        if (statx_attr & map[i].statx_bit) {
-            out |= map[i].attr;
-        }
-    }
-    return out;
+    uint64_t out =
+        ((statx_attr >> 2) & FRD_ATTR_COMPRESSED) |
+        ((statx_attr >> 3) & (FRD_ATTR_IMMUTABLE | FRD_ATTR_APPEND | FRD_ATTR_NODUMP)) |
+        ((statx_attr >> 7) & (FRD_ATTR_ENCRYPTED | FRD_ATTR_AUTOMOUNT | FRD_ATTR_MOUNT_ROOT)) |
+        ((statx_attr >> 13) & (FRD_ATTR_VERITY | FRD_ATTR_DAX));
+    return (uint32_t)out;
 }
 
 static int64_t lx_ts(struct statx_timestamp ts)
@@ -197,12 +191,12 @@ bool frd__plat_force_fallback(bool on)
 /** What one listing asks of each entry: the wanted fields and the statx mask for them. */
 struct lx_want {
     unsigned fields;     /**< enum frd_field bits, FRD_FIELD_TYPE always among them */
-    unsigned statx_mask; /**< lx_statx_mask(fields) */
+    unsigned statx_mask; /**< lx_statx_mask(fields), made at the first stat (0 before) */
     bool dirent_only;    /**< the record answers every wanted field when it has a d_type */
 };
 
 /** Appends the records of one getdents64 batch. @return entries appended, or a code. */
-static int lx_append_batch(int fd, const uint8_t *buf, size_t len, const struct lx_want *want,
+static int lx_append_batch(int fd, const uint8_t *buf, size_t len, struct lx_want *want,
                            struct frd_list *list, struct frd__failure *op)
 {
     int appended = 0;
@@ -234,6 +228,9 @@ static int lx_append_batch(int fd, const uint8_t *buf, size_t len, const struct 
         if (frd__test_before_stat != NULL) {
             frd__test_before_stat(fd, name);
         }
+        if (want->statx_mask == 0) {
+            want->statx_mask = lx_statx_mask(want->fields); // (never 0: STATX_TYPE is in it)
+        }
         int err = lx_stat_flags(fd, e->name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT, want->fields,
                                 want->statx_mask, e);
         if (frd__unix_settle_stat(list, e, err, dtype)) {
@@ -252,7 +249,7 @@ static struct lx_want lx_want_of(const struct frd_lister *lister)
 {
     struct lx_want want;
     want.fields = frd__wanted_fields(lister->flags, lister->wanted);
-    want.statx_mask = lx_statx_mask(want.fields);
+    want.statx_mask = 0; // most listings stat nothing: made when the first stat needs it
     want.dirent_only = (want.fields & ~(unsigned)FRD__DIRENT_FIELDS) == 0;
     return want;
 }
@@ -262,7 +259,7 @@ static struct lx_want lx_want_of(const struct frd_lister *lister)
  * @return entries appended (>= 0, with *end false), 0 with *end true at the end of the
  * directory, or a negative code.
  */
-static int lx_read_buffer(struct frd_lister *lister, int fd, const struct lx_want *want,
+static int lx_read_buffer(struct frd_lister *lister, int fd, struct lx_want *want,
                           struct frd_list *list, bool *end, struct frd__failure *op)
 {
     *end = false;
