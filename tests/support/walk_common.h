@@ -84,7 +84,9 @@ static inline int recs_cmp(const void *a, const void *b)
 
 static inline void recs_sort(struct recs *r)
 {
-    qsort(r->v, r->n, sizeof(*r->v), recs_cmp);
+    if (r->n > 1) { // (an empty set has no array: qsort() may not be given NULL)
+        qsort(r->v, r->n, sizeof(*r->v), recs_cmp);
+    }
 }
 
 /**
