@@ -233,6 +233,51 @@ static void test_walk_fields_type_only_is_names_only(void **state)
     rec_ctx_free(&c);
 }
 
+/** Records path, type, depth and whether a link was followed (udata: a struct rec_ctx). */
+static enum frd_action plain_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct rec_ctx *c = udata;
+    char buf[8192];
+    int n =
+        snprintf(buf, sizeof(buf), "%s\t%c\t%u\t%d\t%d", we->path, frd_type_letter(we->entry->type),
+                 we->depth, we->followed_link, we->entry->error);
+    assert_true(n > 0 && (size_t)n < sizeof(buf));
+    recs_add(&c->recs, buf, (size_t)n);
+    return FRD_ACTION_CONTINUE;
+}
+
+/*
+ * The concurrent walk's shortcut for plain entries (walker/core/resolve.h
+ * frd__resolve_plain(): listed with their type alone, neither a directory nor a link to
+ * follow) against the general resolution: a walk that also asks each entry's size resolves
+ * every entry through frd__resolve_entry(). Both meet the same entries with the same types,
+ * depths, links followed and errors, links followed or not.
+ */
+static void test_walk_plain_entries_as_the_general_path(void **state)
+{
+    (void)state;
+    const enum frd_follow follows[] = {FRD_FOLLOW_NEVER, FRD_FOLLOW_ALL};
+    for (size_t f = 0; f < sizeof(follows) / sizeof(follows[0]); f++) {
+        struct rec_ctx plain;
+        struct rec_ctx general;
+        rec_ctx_init(&plain, REC_NAMES);
+        rec_ctx_init(&general, REC_NAMES);
+        struct frd_walk_options o;
+        walk_opts(&o, 0);
+        o.follow = follows[f];
+        o.on_error = rec_error;
+        o.fields = FRD_FIELD_TYPE;
+        assert_int_equal(frd_walk(tree, &o, plain_visit, &plain), 0);
+        o.fields = FRD_FIELD_TYPE | FRD_FIELD_SIZE;
+        assert_int_equal(frd_walk(tree, &o, plain_visit, &general), 0);
+        assert_true(plain.recs.n > 10);
+        recs_assert_equal(&plain.recs, &general.recs, "plain entries, visits");
+        recs_assert_equal(&plain.errors, &general.errors, "plain entries, errors");
+        rec_ctx_free(&plain);
+        rec_ctx_free(&general);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +293,7 @@ int main(void)
         cmocka_unit_test(test_walk_unique_visits_each_file_and_dir_once),
         cmocka_unit_test(test_walk_one_file_system_matches_find_xdev),
         cmocka_unit_test(test_walk_fields_type_only_is_names_only),
+        cmocka_unit_test(test_walk_plain_entries_as_the_general_path),
     };
     if (getenv("FRD_TEST_FILTER") != NULL) {
         cmocka_set_test_filter(getenv("FRD_TEST_FILTER"));

@@ -74,6 +74,15 @@ bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_o
     size_t sep = frd__path_sep(w->path, dir_len);
     unsigned depth = node->depth + 1;
     unsigned slot = frd__slot_hold(w); // reports and visits below, under one (sched/width.c)
+    // What is the same for every entry of the listing is filled once.
+    struct frd_walk_entry we = {
+        .depth = depth,
+        .parent_fd = walk->opts.flags & FRD_WALK_NO_PARENT_FD ? FRD_INVALID_FD : fd,
+        .is_root = false,
+        .root_index = node->root_index,
+        .worker = slot,
+        .parent_state = node->state,
+    };
     for (size_t i = 0; i < count; i++) {
         struct frd_entry kst;
         bool no_descent = false;
@@ -99,32 +108,25 @@ bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_o
             return false;
         }
         struct frd__resolved r;
-        int how = frd__resolve_entry(w, node, fd, cls, e, true, &r);
+        int how = frd__resolve_plain(walk, node, e, &r)
+                      ? RESOLVE_VISIT
+                      : frd__resolve_entry(w, node, fd, cls, e, true, &r);
         if (r.err < 0 && !cc_report_resolved(w, &r, depth)) {
             return false;
         }
         if (how == RESOLVE_SKIP) {
             continue;
         }
-        struct frd_walk_entry we = {
-            .path = w->path,
-            .path_len = path_len,
-            .entry = r.entry,
-            .depth = depth,
-            .parent_fd = walk->opts.flags & FRD_WALK_NO_PARENT_FD ? FRD_INVALID_FD : fd,
-            .is_root = false,
-            .followed_link = r.followed,
-            .persistent_ids = r.persistent && !walk->plan.names_only,
-            .root_index = node->root_index,
-            .worker = slot,
-            .parent_state = node->state,
-        };
+        we.path = w->path; // (moves when it grows)
+        we.path_len = path_len;
+        we.entry = r.entry;
+        we.followed_link = r.followed;
+        we.persistent_ids = r.persistent && !walk->plan.names_only;
         void *state = NULL;
-        if (r.entry->type == FRD_TYPE_DIR) {
-            we.dir_state = &state;
-        }
+        we.dir_state = r.entry->type == FRD_TYPE_DIR ? &state : NULL;
         enum frd_action act = frd__visit(w, &we);
-        if (act != FRD_ACTION_CONTINUE || no_descent || !frd__may_descend(walk, node, &r)) {
+        if (act != FRD_ACTION_CONTINUE || no_descent || r.entry->type != FRD_TYPE_DIR ||
+            !frd__may_descend(walk, node, &r)) {
             frd__state_free(walk, state); // not entered: released at once
             if (act == FRD_ACTION_STOP) {
                 return false;

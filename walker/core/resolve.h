@@ -38,6 +38,31 @@ enum { RESOLVE_VISIT = 0, RESOLVE_SKIP = 1 };
 int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd fd,
                        enum frd__vol_class dir_class, const struct frd_entry *e, bool dedupe,
                        struct frd__resolved *r);
+/**
+ * frd__resolve_entry()'s answer where it needs no look: an entry listed with its type alone
+ * (no id to check or dedupe by, nothing to slim for a names-only walk) that is neither a
+ * directory nor a link to follow is visited as it is. Fills *r as frd__resolve_entry()
+ * would. @return true then; false: call frd__resolve_entry().
+ */
+static inline bool frd__resolve_plain(const struct frd_walk *walk, const struct frd__wnode *dir,
+                                      const struct frd_entry *e, struct frd__resolved *r)
+{
+    if (e->type == FRD_TYPE_DIR || (e->fields & ~(unsigned)FRD_FIELD_TYPE) != 0 ||
+        (e->type == FRD_TYPE_LNK && walk->opts.follow == FRD_FOLLOW_ALL)) {
+        return false;
+    }
+    r->entry = e;
+    r->followed = false;
+    r->has_id = false;
+    r->id.subvol = 0;
+    r->loop = NULL;
+    r->err = 0;
+    r->canon = NULL;
+    r->persistent = false;
+    r->path_has_link = (dir->flags & WN_PATH_HAS_LINK) != 0;
+    return true;
+}
+
 /** Visit-each-once check (inserts the id). @return true for a duplicate to skip. */
 bool frd__is_duplicate(struct frd_walk *walk, const struct frd__resolved *r);
 /** May the walk descend into this entry (after a CONTINUE)? */
