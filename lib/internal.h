@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /** Always-on check of an internal invariant (never of file system input). */
 #define FRD_VERIFY(cond)                                                                      \
@@ -97,12 +98,43 @@ void *frd__grow_array(void *ptr, size_t *cap, size_t need, size_t min, size_t si
          : ((ptr) = frd__grow_array((ptr), &(cap), (size_t)(need), (min), sizeof(*(ptr))), \
             (size_t)(need) <= (cap) ? 1 : FRD_ENOMEM))
 
+/** An entry list (lib/list.c): here so that frd__list_push() inlines in the listers' loops. */
+struct frd_list {
+    struct frd_entry *entries;
+    size_t count;
+    size_t capacity;
+    char *arena;
+    size_t arena_used;
+    size_t arena_capacity;
+    size_t allocations;
+    struct list_key *keys; /**< frd_list_sort()'s records, kept for the next sort */
+    size_t keys_cap;
+};
+
+/** frd__list_push() where the list must grow first (lib/list.c). */
+struct frd_entry *frd__list_push_grow(struct frd_list *list, const char *name, size_t name_len);
+
 /**
  * Appends an entry whose name is copied into the list's arena and returns it, so a backend
  * can fill the metadata in place. @return the new entry, or NULL when memory ran out (the
  * list is then unchanged).
  */
-struct frd_entry *frd__list_push(struct frd_list *list, const char *name, size_t name_len);
+static inline struct frd_entry *frd__list_push(struct frd_list *list, const char *name,
+                                               size_t name_len)
+{
+    if (list->count == list->capacity || name_len >= list->arena_capacity - list->arena_used) {
+        return frd__list_push_grow(list, name, name_len);
+    }
+    char *copy = list->arena + list->arena_used;
+    memcpy(copy, name, name_len);
+    copy[name_len] = '\0';
+    list->arena_used += name_len + 1;
+    struct frd_entry *e = &list->entries[list->count++];
+    memset(e, 0, sizeof(*e));
+    e->name = copy;
+    e->name_len = name_len;
+    return e;
+}
 
 /** Drops the last entry pushed (a backend found it had vanished before its stat). */
 void frd__list_pop(struct frd_list *list);

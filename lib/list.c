@@ -8,24 +8,14 @@
  * appended. When the arena has to grow, the names move to a block twice the size and every
  * entry's name pointer is rebased; growth doubles, so that costs O(1) per entry amortized.
  * Because names are laid out in append order, a name's address is also its sequence number,
- * which is what makes the sort below stable without storing anything extra.
+ * which is what makes the sort below stable without storing anything extra. The struct is in
+ * internal.h, where frd__list_push() appends in place while there is room; its growth is
+ * here (frd__list_push_grow()).
  */
 #include "internal.h"
 #include "introsort.h"
 
 #include <string.h>
-
-struct frd_list {
-    struct frd_entry *entries;
-    size_t count;
-    size_t capacity;
-    char *arena;
-    size_t arena_used;
-    size_t arena_capacity;
-    size_t allocations;
-    struct list_key *keys; /**< frd_list_sort()'s records, kept for the next sort */
-    size_t keys_cap;
-};
 
 int frd_list_new(struct frd_list **out)
 {
@@ -108,7 +98,7 @@ static int list_reserve_arena(struct frd_list *list, size_t need)
     return 0;
 }
 
-struct frd_entry *frd__list_push(struct frd_list *list, const char *name, size_t name_len)
+struct frd_entry *frd__list_push_grow(struct frd_list *list, const char *name, size_t name_len)
 {
     if (name_len == SIZE_MAX || list_reserve_entries(list) < 0 ||
         list_reserve_arena(list, name_len + 1) < 0) {
