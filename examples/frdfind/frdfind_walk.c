@@ -65,8 +65,8 @@ struct ff_walk {
     struct ff_thread *const *threads; /**< the output states by worker (ff_out_threads()) */
     unsigned nthreads;
     /** The expression is one -print or -print0, written as it is (no -color, no terminal
-     *  marks), with no -exec, -depth or -execdir levels: on_visit() writes the path straight
-     *  into the worker's buffer (print_plain()) when nothing is pending for the entry. */
+     *  marks), with no -exec, -depth or -execdir levels: the visits write the path straight
+     *  into the worker's buffer (on_visit_plain()) when nothing is pending for the entry. */
     bool plain_print;
     char print_sep; /**< plain_print's separator: '\n' or '\0' */
 };
@@ -245,10 +245,6 @@ static enum frd_action print_plain(struct ff_walk *walk, const struct frd_walk_e
 static enum frd_action on_visit(const struct frd_walk_entry *we, void *udata)
 {
     struct ff_walk *walk = udata;
-    if (walk->plain_print && we->entry->error >= 0 && (int)we->depth >= walk->opts->mindepth &&
-        we->worker < walk->npending && walk->pending[we->worker].code >= 0) {
-        return print_plain(walk, we);
-    }
     if (walk->ctx->execs != NULL) {
         ff_exec_dir_visit(walk->ctx, we);
     }
@@ -266,6 +262,18 @@ static enum frd_action on_visit(const struct frd_walk_entry *we, void *udata)
                                                                        : FRD_ACTION_CONTINUE;
     }
     return evaluate(walk, we, &known);
+}
+
+/** The visit callback of a plain -print (struct ff_walk's plain_print): an entry with an
+ *  error pending, or above -mindepth, goes the general way (on_visit()). */
+static enum frd_action on_visit_plain(const struct frd_walk_entry *we, void *udata)
+{
+    struct ff_walk *walk = udata;
+    if (we->entry->error < 0 || (int)we->depth < walk->opts->mindepth ||
+        we->worker >= walk->npending || walk->pending[we->worker].code < 0) {
+        return on_visit(we, udata);
+    }
+    return print_plain(walk, we);
 }
 
 static void on_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_dir_totals *totals,
@@ -536,7 +544,8 @@ int ff_walk_all(struct ff_ctx *ctx, uint64_t *count)
         }
         o->roots = &o->paths[i];
         o->nroots = end - i;
-        int rc = frd_walk_roots(o->roots, o->nroots, &wo, on_visit, &walk);
+        int rc = frd_walk_roots(o->roots, o->nroots, &wo,
+                                walk.plain_print ? on_visit_plain : on_visit, &walk);
         if (rc < 0 && rc != FRD_ESTOPPED && !atomic_load(&walk.quit)) {
             ff_error(ctx, tool_strerror(rc));
         }
