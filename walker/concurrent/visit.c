@@ -127,7 +127,9 @@ bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_o
         enum frd_action act = frd__visit(w, &we);
         if (act != FRD_ACTION_CONTINUE || no_descent || r.entry->type != FRD_TYPE_DIR ||
             !frd__may_descend(walk, node, &r)) {
-            frd__state_free(walk, state); // not entered: released at once
+            if (state != NULL) {
+                frd__state_free(walk, state); // not entered: released at once
+            }
             if (act == FRD_ACTION_STOP) {
                 return false;
             }
