@@ -5,7 +5,7 @@
  * Linux backend: openat + getdents64 into the lister's buffer, then one statx per entry.
  *
  * Per directory: openat(O_DIRECTORY), then getdents64 until it returns 0. Each record is
- * decoded by decode/dirent64.c (the kernel's buffer is not trusted), "." and ".." are
+ * decoded by decode/dirent64.h (the kernel's buffer is not trusted), "." and ".." are
  * dropped, and the name is copied into the list's arena. Then
  * statx(dirfd, name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT, mask) fills the entry, relative
  * to the directory's descriptor, so no path is resolved and a link is never followed. The
@@ -19,7 +19,7 @@
  * (runc#2151): the first such answer latches a process-wide flag and every later stat goes
  * to fstatat, which fills what struct stat has (no btime, no attributes).
  */
-#include "decode.h"
+#include "dirent64.h"
 #include "internal.h"
 #include "platform.h"
 #include "unix_stat.h"
@@ -203,7 +203,7 @@ static int lx_append_batch(int fd, const uint8_t *buf, size_t len, struct lx_wan
     size_t pos = 0;
     struct frd__dirent64 rec;
     int rc;
-    while ((rc = frd__decode_dirent64(buf, len, &pos, &rec)) > 0) {
+    while ((rc = frd__decode_dirent64_inline(buf, len, &pos, &rec)) > 0) {
         const char *name = rec.name;
         if (name[0] == '.' && (rec.name_len == 1 || (rec.name_len == 2 && name[1] == '.'))) {
             continue;
