@@ -111,17 +111,8 @@ static void wn_list_batches(struct frd__worker *w, struct frd__wnode *node, frd_
     int rc = frd_lister_batch_begin(lister, fd, NULL);
     while (rc >= 0) {
         struct frd__batch *b = NULL;
-        struct frd_list *list = w->list;
-        if (split) {
-            if ((b = frd__batch_take(w)) == NULL) {
-                frd__walk_stop(walk, FRD_ENOMEM, w);
-                ok = false;
-                break;
-            }
-            list = b->list;
-        } else {
-            frd_list_clear(list);
-        }
+        struct frd_list *list = w->list; // read here; a batch to hand off takes it after
+        frd_list_clear(list);
         if (!first) {
             frd__slot_yield(w); // the next read may block: a widened pool's slot goes back
         }
@@ -138,13 +129,19 @@ static void wn_list_batches(struct frd__worker *w, struct frd__wnode *node, frd_
         first = false;
         size_t n = frd_list_count(list);
         if (!ok || n == 0) {
-            if (b != NULL) {
-                frd__batch_put(walk, b);
-            }
-            break;
+            break; // (most directories: the read after the first batch finds the end)
         }
         entries += n;
-        if (b != NULL) {
+        if (split) {
+            // A batch for the deque, taken once there are entries for it: they trade lists
+            // with the worker, so no spare is taken and given back at a directory's end.
+            if ((b = frd__batch_take(w)) == NULL) {
+                frd__walk_stop(walk, FRD_ENOMEM, w);
+                ok = false;
+                break;
+            }
+            w->list = b->list;
+            b->list = list;
             b->owner = w;
             b->cls = cls;
             b->late_stat = late_stat;
