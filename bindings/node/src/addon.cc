@@ -840,6 +840,9 @@ class Walker : public Napi::ObjectWrap<Walker>
         : Napi::ObjectWrap<Walker>(info), st_(std::make_unique<State>())
     {
         Napi::Env env = info.Env();
+        if (Walks::Of(env).ending) {
+            return; // no walk starts (nor error is thrown) as the environment ends
+        }
         if (!info[0].IsObject() || !ParseConfig(env, info[0].As<Napi::Object>(), &st_->cfg)) {
             if (!env.IsExceptionPending()) {
                 Napi::TypeError::New(env, "options expected").ThrowAsJavaScriptException();
@@ -987,6 +990,9 @@ class Walker : public Napi::ObjectWrap<Walker>
         Napi::HandleScope scope(env);
         std::vector<Napi::FunctionReference> cbs;
         cbs.swap(w->cancelled_);
+        if (st->walks->ending) {
+            cbs.clear(); // no JavaScript runs any more (Walks::OnEnd)
+        }
         for (auto &cb : cbs) {
             CallBack(env, cb.Value(), 0, nullptr, *w->ctx_);
         }
@@ -1070,6 +1076,9 @@ class Walker : public Napi::ObjectWrap<Walker>
     Napi::Value Next(const Napi::CallbackInfo &info)
     {
         Napi::Env env = info.Env();
+        if (st_->walks == nullptr || st_->walks->ending) {
+            return env.Undefined(); // never started, or the environment ends: nothing to wait on
+        }
         if (!info[0].IsFunction() || !pending_.IsEmpty() || closing_) {
             Napi::Error::New(env, "frd: next() needs a callback, one at a time, before the end")
                 .ThrowAsJavaScriptException();
@@ -1085,7 +1094,10 @@ class Walker : public Napi::ObjectWrap<Walker>
     // its descriptors closed (at once if they are).
     Napi::Value Cancel(const Napi::CallbackInfo &info)
     {
-        if (info[0].IsFunction()) {
+        if (st_->walks == nullptr) {
+            return info.Env().Undefined(); // never started
+        }
+        if (info[0].IsFunction() && !st_->walks->ending) {
             if (closed_) {
                 info[0].As<Napi::Function>().Call({});
                 return info.Env().Undefined();
