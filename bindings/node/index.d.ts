@@ -136,7 +136,8 @@ export interface WalkOptions {
   bigint?: boolean;
   /** Entries per batch: an integer 1 to 65536. Default 2048, or 1024 with stats. */
   batchSize?: number;
-  /** Batches queued ahead of the consumer before the walk's threads wait: 1 to 64. Default 8. */
+  /** Batches' worth of entries (highWaterMark * batchSize) the walk buffers ahead of the
+   *  consumer before its threads wait: 1 to 64. Default 8. */
   highWaterMark?: number;
   /** Walker threads: 0 (default) for the machine's parallelism, else 1 to 8. */
   workers?: number;

@@ -1,5 +1,5 @@
 // frd for Node.js: readdir() in fs.readdir's shape (callback, promise and sync) and walk(), an
-// async iterator of batches, both over frd's parallel walker (src/addon.cc). The addon hands
+// async iterator of batches, both over frd's pull iterator (src/addon.cc). The addon hands
 // over batches (names joined by NUL, parent directories, types, name ends and metadata in
 // typed arrays) as its callbacks' arguments; this file turns them into Dirent-like objects
 // and strings.
@@ -229,7 +229,7 @@ function nativeOptions(root, o) {
     // Smaller batches with stats: at 2,048 (300 KB each) the metadata walk was slower and
     // held timers back longer on a loaded machine, where names-only walks gained from them.
     batchSize: o.batchSize ?? (o.stats ? 1024 : 2048),
-    queueLimit: o.highWaterMark ?? 8,
+    queueLimit: o.highWaterMark ?? 8, // the walk buffers queueLimit * batchSize entries
   };
 }
 
@@ -321,8 +321,8 @@ function keepErrors(out, errors) {
 
 /**
  * The async iterator walk() returns: each step yields one batch (an array of entries) as
- * the walk produces it. A bounded queue of batches sits between the walk and this iterator;
- * while it is full the walk's threads wait. `nopts`: nativeOptions() of the checked options.
+ * the walk produces it. The walk runs ahead up to highWaterMark batches' worth of entries
+ * (frd's pull iterator buffers them) and its threads wait while that buffer is full. `nopts`: nativeOptions() of the checked options.
  * `errors`: with errors: 'collect', the errors met below the root so far (each before the
  * batch it was met ahead of is yielded; all of them once the iteration has ended).
  */
@@ -425,7 +425,7 @@ class Walk {
  * (leave out what git ignores, before any stat), errors
  * ('throw', 'ignore' or 'collect' below the root: 'collect' goes on and keeps each error
  * in the iterator's `errors`), bigint (stats as fs.BigIntStats), withFileTypes (false:
- * relative path strings), batchSize, highWaterMark (batches queued), workers. Bad arguments
+ * relative path strings), batchSize, highWaterMark (batches buffered ahead), workers. Bad arguments
  * throw here.
  */
 function walk(p, options) {

@@ -1,45 +1,47 @@
 // addon.cc: the native half of frd's Node.js binding (lib/index.js is the other half).
 //
-// A Walker runs one frd walk on frd's own threads. Each worker fills its own batch (names
-// joined by NUL, their parent directories, types and, when asked, metadata in typed arrays);
-// a full batch goes to a bounded queue, and a worker that finds the queue full waits until
-// JavaScript has taken a batch (backpressure: the walk pauses while JavaScript lags). The
-// loop thread hands one batch per uv_async wake-up to the callback waiting in next(), so
-// timers run between batches. runSync() walks on the calling thread's behalf and returns
-// every batch at once (for readdirSync). JavaScript turns batches into Dirent-like objects.
+// A Walker runs one walk on frd's pull iterator (frd_walk_iter_open(), frd.h): the walk runs
+// ahead on frd's own threads, with at most highWaterMark * batchSize records buffered (the
+// iterator's bound: its workers wait for room while JavaScript lags). The binding keeps no
+// queue of its own. Batches are pulled on libuv's thread pool (uv_queue_work): a fetch takes
+// the iterator's records until it has a batch for JavaScript (names joined by NUL, their
+// parent directories, types and, when asked, metadata in typed arrays), and the loop thread
+// hands it to the callback waiting in next(), then starts the next fetch at once, so the
+// next batch is made while JavaScript takes this one apart. Neither the loop thread nor a
+// wake-up per batch of the walk's workers is needed: the fetch is the iterator's consumer,
+// and the loop learns that a batch is ready when the fetch's work completes. A fetch waits
+// for the walk in steps of kWaitMs (frd_walk_iter_wait()), so a cancel is seen within one.
+// runSync() pulls the whole walk on the calling thread (for readdirSync).
 //
 // A batch's numbers (types, directory starts, name ends, metadata) sit in one malloc'd block
-// that a worker fills in place and that JavaScript then owns as an external ArrayBuffer (its
+// that the fetch fills in place and that JavaScript then owns as an external ArrayBuffer (its
 // typed arrays are views into it; its finalizer gives it back, see below): the loop thread
-// copies and zeroes nothing but the two strings. The batch is handed to JavaScript as the callback's arguments
-// (no array to fill and take apart); a batch whose names are all ASCII comes with each name's
-// end offset, so JavaScript slices the names out without searching, and its strings are made
-// as Latin-1 (a copy, no UTF-8 decoding).
+// copies and zeroes nothing but the two strings. The batch is handed to JavaScript as the
+// callback's arguments (no array to fill and take apart); a batch whose names are all ASCII
+// comes with each name's end offset, so JavaScript slices the names out without searching,
+// and its strings are made as Latin-1 (a copy, no UTF-8 decoding).
 //
 // Memory is recycled while walks run: the ArrayBuffer's finalizer gives a full batch's block
-// back to a pool that workers take from, and a handed-over batch's strings wait in its walk
+// back to a pool that fetches take from, and a handed-over batch's strings wait in its walk
 // for the next batch. Freed instead, the blocks went back to the worker threads' malloc
 // arenas from the loop thread, which trimmed them (madvise, a TLB flush on every CPU) and
 // the next batch faulted the pages in again.
 //
-// Walks dropped unfinished: a walk parks once its queue is full (at most queueLimit batches
-// and one being filled per worker), and the bytes its batches hold are reported to V8
-// (AdjustExternalMemory) as they change. Its iterator's FinalizationRegistry (lib/index.js)
-// cancels it when collected, and Walks below makes V8 collect when many walks are open, so
-// parked walks stay bounded without the program asking for a collection. Neither a parked
-// walk nor the library's handle for its end keeps the process alive; as the environment
-// ends (exit, a worker terminated) the open walks are cancelled and closed before Node goes
-// on (Walks::OnEnd). cancel(callback) calls back once the walk's threads are joined and its
-// descriptors closed.
+// Walks dropped unfinished: a walk parks once the iterator's buffer is full, and the bytes
+// that buffer may hold are reported to V8 (AdjustExternalMemory) while the walk is open. Its
+// iterator's FinalizationRegistry (lib/index.js) cancels it when collected, and Walks below
+// makes V8 collect when many walks are open, so parked walks stay bounded without the
+// program asking for a collection. A parked walk does not keep the process alive; as the
+// environment ends (exit, a worker terminated) the open walks are cancelled and closed
+// before Node goes on (Walks::OnEnd). cancel(callback) calls back once the walk's threads
+// are joined and its descriptors closed (frd_walk_iter_close(), run on the thread pool).
 #include "frd.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <fnmatch.h>
 #include <memory>
 #include <mutex>
@@ -56,9 +58,14 @@ constexpr unsigned kMaxWorkers = 8; // frd_walk_options.workers is at most 8
 // Bounds of the options, as lib/validate.js checks them (the addon checks them again, so
 // that no value can make it allocate without bound).
 constexpr uint32_t kMaxBatch = 65536; // entries per batch
-constexpr uint32_t kMaxQueue = 64;    // batches queued ahead of the consumer
+constexpr uint32_t kMaxQueue = 64;    // highWaterMark: batches the walk buffers ahead
 constexpr size_t kNumFields = 13;     // doubles per entry with stats (see lib/index.js)
 constexpr size_t kNsFields = 4;       // int64 ns times per entry with stats
+// How long a fetch waits for the walk before it looks whether the walk was cancelled (ms).
+constexpr unsigned kWaitMs = 10;
+// The bytes the iterator may hold per record it buffers: the record and its strings (the
+// iterator's first arena is 128 bytes a record).
+constexpr size_t kRecordBytes = sizeof(struct frd_walk_iter_record) + 128;
 
 // The layout of a batch's block, for `cap` entries: with stats, kNumFields doubles and
 // kNsFields int64 per entry first, then the directory starts and the name ends (uint32) and
@@ -148,47 +155,38 @@ BlockPool &Pool()
     return *pool;
 }
 
-// The native bytes a walk holds (its batches' blocks and strings), kept by whichever thread
-// allocates or frees them; the loop thread reports the change to V8 (Walker::Report).
-using Bytes = std::atomic<int64_t>;
-
+// A batch for JavaScript, filled by one fetch (or by runSync) and handed over by the loop.
 struct Batch {
     std::string names;              // each name (or relative path) followed by a NUL
     std::string dirs;               // each parent directory (relative) followed by a NUL
     unsigned char *block = nullptr; // Layout; owned here until ToJs hands it to an ArrayBuffer
     size_t blockSize = 0;           // its bytes
     size_t dirCount = 0;            // directory groups: dirStart[0..dirCount)
-    std::string lastDir;            // the directory of the current group
+    size_t lastDirOff = 0;          // where the current group's directory starts in dirs
+    uint64_t lastParent = 0;        // the iterator's number of that directory (parent_id)
     size_t count = 0;
     unsigned char high = 0; // the bytes of the names OR'ed: bit 7 set unless all are ASCII
-    Bytes *held;            // the walk's count of native bytes, which includes this batch's
-    int64_t strBytes = 0;   // the strings' capacity as last counted in *held
-    explicit Batch(Bytes *h) : held(h)
-    {
-    }
+    Batch() = default;
     ~Batch()
+    {
+        GiveBlock();
+    }
+    void GiveBlock()
     {
         if (block != nullptr) {
             Pool().Give(block, blockSize);
-            *held -= static_cast<int64_t>(blockSize);
+            block = nullptr;
         }
-        *held -= strBytes;
-    }
-    // Counts the strings' capacity (grown by long names) in *held.
-    void Recount()
-    {
-        const auto now =
-            static_cast<int64_t>(names.capacity() + dirs.capacity() + lastDir.capacity());
-        *held += now - strBytes;
-        strBytes = now;
     }
     // Empties the batch for reuse, keeping the strings' memory (its block is gone).
     void Clear()
     {
+        GiveBlock();
         names.clear();
         dirs.clear();
-        lastDir.clear();
         dirCount = 0;
+        lastDirOff = 0;
+        lastParent = 0;
         count = 0;
         high = 0;
     }
@@ -208,15 +206,15 @@ struct Config {
     std::vector<std::string> nameGlobs; // matched against the entry's name
     std::vector<std::string> pathGlobs; // with a '/': matched against the relative path
     size_t batchSize = 2048;
-    size_t queueLimit = 8;
     // gitignore: git's rules (opts.ignore), freed with the walk's state.
     std::unique_ptr<struct frd_ignore, void (*)(struct frd_ignore *)> ignore{nullptr,
                                                                              frd_ignore_free};
-    struct frd_walk_options opts;
-    Layout layout{0, false}; // of every batch (set once batchSize and stats are known)
+    struct frd_walk_options opts; // opts.max_buffered: highWaterMark * batchSize records
+    Layout layout{0, false};      // of every batch (set once batchSize and stats are known)
 };
 
 class Walker;
+struct Walks;
 
 // An error below the root kept by errors: 'collect' (made a JavaScript error on the loop).
 struct ErrorRecord {
@@ -225,35 +223,45 @@ struct ErrorRecord {
     std::string path;
 };
 
-// What the walk's threads share with the loop thread.
+// One walk's state. The iterator's consumer is one fetch at a time (a work item on libuv's
+// pool, or runSync's thread); the loop thread touches the fields a fetch fills only between
+// fetches (uv_queue_work orders them), so they need no lock. The walk's own threads read
+// cfg and globBuf only (OnError, OnChildren).
 struct State {
-    Bytes held{0}; // native bytes of the walk's batches (Batch::held): first, so destroyed last
     Config cfg;
-    bool sync = false;
-    std::unique_ptr<Batch> cur[kMaxWorkers];
-    std::string globBuf[kMaxWorkers];
-    std::mutex mu;
-    std::condition_variable space;
-    std::deque<std::unique_ptr<Batch>> queue;
-    std::vector<std::unique_ptr<Batch>> spare; // handed over: their strings' memory reused
-    bool cancelled = false;
-    bool hasError = false;
+    std::string globBuf[kMaxWorkers]; // OnChildren's, one per worker
+    struct frd_walk_iter *it = nullptr;
+    std::atomic<bool> cancelled{false}; // set by the loop; a fetch in progress stops
+    // The iterator's batch being taken apart, across fetches.
+    const struct frd_walk_iter_record *recs = nullptr;
+    size_t nrecs = 0, pos = 0;
+    bool ended = false; // the iterator said the end (result)
+    int result = 0;
+    bool hasError = false; // the error the walk ends with
     int errCode = 0;
     std::string errSyscall;
     std::string errPath;
     std::vector<ErrorRecord> collected; // errors: 'collect': not yet handed over
-    uv_async_t async;
+    std::unique_ptr<Batch> ready;       // fetched, not yet handed over
+    std::unique_ptr<Batch> spare;       // handed over: its strings' memory reused
+    // Loop thread only.
+    uv_loop_t *loop = nullptr;
+    uv_work_t work;       // the fetch (or the close) in progress
+    bool busy = false;    // a work item is queued or running
+    bool closing = false; // the close has started
+    uv_async_t async;     // next()'s wake-up; referenced while JavaScript waits on the walk
     Walker *owner = nullptr;
-    int64_t reported = 0;          // the part of `held` reported to V8 (loop thread only)
-    struct Walks *walks = nullptr; // of the walk's environment (async walks)
+    int64_t held = 0;     // native bytes the walk may hold (reported to V8 while open)
+    int64_t reported = 0; // the part of `held` reported to V8
+    Walks *walks = nullptr;
 };
 
-const char *SyscallOf(const struct frd_walk_error *err)
+const char *SyscallOf(unsigned depth, enum frd_op call)
 {
-    if (err->depth == 0) {
+    if (depth == 0) {
         return "scandir";
     }
-    switch (err->call) {
+    switch (call) {
     case FRD_OP_OPEN:
     case FRD_OP_READ_DIR:
     case FRD_OP_LOOP:
@@ -263,13 +271,12 @@ const char *SyscallOf(const struct frd_walk_error *err)
     case FRD_OP_READLINK:
         return "readlink";
     default:
-        return frd_op_name(err->call);
+        return frd_op_name(call);
     }
 }
 
-void RecordError(State *st, int code, const char *syscall, const std::string &path)
+void SetError(State *st, int code, const char *syscall, const std::string &path)
 {
-    std::lock_guard<std::mutex> lock(st->mu);
     if (!st->hasError) {
         st->hasError = true;
         st->errCode = code;
@@ -278,42 +285,14 @@ void RecordError(State *st, int code, const char *syscall, const std::string &pa
     }
 }
 
+// On the walk's threads, after the error's record is queued: whether the walk goes on.
 enum frd_action OnError(const struct frd_walk_error *err, void *udata)
 {
-    auto *st = static_cast<State *>(udata);
-    if (err->depth > 0 && st->cfg.ignoreErrors) {
+    const auto *st = static_cast<const State *>(udata);
+    if (err->depth > 0 && (st->cfg.ignoreErrors || st->cfg.collectErrors)) {
         return FRD_ACTION_CONTINUE;
     }
-    std::string path = err->depth == 0 ? st->cfg.root : std::string(err->path);
-    if (err->depth > 0 && st->cfg.collectErrors) {
-        std::lock_guard<std::mutex> lock(st->mu);
-        st->collected.push_back({err->code, SyscallOf(err), std::move(path)});
-        return FRD_ACTION_CONTINUE;
-    }
-    RecordError(st, err->code, SyscallOf(err), path);
     return FRD_ACTION_STOP;
-}
-
-// Queues a full batch; waits while the queue is full (async walks only).
-// Returns false when the walk was cancelled.
-bool Flush(State *st, std::unique_ptr<Batch> &b)
-{
-    b->Recount();
-    {
-        std::unique_lock<std::mutex> lock(st->mu);
-        while (!st->sync && st->queue.size() >= st->cfg.queueLimit && !st->cancelled) {
-            st->space.wait(lock);
-        }
-        if (st->cancelled) {
-            b.reset();
-            return false;
-        }
-        st->queue.push_back(std::move(b));
-    }
-    if (!st->sync) {
-        uv_async_send(&st->async);
-    }
-    return true;
 }
 
 double Ms(int64_t ns)
@@ -321,75 +300,54 @@ double Ms(int64_t ns)
     return static_cast<double>(ns) / 1e6;
 }
 
-// A batch with room for a full batch's entries, so appends do not reallocate (and copy):
-// a spare one of this walk with a pooled block if there are. nullptr out of memory.
-std::unique_ptr<Batch> NewBatch(State *st)
+// An error record: ignored, kept (errors: 'collect') or the error the walk ends with.
+void TakeError(State *st, const struct frd_walk_iter_record &r)
 {
-    std::unique_ptr<Batch> b;
-    {
-        std::lock_guard<std::mutex> lock(st->mu);
-        if (!st->spare.empty()) {
-            b = std::move(st->spare.back());
-            st->spare.pop_back();
-        }
+    if (r.depth > 0 && st->cfg.ignoreErrors) {
+        return;
     }
-    if (!b) {
-        b = std::make_unique<Batch>(&st->held);
-        b->names.reserve(st->cfg.batchSize * (st->cfg.relNames ? 48 : 16));
-        b->Recount();
+    std::string path = r.depth == 0 ? st->cfg.root : std::string(r.path, r.path_len);
+    if (r.depth > 0 && st->cfg.collectErrors) {
+        st->collected.push_back({r.code, SyscallOf(r.depth, r.call), std::move(path)});
+        return;
     }
-    b->block = Pool().Take(st->cfg.layout.size);
-    if (b->block == nullptr) {
-        return nullptr;
-    }
-    b->blockSize = st->cfg.layout.size;
-    st->held += static_cast<int64_t>(b->blockSize);
-    return b;
+    SetError(st, r.code, SyscallOf(r.depth, r.call), path);
 }
 
-// Keeps a handed-over batch's strings for a later batch of the walk (a few at most).
-void Recycle(State *st, std::unique_ptr<Batch> b)
+// Appends a record to the batch (an entry of a type asked for), or takes its error.
+void Take(State *st, Batch *b, const struct frd_walk_iter_record &r)
 {
-    b->Clear();
-    std::lock_guard<std::mutex> lock(st->mu);
-    if (st->spare.size() < kMaxWorkers) {
-        st->spare.push_back(std::move(b));
+    if (r.kind == FRD_WALK_ITER_ERROR) {
+        TakeError(st, r);
+        return;
     }
-}
-
-enum frd_action Visit(const struct frd_walk_entry *we, void *udata)
-{
-    auto *st = static_cast<State *>(udata);
-    const struct frd_entry *e = we->entry;
-    if (we->is_root) {
+    const struct frd_entry *e = &r.entry;
+    if (r.kind != FRD_WALK_ITER_ENTRY) {
+        return;
+    }
+    if (r.is_root) {
         if (e->type != FRD_TYPE_DIR) {
-            RecordError(st, FRD_ENOTDIR, "scandir", st->cfg.root);
-            return FRD_ACTION_STOP;
+            SetError(st, FRD_ENOTDIR, "scandir", st->cfg.root);
         }
-        return FRD_ACTION_CONTINUE;
+        return;
     }
     if (!(st->cfg.typeMask & (1u << e->type))) {
-        return FRD_ACTION_CONTINUE;
-    }
-    std::unique_ptr<Batch> &b = st->cur[we->worker % kMaxWorkers];
-    if (!b) {
-        b = NewBatch(st);
-        if (!b) {
-            RecordError(st, FRD_ENOMEM, "scandir", st->cfg.root);
-            return FRD_ACTION_STOP;
-        }
+        return;
     }
     const Layout &lay = st->cfg.layout;
-    const char *rel = we->path + st->cfg.relOff;
-    size_t relLen = we->path_len - st->cfg.relOff;
+    const char *rel = r.path + st->cfg.relOff;
+    size_t relLen = r.path_len - st->cfg.relOff;
     size_t nameLen = e->name_len <= relLen ? e->name_len : relLen;
     size_t dirLen = relLen - nameLen;
     if (dirLen > 0) {
         dirLen--; // the '/' before the name
     }
-    if (b->dirCount == 0 || b->lastDir.size() != dirLen ||
-        memcmp(b->lastDir.data(), rel, dirLen) != 0) {
-        b->lastDir.assign(rel, dirLen);
+    // A new directory group: another directory number, or (no number) another path.
+    if (b->dirCount == 0 || r.parent_id != b->lastParent ||
+        (r.parent_id == 0 && (b->dirs.size() - 1 - b->lastDirOff != dirLen ||
+                              memcmp(b->dirs.data() + b->lastDirOff, rel, dirLen) != 0))) {
+        b->lastParent = r.parent_id;
+        b->lastDirOff = b->dirs.size();
         b->dirs.append(rel, dirLen);
         b->dirs.push_back('\0');
         const uint32_t start = static_cast<uint32_t>(b->count);
@@ -434,10 +392,72 @@ enum frd_action Visit(const struct frd_walk_entry *we, void *udata)
         const int64_t ns[kNsFields] = {e->atime_ns, e->mtime_ns, e->ctime_ns, e->btime_ns};
         memcpy(b->block + lay.ns + b->count * sizeof(ns), ns, sizeof(ns));
     }
-    if (++b->count >= st->cfg.batchSize && !Flush(st, b)) {
-        return FRD_ACTION_STOP;
+    b->count++;
+}
+
+// A batch with room for a full batch's entries, so appends do not reallocate (and copy):
+// the walk's spare one (its strings' memory) with a pooled block if there are. nullptr out
+// of memory.
+std::unique_ptr<Batch> NewBatch(State *st)
+{
+    std::unique_ptr<Batch> b = std::move(st->spare);
+    if (!b) {
+        b = std::make_unique<Batch>();
+        b->names.reserve(st->cfg.batchSize * (st->cfg.relNames ? 48 : 16));
     }
-    return FRD_ACTION_CONTINUE;
+    b->block = Pool().Take(st->cfg.layout.size);
+    if (b->block == nullptr) {
+        return nullptr;
+    }
+    b->blockSize = st->cfg.layout.size;
+    return b;
+}
+
+// Pulls records from the iterator into a new batch until it holds batchSize entries or the
+// walk has ended; a full or last batch goes to st->ready. `poll`: wait in steps of kWaitMs
+// and stop early once the walk is cancelled (async walks); else wait in
+// frd_walk_iter_next() (runSync).
+void Fill(State *st, bool poll)
+{
+    std::unique_ptr<Batch> b = NewBatch(st);
+    if (!b) {
+        SetError(st, FRD_ENOMEM, "scandir", st->cfg.root);
+        st->ended = true; // the close joins the walk
+        return;
+    }
+    for (;;) {
+        while (st->pos < st->nrecs && b->count < st->cfg.batchSize) {
+            Take(st, b.get(), st->recs[st->pos++]);
+        }
+        if (b->count >= st->cfg.batchSize || st->ended) {
+            break;
+        }
+        if (poll) {
+            while (frd_walk_iter_wait(st->it, kWaitMs) == 0 && !st->cancelled) {
+            }
+            if (st->cancelled) {
+                return; // (the batch's block goes back to the pool)
+            }
+        }
+        struct frd_walk_iter_batch ib;
+        int rc = frd_walk_iter_next(st->it, &ib);
+        st->pos = 0;
+        if (rc == 1) {
+            st->recs = ib.records;
+            st->nrecs = ib.count;
+        } else {
+            st->recs = nullptr;
+            st->nrecs = 0;
+            st->ended = true;
+            st->result = rc;
+        }
+    }
+    if (b->count > 0) {
+        st->ready = std::move(b);
+    } else {
+        b->Clear();
+        st->spare = std::move(b);
+    }
 }
 
 // Drops the entries that match an exclude glob before they are stat'ed or entered.
@@ -475,22 +495,6 @@ void OnChildren(const struct frd_walk_entry *dir, struct frd_walk_children *kids
         }
     }
 }
-
-// Flushes the workers' partial batches once no callback runs any more.
-void FlushAll(State *st)
-{
-    std::lock_guard<std::mutex> lock(st->mu);
-    for (auto &b : st->cur) {
-        if (b) {
-            b->Recount();
-        }
-        if (b && b->count > 0 && !st->cancelled) {
-            st->queue.push_back(std::move(b));
-        }
-        b.reset();
-    }
-}
-
 // Throws a JavaScript error of Node's kind: `type` (TypeError or RangeError) with `code`.
 template <typename E> bool Refuse(const Napi::Env &env, const char *code, const std::string &msg)
 {
@@ -550,7 +554,9 @@ bool ParseConfig(const Napi::Env &env, const Napi::Object &o, Config *cfg)
     }
     cfg->typeMask = static_cast<unsigned>(typeMask);
     cfg->batchSize = static_cast<size_t>(batchSize);
-    cfg->queueLimit = static_cast<size_t>(queueLimit);
+    // The walk buffers what JavaScript has not taken up to queueLimit batches' worth of
+    // records (the iterator's bound, the batch being filled included).
+    cfg->opts.max_buffered = cfg->batchSize * static_cast<size_t>(queueLimit);
     cfg->layout = Layout(cfg->batchSize, cfg->stats);
     // Entries are handed out by path: no callback reaches one through its directory.
     unsigned flags = FRD_WALK_NO_PARENT_FD | (cfg->stats ? 0 : FRD_WALK_NAMES_ONLY);
@@ -628,10 +634,7 @@ constexpr size_t kBatchArgs = 7; // names, dirs, dirStart, types, nameEnd, num, 
 Napi::Value TakeErrors(Napi::Env env, State *st)
 {
     std::vector<ErrorRecord> errs;
-    {
-        std::lock_guard<std::mutex> lock(st->mu);
-        errs.swap(st->collected);
-    }
+    errs.swap(st->collected);
     if (errs.empty()) {
         return env.Undefined();
     }
@@ -704,13 +707,11 @@ void ToJs(Napi::Env env, const Config &cfg, Batch &b, napi_value out[kBatchArgs]
         // (an exception is pending; the callback's JavaScript does not run)
         Pool().Give(b.block, 0);
         b.block = nullptr;
-        *b.held -= static_cast<int64_t>(b.blockSize);
         std::fill(out + 2, out + kBatchArgs, undef);
         return;
     }
     Napi::ArrayBuffer ab(env, abv);
-    b.block = nullptr;
-    *b.held -= static_cast<int64_t>(b.blockSize); // V8 counts the ArrayBuffer's bytes itself
+    b.block = nullptr; // V8 counts the ArrayBuffer's bytes itself
     out[2] = Napi::Uint32Array::New(env, b.dirCount, ab, lay.dirStart);
     out[3] = Napi::Uint8Array::New(env, b.count, ab, lay.types);
     out[4] = ascii ? Napi::Uint32Array::New(env, b.count, ab, lay.nameEnd) : undef;
@@ -825,6 +826,11 @@ struct Walks {
     }
 };
 
+// The fetch and the close run on libuv's pool, one at a time per walk; their completions
+// run on the loop thread.
+void StartFetch(State *st);
+void CloseWhenIdle(State *st);
+
 // One walk started from JavaScript: new Walker(options), next(callback), cancel([callback]).
 class Walker : public Napi::ObjectWrap<Walker>
 {
@@ -850,122 +856,78 @@ class Walker : public Napi::ObjectWrap<Walker>
             return;
         }
         st_->owner = this;
-        uv_loop_t *loop = nullptr;
-        napi_get_uv_event_loop(env, &loop);
-        uv_async_init(loop, &st_->async, &Walker::OnAsync);
+        napi_get_uv_event_loop(env, &st_->loop);
+        uv_async_init(st_->loop, &st_->async, &Walker::OnAsync);
         st_->async.data = st_.get();
         uv_unref(reinterpret_cast<uv_handle_t *>(&st_->async));
+        st_->work.data = st_.get();
         ctx_ = std::make_unique<Napi::AsyncContext>(env, "frd.walk");
         Pool().WalkStarted(); // until OnClosed
         st_->walks = &Walks::Of(env);
         st_->walks->Started(env, this); // until OnClosed
         const char *roots[1] = {st_->cfg.root.c_str()};
-        int rc = frd_walk_start_async(&walk_, reinterpret_cast<struct uv_loop_s *>(loop), roots, 1,
-                                      &st_->cfg.opts, Visit, st_.get(), &Walker::OnDone);
+        int rc = frd_walk_iter_open(&st_->it, roots, 1, &st_->cfg.opts, st_.get());
         if (rc < 0) {
-            done_ = true;
-            result_ = rc;
+            st_->it = nullptr;
+            st_->ended = true;
+            st_->result = rc;
         } else {
-            // The walk keeps the loop active until it ends, and an active handle keeps Node's
-            // loop (and the process) alive: a walk dropped unfinished, parked for want of a
-            // consumer, would hold the process forever at its end. So it does not count;
-            // this walk's own handle (st_->async) does while a next() or a cancel() waits on
-            // the walk (UpdateRef).
-            frd_walk_unref(walk_);
+            // What the walk may hold: its iterator's buffer, full while JavaScript lags, and
+            // a fetched batch's block and strings.
+            struct frd_walk_iter_stats is;
+            frd_walk_iter_stats(st_->it, &is);
+            st_->held = static_cast<int64_t>(is.max_buffered * kRecordBytes + st_->cfg.layout.size +
+                                             st_->cfg.batchSize * (st_->cfg.relNames ? 48 : 16));
         }
-        Ref(); // alive until the handle is closed
+        Report();
+        Ref(); // alive until the walk is closed
     }
 
     // The Walker is finalized with its walk still open (as the environment ends: else it is
-    // kept alive until closed): the walk is stopped, and its state left to the callbacks
-    // still to come (OnDone, OnClosed), which then close it and free the state.
+    // kept alive until closed): the walk is stopped, and its state left to the completions
+    // still to come, which then close it and free the state.
     ~Walker() override
     {
         if (closed_ || st_->owner == nullptr) { // closed, or never started (bad options)
             return;
         }
         st_->walks->Forget(this);
-        Stop();
         pending_.SuppressDestruct();
         for (auto &cb : cancelled_) {
             cb.SuppressDestruct();
         }
         State *st = st_.release();
         st->owner = nullptr;
+        st->cancelled = true;
         uv_ref(reinterpret_cast<uv_handle_t *>(&st->async)); // (as in End())
-        if (done_ && !closing_) { // OnDone has run: nothing else would close it
-            uv_close(reinterpret_cast<uv_handle_t *>(&st->async), &Walker::OnClosed);
-        }
+        CloseWhenIdle(st);
     }
 
-    // Stops the walk: its workers stop waiting for room and no callback starts any more.
-    void Stop()
-    {
-        {
-            std::lock_guard<std::mutex> lock(st_->mu);
-            st_->cancelled = true;
-            st_->queue.clear();
-            st_->space.notify_all();
-        }
-        if (walk_ != nullptr && !done_) {
-            frd_walk_cancel(walk_);
-        }
-    }
-
-    // As the environment ends: stops the walk and closes it once it has ended.
+    // As the environment ends: stops the walk and closes it.
     void End()
     {
         pending_.Reset(); // no JavaScript runs any more to take the batch
         // Referenced, the handle keeps the loop polling (Node runs it once at a time while
-        // the teardown waits) until the walk's end has been handled.
+        // the teardown waits) until the walk has closed.
         uv_ref(reinterpret_cast<uv_handle_t *>(&st_->async));
-        Stop();
-        CloseIfAbandoned();
+        st_->cancelled = true;
+        CloseWhenIdle(st_.get());
     }
 
-  private:
-    static void OnAsync(uv_async_t *handle)
+    // A fetch has completed (loop thread).
+    static void OnFetched(uv_work_t *req, int)
     {
-        auto *st = static_cast<State *>(handle->data);
-        if (st->owner == nullptr) {
-            return; // (~Walker)
+        auto *st = static_cast<State *>(req->data);
+        st->busy = false;
+        if (st->owner == nullptr || st->cancelled) {
+            CloseWhenIdle(st);
+            return;
         }
-        st->owner->Report();
         st->owner->Deliver();
     }
 
-    // Tells V8 how the native bytes the walk holds have changed since last told, so that
-    // walks parked with full queues weigh in its decision to collect.
-    void Report()
-    {
-        const int64_t now = closed_ ? 0 : st_->held.load();
-        if (now != st_->reported) {
-            Napi::MemoryManagement::AdjustExternalMemory(Env(), now - st_->reported);
-            st_->walks->reported += now - st_->reported;
-            st_->reported = now;
-        }
-    }
-
-    static void OnDone(int result, void *udata)
-    {
-        auto *st = static_cast<State *>(udata);
-        Walker *w = st->owner;
-        if (w == nullptr) { // (~Walker)
-            uv_close(reinterpret_cast<uv_handle_t *>(&st->async), &Walker::OnClosed);
-            return;
-        }
-        FlushAll(st);
-        w->done_ = true;
-        w->walk_ = nullptr;
-        w->result_ = result;
-        w->Report();
-        w->Deliver();
-        w->CloseIfAbandoned();
-    }
-
-    // The walk's threads were joined (before OnDone) and its descriptors closed (the
-    // library closes its handle after OnDone's, and libuv runs the close callbacks last
-    // closed first): cancel()'s callbacks run now.
+    // The walk's threads were joined and its descriptors closed, and its handle closed:
+    // cancel()'s callbacks run now.
     static void OnClosed(uv_handle_t *handle)
     {
         auto *st = static_cast<State *>(handle->data);
@@ -979,19 +941,25 @@ class Walker : public Napi::ObjectWrap<Walker>
         }
         w->closed_ = true;
         st->walks->Forget(w);
-        {
-            std::lock_guard<std::mutex> lock(st->mu);
-            st->queue.clear();
-            st->spare.clear();
-        }
+        st->ready.reset();
+        st->spare.reset();
         w->Report(); // all of it given back
         st->walks->Closed();
         Napi::Env env = w->Env();
         Napi::HandleScope scope(env);
         std::vector<Napi::FunctionReference> cbs;
         cbs.swap(w->cancelled_);
+        Napi::FunctionReference pending = std::move(w->pending_);
         if (st->walks->ending) {
             cbs.clear(); // no JavaScript runs any more (Walks::OnEnd)
+            pending.Reset();
+        }
+        if (!pending.IsEmpty()) { // a next() cut short by cancel(): the end, no error
+            napi_value end[2 + kBatchArgs];
+            std::fill(end, end + 2 + kBatchArgs, env.Undefined());
+            end[0] = env.Null();
+            end[1] = env.Null();
+            CallBack(env, pending.Value(), 2 + kBatchArgs, end, *w->ctx_);
         }
         for (auto &cb : cbs) {
             CallBack(env, cb.Value(), 0, nullptr, *w->ctx_);
@@ -999,46 +967,64 @@ class Walker : public Napi::ObjectWrap<Walker>
         w->Unref();
     }
 
+  private:
+    static void OnAsync(uv_async_t *handle)
+    {
+        auto *st = static_cast<State *>(handle->data);
+        if (st->owner != nullptr) {
+            st->owner->Deliver();
+        }
+    }
+
+    // Tells V8 how the native bytes the walk may hold have changed since last told, so that
+    // walks parked with full buffers weigh in its decision to collect.
+    void Report()
+    {
+        const int64_t now = closed_ ? 0 : st_->held;
+        if (now != st_->reported) {
+            Napi::MemoryManagement::AdjustExternalMemory(Env(), now - st_->reported);
+            st_->walks->reported += now - st_->reported;
+            st_->reported = now;
+        }
+    }
+
+    // Hands the fetched batch (or the end) to the next() waiting, if one waits and nothing
+    // is being fetched; starts the next fetch.
     void Deliver()
     {
-        if (pending_.IsEmpty() || closing_) {
+        if (pending_.IsEmpty() || st_->closing || st_->busy) {
             return;
         }
         Napi::Env env = Env();
         Napi::HandleScope scope(env);
-        std::unique_ptr<Batch> b;
-        {
-            std::lock_guard<std::mutex> lock(st_->mu);
-            if (!st_->queue.empty()) {
-                b = std::move(st_->queue.front());
-                st_->queue.pop_front();
-                st_->space.notify_one();
-            }
+        if (!st_->ready && !st_->ended) {
+            StartFetch(st_.get()); // Deliver() again once it has completed
+            return;
         }
         Napi::Function cb = pending_.Value();
         pending_.Reset();
         UpdateRef();
-        if (b) {
+        if (st_->ready) {
+            std::unique_ptr<Batch> b = std::move(st_->ready);
             napi_value args[2 + kBatchArgs];
             args[0] = env.Null();
             ToJs(env, st_->cfg, *b, args + 1);
-            Recycle(st_.get(), std::move(b));
+            b->Clear();
+            st_->spare = std::move(b);
             args[1 + kBatchArgs] = TakeErrors(env, st_.get());
+            if (!st_->ended) {
+                StartFetch(st_.get()); // the next batch is made while JavaScript takes this one
+            }
             CallBack(env, cb, 2 + kBatchArgs, args, *ctx_);
             return;
         }
-        if (!done_) { // woken with nothing to hand: wait for the next batch
-            pending_ = Napi::Persistent(cb);
-            UpdateRef();
-            return;
-        }
-        Napi::Value err = WalkError(env, st_.get(), result_);
+        Napi::Value err = WalkError(env, st_.get(), st_->result);
         napi_value end[2 + kBatchArgs];
         std::fill(end + 2, end + 1 + kBatchArgs, env.Undefined());
         end[0] = err.IsUndefined() ? env.Null() : err;
         end[1] = env.Null();
         end[1 + kBatchArgs] = TakeErrors(env, st_.get());
-        Close();
+        CloseWhenIdle(st_.get());
         CallBack(env, cb, 2 + kBatchArgs, end, *ctx_);
     }
 
@@ -1054,22 +1040,6 @@ class Walker : public Napi::ObjectWrap<Walker>
         }
     }
 
-    // A cancelled walk that nobody waits on any more closes its handle itself.
-    void CloseIfAbandoned()
-    {
-        if (st_->cancelled && done_ && pending_.IsEmpty()) {
-            Close();
-        }
-    }
-
-    void Close()
-    {
-        if (!closing_) {
-            closing_ = true;
-            uv_close(reinterpret_cast<uv_handle_t *>(&st_->async), &Walker::OnClosed);
-        }
-    }
-
     // next(callback): callback(null, names, dirs, dirStart, types, nameEnd, num, ns, errors)
     // for a batch (see ToJs), callback(err or null, null, ..., errors) at the end; errors:
     // the errors kept (errors: 'collect') since the last callback, or undefined.
@@ -1079,7 +1049,7 @@ class Walker : public Napi::ObjectWrap<Walker>
         if (st_->walks == nullptr || st_->walks->ending) {
             return env.Undefined(); // never started, or the environment ends: nothing to wait on
         }
-        if (!info[0].IsFunction() || !pending_.IsEmpty() || closing_) {
+        if (!info[0].IsFunction() || !pending_.IsEmpty() || st_->closing) {
             Napi::Error::New(env, "frd: next() needs a callback, one at a time, before the end")
                 .ThrowAsJavaScriptException();
             return env.Undefined();
@@ -1105,8 +1075,8 @@ class Walker : public Napi::ObjectWrap<Walker>
             cancelled_.push_back(Napi::Persistent(info[0].As<Napi::Function>()));
             UpdateRef();
         }
-        Stop();
-        CloseIfAbandoned();
+        st_->cancelled = true;
+        CloseWhenIdle(st_.get());
         return info.Env().Undefined();
     }
 
@@ -1114,12 +1084,43 @@ class Walker : public Napi::ObjectWrap<Walker>
     std::unique_ptr<Napi::AsyncContext> ctx_;
     Napi::FunctionReference pending_;
     std::vector<Napi::FunctionReference> cancelled_; // cancel()'s callbacks, run by OnClosed
-    struct frd_walk *walk_ = nullptr;
-    bool done_ = false;
-    bool closing_ = false;
     bool closed_ = false;
-    int result_ = 0;
 };
+
+void StartFetch(State *st)
+{
+    st->busy = true;
+    uv_queue_work(
+        st->loop, &st->work, [](uv_work_t *req) { Fill(static_cast<State *>(req->data), true); },
+        &Walker::OnFetched);
+}
+
+// Closes the walk once no fetch runs (else the fetch's completion calls this again): the
+// iterator on the pool (frd_walk_iter_close() joins the walk's threads), then the handle.
+void CloseWhenIdle(State *st)
+{
+    if (st->busy || st->closing) {
+        return;
+    }
+    st->closing = true;
+    if (st->it == nullptr) {
+        uv_close(reinterpret_cast<uv_handle_t *>(&st->async), &Walker::OnClosed);
+        return;
+    }
+    st->busy = true;
+    uv_queue_work(
+        st->loop, &st->work,
+        [](uv_work_t *req) {
+            auto *s = static_cast<State *>(req->data);
+            frd_walk_iter_close(s->it);
+            s->it = nullptr;
+        },
+        [](uv_work_t *req, int) {
+            auto *s = static_cast<State *>(req->data);
+            s->busy = false;
+            uv_close(reinterpret_cast<uv_handle_t *>(&s->async), &Walker::OnClosed);
+        });
+}
 
 void Walks::OnEnd(napi_async_cleanup_hook_handle handle, void *arg)
 {
@@ -1138,12 +1139,12 @@ void Walks::OnEnd(napi_async_cleanup_hook_handle handle, void *arg)
 
 // runSync(options, onBatch): walks to the end, then calls onBatch(names, dirs, dirStart,
 // types, nameEnd, num, ns) for each batch (see ToJs), or throws the walk's error. Returns
-// the errors kept (errors: 'collect': an array, or undefined when there are none).
+// the errors kept (errors: 'collect': an array, or undefined when there are none). The
+// iterator is pulled on this thread (frd_walk_iter_next() waits for the walk).
 Napi::Value RunSync(const Napi::CallbackInfo &info)
 {
     Napi::Env env = info.Env();
     State st;
-    st.sync = true;
     if (!info[0].IsObject() || !info[1].IsFunction()) {
         Napi::TypeError::New(env, "runSync(options, onBatch)").ThrowAsJavaScriptException();
         return env.Undefined();
@@ -1152,14 +1153,27 @@ Napi::Value RunSync(const Napi::CallbackInfo &info)
         return env.Undefined();
     }
     Napi::Function onBatch = info[1].As<Napi::Function>();
-    int rc = frd_walk(st.cfg.root.c_str(), &st.cfg.opts, Visit, &st);
-    FlushAll(&st);
-    Napi::Value err = WalkError(env, &st, rc);
+    std::vector<std::unique_ptr<Batch>> batches;
+    const char *roots[1] = {st.cfg.root.c_str()};
+    int rc = frd_walk_iter_open(&st.it, roots, 1, &st.cfg.opts, &st);
+    if (rc < 0) {
+        st.result = rc;
+    } else {
+        while (!st.ended) {
+            Fill(&st, false);
+            if (st.ready) {
+                batches.push_back(std::move(st.ready));
+            }
+        }
+        frd_walk_iter_close(st.it);
+        st.it = nullptr;
+    }
+    Napi::Value err = WalkError(env, &st, st.result);
     if (!err.IsUndefined()) {
         Napi::Error(env, err).ThrowAsJavaScriptException();
         return env.Undefined();
     }
-    for (auto &b : st.queue) {
+    for (auto &b : batches) {
         Napi::HandleScope scope(env);
         napi_value args[kBatchArgs];
         ToJs(env, st.cfg, *b, args);

@@ -151,3 +151,31 @@ test('the bytes of batches waiting for a consumer are reported to V8 as external
   for (const w of walks) await w.return();
   assert.strictEqual(native.reportedBytes(), 0, 'all taken back once the walks closed');
 });
+
+test('walks parked for want of a consumer hold none of libuv\'s pool threads: fs calls go on', async (t) => {
+  const root = bigTree(t);
+  const file = path.join(root, 'd0', 'f0');
+  // Twice as many parked walks as the pool has threads (4 by default): a fetch that stayed
+  // on a pool thread while its walk waits for JavaScript would leave none for the next
+  // walks' fetches nor for fs.
+  const walks = [];
+  const work = (async () => {
+    for (let i = 0; i < 8; i++) {
+      const w = frd.walk(root, { batchSize: 16, highWaterMark: 1, workers: 1 });
+      walks.push(w);
+      await w.next();
+    }
+    await new Promise((r) => setTimeout(r, 50)); // the next batches fetched, the walks parked
+    return Promise.all(Array.from({ length: 16 }, () => fs.promises.readFile(file, 'utf8')));
+  })();
+  let timer;
+  try {
+    const late = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error('walks or fs calls stalled for 20 s')), 20e3);
+    });
+    assert.deepStrictEqual(await Promise.race([work, late]), Array(16).fill(''));
+  } finally {
+    clearTimeout(timer);
+    for (const w of walks) await w.return();
+  }
+});
