@@ -165,7 +165,7 @@ struct Batch {
     size_t lastDirOff = 0;          // where the current group's directory starts in dirs
     uint64_t lastParent = 0;        // the iterator's number of that directory (parent_id)
     size_t count = 0;
-    unsigned char high = 0; // the bytes of the names OR'ed: bit 7 set unless all are ASCII
+    bool ascii = true; // every name is ASCII (set once the batch is full)
     Batch() = default;
     ~Batch()
     {
@@ -188,7 +188,7 @@ struct Batch {
         lastDirOff = 0;
         lastParent = 0;
         count = 0;
-        high = 0;
+        ascii = true;
     }
     Batch(const Batch &) = delete;
     Batch &operator=(const Batch &) = delete;
@@ -300,6 +300,24 @@ double Ms(int64_t ns)
     return static_cast<double>(ns) / 1e6;
 }
 
+// Whether every byte of `s` is ASCII (8 bytes at a time: one pass over a batch's names).
+bool IsAscii(const std::string &s)
+{
+    const char *p = s.data();
+    const size_t n = s.size();
+    uint64_t high = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, sizeof(w));
+        high |= w;
+    }
+    for (; i < n; i++) {
+        high |= static_cast<unsigned char>(p[i]);
+    }
+    return (high & 0x8080808080808080u) == 0;
+}
+
 // An error record: ignored, kept (errors: 'collect') or the error the walk ends with.
 void TakeError(State *st, const struct frd_walk_iter_record &r)
 {
@@ -355,11 +373,6 @@ void Take(State *st, Batch *b, const struct frd_walk_iter_record &r)
     }
     const char *name = st->cfg.relNames ? rel : rel + relLen - nameLen;
     const size_t len = st->cfg.relNames ? relLen : nameLen;
-    unsigned char high = 0;
-    for (size_t i = 0; i < len; i++) {
-        high |= static_cast<unsigned char>(name[i]);
-    }
-    b->high |= high;
     b->names.append(name, len);
     const uint32_t end = static_cast<uint32_t>(b->names.size());
     memcpy(b->block + lay.nameEnd + b->count * sizeof(uint32_t), &end, sizeof(end));
@@ -453,6 +466,7 @@ void Fill(State *st, bool poll)
         }
     }
     if (b->count > 0) {
+        b->ascii = IsAscii(b->names);
         st->ready = std::move(b);
     } else {
         b->Clear();
@@ -646,16 +660,6 @@ Napi::Value TakeErrors(Napi::Env env, State *st)
     return arr;
 }
 
-// Whether every byte of `s` is ASCII.
-bool IsAscii(const std::string &s)
-{
-    unsigned char high = 0;
-    for (char c : s) {
-        high |= static_cast<unsigned char>(c);
-    }
-    return (high & 0x80) == 0;
-}
-
 // A JavaScript string of the UTF-8 bytes of `s`, made as Latin-1 when they are all ASCII.
 napi_value MakeString(napi_env env, const std::string &s, bool ascii)
 {
@@ -674,7 +678,7 @@ napi_value MakeString(napi_env env, const std::string &s, bool ascii)
 // block, which the ArrayBuffer owns from here on (freed by its finalizer).
 void ToJs(Napi::Env env, const Config &cfg, Batch &b, napi_value out[kBatchArgs])
 {
-    const bool ascii = (b.high & 0x80) == 0;
+    const bool ascii = b.ascii;
     out[0] = MakeString(env, b.names, ascii);
     out[1] = MakeString(env, b.dirs, IsAscii(b.dirs));
     Layout lay = cfg.layout;
