@@ -22,6 +22,10 @@ TOOL_RESERVE_DEFINE(offsets_reserve, size_t, 4)
 /** Trigrams waiting to be sorted into their lists (8 bytes each, and as many for sorting). */
 #define PENDING_MAX (1u << 20)
 
+/** The radix sort of the pending trigrams: 24 bits in two digits. */
+#define RADIX_BITS 12
+#define RADIX      (1u << RADIX_BITS)
+
 long index_trigrams_of(const char *name, size_t len, uint32_t **out, size_t *cap)
 {
     if (len < 3) {
@@ -138,14 +142,20 @@ static struct index_posting_list *list_of(struct index_postings *p, uint32_t tri
     return &p->lists[i];
 }
 
-/** Appends `id` to a list (in ascending runs). @return 0, or -1 when out of memory. */
+/**
+ * Appends `id` to a list (in ascending runs; the id just appended again is dropped).
+ * @return 0, or -1 when out of memory.
+ */
 static int list_append(struct index_posting_list *l, int64_t id)
 {
+    int64_t prev = l->last;
+    if (l->enc_len > 0 && id == prev) {
+        return 0; // the name holds the trigram more than once
+    }
     if (bytes_reserve(&l->enc, &l->enc_cap, l->enc_len + 20) < 0) {
         return -1;
     }
-    int64_t prev = l->last;
-    if (l->enc_len > 0 && id <= prev) {
+    if (l->enc_len > 0 && id < prev) {
         if (offsets_reserve(&l->runs, &l->runs_cap, l->nruns + 1) < 0) {
             return -1;
         }
@@ -221,7 +231,7 @@ static int sort_entries(struct index_postings *p)
 }
 
 /**
- * Sorts the pending trigrams by trigram (a stable radix sort, three bytes: the ids of one
+ * Sorts the pending trigrams by trigram (a stable radix sort, two 12-bit digits: the ids of one
  * trigram stay in the order they came) and appends them to their lists.
  * @return 0, or -1 when out of memory.
  */
@@ -236,16 +246,18 @@ static int flush_pending(struct index_postings *p)
         a = p->pending_tmp;
         b = p->pending;
     }
-    for (int shift = 0; shift < 24; shift += 8) {
-        size_t count[257] = {0};
+    // Two passes of 12 bits (a third pass over the chunk cost more than the larger counts).
+    size_t count[RADIX + 1];
+    for (int shift = 0; shift < 24; shift += RADIX_BITS) {
+        memset(count, 0, sizeof(count));
         for (size_t i = 0; i < n; i++) {
-            count[((a[i].trigram >> shift) & 0xff) + 1]++;
+            count[((a[i].trigram >> shift) & (RADIX - 1)) + 1]++;
         }
-        for (size_t k = 1; k < 257; k++) {
+        for (size_t k = 1; k <= RADIX; k++) {
             count[k] += count[k - 1];
         }
         for (size_t i = 0; i < n; i++) {
-            b[count[(a[i].trigram >> shift) & 0xff]++] = a[i];
+            b[count[(a[i].trigram >> shift) & (RADIX - 1)]++] = a[i];
         }
         struct index_pending *t = a;
         a = b;
@@ -276,21 +288,23 @@ int index_postings_add(struct index_postings *p, int64_t id, const char *name, s
             return -1;
         }
     }
-    long n = index_trigrams_of(name, len, &p->scratch, &p->scratch_cap);
-    if (n < 0) {
-        return -1;
-    }
-    if (p->npending + (size_t)n > PENDING_MAX && flush_pending(p) < 0) {
-        return -1;
-    }
-    if ((size_t)n > PENDING_MAX) {
+    // Every trigram as it comes, repeats too: the sort below keeps a name's repeats next to
+    // each other, and list_append drops them (sorting each name's trigrams here cost more).
+    size_t n = len < 3 ? 0 : len - 2;
+    if (n > PENDING_MAX) {
         return -1; // a name of four million bytes
+    }
+    if (p->npending + n > PENDING_MAX && flush_pending(p) < 0) {
+        return -1;
     }
     uint32_t entry = (uint32_t)p->npending_ids;
     p->pending_ids[p->npending_ids++] = id;
-    for (long i = 0; i < n; i++) {
-        p->pending[p->npending++] = (struct index_pending){p->scratch[i], entry};
+    const unsigned char *s = (const unsigned char *)name;
+    struct index_pending *out = p->pending + p->npending;
+    for (size_t i = 0; i < n; i++) {
+        out[i] = (struct index_pending){index_trigram(s + i), entry};
     }
+    p->npending += n;
     return 0;
 }
 

@@ -60,6 +60,18 @@
  * message), so a tree as deep as the file system allows costs what its names cost.
  */
 
+/** Rows inserted by one statement: a statement's fixed cost (its cursor's seek from the
+ *  root, the transaction checks) shared by this many rows. */
+#define INSERT_BATCH 32
+
+/** A new row waiting for the next batched insert (its name in the walk's batch). */
+struct pending_insert {
+    int64_t id, node;
+    const char *name;
+    size_t len;
+    const struct index_row *row;
+};
+
 struct update {
     sqlite3 *db;
     int64_t generation;
@@ -68,7 +80,9 @@ struct update {
     struct index_dirs dirs;
     struct index_postings postings;
     struct index_history_writer history;
-    sqlite3_stmt *insert, *update, *remove, *fetch, *last_in_dir;
+    sqlite3_stmt *insert, *insert_batch, *update, *remove, *fetch, *last_in_dir;
+    struct pending_insert inserts[INSERT_BATCH]; /**< rows for insert_batch, in order */
+    size_t ninserts;
     uint32_t root_next_seq; /**< entry numbers of directory 0 (the root "/") */
     uint64_t counts[INDEX_REMOVED + 1];
     uint64_t rows_written;
@@ -159,30 +173,62 @@ static void read_row(sqlite3_stmt *stmt, int col, struct index_row *row)
     row->fields = (uint32_t)sqlite3_column_int64(stmt, col + 15);
 }
 
-/** Binds the metadata columns ?3..?18 (ROW_COLUMNS) and the node ?19 (0: NULL). */
-static void bind_row(sqlite3_stmt *stmt, const struct index_row *row, int64_t node)
+/** The parameters of one row: id, name, the ROW_COLUMNS and node. */
+#define ROW_PARAMS 19
+
+/**
+ * Binds the metadata columns ?3..?18 (ROW_COLUMNS) and the node ?19 (0: NULL), each
+ * numbered `base` higher (a batched insert's later rows).
+ */
+static void bind_row(sqlite3_stmt *stmt, int base, const struct index_row *row, int64_t node)
 {
-    sqlite3_bind_int(stmt, 3, row->type);
-    sqlite3_bind_int64(stmt, 4, (int64_t)row->size);
-    sqlite3_bind_int64(stmt, 5, row->mtime_ns);
-    sqlite3_bind_int64(stmt, 6, row->ctime_ns);
-    sqlite3_bind_int64(stmt, 7, (int64_t)row->file_id);
-    sqlite3_bind_int64(stmt, 8, (int64_t)row->dev);
-    sqlite3_bind_int64(stmt, 9, row->mode);
-    sqlite3_bind_int(stmt, 10, row->persistent);
-    sqlite3_bind_int64(stmt, 11, row->nlink);
-    sqlite3_bind_int64(stmt, 12, row->uid);
-    sqlite3_bind_int64(stmt, 13, row->gid);
-    sqlite3_bind_int64(stmt, 14, row->btime_ns);
-    sqlite3_bind_int64(stmt, 15, (int64_t)row->rdev);
-    sqlite3_bind_int64(stmt, 16, row->attributes);
-    sqlite3_bind_int64(stmt, 17, row->attributes_known);
-    sqlite3_bind_int64(stmt, 18, row->fields);
+    sqlite3_bind_int(stmt, base + 3, row->type);
+    sqlite3_bind_int64(stmt, base + 4, (int64_t)row->size);
+    sqlite3_bind_int64(stmt, base + 5, row->mtime_ns);
+    sqlite3_bind_int64(stmt, base + 6, row->ctime_ns);
+    sqlite3_bind_int64(stmt, base + 7, (int64_t)row->file_id);
+    sqlite3_bind_int64(stmt, base + 8, (int64_t)row->dev);
+    sqlite3_bind_int64(stmt, base + 9, row->mode);
+    sqlite3_bind_int(stmt, base + 10, row->persistent);
+    sqlite3_bind_int64(stmt, base + 11, row->nlink);
+    sqlite3_bind_int64(stmt, base + 12, row->uid);
+    sqlite3_bind_int64(stmt, base + 13, row->gid);
+    sqlite3_bind_int64(stmt, base + 14, row->btime_ns);
+    sqlite3_bind_int64(stmt, base + 15, (int64_t)row->rdev);
+    sqlite3_bind_int64(stmt, base + 16, row->attributes);
+    sqlite3_bind_int64(stmt, base + 17, row->attributes_known);
+    sqlite3_bind_int64(stmt, base + 18, row->fields);
     if (node != 0) {
-        sqlite3_bind_int64(stmt, 19, node);
+        sqlite3_bind_int64(stmt, base + 19, node);
     } else {
-        sqlite3_bind_null(stmt, 19);
+        sqlite3_bind_null(stmt, base + 19);
     }
+}
+
+/** The SQL of an insert of INSERT_BATCH rows (parameters numbered in order). */
+static char *insert_batch_sql(void)
+{
+    static const char head[] = "INSERT INTO entries(id, name, " ROW_COLUMNS ", node) VALUES ";
+    // "(?,?, ... ?)," per row: two bytes a parameter, three more for the brackets and comma.
+    size_t row_len = 2 * ROW_PARAMS + 2;
+    char *sql = malloc(sizeof(head) + INSERT_BATCH * row_len);
+    if (sql == NULL) {
+        return NULL;
+    }
+    char *p = sql + sizeof(head) - 1;
+    memcpy(sql, head, sizeof(head) - 1);
+    for (size_t r = 0; r < INSERT_BATCH; r++) {
+        *p++ = r == 0 ? '(' : ',';
+        if (r > 0) {
+            *p++ = '(';
+        }
+        for (int k = 0; k < ROW_PARAMS; k++) {
+            *p++ = '?';
+            *p++ = k + 1 < ROW_PARAMS ? ',' : ')';
+        }
+    }
+    *p = '\0';
+    return sql;
 }
 
 static int prepare_all(struct update *u)
@@ -195,7 +241,14 @@ static int prepare_all(struct update *u)
         "dev = ?8, mode = ?9, persistent = ?10, nlink = ?11, uid = ?12, gid = ?13, btime = ?14, "
         "rdev = ?15, attrs = ?16, attrs_known = ?17, fields = ?18, node = ?19 WHERE id = ?1";
     static const char fetch_sql[] = "SELECT name, " ROW_COLUMNS " FROM entries WHERE id = ?";
-    if (sqlite3_prepare_v2(u->db, insert_sql, -1, &u->insert, NULL) != SQLITE_OK ||
+    char *batch_sql = insert_batch_sql();
+    if (batch_sql == NULL) {
+        return out_of_memory();
+    }
+    int rc = sqlite3_prepare_v2(u->db, batch_sql, -1, &u->insert_batch, NULL);
+    free(batch_sql);
+    if (rc != SQLITE_OK ||
+        sqlite3_prepare_v2(u->db, insert_sql, -1, &u->insert, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(u->db, update_sql, -1, &u->update, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(u->db, "DELETE FROM entries WHERE id = ?", -1, &u->remove, NULL) !=
             SQLITE_OK ||
@@ -211,7 +264,8 @@ static int prepare_all(struct update *u)
 
 static void finalize_all(struct update *u)
 {
-    sqlite3_stmt **all[] = {&u->insert, &u->update, &u->remove, &u->fetch, &u->last_in_dir};
+    sqlite3_stmt **all[] = {&u->insert, &u->insert_batch, &u->update,
+                            &u->remove, &u->fetch,        &u->last_in_dir};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
         sqlite3_finalize(*all[i]);
         *all[i] = NULL;
@@ -454,6 +508,40 @@ static int64_t new_entry_id(struct update *u, int64_t dir)
     return id;
 }
 
+/**
+ * Inserts the rows waiting (a batch of INSERT_BATCH by one statement, fewer one by one).
+ * Their names and rows live in the walk's batch: flushed before it is recycled.
+ * @return 0 or -1 (message printed).
+ */
+static int flush_inserts(struct update *u)
+{
+    size_t n = u->ninserts;
+    u->ninserts = 0;
+    bool whole = n == INSERT_BATCH;
+    sqlite3_stmt *stmt = whole ? u->insert_batch : u->insert;
+    for (size_t i = 0; i < n; i++) {
+        const struct pending_insert *p = &u->inserts[i];
+        int base = whole ? (int)i * ROW_PARAMS : 0;
+        sqlite3_bind_int64(stmt, base + 1, p->id);
+        sqlite3_bind_blob(stmt, base + 2, p->name, (int)p->len, SQLITE_STATIC);
+        bind_row(stmt, base, p->row, p->node);
+        if (!whole && step_write(u, stmt, "adding an entry") < 0) {
+            return -1;
+        }
+    }
+    if (whole) {
+        int rc = sqlite3_step(stmt);
+        sqlite3_reset(stmt);
+        if (rc != SQLITE_DONE) {
+            return index_db_fail(u->db, "adding an entry");
+        }
+        for (size_t i = 0; i < n; i++) {
+            row_written(u);
+        }
+    }
+    return 0;
+}
+
 /** Inserts an entry the index did not have. @return 0 or -1. */
 static int insert_rec(struct update *u, const struct index_rec *r, int64_t dir, const char *name,
                       size_t len, uint64_t key_hash)
@@ -466,12 +554,11 @@ static int insert_rec(struct update *u, const struct index_rec *r, int64_t dir, 
     if (id < 0) {
         return -1;
     }
-    sqlite3_bind_int64(u->insert, 1, id);
-    sqlite3_bind_blob(u->insert, 2, name, (int)len, SQLITE_STATIC);
-    bind_row(u->insert, &r->row, node);
-    if (step_write(u, u->insert, "adding an entry") < 0) {
+    if (u->ninserts == INSERT_BATCH && flush_inserts(u) < 0) {
         return -1;
     }
+    u->inserts[u->ninserts++] =
+        (struct pending_insert){.id = id, .node = node, .name = name, .len = len, .row = &r->row};
     if (index_postings_add(&u->postings, id, name, len) < 0) {
         return out_of_memory();
     }
@@ -491,7 +578,8 @@ static int insert_rec(struct update *u, const struct index_rec *r, int64_t dir, 
     } else if (add_event(u, INDEX_ADDED, r->row.type, u->key, klen, NULL, 0) < 0) {
         return -1;
     }
-    return keep_in_next(u, key_hash, &r->row, id);
+    // The digest the worker made of this very row.
+    return index_snapshot_push(&u->next, key_hash, r->digest, id) < 0 ? out_of_memory() : 0;
 }
 
 /** Writes what changed for an entry the index had (`old`). @return 0 or -1. */
@@ -512,7 +600,7 @@ static int update_rec(struct update *u, const struct index_rec *r, const struct 
         return -1;
     }
     sqlite3_bind_int64(u->update, 1, old->id);
-    bind_row(u->update, &r->row, node);
+    bind_row(u->update, 0, &r->row, node);
     if (step_write(u, u->update, "updating an entry") < 0) {
         return -1;
     }
@@ -852,6 +940,10 @@ static int drain(struct update *u, struct index_collect *c, bool apply)
                                       : apply_rec_map(u, r, dir, name, len);
             }
         }
+        if (result == 0 && u->ninserts > 0) {
+            result = flush_inserts(u);
+        }
+        u->ninserts = 0;
         index_collect_recycle(c, b);
     }
     return result;
