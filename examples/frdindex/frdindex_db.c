@@ -243,9 +243,19 @@ static int tune(sqlite3 *db, const char *path, enum index_open_mode mode)
     // A new database is made in a temporary file that only a complete update renames into
     // place: a crash needs no journal to recover it, and one fsync before the rename (see
     // frdindex_file.c) replaces SQLite's. Nor does SQLite then make a file beside it.
+    // Pages of 16 KiB (the file keeps its page size): a query reads a range of rows in order,
+    // through the mapped file, so fewer, larger pages mean fewer b-tree pages to step through
+    // and fewer page faults. Measured against 4 KiB pages (9 interleaved rounds, medians of
+    // CPU): on the 2,078,300-entry tree `*.png` 6.0 -> 4.5 ms, `-b passwd` 4.5 -> 3.1 ms,
+    // `-i readme` 63 -> 50 ms, `-c '*.h'` 553 -> 501 ms; on /usr each form as fast or faster;
+    // an update from empty 5% less CPU, a later update the same; the file 0.5-1.3% larger.
+    // 64 KiB was a little faster still, but made the smallest database 0.6 MB (a page per
+    // table, and a 256 KiB disk too small for it): 16 KiB keeps it under 200 KB.
     if (mode == INDEX_OPEN_BUILD &&
-        sqlite3_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", NULL, NULL, NULL) !=
-            SQLITE_OK) {
+        sqlite3_exec(db,
+                     "PRAGMA page_size = 16384; PRAGMA journal_mode = OFF; "
+                     "PRAGMA synchronous = OFF",
+                     NULL, NULL, NULL) != SQLITE_OK) {
         return index_db_fail(db, path);
     }
     // WAL during an update: readers (find, changes) do not wait for it; synchronous=NORMAL
