@@ -16,7 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-TOOL_RESERVE_DEFINE(nodes_reserve, int64_t, 64)
+/** A directory whose entries are still to be read, and how many were counted in advance. */
+struct queued_dir {
+    int64_t node;
+    size_t counted;
+};
+
+TOOL_RESERVE_DEFINE(nodes_reserve, struct queued_dir, 64)
 
 /** @return the index just past the bracket expression opening at glob[i], or 0 when it has
  *  no end (fnmatch then reads the '[' as itself; the caller stops looking for pieces). */
@@ -154,16 +160,18 @@ static int pieces_in_roots(sqlite3 *db, const struct index_piece *pieces, size_t
 /** What one lookup needs. */
 struct lookup {
     sqlite3 *db;
-    sqlite3_stmt *length, *list, *row, *range;
+    sqlite3_stmt *length, *list, *row, *range, *count;
     uint32_t *trigrams;
     size_t trigrams_cap;
     int64_t *ids;
     size_t nids;
-    /** a min-heap of the directories whose entries are still to be read */
-    int64_t *nodes;
+    /** a min-heap (by node) of the directories whose entries are still to be read */
+    struct queued_dir *nodes;
     size_t nnodes, nodes_cap;
-    bool basename;
+    bool basename, whole;
     size_t rows, max;
+    /** with `whole`: the entries of the directories queued, not read yet */
+    size_t queued;
     index_candidate_fn *each;
     void *ctx;
 };
@@ -254,29 +262,29 @@ static int piece_ids(struct lookup *l, const struct index_piece *piece)
     return 0;
 }
 
-static void heap_push(struct lookup *l, int64_t node)
+static void heap_push(struct lookup *l, struct queued_dir dir)
 {
     size_t i = l->nnodes++;
-    while (i > 0 && l->nodes[(i - 1) / 2] > node) {
+    while (i > 0 && l->nodes[(i - 1) / 2].node > dir.node) {
         l->nodes[i] = l->nodes[(i - 1) / 2];
         i = (i - 1) / 2;
     }
-    l->nodes[i] = node;
+    l->nodes[i] = dir;
 }
 
-static int64_t heap_pop(struct lookup *l)
+static struct queued_dir heap_pop(struct lookup *l)
 {
-    int64_t top = l->nodes[0], last = l->nodes[--l->nnodes];
+    struct queued_dir top = l->nodes[0], last = l->nodes[--l->nnodes];
     size_t i = 0;
     for (;;) {
         size_t child = 2 * i + 1;
         if (child >= l->nnodes) {
             break;
         }
-        if (child + 1 < l->nnodes && l->nodes[child + 1] < l->nodes[child]) {
+        if (child + 1 < l->nnodes && l->nodes[child + 1].node < l->nodes[child].node) {
             child++;
         }
-        if (l->nodes[child] >= last) {
+        if (l->nodes[child].node >= last.node) {
             break;
         }
         l->nodes[i] = l->nodes[child];
@@ -289,15 +297,43 @@ static int64_t heap_pop(struct lookup *l)
 }
 
 /**
- * Passes the row of `stmt` (id, name, node) to the caller, its directory node kept to read
- * what it holds. @return 0 to go on, 1 to scan instead (too many rows; a directory whose
- * entries come before its own row, which a move leaves: the order could not be kept), 2
- * when the caller stopped, -1 after a message.
+ * Counts the entries of a directory whose own name holds the piece (with `whole`), up to
+ * what would make too many, by stepping through its range's b-tree cells (no row decoded),
+ * into dir->counted and l->queued. Then the rows still to read are known to be more than
+ * `max` as soon as the large directories are met, not after their rows were matched one by
+ * one (`man` on /usr names 266 directories holding more than an eighth of the rows). The
+ * directories below them are not counted: their entries come with what is read anyway.
+ * @return 1 when too many rows, 0 when not, -1 after a message.
  */
-static int pass_row(struct lookup *l, sqlite3_stmt *stmt, int64_t id)
+static int count_dir(struct lookup *l, struct queued_dir *dir)
 {
-    if (++l->rows > l->max) {
-        return 1;
+    int64_t node = dir->node;
+    size_t room = l->max - l->rows - l->queued; // pass_row keeps rows + queued <= max
+    sqlite3_bind_int64(l->count, 1, index_entry_id(node, 0));
+    sqlite3_bind_int64(l->count, 2, index_entry_id(node + 1, 0));
+    sqlite3_bind_int64(l->count, 3, (int64_t)room + 1);
+    int rc = sqlite3_step(l->count);
+    if (rc == SQLITE_ROW) {
+        dir->counted = (size_t)sqlite3_column_int64(l->count, 0);
+        l->queued += dir->counted;
+    }
+    sqlite3_reset(l->count);
+    if (rc != SQLITE_ROW) {
+        return index_db_fail(l->db, "reading the index");
+    }
+    return l->rows + l->queued > l->max ? 1 : 0;
+}
+
+/**
+ * Passes the row of `stmt` (id, name, node) to the caller, its directory node kept to read
+ * what it holds (`listed`: the row's own name holds the piece). @return 0 to go on, 1 to
+ * scan instead (too many rows; a directory whose entries come before its own row, which a
+ * move leaves: the order could not be kept), 2 when the caller stopped, -1 after a message.
+ */
+static int pass_row(struct lookup *l, sqlite3_stmt *stmt, int64_t id, bool listed)
+{
+    if (++l->rows + l->queued > l->max) {
+        return 1; // the rows read and those certain to be read
     }
     if (!l->basename && sqlite3_column_type(stmt, 2) != SQLITE_NULL) {
         int64_t node = sqlite3_column_int64(stmt, 2);
@@ -308,7 +344,12 @@ static int pass_row(struct lookup *l, sqlite3_stmt *stmt, int64_t id)
             fprintf(stderr, "%s: out of memory\n", tool_name);
             return -1;
         }
-        heap_push(l, node);
+        struct queued_dir dir = {.node = node};
+        int many = l->whole && listed ? count_dir(l, &dir) : 0;
+        heap_push(l, dir);
+        if (many != 0) {
+            return many;
+        }
     }
     // For a BLOB, sqlite3_column_text() gives the same bytes with a NUL after them.
     const char *name = (const char *)sqlite3_column_text(stmt, 1);
@@ -345,17 +386,28 @@ static int pass_id(struct lookup *l, int64_t want, bool *positioned)
                 tool_name);
         return -1;
     }
-    return pass_row(l, l->row, want);
+    return pass_row(l, l->row, want, true);
 }
 
-/** Reads every entry of directory `node` (one rowid range). @return as pass_row(). */
-static int pass_range(struct lookup *l, int64_t node)
+/**
+ * Reads every entry of a directory (one rowid range); the listed ids inside it (from *next
+ * on) are its rows, passed once, *next moved past them. @return as pass_row().
+ */
+static int pass_range(struct lookup *l, struct queued_dir *dir, size_t *next)
 {
-    sqlite3_bind_int64(l->range, 1, index_entry_id(node, 0));
-    sqlite3_bind_int64(l->range, 2, index_entry_id(node + 1, 0));
+    sqlite3_bind_int64(l->range, 1, index_entry_id(dir->node, 0));
+    sqlite3_bind_int64(l->range, 2, index_entry_id(dir->node + 1, 0));
     int rc, status = 0;
     while (status == 0 && (rc = sqlite3_step(l->range)) == SQLITE_ROW) {
-        status = pass_row(l, l->range, sqlite3_column_int64(l->range, 0));
+        if (dir->counted > 0) {
+            dir->counted--; // counted as queued, now as read
+            l->queued--;
+        }
+        int64_t id = sqlite3_column_int64(l->range, 0);
+        while (*next < l->nids && l->ids[*next] < id) {
+            ++*next;
+        }
+        status = pass_row(l, l->range, id, *next < l->nids && l->ids[*next] == id);
     }
     sqlite3_reset(l->range);
     if (status == 0 && rc != SQLITE_DONE) {
@@ -405,13 +457,15 @@ static int lookup(struct lookup *l, const struct index_piece *pieces, size_t npi
     size_t i = 0;
     int status = 0;
     while (status == 0 && (i < l->nids || l->nnodes > 0)) {
-        if (l->nnodes > 0 && (i == l->nids || index_entry_id(l->nodes[0], 0) <= l->ids[i])) {
-            int64_t node = heap_pop(l);
-            while (l->nnodes > 0 && l->nodes[0] == node) {
-                heap_pop(l); // one directory named twice (by a damaged index): read once
+        if (l->nnodes > 0 && (i == l->nids || index_entry_id(l->nodes[0].node, 0) <= l->ids[i])) {
+            struct queued_dir dir = heap_pop(l);
+            while (l->nnodes > 0 && l->nodes[0].node == dir.node) {
+                // One directory named twice (by a damaged index): read once.
+                l->queued -= heap_pop(l).counted;
             }
-            status = pass_range(l, node);
-            while (i < l->nids && l->ids[i] < index_entry_id(node + 1, 0)) {
+            status = pass_range(l, &dir, &i);
+            l->queued -= dir.counted; // fewer rows than counted (cannot happen in one read)
+            while (i < l->nids && l->ids[i] < index_entry_id(dir.node + 1, 0)) {
                 i++;
             }
         } else {
@@ -423,9 +477,11 @@ static int lookup(struct lookup *l, const struct index_piece *pieces, size_t npi
 }
 
 int index_candidates_find(sqlite3 *db, const struct index_piece *pieces, size_t npieces,
-                          bool basename, size_t max, index_candidate_fn *each, void *ctx)
+                          bool basename, bool whole, size_t max, index_candidate_fn *each,
+                          void *ctx)
 {
-    struct lookup l = {.db = db, .basename = basename, .max = max, .each = each, .ctx = ctx};
+    struct lookup l = {
+        .db = db, .basename = basename, .whole = whole, .max = max, .each = each, .ctx = ctx};
     int status = -1;
     if (sqlite3_prepare_v2(db, "SELECT length(ids) FROM trigrams WHERE trigram = ?", -1, &l.length,
                            NULL) != SQLITE_OK ||
@@ -434,7 +490,11 @@ int index_candidates_find(sqlite3 *db, const struct index_piece *pieces, size_t 
         sqlite3_prepare_v2(db, "SELECT id, name, node FROM entries WHERE id >= ?", -1, &l.row,
                            NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, "SELECT id, name, node FROM entries WHERE id >= ? AND id < ?", -1,
-                           &l.range, NULL) != SQLITE_OK) {
+                           &l.range, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db,
+                           "SELECT count(*) FROM (SELECT 1 FROM entries "
+                           "WHERE id >= ?1 AND id < ?2 LIMIT ?3)",
+                           -1, &l.count, NULL) != SQLITE_OK) {
         index_db_fail(db, "reading the index");
     } else {
         status = lookup(&l, pieces, npieces);
@@ -443,6 +503,7 @@ int index_candidates_find(sqlite3 *db, const struct index_piece *pieces, size_t 
     sqlite3_finalize(l.list);
     sqlite3_finalize(l.row);
     sqlite3_finalize(l.range);
+    sqlite3_finalize(l.count);
     free(l.trigrams);
     free(l.ids);
     free(l.nodes);

@@ -61,13 +61,17 @@ typedef int index_candidate_fn(void *ctx, int64_t id, const char *name, size_t l
  * Looks the pieces up in `db` (schema 4, in a read transaction) and passes the entries that
  * may match to `each` in rowid order (the order a scan reads them), each once, as they are
  * read: a caller that stops early (-l) reads no more; with `basename` only entries whose
- * own name holds the piece. @return 0 when every candidate was passed; 1 when the caller
+ * own name holds the piece. `whole`: the caller takes every candidate (no -l), so when the
+ * ids and the entries of the directories among them are more than `max` rows, that is
+ * known before any is passed (with -l, stopping early may read far fewer). @return 0 when
+ * every candidate was passed; 1 when the caller
  * should scan instead (more than `max` candidates, a piece in a root's path, a directory
  * moved below one of a later id, whose entries the merge cannot put in order): what it was
  * passed is to be forgotten; 2 when `each` stopped; -1 after a message (or when `each`
  * failed).
  */
 int index_candidates_find(sqlite3 *db, const struct index_piece *pieces, size_t npieces,
-                          bool basename, size_t max, index_candidate_fn *each, void *ctx);
+                          bool basename, bool whole, size_t max, index_candidate_fn *each,
+                          void *ctx);
 
 #endif // FRD_EXAMPLES_FRDINDEX_CANDIDATES_H

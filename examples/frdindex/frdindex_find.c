@@ -415,7 +415,8 @@ static int indexed(struct finder *f, int64_t expected)
         return -1;
     }
     size_t len = f->found->len, count = f->found->count;
-    int rc = index_candidates_find(f->db, pieces, npieces, f->opts->basename, max, take, f);
+    int rc = index_candidates_find(f->db, pieces, npieces, f->opts->basename, f->opts->limit == 0,
+                                   max, take, f);
     if (rc == 1) {
         f->found->len = len;
         f->found->count = count;
