@@ -12,6 +12,7 @@
 #include "grow.h"
 #include "toolname.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +64,22 @@ bool index_piece_byte(unsigned char c, bool ignore_case, bool multibyte)
     if (!ignore_case) {
         return true;
     }
-    return c < 0x80 && !(multibyte && (index_fold(c) == 'i' || index_fold(c) == 'k'));
+    if (c >= 0x80) {
+        return false;
+    }
+    if (multibyte) {
+        return index_fold(c) != 'i' && index_fold(c) != 'k';
+    }
+    // A single-byte locale folds by tolower() (fnmatch, regcomp): c stands for itself (A-Z
+    // folded, as the lists fold) only if no other byte folds as it does. In ISO-8859-9
+    // (Turkish) 0xDD (I with a dot) folds to i, and I to 0xFD (dotless i): neither is one.
+    int folded = tolower(c);
+    for (int b = 0; b < 256; b++) {
+        if (tolower(b) == folded && index_fold((unsigned char)b) != index_fold(c)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 size_t index_glob_pieces(const char *glob, bool ignore_case, struct index_piece *out, size_t max)

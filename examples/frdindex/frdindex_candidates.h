@@ -34,7 +34,9 @@ struct index_piece {
  * @return whether byte `c` may stand for itself in a piece: not a '/', and with -i not a
  * byte the locale may fold to or from another character than its ASCII case pair (bytes
  * above 0x7f; in a multibyte locale (`multibyte`: MB_CUR_MAX > 1) also i and k, which
- * U+0130 and U+212A fold to, and which the Turkish locales fold to dotless and dotted forms).
+ * U+0130 and U+212A fold to, and which the Turkish locales fold to dotless and dotted forms;
+ * in a single-byte locale an ASCII letter another byte folds with, by tolower(): i and I
+ * in ISO-8859-9's Turkish locale).
  */
 bool index_piece_byte(unsigned char c, bool ignore_case, bool multibyte);
 

@@ -164,6 +164,57 @@ if "$ix" find many.db qqman >many.out 2>many.err && [ ! -s many.err ] &&
   ok "find: a piece naming large directories scans before reading their entries"
 else bad "find: read the candidates of a piece naming large directories ($(head -c 300 many.err))"; fi
 
+# -i in a single-byte locale folds as tolower() there, as fnmatch and regcomp do, so plocate
+# (a copy without its setgid bit, which makes glibc ignore LOCPATH) and frdindex agree in
+# ISO-8859-9's Turkish locale: I folds to dotless i (0xFD), I with a dot (0xDD) to i, so
+# neither i nor I may stand for itself in a looked-up run; bytes above 0x7f fold too.
+T=$tmp/tr
+mkdir -p "$T/locales" "$T/tree/Kilim" "$T/tree/"$'\xddzmir'
+if localedef -i tr_TR -f ISO-8859-9 "$T/locales/tr_TR.ISO-8859-9" >/dev/null 2>&1; then
+  for name in istanbul Istanbul $'\xddstanbul' $'\xfdstanbul' ISTANBUL kilim.txt KILIM.TXT \
+    $'k\xfdl\xfdm' $'\xc7ay' $'\xe7ay' $'\xd6zel' $'\xf6zel' $'\xdeeker' $'\xfeeker' $'\xd0\xfcl' \
+    $'\xf0\xdcL' izmir.txt; do
+    printf x >"$T/tree/$name"
+    printf x >"$T/tree/Kilim/$name"
+  done
+  printf x >"$T/tree/"$'\xddzmir'/plain
+  chmod -R a+rX "$T"
+  cp /usr/bin/plocate "$T/plocate" && chmod 755 "$T/plocate"
+  "$ix" update -q -m 644 "$T/q.db" "$T/tree"
+  updatedb.plocate -o "$T/p.db" -U "$T/tree" -l yes --prunepaths= --prunefs= --prunenames=
+  chmod 644 "$T/p.db"
+  failed=0 cases=0
+  for user in "${users[@]}"; do
+    as=()
+    [ "$user" = nobody ] && as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+    for pattern in istanbul ISTANBUL Istanbul stanbul kilim KILIM Kil 'kil.m' '*ILI*' izmir \
+      IZMIR zmir $'\xe7ay' $'\xc7AY' $'\xf6zel' $'\xdeEKER' $'\xf0\xfcl' $'\xfdstan' \
+      $'\xddSTAN' '[i]stanbul' '*/kilim/*'; do
+      for opts in -i '-i -b' '-i -c' '-r -i' '--regex -i -b'; do
+        # shellcheck disable=SC2086
+        want=$(LOCPATH=$T/locales LC_ALL=tr_TR.ISO-8859-9 "${as[@]}" "$T/plocate" -d "$T/p.db" \
+          $opts -- "$pattern" 2>/dev/null | sort; echo "exit ${PIPESTATUS[0]}")
+        # shellcheck disable=SC2086
+        got=$(LOCPATH=$T/locales LC_ALL=tr_TR.ISO-8859-9 "${as[@]}" "$ix" find $opts "$T/q.db" \
+          "$pattern" 2>/dev/null | sort; echo "exit ${PIPESTATUS[0]}")
+        cases=$((cases + 1))
+        if [ "$got" != "$want" ]; then
+          failed=$((failed + 1))
+          [ $failed -le 8 ] && printf '     tr_TR.ISO-8859-9: %q %s (%s): %s\n' "$pattern" "$opts" \
+            "$user" "$(diff <(echo "$want") <(echo "$got") | head -4 | tr '\n' ' ')"
+        fi
+      done
+    done
+  done
+  # Not vacuous: plocate folds the dotted capital I to i there.
+  if [ "$(LOCPATH=$T/locales LC_ALL=tr_TR.ISO-8859-9 "$T/plocate" -d "$T/p.db" -i -c istanbul)" -lt 4 ]; then
+    bad "tr_TR.ISO-8859-9: plocate -i does not fold as the test expects"
+  elif [ $failed -eq 0 ]; then ok "tr_TR.ISO-8859-9: $cases -i queries answer as plocate answers"
+  else bad "tr_TR.ISO-8859-9: $failed of $cases -i queries differ from plocate"; fi
+else
+  echo "skip: localedef cannot build tr_TR.ISO-8859-9 (Debian's locales)"
+fi
+
 # A query takes SQLite's shared lock twice (its open checks, its read), not per statement.
 if command -v strace >/dev/null && strace -o /dev/null true 2>/dev/null; then
   # (LeakSanitizer does not run under ptrace.)
