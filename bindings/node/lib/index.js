@@ -53,6 +53,22 @@ function DirentWithStats(name, parentPath, type, stats) {
 }
 DirentWithStats.prototype = Dirent.prototype;
 
+// A Dirent of a walk with linkTargets, xattrs or linkGroups: the same prototype, its own
+// constructor (every such entry has the same nine fields, in-object). A field whose option
+// is off is undefined; with it on, null where the entry has none (xattrs: {}).
+function DirentWithExtras(name, parentPath, type, stats, linkTarget, xattrs, linkGroup, linkFirst) {
+  this.name = name;
+  this.parentPath = parentPath;
+  this.path = parentPath;
+  this[kType] = type;
+  this.stats = stats;
+  this.linkTarget = linkTarget;
+  this.xattrs = xattrs;
+  this.linkGroup = linkGroup;
+  this.linkFirst = linkFirst;
+}
+DirentWithExtras.prototype = Dirent.prototype;
+
 const S_IFMT = 0o170000;
 // A batch's `num` holds 13 doubles per entry, in the order of the getters below.
 if (native.statsFields !== 13) throw new Error('frd: addon and lib/index.js disagree on Stats');
@@ -198,13 +214,14 @@ function optionsObject(options) {
 // Unknown keys are ignored, as fs ignores them.
 function validateWalkOptions(o) {
   for (const k of ['stats', 'bigint', 'sort', 'hidden', 'followSymlinks', 'withFileTypes',
-    'gitignore']) {
+    'gitignore', 'linkTargets', 'xattrs', 'linkGroups']) {
     validateBoolean(o[k], `options.${k}`);
   }
   validateInteger(o.maxDepth, 'options.maxDepth', 0, LIMITS.maxDepth, true);
   validateInteger(o.batchSize, 'options.batchSize', 1, LIMITS.batchSize);
   validateInteger(o.highWaterMark, 'options.highWaterMark', 1, LIMITS.highWaterMark);
   validateInteger(o.workers, 'options.workers', 0, LIMITS.workers);
+  validateInteger(o.xattrValueMax, 'options.xattrValueMax', 1, LIMITS.xattrValueMax);
   validateOneOf(o.errors, 'options.errors', ['throw', 'ignore', 'collect']);
   validateAbortSignal(o.signal, 'options.signal');
 }
@@ -226,6 +243,10 @@ function nativeOptions(root, o) {
     ignoreErrors: o.errors === 'ignore',
     collectErrors: o.errors === 'collect',
     workers: o.workers ?? 0,
+    linkTargets: !!o.linkTargets,
+    xattrs: !!o.xattrs,
+    xattrValueMax: o.xattrValueMax ?? 0, // 0: the library's default, 64 KiB
+    linkGroups: !!o.linkGroups,
     // Smaller batches with stats: at 2,048 (300 KB each) the metadata walk was slower and
     // held timers back longer on a loaded machine, where names-only walks gained from them.
     batchSize: o.batchSize ?? (o.stats ? 1024 : 2048),
@@ -253,11 +274,14 @@ function parentPaths(root, prefix, dirs) {
  * One batch from the addon: `names` (each name, or path below the root, followed by a NUL),
  * `dirs` (each directory group's path below the root followed by a NUL), `dirStart` (the
  * first entry of each group), `types`, `nameEnd` (where each name ends in `names`; undefined
- * when a name is not ASCII, since the offsets count bytes) and, with stats, `num` (a
- * Float64Array, or a BigUint64Array with bigint) and `ns`.
+ * when a name is not ASCII, since the offsets count bytes), with stats, `num` (a
+ * Float64Array, or a BigUint64Array with bigint) and `ns`, and with linkTargets, xattrs or
+ * linkGroups, `extras`: five values for each entry that has any of them (its index in the
+ * batch, link target, xattrs, link group, and the path below the root of its group's first
+ * visit, each null where it has none), undefined when no entry of the batch has any.
  */
 class RawBatch {
-  constructor(names, dirs, dirStart, types, nameEnd, num, ns) {
+  constructor(names, dirs, dirStart, types, nameEnd, num, ns, extras) {
     this.names = names;
     this.dirs = dirs;
     this.dirStart = dirStart;
@@ -265,13 +289,21 @@ class RawBatch {
     this.nameEnd = nameEnd;
     this.num = num;
     this.ns = ns;
+    this.extras = extras;
   }
+}
+
+// Which of linkTargets, xattrs and linkGroups a walk asked for (null: none), for decodeInto.
+function extrasWanted(nopts) {
+  if (!nopts.linkTargets && !nopts.xattrs && !nopts.linkGroups) return null;
+  return { linkTargets: nopts.linkTargets, xattrs: nopts.xattrs, linkGroups: nopts.linkGroups };
 }
 
 // Appends a batch's entries to `out`: relative path strings, or Dirents (with .stats). The
 // array is grown once per batch and filled by index (no push per entry); names are sliced
 // out of the batch's string between NULs (at the offsets in nameEnd when it has them).
-function decodeInto(out, batch, root, prefix, withFileTypes) {
+// `want`: extrasWanted() of the walk (null: Dirents without those fields).
+function decodeInto(out, batch, root, prefix, withFileTypes, want) {
   const { names, dirStart, types, nameEnd, num, ns } = batch;
   const n = types.length;
   let o = out.length;
@@ -287,6 +319,7 @@ function decodeInto(out, batch, root, prefix, withFileTypes) {
   }
   const parents = parentPaths(root, prefix, batch.dirs);
   const StatsOf = num instanceof BigUint64Array ? BigIntStats : Stats;
+  if (want !== null) return decodeWithExtras(out, o, batch, parents, prefix, StatsOf, want);
   for (let d = 0; d < dirStart.length; d++) {
     const last = d + 1 < dirStart.length ? dirStart[d + 1] : n;
     const parent = parents[d];
@@ -296,6 +329,42 @@ function decodeInto(out, batch, root, prefix, withFileTypes) {
       start = end + 1;
       out[o++] = num === undefined ? new Dirent(name, parent, types[i])
         : new DirentWithStats(name, parent, types[i], new StatsOf(num, ns, i));
+    }
+  }
+  return out;
+}
+
+// decodeInto's loop for a walk with linkTargets, xattrs or linkGroups: each entry gets the
+// four fields, from the batch's sparse `extras` for the entries listed there.
+function decodeWithExtras(out, o, batch, parents, prefix, StatsOf, want) {
+  const { names, dirStart, types, nameEnd, num, ns, extras } = batch;
+  const n = types.length;
+  const noTarget = want.linkTargets ? null : undefined;
+  const noGroup = want.linkGroups ? null : undefined;
+  let start = 0;
+  let k = 0; // the next entry's five values in extras
+  let next = extras !== undefined ? extras[0] : -1;
+  for (let d = 0; d < dirStart.length; d++) {
+    const last = d + 1 < dirStart.length ? dirStart[d + 1] : n;
+    const parent = parents[d];
+    for (let i = dirStart[d]; i < last; i++) {
+      const end = nameEnd !== undefined ? nameEnd[i] : names.indexOf('\0', start);
+      const name = names.slice(start, end);
+      start = end + 1;
+      const stats = num === undefined ? undefined : new StatsOf(num, ns, i);
+      let target = noTarget;
+      let xattrs = want.xattrs ? {} : undefined;
+      let group = noGroup;
+      let first = noGroup;
+      if (i === next) {
+        if (extras[k + 1] !== null) target = extras[k + 1];
+        if (extras[k + 2] !== null) xattrs = extras[k + 2];
+        if (extras[k + 3] !== null) group = extras[k + 3];
+        if (extras[k + 4] !== null) first = prefix + extras[k + 4];
+        k += 5;
+        next = k < extras.length ? extras[k] : -1;
+      }
+      out[o++] = new DirentWithExtras(name, parent, types[i], stats, target, xattrs, group, first);
     }
   }
   return out;
@@ -331,6 +400,7 @@ class Walk {
     this.root = root;
     this.prefix = parentPrefix(root);
     this.withFileTypes = options.withFileTypes !== false;
+    this.want = extrasWanted(nopts);
     this.signal = options.signal;
     this.done = false;
     this.pending = null;
@@ -381,7 +451,7 @@ class Walk {
     if (this.done) return Promise.resolve(null);
     return new Promise((resolve, reject) => {
       this.pending = { resolve, reject };
-      this.native.next((err, names, dirs, dirStart, types, nameEnd, num, ns, errors) => {
+      this.native.next((err, names, dirs, dirStart, types, nameEnd, num, ns, extras, errors) => {
         if (this.pending === null) return; // aborted meanwhile
         this.pending = null;
         keepErrors(this.errors, errors);
@@ -393,7 +463,7 @@ class Walk {
           this.finish();
           resolve(null);
         } else {
-          resolve(new RawBatch(names, dirs, dirStart, types, nameEnd, num, ns));
+          resolve(new RawBatch(names, dirs, dirStart, types, nameEnd, num, ns, extras));
         }
       });
     });
@@ -402,7 +472,8 @@ class Walk {
   async next() {
     const batch = await this.nextRaw();
     if (batch === null) return { done: true, value: undefined };
-    return { done: false, value: decodeInto([], batch, this.root, this.prefix, this.withFileTypes) };
+    return { done: false, value: decodeInto([], batch, this.root, this.prefix, this.withFileTypes,
+      this.want) };
   }
 
   // Cancels the walk and resolves once its threads are joined and its descriptors closed
@@ -425,8 +496,9 @@ class Walk {
  * (leave out what git ignores, before any stat), errors
  * ('throw', 'ignore' or 'collect' below the root: 'collect' goes on and keeps each error
  * in the iterator's `errors`), bigint (stats as fs.BigIntStats), withFileTypes (false:
- * relative path strings), batchSize, highWaterMark (batches buffered ahead), workers. Bad arguments
- * throw here.
+ * relative path strings), batchSize, highWaterMark (batches buffered ahead), workers,
+ * linkTargets, xattrs (with xattrValueMax) and linkGroups (entry.linkTarget, .xattrs,
+ * .linkGroup, .linkFirst; README.md). Bad arguments throw here.
  */
 function walk(p, options) {
   const root = toPath(p);
@@ -468,7 +540,7 @@ async function readdirWalk({ root, o, nopts }) {
   for (;;) {
     const batch = await w.nextRaw();
     if (batch === null) return out;
-    decodeInto(out, batch, root, w.prefix, o.withFileTypes);
+    decodeInto(out, batch, root, w.prefix, o.withFileTypes, w.want);
   }
 }
 
@@ -500,9 +572,10 @@ function readdirSync(p, options) {
   const { root, o, nopts } = readdirArgs(p, options);
   const out = [];
   const prefix = parentPrefix(root);
-  const errors = native.runSync(nopts, (names, dirs, dirStart, types, nameEnd, num, ns) => {
-    decodeInto(out, new RawBatch(names, dirs, dirStart, types, nameEnd, num, ns), root, prefix,
-      o.withFileTypes);
+  const want = extrasWanted(nopts);
+  const errors = native.runSync(nopts, (names, dirs, dirStart, types, nameEnd, num, ns, extras) => {
+    decodeInto(out, new RawBatch(names, dirs, dirStart, types, nameEnd, num, ns, extras), root,
+      prefix, o.withFileTypes, want);
   });
   if (nopts.collectErrors) {
     out.errors = [];

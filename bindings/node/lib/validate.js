@@ -17,6 +17,7 @@ const LIMITS = {
   highWaterMark: 64,
   workers: 8, // frd_walk_options.workers is at most 8
   maxDepth: 2147483647, // frd_walk_options.max_depth is an int
+  xattrValueMax: 65536, // Linux's largest extended attribute value (XATTR_SIZE_MAX)
 };
 
 function withCode(err, code) {

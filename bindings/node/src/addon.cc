@@ -7,7 +7,9 @@
 // the iterator's records until it has a batch for JavaScript (names joined by NUL, their
 // parent directories, types and, when asked, metadata in typed arrays), and the loop thread
 // hands it to the callback waiting in next(), then starts the next fetch at once, so the
-// next batch is made while JavaScript takes this one apart. Neither the loop thread nor a
+// next batch is made while JavaScript takes this one apart. With linkTargets, xattrs or
+// linkGroups a batch also carries, for the entries that have any, their link target, extended
+// attributes and hard-link group (Extra): nothing is kept or made for the others. Neither the loop thread nor a
 // wake-up per batch of the walk's workers is needed: the fetch is the iterator's consumer,
 // and the loop learns that a batch is ready when the fetch's work completes. A fetch waits
 // for the walk in steps of kWaitMs (frd_walk_iter_wait()), so a cancel is seen within one.
@@ -61,6 +63,7 @@ constexpr uint32_t kMaxBatch = 65536; // entries per batch
 constexpr uint32_t kMaxQueue = 64;    // highWaterMark: batches the walk buffers ahead
 constexpr size_t kNumFields = 13;     // doubles per entry with stats (see lib/index.js)
 constexpr size_t kNsFields = 4;       // int64 ns times per entry with stats
+constexpr uint32_t kMaxXattrValue = 65536; // xattrValueMax: Linux's largest value (XATTR_SIZE_MAX)
 // How long a fetch waits for the walk before it looks whether the walk was cancelled (ms).
 constexpr unsigned kWaitMs = 10;
 // The bytes the iterator may hold per record it buffers: the record and its strings (the
@@ -155,6 +158,27 @@ BlockPool &Pool()
     return *pool;
 }
 
+// One extended attribute of an entry, copied out of its record (linkTargets etc. below).
+struct XattrCopy {
+    std::string name;
+    std::string value;
+    bool tooLong; // longer than xattrValueMax: no value
+};
+
+// What an entry carries beyond its name, type and stats, with the options linkTargets,
+// xattrs and linkGroups: kept only for the entries that have any of it (symbolic links,
+// entries with extended attributes, non-directories with nlink > 1), so the batch holds a
+// short list, and nothing at all without the options.
+struct Extra {
+    uint32_t index = 0;       // the entry's index in its batch
+    bool hasTarget = false;   // a symbolic link whose target was read
+    std::string target;       // its target's bytes
+    std::vector<XattrCopy> xattrs;
+    uint64_t group = 0;       // its hard-link group (0: none)
+    bool hasFirst = false;    // not the group's first visit: `first` names that one
+    std::string first;        // the path below the root of the group's first visit
+};
+
 // A batch for JavaScript, filled by one fetch (or by runSync) and handed over by the loop.
 struct Batch {
     std::string names;              // each name (or relative path) followed by a NUL
@@ -166,6 +190,7 @@ struct Batch {
     uint64_t lastParent = 0;        // the iterator's number of that directory (parent_id)
     size_t count = 0;
     bool ascii = true; // every name is ASCII (set once the batch is full)
+    std::vector<Extra> extras; // linkTargets, xattrs, linkGroups: entries that have any
     Batch() = default;
     ~Batch()
     {
@@ -189,6 +214,7 @@ struct Batch {
         lastParent = 0;
         count = 0;
         ascii = true;
+        extras.clear();
     }
     Batch(const Batch &) = delete;
     Batch &operator=(const Batch &) = delete;
@@ -202,6 +228,10 @@ struct Config {
     bool ignoreErrors = false;
     bool collectErrors = false; // errors below the root kept and handed over; the walk goes on
     bool relNames = false;      // names holds the path below the root instead of the name
+    bool linkTargets = false;   // FRD_WALK_LINK_TARGETS
+    bool xattrs = false;        // FRD_WALK_XATTRS
+    bool linkGroups = false;    // FRD_WALK_LINK_GROUPS
+    bool extras = false;        // any of the three
     unsigned typeMask = 0xff;
     std::vector<std::string> nameGlobs; // matched against the entry's name
     std::vector<std::string> pathGlobs; // with a '/': matched against the relative path
@@ -332,6 +362,44 @@ void TakeError(State *st, const struct frd_walk_iter_record &r)
     SetError(st, r.code, SyscallOf(r.depth, r.call), path);
 }
 
+// Keeps what an entry record carries with linkTargets, xattrs and linkGroups, if it carries
+// any of it, as the batch's next entry's Extra (copied: the record goes with the next pull).
+void TakeExtra(const Config &cfg, Batch *b, const struct frd_walk_iter_record &r)
+{
+    const bool target = cfg.linkTargets && r.link_target != nullptr;
+    const bool xattrs = cfg.xattrs && r.xattr_count > 0;
+    const bool group = cfg.linkGroups && r.link_group != 0;
+    if (!target && !xattrs && !group) {
+        return;
+    }
+    Extra &x = b->extras.emplace_back();
+    x.index = static_cast<uint32_t>(b->count);
+    if (target) {
+        x.hasTarget = true;
+        x.target.assign(r.link_target, r.link_target_len);
+    }
+    if (xattrs) {
+        x.xattrs.reserve(r.xattr_count);
+        for (size_t i = 0; i < r.xattr_count; i++) {
+            const struct frd_xattr &a = r.xattrs[i];
+            XattrCopy &c = x.xattrs.emplace_back();
+            c.name.assign(a.name, a.name_len);
+            c.tooLong = a.too_long;
+            if (!a.too_long && a.value_len > 0) {
+                c.value.assign(static_cast<const char *>(a.value), a.value_len);
+            }
+        }
+    }
+    if (group) {
+        x.group = r.link_group;
+        if (r.link_first != nullptr) {
+            x.hasFirst = true;
+            const size_t off = std::min(cfg.relOff, r.link_first_len);
+            x.first.assign(r.link_first + off, r.link_first_len - off);
+        }
+    }
+}
+
 // Appends a record to the batch (an entry of a type asked for), or takes its error.
 void Take(State *st, Batch *b, const struct frd_walk_iter_record &r)
 {
@@ -378,6 +446,9 @@ void Take(State *st, Batch *b, const struct frd_walk_iter_record &r)
     memcpy(b->block + lay.nameEnd + b->count * sizeof(uint32_t), &end, sizeof(end));
     b->names.push_back('\0');
     b->block[lay.types + b->count] = static_cast<uint8_t>(e->type);
+    if (st->cfg.extras) {
+        TakeExtra(st->cfg, b, r);
+    }
     if (st->cfg.stats && st->cfg.bigint) {
         // The same 8 bytes a field; the ms times (the last four) are left 0: JavaScript
         // derives them from the ns times, as fs does for BigIntStats.
@@ -558,8 +629,14 @@ bool ParseConfig(const Napi::Env &env, const Napi::Object &o, Config *cfg)
     cfg->ignoreErrors = o.Get("ignoreErrors").ToBoolean();
     cfg->collectErrors = o.Get("collectErrors").ToBoolean();
     cfg->relNames = o.Get("relNames").ToBoolean();
+    cfg->linkTargets = o.Get("linkTargets").ToBoolean();
+    cfg->xattrs = o.Get("xattrs").ToBoolean();
+    cfg->linkGroups = o.Get("linkGroups").ToBoolean();
+    cfg->extras = !cfg->relNames && (cfg->linkTargets || cfg->xattrs || cfg->linkGroups);
     double typeMask = 0, batchSize = 0, queueLimit = 0, maxDepth = 0, workers = 0;
+    double xattrValueMax = 0;
     if (!IntOption(env, o, "typeMask", 0, 0xff, &typeMask) ||
+        !IntOption(env, o, "xattrValueMax", 0, kMaxXattrValue, &xattrValueMax) ||
         !IntOption(env, o, "batchSize", 1, kMaxBatch, &batchSize) ||
         !IntOption(env, o, "queueLimit", 1, kMaxQueue, &queueLimit) ||
         !IntOption(env, o, "maxDepth", -1, INT32_MAX, &maxDepth) ||
@@ -579,6 +656,12 @@ bool ParseConfig(const Napi::Env &env, const Napi::Object &o, Config *cfg)
     }
     if (!o.Get("hidden").ToBoolean()) {
         flags |= FRD_WALK_SKIP_HIDDEN;
+    }
+    if (cfg->extras) {
+        flags |= (cfg->linkTargets ? FRD_WALK_LINK_TARGETS : 0) |
+                 (cfg->xattrs ? FRD_WALK_XATTRS : 0) |
+                 (cfg->linkGroups ? FRD_WALK_LINK_GROUPS : 0);
+        cfg->opts.xattr_value_max = static_cast<size_t>(xattrValueMax); // 0: the library's 64 KiB
     }
     cfg->opts.flags = flags;
     cfg->opts.fields = cfg->stats ? FRD_FIELDS_ALL : FRD_FIELD_TYPE;
@@ -641,7 +724,46 @@ Napi::Value WalkError(Napi::Env env, State *st, int result)
     return env.Undefined();
 }
 
-constexpr size_t kBatchArgs = 7; // names, dirs, dirStart, types, nameEnd, num, ns
+constexpr size_t kBatchArgs = 8; // names, dirs, dirStart, types, nameEnd, num, ns, extras
+
+// A batch's extras (Extra) as one flat array, 5 values an entry that has any: its index,
+// linkTarget (string or null), xattrs (an object of name to Buffer, null for a value too
+// long; null when it has none), linkGroup (a number, a bigint with bigint; null) and
+// linkFirst (the path below the root of the group's first visit; null). undefined when no
+// entry of the batch has any.
+napi_value ExtrasToJs(Napi::Env env, const Config &cfg, const Batch &b)
+{
+    if (b.extras.empty()) {
+        return env.Undefined();
+    }
+    Napi::Array arr = Napi::Array::New(env, b.extras.size() * 5);
+    uint32_t k = 0;
+    for (const Extra &x : b.extras) {
+        arr.Set(k++, Napi::Number::New(env, x.index));
+        arr.Set(k++, x.hasTarget ? Napi::Value(Napi::String::New(env, x.target)) : env.Null());
+        if (x.xattrs.empty()) {
+            arr.Set(k++, env.Null());
+        } else {
+            Napi::Object o = Napi::Object::New(env);
+            for (const XattrCopy &c : x.xattrs) {
+                o.Set(Napi::String::New(env, c.name),
+                      c.tooLong ? Napi::Value(env.Null())
+                                : Napi::Value(Napi::Buffer<char>::Copy(env, c.value.data(),
+                                                                       c.value.size())));
+            }
+            arr.Set(k++, o);
+        }
+        if (x.group == 0) {
+            arr.Set(k++, env.Null());
+        } else if (cfg.bigint) {
+            arr.Set(k++, Napi::BigInt::New(env, x.group));
+        } else {
+            arr.Set(k++, Napi::Number::New(env, static_cast<double>(x.group)));
+        }
+        arr.Set(k++, x.hasFirst ? Napi::Value(Napi::String::New(env, x.first)) : env.Null());
+    }
+    return arr;
+}
 
 // The errors kept (errors: 'collect') since the last call, as an array of JavaScript errors,
 // or undefined when there are none.
@@ -674,7 +796,7 @@ napi_value MakeString(napi_env env, const std::string &s, bool ascii)
 
 // A batch as the arguments of JavaScript's callback: names, dirs (strings), dirStart, types,
 // nameEnd (undefined unless the names are all ASCII), num (Float64Array, or BigUint64Array
-// with bigint), ns (undefined without stats). The typed arrays are views of the batch's
+// with bigint), ns (undefined without stats), extras (ExtrasToJs). The typed arrays are views of the batch's
 // block, which the ArrayBuffer owns from here on (freed by its finalizer).
 void ToJs(Napi::Env env, const Config &cfg, Batch &b, napi_value out[kBatchArgs])
 {
@@ -721,6 +843,7 @@ void ToJs(Napi::Env env, const Config &cfg, Batch &b, napi_value out[kBatchArgs]
     out[4] = ascii ? Napi::Uint32Array::New(env, b.count, ab, lay.nameEnd) : undef;
     out[5] = undef;
     out[6] = undef;
+    out[7] = ExtrasToJs(env, cfg, b);
     if (cfg.stats) {
         static_assert(sizeof(double) == sizeof(uint64_t), "a field is 8 bytes either way");
         if (cfg.bigint) {
@@ -1044,7 +1167,8 @@ class Walker : public Napi::ObjectWrap<Walker>
         }
     }
 
-    // next(callback): callback(null, names, dirs, dirStart, types, nameEnd, num, ns, errors)
+    // next(callback): callback(null, names, dirs, dirStart, types, nameEnd, num, ns, extras,
+    // errors)
     // for a batch (see ToJs), callback(err or null, null, ..., errors) at the end; errors:
     // the errors kept (errors: 'collect') since the last callback, or undefined.
     Napi::Value Next(const Napi::CallbackInfo &info)
@@ -1142,7 +1266,7 @@ void Walks::OnEnd(napi_async_cleanup_hook_handle handle, void *arg)
 }
 
 // runSync(options, onBatch): walks to the end, then calls onBatch(names, dirs, dirStart,
-// types, nameEnd, num, ns) for each batch (see ToJs), or throws the walk's error. Returns
+// types, nameEnd, num, ns, extras) for each batch (see ToJs), or throws the walk's error. Returns
 // the errors kept (errors: 'collect': an array, or undefined when there are none). The
 // iterator is pulled on this thread (frd_walk_iter_next() waits for the walk).
 Napi::Value RunSync(const Napi::CallbackInfo &info)
