@@ -87,7 +87,8 @@ export class BigIntStats {
 }
 
 /** A directory entry, as fs.Dirent; `stats` is there when the walk asked for stats (a
- *  BigIntStats with `bigint: true`). */
+ *  BigIntStats with `bigint: true`); linkTarget, xattrs, linkGroup and linkFirst when it
+ *  asked for them (linkTargets, xattrs, linkGroups), else undefined. */
 export class Dirent<S extends Stats | BigIntStats = Stats> {
   name: string;
   /** The directory holding the entry: the root as given, or the root joined with the path below it. */
@@ -95,6 +96,20 @@ export class Dirent<S extends Stats | BigIntStats = Stats> {
   /** The same as parentPath (fs.Dirent's older name). */
   path: string;
   stats?: S;
+  /** linkTargets: a symbolic link's target, as fs.readlinkSync gives it (bytes that are not
+   *  UTF-8 decoded as U+FFFD, as names are); null for other entries and for a link whose
+   *  target could not be read (an error of syscall 'readlink'). */
+  linkTarget?: string | null;
+  /** xattrs: the entry's extended attributes (its own, never a link's target's), name to
+   *  value; null for a value longer than xattrValueMax; {} when it has none. */
+  xattrs?: Record<string, Buffer | null>;
+  /** linkGroups: for a non-directory with nlink > 1, the number of its group of hard links
+   *  (the same for every link to one file; 1, 2, ... in walk order with sort; a bigint with
+   *  bigint: true); null for other entries. */
+  linkGroup?: (S extends BigIntStats ? bigint : number) | null;
+  /** linkGroups: the path (parentPath joined with name) of the entry under which the walk
+   *  met the group first; null in that entry itself and for entries without a group. */
+  linkFirst?: string | null;
   isFile(): boolean;
   isDirectory(): boolean;
   isSymbolicLink(): boolean;
@@ -141,6 +156,17 @@ export interface WalkOptions {
   highWaterMark?: number;
   /** Walker threads: 0 (default) for the machine's parallelism, else 1 to 8. */
   workers?: number;
+  /** Each symbolic link's target in entry.linkTarget (readlinkat on its directory's
+   *  descriptor, one call per link). Default false. */
+  linkTargets?: boolean;
+  /** Each entry's extended attributes in entry.xattrs (ACLs, system.posix_acl_*, and
+   *  security.capability included; read relative to the directory's descriptor). Default false. */
+  xattrs?: boolean;
+  /** With xattrs: the longest value read, 1 to 65536 bytes (default 65536, Linux's
+   *  largest); a longer value is null in entry.xattrs. */
+  xattrValueMax?: number;
+  /** Hard-link groups in entry.linkGroup and entry.linkFirst. Default false. */
+  linkGroups?: boolean;
 }
 
 export interface WalkIterator<T> extends AsyncIterableIterator<T[]> {
@@ -165,7 +191,8 @@ export interface ReaddirOptions extends Omit<WalkOptions, 'batchSize' | 'highWat
   encoding?: 'utf8' | 'utf-8';
 }
 
-type ReaddirEntries<O> = O extends { withFileTypes: true } | { stats: true }
+type ReaddirEntries<O> = O extends { withFileTypes: true } | { stats: true } | { linkTargets: true }
+  | { xattrs: true } | { linkGroups: true }
   ? (O extends { bigint: true } ? Dirent<BigIntStats>[] : Dirent[])
   : string[];
 /** readdir's result: with errors: 'collect', the array has the errors met below the root. */

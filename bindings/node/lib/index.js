@@ -522,7 +522,9 @@ function readdirOptions(options) {
   return {
     ...options,
     maxDepth: options.recursive ? options.maxDepth : 1,
-    withFileTypes: !!options.withFileTypes || !!options.stats,
+    // Fields of a Dirent: asking for them asks for Dirents, as stats does.
+    withFileTypes: !!options.withFileTypes || !!options.stats || !!options.linkTargets ||
+      !!options.xattrs || !!options.linkGroups,
   };
 }
 

@@ -636,7 +636,8 @@ bool ParseConfig(const Napi::Env &env, const Napi::Object &o, Config *cfg)
     double typeMask = 0, batchSize = 0, queueLimit = 0, maxDepth = 0, workers = 0;
     double xattrValueMax = 0;
     if (!IntOption(env, o, "typeMask", 0, 0xff, &typeMask) ||
-        !IntOption(env, o, "xattrValueMax", 0, kMaxXattrValue, &xattrValueMax) ||
+        (!o.Get("xattrValueMax").IsUndefined() && // absent: the library's default
+         !IntOption(env, o, "xattrValueMax", 0, kMaxXattrValue, &xattrValueMax)) ||
         !IntOption(env, o, "batchSize", 1, kMaxBatch, &batchSize) ||
         !IntOption(env, o, "queueLimit", 1, kMaxQueue, &queueLimit) ||
         !IntOption(env, o, "maxDepth", -1, INT32_MAX, &maxDepth) ||

@@ -140,7 +140,8 @@ test('the addon refuses bad options by itself too (nothing reaches C unchecked)'
   const good = { root: '/nonexistent', typeMask: 255, batchSize: 16, queueLimit: 1, maxDepth: -1, workers: 0, exclude: [] };
   for (const [k, v] of [['batchSize', -1], ['batchSize', 2 ** 32 - 1], ['batchSize', 1e12], ['batchSize', NaN],
     ['queueLimit', 0], ['queueLimit', 1e9], ['maxDepth', -2], ['maxDepth', NaN], ['workers', -1], ['workers', 9],
-    ['typeMask', 256], ['batchSize', '16'], ['workers', undefined]]) {
+    ['typeMask', 256], ['batchSize', '16'], ['workers', undefined], ['xattrValueMax', -1],
+    ['xattrValueMax', 65537], ['xattrValueMax', '1']]) {
     assert.throws(() => new native.Walker({ ...good, [k]: v }), { name: 'RangeError', code: 'ERR_OUT_OF_RANGE' }, `${k}: ${v}`);
     assert.throws(() => native.runSync({ ...good, [k]: v }, () => {}), { name: 'RangeError' }, `sync ${k}: ${v}`);
   }

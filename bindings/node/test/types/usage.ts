@@ -46,5 +46,19 @@ export async function usage(): Promise<void> {
     void err?.code;
     void entries.errors.length;
   });
-  void [names, dirents, size, ino, ns, notNumber, code, errs];
+  const backup = frd.readdirSync('/usr', { recursive: true, linkTargets: true, xattrs: true,
+    xattrValueMax: 4096, linkGroups: true });
+  const target: string | null | undefined = backup[0].linkTarget;
+  const value: Buffer | null | undefined = backup[0].xattrs?.['user.x'];
+  const group: number | null | undefined = backup[0].linkGroup;
+  const first: string | null | undefined = backup[0].linkFirst;
+  for await (const batch of frd.walk('/usr', { linkGroups: true, bigint: true })) {
+    const g: bigint | null | undefined = batch[0]?.linkGroup;
+    // @ts-expect-error: with bigint, linkGroup is a bigint
+    const n: number | null | undefined = batch[0]?.linkGroup;
+    void [g, n];
+  }
+  // @ts-expect-error: xattrValueMax is a number
+  frd.walk('/usr', { xattrs: true, xattrValueMax: '4096' });
+  void [names, dirents, size, ino, ns, notNumber, code, errs, target, value, group, first];
 }
