@@ -7,13 +7,13 @@
 // the iterator's records until it has a batch for JavaScript (names joined by NUL, their
 // parent directories, types and, when asked, metadata in typed arrays), and the loop thread
 // hands it to the callback waiting in next(), then starts the next fetch at once, so the
-// next batch is made while JavaScript takes this one apart. With linkTargets, xattrs or
-// linkGroups a batch also carries, for the entries that have any, their link target, extended
-// attributes and hard-link group (Extra): nothing is kept or made for the others. Neither the loop thread nor a
+// next batch is made while JavaScript takes this one apart. Neither the loop thread nor a
 // wake-up per batch of the walk's workers is needed: the fetch is the iterator's consumer,
 // and the loop learns that a batch is ready when the fetch's work completes. A fetch waits
 // for the walk in steps of kWaitMs (frd_walk_iter_wait()), so a cancel is seen within one.
-// runSync() pulls the whole walk on the calling thread (for readdirSync).
+// runSync() pulls the whole walk on the calling thread (for readdirSync). With linkTargets,
+// xattrs or linkGroups a batch also carries, for the entries that have any, their link
+// target, extended attributes and hard-link group (Extra): nothing for the others.
 //
 // A batch's numbers (types, directory starts, name ends, metadata) sit in one malloc'd block
 // that the fetch fills in place and that JavaScript then owns as an external ArrayBuffer (its
@@ -59,10 +59,10 @@ namespace
 constexpr unsigned kMaxWorkers = 8; // frd_walk_options.workers is at most 8
 // Bounds of the options, as lib/validate.js checks them (the addon checks them again, so
 // that no value can make it allocate without bound).
-constexpr uint32_t kMaxBatch = 65536; // entries per batch
-constexpr uint32_t kMaxQueue = 64;    // highWaterMark: batches the walk buffers ahead
-constexpr size_t kNumFields = 13;     // doubles per entry with stats (see lib/index.js)
-constexpr size_t kNsFields = 4;       // int64 ns times per entry with stats
+constexpr uint32_t kMaxBatch = 65536;      // entries per batch
+constexpr uint32_t kMaxQueue = 64;         // highWaterMark: batches the walk buffers ahead
+constexpr size_t kNumFields = 13;          // doubles per entry with stats (see lib/index.js)
+constexpr size_t kNsFields = 4;            // int64 ns times per entry with stats
 constexpr uint32_t kMaxXattrValue = 65536; // xattrValueMax: Linux's largest value (XATTR_SIZE_MAX)
 // How long a fetch waits for the walk before it looks whether the walk was cancelled (ms).
 constexpr unsigned kWaitMs = 10;
@@ -170,13 +170,13 @@ struct XattrCopy {
 // entries with extended attributes, non-directories with nlink > 1), so the batch holds a
 // short list, and nothing at all without the options.
 struct Extra {
-    uint32_t index = 0;       // the entry's index in its batch
-    bool hasTarget = false;   // a symbolic link whose target was read
-    std::string target;       // its target's bytes
+    uint32_t index = 0;     // the entry's index in its batch
+    bool hasTarget = false; // a symbolic link whose target was read
+    std::string target;     // its target's bytes
     std::vector<XattrCopy> xattrs;
-    uint64_t group = 0;       // its hard-link group (0: none)
-    bool hasFirst = false;    // not the group's first visit: `first` names that one
-    std::string first;        // the path below the root of the group's first visit
+    uint64_t group = 0;    // its hard-link group (0: none)
+    bool hasFirst = false; // not the group's first visit: `first` names that one
+    std::string first;     // the path below the root of the group's first visit
 };
 
 // A batch for JavaScript, filled by one fetch (or by runSync) and handed over by the loop.
@@ -189,7 +189,7 @@ struct Batch {
     size_t lastDirOff = 0;          // where the current group's directory starts in dirs
     uint64_t lastParent = 0;        // the iterator's number of that directory (parent_id)
     size_t count = 0;
-    bool ascii = true; // every name is ASCII (set once the batch is full)
+    bool ascii = true;         // every name is ASCII (set once the batch is full)
     std::vector<Extra> extras; // linkTargets, xattrs, linkGroups: entries that have any
     Batch() = default;
     ~Batch()
@@ -660,8 +660,7 @@ bool ParseConfig(const Napi::Env &env, const Napi::Object &o, Config *cfg)
     }
     if (cfg->extras) {
         flags |= (cfg->linkTargets ? FRD_WALK_LINK_TARGETS : 0) |
-                 (cfg->xattrs ? FRD_WALK_XATTRS : 0) |
-                 (cfg->linkGroups ? FRD_WALK_LINK_GROUPS : 0);
+                 (cfg->xattrs ? FRD_WALK_XATTRS : 0) | (cfg->linkGroups ? FRD_WALK_LINK_GROUPS : 0);
         cfg->opts.xattr_value_max = static_cast<size_t>(xattrValueMax); // 0: the library's 64 KiB
     }
     cfg->opts.flags = flags;
@@ -797,8 +796,8 @@ napi_value MakeString(napi_env env, const std::string &s, bool ascii)
 
 // A batch as the arguments of JavaScript's callback: names, dirs (strings), dirStart, types,
 // nameEnd (undefined unless the names are all ASCII), num (Float64Array, or BigUint64Array
-// with bigint), ns (undefined without stats), extras (ExtrasToJs). The typed arrays are views of the batch's
-// block, which the ArrayBuffer owns from here on (freed by its finalizer).
+// with bigint), ns (undefined without stats), extras (ExtrasToJs). The typed arrays are
+// views of the batch's block, which the ArrayBuffer owns from here on (freed by its finalizer).
 void ToJs(Napi::Env env, const Config &cfg, Batch &b, napi_value out[kBatchArgs])
 {
     const bool ascii = b.ascii;
