@@ -82,6 +82,8 @@ test('linkTarget equals fs.readlinkSync; null for entries that are not symbolic 
   }
 });
 
+const haveGetfattr = spawnSync('getfattr', ['--version'], { stdio: 'ignore' }).status === 0;
+
 // What getfattr -d -m - -h --absolute-names -e hex prints for `p`: { name: hex digits }.
 const getfattrCache = new Map();
 function getfattr(p) {
@@ -194,20 +196,31 @@ test('linkGroup and linkFirst equal grouping by lstat (dev, ino) of non-director
   checkGroups('relative root', frd.readdirSync(rel, { recursive: true, linkGroups: true }), false);
 });
 
-test('all three options at once, with stats', async (t) => {
+test('all three options at once, with stats, in batches of 1, 3 and the default', async (t) => {
   const { root } = backupTree(t);
-  for await (const [label, entries] of walks(root, { linkTargets: true, xattrs: true,
-    linkGroups: true, stats: true })) {
-    for (const e of entries) {
-      assert.ok(e instanceof frd.Dirent, label);
-      assert.ok(e.stats instanceof frd.Stats, label);
-      assert.strictEqual(e.linkTarget !== null, e.isSymbolicLink(), `${label}: ${full(e)}`);
-      assert.strictEqual(typeof e.xattrs, 'object', label);
-      assert.strictEqual(e.linkGroup !== null, !e.isDirectory() && e.stats.nlink > 1, label);
+  for (const batchSize of [1, 3, undefined]) {
+    for await (const [walkLabel, entries] of walks(root, { linkTargets: true, xattrs: true,
+      linkGroups: true, stats: true, batchSize })) {
+      const label = `${walkLabel} batchSize ${batchSize}`;
+      checkAll(label, entries);
     }
-    checkGroups(label, entries, false);
   }
 });
+
+// The four fields of a walk with all three options and stats, against the entry's own type
+// and stats, readlink and lstat.
+function checkAll(label, entries) {
+  for (const e of entries) {
+    assert.ok(e instanceof frd.Dirent, label);
+    assert.ok(e.stats instanceof frd.Stats, label);
+    assert.strictEqual(e.linkTarget !== null, e.isSymbolicLink(), `${label}: ${full(e)}`);
+    if (e.isSymbolicLink()) assert.strictEqual(e.linkTarget, fs.readlinkSync(full(e)), label);
+    assert.strictEqual(typeof e.xattrs, 'object', label);
+    if (haveGetfattr) assert.deepStrictEqual(asHex(e.xattrs), getfattr(full(e)), label);
+    assert.strictEqual(e.linkGroup !== null, !e.isDirectory() && e.stats.nlink > 1, label);
+  }
+  checkGroups(label, entries, false);
+}
 
 test('the options are checked as the others are', () => {
   for (const k of ['linkTargets', 'xattrs', 'linkGroups']) {
