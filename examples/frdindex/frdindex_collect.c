@@ -388,17 +388,6 @@ int index_collect_start(struct index_collect *c, const char *const *roots, size_
     }
     frd_walk_options_init(&c->options);
     c->options.workers = workers;
-    if (workers == 0) {
-        // The default count, but a fixed pool: the walk hands its entries to one writer,
-        // and workers waiting for it to take a batch look to the adaptive pool like workers
-        // blocked on the disk, so it started more (33 threads on the 2,078,300-entry tree,
-        // 2 CPUs), which only fought over the CPUs: an update from empty took 12.6 s of CPU
-        // and 13.0 s against 8.9 s and 8.8 s with two. -j N still sets the count.
-        int resolved = frd_walk_options_workers(&c->options);
-        if (resolved > 0) {
-            c->options.workers = (unsigned)resolved;
-        }
-    }
     c->options.on_error = collect_error;
     c->options.flags |= FRD_WALK_ROOT_ERRORS_TO_HOOK_ONLY; // collect_error reports roots too
     // What a row keeps (what frd_entry_same() compares), and nothing more from the kernel.
