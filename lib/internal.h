@@ -111,8 +111,9 @@ struct frd_list {
     size_t keys_cap;
 };
 
-/** frd__list_push() where the list must grow first (lib/list.c). */
-struct frd_entry *frd__list_push_grow(struct frd_list *list, const char *name, size_t name_len);
+/** Makes room in `list` for one more entry and a name of `name_len` bytes (lib/list.c):
+ *  frd__list_push()'s slow path. @return 0, or -1 when memory ran out (nothing changed). */
+int frd__list_grow(struct frd_list *list, size_t name_len);
 
 /**
  * Appends an entry whose name is copied into the list's arena and returns it, so a backend
@@ -122,8 +123,9 @@ struct frd_entry *frd__list_push_grow(struct frd_list *list, const char *name, s
 static inline struct frd_entry *frd__list_push(struct frd_list *list, const char *name,
                                                size_t name_len)
 {
-    if (list->count == list->capacity || name_len >= list->arena_capacity - list->arena_used) {
-        return frd__list_push_grow(list, name, name_len);
+    if ((list->count == list->capacity || name_len >= list->arena_capacity - list->arena_used) &&
+        frd__list_grow(list, name_len) < 0) {
+        return NULL;
     }
     char *copy = list->arena + list->arena_used;
     memcpy(copy, name, name_len);

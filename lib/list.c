@@ -10,7 +10,7 @@
  * Because names are laid out in append order, a name's address is also its sequence number,
  * which is what makes the sort below stable without storing anything extra. The struct is in
  * internal.h, where frd__list_push() appends in place while there is room; its growth is
- * here (frd__list_push_grow()).
+ * here (frd__list_grow()).
  */
 #include "internal.h"
 #include "introsort.h"
@@ -98,22 +98,13 @@ static int list_reserve_arena(struct frd_list *list, size_t need)
     return 0;
 }
 
-struct frd_entry *frd__list_push_grow(struct frd_list *list, const char *name, size_t name_len)
+int frd__list_grow(struct frd_list *list, size_t name_len)
 {
     if (name_len == SIZE_MAX || list_reserve_entries(list) < 0 ||
         list_reserve_arena(list, name_len + 1) < 0) {
-        return NULL;
+        return -1;
     }
-    char *copy = list->arena + list->arena_used;
-    memcpy(copy, name, name_len);
-    copy[name_len] = '\0';
-    list->arena_used += name_len + 1;
-
-    struct frd_entry *e = &list->entries[list->count++];
-    memset(e, 0, sizeof(*e));
-    e->name = copy;
-    e->name_len = name_len;
-    return e;
+    return 0;
 }
 
 void frd__list_pop(struct frd_list *list)
