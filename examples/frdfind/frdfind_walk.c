@@ -154,20 +154,35 @@ static void known_of(struct ff_walk *walk, const struct frd_walk_entry *we, stru
     }
 }
 
+/** Whether the walk stops before the next entry: -quit, or stdout's reader went away (EPIPE:
+ *  nothing more can be printed); then every later call says so too. */
+static bool walk_quitting(struct ff_walk *walk)
+{
+    if (atomic_load_explicit(&walk->quit, memory_order_relaxed) || ff_out_broken(walk->ctx)) {
+        atomic_store(&walk->quit, true);
+        return true;
+    }
+    return false;
+}
+
+/** The worker's state, made at its first visit (one call then, an index after).
+ *  @return it, or NULL when memory ran out (reported). */
+static struct ff_thread *walk_thread(struct ff_walk *walk, unsigned worker)
+{
+    struct ff_thread *thr = worker < walk->nthreads ? walk->threads[worker] : NULL;
+    if (thr == NULL && (thr = ff_thread_get(walk->ctx, worker)) == NULL) {
+        ff_error(walk->ctx, "out of memory");
+    }
+    return thr;
+}
+
 static enum frd_action evaluate(struct ff_walk *walk, const struct frd_walk_entry *we,
                                 struct ff_result *known)
 {
     struct ff_ctx *ctx = walk->ctx;
     const struct ff_options *opts = walk->opts;
-    if (atomic_load_explicit(&walk->quit, memory_order_relaxed) || ff_out_broken(ctx)) {
-        // -quit, or stdout's reader went away (EPIPE): nothing more can be printed.
-        atomic_store(&walk->quit, true);
-        return FRD_ACTION_STOP;
-    }
-    // The worker's state, made at its first visit (one call then, an index after).
-    struct ff_thread *thr = we->worker < walk->nthreads ? walk->threads[we->worker] : NULL;
-    if (thr == NULL && (thr = ff_thread_get(ctx, we->worker)) == NULL) {
-        ff_error(ctx, "out of memory");
+    struct ff_thread *thr;
+    if (walk_quitting(walk) || (thr = walk_thread(walk, we->worker)) == NULL) {
         return FRD_ACTION_STOP;
     }
     struct ff_eval st = {
@@ -228,14 +243,8 @@ static bool is_mount_point(const struct ff_options *opts, const struct frd_walk_
  */
 static enum frd_action print_plain(struct ff_walk *walk, const struct frd_walk_entry *we)
 {
-    struct ff_ctx *ctx = walk->ctx;
-    if (atomic_load_explicit(&walk->quit, memory_order_relaxed) || ff_out_broken(ctx)) {
-        atomic_store(&walk->quit, true);
-        return FRD_ACTION_STOP;
-    }
-    struct ff_thread *thr = we->worker < walk->nthreads ? walk->threads[we->worker] : NULL;
-    if (thr == NULL && (thr = ff_thread_get(ctx, we->worker)) == NULL) {
-        ff_error(ctx, "out of memory");
+    struct ff_thread *thr;
+    if (walk_quitting(walk) || (thr = walk_thread(walk, we->worker)) == NULL) {
         return FRD_ACTION_STOP;
     }
     ff_out_print_record(thr, we->path, we->path_len, walk->print_sep);
