@@ -247,10 +247,10 @@ static enum frd_action plain_visit(const struct frd_walk_entry *we, void *udata)
 }
 
 /*
- * The concurrent walk's shortcut for plain entries (walker/core/resolve.h
- * frd__resolve_plain(): listed with their type alone, neither a directory nor a link to
- * follow) against the general resolution: a walk that also asks each entry's size resolves
- * every entry through frd__resolve_entry(). Both meet the same entries with the same types,
+ * The walk's shortcut for plain entries (walker/core/resolve.h frd__resolve_entry(): listed
+ * with their type alone, neither a directory nor a link to follow, answered without
+ * frd__resolve_look()) against the general resolution: a walk that also asks each entry's
+ * size looks at every entry. Both meet the same entries with the same types,
  * depths, links followed and errors, links followed or not.
  */
 static void test_walk_plain_entries_as_the_general_path(void **state)

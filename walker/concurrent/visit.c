@@ -108,9 +108,7 @@ bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_o
             return false;
         }
         struct frd__resolved r;
-        int how = frd__resolve_plain(walk, node, e, &r)
-                      ? RESOLVE_VISIT
-                      : frd__resolve_entry(w, node, fd, cls, e, true, &r);
+        int how = frd__resolve_entry(w, node, fd, cls, e, true, &r);
         if (r.err < 0 && !cc_report_resolved(w, &r, depth)) {
             return false;
         }
@@ -125,8 +123,7 @@ bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_o
         void *state = NULL;
         we.dir_state = r.entry->type == FRD_TYPE_DIR ? &state : NULL;
         enum frd_action act = frd__visit(w, &we);
-        if (act != FRD_ACTION_CONTINUE || no_descent || r.entry->type != FRD_TYPE_DIR ||
-            !frd__may_descend(walk, node, &r)) {
+        if (act != FRD_ACTION_CONTINUE || no_descent || !frd__may_descend(walk, node, &r)) {
             if (state != NULL) {
                 frd__state_free(walk, state); // not entered: released at once
             }

@@ -174,19 +174,11 @@ static void wn_stat_dir_id(struct frd__wnode *dir, frd_os_fd fd, const struct fr
     }
 }
 
-int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd fd,
-                       enum frd__vol_class dir_class, const struct frd_entry *e, bool dedupe,
-                       struct frd__resolved *r)
+int frd__resolve_look(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd fd,
+                      enum frd__vol_class dir_class, bool dedupe, struct frd__resolved *r)
 {
     struct frd_walk *walk = w->walk;
-    r->entry = e;
-    r->followed = false;
-    r->has_id = false;
-    r->loop = NULL;
-    r->err = 0;
-    r->canon = NULL;
-    r->persistent = false;
-    r->path_has_link = (dir->flags & WN_PATH_HAS_LINK) != 0;
+    const struct frd_entry *e = r->entry;
     if (walk->opts.follow == FRD_FOLLOW_ALL && e->type == FRD_TYPE_LNK &&
         !wn_follow(w, dir, fd, e, r)) {
         return RESOLVE_SKIP;
@@ -262,13 +254,10 @@ bool frd__is_duplicate(struct frd_walk *walk, const struct frd__resolved *r)
     return false;
 }
 
-/** May the walk descend into this entry (after a CONTINUE)? */
-bool frd__may_descend(struct frd_walk *walk, const struct frd__wnode *dir,
-                      const struct frd__resolved *r)
+bool frd__may_descend_dir(struct frd_walk *walk, const struct frd__wnode *dir,
+                          const struct frd__resolved *r)
 {
-    if (r->entry->type != FRD_TYPE_DIR) {
-        return false;
-    }
+    FRD_ASSERT(r->entry->type == FRD_TYPE_DIR);
     if (r->entry->error < 0) {
         // Its stat failed (a directory that can be read but not searched): that failure was
         // reported once; opening it would only fail again (find does not descend either).

@@ -34,23 +34,21 @@ struct frd__resolved {
 
 enum { RESOLVE_VISIT = 0, RESOLVE_SKIP = 1 };
 
-/** Follows a link if asked, checks loops and duplicates. @return RESOLVE_VISIT or _SKIP. */
-int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd fd,
-                       enum frd__vol_class dir_class, const struct frd_entry *e, bool dedupe,
-                       struct frd__resolved *r);
+/** frd__resolve_entry() for an entry that needs a look (walker/core/resolve.c), with *r
+ *  filled as for an entry that needs none. @return RESOLVE_VISIT or _SKIP. */
+int frd__resolve_look(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd fd,
+                      enum frd__vol_class dir_class, bool dedupe, struct frd__resolved *r);
+
 /**
- * frd__resolve_entry()'s answer where it needs no look: an entry listed with its type alone
- * (no id to check or dedupe by, nothing to slim for a names-only walk) that is neither a
- * directory nor a link to follow is visited as it is. Fills *r as frd__resolve_entry()
- * would. @return true then; false: call frd__resolve_entry().
+ * Follows a link if asked, checks loops and duplicates. An entry listed with its type alone
+ * that is neither a directory nor a link to follow needs no look (no id to check or dedupe
+ * by, nothing to slim for a names-only walk): it is answered here, without a call, as
+ * names-only walks list most entries. @return RESOLVE_VISIT or _SKIP.
  */
-static inline bool frd__resolve_plain(const struct frd_walk *walk, const struct frd__wnode *dir,
-                                      const struct frd_entry *e, struct frd__resolved *r)
+static inline int frd__resolve_entry(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd fd,
+                                     enum frd__vol_class dir_class, const struct frd_entry *e,
+                                     bool dedupe, struct frd__resolved *r)
 {
-    if (e->type == FRD_TYPE_DIR || (e->fields & ~(unsigned)FRD_FIELD_TYPE) != 0 ||
-        (e->type == FRD_TYPE_LNK && walk->opts.follow == FRD_FOLLOW_ALL)) {
-        return false;
-    }
     r->entry = e;
     r->followed = false;
     r->has_id = false;
@@ -60,14 +58,26 @@ static inline bool frd__resolve_plain(const struct frd_walk *walk, const struct 
     r->canon = NULL;
     r->persistent = false;
     r->path_has_link = (dir->flags & WN_PATH_HAS_LINK) != 0;
-    return true;
+    if (e->type != FRD_TYPE_DIR && (e->fields & ~(unsigned)FRD_FIELD_TYPE) == 0 &&
+        !(e->type == FRD_TYPE_LNK && w->walk->opts.follow == FRD_FOLLOW_ALL)) {
+        return RESOLVE_VISIT;
+    }
+    return frd__resolve_look(w, dir, fd, dir_class, dedupe, r);
 }
 
 /** Visit-each-once check (inserts the id). @return true for a duplicate to skip. */
 bool frd__is_duplicate(struct frd_walk *walk, const struct frd__resolved *r);
-/** May the walk descend into this entry (after a CONTINUE)? */
-bool frd__may_descend(struct frd_walk *walk, const struct frd__wnode *dir,
-                      const struct frd__resolved *r);
+/** frd__may_descend() for a directory (walker/core/resolve.c). */
+bool frd__may_descend_dir(struct frd_walk *walk, const struct frd__wnode *dir,
+                          const struct frd__resolved *r);
+
+/** May the walk descend into this entry (after a CONTINUE)? Never into a non-directory,
+ *  answered without a call. */
+static inline bool frd__may_descend(struct frd_walk *walk, const struct frd__wnode *dir,
+                                    const struct frd__resolved *r)
+{
+    return r->entry->type == FRD_TYPE_DIR && frd__may_descend_dir(walk, dir, r);
+}
 /** Makes the node of a subdirectory to descend into. @return it, or NULL (no memory). */
 struct frd__wnode *frd__child_node(struct frd__worker *w, struct frd__wnode *dir,
                                    const struct frd__resolved *r);
