@@ -13,6 +13,7 @@
 #include "walk_common.h"
 
 #include <dirent.h>
+#include <sys/xattr.h>
 #include <time.h>
 
 WALK_GROUP_TREE() // the generated tree, made once for the group
@@ -21,26 +22,90 @@ WALK_GROUP_TREE() // the generated tree, made once for the group
  *  mode makes the same in every run (the concurrent mode: whichever thread comes first). */
 static bool exact_groups;
 
-/** One record as text: everything a visit carries that a copy could get wrong. */
-static size_t fmt_entry(char *buf, size_t cap, const char *path, size_t path_len,
-                        const struct frd_entry *e, unsigned depth, unsigned root_index,
-                        bool is_root, bool followed, const char *target, size_t target_len,
-                        uint64_t group, const char *first)
+/** What a visit shows, from a callback's frd_walk_entry or an iterator's record. */
+struct view {
+    const char *path;
+    size_t path_len;
+    const struct frd_entry *e;
+    unsigned depth, root_index;
+    bool is_root, followed;
+    const char *target;
+    size_t target_len;
+    uint64_t group;
+    const char *first;
+    const struct frd_xattr *xattrs;
+    size_t xattr_count;
+};
+
+static struct view view_of_visit(const struct frd_walk_entry *we)
 {
-    int g = snprintf(buf, cap, "%" PRIu64 "\t%s\t", exact_groups ? group : group != 0,
-                     exact_groups && first != NULL ? first : "-");
+    return (struct view){
+        we->path,       we->path_len,      we->entry,       we->depth,           we->root_index,
+        we->is_root,    we->followed_link, we->link_target, we->link_target_len, we->link_group,
+        we->link_first, we->xattrs,        we->xattr_count};
+}
+
+/** A record's view; checks its extra part: NULL exactly for a plain visit. */
+static struct view view_of_record(const struct frd_walk_iter_record *r)
+{
+    const struct frd_walk_iter_extra *x = r->extra;
+    struct view v = {.path = r->path,
+                     .path_len = r->path_len,
+                     .e = &r->entry,
+                     .depth = r->depth,
+                     .root_index = r->root_index,
+                     .is_root = r->is_root,
+                     .followed = r->followed_link};
+    if (r->kind == FRD_WALK_ITER_ENTRY && x == NULL) {
+        return v;
+    }
+    assert_non_null(x);
+    assert_true(x->link_target != NULL || x->xattr_count > 0 || x->link_group != 0 ||
+                r->kind == FRD_WALK_ITER_DIR_DONE);
+    assert_true(x->code == 0 && x->op == NULL && x->other_path == NULL);
+    assert_true((x->xattrs == NULL) == (x->xattr_count == 0));
+    if (r->kind == FRD_WALK_ITER_ENTRY) {
+        assert_true(x->totals.entries == 0 && x->totals.bytes == 0);
+    }
+    v.target = x->link_target;
+    v.target_len = x->link_target_len;
+    v.group = x->link_group;
+    v.first = x->link_first;
+    v.xattrs = x->xattrs;
+    v.xattr_count = x->xattr_count;
+    return v;
+}
+
+/** One record as text: everything a visit carries that a copy could get wrong. */
+static size_t fmt_entry(char *buf, size_t cap, const struct view *v)
+{
+    const struct frd_entry *e = v->e;
+    int g = snprintf(buf, cap, "%" PRIu64 "\t%s\t", exact_groups ? v->group : v->group != 0,
+                     exact_groups && v->first != NULL ? v->first : "-");
     assert_true(g > 0 && (size_t)g < cap);
-    buf += g;
-    cap -= (size_t)g;
-    int n = snprintf(buf, cap,
-                     "V\t%.*s\t%s\t%u\t%c\t%" PRIu64 "\t%" PRId64 "\t%" PRId64 "\t%" PRIu64
-                     "\t%" PRIu64 "\t%o\t%u\t%u\t%u\t%u\t%d\t%u\t%d%d\t%.*s",
-                     (int)path_len, path, e->name, depth, frd_type_letter(e->type), e->size,
-                     e->mtime_ns, e->ctime_ns, e->file_id, e->dev, (unsigned)e->mode, e->nlink,
-                     e->uid, e->gid, e->fields, e->error, root_index, is_root, followed,
-                     (int)target_len, target != NULL ? target : "-");
-    assert_true(n > 0 && (size_t)n < cap);
-    return (size_t)g + (size_t)n;
+    size_t n = (size_t)g;
+    g = snprintf(buf + n, cap - n,
+                 "V\t%.*s\t%s\t%u\t%c\t%" PRIu64 "\t%" PRId64 "\t%" PRId64 "\t%" PRIu64 "\t%" PRIu64
+                 "\t%o\t%u\t%u\t%u\t%u\t%d\t%u\t%d%d\t%.*s",
+                 (int)v->path_len, v->path, e->name, v->depth, frd_type_letter(e->type), e->size,
+                 e->mtime_ns, e->ctime_ns, e->file_id, e->dev, (unsigned)e->mode, e->nlink, e->uid,
+                 e->gid, e->fields, e->error, v->root_index, v->is_root, v->followed,
+                 (int)v->target_len, v->target != NULL ? v->target : "-");
+    assert_true(g > 0 && (size_t)g < cap - n);
+    n += (size_t)g;
+    for (size_t i = 0; i < v->xattr_count; i++) {
+        const struct frd_xattr *x = &v->xattrs[i];
+        g = snprintf(buf + n, cap - n, "\t%s=%zu%s:", x->name, x->value_len,
+                     x->too_long ? "!" : "");
+        assert_true(g > 0 && (size_t)g < cap - n);
+        n += (size_t)g;
+        for (size_t k = 0; x->value != NULL && k < x->value_len; k++) {
+            g = snprintf(buf + n, cap - n, "%02x", ((const unsigned char *)x->value)[k]);
+            assert_true(g > 0 && (size_t)g < cap - n);
+            n += (size_t)g;
+        }
+    }
+    return n;
 }
 
 static size_t fmt_error(char *buf, size_t cap, const char *path, int code, const char *op,
@@ -52,15 +117,21 @@ static size_t fmt_error(char *buf, size_t cap, const char *path, int code, const
     return (size_t)n;
 }
 
+/** A finished directory as text: its path and totals. */
+static size_t fmt_done(char *buf, size_t cap, const char *path, const struct frd_walk_dir_totals *t)
+{
+    int n = snprintf(buf, cap, "D\t%s\t%" PRIu64 "\t%" PRIu64, path, t->entries, t->bytes);
+    assert_true(n > 0 && (size_t)n < cap);
+    return (size_t)n;
+}
+
 /* ---- The callback walk's records ---- */
 
 static enum frd_action cb_visit(const struct frd_walk_entry *we, void *udata)
 {
     char buf[8192];
-    size_t n = fmt_entry(buf, sizeof(buf), we->path, we->path_len, we->entry, we->depth,
-                         we->root_index, we->is_root, we->followed_link, we->link_target,
-                         we->link_target_len, we->link_group, we->link_first);
-    recs_add(udata, buf, n);
+    struct view v = view_of_visit(we);
+    recs_add(udata, buf, fmt_entry(buf, sizeof(buf), &v));
     return FRD_ACTION_CONTINUE;
 }
 
@@ -73,12 +144,21 @@ static enum frd_action cb_error(const struct frd_walk_error *err, void *udata)
     return FRD_ACTION_CONTINUE;
 }
 
-/** Walks with callbacks into `out` (visits and errors in one sequence). @return the result. */
+static void cb_done(const struct frd_walk_entry *dir, const struct frd_walk_dir_totals *totals,
+                    void *udata)
+{
+    char buf[8192];
+    recs_add(udata, buf, fmt_done(buf, sizeof(buf), dir->path, totals));
+}
+
+/** Walks with callbacks into `out` (visits, errors and, with FRD_WALK_DIR_DONE_RECORDS,
+ *  finished directories in one sequence). @return the result. */
 static int callback_walk(const char *const *roots, size_t nroots, const struct frd_walk_options *o,
                          struct recs *out)
 {
     struct frd_walk_options oo = *o;
     oo.on_error = cb_error;
+    oo.on_dir_done = (o->flags & FRD_WALK_DIR_DONE_RECORDS) ? cb_done : NULL;
     return frd_walk_roots(roots, nroots, &oo, cb_visit, out);
 }
 
@@ -102,15 +182,20 @@ static int iter_walk(const char *const *roots, size_t nroots, const struct frd_w
             const struct frd_walk_iter_record *r = &b.records[i];
             char buf[8192];
             size_t n;
+            assert_int_equal(r->path[r->path_len], '\0');
             if (r->kind == FRD_WALK_ITER_ERROR) {
-                n = fmt_error(buf, sizeof(buf), r->path, r->code, r->op, r->call, r->depth,
-                              r->other_path);
+                const struct frd_walk_iter_extra *x = r->extra;
+                assert_non_null(x);
+                n = fmt_error(buf, sizeof(buf), r->path, x->code, x->op, x->call, r->depth,
+                              x->other_path);
+            } else if (r->kind == FRD_WALK_ITER_DIR_DONE) {
+                struct view v = view_of_record(r);
+                (void)v; // checks the extra part
+                n = fmt_done(buf, sizeof(buf), r->path, &r->extra->totals);
             } else {
                 assert_int_equal(r->kind, FRD_WALK_ITER_ENTRY);
-                assert_int_equal(r->path[r->path_len], '\0');
-                n = fmt_entry(buf, sizeof(buf), r->path, r->path_len, &r->entry, r->depth,
-                              r->root_index, r->is_root, r->followed_link, r->link_target,
-                              r->link_target_len, r->link_group, r->link_first);
+                struct view v = view_of_record(r);
+                n = fmt_entry(buf, sizeof(buf), &v);
             }
             recs_add(out, buf, n);
         }
@@ -229,6 +314,70 @@ static void test_iter_errors_as_the_callback_walk(void **state)
     }
     chmod(closed, 0755);
     free(closed);
+    tree_remove(root);
+}
+
+/** Sets user.NAME to `len` bytes of a pattern on ROOT/REL (not following a link). */
+static void set_xattr(const char *root, const char *rel, const char *name, size_t len)
+{
+    char *p = tree_path(root, rel);
+    char v[300];
+    assert_true(len <= sizeof(v));
+    for (size_t i = 0; i < len; i++) {
+        v[i] = (char)(i * 7 + 1);
+    }
+    if (lsetxattr(p, name, v, len, 0) != 0) {
+        fail_msg("lsetxattr %s %s: %s", p, name, strerror(errno));
+    }
+    free(p);
+}
+
+/** What only some records carry (their extra part: link targets, extended attributes, a
+ *  value too long, hard-link groups, finished directories' totals) equals the callback
+ *  walk's, in both modes, with batches of one record too; a plain visit has none. */
+static void test_iter_extra_parts_as_the_callback_walk(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    chmod(root, 0755);
+    tree_dir(root, "d");
+    tree_file(root, "d/plain", 3);
+    tree_file(root, "d/attrs", 5);
+    set_xattr(root, "d/attrs", "user.one", 1);
+    set_xattr(root, "d/attrs", "user.empty", 0);
+    set_xattr(root, "d/attrs", "user.long", 300);
+    set_xattr(root, "d", "user.dir", 10);
+    tree_symlink(root, "plain", "d/link");
+    tree_file(root, "a", 7);
+    char *a = tree_path(root, "a"), *b = tree_path(root, "d/b");
+    assert_int_equal(link(a, b), 0);
+    free(a);
+    free(b);
+    for (int ordered = 0; ordered < 2; ordered++) {
+        struct frd_walk_options o;
+        walk_opts(&o, FRD_WALK_XATTRS | FRD_WALK_LINK_TARGETS | FRD_WALK_LINK_GROUPS |
+                          FRD_WALK_DIR_DONE_RECORDS | (ordered ? FRD_WALK_ORDERED : 0));
+        o.xattr_value_max = 100; // user.long is reported as too long
+        exact_groups = ordered;
+        assert_iter_equals_callbacks((const char *const[]){root}, 1, &o);
+        o.max_buffered = 3;
+        assert_iter_equals_callbacks((const char *const[]){root}, 1, &o);
+        exact_groups = false;
+        // Without opt-in fields, no visit has an extra part.
+        walk_opts(&o, ordered ? FRD_WALK_ORDERED : 0);
+        struct frd_walk_iter *it;
+        assert_int_equal(frd_walk_iter_open(&it, (const char *const[]){root}, 1, &o, NULL), 0);
+        struct frd_walk_iter_batch bt;
+        size_t n = 0;
+        while (frd_walk_iter_next(it, &bt) == 1) {
+            for (size_t i = 0; i < bt.count; i++, n++) {
+                assert_int_equal(bt.records[i].kind, FRD_WALK_ITER_ENTRY);
+                assert_null(bt.records[i].extra);
+            }
+        }
+        frd_walk_iter_close(it);
+        assert_int_equal(n, 7);
+    }
     tree_remove(root);
 }
 
@@ -474,6 +623,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_iter_yields_the_callback_walks_records),
         cmocka_unit_test(test_iter_errors_as_the_callback_walk),
+        cmocka_unit_test(test_iter_extra_parts_as_the_callback_walk),
         cmocka_unit_test(test_iter_close_after_0_1_n_batches),
         cmocka_unit_test(test_iter_1000_open_close_cycles),
         cmocka_unit_test(test_iter_slow_consumer_stays_under_the_bound),

@@ -40,17 +40,21 @@ enum {
  *  batch is empty, so the records' pointers into it never move. */
 struct iter_batch {
     struct iter_batch *next;
-    size_t n;
+    size_t n; // records, set when the batch is handed over
     char *arena;
-    size_t alen, acap;
+    size_t acap;
     struct frd_walk_iter_record recs[];
 };
 
-/** What one callback slot fills: its batch, and the numbers it gives directories. */
+/** What one callback slot fills: its batch, where its next record and bytes go, and the
+ *  numbers it gives directories. No batch: rec == rec_end (a full batch is handed over at
+ *  once, so that test is the one test of the fast path with the arena's). */
 struct iter_slot {
     struct iter_batch *cur;
+    struct frd_walk_iter_record *rec, *rec_end; // cur's next record, and its end
+    char *mem, *mem_end;                        // cur's free arena bytes
     uint64_t next_id;
-    char pad[64 - sizeof(struct iter_batch *) - sizeof(uint64_t)]; // no false sharing
+    char pad[64 - 4 * sizeof(void *) - sizeof(struct iter_batch *) - sizeof(uint64_t)];
 };
 
 struct frd_walk_iter {
@@ -70,6 +74,7 @@ struct frd_walk_iter {
     bool ended;   // every walk thread has run to its end
     bool nomem;   // a batch could not be allocated: the walk stopped
     bool joined;
+    bool opt_in; // the walk may give link targets, extended attributes or hard-link groups
     int result;
 
     struct frd_walk *walk;
@@ -105,7 +110,6 @@ static void room_release(struct frd_walk_iter *it, struct iter_batch *b)
 {
     it->reserved -= it->bs;
     b->n = 0;
-    b->alen = 0;
     b->next = it->spare;
     it->spare = b;
     if (it->waiting > 0) {
@@ -113,17 +117,37 @@ static void room_release(struct frd_walk_iter *it, struct iter_batch *b)
     }
 }
 
-/** Hands a batch with records to the consumer. */
-static void batch_push(struct frd_walk_iter *it, struct iter_batch *b)
+/** Appends a batch to the consumer's queue (mu held). */
+static void queue_push(struct frd_walk_iter *it, struct iter_batch *b)
 {
     b->next = NULL;
-    uv_mutex_lock(&it->mu);
     if (it->tail != NULL) {
         it->tail->next = b;
     } else {
         it->head = b;
     }
     it->tail = b;
+}
+
+/** The slot's batch as it stands: its record count set, the slot emptied. @return it. */
+static struct iter_batch *slot_detach(struct iter_slot *s)
+{
+    struct iter_batch *b = s->cur;
+    if (b != NULL) {
+        b->n = (size_t)(s->rec - b->recs);
+    }
+    s->cur = NULL;
+    s->rec = s->rec_end = NULL;
+    s->mem = s->mem_end = NULL;
+    return b;
+}
+
+/** Hands the slot's batch (with records) to the consumer. */
+static void slot_push(struct frd_walk_iter *it, struct iter_slot *s)
+{
+    struct iter_batch *b = slot_detach(s);
+    uv_mutex_lock(&it->mu);
+    queue_push(it, b);
     uv_cond_signal(&it->ready);
     uv_mutex_unlock(&it->mu);
 }
@@ -176,67 +200,78 @@ static struct iter_batch *batch_take(struct frd_walk_iter *it, size_t need)
     return b;
 }
 
-/** slot_record()'s slow path: the slot has no batch, or its arena lacks `need` bytes. */
-static struct iter_batch *slot_batch(struct frd_walk_iter *it, struct iter_slot *s, size_t need)
+/**
+ * slot_record()'s slow path: the slot has no batch, or its arena lacks `need` bytes. A batch
+ * with records goes to the consumer and an empty one is taken; an empty batch's arena
+ * grows. @return false when the walk is to stop.
+ */
+static bool slot_refill(struct frd_walk_iter *it, struct iter_slot *s, size_t need)
 {
     struct iter_batch *b = s->cur;
-    if (b != NULL) {
-        if (b->n == 0) { // a record longer than the arena: grow it, still empty
-            if (FRD__RESERVE(b->arena, b->acap, need, need) < 0) {
-                uv_mutex_lock(&it->mu);
-                it->nomem = true; // the walk stops: its end says FRD_ENOMEM
-                uv_mutex_unlock(&it->mu);
-                return NULL;
-            }
-            return b;
+    if (b != NULL && s->rec == b->recs) { // a record longer than the arena: grow it, still empty
+        if (FRD__RESERVE(b->arena, b->acap, need, need) < 0) {
+            uv_mutex_lock(&it->mu);
+            it->nomem = true; // the walk stops: its end says FRD_ENOMEM
+            uv_mutex_unlock(&it->mu);
+            return false;
         }
-        s->cur = NULL;
-        batch_push(it, b);
+    } else {
+        if (b != NULL) {
+            slot_push(it, s);
+        }
+        if ((b = batch_take(it, need)) == NULL) {
+            return false;
+        }
+        s->cur = b;
+        s->rec = b->recs;
+        s->rec_end = b->recs + it->bs;
     }
-    return s->cur = batch_take(it, need);
+    s->mem = b->arena;
+    s->mem_end = b->arena + b->acap;
+    return true;
 }
 
 /**
- * A record in slot `worker`'s batch with `need` arena bytes at *mem: a batch whose arena is
- * full is handed over first, and an empty one taken. Finish the record, then call
- * slot_record_done(). @return the record (its caller writes every member), or NULL when the
- * walk is to stop.
+ * The next record of slot `s`, with `need` arena bytes at s->mem: a batch whose arena is
+ * full is handed over first, and an empty one taken. Write every member of the record, then
+ * call slot_record_done(). @return the record, or NULL when the walk is to stop.
  */
-static inline struct frd_walk_iter_record *slot_record(struct frd_walk_iter *it, unsigned worker,
-                                                       size_t need, char **mem)
+static inline struct frd_walk_iter_record *slot_record(struct frd_walk_iter *it,
+                                                       struct iter_slot *s, size_t need)
 {
-    struct iter_slot *s = &it->slots[worker];
-    struct iter_batch *b = s->cur;
-    if (b == NULL || b->acap - b->alen < need) {
-        if ((b = slot_batch(it, s, need)) == NULL) {
+    if (s->rec == s->rec_end || (size_t)(s->mem_end - s->mem) < need) {
+        if (!slot_refill(it, s, need)) {
             return NULL;
         }
     }
-    struct frd_walk_iter_record *r = &b->recs[b->n++];
-    *mem = b->arena + b->alen;
-    b->alen += need;
-    return r;
+    return s->rec;
 }
 
-/** A record of slot `worker` is finished: a full batch goes to the consumer at once (not
- *  held until the worker's next record, which may come late or never). */
-static inline void slot_record_done(struct frd_walk_iter *it, unsigned worker)
+/** The slot's record is finished: a full batch goes to the consumer at once (not held until
+ *  the worker's next record, which may come late or never). */
+static inline void slot_record_done(struct frd_walk_iter *it, struct iter_slot *s)
 {
-    struct iter_slot *s = &it->slots[worker];
-    if (s->cur->n == it->bs) {
-        batch_push(it, s->cur);
-        s->cur = NULL;
+    if (++s->rec == s->rec_end) {
+        slot_push(it, s);
     }
 }
 
 /** Copies `len` bytes and a NUL to *mem, moving it on. @return the copy. */
-static const char *put_str(char **mem, const char *s, size_t len)
+static inline const char *put_str(char **mem, const char *s, size_t len)
 {
     char *d = *mem;
     memcpy(d, s, len);
     d[len] = '\0';
     *mem = d + len + 1;
     return d;
+}
+
+/** Room for an object of `size` bytes and alignment `align` at *mem. @return it. */
+static void *put_obj(char **mem, size_t size, size_t align)
+{
+    char *p = *mem + ((align - (uintptr_t)*mem % align) % align);
+    *mem = p + size;
+    return p;
 }
 
 /** Whether the entry's name is the end of its path (then it is not copied twice). */
@@ -247,10 +282,17 @@ static bool name_in_path(const struct frd_walk_entry *we)
            memcmp(we->path + we->path_len - e->name_len, e->name, e->name_len) == 0;
 }
 
-/** Arena bytes for a visit's strings and extended attributes (with room to align). */
-static size_t entry_need(const struct frd_walk_entry *we, bool name_apart)
+/** Whether a visit's record has an extra part (frd.h: NULL only for a plain visit). */
+static inline bool entry_has_extra(const struct frd_walk_entry *we)
 {
-    size_t need = we->path_len + 1 + (name_apart ? we->entry->name_len + 1 : 0);
+    return we->link_target != NULL || we->xattr_count > 0 || we->link_group != 0;
+}
+
+/** Arena bytes for a visit's extra part, its strings and extended attributes (with room to
+ *  align). */
+static size_t extra_need(const struct frd_walk_entry *we)
+{
+    size_t need = _Alignof(struct frd_walk_iter_extra) + sizeof(struct frd_walk_iter_extra);
     if (we->link_target != NULL) {
         need += we->link_target_len + 1;
     }
@@ -268,97 +310,150 @@ static size_t entry_need(const struct frd_walk_entry *we, bool name_apart)
 }
 
 /** Copies the extended attributes into the arena at *mem. */
-static void put_xattrs(struct frd_walk_iter_record *r, const struct frd_walk_entry *we, char **mem)
+static void put_xattrs(struct frd_walk_iter_extra *x, const struct frd_walk_entry *we, char **mem)
 {
-    uintptr_t a = _Alignof(struct frd_xattr);
-    char *p = *mem + ((a - (uintptr_t)*mem % a) % a);
-    struct frd_xattr *xs = (struct frd_xattr *)(void *)p;
-    *mem = p + we->xattr_count * sizeof(*xs);
+    struct frd_xattr *xs = put_obj(mem, we->xattr_count * sizeof(*xs), _Alignof(struct frd_xattr));
     for (size_t i = 0; i < we->xattr_count; i++) {
-        const struct frd_xattr *x = &we->xattrs[i];
-        xs[i] = *x;
-        xs[i].name = put_str(mem, x->name, x->name_len);
-        if (x->value != NULL) {
-            memcpy(*mem, x->value, x->value_len);
+        const struct frd_xattr *a = &we->xattrs[i];
+        xs[i] = *a;
+        xs[i].name = put_str(mem, a->name, a->name_len);
+        if (a->value != NULL) {
+            memcpy(*mem, a->value, a->value_len);
             xs[i].value = *mem;
-            *mem += x->value_len;
+            *mem += a->value_len;
         }
     }
-    r->xattrs = xs;
-    r->xattr_count = we->xattr_count;
+    x->xattrs = xs;
+    x->xattr_count = we->xattr_count;
 }
 
-/** A record of a visit or a finished directory. @return false when the walk is to stop. */
-static bool put_entry(struct frd_walk_iter *it, const struct frd_walk_entry *we,
-                      enum frd_walk_iter_kind kind, struct frd_walk_iter_record **out)
+/** A visit's extra part in the arena at *mem (room from extra_need()). @return it. */
+static struct frd_walk_iter_extra *put_extra(const struct frd_walk_entry *we, char **mem)
 {
-    // Below a root the name ends the path (frd.h): compared only for a root.
-    bool apart = we->is_root && !name_in_path(we);
-    char *mem;
-    struct frd_walk_iter_record *r = slot_record(it, we->worker, entry_need(we, apart), &mem);
-    if (r == NULL) {
-        return false;
+    struct frd_walk_iter_extra *x = put_obj(mem, sizeof(*x), _Alignof(struct frd_walk_iter_extra));
+    *x = (struct frd_walk_iter_extra){.link_group = we->link_group};
+    if (we->link_target != NULL) {
+        x->link_target = put_str(mem, we->link_target, we->link_target_len);
+        x->link_target_len = we->link_target_len;
     }
-    FRD_ASSERT(apart || name_in_path(we));
-    // Every member is stored once (a memset of the tail and then the stores, or a compound
-    // literal, wrote most of the record twice: a third of the iterator's cost per entry).
+    if (we->xattr_count > 0) {
+        put_xattrs(x, we, mem);
+    }
+    if (we->link_first != NULL) {
+        x->link_first = put_str(mem, we->link_first, we->link_first_len);
+        x->link_first_len = we->link_first_len;
+    }
+    return x;
+}
+
+/**
+ * Writes every member of a visit's record but dir_id and extra, its path at *mem (moved on),
+ * and its name after the path when `name_apart` (a root whose path does not end with it).
+ */
+static inline void put_visit(struct frd_walk_iter_record *r, const struct frd_walk_entry *we,
+                             enum frd_walk_iter_kind kind, char **mem, bool name_apart)
+{
+    const struct frd_entry *e = we->entry;
     r->kind = kind;
-    r->path = put_str(&mem, we->path, we->path_len);
-    r->path_len = we->path_len;
-    r->entry = *we->entry;
-    r->entry.name = apart ? put_str(&mem, we->entry->name, we->entry->name_len)
-                          : r->path + we->path_len - we->entry->name_len;
     r->depth = we->depth;
+    r->path = put_str(mem, we->path, we->path_len);
+    r->path_len = we->path_len;
+    r->entry = *e;
+    r->entry.name =
+        name_apart ? put_str(mem, e->name, e->name_len) : r->path + r->path_len - e->name_len;
+    r->parent_id = (uint64_t)(uintptr_t)we->parent_state;
     r->root_index = we->root_index;
     r->worker = we->worker;
     r->is_root = we->is_root;
     r->followed_link = we->followed_link;
     r->persistent_ids = we->persistent_ids;
-    r->dir_id = 0;
-    r->parent_id = (uint64_t)(uintptr_t)we->parent_state;
-    r->code = 0;
-    r->call = 0;
-    r->op = NULL;
-    r->other_path = NULL;
-    r->link_target = NULL;
-    r->link_target_len = 0;
-    if (we->link_target != NULL) {
-        r->link_target = put_str(&mem, we->link_target, we->link_target_len);
-        r->link_target_len = we->link_target_len;
-    }
-    r->xattrs = NULL;
-    r->xattr_count = 0;
-    if (we->xattr_count > 0) {
-        put_xattrs(r, we, &mem);
-    }
-    r->totals.entries = 0;
-    r->totals.bytes = 0;
-    r->link_group = we->link_group;
-    r->link_first = NULL;
-    r->link_first_len = 0;
-    if (we->link_first != NULL) {
-        r->link_first = put_str(&mem, we->link_first, we->link_first_len);
-        r->link_first_len = we->link_first_len;
-    }
-    *out = r;
-    return true;
 }
 
+/**
+ * A record of a visit or a finished directory with its extra part (a root, an opt-in field,
+ * or a finished directory). @return the record (dir_id left to the caller), or NULL when the
+ * walk is to stop.
+ */
+static struct frd_walk_iter_record *put_entry_extra(struct frd_walk_iter *it, struct iter_slot *s,
+                                                    const struct frd_walk_entry *we,
+                                                    enum frd_walk_iter_kind kind, bool extra)
+{
+    // Below a root the name ends the path (frd.h): compared only for a root.
+    bool apart = we->is_root && !name_in_path(we);
+    size_t need =
+        we->path_len + 1 + (apart ? we->entry->name_len + 1 : 0) + (extra ? extra_need(we) : 0);
+    struct frd_walk_iter_record *r = slot_record(it, s, need);
+    if (r == NULL) {
+        return NULL;
+    }
+    put_visit(r, we, kind, &s->mem, apart);
+    r->extra = extra ? put_extra(we, &s->mem) : NULL;
+    return r;
+}
+
+/** A number no other directory of this walk has (the slot's count, times the slots, plus the
+ *  slot), stored in the directory's state for its entries' parent_id. @return it. */
+static inline uint64_t dir_number(struct frd_walk_iter *it, struct iter_slot *s,
+                                  const struct frd_walk_entry *we)
+{
+    uint64_t id = ++s->next_id * it->nslots + we->worker;
+    *we->dir_state = (void *)(uintptr_t)id;
+    return id;
+}
+
+/** A visit's record the general way: a root, an opt-in field, or a batch to hand over or
+ *  take first (see visit()). */
+static enum frd_action visit_slow(struct frd_walk_iter *it, const struct frd_walk_entry *we)
+{
+    struct iter_slot *s = &it->slots[we->worker];
+    bool extra = entry_has_extra(we);
+    struct frd_walk_iter_record *r = put_entry_extra(it, s, we, FRD_WALK_ITER_ENTRY, extra);
+    if (r == NULL) {
+        return FRD_ACTION_STOP;
+    }
+    r->dir_id = we->dir_state != NULL ? dir_number(it, s, we) : 0;
+    slot_record_done(it, s);
+    return FRD_ACTION_CONTINUE;
+}
+
+/**
+ * A visit's record. The fast path, most of a walk, is a plain visit below a root (the walk
+ * has no opt-in fields, or this entry none) with room in the slot's batch for it and one
+ * more record (so no hand-over): it writes the record, then copies the path last, with
+ * nothing left to do after that call.
+ */
 static enum frd_action iter_visit(const struct frd_walk_entry *we, void *udata)
 {
     struct frd_walk_iter *it = udata;
-    struct frd_walk_iter_record *r;
-    if (!put_entry(it, we, FRD_WALK_ITER_ENTRY, &r)) {
-        return FRD_ACTION_STOP;
+    struct iter_slot *s = &it->slots[we->worker];
+    struct frd_walk_iter_record *r = s->rec;
+    char *d = s->mem;
+    const char *path = we->path;
+    size_t len = we->path_len;
+    if (we->is_root || (it->opt_in && entry_has_extra(we)) || s->rec_end - r < 2 ||
+        (size_t)(s->mem_end - d) <= len) {
+        return visit_slow(it, we);
     }
-    if (we->dir_state != NULL) {
-        // A number no other directory of this walk has: the slot's count, times the slots.
-        struct iter_slot *s = &it->slots[we->worker];
-        uint64_t id = ++s->next_id * it->nslots + we->worker;
-        *we->dir_state = (void *)(uintptr_t)id;
-        r->dir_id = id;
-    }
-    slot_record_done(it, we->worker);
+    FRD_ASSERT(name_in_path(we));
+    const struct frd_entry *e = we->entry;
+    s->rec = r + 1;
+    s->mem = d + len + 1;
+    r->kind = FRD_WALK_ITER_ENTRY;
+    r->depth = we->depth;
+    r->path = d;
+    r->path_len = len;
+    r->entry = *e;
+    r->entry.name = d + len - e->name_len;
+    r->dir_id = we->dir_state != NULL ? dir_number(it, s, we) : 0;
+    r->parent_id = (uint64_t)(uintptr_t)we->parent_state;
+    r->root_index = we->root_index;
+    r->worker = we->worker;
+    r->is_root = false;
+    r->followed_link = we->followed_link;
+    r->persistent_ids = we->persistent_ids;
+    r->extra = NULL;
+    d[len] = '\0';
+    memcpy(d, path, len);
     return FRD_ACTION_CONTINUE;
 }
 
@@ -366,39 +461,42 @@ static void iter_dir_done(const struct frd_walk_entry *dir,
                           const struct frd_walk_dir_totals *totals, void *udata)
 {
     struct frd_walk_iter *it = udata;
-    struct frd_walk_iter_record *r;
-    if (put_entry(it, dir, FRD_WALK_ITER_DIR_DONE, &r)) {
+    struct iter_slot *s = &it->slots[dir->worker];
+    struct frd_walk_iter_record *r = put_entry_extra(it, s, dir, FRD_WALK_ITER_DIR_DONE, true);
+    if (r != NULL) {
         r->dir_id = dir->dir_state != NULL ? (uint64_t)(uintptr_t)*dir->dir_state : 0;
-        r->totals = *totals;
-        slot_record_done(it, dir->worker);
+        ((struct frd_walk_iter_extra *)(uintptr_t)r->extra)->totals = *totals;
+        slot_record_done(it, s);
     }
 }
 
 static enum frd_action iter_error(const struct frd_walk_error *err, void *udata)
 {
     struct frd_walk_iter *it = udata;
+    struct iter_slot *s = &it->slots[err->worker];
     size_t plen = strlen(err->path);
     size_t olen = err->other_path != NULL ? strlen(err->other_path) : 0;
-    char *mem;
-    size_t need = plen + 1 + (err->other_path != NULL ? olen + 1 : 0);
-    struct frd_walk_iter_record *r = slot_record(it, err->worker, need, &mem);
+    size_t need = plen + 1 + (err->other_path != NULL ? olen + 1 : 0) +
+                  _Alignof(struct frd_walk_iter_extra) + sizeof(struct frd_walk_iter_extra);
+    struct frd_walk_iter_record *r = slot_record(it, s, need);
     if (r == NULL) {
         return FRD_ACTION_STOP;
     }
+    struct frd_walk_iter_extra *x =
+        put_obj(&s->mem, sizeof(*x), _Alignof(struct frd_walk_iter_extra));
+    *x = (struct frd_walk_iter_extra){.code = err->code, .call = err->call, .op = err->op};
+    if (err->other_path != NULL) {
+        x->other_path = put_str(&s->mem, err->other_path, olen);
+    }
     *r = (struct frd_walk_iter_record){
         .kind = FRD_WALK_ITER_ERROR,
-        .path = put_str(&mem, err->path, plen),
+        .depth = err->depth,
+        .path = put_str(&s->mem, err->path, plen),
         .path_len = plen,
+        .worker = err->worker,
+        .extra = x,
     };
-    if (err->other_path != NULL) {
-        r->other_path = put_str(&mem, err->other_path, olen);
-    }
-    r->depth = err->depth;
-    r->worker = err->worker;
-    r->code = err->code;
-    r->call = err->call;
-    r->op = err->op;
-    slot_record_done(it, err->worker);
+    slot_record_done(it, s);
     return it->on_error != NULL ? it->on_error(err, it->udata) : FRD_ACTION_CONTINUE;
 }
 
@@ -421,22 +519,15 @@ static void iter_ended(void *ctx)
     struct frd_walk_iter *it = ctx;
     uv_mutex_lock(&it->mu);
     for (unsigned i = 0; i < it->nslots; i++) {
-        struct iter_batch *b = it->slots[i].cur;
-        it->slots[i].cur = NULL;
+        struct iter_batch *b = slot_detach(&it->slots[i]);
         if (b == NULL) {
             continue;
         }
         if (b->n == 0 || it->closing) {
             room_release(it, b);
-            continue;
-        }
-        b->next = NULL;
-        if (it->tail != NULL) {
-            it->tail->next = b;
         } else {
-            it->head = b;
+            queue_push(it, b);
         }
-        it->tail = b;
     }
     it->ended = true;
     uv_cond_signal(&it->ready);
@@ -473,6 +564,7 @@ static int iter_options(struct frd_walk_iter *it, struct frd_walk_options *o,
     o->on_children = o->on_children != NULL ? iter_children : NULL;
     o->on_progress = o->on_progress != NULL ? iter_progress : NULL;
     o->on_dir_done = (o->flags & FRD_WALK_DIR_DONE_RECORDS) ? iter_dir_done : NULL;
+    it->opt_in = o->flags & (FRD_WALK_LINK_TARGETS | FRD_WALK_XATTRS | FRD_WALK_LINK_GROUPS);
     it->cap = o->max_buffered != 0 ? o->max_buffered : ITER_DEFAULT_BUFFERED;
     return 0;
 }

@@ -1428,10 +1428,48 @@ enum frd_walk_iter_kind {
 };
 
 /**
+ * What only some records carry (frd_walk_iter_record.extra): an error's details, a finished
+ * directory's totals, and the opt-in fields of a visit (link target, extended attributes,
+ * hard-link group). Owned by the iterator, valid as long as its record. Growth (ABI): the
+ * iterator fills it and the caller only reads it, so it grows at its end.
+ */
+struct frd_walk_iter_extra {
+    /** FRD_WALK_ITER_ERROR: the negative code; 0 otherwise (see entry.error for a failed
+     *  stat, which is reported by an error record first, as with callbacks) */
+    int code;
+    enum frd_op call; /**< FRD_WALK_ITER_ERROR: the kind of call that failed */
+    /** FRD_WALK_ITER_ERROR: the platform call's name (static storage); NULL otherwise */
+    const char *op;
+    /** FRD_WALK_ITER_ERROR of a loop: the ancestor's path, as frd_walk_error.other_path;
+     *  NULL otherwise */
+    const char *other_path;
+    struct frd_walk_dir_totals totals; /**< FRD_WALK_ITER_DIR_DONE: the directory's totals */
+    /** With FRD_WALK_LINK_TARGETS, a symbolic link's target as frd_walk_entry.link_target
+     *  (NUL-terminated); NULL otherwise */
+    const char *link_target;
+    size_t link_target_len; /**< bytes in link_target */
+    /** With FRD_WALK_XATTRS, the entry's extended attributes, as frd_walk_entry.xattrs */
+    const struct frd_xattr *xattrs;
+    size_t xattr_count; /**< entries in xattrs */
+    /** With FRD_WALK_LINK_GROUPS, as frd_walk_entry.link_group: the hard-link group of an
+     *  entry with nlink > 1; 0 otherwise */
+    uint64_t link_group;
+    /** With link_group: the path under which the walk visited that group first
+     *  (NUL-terminated, a copy valid as long as the record); NULL in that first visit */
+    const char *link_first;
+    size_t link_first_len; /**< bytes in link_first */
+};
+
+/**
  * One record of the pull iterator: a visit, an error or a finished directory, with what
  * the visit callback would have seen. Owned by the iterator: valid until the next
  * frd_walk_iter_next() or frd_walk_iter_close() on it. Growth (ABI): the iterator fills it
  * and the caller only reads it, so it grows at its end.
+ *
+ * A record is small (about 200 bytes) and the same for every walk: what only some records
+ * carry is behind `extra`, which is NULL for a plain visit (one with no link target, no
+ * extended attributes and no hard-link group), so a walk of names or metadata writes and
+ * reads nothing more per entry.
  *
  * Per-directory context: the consumer cannot store a state in a directory's visit as a
  * callback does (the walk is ahead of it), so each directory the walk may enter carries a
@@ -1443,6 +1481,7 @@ enum frd_walk_iter_kind {
  */
 struct frd_walk_iter_record {
     enum frd_walk_iter_kind kind;
+    unsigned depth; /**< 0 for a root, 1 for its entries, ... */
     /** The path, NUL-terminated, as frd_walk_entry.path (an error: as
      *  frd_walk_error.path) */
     const char *path;
@@ -1450,43 +1489,22 @@ struct frd_walk_iter_record {
     /** FRD_WALK_ITER_ENTRY, FRD_WALK_ITER_DIR_DONE: the entry as the visit saw it (name
      *  points into path; error set when its stat failed); zero for an error record */
     struct frd_entry entry;
-    unsigned depth;      /**< 0 for a root, 1 for its entries, ... */
-    unsigned root_index; /**< as frd_walk_entry.root_index (0 for an error record) */
-    /** the worker that made the record, as frd_walk_entry.worker (0 in the ordered mode) */
-    unsigned worker;
-    bool is_root;        /**< as frd_walk_entry.is_root */
-    bool followed_link;  /**< as frd_walk_entry.followed_link */
-    bool persistent_ids; /**< as frd_walk_entry.persistent_ids */
     /** A directory the walk may enter (FRD_WALK_ITER_ENTRY of a directory): its number,
      *  never 0, unique in this walk; FRD_WALK_ITER_DIR_DONE: the finished directory's; 0
      *  otherwise. */
     uint64_t dir_id;
     /** The dir_id of the directory holding this entry; 0 for a root and for an error. */
     uint64_t parent_id;
-    /** FRD_WALK_ITER_ERROR: the negative code; 0 otherwise (see entry.error for a failed
-     *  stat, which is reported by an error record first, as with callbacks) */
-    int code;
-    enum frd_op call; /**< FRD_WALK_ITER_ERROR: the kind of call that failed */
-    /** FRD_WALK_ITER_ERROR: the platform call's name (static storage); NULL otherwise */
-    const char *op;
-    /** FRD_WALK_ITER_ERROR of a loop: the ancestor's path, as frd_walk_error.other_path;
-     *  NULL otherwise */
-    const char *other_path;
-    /** With FRD_WALK_LINK_TARGETS, a symbolic link's target as frd_walk_entry.link_target
-     *  (NUL-terminated); NULL otherwise */
-    const char *link_target;
-    size_t link_target_len; /**< bytes in link_target */
-    /** With FRD_WALK_XATTRS, the entry's extended attributes, as frd_walk_entry.xattrs */
-    const struct frd_xattr *xattrs;
-    size_t xattr_count;                /**< entries in xattrs */
-    struct frd_walk_dir_totals totals; /**< FRD_WALK_ITER_DIR_DONE: the directory's totals */
-    /** With FRD_WALK_LINK_GROUPS, as frd_walk_entry.link_group: the hard-link group of an
-     *  entry with nlink > 1; 0 otherwise */
-    uint64_t link_group;
-    /** With link_group: the path under which the walk visited that group first
-     *  (NUL-terminated, a copy valid as long as the record); NULL in that first visit */
-    const char *link_first;
-    size_t link_first_len; /**< bytes in link_first */
+    unsigned root_index; /**< as frd_walk_entry.root_index (0 for an error record) */
+    /** the worker that made the record, as frd_walk_entry.worker (0 in the ordered mode) */
+    unsigned worker;
+    bool is_root;        /**< as frd_walk_entry.is_root */
+    bool followed_link;  /**< as frd_walk_entry.followed_link */
+    bool persistent_ids; /**< as frd_walk_entry.persistent_ids */
+    /** NULL for a plain visit; never NULL for an error or a finished directory, nor for a
+     *  visit with a link target, extended attributes or a hard-link group (all its members
+     *  are zero or NULL where the record has no such thing) */
+    const struct frd_walk_iter_extra *extra;
 };
 
 /** A batch of records (frd_walk_iter_next()): `count` records from `records[0]`. */

@@ -354,18 +354,24 @@ void TakeError(State *st, const struct frd_walk_iter_record &r)
     if (r.depth > 0 && st->cfg.ignoreErrors) {
         return;
     }
+    const struct frd_walk_iter_extra &x = *r.extra; // never NULL in an error record
     std::string path = r.depth == 0 ? st->cfg.root : std::string(r.path, r.path_len);
     if (r.depth > 0 && st->cfg.collectErrors) {
-        st->collected.push_back({r.code, SyscallOf(r.depth, r.call), std::move(path)});
+        st->collected.push_back({x.code, SyscallOf(r.depth, x.call), std::move(path)});
         return;
     }
-    SetError(st, r.code, SyscallOf(r.depth, r.call), path);
+    SetError(st, x.code, SyscallOf(r.depth, x.call), path);
 }
 
-// Keeps what an entry record carries with linkTargets, xattrs and linkGroups, if it carries
-// any of it, as the batch's next entry's Extra (copied: the record goes with the next pull).
-void TakeExtra(const Config &cfg, Batch *b, const struct frd_walk_iter_record &r)
+// Keeps what an entry record carries with linkTargets, xattrs and linkGroups (its extra part),
+// if it carries any of it, as the batch's next entry's Extra (copied: the record goes with
+// the next pull).
+void TakeExtra(const Config &cfg, Batch *b, const struct frd_walk_iter_record &rec)
 {
+    if (rec.extra == nullptr) { // a plain visit
+        return;
+    }
+    const struct frd_walk_iter_extra &r = *rec.extra;
     const bool target = cfg.linkTargets && r.link_target != nullptr;
     const bool xattrs = cfg.xattrs && r.xattr_count > 0;
     const bool group = cfg.linkGroups && r.link_group != 0;

@@ -108,7 +108,7 @@ static void rec_from(struct rec *r, const struct frd_walk_iter_record *w)
     r->uid = e->uid;
     r->gid = e->gid;
     r->nlink = e->nlink;
-    r->link_group = w->link_group;
+    r->link_group = w->extra != NULL ? w->extra->link_group : 0;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -451,12 +451,13 @@ static PyObject *walker_iternext(WalkerObject *self)
     return e;
 }
 
-/** The record's extended attributes as a dict: name (str or bytes, as paths) to value
- *  (bytes, or None when too long). @return a new reference, or NULL with an exception. */
-static PyObject *xattrs_dict(const struct frd_walk_iter_record *r, bool as_bytes)
+/** The extended attributes of a record's extra part (NULL: none) as a dict: name (str or
+ *  bytes, as paths) to value (bytes, or None when too long). @return a new reference, or
+ *  NULL with an exception. */
+static PyObject *xattrs_dict(const struct frd_walk_iter_extra *r, bool as_bytes)
 {
     PyObject *d = PyDict_New();
-    for (size_t i = 0; d != NULL && i < r->xattr_count; i++) {
+    for (size_t i = 0; d != NULL && r != NULL && i < r->xattr_count; i++) {
         const struct frd_xattr *x = &r->xattrs[i];
         PyObject *name = frdpy_path(x->name, x->name_len, as_bytes);
         PyObject *value = x->too_long ? Py_NewRef(Py_None)
@@ -476,7 +477,7 @@ static PyObject *xattrs_dict(const struct frd_walk_iter_record *r, bool as_bytes
 static int walker_record(WalkerObject *self, const struct frd_walk_iter_record *r, PyObject **out)
 {
     if (r->kind == FRD_WALK_ITER_ERROR) {
-        return walker_error(self, r->path, r->path_len, r->code, r->call, r->depth);
+        return walker_error(self, r->path, r->path_len, r->extra->code, r->extra->call, r->depth);
     }
     if (r->is_root) {
         // A root that is no directory (a file, or a link to one) cannot be listed: an
@@ -497,12 +498,14 @@ static int walker_record(WalkerObject *self, const struct frd_walk_iter_record *
     e->link_first = NULL;
     rec_from(&e->r, r);
     e->path = frdpy_path(r->path, r->path_len, self->as_bytes);
+    const struct frd_walk_iter_extra *x = r->extra; // NULL for a plain visit
     if (e->path == NULL ||
-        (r->link_target != NULL && (e->link_target = frdpy_path(r->link_target, r->link_target_len,
-                                                                self->as_bytes)) == NULL) ||
-        (self->want_xattrs && (e->xattrs = xattrs_dict(r, self->as_bytes)) == NULL) ||
-        (r->link_first != NULL &&
-         (e->link_first = frdpy_path(r->link_first, r->link_first_len, self->as_bytes)) == NULL)) {
+        (x != NULL && x->link_target != NULL &&
+         (e->link_target = frdpy_path(x->link_target, x->link_target_len, self->as_bytes)) ==
+             NULL) ||
+        (self->want_xattrs && (e->xattrs = xattrs_dict(x, self->as_bytes)) == NULL) ||
+        (x != NULL && x->link_first != NULL &&
+         (e->link_first = frdpy_path(x->link_first, x->link_first_len, self->as_bytes)) == NULL)) {
         Py_DECREF(e);
         return -1;
     }
