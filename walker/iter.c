@@ -34,16 +34,19 @@ enum {
     // context switches), so batches are large; 512 cost 4x the switches on /usr.
     ITER_BATCH_MAX = 2048,
     ITER_ARENA_PER_RECORD = 128, // a batch's first arena: bytes per record
+    ITER_LINE = 64,              // the records' alignment: a cache line
 };
 
 /** A batch: its records, and an arena holding their strings. The arena grows only while the
- *  batch is empty, so the records' pointers into it never move. */
+ *  batch is empty, so the records' pointers into it never move. The records follow the batch
+ *  in its block, from a cache line's start (a record is three lines: a consumer reading a
+ *  record's first members touches one line, not two). */
 struct iter_batch {
     struct iter_batch *next;
     size_t n; // records, set when the batch is handed over
     char *arena;
     size_t acap;
-    struct frd_walk_iter_record recs[];
+    struct frd_walk_iter_record *recs;
 };
 
 /** What one callback slot fills: its batch, where its next record and bytes go, and the
@@ -181,8 +184,10 @@ static struct iter_batch *batch_take(struct frd_walk_iter *it, size_t need)
         it->spare = b->next;
     }
     uv_mutex_unlock(&it->mu);
-    if (b == NULL) {
-        b = frd__calloc(1, sizeof(*b) + it->bs * sizeof(b->recs[0]));
+    if (b == NULL &&
+        (b = frd__calloc(1, sizeof(*b) + ITER_LINE + it->bs * sizeof(*b->recs))) != NULL) {
+        char *p = (char *)(b + 1);
+        b->recs = (void *)(p + (ITER_LINE - (uintptr_t)p % ITER_LINE) % ITER_LINE);
     }
     if (b != NULL && FRD__RESERVE(b->arena, b->acap, need, it->bs * ITER_ARENA_PER_RECORD) < 0) {
         batch_free(b);
