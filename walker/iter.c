@@ -5,7 +5,9 @@
  * The pull iterator (frd_walk_iter_open(), _next(), _close(), _stats()): a background walk
  * whose hooks copy each visit, error and finished directory into a record of a batch, one
  * batch per callback slot (frd_walk_entry.worker: one writer at a time, no lock per
- * record). A full batch goes on a queue the consumer pops under one mutex.
+ * record). A full batch goes on a queue the consumer pops under one mutex; a consumer
+ * asleep on an empty queue is woken when ITER_WAKE_BATCHES are queued, when a worker waits
+ * for room, at the end, or by itself every ITER_NOTICE_NS.
  *
  * The bound: a worker reserves room for a whole batch (batch_records) before it fills one,
  * and the room comes back when the consumer is done with that batch (its next call), so the
@@ -14,7 +16,8 @@
  * handed over as soon as its last record is written: when the queue is empty and the
  * consumer holds nothing (it gives its batch back before it waits, in _next() and _wait()),
  * the batches the other workers are filling leave room for one more, so a waiting worker is
- * always woken by the consumer and no wait lasts forever.
+ * always woken by the consumer (which the worker wakes before it waits: the queue may hold
+ * fewer than ITER_WAKE_BATCHES) and no wait lasts forever.
  *
  * The end: the walk's last thread (frd__walk_launch()'s hook) queues the partial batches
  * and marks the end; the consumer then joins the walk. Close sets `closing` and wakes the
@@ -30,12 +33,23 @@
 
 enum {
     ITER_DEFAULT_BUFFERED = 16384, // records, when opts.max_buffered is 0
-    // Records per batch at most: every hand-over may wake the consumer (a futex wake and two
-    // context switches), so batches are large; 512 cost 4x the switches on /usr.
-    ITER_BATCH_MAX = 2048,
+    // Records per batch at most. Batches in flight (one per worker being filled, the queue,
+    // the consumer's) are memory touched afresh, page faults and cache misses, so they are
+    // not larger; wake-ups are cut by ITER_WAKE_BATCHES instead.
+    ITER_BATCH_MAX = 1024,
     ITER_ARENA_PER_RECORD = 128, // a batch's first arena: bytes per record
     ITER_LINE = 64,              // the records' alignment: a cache line
+    // A consumer that sleeps is woken when this many batches are queued (or a worker waits
+    // for room, or the walk ends), not for each: a wake-up costs a futex call and two
+    // context switches. On /usr (175k entries, 2 workers) batches of 2048 and a wake-up
+    // each made 87 wake-ups and 8192 records in flight at most; batches of 1024 and 4 to a
+    // wake-up make 43, with the same records in flight.
+    ITER_WAKE_BATCHES = 4,
 };
+
+/** A sleeping consumer looks at the queue at least this often (ns): a batch queued while
+ *  fewer than ITER_WAKE_BATCHES are reaches it within this time even in a slow walk. */
+#define ITER_NOTICE_NS 20000000u
 
 /** A batch: its records, and an arena holding their strings. The arena grows only while the
  *  batch is empty, so the records' pointers into it never move. The records follow the batch
@@ -65,6 +79,7 @@ struct frd_walk_iter {
     uv_cond_t ready;                // the consumer waits here for a batch or the end
     uv_cond_t room;                 // workers wait here for room
     struct iter_batch *head, *tail; // full batches, oldest first
+    size_t queued;                  // batches from head to tail
     struct iter_batch *spare;       // batches to reuse
     struct iter_batch *held;        // the consumer's batch
     size_t cap;                     // max_buffered, resolved
@@ -130,6 +145,7 @@ static void queue_push(struct frd_walk_iter *it, struct iter_batch *b)
         it->head = b;
     }
     it->tail = b;
+    it->queued++;
 }
 
 /** The slot's batch as it stands: its record count set, the slot emptied. @return it. */
@@ -151,7 +167,9 @@ static void slot_push(struct frd_walk_iter *it, struct iter_slot *s)
     struct iter_batch *b = slot_detach(s);
     uv_mutex_lock(&it->mu);
     queue_push(it, b);
-    uv_cond_signal(&it->ready);
+    if (it->queued >= ITER_WAKE_BATCHES) {
+        uv_cond_signal(&it->ready);
+    }
     uv_mutex_unlock(&it->mu);
 }
 
@@ -166,6 +184,7 @@ static struct iter_batch *batch_take(struct frd_walk_iter *it, size_t need)
     if (!it->closing && it->reserved + it->bs > it->cap) {
         it->waits++;
         it->waiting++;
+        uv_cond_signal(&it->ready); // the room is in the queue: the consumer takes it now
         do {
             uv_cond_wait(&it->room, &it->mu);
         } while (!it->closing && it->reserved + it->bs > it->cap);
@@ -643,7 +662,7 @@ int frd_walk_iter_next(struct frd_walk_iter *it, struct frd_walk_iter_batch *bat
         it->held = NULL;
     }
     while (it->head == NULL && !it->ended) {
-        uv_cond_wait(&it->ready, &it->mu);
+        (void)uv_cond_timedwait(&it->ready, &it->mu, ITER_NOTICE_NS);
     }
     struct iter_batch *b = it->head;
     if (b != NULL) {
@@ -651,6 +670,7 @@ int frd_walk_iter_next(struct frd_walk_iter *it, struct frd_walk_iter_batch *bat
         if (it->head == NULL) {
             it->tail = NULL;
         }
+        it->queued--;
         it->held = b;
     }
     uv_mutex_unlock(&it->mu);
@@ -689,7 +709,8 @@ int frd_walk_iter_wait(struct frd_walk_iter *it, unsigned timeout_ms)
         if (now >= until) {
             break;
         }
-        (void)uv_cond_timedwait(&it->ready, &it->mu, until - now);
+        (void)uv_cond_timedwait(&it->ready, &it->mu,
+                                until - now < ITER_NOTICE_NS ? until - now : ITER_NOTICE_NS);
     }
     int ready = it->head != NULL || it->ended || it->joined;
     uv_mutex_unlock(&it->mu);
