@@ -1466,10 +1466,10 @@ struct frd_walk_iter_extra {
  * frd_walk_iter_next() or frd_walk_iter_close() on it. Growth (ABI): the iterator fills it
  * and the caller only reads it, so it grows at its end.
  *
- * A record is small (about 200 bytes) and the same for every walk: what only some records
- * carry is behind `extra`, which is NULL for a plain visit (one with no link target, no
- * extended attributes and no hard-link group), so a walk of names or metadata writes and
- * reads nothing more per entry.
+ * A record is small (192 bytes, three cache lines, on 64-bit systems) and the same for
+ * every walk: what only some records carry is behind `extra`, which is NULL for a plain
+ * visit (one with no link target, no extended attributes and no hard-link group), so a walk
+ * of names or metadata writes and reads nothing more per entry.
  *
  * Per-directory context: the consumer cannot store a state in a directory's visit as a
  * callback does (the walk is ahead of it), so each directory the walk may enter carries a
@@ -1548,6 +1548,9 @@ FRD_EXTERN int frd_walk_iter_open(struct frd_walk_iter **out, const char *const 
 /**
  * Takes the next batch of records, waiting for the workers if none is ready. The batch
  * before it (and every pointer into it) is given back to the walk, which reuses its room.
+ * A consumer that waits is woken for a few batches at once, not for each (wake-ups cost
+ * more than records): a full batch may wait up to 20 ms before a waiting call takes it,
+ * never at the end of the walk nor while workers wait for room.
  * Call it from one thread at a time (any thread, not a callback of the walk).
  * @return 1 with *batch set (count >= 1); at the end of the walk, after every record:
  * 0 (batch->count 0) when frd_walk_roots() would have returned 0, else the negative code
