@@ -254,6 +254,24 @@ static struct lx_want lx_want_of(const struct frd_lister *lister)
     return want;
 }
 
+/** Reads one getdents64 buffer of `fd` into lister->buffer. @return the bytes read (0 at the
+ *  end), or a negative code with `op` set. */
+static int lx_getdents(struct frd_lister *lister, int fd, struct frd__failure *op)
+{
+    long n;
+    do {
+        n = syscall(SYS_getdents64, fd, lister->buffer, FRD__LISTER_BUFFER_SIZE);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        frd__failure_set(op, "getdents64", FRD_OP_READ_DIR);
+        return -errno;
+    }
+    if (n > 0) {
+        lister->batch_full = (size_t)n > FRD__LISTER_BUFFER_SIZE - FRD__DIRENT64_MAX;
+    }
+    return (int)n;
+}
+
 /**
  * Reads one getdents64 buffer of `fd` and appends its entries.
  * @return entries appended (>= 0, with *end false), 0 with *end true at the end of the
@@ -263,19 +281,11 @@ static int lx_read_buffer(struct frd_lister *lister, int fd, struct lx_want *wan
                           struct frd_list *list, bool *end, struct frd__failure *op)
 {
     *end = false;
-    long n;
-    do {
-        n = syscall(SYS_getdents64, fd, lister->buffer, FRD__LISTER_BUFFER_SIZE);
-    } while (n < 0 && errno == EINTR);
-    if (n < 0) {
-        frd__failure_set(op, "getdents64", FRD_OP_READ_DIR);
-        return -errno;
+    int n = lx_getdents(lister, fd, op);
+    if (n <= 0) {
+        *end = n == 0;
+        return n;
     }
-    if (n == 0) {
-        *end = true;
-        return 0;
-    }
-    lister->batch_full = (size_t)n > FRD__LISTER_BUFFER_SIZE - FRD__DIRENT64_MAX;
     return lx_append_batch(fd, lister->buffer, (size_t)n, want, list, op);
 }
 
@@ -335,6 +345,77 @@ int frd__plat_list_batch(struct frd_lister *lister, struct frd_list *list, struc
 void frd__plat_batch_end(struct frd_lister *lister)
 {
     (void)lister; // the descriptor holds the position: nothing kept
+}
+
+int frd__plat_names_read(struct frd_lister *lister, struct frd__names_cursor *cur,
+                         struct frd__failure *op)
+{
+    if (frd__wanted_fields(lister->flags, lister->wanted) != FRD_FIELD_TYPE) {
+        return FRD_ENOTSUP;
+    }
+    int fd = lister->batch_fd;
+    if (!lister->batch_started) {
+        lister->batch_started = true;
+        int rc = lx_rewind(lister, fd, op);
+        if (rc < 0) {
+            return rc;
+        }
+    }
+    int n = lx_getdents(lister, fd, op);
+    cur->pos = 0;
+    cur->len = n > 0 ? (size_t)n : 0;
+    cur->dirty = true;
+    return n;
+}
+
+int frd__plat_names_next(struct frd_lister *lister, struct frd__names_cursor *cur,
+                         struct frd_entry *e, struct frd__failure *op)
+{
+    struct frd__dirent64 rec;
+    int rc;
+    while ((rc = frd__decode_dirent64_inline(lister->buffer, cur->len, &cur->pos, &rec)) > 0) {
+        const char *name = rec.name;
+        if (name[0] == '.' && (rec.name_len == 1 || (rec.name_len == 2 && name[1] == '.'))) {
+            continue;
+        }
+        enum frd_type dtype = frd__type_from_dt(rec.type);
+        if (dtype != FRD_TYPE_UNKNOWN) {
+            // The record answers (lx_append_batch(), names only). The other fields are
+            // still zero from the last entry, unless a stat filled them.
+            if (cur->dirty) {
+                memset(e, 0, sizeof(*e));
+                cur->dirty = false;
+            }
+            e->name = name;
+            e->name_len = rec.name_len;
+            e->type = dtype;
+            e->fields = FRD_FIELD_TYPE;
+            return 1;
+        }
+        memset(e, 0, sizeof(*e));
+        cur->dirty = true;
+        e->name = name;
+        e->name_len = rec.name_len;
+        if (frd__test_before_stat != NULL) {
+            frd__test_before_stat(lister->batch_fd, name);
+        }
+        int err = lx_stat_flags(lister->batch_fd, name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+                                FRD_FIELD_TYPE, lx_statx_mask(FRD_FIELD_TYPE), e);
+        if (err == -ENOENT) {
+            continue; // vanished since the read (frd__unix_settle_stat())
+        }
+        if (err < 0) {
+            e->error = err;
+            e->type = dtype;
+            e->fields = 0;
+        }
+        return 1;
+    }
+    if (rc < 0) {
+        frd__failure_set(op, "getdents64", FRD_OP_READ_DIR);
+        return rc;
+    }
+    return 0;
 }
 
 // What the walker needs: stat by name, identity and volume class of an open directory.

@@ -110,6 +110,37 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
  */
 int frd__plat_list_batch(struct frd_lister *lister, struct frd_list *list, struct frd__failure *op);
 
+/** Where frd__plat_names_next() is in the buffer frd__plat_names_read() filled. */
+struct frd__names_cursor {
+    size_t pos; /**< the next record's offset in lister->buffer */
+    size_t len; /**< the bytes read */
+    bool dirty; /**< the record given last may hold more than a record fills (zeroed next) */
+};
+
+/**
+ * A names-only listing in batches read in place, with no list: frd__plat_names_read() reads
+ * the next kernel buffer of lister->batch_fd into lister->buffer (FRD_LIST_REWIND on the
+ * first call, as frd__plat_list_batch() honours it, which may take over for later batches),
+ * and frd__plat_names_next() gives its entries one at a time, each as
+ * frd__plat_list_batch() would have appended it, but with its name pointing into the
+ * buffer (NUL-terminated, valid until the next read): no name copy, no record in a list.
+ * @return for frd__plat_names_read(): the bytes read (> 0), 0 at the end, FRD_ENOTSUP where
+ * the backend cannot (only Linux can) or the lister wants more than the type (nothing was
+ * read: list with frd__plat_list_batch()), or another negative code with `op` set.
+ */
+int frd__plat_names_read(struct frd_lister *lister, struct frd__names_cursor *cur,
+                         struct frd__failure *op);
+
+/**
+ * The next entry of the buffer frd__plat_names_read() filled, into `e` (a record of unknown
+ * type is stat'ed for it; one that vanished meanwhile is passed over, as a listing leaves
+ * it out). `e` must be the same record, untouched by the caller, for every call on one
+ * buffer: only what differs from the entry before is written. @return 1 with *e filled, 0 at the end of the buffer, or a negative code with
+ * `op` set (a malformed record: the rest of the buffer is not read).
+ */
+int frd__plat_names_next(struct frd_lister *lister, struct frd__names_cursor *cur,
+                         struct frd_entry *e, struct frd__failure *op);
+
 /** Releases what a backend keeps in lister->batch_state between batches (posix: closedir). */
 void frd__plat_batch_end(struct frd_lister *lister);
 

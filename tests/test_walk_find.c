@@ -278,6 +278,88 @@ static void test_walk_plain_entries_as_the_general_path(void **state)
     }
 }
 
+/** Records a visit's name as the callback sees it, path, type, depth, link followed and error
+ *  (udata: a struct rec_ctx). */
+static enum frd_action named_visit(const struct frd_walk_entry *we, void *udata)
+{
+    struct rec_ctx *c = udata;
+    char buf[8192];
+    int n = snprintf(buf, sizeof(buf), "%s\t%s\t%zu\t%c\t%u\t%d\t%d", we->path, we->entry->name,
+                     we->entry->name_len, frd_type_letter(we->entry->type), we->depth,
+                     we->followed_link, we->entry->error);
+    assert_true(n > 0 && (size_t)n < sizeof(buf));
+    recs_add(&c->recs, buf, (size_t)n);
+    return FRD_ACTION_CONTINUE;
+}
+
+/*
+ * A names-only concurrent walk visits each entry straight from the kernel's buffer
+ * (walker/concurrent/list.c wn_list_in_place()), with no list between. It meets what the
+ * walks that list first meet (the record's own fields: type and file id; a stat per entry:
+ * type and size), with the same names, paths, types, depths, links followed and errors: in
+ * a directory of several kernel buffers (shared out from the second on, with more than one
+ * worker), among odd names (a newline, a tab, bytes that are not UTF-8, 255 bytes, hidden)
+ * and in the common tree, links followed or not, hidden entries skipped or not.
+ */
+static void test_walk_names_in_place_as_the_lists(void **state)
+{
+    (void)state;
+    char *root = tree_make_root();
+    assert_int_equal(chmod(root, 0755), 0);
+    tree_dir(root, "big");
+    char rel[600];
+    for (int i = 0; i < 2500; i++) {
+        snprintf(rel, sizeof(rel), "big/%s%04d-a-name-long-enough-to-fill-a-kernel-buffer-soon",
+                 i % 100 == 7 ? "." : "", i);
+        if (i % 250 == 3) {
+            tree_dir(root, rel);
+            snprintf(rel + strlen(rel), sizeof(rel) - strlen(rel), "/inner");
+        }
+        tree_file(root, rel, (size_t)(i % 3));
+    }
+    tree_dir(root, "odd");
+    tree_file(root, "odd/new\nline", 1);
+    tree_file(root, "odd/tab\there", 1);
+    tree_file(root, "odd/\xff\xfe", 1);
+    tree_file(root, "odd/.hidden", 1);
+    tree_dir(root, "odd/ lead space");
+    memset(rel, 'n', sizeof(rel));
+    memcpy(rel, "odd/", 4);
+    rel[4 + 255] = '\0';
+    tree_file(root, rel, 1);
+    tree_symlink(root, "../big", "odd/biglink");
+    tree_symlink(root, "/nonexistent/frd", "odd/dangling");
+    tree_fifo(root, "odd/fifo");
+    tree_dir(root, "odd/empty");
+    const char *roots[] = {root, tree};
+    const unsigned general[] = {FRD_FIELD_TYPE | FRD_FIELD_FILE_ID,
+                                FRD_FIELD_TYPE | FRD_FIELD_SIZE};
+    for (size_t r = 0; r < 2; r++) {
+        for (int run = 0; run < 4; run++) {
+            struct frd_walk_options o;
+            walk_opts(&o, run & 1 ? FRD_WALK_SKIP_HIDDEN : 0);
+            o.follow = run & 2 ? FRD_FOLLOW_ALL : FRD_FOLLOW_NEVER;
+            o.on_error = rec_error;
+            o.fields = FRD_FIELD_TYPE;
+            struct rec_ctx in_place;
+            rec_ctx_init(&in_place, REC_NAMES);
+            assert_int_equal(frd_walk(roots[r], &o, named_visit, &in_place), 0);
+            assert_true(in_place.recs.n > (r == 0 ? 2400u : 600u));
+            for (size_t g = 0; g < 2; g++) {
+                struct rec_ctx listed;
+                rec_ctx_init(&listed, REC_NAMES);
+                o.fields = general[g];
+                assert_int_equal(frd_walk(roots[r], &o, named_visit, &listed), 0);
+                recs_assert_equal(&in_place.recs, &listed.recs, "in place, visits");
+                recs_assert_equal(&in_place.errors, &listed.errors, "in place, errors");
+                rec_ctx_free(&listed);
+            }
+            rec_ctx_free(&in_place);
+        }
+    }
+    tree_remove(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -294,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_walk_one_file_system_matches_find_xdev),
         cmocka_unit_test(test_walk_fields_type_only_is_names_only),
         cmocka_unit_test(test_walk_plain_entries_as_the_general_path),
+        cmocka_unit_test(test_walk_names_in_place_as_the_lists),
     };
     if (getenv("FRD_TEST_FILTER") != NULL) {
         cmocka_set_test_filter(getenv("FRD_TEST_FILTER"));

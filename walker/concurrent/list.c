@@ -86,6 +86,56 @@ static bool wn_read_ahead(struct frd__worker *w, struct frd__batch **next, int *
 }
 
 /**
+ * Reads a names-only listing in place and visits its entries straight from the kernel's
+ * buffers (frd__plat_names_read(), frd__cc_visit_in_place()): no list, no name copy. With
+ * more than one worker, only the first buffer: a directory with more is a big one, whose
+ * later batches wn_list_batches() reads into lists to share out. Adds the entries met to
+ * *entries; *ok false when the walk stops or the failure's report says so.
+ * @return 1 when the listing is done (to its end, or failed), 0 when the caller lists on in
+ * batches, FRD_ENOTSUP when the backend cannot read in place (nothing was read).
+ */
+static int wn_list_in_place(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                            size_t dir_len, enum frd__vol_class cls, unsigned width,
+                            uint64_t *entries, bool *ok)
+{
+    struct frd__names_cursor cur;
+    struct frd__failure op;
+    for (bool first = true;; first = false) {
+        if (!first) {
+            frd__slot_yield(w); // the next read may block: a widened pool's slot goes back
+        }
+        int rc = frd__plat_names_read(w->lister, &cur, &op);
+        if (rc == FRD_ENOTSUP && first) {
+            return FRD_ENOTSUP;
+        }
+        if (rc < 0) {
+            w->path[dir_len] = '\0';
+            *ok = frd__report(w, w->path, op, rc, node->depth);
+        }
+        if (first && *ok) {
+            node->listed = true;
+            atomic_fetch_add_explicit(&w->n_dirs, 1, memory_order_relaxed);
+        }
+        if (rc <= 0 || !*ok) {
+            return 1;
+        }
+        rc = frd__cc_visit_in_place(w, node, fd, dir_len, cls, &cur, entries, &op);
+        if (rc < 0) {
+            w->path[dir_len] = '\0';
+            *ok = frd__report(w, w->path, op, rc, node->depth);
+            return 1;
+        }
+        if (rc == 0) {
+            *ok = false;
+            return 1;
+        }
+        if (width > 1) {
+            return 0;
+        }
+    }
+}
+
+/**
  * Lists an open directory batch by batch and handles its entries (concurrent mode, no
  * children hook): memory is bounded by the batches in flight, not by the directory. The
  * first batch is stat'ed as it is read and visited here: a directory that fits one kernel
@@ -108,8 +158,20 @@ static void wn_list_batches(struct frd__worker *w, struct frd__wnode *node, frd_
     bool first = true;
     bool split = false; // later batches go to the deque, listed by what the records give
     bool ok = true;
+    bool done = false;
     int rc = frd_lister_batch_begin(lister, fd, NULL);
-    while (rc >= 0) {
+    if (rc >= 0 && walk->plan.names_only) {
+        int how = wn_list_in_place(w, node, fd, dir_len, cls, width, &entries, &ok);
+        if (how == 1) {
+            done = true; // read to its end (or failed) in place
+            first = false;
+        } else if (how == 0) {
+            first = false; // a big directory: its later batches are shared out as below
+            split = true;
+            frd__keep_fd(w, node, fd);
+        }
+    }
+    while (rc >= 0 && ok && !done) {
         struct frd__batch *b = NULL;
         struct frd_list *list = w->list; // read here; a batch to hand off takes it after
         frd_list_clear(list);

@@ -65,78 +65,171 @@ static bool cc_descend(struct frd__worker *w, struct frd__wnode *node, frd_os_fd
     return true;
 }
 
-bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
-                           size_t dir_len, enum frd__vol_class cls, const struct frd_entry *v,
-                           size_t count, const struct frd_walk_children *kids, bool late_stat,
-                           uint64_t *bytes)
+/** What the visits of one listing share: its directory, and the record filled once. */
+struct cc_visits {
+    struct frd__worker *w;
+    struct frd__wnode *node;
+    frd_os_fd fd;
+    size_t dir_len;
+    size_t sep; /**< 1 when a '/' goes between the directory's path and a name */
+    enum frd__vol_class cls;
+    struct frd_walk_entry we; /**< what is the same for every entry, filled once */
+};
+
+/** Begins the visits of a listing of `node` (open as fd, its path in w->path, dir_len
+ *  bytes): one callback slot held for the reports and visits that follow (sched/width.c). */
+static void cc_visits_begin(struct cc_visits *v, struct frd__worker *w, struct frd__wnode *node,
+                            frd_os_fd fd, size_t dir_len, enum frd__vol_class cls)
 {
     struct frd_walk *walk = w->walk;
-    size_t sep = frd__path_sep(w->path, dir_len);
-    unsigned depth = node->depth + 1;
-    unsigned slot = frd__slot_hold(w); // reports and visits below, under one (sched/width.c)
-    // What is the same for every entry of the listing is filled once.
-    struct frd_walk_entry we = {
-        .depth = depth,
+    v->w = w;
+    v->node = node;
+    v->fd = fd;
+    v->dir_len = dir_len;
+    v->sep = frd__path_sep(w->path, dir_len);
+    v->cls = cls;
+    unsigned slot = frd__slot_hold(w);
+    v->we = (struct frd_walk_entry){
+        .depth = node->depth + 1,
         .parent_fd = walk->opts.flags & FRD_WALK_NO_PARENT_FD ? FRD_INVALID_FD : fd,
         .is_root = false,
         .root_index = node->root_index,
         .worker = slot,
         .parent_state = node->state,
     };
-    for (size_t i = 0; i < count; i++) {
-        struct frd_entry kst;
+}
+
+/** Visits one entry `e` of the listing (no_descent: the children hook marked it not to be
+ *  entered), adding its size to *bytes. @return false if the walk must stop. */
+static inline bool cc_visit_one(struct cc_visits *v, const struct frd_entry *e, bool no_descent,
+                                uint64_t *bytes)
+{
+    struct frd__worker *w = v->w;
+    struct frd_walk *walk = w->walk;
+    struct frd__wnode *node = v->node;
+    unsigned depth = v->we.depth;
+    size_t dir_len = v->dir_len;
+    *bytes += e->size;
+    if ((walk->opts.flags & FRD_WALK_SKIP_HIDDEN) && e->name[0] == '.') {
+        return true;
+    }
+    if (frd__grow(&w->path, &w->path_cap, dir_len + v->sep + e->name_len + 1) < 0) {
+        frd__walk_stop(walk, FRD_ENOMEM, w);
+        return false;
+    }
+    char *p = w->path + dir_len;
+    if (v->sep) {
+        *p++ = '/';
+    }
+    memcpy(p, e->name, e->name_len + 1);
+    size_t path_len = dir_len + v->sep + e->name_len;
+    if (e->error < 0 && !frd__report(w, w->path, FRD__FAIL_STAT, e->error, depth)) {
+        return false;
+    }
+    struct frd__resolved r;
+    int how = frd__resolve_entry(w, node, v->fd, v->cls, e, true, &r);
+    if (r.err < 0 && !cc_report_resolved(w, &r, depth)) {
+        return false;
+    }
+    if (how == RESOLVE_SKIP) {
+        return true;
+    }
+    struct frd_walk_entry *we = &v->we;
+    we->path = w->path; // (moves when it grows)
+    we->path_len = path_len;
+    we->entry = r.entry;
+    we->followed_link = r.followed;
+    we->persistent_ids = r.persistent && !walk->plan.names_only;
+    void *state = NULL;
+    we->dir_state = r.entry->type == FRD_TYPE_DIR ? &state : NULL;
+    enum frd_action act = frd__visit(w, we);
+    if (act != FRD_ACTION_CONTINUE || no_descent || !frd__may_descend(walk, node, &r)) {
+        if (state != NULL) {
+            frd__state_free(walk, state); // not entered: released at once
+        }
+        return act != FRD_ACTION_STOP;
+    }
+    return cc_descend(w, node, v->fd, &r, state, depth);
+}
+
+/** Where the entries to visit come from: a list (through the hook's view, or stat'ed late),
+ *  or a kernel buffer read in place (cur non-NULL). */
+struct cc_source {
+    const struct frd_entry *v;
+    size_t count;
+    size_t i; /**< the next of v's */
+    const struct frd_walk_children *kids;
+    bool late_stat;
+    struct frd__names_cursor *cur;
+    struct frd__failure *op; /**< cur's failure */
+    uint64_t met;            /**< entries met in cur's buffer */
+};
+
+/**
+ * The next entry of `src` (in *scratch where it is made here; *no_descent: the hook marked
+ * it not to be entered; NULL: it vanished). @return 1, 0 at the end, or a malformed
+ * record's code.
+ */
+static inline int cc_next(struct frd__worker *w, frd_os_fd fd, struct cc_source *src,
+                          struct frd_entry *scratch, const struct frd_entry **e, bool *no_descent)
+{
+    if (src->cur != NULL) {
+        int rc = frd__plat_names_next(w->lister, src->cur, scratch, src->op);
+        src->met += rc > 0;
+        *e = scratch;
+        return rc;
+    }
+    if (src->i == src->count) {
+        return 0;
+    }
+    *e = cc_entry_at(w->walk, src->v, src->i++, fd, src->kids, src->late_stat, scratch, no_descent);
+    return 1;
+}
+
+/** Visits the entries of `src`. @return 1, 0 when the walk stops, or cc_next()'s code. */
+static int cc_visit_all(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                        size_t dir_len, enum frd__vol_class cls, struct cc_source *src,
+                        uint64_t *bytes)
+{
+    struct cc_visits vs;
+    cc_visits_begin(&vs, w, node, fd, dir_len, cls);
+    struct frd_entry scratch;
+    int rc;
+    for (;;) {
+        const struct frd_entry *e;
         bool no_descent = false;
-        const struct frd_entry *e = cc_entry_at(walk, v, i, fd, kids, late_stat, &kst, &no_descent);
+        if ((rc = cc_next(w, fd, src, &scratch, &e, &no_descent)) <= 0) {
+            break;
+        }
         if (e == NULL) {
             continue; // removed since the listing: left out, as a listing leaves it out
         }
-        *bytes += e->size;
-        if ((walk->opts.flags & FRD_WALK_SKIP_HIDDEN) && e->name[0] == '.') {
-            continue;
-        }
-        if (frd__grow(&w->path, &w->path_cap, dir_len + sep + e->name_len + 1) < 0) {
-            frd__walk_stop(walk, FRD_ENOMEM, w);
-            return false;
-        }
-        char *p = w->path + dir_len;
-        if (sep) {
-            *p++ = '/';
-        }
-        memcpy(p, e->name, e->name_len + 1);
-        size_t path_len = dir_len + sep + e->name_len;
-        if (e->error < 0 && !frd__report(w, w->path, FRD__FAIL_STAT, e->error, depth)) {
-            return false;
-        }
-        struct frd__resolved r;
-        int how = frd__resolve_entry(w, node, fd, cls, e, true, &r);
-        if (r.err < 0 && !cc_report_resolved(w, &r, depth)) {
-            return false;
-        }
-        if (how == RESOLVE_SKIP) {
-            continue;
-        }
-        we.path = w->path; // (moves when it grows)
-        we.path_len = path_len;
-        we.entry = r.entry;
-        we.followed_link = r.followed;
-        we.persistent_ids = r.persistent && !walk->plan.names_only;
-        void *state = NULL;
-        we.dir_state = r.entry->type == FRD_TYPE_DIR ? &state : NULL;
-        enum frd_action act = frd__visit(w, &we);
-        if (act != FRD_ACTION_CONTINUE || no_descent || !frd__may_descend(walk, node, &r)) {
-            if (state != NULL) {
-                frd__state_free(walk, state); // not entered: released at once
-            }
-            if (act == FRD_ACTION_STOP) {
-                return false;
-            }
-            continue;
-        }
-        if (!cc_descend(w, node, fd, &r, state, depth)) {
-            return false;
+        if (!cc_visit_one(&vs, e, no_descent, bytes)) {
+            return 0;
         }
     }
-    return !frd__walk_stopping(walk);
+    return rc < 0 ? rc : !frd__walk_stopping(w->walk);
+}
+
+bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                           size_t dir_len, enum frd__vol_class cls, const struct frd_entry *v,
+                           size_t count, const struct frd_walk_children *kids, bool late_stat,
+                           uint64_t *bytes)
+{
+    struct cc_source src = {
+        .v = v, .count = count, .kids = kids, .late_stat = late_stat, .cur = NULL};
+    return cc_visit_all(w, node, fd, dir_len, cls, &src, bytes) > 0;
+}
+
+int frd__cc_visit_in_place(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                           size_t dir_len, enum frd__vol_class cls, struct frd__names_cursor *cur,
+                           uint64_t *count, struct frd__failure *op)
+{
+    struct cc_source src = {.cur = cur, .op = op};
+    uint64_t bytes = 0; // (names only: no sizes)
+    int rc = cc_visit_all(w, node, fd, dir_len, cls, &src, &bytes);
+    *count += src.met;
+    return rc;
 }
 
 void frd__cc_parent_fd_let_go(struct frd_walk *walk, struct frd__wnode *node)

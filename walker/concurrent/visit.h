@@ -22,6 +22,16 @@ bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_o
                            size_t count, const struct frd_walk_children *kids, bool late_stat,
                            uint64_t *bytes);
 /**
+ * Visits the entries of a names-only listing's buffer in place, as frd__cc_visit_entries()
+ * visits a list's: each straight from its kernel record (frd__plat_names_next(), `cur`), with
+ * no list between. Adds the entries met to *count.
+ * @return 1, 0 when the walk stops, or a malformed record's code (op set; the entries
+ * before it were visited).
+ */
+int frd__cc_visit_in_place(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
+                           size_t dir_len, enum frd__vol_class cls, struct frd__names_cursor *cur,
+                           uint64_t *count, struct frd__failure *op);
+/**
  * Lets go of the ref on the parent's descriptor a directory was opened through, which it
  * held for its children hook (hook_pins_parent): before any child of it exists.
  */
