@@ -715,7 +715,7 @@ fx_xd() {
   mkdir -p "$tmp/xd/wx/sub"
   chmod 111 "$tmp/xd/wx"
 }
-# @full: a tree of 9,000 names (more than one 256 KiB write) between two unreadable folders.
+# @full: a tree of 9,000 names (more than one 64 KiB write) between two unreadable folders.
 fx_full() {
   mkdir -p "$tmp/full/a" "$tmp/full/many" "$tmp/full/z"
   (cd "$tmp/full/many" && seq -f 'a-name-long-enough-that-nine-thousand-fill-a-buffer-%g' 9000 | xargs touch)
