@@ -13,6 +13,9 @@
 
 /** Batches of one directory out at once per other worker (read ahead, not yet visited). */
 #define WN_BATCHES_PER_WORKER 2
+/** Kernel buffers of a names-only listing visited in place before the rest is shared out:
+ *  its entries cost little to visit, and each list a batch takes is pages to fault in. */
+#define WN_IN_PLACE_BUFFERS 2
 
 /** Lists a directory whole, runs the children hook, visits the survivors. */
 static void wn_list_hooked(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
@@ -100,6 +103,7 @@ static int wn_list_in_place(struct frd__worker *w, struct frd__wnode *node, frd_
 {
     struct frd__names_cursor cur;
     struct frd__failure op;
+    unsigned buffers = 0;
     for (bool first = true;; first = false) {
         if (!first) {
             frd__slot_yield(w); // the next read may block: a widened pool's slot goes back
@@ -129,7 +133,7 @@ static int wn_list_in_place(struct frd__worker *w, struct frd__wnode *node, frd_
             *ok = false;
             return 1;
         }
-        if (width > 1) {
+        if (width > 1 && ++buffers == WN_IN_PLACE_BUFFERS) {
             return 0;
         }
     }

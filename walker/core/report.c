@@ -224,8 +224,32 @@ static bool wn_link_group(struct frd__worker *w, struct frd_walk_entry *out)
     return true;
 }
 
-/** Calls the visit callback. @return its action (FRD_ACTION_STOP once stopped). */
-enum frd_action frd__visit(struct frd__worker *w, const struct frd_walk_entry *we)
+/** frd__visit() once the entry is complete: counts it and calls the callback at or past
+ *  min_depth (or collects it). @return its action (FRD_ACTION_STOP once stopped). */
+static inline enum frd_action wn_visit_call(struct frd__worker *w, const struct frd_walk_entry *we)
+{
+    struct frd_walk *walk = w->walk;
+    wn_count(&w->n_entries, 1);
+    wn_count(&w->n_bytes, we->entry->size);
+    if ((int)we->depth < walk->opts.min_depth) {
+        return FRD_ACTION_CONTINUE;
+    }
+    if (walk->collect.on) {
+        wn_collect(w, we);
+        return FRD_ACTION_CONTINUE;
+    }
+    if (!frd__cb_enter(w)) {
+        return FRD_ACTION_STOP;
+    }
+    enum frd_action act = walk->hooks.visit(we, walk->hooks.udata);
+    frd__cb_leave(w);
+    if (act == FRD_ACTION_STOP) {
+        frd__walk_stop(walk, FRD_ESTOPPED, w);
+    }
+    return act;
+}
+
+enum frd_action frd__visit_added(struct frd__worker *w, const struct frd_walk_entry *we)
 {
     struct frd_walk *walk = w->walk;
     struct frd_walk_entry with_link;
@@ -256,24 +280,17 @@ enum frd_action frd__visit(struct frd__worker *w, const struct frd_walk_entry *w
             return FRD_ACTION_STOP;
         }
     }
-    wn_count(&w->n_entries, 1);
-    wn_count(&w->n_bytes, we->entry->size);
-    if ((int)we->depth < walk->opts.min_depth) {
-        return FRD_ACTION_CONTINUE;
+    return wn_visit_call(w, we);
+}
+
+/** Calls the visit callback. @return its action (FRD_ACTION_STOP once stopped). */
+enum frd_action frd__visit(struct frd__worker *w, const struct frd_walk_entry *we)
+{
+    const unsigned added = FRD_WALK_LINK_TARGETS | FRD_WALK_XATTRS | FRD_WALK_LINK_GROUPS;
+    if (w->walk->opts.flags & added) {
+        return frd__visit_added(w, we);
     }
-    if (walk->collect.on) {
-        wn_collect(w, we);
-        return FRD_ACTION_CONTINUE;
-    }
-    if (!frd__cb_enter(w)) {
-        return FRD_ACTION_STOP;
-    }
-    enum frd_action act = walk->hooks.visit(we, walk->hooks.udata);
-    frd__cb_leave(w);
-    if (act == FRD_ACTION_STOP) {
-        frd__walk_stop(walk, FRD_ESTOPPED, w);
-    }
-    return act;
+    return wn_visit_call(w, we);
 }
 
 void frd__state_free(struct frd_walk *walk, void *state)

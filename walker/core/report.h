@@ -26,6 +26,9 @@ bool frd__report_loop(struct frd__worker *w, const char *path, struct frd__failu
 void frd__progress_tick(struct frd__worker *w);
 /** Counts an entry and calls the visit callback. @return its action. */
 enum frd_action frd__visit(struct frd__worker *w, const struct frd_walk_entry *we);
+/** frd__visit() of a walk that adds to entries (FRD_WALK_LINK_TARGETS, FRD_WALK_XATTRS,
+ *  FRD_WALK_LINK_GROUPS): its own function, so that the plain visit keeps a small frame. */
+enum frd_action frd__visit_added(struct frd__worker *w, const struct frd_walk_entry *we);
 /** Releases a directory state the caller stored (opts.on_dir_state_free), if any. */
 void frd__state_free(struct frd_walk *walk, void *state);
 
