@@ -62,6 +62,7 @@ struct ff_thread {
     char *scratch;             /**< for paths and link targets */
     size_t scratch_cap;        /**< bytes in scratch */
     bool to_tty;               /**< the record being made goes to a terminal */
+    bool line_mode;            /**< struct ff_out's, at hand */
     FILE *file_fp;             /**< the stream of the file record being made, or NULL */
     size_t file_start;         /**< where that record starts in buf */
     char *names;               /**< ff_out_name()'s terminal form of a name */
@@ -132,6 +133,7 @@ struct ff_thread *ff_thread_get(struct ff_ctx *ctx, unsigned worker)
     }
     thr->cap = INITIAL_CAP;
     thr->ctx = ctx;
+    thr->line_mode = out->line_mode;
     pthread_mutex_init(&thr->lock, NULL);
     out->threads[worker] = thr;
     return thr;
@@ -222,7 +224,7 @@ void ff_out_fill(struct ff_thread *thr, char c, size_t n)
 
 void ff_out_end_record(struct ff_thread *thr)
 {
-    if (thr->len >= FLUSH_AT || (thr->ctx->out->line_mode && thr->len > 0)) {
+    if (thr->len >= FLUSH_AT || (thr->line_mode && thr->len > 0)) {
         flush_locked(thr);
     }
 }
@@ -230,14 +232,21 @@ void ff_out_end_record(struct ff_thread *thr)
 void ff_out_print_record(struct ff_thread *thr, const char *path, size_t len, char sep)
 {
     thr->to_tty = false;
-    if (len < thr->cap - thr->len) {
-        memcpy(thr->buf + thr->len, path, len);
-        thr->buf[thr->len + len] = sep;
-        thr->len += len + 1;
-    } else {
-        ff_out_append(thr, path, len);
-        ff_out_byte(thr, sep);
+    size_t at = thr->len;
+    if (len < thr->cap - at) {
+        // (in locals: the stores through buf need not reload the state)
+        char *p = thr->buf + at;
+        memcpy(p, path, len);
+        p[len] = sep;
+        at += len + 1;
+        thr->len = at;
+        if (at >= FLUSH_AT || thr->line_mode) {
+            flush_locked(thr);
+        }
+        return;
     }
+    ff_out_append(thr, path, len);
+    ff_out_byte(thr, sep);
     ff_out_end_record(thr);
 }
 
