@@ -65,7 +65,8 @@ static bool cc_descend(struct frd__worker *w, struct frd__wnode *node, frd_os_fd
     return true;
 }
 
-/** What the visits of one listing share: its directory, and the record filled once. */
+/** What the visits of one listing share: its directory. (The visit record is apart: its
+ *  address goes to the callback, this one's stays here, in registers.) */
 struct cc_visits {
     struct frd__worker *w;
     struct frd__wnode *node;
@@ -73,13 +74,14 @@ struct cc_visits {
     size_t dir_len;
     size_t sep; /**< 1 when a '/' goes between the directory's path and a name */
     enum frd__vol_class cls;
-    struct frd_walk_entry we; /**< what is the same for every entry, filled once */
 };
 
 /** Begins the visits of a listing of `node` (open as fd, its path in w->path, dir_len
- *  bytes): one callback slot held for the reports and visits that follow (sched/width.c). */
-static void cc_visits_begin(struct cc_visits *v, struct frd__worker *w, struct frd__wnode *node,
-                            frd_os_fd fd, size_t dir_len, enum frd__vol_class cls)
+ *  bytes): one callback slot held for the reports and visits that follow (sched/width.c),
+ *  and what is the same in every visit record filled once, in *we. */
+static void cc_visits_begin(struct cc_visits *v, struct frd_walk_entry *we, struct frd__worker *w,
+                            struct frd__wnode *node, frd_os_fd fd, size_t dir_len,
+                            enum frd__vol_class cls)
 {
     struct frd_walk *walk = w->walk;
     v->w = w;
@@ -89,7 +91,7 @@ static void cc_visits_begin(struct cc_visits *v, struct frd__worker *w, struct f
     v->sep = frd__path_sep(w->path, dir_len);
     v->cls = cls;
     unsigned slot = frd__slot_hold(w);
-    v->we = (struct frd_walk_entry){
+    *we = (struct frd_walk_entry){
         .depth = node->depth + 1,
         .parent_fd = walk->opts.flags & FRD_WALK_NO_PARENT_FD ? FRD_INVALID_FD : fd,
         .is_root = false,
@@ -101,13 +103,13 @@ static void cc_visits_begin(struct cc_visits *v, struct frd__worker *w, struct f
 
 /** Visits one entry `e` of the listing (no_descent: the children hook marked it not to be
  *  entered), adding its size to *bytes. @return false if the walk must stop. */
-static inline bool cc_visit_one(struct cc_visits *v, const struct frd_entry *e, bool no_descent,
-                                uint64_t *bytes)
+static inline bool cc_visit_one(const struct cc_visits *v, struct frd_walk_entry *we,
+                                const struct frd_entry *e, bool no_descent, uint64_t *bytes)
 {
     struct frd__worker *w = v->w;
     struct frd_walk *walk = w->walk;
     struct frd__wnode *node = v->node;
-    unsigned depth = v->we.depth;
+    unsigned depth = we->depth;
     size_t dir_len = v->dir_len;
     *bytes += e->size;
     if ((walk->opts.flags & FRD_WALK_SKIP_HIDDEN) && e->name[0] == '.') {
@@ -134,7 +136,6 @@ static inline bool cc_visit_one(struct cc_visits *v, const struct frd_entry *e, 
     if (how == RESOLVE_SKIP) {
         return true;
     }
-    struct frd_walk_entry *we = &v->we;
     we->path = w->path; // (moves when it grows)
     we->path_len = path_len;
     we->entry = r.entry;
@@ -157,7 +158,6 @@ static inline bool cc_visit_one(struct cc_visits *v, const struct frd_entry *e, 
 struct cc_source {
     const struct frd_entry *v;
     size_t count;
-    size_t i; /**< the next of v's */
     const struct frd_walk_children *kids;
     bool late_stat;
     struct frd__names_cursor *cur;
@@ -166,49 +166,48 @@ struct cc_source {
 };
 
 /**
- * The next entry of `src` (in *scratch where it is made here; *no_descent: the hook marked
- * it not to be entered; NULL: it vanished). @return 1, 0 at the end, or a malformed
- * record's code.
+ * Visits the entries of `src`: one loop for both sources, so that the visit's body is
+ * inlined once. @return 1, 0 when the walk stops, or a malformed record's code (in place).
  */
-static inline int cc_next(struct frd__worker *w, frd_os_fd fd, struct cc_source *src,
-                          struct frd_entry *scratch, const struct frd_entry **e, bool *no_descent)
-{
-    if (src->cur != NULL) {
-        int rc = frd__plat_names_next(w->lister, src->cur, scratch, src->op);
-        src->met += rc > 0;
-        *e = scratch;
-        return rc;
-    }
-    if (src->i == src->count) {
-        return 0;
-    }
-    *e = cc_entry_at(w->walk, src->v, src->i++, fd, src->kids, src->late_stat, scratch, no_descent);
-    return 1;
-}
-
-/** Visits the entries of `src`. @return 1, 0 when the walk stops, or cc_next()'s code. */
 static int cc_visit_all(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
                         size_t dir_len, enum frd__vol_class cls, struct cc_source *src,
                         uint64_t *bytes)
 {
+    struct frd_walk *walk = w->walk;
     struct cc_visits vs;
-    cc_visits_begin(&vs, w, node, fd, dir_len, cls);
+    struct frd_walk_entry we;
+    cc_visits_begin(&vs, &we, w, node, fd, dir_len, cls);
+    struct frd__names_cursor *cur = src->cur;
+    const struct frd_entry *v = src->v;
+    const size_t count = src->count;
     struct frd_entry scratch;
-    int rc;
-    for (;;) {
+    uint64_t met = 0;
+    int rc = 0;
+    for (size_t i = 0;; i++) {
         const struct frd_entry *e;
         bool no_descent = false;
-        if ((rc = cc_next(w, fd, src, &scratch, &e, &no_descent)) <= 0) {
-            break;
+        if (cur != NULL) {
+            if ((rc = frd__plat_names_next(w->lister, cur, &scratch, src->op)) <= 0) {
+                break;
+            }
+            met++;
+            e = &scratch;
+        } else {
+            if (i == count) {
+                break;
+            }
+            e = cc_entry_at(walk, v, i, fd, src->kids, src->late_stat, &scratch, &no_descent);
+            if (e == NULL) {
+                continue; // removed since the listing: left out, as a listing leaves it out
+            }
         }
-        if (e == NULL) {
-            continue; // removed since the listing: left out, as a listing leaves it out
-        }
-        if (!cc_visit_one(&vs, e, no_descent, bytes)) {
+        if (!cc_visit_one(&vs, &we, e, no_descent, bytes)) {
+            src->met = met;
             return 0;
         }
     }
-    return rc < 0 ? rc : !frd__walk_stopping(w->walk);
+    src->met = met;
+    return rc < 0 ? rc : !frd__walk_stopping(walk);
 }
 
 bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
