@@ -15,6 +15,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** Inlines a hot helper that has more than one caller, where the compiler can be told
+ *  (compilers leave a big static function with two callers out of line). */
+#if defined(__GNUC__)
+#    define FRD__ALWAYS_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#    define FRD__ALWAYS_INLINE __forceinline
+#else
+#    define FRD__ALWAYS_INLINE inline
+#endif
+
 /** Size of a lister's kernel buffer: large enough that one call lists most directories. */
 #define FRD__LISTER_BUFFER_SIZE (64 * 1024)
 

@@ -79,9 +79,10 @@ struct cc_visits {
 /** Begins the visits of a listing of `node` (open as fd, its path in w->path, dir_len
  *  bytes): one callback slot held for the reports and visits that follow (sched/width.c),
  *  and what is the same in every visit record filled once, in *we. */
-static void cc_visits_begin(struct cc_visits *v, struct frd_walk_entry *we, struct frd__worker *w,
-                            struct frd__wnode *node, frd_os_fd fd, size_t dir_len,
-                            enum frd__vol_class cls)
+static FRD__ALWAYS_INLINE void cc_visits_begin(struct cc_visits *v, struct frd_walk_entry *we,
+                                               struct frd__worker *w, struct frd__wnode *node,
+                                               frd_os_fd fd, size_t dir_len,
+                                               enum frd__vol_class cls)
 {
     struct frd_walk *walk = w->walk;
     v->w = w;
@@ -103,8 +104,9 @@ static void cc_visits_begin(struct cc_visits *v, struct frd_walk_entry *we, stru
 
 /** Visits one entry `e` of the listing (no_descent: the children hook marked it not to be
  *  entered), adding its size to *bytes. @return false if the walk must stop. */
-static inline bool cc_visit_one(const struct cc_visits *v, struct frd_walk_entry *we,
-                                const struct frd_entry *e, bool no_descent, uint64_t *bytes)
+static FRD__ALWAYS_INLINE bool cc_visit_one(const struct cc_visits *v, struct frd_walk_entry *we,
+                                            const struct frd_entry *e, bool no_descent,
+                                            uint64_t *bytes)
 {
     struct frd__worker *w = v->w;
     struct frd_walk *walk = w->walk;
@@ -153,82 +155,46 @@ static inline bool cc_visit_one(const struct cc_visits *v, struct frd_walk_entry
     return cc_descend(w, node, v->fd, &r, state, depth);
 }
 
-/** Where the entries to visit come from: a list (through the hook's view, or stat'ed late),
- *  or a kernel buffer read in place (cur non-NULL). */
-struct cc_source {
-    const struct frd_entry *v;
-    size_t count;
-    const struct frd_walk_children *kids;
-    bool late_stat;
-    struct frd__names_cursor *cur;
-    struct frd__failure *op; /**< cur's failure */
-    uint64_t met;            /**< entries met in cur's buffer */
-};
-
-/**
- * Visits the entries of `src`: one loop for both sources, so that the visit's body is
- * inlined once. @return 1, 0 when the walk stops, or a malformed record's code (in place).
- */
-static int cc_visit_all(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
-                        size_t dir_len, enum frd__vol_class cls, struct cc_source *src,
-                        uint64_t *bytes)
-{
-    struct frd_walk *walk = w->walk;
-    struct cc_visits vs;
-    struct frd_walk_entry we;
-    cc_visits_begin(&vs, &we, w, node, fd, dir_len, cls);
-    struct frd__names_cursor *cur = src->cur;
-    const struct frd_entry *v = src->v;
-    const size_t count = src->count;
-    struct frd_entry scratch;
-    uint64_t met = 0;
-    int rc = 0;
-    for (size_t i = 0;; i++) {
-        const struct frd_entry *e;
-        bool no_descent = false;
-        if (cur != NULL) {
-            if ((rc = frd__plat_names_next(w->lister, cur, &scratch, src->op)) <= 0) {
-                break;
-            }
-            met++;
-            e = &scratch;
-        } else {
-            if (i == count) {
-                break;
-            }
-            e = cc_entry_at(walk, v, i, fd, src->kids, src->late_stat, &scratch, &no_descent);
-            if (e == NULL) {
-                continue; // removed since the listing: left out, as a listing leaves it out
-            }
-        }
-        if (!cc_visit_one(&vs, &we, e, no_descent, bytes)) {
-            src->met = met;
-            return 0;
-        }
-    }
-    src->met = met;
-    return rc < 0 ? rc : !frd__walk_stopping(walk);
-}
-
 bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
                            size_t dir_len, enum frd__vol_class cls, const struct frd_entry *v,
                            size_t count, const struct frd_walk_children *kids, bool late_stat,
                            uint64_t *bytes)
 {
-    struct cc_source src = {
-        .v = v, .count = count, .kids = kids, .late_stat = late_stat, .cur = NULL};
-    return cc_visit_all(w, node, fd, dir_len, cls, &src, bytes) > 0;
+    struct frd_walk *walk = w->walk;
+    struct cc_visits vs;
+    struct frd_walk_entry we;
+    cc_visits_begin(&vs, &we, w, node, fd, dir_len, cls);
+    for (size_t i = 0; i < count; i++) {
+        struct frd_entry kst;
+        bool no_descent = false;
+        const struct frd_entry *e = cc_entry_at(walk, v, i, fd, kids, late_stat, &kst, &no_descent);
+        if (e == NULL) {
+            continue; // removed since the listing: left out, as a listing leaves it out
+        }
+        if (!cc_visit_one(&vs, &we, e, no_descent, bytes)) {
+            return false;
+        }
+    }
+    return !frd__walk_stopping(walk);
 }
 
 int frd__cc_visit_in_place(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
                            size_t dir_len, enum frd__vol_class cls, struct frd__names_cursor *cur,
                            uint64_t *count, struct frd__failure *op)
 {
-    struct cc_source src = {.cur = cur, .op = op};
+    struct cc_visits vs;
+    struct frd_walk_entry we;
+    cc_visits_begin(&vs, &we, w, node, fd, dir_len, cls);
+    struct frd_entry e; // one record for the buffer (frd__plat_names_next())
     uint64_t bytes = 0; // (names only: no sizes)
-    int rc = cc_visit_all(w, node, fd, dir_len, cls, &src, &bytes);
-    *count += src.met;
-    return rc;
+    int rc;
+    while ((rc = frd__plat_names_next(w->lister, cur, &e, op)) > 0) {
+        ++*count;
+        if (!cc_visit_one(&vs, &we, &e, false, &bytes)) {
+            return 0;
+        }
+    }
+    return rc < 0 ? rc : !frd__walk_stopping(w->walk);
 }
 
 void frd__cc_parent_fd_let_go(struct frd_walk *walk, struct frd__wnode *node)
