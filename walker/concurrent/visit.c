@@ -146,6 +146,7 @@ static FRD__ALWAYS_INLINE bool cc_visit_one(const struct cc_visits *v, struct fr
     void *state = NULL;
     we->dir_state = r.entry->type == FRD_TYPE_DIR ? &state : NULL;
     enum frd_action act = frd__visit(w, we);
+    we->dir_state = NULL; // (pointed into this frame)
     if (act != FRD_ACTION_CONTINUE || no_descent || !frd__may_descend(walk, node, &r)) {
         if (state != NULL) {
             frd__state_free(walk, state); // not entered: released at once
