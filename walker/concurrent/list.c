@@ -91,9 +91,10 @@ static bool wn_read_ahead(struct frd__worker *w, struct frd__batch **next, int *
 /**
  * Reads a names-only listing in place and visits its entries straight from the kernel's
  * buffers (frd__plat_names_read(), frd__cc_visit_in_place()): no list, no name copy. With
- * more than one worker, only the first buffer: a directory with more is a big one, whose
- * later batches wn_list_batches() reads into lists to share out. Adds the entries met to
- * *entries; *ok false when the walk stops or the failure's report says so.
+ * more than one worker, the first WN_IN_PLACE_BUFFERS buffers: a directory with more is a
+ * big one, whose later batches wn_list_batches() reads into lists to share out. A malformed
+ * record is reported after the entries before it in its buffer were visited. Adds the
+ * entries met to *entries; *ok false when the walk stops or the failure's report says so.
  * @return 1 when the listing is done (to its end, or failed), 0 when the caller lists on in
  * batches, FRD_ENOTSUP when the backend cannot read in place (nothing was read).
  */
