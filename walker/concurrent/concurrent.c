@@ -9,7 +9,8 @@
  *   open     openat(parent fd, name, O_NOFOLLOW | O_DIRECTORY), the parent's descriptor
  *            borrowed through its refcount; if the parent's descriptor was not kept (the
  *            descriptor budget), reopen along the ancestors (walker/core/open.c)
- *   list     into the worker's list with the worker's lister (no allocation once grown)
+ *   list     into the worker's list with the worker's lister (no allocation once grown);
+ *            a names-only walk visits from the lister's kernel buffer, with no list
  *   visit    each entry: path = directory path + "/" + name in the worker's path buffer;
  *            links followed (FRD_FOLLOW_ALL) are stat'ed and checked against the ancestor
  *            chain (walker/core/resolve.c); then the callback, then a child node for a directory
