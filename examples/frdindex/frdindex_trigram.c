@@ -5,7 +5,7 @@
 #include "frdindex_trigram.h"
 
 #include "frdindex_db.h"
-#include "frdindex_varint.h"
+#include "frdindex_runs.h"
 #include "grow.h"
 #include "toolname.h"
 
@@ -54,15 +54,6 @@ long index_trigrams_of(const char *name, size_t len, uint32_t **out, size_t *cap
     return (long)n;
 }
 
-/** Encodes `id` after `prev` (ascending) into p (at least 20 bytes). @return bytes written. */
-static size_t put_id(unsigned char *p, int64_t prev, int64_t id)
-{
-    uint64_t hi = (uint64_t)id >> 32, lo = (uint64_t)id & 0xffffffffu;
-    uint64_t phi = (uint64_t)prev >> 32, plo = (uint64_t)prev & 0xffffffffu;
-    size_t n = index_put_varint(p, hi - phi);
-    return n + index_put_varint(p + n, hi == phi ? lo - plo : lo);
-}
-
 int index_ids_decode(const unsigned char *data, size_t len, int64_t **ids, size_t *n)
 {
     *ids = NULL;
@@ -103,7 +94,7 @@ static int encode_ids(const int64_t *ids, size_t n, unsigned char **out, size_t 
     }
     int64_t prev = 0;
     for (size_t i = 0; i < n; i++) {
-        *len += put_id(*out + *len, prev, ids[i]);
+        *len += index_put_id(*out + *len, prev, ids[i]);
         prev = ids[i];
     }
     return 0;
@@ -162,7 +153,7 @@ static int list_append(struct index_posting_list *l, int64_t id)
         l->runs[l->nruns++] = l->enc_len;
         prev = 0;
     }
-    l->enc_len += put_id(l->enc + l->enc_len, prev, id);
+    l->enc_len += index_put_id(l->enc + l->enc_len, prev, id);
     l->last = id;
     return 0;
 }
@@ -377,7 +368,7 @@ static long sort_unique(int64_t *ids, size_t n)
     return (long)kept;
 }
 
-/** Decodes a list's added ids, run by run, sorted. @return 0, or -1 (memory). */
+/** Decodes a list's added ids (one run: merged, see frdindex_runs.h). @return 0, or -1. */
 static int added_ids(const struct index_posting_list *l, int64_t **ids, size_t *n)
 {
     *ids = NULL;
@@ -385,33 +376,7 @@ static int added_ids(const struct index_posting_list *l, int64_t **ids, size_t *
     if (l->enc == NULL) {
         return 0; // only removals
     }
-    size_t cap = 0;
-    for (size_t r = 0; r <= l->nruns; r++) {
-        size_t from = r == 0 ? 0 : l->runs[r - 1];
-        size_t to = r < l->nruns ? l->runs[r] : l->enc_len;
-        int64_t *run;
-        size_t nrun;
-        if (index_ids_decode(l->enc + from, to - from, &run, &nrun) < 0 ||
-            ids_reserve(ids, &cap, *n + nrun) < 0) {
-            free(run);
-            free(*ids);
-            *ids = NULL;
-            return -1;
-        }
-        if (nrun > 0) {
-            memcpy(*ids + *n, run, nrun * sizeof(*run));
-        }
-        *n += nrun;
-        free(run);
-    }
-    long kept = l->nruns > 0 ? sort_unique(*ids, *n) : (long)*n;
-    if (kept < 0) {
-        free(*ids);
-        *ids = NULL;
-        return -1;
-    }
-    *n = (size_t)kept;
-    return 0;
+    return index_ids_decode(l->enc, l->enc_len, ids, n);
 }
 
 /**
@@ -518,12 +483,27 @@ static int cmp_lists(const void *a, const void *b)
     return (x->trigram > y->trigram) - (x->trigram < y->trigram);
 }
 
+int index_postings_seal(struct index_postings *p)
+{
+    if (p->sealed) {
+        return 0;
+    }
+    if (p->npending > 0 && flush_pending(p) < 0) {
+        fprintf(stderr, "%s: out of memory\n", tool_name);
+        return -1;
+    }
+    // In trigram order: the rows are written (and read) in the order of the table's b-tree.
+    // The lookup arrays go stale here, and are not used again.
+    qsort(p->lists, p->count, sizeof(*p->lists), cmp_lists);
+    p->sealed = true;
+    return 0;
+}
+
 int index_postings_write(struct index_postings *p, sqlite3 *db)
 {
     sqlite3_stmt *get = NULL, *put = NULL, *del = NULL;
     int result = 0;
-    if (p->npending > 0 && flush_pending(p) < 0) {
-        fprintf(stderr, "%s: out of memory\n", tool_name);
+    if (index_postings_seal(p) < 0) {
         return -1;
     }
     if (p->count == 0) {
@@ -538,12 +518,14 @@ int index_postings_write(struct index_postings *p, sqlite3 *db)
         result = index_db_fail(db, "writing the trigram index");
         goto done;
     }
-    // In trigram order: the rows are written (and read) in the order of the table's b-tree.
-    // The lookup arrays go stale here, and are not used again.
-    qsort(p->lists, p->count, sizeof(*p->lists), cmp_lists);
     for (size_t i = 0; i < p->count && result == 0; i++) {
         struct index_posting_list *l = &p->lists[i];
-        if (p->fresh && l->nremoved == 0 && l->nruns == 0) {
+        if (index_runs_merge_list(l) < 0) { // if the caller did not merge them
+            fprintf(stderr, "%s: out of memory\n", tool_name);
+            result = -1;
+            break;
+        }
+        if (p->fresh && l->nremoved == 0) {
             // A new index: the list as it was built is the list to store.
             if (write_list(put, del, l->trigram, l->enc, l->enc_len) < 0) {
                 result = index_db_fail(db, "writing the trigram index");

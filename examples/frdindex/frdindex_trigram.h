@@ -29,6 +29,8 @@
 #ifndef FRD_EXAMPLES_FRDINDEX_TRIGRAM_H
 #define FRD_EXAMPLES_FRDINDEX_TRIGRAM_H
 
+#include "frdindex_varint.h"
+
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -47,6 +49,18 @@ static inline uint32_t index_trigram(const unsigned char *p)
 }
 
 /**
+ * Encodes `id` after `prev` (ascending; 0 for a list's first id) into p (room for 20 bytes),
+ * as a list stores it. @return the bytes written.
+ */
+static inline size_t index_put_id(unsigned char *p, int64_t prev, int64_t id)
+{
+    uint64_t hi = (uint64_t)id >> 32, lo = (uint64_t)id & 0xffffffffu;
+    uint64_t phi = (uint64_t)prev >> 32, plo = (uint64_t)prev & 0xffffffffu;
+    size_t n = index_put_varint(p, hi - phi);
+    return n + index_put_varint(p + n, hi == phi ? lo - plo : lo);
+}
+
+/**
  * The distinct trigrams of `name`, sorted, into `*out` (grown as needed, capacity `*cap`).
  * @return their number, or -1 when out of memory.
  */
@@ -59,7 +73,8 @@ int index_ids_decode(const unsigned char *data, size_t len, int64_t **ids, size_
  * One trigram's changes in an update. Added ids are encoded as they come, in ascending
  * runs: ids come in ascending order within a directory, but two workers' directories
  * interleave, so an id below the last one starts a new run (encoded from 0); the runs are
- * merged when the list is written. Removed ids are kept plain (an update removes few).
+ * merged into one before the list is written (frdindex_runs.h). Removed ids are kept plain
+ * (an update removes few).
  */
 struct index_posting_list {
     uint32_t trigram;
@@ -95,6 +110,7 @@ struct index_postings {
     size_t scratch_cap;
     /** the table was empty when the update began: lists are written as they were built */
     bool fresh;
+    bool sealed; /**< index_postings_seal() ran */
 };
 
 /** Notes that entry `id` named `name` is added. @return 0, or -1 when out of memory. */
@@ -103,7 +119,15 @@ int index_postings_add(struct index_postings *p, int64_t id, const char *name, s
 /** Notes that entry `id` named `name` is removed. @return 0, or -1 when out of memory. */
 int index_postings_remove(struct index_postings *p, int64_t id, const char *name, size_t len);
 
-/** Writes every list touched into `db`. @return 0, or -1 after a message. */
+/**
+ * Sorts what is pending into the lists and the lists by trigram, so that their runs can be
+ * merged (frdindex_runs.h) before index_postings_write(); nothing may be added or removed
+ * after it. @return 0, or -1 after a message.
+ */
+int index_postings_seal(struct index_postings *p);
+
+/** Writes every list touched into `db` (sealing them first if need be).
+ *  @return 0, or -1 after a message. */
 int index_postings_write(struct index_postings *p, sqlite3 *db);
 
 /** Frees what `p` holds. */

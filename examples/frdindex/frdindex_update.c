@@ -16,6 +16,7 @@
 #include "frdindex_map.h"
 #include "frdindex_rename.h"
 #include "frdindex_roots.h"
+#include "frdindex_runs.h"
 #include "frdindex_snapshot.h"
 #include "frdindex_trigram.h"
 #include "grow.h"
@@ -47,8 +48,9 @@
  *      ids persist) was at a path now gone, unchanged, is a rename: the old row goes and
  *      the history says where the new one came from;
  *   4. the other rows not met are deleted; every change goes into the history;
- *   5. the trigram lists touched, meta, roots and the new snapshot are written and the
- *      transaction commits.
+ *   5. the trigram lists touched are sealed and their runs merged on two threads (see
+ *      frdindex_runs.h) while the history, meta, roots and the new snapshot are written;
+ *      then the lists, and the transaction commits.
  *
  * A kill or crash anywhere before the commit leaves the previous update's state: SQLite
  * rolls the uncommitted transaction back when the database is next opened. The first
@@ -79,6 +81,8 @@ struct update {
     struct index_map map;
     struct index_dirs dirs;
     struct index_postings postings;
+    struct index_runs_merge merge; // the lists' runs, merged while the rest is written
+    bool merging;
     struct index_history_writer history;
     sqlite3_stmt *insert, *insert_batch, *update, *remove, *fetch, *last_in_dir;
     struct pending_insert inserts[INSERT_BATCH]; /**< rows for insert_batch, in order */
@@ -1085,11 +1089,22 @@ int index_update(struct index_update_options *opts)
         entries -= mark == INDEX_MARK_UNSEEN || mark == INDEX_MARK_MOVED;
     }
     double t_changes = mono_seconds();
-    if (write_history(&u) < 0 || index_postings_write(&u.postings, u.db) < 0) {
+    if (index_postings_seal(&u.postings) < 0) {
+        goto rollback;
+    }
+    index_runs_merge_start(&u.merge, u.postings.lists, u.postings.count);
+    u.merging = true;
+    if (write_history(&u) < 0 || write_meta_and_roots(&u, roots, nroots, entries) < 0 ||
+        write_snapshot(&u, entries) < 0) {
         goto rollback;
     }
     double t_trigrams = mono_seconds();
-    if (write_meta_and_roots(&u, roots, nroots, entries) < 0 || write_snapshot(&u, entries) < 0) {
+    u.merging = false;
+    if (index_runs_merge_finish(&u.merge) < 0) {
+        out_of_memory();
+        goto rollback;
+    }
+    if (index_postings_write(&u.postings, u.db) < 0) {
         goto rollback;
     }
     finalize_all(&u);
@@ -1121,7 +1136,7 @@ int index_update(struct index_update_options *opts)
     if (opts->verbose) {
         fprintf(stderr,
                 "%s: %s %zu rows in %.3f s; walked and compared in %.3f s more; "
-                "renames and removals %.3f s; history and trigram lists %.3f s; snapshot "
+                "renames and removals %.3f s; history and snapshot %.3f s; trigram lists "
                 "%.3f s; commit %.3f s\n",
                 tool_name, u.snap_mode ? "snapshot of" : "loaded",
                 u.snap_mode ? u.snap.count : u.map.count, t_loaded - t_start, t_walked - t_loaded,
@@ -1147,6 +1162,9 @@ rollback:
     if (collecting && !joined) {
         drain(&u, &collect, false); // let the walk finish so its thread can be joined
         index_collect_finish(&collect);
+    }
+    if (u.merging) {
+        index_runs_merge_finish(&u.merge); // the helper reads the lists freed below
     }
     finalize_all(&u);
     index_dirs_free(&u.dirs);
