@@ -955,8 +955,10 @@ static int drain(struct update *u, struct index_collect *c, bool apply)
 
 /**
  * Test hook: FRDINDEX_TEST_KILL_AT=POINT kills the update with SIGKILL when it reaches
- * POINT ("made": a new database's temporary file made; "committed": its transaction
- * committed, before the rename), to show what a kill there leaves.
+ * POINT ("made": a new database's temporary file made; "merging": the trigram lists' runs
+ * being merged and a new file synced on other threads, before the lists are written;
+ * "committed": its transaction committed, before the rename), to show what a kill there
+ * leaves.
  */
 static void kill_point(const char *point)
 {
@@ -1089,6 +1091,7 @@ int index_update(struct index_update_options *opts)
         entries -= mark == INDEX_MARK_UNSEEN || mark == INDEX_MARK_MOVED;
     }
     double t_changes = mono_seconds();
+    index_file_sync_start(&file); // the rows written so far, out while the rest is made
     if (index_postings_seal(&u.postings) < 0) {
         goto rollback;
     }
@@ -1098,6 +1101,7 @@ int index_update(struct index_update_options *opts)
         write_snapshot(&u, entries) < 0) {
         goto rollback;
     }
+    kill_point("merging");
     double t_trigrams = mono_seconds();
     u.merging = false;
     if (index_runs_merge_finish(&u.merge) < 0) {

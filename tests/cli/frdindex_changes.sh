@@ -216,6 +216,14 @@ if cmp -s before.find <("$frdindex" find "$kdb" '*' | sort) &&
 else
   bad "after the kill the index is not the previous one"
 fi
+rc=0
+FRDINDEX_TEST_KILL_AT=merging "$frdindex" update -q "$kdb" || rc=$?
+if [ "$rc" -eq 137 ] && cmp -s before.find <("$frdindex" find "$kdb" '*' | sort) &&
+  cmp -s before.changes <("$frdindex" changes "$kdb") && "$frdindex" check "$kdb" >/dev/null; then
+  ok "killed while its trigram lists were merged: the previous update's index, intact"
+else
+  bad "killed while its trigram lists were merged (exit $rc): not the previous index"
+fi
 if "$frdindex" update -q "$kdb" && cmp -s <(find "$big" | sort) <("$frdindex" find "$kdb" '*' | sort); then
   ok "the next update completes: the index lists the tree as it is"
 else
