@@ -523,13 +523,14 @@ static int cmp_pending(const void *a, const void *b)
 }
 
 /**
- * Inserts the new rows of HELD_BATCHES of the walk's batches in the order of their ids, INSERT_BATCH by one
- * statement (the rest one by one). A worker's batch holds the directories it listed in
- * turn, whose ranges of ids need not rise: inserted as they came, a directory's rows could
- * go before the last one's, splitting b-tree pages in the middle; in order they fill
- * pages more as appends do (2,078,300-entry tree: a database of 368 MB, not 399 MB, with
- * one batch at a time, 355 MB with 8, 350-353 MB with 32; callgrind of an update of
- * /tmp/ub: 704 M instructions, 682 M with one batch).
+ * Inserts the new rows of HELD_BATCHES of the walk's batches in the order of their ids,
+ * INSERT_BATCH by one statement (the rest one by one). A worker's batch holds the
+ * directories it listed in turn, whose ranges of ids need not rise, and the workers'
+ * batches interleave: inserted as they came, a directory's rows could go before the last
+ * one's, splitting b-tree pages in the middle; in order they fill pages more as appends
+ * do (2,078,300-entry tree: a database of 368 MB, not 399 MB, with one batch at a time,
+ * 355 MB with 8, 350-353 MB with 32; callgrind of an update of /tmp/ub: 704 M
+ * instructions, 682 M with one batch).
  * Their names and rows live in the walk's batches: flushed before they are recycled.
  * @return 0 or -1 (message printed).
  */
