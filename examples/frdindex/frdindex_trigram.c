@@ -299,6 +299,11 @@ int index_postings_add(struct index_postings *p, int64_t id, const char *name, s
     return 0;
 }
 
+int index_postings_flush(struct index_postings *p)
+{
+    return p->npending > 0 ? flush_pending(p) : 0;
+}
+
 int index_postings_remove(struct index_postings *p, int64_t id, const char *name, size_t len)
 {
     long n = index_trigrams_of(name, len, &p->scratch, &p->scratch_cap);

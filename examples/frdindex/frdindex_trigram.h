@@ -116,6 +116,13 @@ struct index_postings {
 /** Notes that entry `id` named `name` is added. @return 0, or -1 when out of memory. */
 int index_postings_add(struct index_postings *p, int64_t id, const char *name, size_t len);
 
+/**
+ * Sorts the trigrams pending into their lists now (as index_postings_add() does when its
+ * chunk is full): names added in ascending ids since the last flush then give each list
+ * one ascending run, with no sort by id. @return 0, or -1 when out of memory.
+ */
+int index_postings_flush(struct index_postings *p);
+
 /** Notes that entry `id` named `name` is removed. @return 0, or -1 when out of memory. */
 int index_postings_remove(struct index_postings *p, int64_t id, const char *name, size_t len);
 

@@ -539,6 +539,16 @@ static int flush_inserts(struct update *u)
     size_t n = u->ninserts;
     u->ninserts = 0;
     qsort(u->inserts, n, sizeof(*u->inserts), cmp_pending);
+    // Their names' trigrams in the same order, each list taking one ascending run of them.
+    for (size_t i = 0; i < n; i++) {
+        const struct pending_insert *p = &u->inserts[i];
+        if (index_postings_add(&u->postings, p->id, p->name, p->len) < 0) {
+            return out_of_memory();
+        }
+    }
+    if (index_postings_flush(&u->postings) < 0) {
+        return out_of_memory();
+    }
     for (size_t at = 0; at < n; at += INSERT_BATCH) {
         size_t m = n - at < INSERT_BATCH ? n - at : INSERT_BATCH;
         bool whole = m == INSERT_BATCH;
@@ -584,9 +594,6 @@ static int insert_rec(struct update *u, const struct index_rec *r, int64_t dir, 
     }
     u->inserts[u->ninserts++] =
         (struct pending_insert){.id = id, .node = node, .name = name, .len = len, .row = &r->row};
-    if (index_postings_add(&u->postings, id, name, len) < 0) {
-        return out_of_memory();
-    }
     u->counts[INDEX_ADDED]++;
     size_t klen = make_key(u, dir, name, len);
     if (klen == 0) {
