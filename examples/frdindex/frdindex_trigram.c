@@ -499,7 +499,9 @@ int index_postings_seal(struct index_postings *p)
     }
     // In trigram order: the rows are written (and read) in the order of the table's b-tree.
     // The lookup arrays go stale here, and are not used again.
-    qsort(p->lists, p->count, sizeof(*p->lists), cmp_lists);
+    if (p->count > 1) { // none: lists may be NULL
+        qsort(p->lists, p->count, sizeof(*p->lists), cmp_lists);
+    }
     p->sealed = true;
     return 0;
 }
