@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,40 +246,11 @@ const char *index_file_sqlite_path(const struct index_file *f)
     return f->fresh ? f->tmp_path : f->path;
 }
 
-static void *sync_main(void *arg)
-{
-    (void)fsync(*(int *)arg); // only a head start: index_file_commit() syncs and checks
-    return NULL;
-}
-
-void index_file_sync_start(struct index_file *f)
-{
-    if (!f->fresh || f->syncing || f->tmp_fd < 0) {
-        return;
-    }
-    // The thread takes no signal: they stay with the threads that handle them.
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    f->syncing = pthread_create(&f->syncer, NULL, sync_main, &f->tmp_fd) == 0;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-}
-
-/** Waits for index_file_sync_start()'s thread, if it runs. */
-static void sync_wait(struct index_file *f)
-{
-    if (f->syncing) {
-        pthread_join(f->syncer, NULL);
-        f->syncing = false;
-    }
-}
-
 int index_file_commit(struct index_file *f, unsigned mode)
 {
     if (!f->fresh) {
         return 0;
     }
-    sync_wait(f);
     if (fchmod(f->tmp_fd, mode != 0 ? (mode_t)mode : 0600) < 0) {
         return fail_errno("cannot set the mode of", f->tmp_path);
     }
@@ -305,7 +275,6 @@ int index_file_commit(struct index_file *f, unsigned mode)
 
 void index_file_close(struct index_file *f)
 {
-    sync_wait(f); // before its descriptor goes
     if (f->fresh && !f->committed && f->tmp_fd >= 0 && still_named(f, f->tmp_name, f->tmp_fd)) {
         unlinkat(f->dirfd, f->tmp_name, 0);
     }

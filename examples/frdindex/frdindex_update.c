@@ -995,7 +995,7 @@ static int drain(struct update *u, struct index_collect *c, bool apply)
 /**
  * Test hook: FRDINDEX_TEST_KILL_AT=POINT kills the update with SIGKILL when it reaches
  * POINT ("made": a new database's temporary file made; "merging": the trigram lists' runs
- * being merged and a new file synced on other threads, before the lists are written;
+ * being merged on another thread, before the lists are written;
  * "committed": its transaction committed, before the rename), to show what a kill there
  * leaves.
  */
@@ -1130,7 +1130,6 @@ int index_update(struct index_update_options *opts)
         entries -= mark == INDEX_MARK_UNSEEN || mark == INDEX_MARK_MOVED;
     }
     double t_changes = mono_seconds();
-    index_file_sync_start(&file); // the rows written so far, out while the rest is made
     if (index_postings_seal(&u.postings) < 0) {
         goto rollback;
     }

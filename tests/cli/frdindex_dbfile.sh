@@ -204,7 +204,7 @@ killed_first() {
 killed_first "after making its temporary file" FRDINDEX_TEST_KILL_AT=made
 killed_first "at its first row" FRDINDEX_TEST_KILL_AFTER=1
 killed_first "after 20000 rows" FRDINDEX_TEST_KILL_AFTER=20000
-killed_first "while its lists are merged and its file synced" FRDINDEX_TEST_KILL_AT=merging
+killed_first "while its trigram lists are merged" FRDINDEX_TEST_KILL_AT=merging
 killed_first "after its commit, before the rename" FRDINDEX_TEST_KILL_AT=committed
 # The next update makes it whole (reusing the temporary file).
 if "$frdindex" update -q "$k" "$big" && [ "$("$frdindex" check "$k")" = ok ] &&
