@@ -615,24 +615,6 @@ void frd__plat_batch_end(struct frd_lister *lister)
     (void)lister; // the handle holds the position; the cursor is reset by the next begin
 }
 
-int frd__plat_names_read(struct frd_lister *lister, struct frd__names_cursor *cur,
-                         struct frd__failure *op)
-{
-    (void)lister;
-    (void)cur;
-    (void)op;
-    return FRD_ENOTSUP; // lists through frd__plat_list_batch() only
-}
-
-int frd__plat_names_next(struct frd_lister *lister, struct frd__names_cursor *cur,
-                         struct frd_entry *e, struct frd__failure *op)
-{
-    (void)lister;
-    (void)cur;
-    (void)e;
-    (void)op;
-    return 0;
-}
 
 // What the walker needs: stat by name, identity and volume class of an open directory.
 
