@@ -322,16 +322,24 @@ int frd__plat_list_fd(struct frd_lister *lister, struct frd_list *list, frd_os_f
     }
 }
 
+/** Before a batched listing's first read: lx_rewind() once, so later batches go on where the
+ *  last one stopped. @return 0, or a negative code with `op` set. */
+static int lx_batch_start(struct frd_lister *lister, int fd, struct frd__failure *op)
+{
+    if (lister->batch_started) {
+        return 0;
+    }
+    lister->batch_started = true;
+    return lx_rewind(lister, fd, op);
+}
+
 int frd__plat_list_batch(struct frd_lister *lister, struct frd_list *list, struct frd__failure *op)
 {
     struct lx_want want = lx_want_of(lister);
     int fd = lister->batch_fd;
-    if (!lister->batch_started) {
-        lister->batch_started = true;
-        int rc = lx_rewind(lister, fd, op);
-        if (rc < 0) {
-            return rc;
-        }
+    int rc = lx_batch_start(lister, fd, op);
+    if (rc < 0) {
+        return rc;
     }
     for (;;) {
         bool end;
@@ -354,12 +362,9 @@ int frd__plat_names_read(struct frd_lister *lister, struct frd__names_cursor *cu
         return FRD_ENOTSUP;
     }
     int fd = lister->batch_fd;
-    if (!lister->batch_started) {
-        lister->batch_started = true;
-        int rc = lx_rewind(lister, fd, op);
-        if (rc < 0) {
-            return rc;
-        }
+    int rc = lx_batch_start(lister, fd, op);
+    if (rc < 0) {
+        return rc;
     }
     int n = lx_getdents(lister, fd, op);
     cur->pos = 0;
