@@ -364,7 +364,6 @@ void frd__plat_batch_end(struct frd_lister *lister)
     (void)lister;
 }
 
-
 // What the walker needs: stat by name, identity and volume class of an open directory.
 
 int frd__plat_stat_fields(frd_os_fd dir, const char *name, bool follow, unsigned wanted,

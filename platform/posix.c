@@ -167,7 +167,6 @@ void frd__plat_batch_end(struct frd_lister *lister)
     }
 }
 
-
 // What the walker needs. POSIX has no portable file system type, so every volume is
 // untrusted here: the walker then compares canonical paths where it can (it cannot here:
 // frd__plat_fd_path() is FRD_ENOSYS) and otherwise falls back to (dev, ino).

@@ -615,7 +615,6 @@ void frd__plat_batch_end(struct frd_lister *lister)
     (void)lister; // the handle holds the position; the cursor is reset by the next begin
 }
 
-
 // What the walker needs: stat by name, identity and volume class of an open directory.
 
 /** The d_type (enum frd__dt) an open file's attributes and reparse tag give. */
