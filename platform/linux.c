@@ -406,15 +406,9 @@ int frd__plat_names_next(struct frd_lister *lister, struct frd__names_cursor *cu
         }
         int err = lx_stat_flags(lister->batch_fd, name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
                                 FRD_FIELD_TYPE, lx_statx_mask(FRD_FIELD_TYPE), e);
-        if (err == -ENOENT) {
-            continue; // vanished since the read (frd__unix_settle_stat())
+        if (frd__unix_settle_entry(e, err, dtype)) {
+            return 1;
         }
-        if (err < 0) {
-            e->error = err;
-            e->type = dtype;
-            e->fields = 0;
-        }
-        return 1;
     }
     if (rc < 0) {
         frd__failure_set(op, "getdents64", FRD_OP_READ_DIR);

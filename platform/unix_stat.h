@@ -106,22 +106,32 @@ static inline void frd__entry_from_stat(struct frd_entry *e, const struct stat *
 }
 
 /**
- * Settles an entry of a listing after its stat: one removed since the read (`err` -ENOENT)
- * is dropped from the list, as it is no longer there to report; one whose stat failed
- * otherwise stays, with the record's type and `error` set (a directory that can be read but
- * not searched). @return true if the entry stays in the list.
+ * Settles an entry after its stat: one removed since the read (`err` -ENOENT) is no longer
+ * there to report; one whose stat failed otherwise is kept, with the record's type and
+ * `error` set (a directory that can be read but not searched). @return true if the entry
+ * is kept.
  */
-static inline bool frd__unix_settle_stat(struct frd_list *list, struct frd_entry *e, int err,
-                                         enum frd_type dtype)
+static inline bool frd__unix_settle_entry(struct frd_entry *e, int err, enum frd_type dtype)
 {
     if (err == -ENOENT) {
-        frd__list_pop(list);
         return false;
     }
     if (err < 0) {
         e->error = err;
         e->type = dtype;
         e->fields = dtype != FRD_TYPE_UNKNOWN ? FRD_FIELD_TYPE : 0;
+    }
+    return true;
+}
+
+/** frd__unix_settle_entry() for the last entry of a listing: one that is not kept is
+ *  dropped from `list`. @return true if the entry stays in the list. */
+static inline bool frd__unix_settle_stat(struct frd_list *list, struct frd_entry *e, int err,
+                                         enum frd_type dtype)
+{
+    if (!frd__unix_settle_entry(e, err, dtype)) {
+        frd__list_pop(list);
+        return false;
     }
     return true;
 }
