@@ -10,6 +10,13 @@
  * (no walk runs), unless the input holds a run of five digits or more: a width that large
  * is valid and takes as much memory as it says.
  *
+ * An input whose arguments could make a regular expression's compiled form huge is not
+ * parsed at all: glibc's regcomp() copies the operand of each `+` and each interval
+ * (`{n}`, `\{n\}`), so `a++++...` doubles per `+` and `a{99}{99}` multiplies; GNU find runs
+ * out of memory on such a pattern as frdfind does ("Memory exhausted", exit 1, after
+ * taking every byte it may). blows_up() bounds that growth conservatively, counting every
+ * `+` and interval of the input as if stacked.
+ *
  * The parser has side effects that a fuzzer must not have: -fprint, -fprint0, -fls and
  * -fprintf create (truncate) the file named after them, and -files0-from reads one (or
  * stdin, which would block). The argument after each of these words is made /dev/null
@@ -86,6 +93,27 @@ static bool names_a_file(const char *arg)
     return false;
 }
 
+enum { MAX_REGEX_GROWTH = 4096 };
+
+/** Could one of the arguments compile to a regex MAX_REGEX_GROWTH times its size or more? */
+static bool blows_up(const char *data, size_t size)
+{
+    uint64_t growth = 1;
+    for (size_t i = 0; i < size && growth < MAX_REGEX_GROWTH; i++) {
+        if (data[i] == '+') {
+            growth *= 2;
+        } else if (data[i] == '{') {
+            uint64_t most = 0, n = 0;
+            for (i++; i < size && data[i] != '}' && most < MAX_REGEX_GROWTH; i++) {
+                n = data[i] >= '0' && data[i] <= '9' ? n * 10 + (uint64_t)(data[i] - '0') : 0;
+                most = n > most ? n : most;
+            }
+            growth *= most + 1;
+        }
+    }
+    return growth >= MAX_REGEX_GROWTH;
+}
+
 /** Renders the formats of the tree for one entry. */
 static void render_all(const struct ff_expr *e, struct ff_eval *st)
 {
@@ -160,6 +188,9 @@ static void render(struct ff_ctx *ctx)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     init_once();
+    if (blows_up((const char *)data, size)) {
+        return 0;
+    }
     char *copy = malloc(size + 1);
     char **argv = calloc(MAX_ARGS + 2, sizeof(*argv));
     if (copy == NULL || argv == NULL) {
