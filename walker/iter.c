@@ -161,16 +161,21 @@ static struct iter_batch *slot_detach(struct iter_slot *s)
     return b;
 }
 
-/** Hands the slot's batch (with records) to the consumer. */
+/** Hands the slot's batch (with records) to the consumer. The consumer is woken after the
+ *  mutex is let go: woken under it, it would block at once on the mutex this worker still
+ *  holds (a futex wait and wake more, and two context switches). No wake-up is lost, the
+ *  queue having changed under the mutex; the iterator outlives the signal, being freed only
+ *  after the walk's threads are joined. */
 static void slot_push(struct frd_walk_iter *it, struct iter_slot *s)
 {
     struct iter_batch *b = slot_detach(s);
     uv_mutex_lock(&it->mu);
     queue_push(it, b);
-    if (it->queued >= ITER_WAKE_BATCHES) {
+    bool wake = it->queued >= ITER_WAKE_BATCHES;
+    uv_mutex_unlock(&it->mu);
+    if (wake) {
         uv_cond_signal(&it->ready);
     }
-    uv_mutex_unlock(&it->mu);
 }
 
 /**
