@@ -6,13 +6,15 @@
  * records of the callback walk (both modes, metadata, link targets, errors), closes cleanly
  * after 0, 1 and N batches and over 1,000 cycles (descriptors and threads back where they
  * were), keeps what it buffers under max_buffered when the consumer is slow, and numbers
- * directories so a consumer can keep per-directory state. FRD_TEST_WORKERS sets the worker
+ * directories so a consumer can keep per-directory state, and hands a waiting consumer the
+ * records of batches not yet full in a slow walk. FRD_TEST_WORKERS sets the worker
  * count (ctest runs the file at 1, 2 and 8).
  */
 #include "tree.h"
 #include "walk_common.h"
 
 #include <dirent.h>
+#include <stdatomic.h>
 #include <sys/xattr.h>
 #include <time.h>
 
@@ -520,6 +522,91 @@ static void test_iter_slow_consumer_stays_under_the_bound(void **state)
     }
 }
 
+/* ---- A slow walk ---- */
+
+/** What the hooks of test_iter_slow_walk_hands_over_partial_batches share with its
+ *  consumer. */
+struct slow_walk {
+    _Atomic(struct frd_walk_iter *) it; // set once open returned
+    atomic_uint calls;                  // children hooks started
+    atomic_bool got;                    // the consumer has its first batch
+    atomic_bool late;                   // a hook stopped waiting for it
+};
+
+/** The asks the consumer has made so far (0 before the iterator is known). */
+static uint64_t slow_asks(struct slow_walk *sw)
+{
+    struct frd_walk_iter *it = atomic_load(&sw->it);
+    struct frd_walk_iter_stats st;
+    return it != NULL && frd_walk_iter_stats(it, &st) == 0 ? st.asks : 0;
+}
+
+/** A directory's children hook that makes the walk slow without timing: the first call
+ *  (the root's) waits until the consumer has asked for partial batches; each later one
+ *  until it has its first batch, or, so that nothing waits forever, until it has asked
+ *  three times more (then the batch came late). */
+static void slow_children(const struct frd_walk_entry *dir, struct frd_walk_children *kids,
+                          void *udata)
+{
+    (void)dir;
+    (void)kids;
+    struct slow_walk *sw = udata;
+    bool first = atomic_fetch_add(&sw->calls, 1) == 0;
+    if (atomic_load(&sw->late)) {
+        return; // failed already: the rest of the walk runs on
+    }
+    uint64_t until = first ? 1 : slow_asks(sw) + 3;
+    while (first || !atomic_load(&sw->got)) {
+        if (slow_asks(sw) >= until) {
+            if (!first) {
+                atomic_store(&sw->late, true);
+            }
+            return;
+        }
+        nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+}
+
+/** A walk slower than its batches fill: the consumer, waiting, asks for what the workers
+ *  hold and gets the records before the walk ends (it used to get them only at the end),
+ *  in batches not full; every record still arrives once. */
+static void test_iter_slow_walk_hands_over_partial_batches(void **state)
+{
+    (void)state;
+    for (int ordered = 0; ordered < 2; ordered++) {
+        struct frd_walk_options o;
+        walk_opts(&o, ordered ? FRD_WALK_ORDERED : 0);
+        struct recs a;
+        recs_init(&a);
+        assert_int_equal(callback_walk((const char *const[]){tree}, 1, &o, &a), 0);
+        o.on_children = slow_children;
+        struct slow_walk sw = {0};
+        struct frd_walk_iter *it;
+        assert_int_equal(frd_walk_iter_open(&it, (const char *const[]){tree}, 1, &o, &sw), 0);
+        atomic_store(&sw.it, it);
+        struct frd_walk_iter_batch b;
+        struct frd_walk_iter_stats st;
+        size_t records = 0;
+        int rc;
+        while ((rc = frd_walk_iter_next(it, &b)) == 1) {
+            if (!atomic_load(&sw.got)) {
+                // The first batch: handed over when asked, while hooks still wait for it.
+                assert_int_equal(frd_walk_iter_stats(it, &st), 0);
+                assert_true(st.asks >= 1);
+                assert_true(b.count < st.batch_records);
+                atomic_store(&sw.got, true);
+            }
+            records += b.count;
+        }
+        assert_int_equal(rc, 0);
+        assert_false(atomic_load(&sw.late));
+        assert_true(atomic_load(&sw.calls) > 1); // a hook did wait for the first batch
+        assert_int_equal(records, a.n);
+        frd_walk_iter_close(it);
+        recs_free(&a);
+    }
+}
+
 /* ---- Per-directory context ---- */
 
 /** Every entry's parent_id names its directory's record, whose path is the entry's
@@ -627,6 +714,7 @@ int main(void)
         cmocka_unit_test(test_iter_close_after_0_1_n_batches),
         cmocka_unit_test(test_iter_1000_open_close_cycles),
         cmocka_unit_test(test_iter_slow_consumer_stays_under_the_bound),
+        cmocka_unit_test(test_iter_slow_walk_hands_over_partial_batches),
         cmocka_unit_test(test_iter_directory_numbers_and_done_records),
         cmocka_unit_test(test_iter_refuses_bad_arguments),
     };

@@ -19,6 +19,12 @@
  * always woken by the consumer (which the worker wakes before it waits: the queue may hold
  * fewer than ITER_WAKE_BATCHES) and no wait lasts forever.
  *
+ * A slow walk (a cold disk, a network file system) may take long to fill a batch: a consumer
+ * that has waited ITER_NOTICE_NS on an empty queue (across frd_walk_iter_wait() calls, which
+ * a binding makes short) asks for what there is, by a number (`ask`) each slot compares at
+ * its next record: a slot that sees it changed hands over its partial batch, and the
+ * consumer is woken for it.
+ *
  * The end: the walk's last thread (frd__walk_launch()'s hook) queues the partial batches
  * and marks the end; the consumer then joins the walk. Close sets `closing` and wakes the
  * waiting workers (their callbacks return FRD_ACTION_STOP), then cancels and joins.
@@ -26,6 +32,7 @@
 #include "api.h"
 #include "internal.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -48,7 +55,8 @@ enum {
 };
 
 /** A sleeping consumer looks at the queue at least this often (ns): a batch queued while
- *  fewer than ITER_WAKE_BATCHES are reaches it within this time even in a slow walk. */
+ *  fewer than ITER_WAKE_BATCHES are reaches it within this time even in a slow walk; and
+ *  a consumer that has found the queue empty for this long asks for partial batches. */
 #define ITER_NOTICE_NS 20000000u
 
 /** A batch: its records, and an arena holding their strings. The arena grows only while the
@@ -71,7 +79,9 @@ struct iter_slot {
     struct frd_walk_iter_record *rec, *rec_end; // cur's next record, and its end
     char *mem, *mem_end;                        // cur's free arena bytes
     uint64_t next_id;
-    char pad[64 - 4 * sizeof(void *) - sizeof(struct iter_batch *) - sizeof(uint64_t)];
+    unsigned asked; // the consumer's last `ask` this slot answered
+    char pad[64 - 4 * sizeof(void *) - sizeof(struct iter_batch *) - sizeof(uint64_t) -
+             sizeof(unsigned)];
 };
 
 struct frd_walk_iter {
@@ -94,9 +104,14 @@ struct frd_walk_iter {
     bool joined;
     bool opt_in; // the walk may give link targets, extended attributes or hard-link groups
     int result;
+    uint64_t empty_since; // uv_hrtime() the consumer found the queue empty; 0: not waiting
+    uint64_t asks;        // times it asked for partial batches
 
+    // Read by the workers at each record: set before the walk starts, but `ask`, which the
+    // consumer bumps at most every ITER_NOTICE_NS.
     struct frd_walk *walk;
     unsigned nslots;
+    atomic_uint ask; // bumped when the consumer asks for partial batches
     struct iter_slot *slots;
 
     // The caller's hooks, run with its udata.
@@ -166,12 +181,12 @@ static struct iter_batch *slot_detach(struct iter_slot *s)
  *  holds (a futex wait and wake more, and two context switches). No wake-up is lost, the
  *  queue having changed under the mutex; the iterator outlives the signal, being freed only
  *  after the walk's threads are joined. */
-static void slot_push(struct frd_walk_iter *it, struct iter_slot *s)
+static void slot_push(struct frd_walk_iter *it, struct iter_slot *s, bool asked)
 {
     struct iter_batch *b = slot_detach(s);
     uv_mutex_lock(&it->mu);
     queue_push(it, b);
-    bool wake = it->queued >= ITER_WAKE_BATCHES;
+    bool wake = asked || it->queued >= ITER_WAKE_BATCHES;
     uv_mutex_unlock(&it->mu);
     if (wake) {
         uv_cond_signal(&it->ready);
@@ -229,13 +244,29 @@ static struct iter_batch *batch_take(struct frd_walk_iter *it, size_t need)
     return b;
 }
 
+/** Whether the consumer has asked for partial batches since the slot last looked. */
+static inline bool slot_asked(struct frd_walk_iter *it, const struct iter_slot *s)
+{
+    return s->asked != atomic_load_explicit(&it->ask, memory_order_relaxed);
+}
+
 /**
- * slot_record()'s slow path: the slot has no batch, or its arena lacks `need` bytes. A batch
- * with records goes to the consumer and an empty one is taken; an empty batch's arena
- * grows. @return false when the walk is to stop.
+ * slot_record()'s slow path: the consumer asked for partial batches, or the slot has no
+ * batch, or its arena lacks `need` bytes. A batch with records goes to the consumer (at
+ * once when asked) and an empty one is taken; an empty batch's arena grows. @return false
+ * when the walk is to stop.
  */
 static bool slot_refill(struct frd_walk_iter *it, struct iter_slot *s, size_t need)
 {
+    if (slot_asked(it, s)) {
+        s->asked = atomic_load_explicit(&it->ask, memory_order_relaxed);
+        if (s->cur != NULL && s->rec != s->cur->recs) {
+            slot_push(it, s, true);
+        }
+        if (s->rec != s->rec_end && (size_t)(s->mem_end - s->mem) >= need) {
+            return true;
+        }
+    }
     struct iter_batch *b = s->cur;
     if (b != NULL && s->rec == b->recs) { // a record longer than the arena: grow it, still empty
         if (FRD__RESERVE(b->arena, b->acap, need, need) < 0) {
@@ -246,7 +277,7 @@ static bool slot_refill(struct frd_walk_iter *it, struct iter_slot *s, size_t ne
         }
     } else {
         if (b != NULL) {
-            slot_push(it, s);
+            slot_push(it, s, false);
         }
         if ((b = batch_take(it, need)) == NULL) {
             return false;
@@ -268,7 +299,7 @@ static bool slot_refill(struct frd_walk_iter *it, struct iter_slot *s, size_t ne
 static inline struct frd_walk_iter_record *slot_record(struct frd_walk_iter *it,
                                                        struct iter_slot *s, size_t need)
 {
-    if (s->rec == s->rec_end || (size_t)(s->mem_end - s->mem) < need) {
+    if (s->rec == s->rec_end || (size_t)(s->mem_end - s->mem) < need || slot_asked(it, s)) {
         if (!slot_refill(it, s, need)) {
             return NULL;
         }
@@ -281,7 +312,7 @@ static inline struct frd_walk_iter_record *slot_record(struct frd_walk_iter *it,
 static inline void slot_record_done(struct frd_walk_iter *it, struct iter_slot *s)
 {
     if (++s->rec == s->rec_end) {
-        slot_push(it, s);
+        slot_push(it, s, false);
     }
 }
 
@@ -448,8 +479,8 @@ static enum frd_action visit_slow(struct frd_walk_iter *it, const struct frd_wal
 /**
  * A visit's record. The fast path, most of a walk, is a plain visit below a root (the walk
  * has no opt-in fields, or this entry none) with room in the slot's batch for it and one
- * more record (so no hand-over): it writes the record, then copies the path last, with
- * nothing left to do after that call.
+ * more record (so no hand-over), the consumer asking for nothing: it writes the record, then
+ * copies the path last, with nothing left to do after that call.
  */
 static enum frd_action iter_visit(const struct frd_walk_entry *we, void *udata)
 {
@@ -460,7 +491,7 @@ static enum frd_action iter_visit(const struct frd_walk_entry *we, void *udata)
     const char *path = we->path;
     size_t len = we->path_len;
     if (we->is_root || (it->opt_in && entry_has_extra(we)) || s->rec_end - r < 2 ||
-        (size_t)(s->mem_end - d) <= len) {
+        (size_t)(s->mem_end - d) <= len || slot_asked(it, s)) {
         return visit_slow(it, we);
     }
     FRD_ASSERT(name_in_path(we));
@@ -623,6 +654,7 @@ int frd_walk_iter_open(struct frd_walk_iter **out, const char *const *roots, siz
         frd__free(it);
         return FRD_ENOMEM;
     }
+    atomic_init(&it->ask, 0);
     it->udata = udata;
     struct frd_walk_options o;
     struct frd_walk *walk = NULL;
@@ -654,6 +686,24 @@ int frd_walk_iter_open(struct frd_walk_iter **out, const char *const *roots, siz
     return 0;
 }
 
+/**
+ * The consumer finds the queue empty, the walk not ended (mu held): once it has waited so
+ * for ITER_NOTICE_NS (across calls), it asks the slots for their partial batches, and again
+ * every ITER_NOTICE_NS. @return uv_hrtime().
+ */
+static uint64_t consumer_waits(struct frd_walk_iter *it)
+{
+    uint64_t now = uv_hrtime();
+    if (it->empty_since == 0) {
+        it->empty_since = now;
+    } else if (now - it->empty_since >= ITER_NOTICE_NS) {
+        it->empty_since = now;
+        it->asks++;
+        atomic_fetch_add_explicit(&it->ask, 1, memory_order_relaxed);
+    }
+    return now;
+}
+
 int frd_walk_iter_next(struct frd_walk_iter *it, struct frd_walk_iter_batch *batch)
 {
     if (it == NULL || batch == NULL) {
@@ -667,8 +717,10 @@ int frd_walk_iter_next(struct frd_walk_iter *it, struct frd_walk_iter_batch *bat
         it->held = NULL;
     }
     while (it->head == NULL && !it->ended) {
+        consumer_waits(it);
         (void)uv_cond_timedwait(&it->ready, &it->mu, ITER_NOTICE_NS);
     }
+    it->empty_since = 0;
     struct iter_batch *b = it->head;
     if (b != NULL) {
         it->head = b->next;
@@ -708,9 +760,10 @@ int frd_walk_iter_wait(struct frd_walk_iter *it, unsigned timeout_ms)
     }
     for (;;) {
         if (it->head != NULL || it->ended || it->joined) {
+            it->empty_since = 0;
             break;
         }
-        uint64_t now = uv_hrtime();
+        uint64_t now = consumer_waits(it);
         if (now >= until) {
             break;
         }
@@ -751,6 +804,7 @@ int frd_walk_iter_stats(struct frd_walk_iter *it, struct frd_walk_iter_stats *st
     st->waits = it->waits;
     st->waiting = it->waiting;
     st->workers = it->nslots;
+    st->asks = it->asks;
     uv_mutex_unlock(&it->mu);
     return 0;
 }

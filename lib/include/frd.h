@@ -1524,6 +1524,9 @@ struct frd_walk_iter_stats {
     uint64_t waits;       /**< times a worker waited for room (the consumer was behind) */
     unsigned waiting;     /**< workers waiting for room now */
     unsigned workers;     /**< the walk's worker count, as frd_walk_workers() */
+    /** times a waiting consumer asked the workers for the records they hold in batches not
+     *  yet full (a slow walk: see frd_walk_iter_next()) */
+    uint64_t asks;
 };
 
 /**
@@ -1550,7 +1553,11 @@ FRD_EXTERN int frd_walk_iter_open(struct frd_walk_iter **out, const char *const 
  * before it (and every pointer into it) is given back to the walk, which reuses its room.
  * A consumer that waits is woken for a few batches at once, not for each (wake-ups cost
  * more than records): a full batch may wait up to 20 ms before a waiting call takes it,
- * never at the end of the walk nor while workers wait for room.
+ * never at the end of the walk nor while workers wait for room. In a slow walk, where
+ * batches fill slowly, a consumer that has waited 20 ms (in this call or in
+ * frd_walk_iter_wait()) asks the workers for what they hold: each hands over its batch as
+ * it stands at its next record (a worker blocked in a hook or a system call answers when
+ * it gets back), and again every 20 ms while the consumer waits.
  * Call it from one thread at a time (any thread, not a callback of the walk).
  * @return 1 with *batch set (count >= 1); at the end of the walk, after every record:
  * 0 (batch->count 0) when frd_walk_roots() would have returned 0, else the negative code
