@@ -246,10 +246,42 @@ const char *index_file_sqlite_path(const struct index_file *f)
     return f->fresh ? f->tmp_path : f->path;
 }
 
+static void *flush_thread(void *arg)
+{
+    struct index_file *f = arg;
+    // Its error is kept: the fsync at the commit, on the same descriptor, would not see it.
+    f->flush_errno = fdatasync(f->tmp_fd) < 0 ? errno : 0;
+    return NULL;
+}
+
+void index_file_flush_start(struct index_file *f)
+{
+    if (f->fresh && f->tmp_fd >= 0 && !f->flushing) {
+        f->flush_errno = 0;
+        f->flushing = pthread_create(&f->flusher, NULL, flush_thread, f) == 0;
+    }
+}
+
+/** Waits for the thread index_file_flush_start() started. @return its errno, or 0. */
+static int flush_join(struct index_file *f)
+{
+    if (!f->flushing) {
+        return 0;
+    }
+    pthread_join(f->flusher, NULL);
+    f->flushing = false;
+    return f->flush_errno;
+}
+
 int index_file_commit(struct index_file *f, unsigned mode)
 {
     if (!f->fresh) {
         return 0;
+    }
+    int err = flush_join(f);
+    if (err != 0) {
+        errno = err;
+        return fail_errno("cannot write", f->tmp_path);
     }
     if (fchmod(f->tmp_fd, mode != 0 ? (mode_t)mode : 0600) < 0) {
         return fail_errno("cannot set the mode of", f->tmp_path);
@@ -275,6 +307,7 @@ int index_file_commit(struct index_file *f, unsigned mode)
 
 void index_file_close(struct index_file *f)
 {
+    flush_join(f); // it uses tmp_fd
     if (f->fresh && !f->committed && f->tmp_fd >= 0 && still_named(f, f->tmp_name, f->tmp_fd)) {
         unlinkat(f->dirfd, f->tmp_name, 0);
     }

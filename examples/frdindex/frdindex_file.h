@@ -14,6 +14,7 @@
 #ifndef FRD_EXAMPLES_FRDINDEX_FILE_H
 #define FRD_EXAMPLES_FRDINDEX_FILE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
 /** What a new database's temporary file is named: the database's name and this. */
@@ -26,10 +27,13 @@ struct index_file {
     char *name;       /**< its last component */
     /** no database yet: SQLite writes tmp_path, which index_file_commit() renames to path */
     bool fresh;
-    char *tmp_name; /**< NAME.frdindex-tmp */
-    char *tmp_path; /**< the same with path's directory: what SQLite opens */
-    int tmp_fd;     /**< the temporary file, locked while this update makes it; or -1 */
-    bool committed; /**< renamed into place */
+    char *tmp_name;    /**< NAME.frdindex-tmp */
+    char *tmp_path;    /**< the same with path's directory: what SQLite opens */
+    int tmp_fd;        /**< the temporary file, locked while this update makes it; or -1 */
+    bool committed;    /**< renamed into place */
+    pthread_t flusher; /**< started by index_file_flush_start() */
+    bool flushing;     /**< flusher runs (or ran and is not joined yet) */
+    int flush_errno;   /**< what its sync failed with, or 0 */
 };
 
 /**
@@ -45,6 +49,15 @@ int index_file_open(struct index_file *f, const char *path, bool have_roots);
 
 /** @return the file SQLite is to open: the database, or the new one's temporary file. */
 const char *index_file_sqlite_path(const struct index_file *f);
+
+/**
+ * For a new database: starts syncing what has been written to its temporary file so far
+ * (fdatasync) on a thread of its own, while the update writes the rest, so that the kernel
+ * allocates and writes those blocks out alongside the update's last steps instead of in
+ * the close and fsync at its end. index_file_commit() waits for it and fails if it failed.
+ * Nothing for an existing database, or if no thread can be started (commit syncs it all).
+ */
+void index_file_flush_start(struct index_file *f);
 
 /**
  * For a new database, once SQLite has closed it: gives it `mode` (0: 0600) exactly, whatever

@@ -1097,6 +1097,10 @@ int index_update(struct index_update_options *opts)
     ok = drain(&u, &collect, ok) == 0 && ok;
     int walked = index_collect_finish(&collect);
     joined = true;
+    if (ok) {
+        // Most of a new database is written by now (its rows): out to the disk meanwhile.
+        index_file_flush_start(&file);
+    }
     double t_walked = mono_seconds();
     if (walked < 0 && walked != FRD_ESTOPPED) {
         // A root that cannot be walked (unmounted, say) must not read as "everything gone".
