@@ -12,6 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/**
+ * New rows written by one statement: a statement's fixed cost shared by this many rows
+ * (an update from empty of the 2,078,300-entry tree adds 150,103 directories; callgrind of
+ * one from 5 copies of the tree: 5,000 instructions a directory added with a statement
+ * each, 3,100 so).
+ */
+#define INDEX_DIRS_BATCH 64
+
 TOOL_RESERVE_DEFINE(dirs_reserve, struct index_dir, 256)
 TOOL_RESERVE_DEFINE(ids_reserve, int64_t, 64)
 
@@ -138,6 +146,7 @@ int index_dirs_load(struct index_dirs *d, sqlite3 *db)
         }
     }
     sqlite3_finalize(stmt);
+    d->unwritten = d->count;
     return rc == SQLITE_DONE ? 0 : index_db_fail(db, "reading the directories");
 }
 
@@ -158,6 +167,7 @@ void index_dirs_free(struct index_dirs *d)
     tool_hash_free(&d->by_id);
     tool_hash_free(&d->by_name);
     sqlite3_finalize(d->insert);
+    sqlite3_finalize(d->insert_batch);
     sqlite3_finalize(d->fetch);
     memset(d, 0, sizeof(*d));
 }
@@ -165,6 +175,9 @@ void index_dirs_free(struct index_dirs *d)
 /** Reads one row in lazy mode. @return its slot, -2 if there is none, -1 on an error. */
 static long fetch(struct index_dirs *d, int64_t id)
 {
+    if (index_dirs_flush(d) < 0) { // the rows read go after those added
+        return -1;
+    }
     sqlite3_reset(d->fetch);
     sqlite3_bind_int64(d->fetch, 1, id);
     int rc = sqlite3_step(d->fetch);
@@ -180,6 +193,7 @@ static long fetch(struct index_dirs *d, int64_t id)
         return out_of_memory();
     }
     long slot = remember(d, id, sqlite3_column_int64(d->fetch, 0), name, len);
+    d->unwritten = d->count; // read, not added
     return slot < 0 ? out_of_memory() : slot;
 }
 
@@ -235,25 +249,64 @@ int64_t index_dirs_intern(struct index_dirs *d, int64_t parent, const char *name
                 (long long)INDEX_DIR_MAX);
         return -1;
     }
-    if (d->insert == NULL && sqlite3_prepare_v2(d->db,
-                                                "INSERT INTO dirs(id, parent, name) "
-                                                "VALUES (?, ?, ?)",
-                                                -1, &d->insert, NULL) != SQLITE_OK) {
-        return index_db_fail(d->db, "adding a directory");
-    }
     id = d->max_id + 1;
-    sqlite3_bind_int64(d->insert, 1, id);
-    sqlite3_bind_int64(d->insert, 2, parent);
-    sqlite3_bind_blob(d->insert, 3, name, (int)len, SQLITE_STATIC);
-    int rc = sqlite3_step(d->insert);
-    sqlite3_reset(d->insert);
-    if (rc != SQLITE_DONE) {
-        return index_db_fail(d->db, "adding a directory");
-    }
     if (remember(d, id, parent, name, len) < 0) {
         return out_of_memory();
     }
+    if (d->count - d->unwritten >= INDEX_DIRS_BATCH && index_dirs_flush(d) < 0) {
+        return -1;
+    }
     return id;
+}
+
+/** Binds slot `slot`'s row to parameters base + 1..3 of `stmt`. */
+static void bind_dir(struct index_dirs *d, sqlite3_stmt *stmt, int base, size_t slot)
+{
+    const struct index_dir *dir = &d->dirs[slot];
+    sqlite3_bind_int64(stmt, base + 1, dir->id);
+    sqlite3_bind_int64(stmt, base + 2, dir->parent);
+    sqlite3_bind_blob(stmt, base + 3, d->names + dir->name_off, (int)dir->name_len, SQLITE_STATIC);
+}
+
+/** Prepares the inserts of one row and of INDEX_DIRS_BATCH rows. @return 0 or -1. */
+static int prepare_inserts(struct index_dirs *d)
+{
+    static const char one[] = "INSERT INTO dirs(id, parent, name) VALUES (?, ?, ?)";
+    char sql[sizeof(one) + INDEX_DIRS_BATCH * sizeof(",(?, ?, ?)")];
+    size_t at = (size_t)snprintf(sql, sizeof(sql), "%s", one);
+    for (size_t r = 1; r < INDEX_DIRS_BATCH; r++) {
+        at += (size_t)snprintf(sql + at, sizeof(sql) - at, ",(?, ?, ?)");
+    }
+    if ((d->insert == NULL && sqlite3_prepare_v2(d->db, one, -1, &d->insert, NULL) != SQLITE_OK) ||
+        sqlite3_prepare_v2(d->db, sql, -1, &d->insert_batch, NULL) != SQLITE_OK) {
+        return index_db_fail(d->db, "adding a directory");
+    }
+    return 0;
+}
+
+int index_dirs_flush(struct index_dirs *d)
+{
+    if (d->unwritten >= d->count) {
+        return 0;
+    }
+    if (d->insert_batch == NULL && prepare_inserts(d) < 0) {
+        return -1;
+    }
+    while (d->unwritten < d->count) {
+        bool whole = d->count - d->unwritten >= INDEX_DIRS_BATCH;
+        sqlite3_stmt *stmt = whole ? d->insert_batch : d->insert;
+        size_t rows = whole ? INDEX_DIRS_BATCH : 1;
+        for (size_t r = 0; r < rows; r++) {
+            bind_dir(d, stmt, 3 * (int)r, d->unwritten + r);
+        }
+        int rc = sqlite3_step(stmt);
+        sqlite3_reset(stmt);
+        if (rc != SQLITE_DONE) {
+            return index_db_fail(d->db, "adding a directory");
+        }
+        d->unwritten += rows;
+    }
+    return 0;
 }
 
 int64_t index_dirs_at(struct index_dirs *d, const char *path, size_t len, bool create)

@@ -94,8 +94,11 @@ struct index_dirs {
     /** set before loading: no lookup by name will be made (a query), so none is kept */
     bool ids_only;
     sqlite3 *db;
-    sqlite3_stmt *insert; /**< index_dirs_add() */
-    sqlite3_stmt *fetch;  /**< lazy mode: a row by id */
+    sqlite3_stmt *insert;       /**< index_dirs_flush(): one row */
+    sqlite3_stmt *insert_batch; /**< index_dirs_flush(): INDEX_DIRS_BATCH rows */
+    sqlite3_stmt *fetch;        /**< lazy mode: a row by id */
+    /** the first slot of `dirs` added by index_dirs_intern() and not written yet */
+    size_t unwritten;
 };
 
 /** Loads every row of `dirs`. @return 0, or -1 after a message. */
@@ -124,10 +127,18 @@ static inline const char *index_dir_name(const struct index_dirs *d, const struc
 int64_t index_dirs_find(const struct index_dirs *d, int64_t parent, const char *name, size_t len);
 
 /**
- * Finds the directory `name` in `parent`, or adds it (a row of table `dirs`, in the current
- * transaction). @return its id, or -1 after a message.
+ * Finds the directory `name` in `parent`, or adds it: at once in memory, and as a row of
+ * table `dirs` in the current transaction with the next INDEX_DIRS_BATCH added (one
+ * statement for them all), or at index_dirs_flush(). @return its id, or -1 after a message.
  */
 int64_t index_dirs_intern(struct index_dirs *d, int64_t parent, const char *name, size_t len);
+
+/**
+ * Writes the rows index_dirs_intern() added and has not written yet: to be called before
+ * the transaction commits, and before the table is read with SQL. @return 0, or -1 after a
+ * message.
+ */
+int index_dirs_flush(struct index_dirs *d);
 
 /**
  * Finds (or with `create`, adds) the directory at an absolute or relative path, part by

@@ -221,7 +221,8 @@ static int migrate_v3(sqlite3 *db, const char *path)
         index_db_fail(db, path);
         goto fail;
     }
-    if (copy_entries(&m) < 0 || copy_history(&m) < 0 || index_postings_write(&m.postings, db) < 0) {
+    if (copy_entries(&m) < 0 || copy_history(&m) < 0 || index_dirs_flush(&m.dirs) < 0 ||
+        index_postings_write(&m.postings, db) < 0) {
         goto fail;
     }
     index_dirs_free(&m.dirs); // its statements: the table is dropped below

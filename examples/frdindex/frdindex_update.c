@@ -1150,7 +1150,7 @@ int index_update(struct index_update_options *opts)
         out_of_memory();
         goto rollback;
     }
-    if (index_postings_write(&u.postings, u.db) < 0) {
+    if (index_postings_write(&u.postings, u.db) < 0 || index_dirs_flush(&u.dirs) < 0) {
         goto rollback;
     }
     finalize_all(&u);
