@@ -220,7 +220,7 @@ static int has_repeats(const struct index_snapshot *snap)
         bits++;
     }
     size_t nbuckets = (size_t)1 << bits;
-    uint64_t *h = malloc((n + 1) * sizeof(*h));
+    uint64_t *h = calloc(n + 1, sizeof(*h)); // zeroed: the analyzer cannot see it filled
     size_t *start = calloc(nbuckets + 1, sizeof(*start));
     if (h == NULL || start == NULL) {
         free(h);
