@@ -28,6 +28,8 @@ struct sched_window {
     uint64_t parked;  /**< time parked since (left out of the window) */
     uint64_t parks;   /**< times parked since (switches that were not I/O) */
     unsigned idle;    /**< idle windows in a row */
+    unsigned tasks;   /**< tasks probed since its start */
+    unsigned skip;    /**< probes left before the clock is read again */
 };
 
 /** One worker's scheduler side (or the consumer's, which takes no tasks). */

@@ -13,7 +13,8 @@
  * or more, with tasks queued, raises `target` by half (at least one), creating those
  * workers the first time (lazily: a warm walk creates none); idle windows in a row lower it
  * by one, and the workers at or past `target` retire (park on retire_cond, tasks.c) until it
- * rises again or the walk ends. A warm walk pays one uv_hrtime() per task and one
+ * rises again or the walk ends. A warm walk pays a uv_hrtime() every few tasks (a window not
+ * yet due skips half the tasks its rate says still fit in it, at most WIDTH_SKIP_MAX) and one
  * thread-times read per window.
  *
  * Callback slots: callbacks see worker indices below nworkers (frd.h promises it), however
@@ -42,6 +43,9 @@ int (*frd__test_pool_blocked)(void);
 /** ... and this many idle windows in a row narrow the pool by one (widen fast, narrow slow:
  *  a cold walk has stretches of cached directories). */
 #define WIDTH_IDLE_WINDOWS 8
+/** At most this many probes in a row skip the clock (a warm task takes microseconds: the
+ *  window is still read about on time; a walk turning cold is seen this many tasks late). */
+#define WIDTH_SKIP_MAX 8
 
 /** The slots' invariants: only slots below nworkers exist, and a worker holding one has it
  *  marked taken. */
@@ -204,6 +208,22 @@ static void width_window_open(struct sched_window *win, uint64_t now,
     win->preempt = tt->preemptions;
     win->parked = 0;
     win->parks = 0;
+    win->tasks = 0;
+    win->skip = 0;
+}
+
+/** A window not yet due at `now`: the probes to let pass before the clock is read again, half
+ *  the tasks that still fit in it at its rate so far (each read costs about as much as a
+ *  small task's bookkeeping, and a warm walk's task takes a few microseconds). */
+static unsigned width_skip(const struct sched_window *win, uint64_t now)
+{
+    uint64_t spent = now - win->t0;
+    uint64_t per_task = spent / (win->tasks > 0 ? win->tasks : 1);
+    if (per_task == 0) {
+        return WIDTH_SKIP_MAX;
+    }
+    uint64_t fit = (WIDTH_WINDOW_NS - spent) / per_task / 2;
+    return fit < WIDTH_SKIP_MAX ? (unsigned)fit : WIDTH_SKIP_MAX;
 }
 
 /**
@@ -245,9 +265,15 @@ void frd__sched_probe(struct frd__sched_worker *sw)
     if (s->policy != FRD__POOL_ADAPTIVE) {
         return;
     }
+    sw->win.tasks++;
+    if (sw->win.skip > 0 && frd__test_pool_blocked == NULL) {
+        sw->win.skip--;
+        return;
+    }
     uint64_t now = uv_hrtime();
     int verdict = frd__test_pool_blocked != NULL ? frd__test_pool_blocked() : -1;
     if (sw->win.t0 != 0 && verdict < 0 && now - sw->win.t0 < WIDTH_WINDOW_NS) {
+        sw->win.skip = width_skip(&sw->win, now);
         return;
     }
     struct frd__thread_times tt;
