@@ -43,6 +43,15 @@
 #    define FRD_ASSERT(cond) ((void)sizeof(!(cond)))
 #endif
 
+/**
+ * Bytes that keep two members off one cache line (64 on the CPUs frd runs on; 128-byte
+ * pairs of lines are prefetched on some, so this is the least): a padding member of this
+ * size goes between data that one thread writes often and data that others read often,
+ * whatever the allocation's alignment, so that a write does not take the line away from
+ * the readers (false sharing).
+ */
+#define FRD__CACHE_LINE 64
+
 /** Allocation through the replaceable allocator (lib/alloc.c). */
 void *frd__malloc(size_t size);
 void *frd__realloc(void *ptr, size_t size);

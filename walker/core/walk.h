@@ -45,7 +45,12 @@ struct frd_walk {
     struct frd__sched *sched;     /**< threads, tasks, stopping (walker/sched/): opaque */
 
     atomic_int root_err; /**< first error of a root that could not be walked */
-    atomic_int open_fds; /**< directory descriptors open now (walker/core/open.c) */
+    /** Directory descriptors open now (walker/core/open.c): every worker writes it at each
+     *  open and close, so it has a cache line of its own, away from opts, plan and hooks,
+     *  which each visit reads. */
+    char pad_before_fds[FRD__CACHE_LINE];
+    atomic_int open_fds;
+    char pad_after_fds[FRD__CACHE_LINE];
 
     /** The caller's callbacks and the progress clock (walker/core/report.c). */
     struct {
@@ -126,6 +131,9 @@ struct frd__worker {
     atomic_uint_fast64_t n_entries;
     atomic_uint_fast64_t n_bytes;
     atomic_uint_fast64_t n_errors;
+    /** Workers are an array: the counters above, written at each visit, stay off the cache
+     *  line of the next worker's first members, which its visits read. */
+    char pad_end[FRD__CACHE_LINE];
 };
 
 /** The walker's own failed calls (the listers' come from frd_lister_error()). */

@@ -46,6 +46,9 @@ struct frd__sched_worker {
     bool dq_ready;           /**< dq was initialized (freed with the scheduler) */
     uint64_t rng;            /**< xorshift64 state: victims to steal from */
     struct sched_window win; /**< width.c, its own thread only */
+    /** Workers are an array: this one's window, written at each task, stays off the cache
+     *  line of the next one's in_cb, written at each callback. */
+    char pad_end[FRD__CACHE_LINE];
 };
 
 struct frd__sched {
@@ -62,11 +65,15 @@ struct frd__sched {
     atomic_bool stop;
     atomic_int first_err; /**< the walk's result once stopped; 0 otherwise */
     atomic_bool finished; /**< joined: a stop now changes nothing */
+    /** `stop` is read at each callback, the counters below are written at each task by
+     *  every worker: not on one cache line. */
+    char pad_stop[FRD__CACHE_LINE];
 
     // Tasks and parking (tasks.c).
-    atomic_size_t pending; /**< tasks pushed and not finished */
-    atomic_size_t queued;  /**< tasks sitting in deques */
-    atomic_int sleepers;   /**< workers parked on lot_cond (or about to) */
+    atomic_size_t pending;           /**< tasks pushed and not finished */
+    atomic_size_t queued;            /**< tasks sitting in deques */
+    atomic_int sleepers;             /**< workers parked on lot_cond (or about to) */
+    char pad_tasks[FRD__CACHE_LINE]; /**< (the counters above apart from what follows) */
     uv_mutex_t lot;
     uv_cond_t lot_cond;
     bool done; /**< under lot: pending reached zero */
