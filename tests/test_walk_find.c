@@ -297,8 +297,8 @@ static enum frd_action named_visit(const struct frd_walk_entry *we, void *udata)
  * (walker/concurrent/list.c wn_list_in_place()), with no list between. It meets what the
  * walks that list first meet (the record's own fields: type and file id; a stat per entry:
  * type and size), with the same names, paths, types, depths, links followed and errors: in
- * a directory of several kernel buffers (shared out from the second on, with more than one
- * worker), among odd names (a newline, a tab, bytes that are not UTF-8, 255 bytes, hidden)
+ * a directory of several kernel buffers (shared out from the second on when another worker
+ * waits for work), among odd names (a newline, a tab, bytes that are not UTF-8, 255 bytes, hidden)
  * and in the common tree, links followed or not, hidden entries skipped or not.
  */
 static void test_walk_names_in_place_as_the_lists(void **state)

@@ -13,8 +13,10 @@
 
 /** Batches of one directory out at once per other worker (read ahead, not yet visited). */
 #define WN_BATCHES_PER_WORKER 2
-/** Kernel buffers of a names-only listing visited in place before the rest is shared out:
- *  its entries cost little to visit, and each list a batch takes is pages to fault in. */
+/** Kernel buffers of a names-only listing visited in place before the rest may be shared
+ *  out: its entries cost little to visit, and each list a batch takes is pages to fault in.
+ *  Past these, the rest is shared out from the first buffer read while a worker waits for
+ *  work (frd__sched_idle()); while every worker has some, the listing stays in place. */
 #define WN_IN_PLACE_BUFFERS 2
 
 /** Lists a directory whole, runs the children hook, visits the survivors. */
@@ -91,10 +93,11 @@ static bool wn_read_ahead(struct frd__worker *w, struct frd__batch **next, int *
 /**
  * Reads a names-only listing in place and visits its entries straight from the kernel's
  * buffers (frd__plat_names_read(), frd__cc_visit_in_place()): no list, no name copy. With
- * more than one worker, the first WN_IN_PLACE_BUFFERS buffers: a directory with more is a
- * big one, whose later batches wn_list_batches() reads into lists to share out. A malformed
- * record is reported after the entries before it in its buffer were visited. Adds the
- * entries met to *entries; *ok false when the walk stops or the failure's report says so.
+ * more than one worker, the first WN_IN_PLACE_BUFFERS buffers, and more while no worker
+ * waits for work: a directory with more is a big one, whose later batches wn_list_batches()
+ * reads into lists to share out. A malformed record is reported after the entries before it
+ * in its buffer were visited. Adds the entries met to *entries; *ok false when the walk
+ * stops or the failure's report says so.
  * @return 1 when the listing is done (to its end, or failed), 0 when the caller lists on in
  * batches, FRD_ENOTSUP when the backend cannot read in place (nothing was read).
  */
@@ -134,7 +137,7 @@ static int wn_list_in_place(struct frd__worker *w, struct frd__wnode *node, frd_
             *ok = false;
             return 1;
         }
-        if (width > 1 && ++buffers == WN_IN_PLACE_BUFFERS) {
+        if (width > 1 && ++buffers >= WN_IN_PLACE_BUFFERS && frd__sched_idle(w->walk->sched)) {
             return 0;
         }
     }

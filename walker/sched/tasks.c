@@ -98,6 +98,11 @@ size_t frd__sched_queued(const struct frd__sched *s)
     return atomic_load_explicit(&s->queued, memory_order_relaxed);
 }
 
+bool frd__sched_idle(const struct frd__sched *s)
+{
+    return atomic_load_explicit(&s->sleepers, memory_order_relaxed) > 0;
+}
+
 static uint64_t tasks_rng_next(struct frd__sched_worker *sw)
 {
     // xorshift64: cheap, per worker, good enough to spread victims.

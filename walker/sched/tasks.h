@@ -10,6 +10,7 @@
 #ifndef FRD_WALKER_SCHED_TASKS_H
 #define FRD_WALKER_SCHED_TASKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct frd__sched;
@@ -38,5 +39,8 @@ void *frd__sched_next(struct frd__sched_worker *sw);
 void frd__sched_task_done(struct frd__sched *s);
 /** Tasks sitting in deques now (relaxed: progress reports). */
 size_t frd__sched_queued(const struct frd__sched *s);
+/** Whether a worker waits for a task now (relaxed: a hint, for sharing out work that would
+ *  otherwise stay with the worker holding it). */
+bool frd__sched_idle(const struct frd__sched *s);
 
 #endif // FRD_WALKER_SCHED_TASKS_H
