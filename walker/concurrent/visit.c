@@ -78,7 +78,8 @@ struct cc_visits {
 
 /** Begins the visits of a listing of `node` (open as fd, its path in w->path, dir_len
  *  bytes): one callback slot held for the reports and visits that follow (sched/width.c),
- *  and what is the same in every visit record filled once, in *we. */
+ *  and the in-callback mark over them (sched/threads.c; cc_visits_end() lets both go), and
+ *  what is the same in every visit record filled once, in *we. */
 static FRD__ALWAYS_INLINE void cc_visits_begin(struct cc_visits *v, struct frd_walk_entry *we,
                                                struct frd__worker *w, struct frd__wnode *node,
                                                frd_os_fd fd, size_t dir_len,
@@ -92,6 +93,7 @@ static FRD__ALWAYS_INLINE void cc_visits_begin(struct cc_visits *v, struct frd_w
     v->sep = frd__path_sep(w->path, dir_len);
     v->cls = cls;
     unsigned slot = frd__slot_hold(w);
+    frd__cb_hold(w);
     *we = (struct frd_walk_entry){
         .depth = node->depth + 1,
         .parent_fd = walk->opts.flags & FRD_WALK_NO_PARENT_FD ? FRD_INVALID_FD : fd,
@@ -100,6 +102,12 @@ static FRD__ALWAYS_INLINE void cc_visits_begin(struct cc_visits *v, struct frd_w
         .worker = slot,
         .parent_state = node->state,
     };
+}
+
+/** Ends the visits cc_visits_begin() began. */
+static FRD__ALWAYS_INLINE void cc_visits_end(const struct cc_visits *v)
+{
+    frd__cb_unhold(v->w);
 }
 
 /** Visits one entry `e` of the listing (no_descent: the children hook marked it not to be
@@ -165,18 +173,18 @@ bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_o
     struct cc_visits vs;
     struct frd_walk_entry we;
     cc_visits_begin(&vs, &we, w, node, fd, dir_len, cls);
-    for (size_t i = 0; i < count; i++) {
+    bool ok = true;
+    for (size_t i = 0; i < count && ok; i++) {
         struct frd_entry kst;
         bool no_descent = false;
         const struct frd_entry *e = cc_entry_at(walk, v, i, fd, kids, late_stat, &kst, &no_descent);
         if (e == NULL) {
             continue; // removed since the listing: left out, as a listing leaves it out
         }
-        if (!cc_visit_one(&vs, &we, e, no_descent, bytes)) {
-            return false;
-        }
+        ok = cc_visit_one(&vs, &we, e, no_descent, bytes);
     }
-    return !frd__walk_stopping(walk);
+    cc_visits_end(&vs);
+    return ok && !frd__walk_stopping(walk);
 }
 
 int frd__cc_visit_in_place(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
@@ -189,11 +197,14 @@ int frd__cc_visit_in_place(struct frd__worker *w, struct frd__wnode *node, frd_o
     struct frd_entry e; // one record for the buffer (frd__plat_names_next())
     uint64_t bytes = 0; // (names only: no sizes)
     int rc;
-    while ((rc = frd__plat_names_next(w->lister, cur, &e, op)) > 0) {
+    bool ok = true;
+    while (ok && (rc = frd__plat_names_next(w->lister, cur, &e, op)) > 0) {
         ++*count;
-        if (!cc_visit_one(&vs, &we, &e, false, &bytes)) {
-            return 0;
-        }
+        ok = cc_visit_one(&vs, &we, &e, false, &bytes);
+    }
+    cc_visits_end(&vs);
+    if (!ok) {
+        return 0;
     }
     return rc < 0 ? rc : !frd__walk_stopping(w->walk);
 }

@@ -180,6 +180,18 @@ static inline void frd__cb_leave(struct frd__worker *w)
     frd__sched_cb_leave(w->sw);
 }
 
+/** Holds the in-callback mark over a run of callbacks (walker/sched/threads.c). */
+static inline void frd__cb_hold(struct frd__worker *w)
+{
+    frd__sched_cb_hold(w->sw);
+}
+
+/** Ends a run begun with frd__cb_hold(). */
+static inline void frd__cb_unhold(struct frd__worker *w)
+{
+    frd__sched_cb_unhold(w->sw);
+}
+
 /** Holds a callback slot (walker/sched/width.c). @return the worker index callbacks see. */
 static inline unsigned frd__slot_hold(struct frd__worker *w)
 {

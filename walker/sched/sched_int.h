@@ -42,6 +42,7 @@ struct frd__sched_worker {
     unsigned slot;
     uv_thread_t tid;         /**< its thread, once started (stop skips its own) */
     atomic_int in_cb;        /**< 1 while it may be in a callback (stop waits) */
+    bool held;               /**< in_cb is held for a run (frd__sched_cb_hold()); own thread */
     struct frd__deque dq;    /**< its tasks */
     bool dq_ready;           /**< dq was initialized (freed with the scheduler) */
     uint64_t rng;            /**< xorshift64 state: victims to steal from */

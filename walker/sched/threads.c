@@ -9,6 +9,13 @@
  * callback, and clears it after. frd__sched_stop() sets `stop` (seq_cst) and then waits for
  * every other thread's flag to clear. A thread that sets its flag after that must see
  * `stop`, so once the stop returns no callback can start, and none is running.
+ *
+ * A run of callbacks (a listing's visits) may hold the flag throughout (frd__sched_cb_hold():
+ * the same seq_cst store and load once): if that load found no stop, a stopper's load of the
+ * flag finds it set and waits for the run's end, and a stop set meanwhile is seen by a plain
+ * load before each callback of the run (after the first that sees it, none starts); if it
+ * found the stop, every later load does too. One fenced store per run instead of one per
+ * callback: the store is an atomic exchange on x86, at each entry of a names-only walk.
  */
 #include "platform.h"
 #include "sched_int.h"
@@ -28,6 +35,7 @@ static int sched_worker_init(struct frd__sched *s, struct frd__sched_worker *sw,
     sw->slot = slot;
     sw->rng = 0x9E3779B97F4A7C15u * (id + 1) | 1;
     atomic_init(&sw->in_cb, 0);
+    sw->held = false;
     if (deque) {
         if (frd__deque_init(&sw->dq) < 0) {
             return FRD_ENOMEM;
@@ -406,6 +414,10 @@ void frd__sched_join(struct frd__sched *s)
 bool frd__sched_cb_enter(struct frd__sched_worker *sw)
 {
     FRD_ASSERT(sw->slot != FRD__NO_SLOT); // callbacks index per-thread state with it
+    if (sw->held) {
+        // The run's first load ordered the flag before it (see "Stopping" above).
+        return !atomic_load_explicit(&sw->sched->stop, memory_order_relaxed);
+    }
     FRD_ASSERT(atomic_load_explicit(&sw->in_cb, memory_order_relaxed) == 0); // not nested
     atomic_store(&sw->in_cb, 1);
     if (atomic_load(&sw->sched->stop)) {
@@ -417,7 +429,27 @@ bool frd__sched_cb_enter(struct frd__sched_worker *sw)
 
 void frd__sched_cb_leave(struct frd__sched_worker *sw)
 {
-    FRD_ASSERT(atomic_load_explicit(&sw->in_cb, memory_order_relaxed) == 1); // entered
+    if (!sw->held) {
+        FRD_ASSERT(atomic_load_explicit(&sw->in_cb, memory_order_relaxed) == 1); // entered
+        atomic_store_explicit(&sw->in_cb, 0, memory_order_release);
+    }
+}
+
+void frd__sched_cb_hold(struct frd__sched_worker *sw)
+{
+    FRD_ASSERT(sw->slot != FRD__NO_SLOT); // kept until the run ends
+    FRD_ASSERT(!sw->held && atomic_load_explicit(&sw->in_cb, memory_order_relaxed) == 0);
+    atomic_store(&sw->in_cb, 1);
+    sw->held = true;
+    // Sequentially consistent, as in frd__sched_cb_enter(): the plain loads of the run come
+    // after this one, which a stopper's load of the flag is ordered with.
+    (void)atomic_load(&sw->sched->stop);
+}
+
+void frd__sched_cb_unhold(struct frd__sched_worker *sw)
+{
+    FRD_ASSERT(sw->held); // (in_cb may be clear already: a stop from inside the run)
+    sw->held = false;
     atomic_store_explicit(&sw->in_cb, 0, memory_order_release);
 }
 
@@ -454,6 +486,11 @@ void frd__sched_stop(struct frd__sched *s, int code, struct frd__sched_worker *s
     int expected = 0;
     atomic_compare_exchange_strong(&s->first_err, &expected, code);
     atomic_store(&s->stop, true);
+    if (self != NULL && self->held) {
+        // Stopping from inside its own run: no callback of the run starts from now on (each
+        // sees the stop), and two workers stopping at once must not wait for each other.
+        atomic_store_explicit(&self->in_cb, 0, memory_order_release);
+    }
     uv_thread_t me = uv_thread_self();
     unsigned created = sched_created(s);
     for (unsigned i = 0; i < created; i++) {

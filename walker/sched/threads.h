@@ -113,11 +113,22 @@ int frd__sched_result(const struct frd__sched *s);
 
 /**
  * Enters a callback: marks the worker as in one, then checks the stop (both sequentially
- * consistent: see "Stopping" in threads.c). @return true to call back, false once stopped.
- * The worker must hold a slot (frd__sched_slot_hold()).
+ * consistent: see "Stopping" in threads.c); inside a run held with frd__sched_cb_hold(),
+ * checks the stop only. @return true to call back, false once stopped. The worker must hold
+ * a slot (frd__sched_slot_hold()).
  */
 bool frd__sched_cb_enter(struct frd__sched_worker *sw);
 /** Leaves a callback entered with frd__sched_cb_enter(). */
 void frd__sched_cb_leave(struct frd__sched_worker *sw);
+/**
+ * Marks the worker as in a callback for a run of them (a listing's visits, and the reports
+ * among them), so that each frd__sched_cb_enter() in the run costs a plain load of the stop
+ * flag, not a fenced store: a stop waits for the run's end (each callback after the stop
+ * sees it and does not start). Not nested; the worker holds a slot and gives it back only
+ * after frd__sched_cb_unhold().
+ */
+void frd__sched_cb_hold(struct frd__sched_worker *sw);
+/** Ends a run begun with frd__sched_cb_hold(). */
+void frd__sched_cb_unhold(struct frd__sched_worker *sw);
 
 #endif // FRD_WALKER_SCHED_THREADS_H
