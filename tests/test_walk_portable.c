@@ -261,6 +261,51 @@ static void test_walk_stop_ends_walk_with_estopped(void **state)
     }
 }
 
+/** Callbacks that all return FRD_ACTION_STOP together, once `from` visits were made: each
+ *  waits (2 s at most) until `together` are inside at once. */
+struct stop_together_ctx {
+    atomic_int visits;
+    atomic_int inside;
+    int from;
+    int together;
+};
+
+static enum frd_action stop_together_visit(const struct frd_walk_entry *we, void *udata)
+{
+    (void)we;
+    struct stop_together_ctx *s = udata;
+    if (atomic_fetch_add(&s->visits, 1) < s->from) {
+        return FRD_ACTION_CONTINUE;
+    }
+    atomic_fetch_add(&s->inside, 1);
+    for (int ms = 0; ms < 2000 && atomic_load(&s->inside) < s->together; ms++) {
+        uv_sleep(1);
+    }
+    return FRD_ACTION_STOP;
+}
+
+/*
+ * Workers whose callbacks return FRD_ACTION_STOP at the same time each stop the walk from
+ * inside a run of visits that holds their in-callback mark (walker/sched/threads.c): each
+ * stop waits for the others' marks, so each worker clears its own first, or the two wait
+ * for each other for ever. The walk ends, stopped, names only (visited in place) and with
+ * every field (visited from lists).
+ */
+static void test_walk_workers_stopping_at_once_end_the_walk(void **state)
+{
+    (void)state;
+    for (size_t i = 1; i < 3; i++) {
+        for (int names = 0; names < 2; names++) {
+            struct frd_walk_options o;
+            walk_opts(&o, names ? FRD_WALK_NAMES_ONLY : 0);
+            o.workers = worker_counts[i];
+            struct stop_together_ctx s = {.from = 8, .together = 2};
+            assert_int_equal(frd_walk(tree, &o, stop_together_visit, &s), FRD_ESTOPPED);
+            assert_true(atomic_load(&s.inside) >= 1);
+        }
+    }
+}
+
 struct cancel_ctx {
     atomic_bool cancelled; /**< set by the test thread once frd_walk_cancel() has returned */
     atomic_int late;       /**< callbacks that began after that */
@@ -522,6 +567,7 @@ int main(void)
         cmocka_unit_test(test_walk_read_tree_gives_relative_paths),
         cmocka_unit_test(test_walk_prune_skips_children),
         cmocka_unit_test(test_walk_stop_ends_walk_with_estopped),
+        cmocka_unit_test(test_walk_workers_stopping_at_once_end_the_walk),
         cmocka_unit_test(test_walk_cancel_from_another_thread_stops_callbacks),
         cmocka_unit_test(test_walk_ordered_gives_exact_sorted_order_at_1_2_8_workers),
         cmocka_unit_test(test_walk_post_order_after_all_descendants),
