@@ -580,7 +580,7 @@ static void test_iter_slow_walk_hands_over_partial_batches(void **state)
         recs_init(&a);
         assert_int_equal(callback_walk((const char *const[]){tree}, 1, &o, &a), 0);
         o.on_children = slow_children;
-        struct slow_walk sw = {0};
+        struct slow_walk sw = {.calls = 0};
         struct frd_walk_iter *it;
         assert_int_equal(frd_walk_iter_open(&it, (const char *const[]){tree}, 1, &o, &sw), 0);
         atomic_store(&sw.it, it);
