@@ -475,6 +475,15 @@ static void wait_for_a_waiting_worker(struct frd_walk_iter *it, struct frd_walk_
     fail_msg("no worker waited for room");
 }
 
+/** Sets `o` for a walk of the tree (ordered or not) and fills `a` with the callback walk's
+ *  records, which an iterator's are compared with. */
+static void tree_by_callbacks(struct frd_walk_options *o, int ordered, struct recs *a)
+{
+    walk_opts(o, ordered ? FRD_WALK_ORDERED : 0);
+    recs_init(a);
+    assert_int_equal(callback_walk((const char *const[]){tree}, 1, o, a), 0);
+}
+
 /** A consumer that stops taking: the workers run ahead up to max_buffered and wait there,
  *  never past it; then every record still arrives, and a close while they wait returns. */
 static void test_iter_slow_consumer_stays_under_the_bound(void **state)
@@ -482,10 +491,8 @@ static void test_iter_slow_consumer_stays_under_the_bound(void **state)
     (void)state;
     for (int ordered = 0; ordered < 2; ordered++) {
         struct frd_walk_options o;
-        walk_opts(&o, ordered ? FRD_WALK_ORDERED : 0);
         struct recs a;
-        recs_init(&a);
-        assert_int_equal(callback_walk((const char *const[]){tree}, 1, &o, &a), 0);
+        tree_by_callbacks(&o, ordered, &a);
         o.max_buffered = 64; // the tree has ten times as many entries
         assert_true(a.n > 10 * o.max_buffered);
 
@@ -575,10 +582,8 @@ static void test_iter_slow_walk_hands_over_partial_batches(void **state)
     (void)state;
     for (int ordered = 0; ordered < 2; ordered++) {
         struct frd_walk_options o;
-        walk_opts(&o, ordered ? FRD_WALK_ORDERED : 0);
         struct recs a;
-        recs_init(&a);
-        assert_int_equal(callback_walk((const char *const[]){tree}, 1, &o, &a), 0);
+        tree_by_callbacks(&o, ordered, &a);
         o.on_children = slow_children;
         struct slow_walk sw = {.calls = 0};
         struct frd_walk_iter *it;
