@@ -305,7 +305,9 @@ static int cannot_write(const char *path)
     return -1;
 }
 
-int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
+/** index_db_open() once; a read-only open that finds a hot journal sets *hot, says nothing
+ *  and returns -1. */
+static int db_open_once(const char *path, enum index_open_mode mode, sqlite3 **out, bool *hot)
 {
     sqlite3 *db = NULL;
     // Queries open the file read-only, so a user who may read but not write it can query it
@@ -356,7 +358,9 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
     int64_t app_id, version, tables;
     // The first read of the header is where a file that is not a database shows up.
     if (query_int(db, "PRAGMA application_id", &app_id, &rc) < 0) {
-        if (rc == SQLITE_NOTADB) {
+        if (mode == INDEX_OPEN_READ && sqlite3_extended_errcode(db) == SQLITE_READONLY_ROLLBACK) {
+            *hot = true;
+        } else if (rc == SQLITE_NOTADB) {
             fprintf(stderr, "%s: %s: not an frdindex database (%s)\n", tool_name, path,
                     sqlite3_errstr(rc));
         } else if (rc == SQLITE_CORRUPT) {
@@ -427,6 +431,55 @@ done:
 fail:
     sqlite3_close(db);
     return -1;
+}
+
+/**
+ * Rolls back the hot journal of `path`: an update killed while it committed in rollback
+ * mode (entering or leaving WAL, or when WAL could not be entered) leaves one, which a
+ * read-only connection may not play back. A read-write connection does at its first read,
+ * restoring the index as the last completed update left it. Only the owner may (see
+ * frdindex_vfs.h). @return 0, or -1 having said why.
+ */
+static int roll_back_hot_journal(const char *path)
+{
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(path, &db,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX,
+                             INDEX_VFS_NAME);
+    if (rc == SQLITE_OK && sqlite3_db_readonly(db, "main") != 1) {
+        sqlite3_busy_timeout(db, 10000);
+        rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
+    } else if (rc == SQLITE_OK) {
+        rc = SQLITE_READONLY;
+    }
+    sqlite3_close(db);
+    (void)index_vfs_refusal(); // (a refusal here is said below, as what it means)
+    if (rc != SQLITE_OK) {
+        fprintf(stderr,
+                "%s: %s: an interrupted update left its journal to roll back, which only "
+                "the index's owner can do (run 'frdindex update %s' or any query as the "
+                "owner)\n",
+                tool_name, path, path);
+        return -1;
+    }
+    return 0;
+}
+
+int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out)
+{
+    bool hot = false;
+    if (db_open_once(path, mode, out, &hot) == 0) {
+        return 0;
+    }
+    if (!hot || roll_back_hot_journal(path) < 0) {
+        return -1;
+    }
+    hot = false;
+    int rc = db_open_once(path, mode, out, &hot);
+    if (hot) {
+        fprintf(stderr, "%s: %s: the index's journal could not be rolled back\n", tool_name, path);
+    }
+    return rc;
 }
 
 int index_parse_mode(const char *arg, unsigned *mode)
