@@ -25,6 +25,16 @@
 #    define FRD__ALWAYS_INLINE inline
 #endif
 
+/** Keeps a rarely taken branch's big function out of its hot caller, whose frame (the
+ *  registers it saves at each call) then stays small. */
+#if defined(__GNUC__)
+#    define FRD__NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#    define FRD__NOINLINE __declspec(noinline)
+#else
+#    define FRD__NOINLINE
+#endif
+
 /** Size of a lister's kernel buffer: large enough that one call lists most directories. */
 #define FRD__LISTER_BUFFER_SIZE (64 * 1024)
 

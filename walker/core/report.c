@@ -249,7 +249,8 @@ static inline enum frd_action wn_visit_call(struct frd__worker *w, const struct 
     return act;
 }
 
-enum frd_action frd__visit_added(struct frd__worker *w, const struct frd_walk_entry *we)
+FRD__NOINLINE enum frd_action frd__visit_added(struct frd__worker *w,
+                                               const struct frd_walk_entry *we)
 {
     struct frd_walk *walk = w->walk;
     struct frd_walk_entry with_link;
