@@ -233,7 +233,7 @@ int main(int argc, char **argv)
     int c;
     while ((c = getopt(argc, argv, "t:sp")) != -1) {
         if (c == 't') {
-            nthreads = atoi(optarg);
+            nthreads = (int)strtol(optarg, NULL, 10);
         } else if (c == 's') {
             opt_stat = 1;
         } else if (c == 'p') {

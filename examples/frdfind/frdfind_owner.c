@@ -17,6 +17,7 @@
 #include "hash.h"
 
 #include <errno.h>
+#include <frd.h>
 #include <grp.h>
 #include <pthread.h>
 #include <pwd.h>
@@ -30,8 +31,9 @@ struct id_record {
     char *name; /**< NULL: the id has no name */
 };
 
-/** The most -j allows: one last-id slot per worker index. */
-#define MAX_WORKERS 1024
+/** One last-id slot per worker index a callback can see (the walk's cap: -j allows no more;
+ *  a larger bound only made every run zero pages it never used). */
+#define MAX_WORKERS FRD_WALK_MAX_WORKERS
 
 /** A worker's last answer (only that worker reads or writes it). */
 struct last_id {
