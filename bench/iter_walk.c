@@ -20,17 +20,17 @@ struct sums {
     char pad[64 - 3 * sizeof(uint64_t)];
 };
 
-static void add(struct sums *s, size_t path_len, const struct frd_entry *e)
+static void add(struct sums *s, size_t path_len, uint64_t size)
 {
     s->entries++;
     s->path_bytes += path_len;
-    s->size += e->size;
+    s->size += size;
 }
 
 static enum frd_action visit(const struct frd_walk_entry *we, void *udata)
 {
     struct sums *per_worker = udata;
-    add(&per_worker[we->worker], we->path_len, we->entry);
+    add(&per_worker[we->worker], we->path_len, we->entry->size);
     return FRD_ACTION_CONTINUE;
 }
 
@@ -75,7 +75,8 @@ int main(int argc, char **argv)
                 for (size_t k = 0; k < b.count; k++) {
                     const struct frd_walk_iter_record *r = &b.records[k];
                     if (r->kind == FRD_WALK_ITER_ENTRY) {
-                        add(&s[0], r->path_len, &r->entry);
+                        // (no entry in a walk of names and types: no sizes either)
+                        add(&s[0], r->path_len, r->entry != NULL ? r->entry->size : 0);
                     }
                 }
             }

@@ -24,11 +24,25 @@ WALK_GROUP_TREE() // the generated tree, made once for the group
  *  mode makes the same in every run (the concurrent mode: whichever thread comes first). */
 static bool exact_groups;
 
+/** Whether the walk compared gives names and types only (frd_walk_iter_open(): then its
+ *  records have no entry, and carry the listing's part of it themselves). */
+static bool names_only;
+
+/** Whether options ask for names and types only, as frd_walk_iter_open() says. */
+static bool opts_names_only(const struct frd_walk_options *o)
+{
+    unsigned ids = FRD_WALK_UNIQUE_FILES | FRD_WALK_UNIQUE_DIRS | FRD_WALK_LINK_GROUPS;
+    unsigned fields =
+        (o->flags & FRD_WALK_NAMES_ONLY) ? FRD_FIELD_TYPE : o->fields | FRD_FIELD_TYPE;
+    return fields == FRD_FIELD_TYPE && (o->flags & ids) == 0;
+}
+
 /** What a visit shows, from a callback's frd_walk_entry or an iterator's record. */
 struct view {
     const char *path;
     size_t path_len;
-    const struct frd_entry *e;
+    const struct frd_entry *e; // NULL: the entry is `listed`
+    struct frd_entry listed;   // what a names-only record carries
     unsigned depth, root_index;
     bool is_root, followed;
     const char *target;
@@ -39,25 +53,71 @@ struct view {
     size_t xattr_count;
 };
 
-static struct view view_of_visit(const struct frd_walk_entry *we)
+/** The part of an entry a names-only record carries: name, type, file id, error. */
+static struct frd_entry listed_part(const char *name, size_t name_len, unsigned type,
+                                    uint64_t file_id, unsigned fields, int error)
 {
-    return (struct view){
-        we->path,       we->path_len,      we->entry,       we->depth,           we->root_index,
-        we->is_root,    we->followed_link, we->link_target, we->link_target_len, we->link_group,
-        we->link_first, we->xattrs,        we->xattr_count};
+    return (struct frd_entry){.name = name,
+                              .name_len = name_len,
+                              .type = (enum frd_type)type,
+                              .file_id = file_id,
+                              .fields = fields & (FRD_FIELD_TYPE | FRD_FIELD_FILE_ID),
+                              .error = error};
 }
 
-/** A record's view; checks its extra part: NULL exactly for a plain visit. */
+/** A visit's view (in a names-only walk, the part of its entry a record carries). */
+static struct view view_of_visit(const struct frd_walk_entry *we)
+{
+    struct view v = {.path = we->path,
+                     .path_len = we->path_len,
+                     .e = we->entry,
+                     .depth = we->depth,
+                     .root_index = we->root_index,
+                     .is_root = we->is_root,
+                     .followed = we->followed_link,
+                     .target = we->link_target,
+                     .target_len = we->link_target_len,
+                     .group = we->link_group,
+                     .first = we->link_first,
+                     .xattrs = we->xattrs,
+                     .xattr_count = we->xattr_count};
+    if (names_only) {
+        const struct frd_entry *e = we->entry;
+        v.listed = listed_part(e->name, e->name_len, e->type, e->file_id, e->fields, e->error);
+        v.e = NULL;
+    }
+    return v;
+}
+
+/** A record's view; checks its entry (NULL exactly in a names-only walk, else what the
+ *  record's own members repeat) and its extra part (NULL exactly for a plain visit). */
 static struct view view_of_record(const struct frd_walk_iter_record *r)
 {
     const struct frd_walk_iter_extra *x = r->extra;
     struct view v = {.path = r->path,
                      .path_len = r->path_len,
-                     .e = &r->entry,
+                     .e = r->entry,
                      .depth = r->depth,
                      .root_index = r->root_index,
                      .is_root = r->is_root,
                      .followed = r->followed_link};
+    assert_non_null(r->name);
+    assert_int_equal(r->name[r->name_len], '\0');
+    if (!r->is_root) {
+        assert_ptr_equal(r->name, r->path + r->path_len - r->name_len);
+    }
+    if (names_only) {
+        assert_null(r->entry);
+        assert_int_equal(r->fields & ~(unsigned)(FRD_FIELD_TYPE | FRD_FIELD_FILE_ID), 0);
+        v.listed = listed_part(r->name, r->name_len, r->type, r->file_id, r->fields, r->error);
+        v.e = NULL;
+    } else {
+        const struct frd_entry *e = r->entry;
+        assert_non_null(e);
+        assert_ptr_equal(e->name, r->name);
+        assert_true(e->name_len == r->name_len && e->type == (enum frd_type)r->type &&
+                    e->file_id == r->file_id && e->fields == r->fields && e->error == r->error);
+    }
     if (r->kind == FRD_WALK_ITER_ENTRY && x == NULL) {
         return v;
     }
@@ -81,7 +141,7 @@ static struct view view_of_record(const struct frd_walk_iter_record *r)
 /** One record as text: everything a visit carries that a copy could get wrong. */
 static size_t fmt_entry(char *buf, size_t cap, const struct view *v)
 {
-    const struct frd_entry *e = v->e;
+    const struct frd_entry *e = v->e != NULL ? v->e : &v->listed;
     int g = snprintf(buf, cap, "%" PRIu64 "\t%s\t", exact_groups ? v->group : v->group != 0,
                      exact_groups && v->first != NULL ? v->first : "-");
     assert_true(g > 0 && (size_t)g < cap);
@@ -159,6 +219,7 @@ static int callback_walk(const char *const *roots, size_t nroots, const struct f
                          struct recs *out)
 {
     struct frd_walk_options oo = *o;
+    names_only = opts_names_only(o);
     oo.on_error = cb_error;
     oo.on_dir_done = (o->flags & FRD_WALK_DIR_DONE_RECORDS) ? cb_done : NULL;
     return frd_walk_roots(roots, nroots, &oo, cb_visit, out);
@@ -169,6 +230,7 @@ static int iter_walk(const char *const *roots, size_t nroots, const struct frd_w
                      struct recs *out, size_t *batches)
 {
     struct frd_walk_iter *it;
+    names_only = opts_names_only(o);
     assert_int_equal(frd_walk_iter_open(&it, roots, nroots, o, NULL), 0);
     struct frd_walk_iter_batch b;
     int rc;
@@ -645,7 +707,7 @@ static void test_iter_directory_numbers_and_done_records(void **state)
                 }
                 assert_int_equal(r->kind, FRD_WALK_ITER_ENTRY);
                 entries++;
-                if (r->entry.type == FRD_TYPE_DIR) {
+                if (r->type == FRD_TYPE_DIR) {
                     assert_true(r->dir_id != 0);
                     int n = snprintf(buf, sizeof(buf), "%020" PRIu64 "\t%s", r->dir_id, r->path);
                     recs_add(&dirs, buf, (size_t)n);

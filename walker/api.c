@@ -351,6 +351,11 @@ int frd__walk_launch(struct frd_walk *walk, struct frd_walk **out, void (*ended)
     return walk_launch(walk, out);
 }
 
+bool frd__walk_names_only(const struct frd_walk *walk)
+{
+    return walk->plan.names_only;
+}
+
 void frd__walk_discard(struct frd_walk *walk)
 {
     walk_free(walk);

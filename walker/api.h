@@ -11,6 +11,7 @@
 
 #include "frd.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /** Copies the caller's options as a walk does (struct_size, later members at their
@@ -29,6 +30,10 @@ int frd__walk_prepare(struct frd_walk **out, const char *const *roots, size_t nr
  */
 int frd__walk_launch(struct frd_walk *walk, struct frd_walk **out, void (*ended)(void *ctx),
                      void *ctx);
+
+/** Whether a walk made by frd__walk_prepare() gives names and types only (no field asked
+ *  beyond FRD_FIELD_TYPE, nor any that FRD_WALK_UNIQUE_* or FRD_WALK_LINK_GROUPS need). */
+bool frd__walk_names_only(const struct frd_walk *walk);
 
 /** Frees a walk that frd__walk_prepare() made and that never ran. */
 void frd__walk_discard(struct frd_walk *walk);

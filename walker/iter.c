@@ -5,9 +5,12 @@
  * The pull iterator (frd_walk_iter_open(), _next(), _close(), _stats()): a background walk
  * whose hooks copy each visit, error and finished directory into a record of a batch, one
  * batch per callback slot (frd_walk_entry.worker: one writer at a time, no lock per
- * record). A full batch goes on a queue the consumer pops under one mutex; a consumer
- * asleep on an empty queue is woken when ITER_WAKE_BATCHES are queued, when a worker waits
- * for room, at the end, or by itself every ITER_NOTICE_NS.
+ * record). A record holds what a listing gives; the entry's stat fields (struct frd_entry)
+ * go into the batch's arena with the path, except in a walk of names and types, which has
+ * none: the record and the path are then all a visit writes. A full batch goes on a queue
+ * the consumer pops under one mutex; a consumer asleep on an empty queue is woken when
+ * ITER_WAKE_BATCHES are queued, when a worker waits for room, at the end, or by itself
+ * every ITER_NOTICE_NS.
  *
  * The bound: a worker reserves room for a whole batch (batch_records) before it fills one,
  * and the room comes back when the consumer is done with that batch (its next call), so the
@@ -44,7 +47,7 @@ enum {
     // the consumer's) are memory touched afresh, page faults and cache misses, so they are
     // not larger; wake-ups are cut by ITER_WAKE_BATCHES instead.
     ITER_BATCH_MAX = 1024,
-    ITER_ARENA_PER_RECORD = 128, // a batch's first arena: bytes per record
+    ITER_ARENA_PER_RECORD = 128, // a batch's first arena: bytes per record, and its entry's
     ITER_LINE = 64,              // the records' alignment: a cache line
     // A consumer that sleeps is woken when this many batches are queued (or a worker waits
     // for room, or the walk ends), not for each: a wake-up costs a futex call and two
@@ -54,15 +57,17 @@ enum {
     ITER_WAKE_BATCHES = 4,
 };
 
+// A record's worker member holds every worker's number.
+_Static_assert(FRD_WALK_MAX_WORKERS - 1 <= UINT16_MAX, "frd_walk_iter_record.worker too narrow");
+
 /** A sleeping consumer looks at the queue at least this often (ns): a batch queued while
  *  fewer than ITER_WAKE_BATCHES are reaches it within this time even in a slow walk; and
  *  a consumer that has found the queue empty for this long asks for partial batches. */
 #define ITER_NOTICE_NS 20000000u
 
-/** A batch: its records, and an arena holding their strings. The arena grows only while the
- *  batch is empty, so the records' pointers into it never move. The records follow the batch
- *  in its block, from a cache line's start (a record is three lines: a consumer reading a
- *  record's first members touches one line, not two). */
+/** A batch: its records, and an arena holding their strings and entries. The arena grows
+ *  only while the batch is empty, so the records' pointers into it never move. The records
+ *  follow the batch in its block, from a cache line's start. */
 struct iter_batch {
     struct iter_batch *next;
     size_t n; // records, set when the batch is handed over
@@ -103,6 +108,12 @@ struct frd_walk_iter {
     bool nomem;   // a batch could not be allocated: the walk stopped
     bool joined;
     bool opt_in; // the walk may give link targets, extended attributes or hard-link groups
+    // Arena bytes a visit's entry takes (with room to align it): 0 in a walk of names and
+    // types only, whose records carry no entry.
+    size_t entry_need;
+    // Of an entry's fields, those its record says it has: all, but in a walk of names and
+    // types those the record itself holds.
+    unsigned fields_kept;
     int result;
     uint64_t empty_since; // uv_hrtime() the consumer found the queue empty; 0: not waiting
     uint64_t asks;        // times it asked for partial batches
@@ -228,7 +239,8 @@ static struct iter_batch *batch_take(struct frd_walk_iter *it, size_t need)
         char *p = (char *)(b + 1);
         b->recs = (void *)(p + (ITER_LINE - (uintptr_t)p % ITER_LINE) % ITER_LINE);
     }
-    if (b != NULL && FRD__RESERVE(b->arena, b->acap, need, it->bs * ITER_ARENA_PER_RECORD) < 0) {
+    if (b != NULL && FRD__RESERVE(b->arena, b->acap, need,
+                                  it->bs * (ITER_ARENA_PER_RECORD + it->entry_need)) < 0) {
         batch_free(b);
         b = NULL;
     }
@@ -327,7 +339,7 @@ static inline const char *put_str(char **mem, const char *s, size_t len)
 }
 
 /** Room for an object of `size` bytes and alignment `align` at *mem. @return it. */
-static void *put_obj(char **mem, size_t size, size_t align)
+static inline void *put_obj(char **mem, size_t size, size_t align)
 {
     char *p = *mem + ((align - (uintptr_t)*mem % align) % align);
     *mem = p + size;
@@ -406,24 +418,40 @@ static struct frd_walk_iter_extra *put_extra(const struct frd_walk_entry *we, ch
     return x;
 }
 
+/** The arena's copy of a visit's entry (room from entry_need), its name `name`. */
+static inline struct frd_entry *put_entry(char **mem, const struct frd_entry *e, const char *name)
+{
+    struct frd_entry *c = put_obj(mem, sizeof(*c), _Alignof(struct frd_entry));
+    *c = *e;
+    c->name = name;
+    return c;
+}
+
 /**
- * Writes every member of a visit's record but dir_id and extra, its path at *mem (moved on),
- * and its name after the path when `name_apart` (a root whose path does not end with it).
+ * Writes every member of a visit's record but dir_id and extra: its path at *mem (moved on),
+ * its name after the path when `name_apart` (a root whose path does not end with it), and
+ * its entry but in a walk of names and types.
  */
-static inline void put_visit(struct frd_walk_iter_record *r, const struct frd_walk_entry *we,
-                             enum frd_walk_iter_kind kind, char **mem, bool name_apart)
+static inline void put_visit(const struct frd_walk_iter *it, struct frd_walk_iter_record *r,
+                             const struct frd_walk_entry *we, enum frd_walk_iter_kind kind,
+                             char **mem, bool name_apart)
 {
     const struct frd_entry *e = we->entry;
-    r->kind = kind;
-    r->depth = we->depth;
     r->path = put_str(mem, we->path, we->path_len);
-    r->path_len = we->path_len;
-    r->entry = *e;
-    r->entry.name =
-        name_apart ? put_str(mem, e->name, e->name_len) : r->path + r->path_len - e->name_len;
+    r->name =
+        name_apart ? put_str(mem, e->name, e->name_len) : r->path + we->path_len - e->name_len;
+    r->entry = it->entry_need != 0 ? put_entry(mem, e, r->name) : NULL;
     r->parent_id = (uint64_t)(uintptr_t)we->parent_state;
+    r->file_id = e->file_id;
+    r->path_len = (uint32_t)we->path_len;
+    r->name_len = (uint32_t)e->name_len;
+    r->depth = we->depth;
     r->root_index = we->root_index;
-    r->worker = we->worker;
+    r->error = e->error;
+    r->fields = e->fields & it->fields_kept;
+    r->kind = (uint8_t)kind;
+    r->type = (uint8_t)e->type;
+    r->worker = (uint16_t)we->worker;
     r->is_root = we->is_root;
     r->followed_link = we->followed_link;
     r->persistent_ids = we->persistent_ids;
@@ -440,13 +468,13 @@ static struct frd_walk_iter_record *put_entry_extra(struct frd_walk_iter *it, st
 {
     // Below a root the name ends the path (frd.h): compared only for a root.
     bool apart = we->is_root && !name_in_path(we);
-    size_t need =
-        we->path_len + 1 + (apart ? we->entry->name_len + 1 : 0) + (extra ? extra_need(we) : 0);
+    size_t need = we->path_len + 1 + (apart ? we->entry->name_len + 1 : 0) + it->entry_need +
+                  (extra ? extra_need(we) : 0);
     struct frd_walk_iter_record *r = slot_record(it, s, need);
     if (r == NULL) {
         return NULL;
     }
-    put_visit(r, we, kind, &s->mem, apart);
+    put_visit(it, r, we, kind, &s->mem, apart);
     r->extra = extra ? put_extra(we, &s->mem) : NULL;
     return r;
 }
@@ -479,8 +507,9 @@ static enum frd_action visit_slow(struct frd_walk_iter *it, const struct frd_wal
 /**
  * A visit's record. The fast path, most of a walk, is a plain visit below a root (the walk
  * has no opt-in fields, or this entry none) with room in the slot's batch for it and one
- * more record (so no hand-over), the consumer asking for nothing: it writes the record, then
- * copies the path last, with nothing left to do after that call.
+ * more record (so no hand-over), the consumer asking for nothing: it writes the record (and
+ * the entry, but in a walk of names and types), then copies the path last, with nothing
+ * left to do after that call.
  */
 static enum frd_action iter_visit(const struct frd_walk_entry *we, void *udata)
 {
@@ -490,28 +519,43 @@ static enum frd_action iter_visit(const struct frd_walk_entry *we, void *udata)
     char *d = s->mem;
     const char *path = we->path;
     size_t len = we->path_len;
+    size_t need = it->entry_need;
     if (we->is_root || (it->opt_in && entry_has_extra(we)) || s->rec_end - r < 2 ||
-        (size_t)(s->mem_end - d) <= len || slot_asked(it, s)) {
+        (size_t)(s->mem_end - d) <= len + need || slot_asked(it, s)) {
         return visit_slow(it, we);
     }
     FRD_ASSERT(name_in_path(we));
     const struct frd_entry *e = we->entry;
     s->rec = r + 1;
+    struct frd_entry *copy = NULL;
+    if (need != 0) {
+        copy = put_obj(&d, sizeof(*copy), _Alignof(struct frd_entry));
+    }
     s->mem = d + len + 1;
-    r->kind = FRD_WALK_ITER_ENTRY;
-    r->depth = we->depth;
+    const char *name = d + len - e->name_len;
+    if (copy != NULL) {
+        *copy = *e;
+        copy->name = name;
+    }
     r->path = d;
-    r->path_len = len;
-    r->entry = *e;
-    r->entry.name = d + len - e->name_len;
+    r->name = name;
+    r->entry = copy;
+    r->extra = NULL;
     r->dir_id = we->dir_state != NULL ? dir_number(it, s, we) : 0;
     r->parent_id = (uint64_t)(uintptr_t)we->parent_state;
+    r->file_id = e->file_id;
+    r->path_len = (uint32_t)len;
+    r->name_len = (uint32_t)e->name_len;
+    r->depth = we->depth;
     r->root_index = we->root_index;
-    r->worker = we->worker;
+    r->error = e->error;
+    r->fields = e->fields & it->fields_kept;
+    r->kind = FRD_WALK_ITER_ENTRY;
+    r->type = (uint8_t)e->type;
+    r->worker = (uint16_t)we->worker;
     r->is_root = false;
     r->followed_link = we->followed_link;
     r->persistent_ids = we->persistent_ids;
-    r->extra = NULL;
     d[len] = '\0';
     memcpy(d, path, len);
     return FRD_ACTION_CONTINUE;
@@ -549,12 +593,12 @@ static enum frd_action iter_error(const struct frd_walk_error *err, void *udata)
         x->other_path = put_str(&s->mem, err->other_path, olen);
     }
     *r = (struct frd_walk_iter_record){
-        .kind = FRD_WALK_ITER_ERROR,
-        .depth = err->depth,
         .path = put_str(&s->mem, err->path, plen),
-        .path_len = plen,
-        .worker = err->worker,
         .extra = x,
+        .path_len = (uint32_t)plen,
+        .depth = err->depth,
+        .kind = FRD_WALK_ITER_ERROR,
+        .worker = (uint16_t)err->worker,
     };
     slot_record_done(it, s);
     return it->on_error != NULL ? it->on_error(err, it->udata) : FRD_ACTION_CONTINUE;
@@ -664,6 +708,9 @@ int frd_walk_iter_open(struct frd_walk_iter **out, const char *const *roots, siz
     }
     if (rc == 0) {
         it->nslots = frd_walk_workers(walk);
+        bool names_only = frd__walk_names_only(walk);
+        it->entry_need = names_only ? 0 : sizeof(struct frd_entry) + _Alignof(struct frd_entry);
+        it->fields_kept = names_only ? FRD_FIELD_TYPE | FRD_FIELD_FILE_ID : ~0u;
         if (it->cap < it->nslots) {
             it->cap = it->nslots; // a record per worker at least
         }

@@ -1434,8 +1434,8 @@ enum frd_walk_iter_kind {
  * iterator fills it and the caller only reads it, so it grows at its end.
  */
 struct frd_walk_iter_extra {
-    /** FRD_WALK_ITER_ERROR: the negative code; 0 otherwise (see entry.error for a failed
-     *  stat, which is reported by an error record first, as with callbacks) */
+    /** FRD_WALK_ITER_ERROR: the negative code; 0 otherwise (see the record's error for a
+     *  failed stat, which is reported by an error record first, as with callbacks) */
     int code;
     enum frd_op call; /**< FRD_WALK_ITER_ERROR: the kind of call that failed */
     /** FRD_WALK_ITER_ERROR: the platform call's name (static storage); NULL otherwise */
@@ -1466,10 +1466,11 @@ struct frd_walk_iter_extra {
  * frd_walk_iter_next() or frd_walk_iter_close() on it. Growth (ABI): the iterator fills it
  * and the caller only reads it, so it grows at its end.
  *
- * A record is small (192 bytes, three cache lines, on 64-bit systems) and the same for
- * every walk: what only some records carry is behind `extra`, which is NULL for a plain
- * visit (one with no link target, no extended attributes and no hard-link group), so a walk
- * of names or metadata writes and reads nothing more per entry.
+ * A record is small (88 bytes on 64-bit systems): what a listing gives (path, name, type,
+ * file id) and the walk's numbers are in it; what a stat gives is behind `entry`, NULL in a
+ * walk of names and types only, so such a walk writes and reads no more per entry than it
+ * uses; what only some records carry is behind `extra`, NULL for a plain visit (one with no
+ * link target, no extended attributes and no hard-link group).
  *
  * Per-directory context: the consumer cannot store a state in a directory's visit as a
  * callback does (the walk is ahead of it), so each directory the walk may enter carries a
@@ -1480,31 +1481,47 @@ struct frd_walk_iter_extra {
  * interleave.
  */
 struct frd_walk_iter_record {
-    enum frd_walk_iter_kind kind;
-    unsigned depth; /**< 0 for a root, 1 for its entries, ... */
     /** The path, NUL-terminated, as frd_walk_entry.path (an error: as
      *  frd_walk_error.path) */
     const char *path;
-    size_t path_len; /**< bytes in path */
-    /** FRD_WALK_ITER_ENTRY, FRD_WALK_ITER_DIR_DONE: the entry as the visit saw it (name
-     *  points into path; error set when its stat failed); zero for an error record */
-    struct frd_entry entry;
+    /** FRD_WALK_ITER_ENTRY, FRD_WALK_ITER_DIR_DONE: the entry's name, NUL-terminated (below
+     *  a root, the last name_len bytes of path); NULL for an error record */
+    const char *name;
+    /** FRD_WALK_ITER_ENTRY, FRD_WALK_ITER_DIR_DONE: the entry as the visit saw it, every
+     *  field the walk gives (its name is `name`; error set when its stat failed). NULL in a
+     *  walk of names and types only (no field asked beyond FRD_FIELD_TYPE: see
+     *  frd_walk_iter_open()), whose records carry what a listing gives in the members
+     *  below (name_len, type, file_id, fields, error), and for an error record. */
+    const struct frd_entry *entry;
+    /** NULL for a plain visit; never NULL for an error or a finished directory, nor for a
+     *  visit with a link target, extended attributes or a hard-link group (all its members
+     *  are zero or NULL where the record has no such thing) */
+    const struct frd_walk_iter_extra *extra;
     /** A directory the walk may enter (FRD_WALK_ITER_ENTRY of a directory): its number,
      *  never 0, unique in this walk; FRD_WALK_ITER_DIR_DONE: the finished directory's; 0
      *  otherwise. */
     uint64_t dir_id;
     /** The dir_id of the directory holding this entry; 0 for a root and for an error. */
     uint64_t parent_id;
-    unsigned root_index; /**< as frd_walk_entry.root_index (0 for an error record) */
+    uint64_t file_id;  /**< as entry->file_id (with FRD_FIELD_FILE_ID in fields); else 0 */
+    uint32_t path_len; /**< bytes in path */
+    uint32_t name_len; /**< bytes in name (0 for an error record) */
+    unsigned depth;    /**< 0 for a root, 1 for its entries, ... */
+    /** as frd_walk_entry.root_index (0 for an error record) */
+    unsigned root_index;
+    /** as entry->error: 0, or the negative code of the stat that failed for this entry
+     *  (reported by an error record first, as with callbacks); 0 for an error record */
+    int error;
+    /** as entry->fields: enum frd_field bits saying which members of entry hold data (in a
+     *  walk of names and types: FRD_FIELD_TYPE, and FRD_FIELD_FILE_ID with file_id) */
+    unsigned fields;
+    uint8_t kind; /**< enum frd_walk_iter_kind: what the record is */
+    uint8_t type; /**< enum frd_type: as entry->type (FRD_TYPE_UNKNOWN for an error) */
     /** the worker that made the record, as frd_walk_entry.worker (0 in the ordered mode) */
-    unsigned worker;
+    uint16_t worker;
     bool is_root;        /**< as frd_walk_entry.is_root */
     bool followed_link;  /**< as frd_walk_entry.followed_link */
     bool persistent_ids; /**< as frd_walk_entry.persistent_ids */
-    /** NULL for a plain visit; never NULL for an error or a finished directory, nor for a
-     *  visit with a link target, extended attributes or a hard-link group (all its members
-     *  are zero or NULL where the record has no such thing) */
-    const struct frd_walk_iter_extra *extra;
 };
 
 /** A batch of records (frd_walk_iter_next()): `count` records from `records[0]`. */
@@ -1539,7 +1556,10 @@ struct frd_walk_iter_stats {
  * on_progress, and on_error, called after the error's record is queued: it says whether
  * the walk goes on (without it, the walk goes on after every error; errors reach the
  * consumer as records either way). The workers start at once and run ahead of the consumer
- * up to max_buffered records. NULL opts means the defaults.
+ * up to max_buffered records. NULL opts means the defaults. A walk of names and types only
+ * (FRD_WALK_NAMES_ONLY, or fields of FRD_FIELD_TYPE alone, without FRD_WALK_UNIQUE_FILES,
+ * FRD_WALK_UNIQUE_DIRS or FRD_WALK_LINK_GROUPS, which need ids) gives records without
+ * `entry`: their name, type, file id and error are in the record itself.
  * @return 0 with *out set, or a negative code (FRD_EINVAL for NULL out or roots, no roots,
  * a NULL root, bad options, or a hook the iterator cannot run; FRD_ENOMEM; FRD_EAGAIN when
  * not one thread could be started): then *out is untouched and nothing ran. Failures of the

@@ -66,9 +66,11 @@ constexpr size_t kNsFields = 4;            // int64 ns times per entry with stat
 constexpr uint32_t kMaxXattrValue = 65536; // xattrValueMax: Linux's largest value (XATTR_SIZE_MAX)
 // How long a fetch waits for the walk before it looks whether the walk was cancelled (ms).
 constexpr unsigned kWaitMs = 10;
-// The bytes the iterator may hold per record it buffers: the record and its strings (the
-// iterator's first arena is 128 bytes a record).
-constexpr size_t kRecordBytes = sizeof(struct frd_walk_iter_record) + 128;
+// The bytes the iterator may hold per record it buffers: the record, its entry (with stats;
+// a walk of names and types has none) and its strings (the iterator's first arena is 128
+// bytes a record, and room for the entries).
+constexpr size_t kRecordBytes =
+    sizeof(struct frd_walk_iter_record) + sizeof(struct frd_entry) + 128;
 
 // The layout of a batch's block, for `cap` entries: with stats, kNumFields doubles and
 // kNsFields int64 per entry first, then the directory starts and the name ends (uint32) and
@@ -413,23 +415,22 @@ void Take(State *st, Batch *b, const struct frd_walk_iter_record &r)
         TakeError(st, r);
         return;
     }
-    const struct frd_entry *e = &r.entry;
     if (r.kind != FRD_WALK_ITER_ENTRY) {
         return;
     }
     if (r.is_root) {
-        if (e->type != FRD_TYPE_DIR) {
+        if (r.type != FRD_TYPE_DIR) {
             SetError(st, FRD_ENOTDIR, "scandir", st->cfg.root);
         }
         return;
     }
-    if (!(st->cfg.typeMask & (1u << e->type))) {
+    if (!(st->cfg.typeMask & (1u << r.type))) {
         return;
     }
     const Layout &lay = st->cfg.layout;
     const char *rel = r.path + st->cfg.relOff;
     size_t relLen = r.path_len - st->cfg.relOff;
-    size_t nameLen = e->name_len <= relLen ? e->name_len : relLen;
+    size_t nameLen = r.name_len <= relLen ? r.name_len : relLen;
     size_t dirLen = relLen - nameLen;
     if (dirLen > 0) {
         dirLen--; // the '/' before the name
@@ -451,10 +452,11 @@ void Take(State *st, Batch *b, const struct frd_walk_iter_record &r)
     const uint32_t end = static_cast<uint32_t>(b->names.size());
     memcpy(b->block + lay.nameEnd + b->count * sizeof(uint32_t), &end, sizeof(end));
     b->names.push_back('\0');
-    b->block[lay.types + b->count] = static_cast<uint8_t>(e->type);
+    b->block[lay.types + b->count] = r.type;
     if (st->cfg.extras) {
         TakeExtra(st->cfg, b, r);
     }
+    const struct frd_entry *e = r.entry; // with stats, never NULL (not a names-only walk)
     if (st->cfg.stats && st->cfg.bigint) {
         // The same 8 bytes a field; the ms times (the last four) are left 0: JavaScript
         // derives them from the ns times, as fs does for BigIntStats.

@@ -87,18 +87,20 @@ static void shared_free(struct shared *s)
     free(s);
 }
 
-/** An Entry's record of a visit. */
+/** An Entry's record of a visit (a walk of names and types gives no entry: what a listing
+ *  gives is in the record, the rest is none). */
 static void rec_from(struct rec *r, const struct frd_walk_iter_record *w)
 {
-    const struct frd_entry *e = &w->entry;
+    static const struct frd_entry none;
+    const struct frd_entry *e = w->entry != NULL ? w->entry : &none;
     r->path_len = w->path_len;
-    r->name_len = e->name_len;
-    r->type = (int)e->type;
-    r->fields = e->fields;
+    r->name_len = w->name_len;
+    r->type = (int)w->type;
+    r->fields = w->fields;
     r->depth = w->depth;
-    r->code = e->error;
+    r->code = w->error;
     r->size = e->size;
-    r->ino = e->file_id;
+    r->ino = w->file_id;
     r->dev = e->dev;
     r->mtime_ns = e->mtime_ns;
     r->atime_ns = e->atime_ns;
@@ -483,7 +485,7 @@ static int walker_record(WalkerObject *self, const struct frd_walk_iter_record *
         // A root that is no directory (a file, or a link to one) cannot be listed: an
         // error, as os.scandir() raises NotADirectoryError (one whose stat failed was
         // reported by the walk already).
-        if (r->entry.type != FRD_TYPE_DIR && r->entry.error == 0) {
+        if (r->type != FRD_TYPE_DIR && r->error == 0) {
             return walker_error(self, r->path, r->path_len, FRD_ENOTDIR, FRD_OP_OPEN, 0);
         }
         return 0;
