@@ -6,8 +6,8 @@
  * whose hooks copy each visit, error and finished directory into a record of a batch, one
  * batch per callback slot (frd_walk_entry.worker: one writer at a time, no lock per
  * record). A record holds what a listing gives; the entry's stat fields (struct frd_entry)
- * go into the batch's arena with the path, except in a walk of names and types, which has
- * none: the record and the path are then all a visit writes. A full batch goes on a queue
+ * go into an array of the batch beside its records, except in a walk of names and types,
+ * which has none: the record and the path are then all a visit writes. A full batch goes on a queue
  * the consumer pops under one mutex; a consumer asleep on an empty queue is woken when
  * ITER_WAKE_BATCHES are queued, when a worker waits for room, at the end, or by itself
  * every ITER_NOTICE_NS.
@@ -47,7 +47,7 @@ enum {
     // the consumer's) are memory touched afresh, page faults and cache misses, so they are
     // not larger; wake-ups are cut by ITER_WAKE_BATCHES instead.
     ITER_BATCH_MAX = 1024,
-    ITER_ARENA_PER_RECORD = 128, // a batch's first arena: bytes per record, and its entry's
+    ITER_ARENA_PER_RECORD = 128, // a batch's first arena: bytes per record
     ITER_LINE = 64,              // the records' alignment: a cache line
     // A consumer that sleeps is woken when this many batches are queued (or a worker waits
     // for room, or the walk ends), not for each: a wake-up costs a futex call and two
@@ -65,15 +65,17 @@ _Static_assert(FRD_WALK_MAX_WORKERS - 1 <= UINT16_MAX, "frd_walk_iter_record.wor
  *  a consumer that has found the queue empty for this long asks for partial batches. */
 #define ITER_NOTICE_NS 20000000u
 
-/** A batch: its records, and an arena holding their strings and entries. The arena grows
- *  only while the batch is empty, so the records' pointers into it never move. The records
- *  follow the batch in its block, from a cache line's start. */
+/** A batch: its records, their entries (none in a walk of names and types), and an arena
+ *  holding their strings. The arena grows only while the batch is empty, so the records'
+ *  pointers into it never move. The records, then the entries, follow the batch in its
+ *  block, from a cache line's start. */
 struct iter_batch {
     struct iter_batch *next;
     size_t n; // records, set when the batch is handed over
     char *arena;
     size_t acap;
     struct frd_walk_iter_record *recs;
+    struct frd_entry *ents; // as many as records; NULL in a walk of names and types
 };
 
 /** What one callback slot fills: its batch, where its next record and bytes go, and the
@@ -83,9 +85,10 @@ struct iter_slot {
     struct iter_batch *cur;
     struct frd_walk_iter_record *rec, *rec_end; // cur's next record, and its end
     char *mem, *mem_end;                        // cur's free arena bytes
+    struct frd_entry *ent;                      // cur's next entry (NULL: the walk has none)
     uint64_t next_id;
     unsigned asked; // the consumer's last `ask` this slot answered
-    char pad[64 - 4 * sizeof(void *) - sizeof(struct iter_batch *) - sizeof(uint64_t) -
+    char pad[64 - 5 * sizeof(void *) - sizeof(struct iter_batch *) - sizeof(uint64_t) -
              sizeof(unsigned)];
 };
 
@@ -107,10 +110,8 @@ struct frd_walk_iter {
     bool ended;   // every walk thread has run to its end
     bool nomem;   // a batch could not be allocated: the walk stopped
     bool joined;
-    bool opt_in; // the walk may give link targets, extended attributes or hard-link groups
-    // Arena bytes a visit's entry takes (with room to align it): 0 in a walk of names and
-    // types only, whose records carry no entry.
-    size_t entry_need;
+    bool opt_in;     // the walk may give link targets, extended attributes or hard-link groups
+    bool names_only; // a walk of names and types: records without entries
     // Of an entry's fields, those its record says it has: all, but in a walk of names and
     // types those the record itself holds.
     unsigned fields_kept;
@@ -184,6 +185,7 @@ static struct iter_batch *slot_detach(struct iter_slot *s)
     s->cur = NULL;
     s->rec = s->rec_end = NULL;
     s->mem = s->mem_end = NULL;
+    s->ent = NULL;
     return b;
 }
 
@@ -234,13 +236,16 @@ static struct iter_batch *batch_take(struct frd_walk_iter *it, size_t need)
         it->spare = b->next;
     }
     uv_mutex_unlock(&it->mu);
-    if (b == NULL &&
-        (b = frd__calloc(1, sizeof(*b) + ITER_LINE + it->bs * sizeof(*b->recs))) != NULL) {
+    // The records from a line's start, the entries from the next line's after them.
+    size_t rbytes = (it->bs * sizeof(*b->recs) + ITER_LINE - 1) / ITER_LINE * ITER_LINE;
+    size_t ebytes = it->names_only ? 0 : it->bs * sizeof(*b->ents);
+    if (b == NULL && (b = frd__calloc(1, sizeof(*b) + ITER_LINE + rbytes + ebytes)) != NULL) {
         char *p = (char *)(b + 1);
-        b->recs = (void *)(p + (ITER_LINE - (uintptr_t)p % ITER_LINE) % ITER_LINE);
+        p += (ITER_LINE - (uintptr_t)p % ITER_LINE) % ITER_LINE;
+        b->recs = (void *)p;
+        b->ents = it->names_only ? NULL : (void *)(p + rbytes);
     }
-    if (b != NULL && FRD__RESERVE(b->arena, b->acap, need,
-                                  it->bs * (ITER_ARENA_PER_RECORD + it->entry_need)) < 0) {
+    if (b != NULL && FRD__RESERVE(b->arena, b->acap, need, it->bs * ITER_ARENA_PER_RECORD) < 0) {
         batch_free(b);
         b = NULL;
     }
@@ -297,6 +302,7 @@ static bool slot_refill(struct frd_walk_iter *it, struct iter_slot *s, size_t ne
         s->cur = b;
         s->rec = b->recs;
         s->rec_end = b->recs + it->bs;
+        s->ent = b->ents;
     }
     s->mem = b->arena;
     s->mem_end = b->arena + b->acap;
@@ -418,29 +424,35 @@ static struct frd_walk_iter_extra *put_extra(const struct frd_walk_entry *we, ch
     return x;
 }
 
-/** The arena's copy of a visit's entry (room from entry_need), its name `name`. */
-static inline struct frd_entry *put_entry(char **mem, const struct frd_entry *e, const char *name)
+/** The slot's copy of a visit's entry, its name `name`. @return it; NULL in a walk of names
+ *  and types (no entries). */
+static inline struct frd_entry *put_entry(struct iter_slot *s, const struct frd_entry *e,
+                                          const char *name)
 {
-    struct frd_entry *c = put_obj(mem, sizeof(*c), _Alignof(struct frd_entry));
-    *c = *e;
-    c->name = name;
+    struct frd_entry *c = s->ent;
+    if (c != NULL) {
+        s->ent = c + 1;
+        *c = *e;
+        c->name = name;
+    }
     return c;
 }
 
 /**
- * Writes every member of a visit's record but dir_id and extra: its path at *mem (moved on),
- * its name after the path when `name_apart` (a root whose path does not end with it), and
- * its entry but in a walk of names and types.
+ * Writes every member of a visit's record but dir_id and extra, its path in the slot's
+ * arena, its name after the path when `name_apart` (a root whose path does not end with
+ * it), and its entry but in a walk of names and types.
  */
-static inline void put_visit(const struct frd_walk_iter *it, struct frd_walk_iter_record *r,
-                             const struct frd_walk_entry *we, enum frd_walk_iter_kind kind,
-                             char **mem, bool name_apart)
+static inline void put_visit(const struct frd_walk_iter *it, struct iter_slot *s,
+                             struct frd_walk_iter_record *r, const struct frd_walk_entry *we,
+                             enum frd_walk_iter_kind kind, bool name_apart)
 {
+    char **mem = &s->mem;
     const struct frd_entry *e = we->entry;
     r->path = put_str(mem, we->path, we->path_len);
     r->name =
         name_apart ? put_str(mem, e->name, e->name_len) : r->path + we->path_len - e->name_len;
-    r->entry = it->entry_need != 0 ? put_entry(mem, e, r->name) : NULL;
+    r->entry = put_entry(s, e, r->name);
     r->parent_id = (uint64_t)(uintptr_t)we->parent_state;
     r->file_id = e->file_id;
     r->path_len = (uint32_t)we->path_len;
@@ -468,13 +480,13 @@ static struct frd_walk_iter_record *put_entry_extra(struct frd_walk_iter *it, st
 {
     // Below a root the name ends the path (frd.h): compared only for a root.
     bool apart = we->is_root && !name_in_path(we);
-    size_t need = we->path_len + 1 + (apart ? we->entry->name_len + 1 : 0) + it->entry_need +
-                  (extra ? extra_need(we) : 0);
+    size_t need =
+        we->path_len + 1 + (apart ? we->entry->name_len + 1 : 0) + (extra ? extra_need(we) : 0);
     struct frd_walk_iter_record *r = slot_record(it, s, need);
     if (r == NULL) {
         return NULL;
     }
-    put_visit(it, r, we, kind, &s->mem, apart);
+    put_visit(it, s, r, we, kind, apart);
     r->extra = extra ? put_extra(we, &s->mem) : NULL;
     return r;
 }
@@ -519,27 +531,18 @@ static enum frd_action iter_visit(const struct frd_walk_entry *we, void *udata)
     char *d = s->mem;
     const char *path = we->path;
     size_t len = we->path_len;
-    size_t need = it->entry_need;
     if (we->is_root || (it->opt_in && entry_has_extra(we)) || s->rec_end - r < 2 ||
-        (size_t)(s->mem_end - d) <= len + need || slot_asked(it, s)) {
+        (size_t)(s->mem_end - d) <= len || slot_asked(it, s)) {
         return visit_slow(it, we);
     }
     FRD_ASSERT(name_in_path(we));
     const struct frd_entry *e = we->entry;
     s->rec = r + 1;
-    struct frd_entry *copy = NULL;
-    if (need != 0) {
-        copy = put_obj(&d, sizeof(*copy), _Alignof(struct frd_entry));
-    }
     s->mem = d + len + 1;
     const char *name = d + len - e->name_len;
-    if (copy != NULL) {
-        *copy = *e;
-        copy->name = name;
-    }
     r->path = d;
     r->name = name;
-    r->entry = copy;
+    r->entry = put_entry(s, e, name);
     r->extra = NULL;
     r->dir_id = we->dir_state != NULL ? dir_number(it, s, we) : 0;
     r->parent_id = (uint64_t)(uintptr_t)we->parent_state;
@@ -708,9 +711,8 @@ int frd_walk_iter_open(struct frd_walk_iter **out, const char *const *roots, siz
     }
     if (rc == 0) {
         it->nslots = frd_walk_workers(walk);
-        bool names_only = frd__walk_names_only(walk);
-        it->entry_need = names_only ? 0 : sizeof(struct frd_entry) + _Alignof(struct frd_entry);
-        it->fields_kept = names_only ? FRD_FIELD_TYPE | FRD_FIELD_FILE_ID : ~0u;
+        it->names_only = frd__walk_names_only(walk);
+        it->fields_kept = it->names_only ? FRD_FIELD_TYPE | FRD_FIELD_FILE_ID : ~0u;
         if (it->cap < it->nslots) {
             it->cap = it->nslots; // a record per worker at least
         }

@@ -68,7 +68,7 @@ constexpr uint32_t kMaxXattrValue = 65536; // xattrValueMax: Linux's largest val
 constexpr unsigned kWaitMs = 10;
 // The bytes the iterator may hold per record it buffers: the record, its entry (with stats;
 // a walk of names and types has none) and its strings (the iterator's first arena is 128
-// bytes a record, and room for the entries).
+// bytes a record).
 constexpr size_t kRecordBytes =
     sizeof(struct frd_walk_iter_record) + sizeof(struct frd_entry) + 128;
 
