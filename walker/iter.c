@@ -91,6 +91,7 @@ struct iter_slot {
     char pad[64 - 5 * sizeof(void *) - sizeof(struct iter_batch *) - sizeof(uint64_t) -
              sizeof(unsigned)];
 };
+_Static_assert(sizeof(struct iter_slot) == ITER_LINE, "a slot is a cache line");
 
 struct frd_walk_iter {
     uv_mutex_t mu;
@@ -123,8 +124,9 @@ struct frd_walk_iter {
     // consumer bumps at most every ITER_NOTICE_NS.
     struct frd_walk *walk;
     unsigned nslots;
-    atomic_uint ask; // bumped when the consumer asks for partial batches
-    struct iter_slot *slots;
+    atomic_uint ask;         // bumped when the consumer asks for partial batches
+    struct iter_slot *slots; // from a cache line's start, in slots_mem
+    void *slots_mem;
 
     // The caller's hooks, run with its udata.
     frd_walk_error_fn *on_error;
@@ -649,7 +651,7 @@ static void iter_free(struct frd_walk_iter *it)
     for (unsigned i = 0; it->slots != NULL && i < it->nslots; i++) {
         batch_free(it->slots[i].cur);
     }
-    frd__free(it->slots);
+    frd__free(it->slots_mem);
     uv_cond_destroy(&it->room);
     uv_cond_destroy(&it->ready);
     uv_mutex_destroy(&it->mu);
@@ -718,7 +720,13 @@ int frd_walk_iter_open(struct frd_walk_iter **out, const char *const *roots, siz
         }
         it->bs = it->cap / it->nslots;
         it->bs = it->bs < ITER_BATCH_MAX ? it->bs : ITER_BATCH_MAX;
-        it->slots = frd__calloc(it->nslots, sizeof(*it->slots));
+        // A slot a line: each is written at every record by its worker alone (malloc aligns
+        // to 16 bytes, so a slot would share a line with its neighbour, written by another).
+        it->slots_mem = frd__calloc(1, ITER_LINE + it->nslots * sizeof(*it->slots));
+        if (it->slots_mem != NULL) {
+            char *p = it->slots_mem;
+            it->slots = (void *)(p + (ITER_LINE - (uintptr_t)p % ITER_LINE) % ITER_LINE);
+        }
         rc = it->slots != NULL ? 0 : FRD_ENOMEM;
     }
     if (rc == 0) {
