@@ -828,7 +828,7 @@ int index_changes(const struct index_changes_options *opts)
         index_db_check_count(db, opts->db_path) < 0) {
         goto done;
     }
-    if (index_db_schema(db) != INDEX_SCHEMA_VERSION) {
+    if (index_db_schema(db) < INDEX_SCHEMA_NAMES) {
         fprintf(stderr,
                 "%s: %s: made by an older frdindex: run 'frdindex update %s' once to "
                 "upgrade it\n",

@@ -23,19 +23,21 @@
  * another schema would give wrong answers. The tables' SQL is compared too, so a database
  * edited by hand into another shape is refused as well.
  *
- * Schema 4 (this one): table dirs holds every directory the index has held, a parent link
+ * Schema 5 (this one): table dirs holds every directory the index has held, a parent link
  * and a name each (frdindex_dirs.h); table entries one row per indexed entry, its name and
- * metadata, its rowid made of its directory's id and a number (so the path is its
- * directory's path and its name: no path is stored whole), `node` the dirs row of a
- * directory. Table history keeps every change each update found, packed per update
+ * its metadata packed in one BLOB (`meta`, frdindex_rowpack.h), its rowid made of its
+ * directory's id and a number (so the path is its directory's path and its name: no path
+ * is stored whole), `node` the dirs row of a directory. Table history keeps every change each update found, packed per update
  * (frdindex_history.h), table generations when each update ran: `changes --since` folds
  * the history after a generation, and an update that changes nothing writes only its
  * generations row and meta. Table trigrams indexes the names for `find`
  * (frdindex_trigram.h). Names are BLOBs: file names are bytes, not text in any encoding.
  *
- * Older schemas: 3 stored each entry's whole path (and history rows with whole paths), 2
- * had no history. Queries read them as they are (`find` scans the paths; `changes` asks
- * for an update); the next update migrates them (frdindex_migrate.c).
+ * Older schemas: 4 kept the metadata in 16 columns of their own (which made a row half as
+ * large again, and an insert bind and build 19 values); 3 stored each entry's whole path
+ * (and history rows with whole paths), 2 had no history. Queries read them as they are
+ * (4 as this one, as no query reads the metadata; for 3 and 2 `find` scans the paths,
+ * `changes` asks for an update); the next update migrates them (frdindex_migrate.c).
  */
 #define INDEX_APPLICATION_ID 0x66726478 // "frdx"
 
@@ -43,6 +45,7 @@
 #define V2 (1u << 2)
 #define V3 (1u << 3)
 #define V4 (1u << 4)
+#define V5 (1u << 5)
 
 /** Every table (and index) of every schema read, with the versions that have it so. */
 static const struct {
@@ -50,10 +53,15 @@ static const struct {
     const char *sql;
     unsigned versions;
 } schema[] = {
-    {"meta", "CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL)", V2 | V3 | V4},
-    {"roots", "CREATE TABLE roots(path BLOB NOT NULL)", V2 | V3 | V4},
+    {"meta", "CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL)", V2 | V3 | V4 | V5},
+    {"roots", "CREATE TABLE roots(path BLOB NOT NULL)", V2 | V3 | V4 | V5},
     {"dirs",
-     "CREATE TABLE dirs(id INTEGER PRIMARY KEY, parent INTEGER NOT NULL, name BLOB NOT NULL)", V4},
+     "CREATE TABLE dirs(id INTEGER PRIMARY KEY, parent INTEGER NOT NULL, name BLOB NOT NULL)",
+     V4 | V5},
+    {"entries",
+     "CREATE TABLE entries(id INTEGER PRIMARY KEY, name BLOB NOT NULL, node INTEGER, "
+     "meta BLOB NOT NULL)",
+     V5},
     {"entries",
      "CREATE TABLE entries(id INTEGER PRIMARY KEY, name BLOB NOT NULL, "
      "type INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL, "
@@ -73,16 +81,16 @@ static const struct {
      "fields INTEGER NOT NULL, gen INTEGER NOT NULL, "
      "change INTEGER NOT NULL, old_path BLOB)",
      V2 | V3},
-    {"history", "CREATE TABLE history(gen INTEGER NOT NULL, events BLOB NOT NULL)", V4},
+    {"history", "CREATE TABLE history(gen INTEGER NOT NULL, events BLOB NOT NULL)", V4 | V5},
     {"history",
      "CREATE TABLE history(gen INTEGER NOT NULL, path BLOB NOT NULL, "
      "change INTEGER NOT NULL, type INTEGER NOT NULL, other_path BLOB)",
      V3},
     {"generations", "CREATE TABLE generations(gen INTEGER PRIMARY KEY, time_ns INTEGER NOT NULL)",
-     V3 | V4},
-    {"snapshot", "CREATE TABLE snapshot(data BLOB NOT NULL)", V2 | V3 | V4},
-    {"excludes", "CREATE TABLE excludes(kind INTEGER NOT NULL, value BLOB NOT NULL)", V3 | V4},
-    {"trigrams", "CREATE TABLE trigrams(trigram INTEGER PRIMARY KEY, ids BLOB NOT NULL)", V4},
+     V3 | V4 | V5},
+    {"snapshot", "CREATE TABLE snapshot(data BLOB NOT NULL)", V2 | V3 | V4 | V5},
+    {"excludes", "CREATE TABLE excludes(kind INTEGER NOT NULL, value BLOB NOT NULL)", V3 | V4 | V5},
+    {"trigrams", "CREATE TABLE trigrams(trigram INTEGER PRIMARY KEY, ids BLOB NOT NULL)", V4 | V5},
     {"removed", "CREATE TABLE removed(path BLOB NOT NULL, type INTEGER NOT NULL)", V2},
 };
 #define SCHEMA_COUNT (sizeof(schema) / sizeof(schema[0]))
@@ -90,7 +98,7 @@ static const struct {
 int index_db_create(sqlite3 *db, const char *name)
 {
     for (size_t i = 0; i < SCHEMA_COUNT; i++) {
-        if ((schema[i].versions & V4) && strcmp(schema[i].name, name) == 0) {
+        if ((schema[i].versions & V5) && strcmp(schema[i].name, name) == 0) {
             return sqlite3_exec(db, schema[i].sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
         }
     }
@@ -173,7 +181,7 @@ static int create_schema(sqlite3 *db, const char *path)
         return index_db_fail(db, path);
     }
     for (size_t i = 0; i < SCHEMA_COUNT; i++) {
-        if ((schema[i].versions & V4) &&
+        if ((schema[i].versions & V5) &&
             sqlite3_exec(db, schema[i].sql, NULL, NULL, NULL) != SQLITE_OK) {
             goto fail;
         }
@@ -396,9 +404,10 @@ static int db_open_once(const char *path, enum index_open_mode mode, sqlite3 **o
                 path, (unsigned long long)(uint32_t)app_id);
         goto fail;
     }
-    if (version == 2 || version == 3) {
-        // An older schema: queries read it as it is (find scans its paths; changes asks for
-        // an update); an update migrates it first, in a transaction of its own.
+    if (version >= 2 && version < INDEX_SCHEMA_VERSION) {
+        // An older schema: queries read it as it is (for 2 and 3 find scans its paths,
+        // changes asks for an update); an update migrates it first, in a transaction of its
+        // own.
         if (check_tables(db, path, version) < 0 || tune(db, path, mode) < 0) {
             goto fail;
         }

@@ -8,8 +8,12 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-/** The schema this frdindex writes (2 and 3 are read, and migrated by an update). */
-#define INDEX_SCHEMA_VERSION 4
+/** The schema this frdindex writes (2, 3 and 4 are read, and migrated by an update). */
+#define INDEX_SCHEMA_VERSION 5
+
+/** The first schema of names and parent links (frdindex_db.c): queries read 4 and 5 alike,
+ *  as neither reads an entry's metadata. */
+#define INDEX_SCHEMA_NAMES 4
 
 /** How to open a database. */
 enum index_open_mode {
@@ -36,7 +40,7 @@ int index_db_open(const char *path, enum index_open_mode mode, sqlite3 **out);
  */
 int index_parse_mode(const char *arg, unsigned *mode);
 
-/** @return the database's schema version (2, 3 or this one's), or -1 on a read error. */
+/** @return the database's schema version (2, 3, 4 or this one's), or -1 on a read error. */
 int index_db_schema(sqlite3 *db);
 
 /** Creates table `name` as this schema has it. @return 0, or -1 (SQLite's error on db). */

@@ -485,7 +485,7 @@ static int find_in(struct finder *f, const char *db_path)
         index_db_meta_get(f->db, "entries", &expected) < 0) {
         goto done;
     }
-    if (index_db_schema(f->db) != INDEX_SCHEMA_VERSION) {
+    if (index_db_schema(f->db) < INDEX_SCHEMA_NAMES) {
         status = scan_paths(f, expected);
     } else if ((status = indexed(f, expected)) == 2) {
         index_dirs_free(&f->dirs);

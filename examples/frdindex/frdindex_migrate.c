@@ -7,6 +7,7 @@
 #include "frdindex_db.h"
 #include "frdindex_dirs.h"
 #include "frdindex_history.h"
+#include "frdindex_rowpack.h"
 #include "frdindex_trigram.h"
 #include "toolname.h"
 
@@ -46,6 +47,36 @@ static int migrate_v2(sqlite3 *db, const char *path)
     return 0;
 }
 
+/** Schema 4's metadata columns, in the order read_v4_row() reads them. */
+#define V4_COLUMNS                                                                             \
+    "type, size, mtime, ctime, file_id, dev, mode, persistent, nlink, uid, gid, btime, rdev, " \
+    "attrs, attrs_known, fields"
+
+/** Reads the V4_COLUMNS of a result row from column `col` on, as schema 4's update did, and
+ *  packs them into out (INDEX_ROW_PACKED_MAX bytes). @return the packed length. */
+static size_t pack_v4_row(sqlite3_stmt *stmt, int col, unsigned char *out)
+{
+    struct index_row row = {
+        .type = (uint8_t)sqlite3_column_int(stmt, col),
+        .size = (uint64_t)sqlite3_column_int64(stmt, col + 1),
+        .mtime_ns = sqlite3_column_int64(stmt, col + 2),
+        .ctime_ns = sqlite3_column_int64(stmt, col + 3),
+        .file_id = (uint64_t)sqlite3_column_int64(stmt, col + 4),
+        .dev = (uint64_t)sqlite3_column_int64(stmt, col + 5),
+        .mode = (uint32_t)sqlite3_column_int64(stmt, col + 6),
+        .persistent = sqlite3_column_int(stmt, col + 7) != 0,
+        .nlink = (uint32_t)sqlite3_column_int64(stmt, col + 8),
+        .uid = (uint32_t)sqlite3_column_int64(stmt, col + 9),
+        .gid = (uint32_t)sqlite3_column_int64(stmt, col + 10),
+        .btime_ns = sqlite3_column_int64(stmt, col + 11),
+        .rdev = (uint64_t)sqlite3_column_int64(stmt, col + 12),
+        .attributes = (uint32_t)sqlite3_column_int64(stmt, col + 13),
+        .attributes_known = (uint32_t)sqlite3_column_int64(stmt, col + 14),
+        .fields = (uint32_t)sqlite3_column_int64(stmt, col + 15),
+    };
+    return index_row_pack(&row, out);
+}
+
 /** Schema 3 to 4 in progress. */
 struct migration {
     sqlite3 *db;
@@ -81,14 +112,8 @@ static int place(struct migration *m, const char *path, size_t len, int64_t *dir
 /** Copies every row of old_entries into entries, keyed by directory and name. */
 static int copy_entries(struct migration *m)
 {
-    static const char columns[] = "type, size, mtime, ctime, file_id, dev, mode, persistent, "
-                                  "nlink, uid, gid, btime, rdev, attrs, attrs_known, fields";
-    char select[512], insert[512];
-    snprintf(select, sizeof(select), "SELECT path, %s FROM old_entries ORDER BY path", columns);
-    snprintf(insert, sizeof(insert),
-             "INSERT INTO entries(id, name, node, %s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
-             "?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
-             columns);
+    static const char select[] = "SELECT path, " V4_COLUMNS " FROM old_entries ORDER BY path";
+    static const char insert[] = "INSERT INTO entries(id, name, node, meta) VALUES (?, ?, ?, ?)";
     sqlite3_stmt *get = NULL, *put = NULL;
     int result = -1;
     if (sqlite3_prepare_v2(m->db, select, -1, &get, NULL) != SQLITE_OK ||
@@ -134,9 +159,9 @@ static int copy_entries(struct migration *m)
         } else {
             sqlite3_bind_null(put, 3);
         }
-        for (int c = 0; c < 16; c++) {
-            sqlite3_bind_value(put, 4 + c, sqlite3_column_value(get, 1 + c));
-        }
+        unsigned char meta[INDEX_ROW_PACKED_MAX];
+        size_t meta_len = pack_v4_row(get, 1, meta);
+        sqlite3_bind_blob(put, 4, meta, (int)meta_len, SQLITE_TRANSIENT);
         if (sqlite3_step(put) != SQLITE_DONE) {
             sqlite3_reset(put);
             index_db_fail(m->db, "migrating the index");
@@ -207,7 +232,7 @@ static int copy_history(struct migration *m)
     return result;
 }
 
-/** Schema 3 to 4, in one transaction. */
+/** Schema 3 to 5, in one transaction (the rows written as schema 5 has them). */
 static int migrate_v3(sqlite3 *db, const char *path)
 {
     struct migration m = {.db = db, .postings = {.fresh = true}};
@@ -229,7 +254,7 @@ static int migrate_v3(sqlite3 *db, const char *path)
     if (sqlite3_exec(db,
                      "DROP TABLE old_entries; DROP TABLE old_history; DELETE FROM snapshot; "
                      "DELETE FROM meta WHERE key IN ('snapshot_gen', 'path_bytes'); "
-                     "PRAGMA user_version = 4; COMMIT",
+                     "PRAGMA user_version = 5; COMMIT",
                      NULL, NULL, NULL) != SQLITE_OK) {
         index_db_fail(db, path);
         goto fail;
@@ -243,8 +268,61 @@ fail:
     return -1;
 }
 
+/**
+ * Schema 4 to 5, in one transaction: each row's metadata columns packed into `meta`, the
+ * rows copied in rowid order with their ids, names and nodes (so dirs, the trigram lists,
+ * the history and the snapshot, which name rows by id, stay as they are).
+ */
+static int migrate_v4(sqlite3 *db, const char *path)
+{
+    sqlite3_stmt *get = NULL, *put = NULL;
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE; ALTER TABLE entries RENAME TO old_entries", NULL, NULL,
+                     NULL) != SQLITE_OK ||
+        index_db_create(db, "entries") < 0 ||
+        sqlite3_prepare_v2(db, "SELECT id, name, node, " V4_COLUMNS " FROM old_entries", -1, &get,
+                           NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "INSERT INTO entries(id, name, node, meta) VALUES (?, ?, ?, ?)", -1,
+                           &put, NULL) != SQLITE_OK) {
+        goto fail;
+    }
+    int rc;
+    while ((rc = sqlite3_step(get)) == SQLITE_ROW) {
+        unsigned char meta[INDEX_ROW_PACKED_MAX];
+        size_t meta_len = pack_v4_row(get, 3, meta);
+        for (int c = 0; c < 3; c++) {
+            sqlite3_bind_value(put, 1 + c, sqlite3_column_value(get, c));
+        }
+        sqlite3_bind_blob(put, 4, meta, (int)meta_len, SQLITE_STATIC);
+        rc = sqlite3_step(put);
+        sqlite3_reset(put);
+        if (rc != SQLITE_DONE) {
+            goto fail;
+        }
+    }
+    if (rc != SQLITE_DONE) {
+        goto fail;
+    }
+    sqlite3_finalize(get);
+    sqlite3_finalize(put);
+    get = put = NULL;
+    if (sqlite3_exec(db, "DROP TABLE old_entries; PRAGMA user_version = 5; COMMIT", NULL, NULL,
+                     NULL) != SQLITE_OK) {
+        goto fail;
+    }
+    return 0;
+fail:
+    index_db_fail(db, path);
+    sqlite3_finalize(get);
+    sqlite3_finalize(put);
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
+}
+
 int index_migrate(sqlite3 *db, const char *path, int version)
 {
+    if (version == 4) {
+        return migrate_v4(db, path);
+    }
     if (version == 2 && migrate_v2(db, path) < 0) {
         return -1;
     }

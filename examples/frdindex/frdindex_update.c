@@ -16,6 +16,7 @@
 #include "frdindex_map.h"
 #include "frdindex_rename.h"
 #include "frdindex_roots.h"
+#include "frdindex_rowpack.h"
 #include "frdindex_runs.h"
 #include "frdindex_snapshot.h"
 #include "frdindex_trigram.h"
@@ -155,68 +156,45 @@ static int step_write(struct update *u, sqlite3_stmt *stmt, const char *what)
     return 0;
 }
 
-/** The metadata columns, in the order of bind_row() and read_row(). */
-#define ROW_COLUMNS                                                                            \
-    "type, size, mtime, ctime, file_id, dev, mode, persistent, nlink, uid, gid, btime, rdev, " \
-    "attrs, attrs_known, fields"
-
-/** Reads the ROW_COLUMNS of a result row, starting at column `col`. */
-static void read_row(sqlite3_stmt *stmt, int col, struct index_row *row)
+/** Reads the packed metadata (frdindex_rowpack.h) of a result row's column `col` into row.
+ *  @return 0, or -1 after a message (the index is damaged). */
+static int read_row(sqlite3_stmt *stmt, int col, struct index_row *row)
 {
-    row->type = (uint8_t)sqlite3_column_int(stmt, col);
-    row->size = (uint64_t)sqlite3_column_int64(stmt, col + 1);
-    row->mtime_ns = sqlite3_column_int64(stmt, col + 2);
-    row->ctime_ns = sqlite3_column_int64(stmt, col + 3);
-    row->file_id = (uint64_t)sqlite3_column_int64(stmt, col + 4);
-    row->dev = (uint64_t)sqlite3_column_int64(stmt, col + 5);
-    row->mode = (uint32_t)sqlite3_column_int64(stmt, col + 6);
-    row->persistent = sqlite3_column_int(stmt, col + 7) != 0;
-    row->nlink = (uint32_t)sqlite3_column_int64(stmt, col + 8);
-    row->uid = (uint32_t)sqlite3_column_int64(stmt, col + 9);
-    row->gid = (uint32_t)sqlite3_column_int64(stmt, col + 10);
-    row->btime_ns = sqlite3_column_int64(stmt, col + 11);
-    row->rdev = (uint64_t)sqlite3_column_int64(stmt, col + 12);
-    row->attributes = (uint32_t)sqlite3_column_int64(stmt, col + 13);
-    row->attributes_known = (uint32_t)sqlite3_column_int64(stmt, col + 14);
-    row->fields = (uint32_t)sqlite3_column_int64(stmt, col + 15);
+    const void *meta = sqlite3_column_blob(stmt, col);
+    if (index_row_unpack(meta, (size_t)sqlite3_column_bytes(stmt, col), row) < 0) {
+        fprintf(stderr,
+                "%s: the index holds a row whose metadata cannot be read: it is damaged; "
+                "remove it and run update again\n",
+                tool_name);
+        return -1;
+    }
+    return 0;
 }
 
-/** The parameters of one row: id, name, the ROW_COLUMNS and node. */
-#define ROW_PARAMS 19
+/** The parameters of one row: id, name, meta and node. */
+#define ROW_PARAMS 4
 
 /**
- * Binds the metadata columns ?3..?18 (ROW_COLUMNS) and the node ?19 (0: NULL), each
- * numbered `base` higher (a batched insert's later rows).
+ * Binds the packed metadata ?3 (packed into meta, INDEX_ROW_PACKED_MAX bytes, which must
+ * outlive the statement's step) and the node ?4 (0: NULL), each numbered `base` higher (a
+ * batched insert's later rows).
  */
-static void bind_row(sqlite3_stmt *stmt, int base, const struct index_row *row, int64_t node)
+static void bind_row(sqlite3_stmt *stmt, int base, const struct index_row *row, int64_t node,
+                     unsigned char *meta)
 {
-    sqlite3_bind_int(stmt, base + 3, row->type);
-    sqlite3_bind_int64(stmt, base + 4, (int64_t)row->size);
-    sqlite3_bind_int64(stmt, base + 5, row->mtime_ns);
-    sqlite3_bind_int64(stmt, base + 6, row->ctime_ns);
-    sqlite3_bind_int64(stmt, base + 7, (int64_t)row->file_id);
-    sqlite3_bind_int64(stmt, base + 8, (int64_t)row->dev);
-    sqlite3_bind_int64(stmt, base + 9, row->mode);
-    sqlite3_bind_int(stmt, base + 10, row->persistent);
-    sqlite3_bind_int64(stmt, base + 11, row->nlink);
-    sqlite3_bind_int64(stmt, base + 12, row->uid);
-    sqlite3_bind_int64(stmt, base + 13, row->gid);
-    sqlite3_bind_int64(stmt, base + 14, row->btime_ns);
-    sqlite3_bind_int64(stmt, base + 15, (int64_t)row->rdev);
-    sqlite3_bind_int64(stmt, base + 16, row->attributes);
-    sqlite3_bind_int64(stmt, base + 17, row->attributes_known);
-    sqlite3_bind_int64(stmt, base + 18, row->fields);
+    size_t len = index_row_pack(row, meta);
+    sqlite3_bind_blob(stmt, base + 3, meta, (int)len, SQLITE_STATIC);
     if (node != 0) {
-        sqlite3_bind_int64(stmt, base + 19, node);
+        sqlite3_bind_int64(stmt, base + 4, node);
     } else {
-        sqlite3_bind_null(stmt, base + 19);
+        sqlite3_bind_null(stmt, base + 4);
     }
 }
 
 /** The SQL of an insert of INSERT_BATCH rows (parameters numbered in order). */
 static char *insert_batch_sql(void)
 {
-    static const char head[] = "INSERT INTO entries(id, name, " ROW_COLUMNS ", node) VALUES ";
+    static const char head[] = "INSERT INTO entries(id, name, meta, node) VALUES ";
     // "(?,?, ... ?)," per row: two bytes a parameter, three more for the brackets and comma.
     size_t row_len = 2 * ROW_PARAMS + 2;
     char *sql = malloc(sizeof(head) + INSERT_BATCH * row_len);
@@ -242,13 +220,9 @@ static char *insert_batch_sql(void)
 static int prepare_all(struct update *u)
 {
     static const char insert_sql[] =
-        "INSERT INTO entries(id, name, " ROW_COLUMNS ", node) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
-        "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
-    static const char update_sql[] =
-        "UPDATE entries SET type = ?3, size = ?4, mtime = ?5, ctime = ?6, file_id = ?7, "
-        "dev = ?8, mode = ?9, persistent = ?10, nlink = ?11, uid = ?12, gid = ?13, btime = ?14, "
-        "rdev = ?15, attrs = ?16, attrs_known = ?17, fields = ?18, node = ?19 WHERE id = ?1";
-    static const char fetch_sql[] = "SELECT name, " ROW_COLUMNS " FROM entries WHERE id = ?";
+        "INSERT INTO entries(id, name, meta, node) VALUES (?1, ?2, ?3, ?4)";
+    static const char update_sql[] = "UPDATE entries SET meta = ?3, node = ?4 WHERE id = ?1";
+    static const char fetch_sql[] = "SELECT name, meta FROM entries WHERE id = ?";
     char *batch_sql = insert_batch_sql();
     if (batch_sql == NULL) {
         return out_of_memory();
@@ -304,14 +278,17 @@ static int load_rows(struct update *u, int64_t expected, int64_t key_bytes)
     if (expected > 0 && index_map_reserve(&u->map, (size_t)expected, (size_t)key_bytes) < 0) {
         return out_of_memory();
     }
-    if (sqlite3_prepare_v2(u->db, "SELECT id, name, " ROW_COLUMNS " FROM entries", -1, &stmt,
-                           NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(u->db, "SELECT id, name, meta FROM entries", -1, &stmt, NULL) !=
+        SQLITE_OK) {
         return index_db_fail(u->db, "reading the index");
     }
     int rc;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
         struct index_row row = {.id = sqlite3_column_int64(stmt, 0)};
-        read_row(stmt, 2, &row);
+        if (read_row(stmt, 2, &row) < 0) {
+            sqlite3_finalize(stmt);
+            return -1;
+        }
         const void *name = sqlite3_column_blob(stmt, 1);
         int len = sqlite3_column_bytes(stmt, 1);
         size_t klen =
@@ -549,6 +526,7 @@ static int flush_inserts(struct update *u)
     if (index_postings_flush(&u->postings) < 0) {
         return out_of_memory();
     }
+    unsigned char meta[INSERT_BATCH][INDEX_ROW_PACKED_MAX];
     for (size_t at = 0; at < n; at += INSERT_BATCH) {
         size_t m = n - at < INSERT_BATCH ? n - at : INSERT_BATCH;
         bool whole = m == INSERT_BATCH;
@@ -558,7 +536,7 @@ static int flush_inserts(struct update *u)
             int base = whole ? (int)i * ROW_PARAMS : 0;
             sqlite3_bind_int64(stmt, base + 1, p->id);
             sqlite3_bind_blob(stmt, base + 2, p->name, (int)p->len, SQLITE_STATIC);
-            bind_row(stmt, base, p->row, p->node);
+            bind_row(stmt, base, p->row, p->node, meta[i]);
             if (!whole && step_write(u, stmt, "adding an entry") < 0) {
                 return -1;
             }
@@ -631,8 +609,9 @@ static int update_rec(struct update *u, const struct index_rec *r, const struct 
     if (node < 0) {
         return -1;
     }
+    unsigned char meta[INDEX_ROW_PACKED_MAX];
     sqlite3_bind_int64(u->update, 1, old->id);
-    bind_row(u->update, 0, &r->row, node);
+    bind_row(u->update, 0, &r->row, node, meta);
     if (step_write(u, u->update, "updating an entry") < 0) {
         return -1;
     }
@@ -686,7 +665,9 @@ static int fetch_row(struct update *u, int64_t id, struct index_row *row, size_t
         return index_db_fail(u->db, "reading an entry");
     }
     *row = (struct index_row){.id = id};
-    read_row(u->fetch, 1, row);
+    if (read_row(u->fetch, 1, row) < 0) {
+        return -1;
+    }
     const char *name = sqlite3_column_blob(u->fetch, 0);
     int len = sqlite3_column_bytes(u->fetch, 0);
     if (name == NULL || len <= 0) {

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # frdindex keeps every change: frdindex_history.py compares `changes --since G` (and -0,
 # --since TIME) after scripted edit sequences with skipped updates against its own model,
-# as root and as uid 65534. A schema 2 database (before the history) and a schema 3 one
-# (whole paths) keep working: find reads them, changes asks for one update, which migrates
-# them and keeps their last changes.
+# as root and as uid 65534. A schema 2 database (before the history), a schema 3 one
+# (whole paths) and a schema 4 one (metadata in columns of their own) keep working: find
+# reads them, changes reads 4 and asks for one update of the others, which migrates them
+# and keeps their last changes (4's rows come out of it as a new index holds them).
 # Usage: tests/cli/frdindex_history.sh PATH/TO/frdindex
 set -euo pipefail
 frdindex=$(realpath "$1")
@@ -13,6 +14,7 @@ cli_begin
 chmod 755 "$tmp"
 cp "$here/frdindex_history.py" "$tmp/"
 chmod 644 "$tmp/frdindex_history.py"
+schema4=$here/frdindex_schema4.py
 
 # --- the model, 24 sequences as root (or the caller) and 24 as uid 65534 --------------------
 # (FRD_HISTORY_SEQUENCES: 8 in sanitizer builds, where this test took 323 s against 41 s:
@@ -40,7 +42,7 @@ if [ "$(id -u)" = 0 ]; then
   fi
 fi
 
-# --- older schemas: 2 (no history) and 3 (whole paths) ----------------------------------------
+# --- older schemas: 2 (no history), 3 (whole paths), 4 (metadata columns) ---------------------
 # old_entries DB: replaces schema 4's tables by schema 3's entries, whole paths rebuilt from
 # the directories (what an older frdindex wrote for the same tree), every row of the last
 # generation, unchanged.
@@ -70,10 +72,23 @@ old_entries() {
 }
 T=$tmp/v2tree
 mkdir -p "$T/d" && echo a >"$T/a" && echo b >"$T/d/b"
-"$frdindex" update -q v4.db "$T"
+"$frdindex" update -q new.db "$T"
 echo more >>"$T/a" && rm "$T/d/b"
-"$frdindex" update -q v4.db
+"$frdindex" update -q new.db
 want=$(printf 'modified\t%s\nremoved\t%s' "$T/a" "$T/d/b")
+# rows DB: every row of entries, its metadata as one value however it is stored.
+rows() {
+  if [ "$(sqlite3 "$1" 'PRAGMA user_version')" = 4 ]; then
+    sqlite3 "$1" 'SELECT id, hex(name), node, type, size, mtime, ctime, file_id, dev, mode,
+      persistent, nlink, uid, gid, btime, rdev, attrs, attrs_known, fields FROM entries'
+  else sqlite3 "$1" 'SELECT id, hex(name), node, hex(meta) FROM entries'; fi
+}
+# What schema 4 made of the same tree: the rows' metadata in columns of their own.
+cp new.db v4.db
+python3 "$schema4" v4.db
+if [ "$(sqlite3 v4.db 'PRAGMA user_version')" = 4 ] && [ "$(rows v4.db | wc -l)" = 3 ]; then
+  ok "schema 4: made from a new index"
+else bad "schema 4: $(rows v4.db)"; fi
 # What a schema 3 database looks like after these two updates: whole paths, and the history
 # as rows of whole paths (here the second update's; the first one's are left out).
 cp v4.db v3.db
@@ -92,23 +107,34 @@ sqlite3 v2.db "BEGIN; CREATE TABLE removed(path BLOB NOT NULL, type INTEGER NOT 
   UPDATE entries SET change = 2 WHERE path = CAST('$T/a' AS BLOB);
   DROP TABLE generations; DROP TABLE excludes; PRAGMA user_version = 2;
   COMMIT"
-for v in 3 2; do
+rows new.db >new.rows
+for v in 4 3 2; do
   if [ "$("$frdindex" find v$v.db /d)" = "$T/d" ] && [ "$("$frdindex" find -c v$v.db "$T*")" = 3 ]
   then ok "schema $v: find reads it"
   else bad "schema $v: find: $("$frdindex" find v$v.db /d 2>&1)"; fi
-  if ! "$frdindex" changes v$v.db >out 2>err && grep -q "run 'frdindex update v$v.db' once" err; then
+  if [ $v = 4 ]; then
+    if [ "$("$frdindex" changes v$v.db)" = "$want" ]; then ok "schema 4: changes reads it"
+    else bad "schema 4: changes: $("$frdindex" changes v$v.db 2>&1)"; fi
+  elif ! "$frdindex" changes v$v.db >out 2>err && grep -q "run 'frdindex update v$v.db' once" err; then
     ok "schema $v: changes asks for one update"
   else bad "schema $v: changes: $(cat out err)"; fi
   cp v$v.db v$v-before.db
-  if "$frdindex" update -q v$v.db && [ "$(sqlite3 v$v.db 'PRAGMA user_version')" = 4 ] &&
+  if "$frdindex" update -q v$v.db && [ "$(sqlite3 v$v.db 'PRAGMA user_version')" = 5 ] &&
     [ "$("$frdindex" changes --since 1 v$v.db)" = "$want" ]; then
     ok "schema $v: update migrates it; the last update's changes are kept"
   else bad "schema $v: migration: $("$frdindex" changes --since 1 v$v.db 2>&1)"; fi
-  if [ "$("$frdindex" find v$v.db '*' | sort)" = "$("$frdindex" find v4.db '*' | sort)" ] &&
+  if [ "$("$frdindex" find v$v.db '*' | sort)" = "$("$frdindex" find new.db '*' | sort)" ] &&
     [ "$("$frdindex" check v$v.db)" = ok ]; then
     ok "schema $v: the migrated index holds what a new one holds"
   else bad "schema $v: migrated rows: $("$frdindex" find v$v.db '*' | tr '\n' ' ')"; fi
-  if ! "$frdindex" changes --since 0 v$v.db >out 2>err && grep -q "history starts after generation 1" err
+  if [ $v = 4 ]; then
+    # Same ids, names, nodes and metadata, byte for byte: nothing changed in the tree.
+    if rows v4.db | cmp -s - new.rows; then ok "schema 4: every row as a new index has it"
+    else bad "schema 4: rows differ: $(rows v4.db | diff - new.rows | head -5)"; fi
+    if [ "$("$frdindex" changes --since 0 v4.db)" = "$("$frdindex" changes --since 0 new.db)" ]
+    then ok "schema 4: the whole history is kept"
+    else bad "schema 4: --since 0: $("$frdindex" changes --since 0 v4.db 2>&1)"; fi
+  elif ! "$frdindex" changes --since 0 v$v.db >out 2>err && grep -q "history starts after generation 1" err
   then ok "schema $v: --since before the history is an error"
   else bad "schema $v: --since 0: $(cat out err)"; fi
   echo new >"$T/new$v"

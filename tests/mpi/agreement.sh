@@ -100,8 +100,7 @@ rows() {
         UNION ALL SELECT c.id, CASE WHEN p.path = x'2f' THEN x'2f' || c.name
           ELSE p.path || x'2f' || c.name END FROM db$i.dirs c JOIN p ON c.parent = p.id)
       SELECT hex(CASE WHEN e.id >> 32 = 0 THEN e.name WHEN p.path = x'2f' THEN x'2f' || e.name
-          ELSE p.path || x'2f' || e.name END), type, size, mtime, ctime, file_id, dev, mode,
-        persistent, nlink, uid, gid, btime, rdev, attrs, attrs_known, fields, node IS NOT NULL
+          ELSE p.path || x'2f' || e.name END), hex(meta), node IS NOT NULL
         FROM db$i.entries e LEFT JOIN p ON p.id = e.id >> 32;"
     roots+="${roots:+ UNION }SELECT 'roots ' || ifnull(group_concat(hex(path), ' '), '') FROM db$i.roots"
     i=$((i + 1))
