@@ -128,6 +128,12 @@ static void test_random_rows_come_back(void **state)
         row.ctime_ns =
             rng() & 1 ? row.mtime_ns + (int64_t)(rng() % 2000000) - 1000000 : (int64_t)some_bits();
         row.btime_ns = rng() % 3 == 0 ? 0 : row.ctime_ns - (int64_t)(rng() % 1000);
+        if (rng() & 1) { // as most rows: fields, attributes and rdev not kept
+            row.fields = INDEX_ROW_COMMON_FIELDS;
+            row.attributes_known = INDEX_ROW_COMMON_ATTRS_KNOWN;
+            row.attributes = 0;
+            row.rdev = rng() & 1 ? 0 : row.rdev; // and some not quite
+        }
         round_trip(&row);
     }
 }
@@ -149,10 +155,18 @@ static void test_times_near_each_other_are_short(void **state)
         .fields = 32767,
         .attributes_known = 511,
     };
-    // 1 (head) + 3 (fields) + 2 (size) + 9 (mtime) + 1 (ctime) + 4 (file id) + 3 (dev)
-    // + 3 (mode) + 3 (nlink, uid, gid) + 4 (btime) + 1 (rdev) + 1 + 2 (attributes) = 37,
+    // 1 (head) + 2 (size) + 9 (mtime) + 1 (ctime) + 4 (file id) + 3 (dev) + 2 (mode)
+    // + 3 (nlink, uid, gid) + 4 (btime) = 29 (fields, attributes and rdev those of most rows),
     // where schema 4's 16 columns took 41 bytes and 16 more of the record's header.
-    assert_int_equal(round_trip(&row), 37);
+    assert_int_equal(round_trip(&row), 29);
+    // Not common: each of them kept.
+    struct index_row other = row;
+    other.rdev = 1;
+    assert_int_equal(round_trip(&other), 29 + 3 + 1 + 1 + 2);
+    other = row;
+    other.fields &= ~(uint32_t)FRD_FIELD_BTIME;
+    other.btime_ns = 0;
+    assert_int_equal(round_trip(&other), 29 - 4 + 3 + 1 + 1 + 2);
 }
 
 static void test_damaged_blobs_are_refused(void **state)
@@ -181,10 +195,10 @@ static void test_damaged_blobs_are_refused(void **state)
     memset(buf, 0x80, 11);
     buf[11] = 0;
     assert_int_equal(index_row_unpack(buf, 12, &back), -1);
-    // A type above 255 (the head's type bits), a mode above 32 bits.
+    // A type above 255 (the head's type bits).
     struct index_row big = row;
     len = index_row_pack(&big, buf);
-    unsigned char wide[INDEX_ROW_PACKED_MAX + 16] = {0x80 | 0x08, 0x10}; // type 256 << 2
+    unsigned char wide[INDEX_ROW_PACKED_MAX + 16] = {0x80, 0x10}; // type 256 << 3
     memcpy(wide + 2, buf + 1, len - 1);
     assert_int_equal(index_row_unpack(wide, len + 1, &back), -1);
     // A birth time said kept that comes to 0 (ctime 6, distance -6: zigzag 11).

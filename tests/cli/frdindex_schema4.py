@@ -47,13 +47,16 @@ def unpack(blob):
     """The 16 columns, in COLUMNS' order, of one packed row."""
     vals = varints(blob)
     head = vals.pop(0)
-    fields, size, mtime, ctime_off, file_id, dev, mode, nlink, uid, gid = vals[:10]
-    rest = vals[10:]
+    common = head & 4
+    fields = 0x7FFF if common else vals.pop(0)
+    size, mtime, ctime_off, file_id, dev, mode, nlink, uid, gid = vals[:9]
+    rest = vals[9:]
     mtime = unzigzag(mtime)
     ctime = (mtime + unzigzag(ctime_off)) & M64
     btime = (ctime + unzigzag(rest.pop(0))) & M64 if head & 1 else 0
-    rdev, attrs, attrs_known = rest
-    return (head >> 2, signed(size), signed(mtime), signed(ctime), signed(file_id), signed(dev),
+    rdev, attrs, attrs_known = (0, 0, 0x1FF) if common else rest
+    mode = (mode & 0xFFFF0000) | (mode >> 4 & 0o7777) | (mode & 0xF) << 12
+    return (head >> 3, signed(size), signed(mtime), signed(ctime), signed(file_id), signed(dev),
             mode, (head >> 1) & 1, nlink, uid, gid, signed(btime), signed(rdev), attrs,
             attrs_known, fields)
 
