@@ -13,6 +13,7 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,8 +38,13 @@ static int cmp_id(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/** A list of `nruns` ascending runs of random ids (repeats across runs), merged. */
-static void check_runs(size_t nruns)
+/**
+ * A list of `nruns` ascending runs of random ids (repeats across runs), merged; `apart`: each
+ * run in directories of its own (none overlaps another), the runs in a scrambled order, as
+ * an update's chunks often are (the merge copies a run's bytes through while it is below the
+ * others).
+ */
+static void check_runs(size_t nruns, bool apart)
 {
     struct index_posting_list l = {.trigram = 0x616263};
     size_t cap = nruns * 400 * 20 + 20;
@@ -56,6 +62,9 @@ static void check_runs(size_t nruns)
         size_t n = 1 + rng() % 200;
         int64_t prev = 0;
         int64_t id = (int64_t)(rng() % 4) << 32; // directory 0 (the root's entries) too
+        if (apart) {
+            id += (int64_t)((r * 7919) % nruns * 1000) << 32;
+        }
         for (size_t i = 0; i < n; i++) {
             // Small steps in one directory, sometimes the next directories.
             id += rng() % 3 == 0 ? (int64_t)(1 + rng() % 2) << 32 : (int64_t)(1 + rng() % 5);
@@ -89,10 +98,12 @@ static void check_runs(size_t nruns)
 static void test_runs_by_hand(void **state)
 {
     (void)state;
-    check_runs(1);
-    check_runs(2);
-    check_runs(17);
-    check_runs(200); // more runs than the merge keeps on its stack
+    for (int apart = 0; apart < 2; apart++) {
+        check_runs(1, apart);
+        check_runs(2, apart);
+        check_runs(17, apart);
+        check_runs(200, apart); // more runs than the merge keeps on its stack
+    }
 }
 
 /** The name of entry `id` in the update below: a few shared trigrams, a few of its own. */

@@ -9,6 +9,7 @@
 #include "grow.h"
 
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,10 +32,18 @@ struct run_cursor {
 static bool cursor_next(struct run_cursor *c)
 {
     uint64_t dhi, v;
-    size_t a = index_get_varint(c->p, (size_t)(c->end - c->p), &dhi);
-    size_t b = a == 0 ? 0 : index_get_varint(c->p + a, (size_t)(c->end - c->p) - a, &v);
-    if (b == 0) {
-        return false; // the end (the lists are made in memory: never malformed)
+    size_t a, b;
+    if (c->end - c->p >= 2 && ((c->p[0] | c->p[1]) & 0x80) == 0) {
+        // Most ids: the next entry in the same directory, or close to it, in two bytes.
+        dhi = c->p[0];
+        v = c->p[1];
+        a = b = 1;
+    } else {
+        a = index_get_varint(c->p, (size_t)(c->end - c->p), &dhi);
+        b = a == 0 ? 0 : index_get_varint(c->p + a, (size_t)(c->end - c->p) - a, &v);
+        if (b == 0) {
+            return false; // the end (the lists are made in memory: never malformed)
+        }
     }
     c->p += a + b;
     c->lo = dhi == 0 ? c->lo + v : v;
@@ -110,7 +119,27 @@ int index_runs_merge_list(struct index_posting_list *l)
             len += index_put_id(out + len, prev, c->id);
             prev = c->id;
         }
-        if (!cursor_next(c)) {
+        // The ids of this run below every other run's next one follow on from prev, as each
+        // is encoded from the one before it in the run: their bytes are copied as they are,
+        // with no heap step and no encoding each (the runs of a list are often apart).
+        int64_t bound = n > 1 ? cur[heap[1]].id : INT64_MAX;
+        if (n > 2 && cur[heap[2]].id < bound) {
+            bound = cur[heap[2]].id;
+        }
+        const unsigned char *from = c->p, *to = from;
+        bool more;
+        while ((more = cursor_next(c)) && c->id < bound) {
+            to = c->p;
+            prev = c->id;
+        }
+        if (to > from) {
+            if (out_reserve(&out, &cap, len + (size_t)(to - from)) < 0) {
+                goto done;
+            }
+            memcpy(out + len, from, (size_t)(to - from));
+            len += (size_t)(to - from);
+        }
+        if (!more) {
             heap[0] = heap[--n];
         }
         if (n > 0) {
