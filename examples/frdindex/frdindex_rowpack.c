@@ -83,10 +83,13 @@ static int next(const unsigned char **p, const unsigned char *end, uint64_t max,
 
 int index_row_unpack(const void *data, size_t len, struct index_row *row)
 {
+    if (data == NULL) {
+        return -1; // (SQLite's NULL, or an empty BLOB)
+    }
     const unsigned char *p = data, *end = p + len;
     uint64_t head, fields = INDEX_ROW_COMMON_FIELDS, mtime, ctime_off, mode, nlink, uid, gid;
     uint64_t btime_off = 0, attrs = 0, attrs_known = INDEX_ROW_COMMON_ATTRS_KNOWN;
-    if (data == NULL || next(&p, end, (uint64_t)UINT8_MAX << 3 | 7, &head) < 0) {
+    if (next(&p, end, (uint64_t)UINT8_MAX << 3 | 7, &head) < 0) {
         return -1;
     }
     bool common = (head & 4) != 0, has_btime = (head & 1) != 0;
