@@ -8,6 +8,7 @@
  * a blob cut short, run on, or with a field too large for its member is refused.
  */
 #include "frdindex_rowpack.h"
+#include "test_rng.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,10 +22,7 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15u;
 
 static uint64_t rng(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
+    return test_rng_next(&rng_state);
 }
 
 /** A random value of 0-64 bits, so that every varint length turns up. */

@@ -10,6 +10,7 @@
  */
 #include "frdindex_runs.h"
 #include "frdindex_trigram.h"
+#include "test_rng.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,10 +27,7 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15u;
 
 static uint64_t rng(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
+    return test_rng_next(&rng_state);
 }
 
 static int cmp_id(const void *a, const void *b)

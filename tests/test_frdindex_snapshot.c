@@ -9,6 +9,7 @@
  */
 #include "frdindex_db.h"
 #include "frdindex_snapshot.h"
+#include "test_rng.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,10 +24,7 @@ static uint64_t rng_state = 0x2545f4914f6cdd1du;
 
 static uint64_t rng(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
+    return test_rng_next(&rng_state);
 }
 
 /** A database holding the two tables a snapshot is kept in. */

@@ -11,6 +11,7 @@
 #include "core/core.h"
 #include "ordered/heap.h"
 #include "ordered/ordered_int.h"
+#include "test_rng.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -94,10 +95,7 @@ static uint64_t rng = 0x243F6A8885A308D3u;
 
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return test_rng_next(&rng);
 }
 
 /** Builds below `dir` a random subtree `levels` deep, in pre-order into made[]; a listing
