@@ -307,9 +307,9 @@ void ff_out_file_end(struct ff_thread *thr)
     thr->file_fp = NULL;
 }
 
-bool ff_out_broken(const struct ff_ctx *ctx)
+const atomic_bool *ff_out_broken_flag(const struct ff_ctx *ctx)
 {
-    return atomic_load_explicit(&ctx->out->broken, memory_order_relaxed);
+    return &ctx->out->broken;
 }
 
 void ff_out_lock(struct ff_thread *thr)

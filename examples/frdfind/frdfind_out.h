@@ -9,6 +9,7 @@
 #define FRD_EXAMPLES_FRDFIND_OUT_H
 
 #include <frd.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -155,9 +156,13 @@ void ff_out_file_begin(struct ff_thread *thr, FILE *fp);
 /** Writes the record begun by ff_out_file_begin() to its stream and takes it off thr. */
 void ff_out_file_end(struct ff_thread *thr);
 
-/** @return true once stdout's reader went away (EPIPE): stop the walk. Other write errors
- *  (a full disk, a closed descriptor) do not stop it, as they do not stop find. */
-bool ff_out_broken(const struct ff_ctx *ctx);
+/**
+ * The flag set once stdout's reader went away (EPIPE): stop the walk. Other write errors (a
+ * full disk, a closed descriptor) do not stop it, as they do not stop find. A caller checks
+ * it at every entry with a relaxed load. Valid from ff_out_init() until the output states
+ * are freed; any thread.
+ */
+const atomic_bool *ff_out_broken_flag(const struct ff_ctx *ctx);
 
 /** @return 0 if every write to stdout succeeded, else the errno of the first failure. */
 int ff_out_write_error(const struct ff_ctx *ctx);

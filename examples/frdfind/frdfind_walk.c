@@ -68,7 +68,9 @@ struct ff_walk {
      *  marks), with no -exec, -depth or -execdir levels: the visits write the path straight
      *  into the worker's buffer (on_visit_plain()) when nothing is pending for the entry. */
     bool plain_print;
-    char print_sep; /**< plain_print's separator: '\n' or '\0' */
+    char print_sep;            /**< plain_print's separator: '\n' or '\0' */
+    int mindepth;              /**< opts->mindepth, read at every visit */
+    const atomic_bool *broken; /**< ff_out_broken_flag(), read at every visit */
 };
 
 /** -depth: is this directory's evaluation deferred to the post-order hook? Not for one whose
@@ -158,7 +160,8 @@ static void known_of(struct ff_walk *walk, const struct frd_walk_entry *we, stru
  *  nothing more can be printed); then every later call says so too. */
 static bool walk_quitting(struct ff_walk *walk)
 {
-    if (atomic_load_explicit(&walk->quit, memory_order_relaxed) || ff_out_broken(walk->ctx)) {
+    if (atomic_load_explicit(&walk->quit, memory_order_relaxed) ||
+        atomic_load_explicit(walk->broken, memory_order_relaxed)) {
         atomic_store(&walk->quit, true);
         return true;
     }
@@ -278,8 +281,8 @@ static enum frd_action on_visit(const struct frd_walk_entry *we, void *udata)
 static enum frd_action on_visit_plain(const struct frd_walk_entry *we, void *udata)
 {
     struct ff_walk *walk = udata;
-    if (we->entry->error < 0 || (int)we->depth < walk->opts->mindepth ||
-        we->worker >= walk->npending || walk->pending[we->worker].code < 0) {
+    if (we->entry->error < 0 || (int)we->depth < walk->mindepth || we->worker >= walk->npending ||
+        walk->pending[we->worker].code < 0) {
         return on_visit(we, udata);
     }
     return print_plain(walk, we);
@@ -485,6 +488,8 @@ static int walk_begin(struct ff_ctx *ctx, struct ff_walk *walk, bool exec_levels
         return 1;
     }
     walk->threads = ff_out_threads(ctx, &walk->nthreads);
+    walk->broken = ff_out_broken_flag(ctx);
+    walk->mindepth = o->mindepth;
     walk->pending = calloc(nstates, sizeof(*walk->pending));
     walk->npending = walk->pending != NULL ? nstates : 0;
     walk->post_order_sync = o->depth && !o->ordered && o->workers != 1;

@@ -164,6 +164,42 @@ static FRD__ALWAYS_INLINE bool cc_visit_one(const struct cc_visits *v, struct fr
     return cc_descend(w, node, v->fd, &r, state, depth);
 }
 
+/** Whether an entry of a names-only listing needs nothing but its visit: listed with its
+ *  type alone and no error, neither a directory nor a link the walk follows, so resolving it
+ *  finds nothing (frd__resolve_entry() answers it without a look) and no child comes of it. */
+static FRD__ALWAYS_INLINE bool cc_plain_entry(const struct frd_walk *walk,
+                                              const struct frd_entry *e)
+{
+    return e->type != FRD_TYPE_DIR && e->fields == FRD_FIELD_TYPE && e->error >= 0 &&
+           !(e->type == FRD_TYPE_LNK && walk->opts.follow == FRD_FOLLOW_ALL);
+}
+
+/** cc_visit_one() of an entry cc_plain_entry() takes, in a listing whose visits are plain
+ *  (no hidden name skipped, frd__visit_plain_ok()): its path, then its callback. @return
+ *  false if the walk must stop. */
+static FRD__ALWAYS_INLINE bool cc_visit_plain(const struct cc_visits *v, struct frd_walk_entry *we,
+                                              const struct frd_entry *e)
+{
+    struct frd__worker *w = v->w;
+    size_t dir_len = v->dir_len;
+    if (frd__grow(&w->path, &w->path_cap, dir_len + v->sep + e->name_len + 1) < 0) {
+        frd__walk_stop(w->walk, FRD_ENOMEM, w);
+        return false;
+    }
+    char *p = w->path + dir_len;
+    if (v->sep) {
+        *p++ = '/';
+    }
+    memcpy(p, e->name, e->name_len + 1);
+    we->path = w->path; // (moves when it grows)
+    we->path_len = dir_len + v->sep + e->name_len;
+    we->entry = e;
+    we->followed_link = false;
+    we->persistent_ids = false;
+    FRD_ASSERT(we->dir_state == NULL);                 // (cleared after each visit of a directory)
+    return frd__visit_plain(w, we) != FRD_ACTION_STOP; // (a prune: nothing to enter)
+}
+
 bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
                            size_t dir_len, enum frd__vol_class cls, const struct frd_entry *v,
                            size_t count, const struct frd_walk_children *kids, bool late_stat,
@@ -198,9 +234,17 @@ int frd__cc_visit_in_place(struct frd__worker *w, struct frd__wnode *node, frd_o
     uint64_t bytes = 0; // (names only: no sizes)
     int rc;
     bool ok = true;
+    // No hidden name to skip, nothing to add to a visit: the entries that need no look take
+    // the plain way.
+    const bool plain_ok =
+        !(w->walk->opts.flags & FRD_WALK_SKIP_HIDDEN) && frd__visit_plain_ok(w->walk, we.depth);
     while (ok && (rc = frd__plat_names_next(w->lister, cur, &e, op)) > 0) {
         ++*count;
-        ok = cc_visit_one(&vs, &we, &e, false, &bytes);
+        if (plain_ok && cc_plain_entry(w->walk, &e)) {
+            ok = cc_visit_plain(&vs, &we, &e);
+        } else {
+            ok = cc_visit_one(&vs, &we, &e, false, &bytes);
+        }
     }
     cc_visits_end(&vs);
     if (!ok) {

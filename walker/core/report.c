@@ -224,6 +224,22 @@ static bool wn_link_group(struct frd__worker *w, struct frd_walk_entry *out)
     return true;
 }
 
+/** Calls the visit callback (the caller counted the entry). @return its action
+ *  (FRD_ACTION_STOP once stopped). */
+static inline enum frd_action wn_callback(struct frd__worker *w, const struct frd_walk_entry *we)
+{
+    struct frd_walk *walk = w->walk;
+    if (!frd__cb_enter(w)) {
+        return FRD_ACTION_STOP;
+    }
+    enum frd_action act = walk->hooks.visit(we, walk->hooks.udata);
+    frd__cb_leave(w);
+    if (act == FRD_ACTION_STOP) {
+        frd__walk_stop(walk, FRD_ESTOPPED, w);
+    }
+    return act;
+}
+
 /** frd__visit() once the entry is complete: counts it and calls the callback at or past
  *  min_depth (or collects it). @return its action (FRD_ACTION_STOP once stopped). */
 static inline enum frd_action wn_visit_call(struct frd__worker *w, const struct frd_walk_entry *we)
@@ -238,11 +254,26 @@ static inline enum frd_action wn_visit_call(struct frd__worker *w, const struct 
         wn_collect(w, we);
         return FRD_ACTION_CONTINUE;
     }
-    if (!frd__cb_enter(w)) {
+    return wn_callback(w, we);
+}
+
+bool frd__visit_plain_ok(const struct frd_walk *walk, unsigned depth)
+{
+    const unsigned extra = FRD_WALK_LINK_TARGETS | FRD_WALK_XATTRS | FRD_WALK_LINK_GROUPS;
+    return !(walk->opts.flags & extra) && (int)depth >= walk->opts.min_depth && !walk->collect.on;
+}
+
+enum frd_action frd__visit_plain(struct frd__worker *w, const struct frd_walk_entry *we)
+{
+    FRD_ASSERT(frd__visit_plain_ok(w->walk, we->depth) && we->entry->size == 0);
+    wn_count(&w->n_entries, 1);
+    // Inside a held run: entering is the stop flag's relaxed load, leaving nothing
+    // (frd__sched_cb_enter(), _leave()), without the calls.
+    if (atomic_load_explicit(w->stop, memory_order_relaxed)) {
         return FRD_ACTION_STOP;
     }
+    struct frd_walk *walk = w->walk;
     enum frd_action act = walk->hooks.visit(we, walk->hooks.udata);
-    frd__cb_leave(w);
     if (act == FRD_ACTION_STOP) {
         frd__walk_stop(walk, FRD_ESTOPPED, w);
     }

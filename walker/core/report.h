@@ -26,6 +26,14 @@ bool frd__report_loop(struct frd__worker *w, const char *path, struct frd__failu
 void frd__progress_tick(struct frd__worker *w);
 /** Counts an entry and calls the visit callback. @return its action. */
 enum frd_action frd__visit(struct frd__worker *w, const struct frd_walk_entry *we);
+/** Whether frd__visit() of an entry at `depth` is its callback alone: nothing added to it
+ *  (FRD_WALK_LINK_TARGETS, _XATTRS, _LINK_GROUPS), at or past min_depth, not collected. The
+ *  same for every entry of a listing: asked once for it. */
+bool frd__visit_plain_ok(const struct frd_walk *walk, unsigned depth);
+/** frd__visit() of an entry where frd__visit_plain_ok() holds, with no size (listed with its
+ *  type alone), inside a run of callbacks held with frd__cb_hold(): counts it and calls the
+ *  visit callback. @return its action. */
+enum frd_action frd__visit_plain(struct frd__worker *w, const struct frd_walk_entry *we);
 /** frd__visit() of a walk that adds to entries (FRD_WALK_LINK_TARGETS, FRD_WALK_XATTRS,
  *  FRD_WALK_LINK_GROUPS): its own function, so that the plain visit keeps a small frame. */
 enum frd_action frd__visit_added(struct frd__worker *w, const struct frd_walk_entry *we);

@@ -99,6 +99,7 @@ struct frd__worker {
     struct frd_walk *walk;
     /** Its scheduler side (walker/sched/): its deque, thread, callback slot. */
     struct frd__sched_worker *sw;
+    const atomic_bool *stop; /**< the walk's stop flag (frd__sched_stop_flag()) */
     struct frd_lister *lister;
     struct frd_list *list;
     struct frd_list *collect; /**< frd_read_tree() */

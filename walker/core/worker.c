@@ -10,6 +10,7 @@ int frd__worker_init(struct frd_walk *walk, struct frd__worker *w, struct frd__s
 {
     w->walk = walk;
     w->sw = sw;
+    w->stop = frd__sched_stop_flag(walk->sched);
     frd__sched_bind(sw, w);
     w->last_class = -1;
     atomic_init(&w->batches_out, 0);

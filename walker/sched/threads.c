@@ -505,6 +505,11 @@ void frd__sched_stop(struct frd__sched *s, int code, struct frd__sched_worker *s
     frd__sched_wake_all(s);
 }
 
+const atomic_bool *frd__sched_stop_flag(const struct frd__sched *s)
+{
+    return &s->stop;
+}
+
 bool frd__sched_stopping(const struct frd__sched *s)
 {
     return atomic_load_explicit(&s->stop, memory_order_relaxed);

@@ -130,5 +130,11 @@ void frd__sched_cb_leave(struct frd__sched_worker *sw);
 void frd__sched_cb_hold(struct frd__sched_worker *sw);
 /** Ends a run begun with frd__sched_cb_hold(). */
 void frd__sched_cb_unhold(struct frd__sched_worker *sw);
+/**
+ * The walk's stop flag, for an inline frd__sched_cb_enter() inside a run held with
+ * frd__sched_cb_hold(), where entering is a relaxed load of it and leaving does nothing
+ * (no call per visit). Valid until the scheduler is freed; any thread.
+ */
+const atomic_bool *frd__sched_stop_flag(const struct frd__sched *s);
 
 #endif // FRD_WALKER_SCHED_THREADS_H
