@@ -670,6 +670,7 @@ static int iter_options(struct frd_walk_iter *it, struct frd_walk_options *o,
     it->on_children = o->on_children;
     it->on_progress = o->on_progress;
     o->on_error = iter_error;
+    o->on_names = NULL; // each entry is a record
     o->on_children = o->on_children != NULL ? iter_children : NULL;
     o->on_progress = o->on_progress != NULL ? iter_progress : NULL;
     o->on_dir_done = (o->flags & FRD_WALK_DIR_DONE_RECORDS) ? iter_dir_done : NULL;

@@ -250,6 +250,48 @@ void ff_out_print_record(struct ff_thread *thr, const char *path, size_t len, ch
     ff_out_end_record(thr);
 }
 
+/** ff_out_print_record() of dir, a '/' when `slash`, and name: the general way. */
+static void print_joined(struct ff_thread *thr, const char *dir, size_t dir_len, bool slash,
+                         const char *name, size_t name_len, char sep)
+{
+    ff_out_append(thr, dir, dir_len);
+    if (slash) {
+        ff_out_byte(thr, '/');
+    }
+    ff_out_append(thr, name, name_len);
+    ff_out_byte(thr, sep);
+    ff_out_end_record(thr);
+}
+
+void ff_out_print_names(struct ff_thread *thr, const struct frd_walk_names *names, bool slash,
+                        char sep)
+{
+    thr->to_tty = false;
+    const char *dir = names->dir_path;
+    size_t dir_len = names->dir_path_len;
+    for (size_t i = 0; i < names->count; i++) {
+        const struct frd_walk_name *n = &names->names[i];
+        size_t at = thr->len;
+        size_t len = dir_len + slash + n->name_len;
+        if (len >= thr->cap - at || thr->line_mode) {
+            print_joined(thr, dir, dir_len, slash, n->name, n->name_len, sep);
+            continue;
+        }
+        // (in locals: the stores through buf need not reload the state)
+        char *p = thr->buf + at;
+        memcpy(p, dir, dir_len);
+        p[dir_len] = '/'; // (overwritten by the name when there is no slash)
+        p += dir_len + slash;
+        memcpy(p, n->name, n->name_len);
+        p[n->name_len] = sep;
+        at += len + 1;
+        thr->len = at;
+        if (at >= FLUSH_AT) {
+            flush_locked(thr);
+        }
+    }
+}
+
 void ff_out_count(struct ff_thread *thr)
 {
     thr->count++;

@@ -100,6 +100,13 @@ void ff_out_end_record(struct ff_thread *thr);
  */
 void ff_out_print_record(struct ff_thread *thr, const char *path, size_t len, char sep);
 
+/**
+ * ff_out_print_record() of each of the names hook's entries (frdfind_walk.c): the path
+ * names->dir_path, a '/' when `slash`, the name, as the walker joins them.
+ */
+void ff_out_print_names(struct ff_thread *thr, const struct frd_walk_names *names, bool slash,
+                        char sep);
+
 /** Counts one -count match on the thread. */
 void ff_out_count(struct ff_thread *thr);
 

@@ -28,6 +28,7 @@
 #include "fts_order.h"
 #include "grow.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -288,6 +289,27 @@ static enum frd_action on_visit_plain(const struct frd_walk_entry *we, void *uda
     return print_plain(walk, we);
 }
 
+/**
+ * The names hook of a plain -print in a concurrent walk (struct ff_walk's plain_print, at
+ * -mindepth 1 or less): prints a run of a directory's entries that need nothing but their
+ * path, as on_visit_plain() prints each. No error waits for them (the walker stats none of
+ * them): one kept for another entry goes out first, as a visit of another path sends it.
+ */
+static enum frd_action on_names_plain(const struct frd_walk_names *names, void *udata)
+{
+    struct ff_walk *walk = udata;
+    struct ff_thread *thr;
+    if (walk_quitting(walk) || (thr = walk_thread(walk, names->worker)) == NULL) {
+        return FRD_ACTION_STOP;
+    }
+    assert((int)names->depth >= walk->mindepth); // (set only at -mindepth 1 or less)
+    pending_flush(walk, names->worker);
+    size_t dir_len = names->dir_path_len;
+    bool slash = !(dir_len > 0 && names->dir_path[dir_len - 1] == '/'); // (as the walker)
+    ff_out_print_names(thr, names, slash, walk->print_sep);
+    return FRD_ACTION_CONTINUE;
+}
+
 static void on_dir_done(const struct frd_walk_entry *dir, const struct frd_walk_dir_totals *totals,
                         void *udata)
 {
@@ -535,6 +557,9 @@ int ff_walk_all(struct ff_ctx *ctx, uint64_t *count)
     if (walk_begin(ctx, &walk, exec_levels) != 0) {
         frd_ignore_free(ignore);
         return 1;
+    }
+    if (walk.plain_print && !o->ordered && o->mindepth <= 1) {
+        wo.on_names = on_names_plain; // (its entries are at depth 1 or deeper)
     }
     // Every root is walked: one that is missing, empty or unreadable is reported by the
     // walk, once, with its path (find's message), and the others are walked all the same.

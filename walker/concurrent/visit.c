@@ -164,6 +164,16 @@ static FRD__ALWAYS_INLINE bool cc_visit_one(const struct cc_visits *v, struct fr
     return cc_descend(w, node, v->fd, &r, state, depth);
 }
 
+/** The names hook's array grows by at least this many entries. */
+enum { CC_NAMES_MIN = 256 };
+
+/** Whether the visits of a listing at depth `depth` (its entries') may be plain: no hidden
+ *  name skipped, nothing added to a visit (frd__visit_plain_ok()). */
+static FRD__ALWAYS_INLINE bool cc_plain_listing(const struct frd_walk *walk, unsigned depth)
+{
+    return !(walk->opts.flags & FRD_WALK_SKIP_HIDDEN) && frd__visit_plain_ok(walk, depth);
+}
+
 /** Whether an entry of a names-only listing needs nothing but its visit: listed with its
  *  type alone and no error, neither a directory nor a link the walk follows, so resolving it
  *  finds nothing (frd__resolve_entry() answers it without a look) and no child comes of it. */
@@ -200,6 +210,44 @@ static FRD__ALWAYS_INLINE bool cc_visit_plain(const struct cc_visits *v, struct 
     return frd__visit_plain(w, we) != FRD_ACTION_STOP; // (a prune: nothing to enter)
 }
 
+/** Adds an entry cc_plain_entry() takes to the names hook's run (the worker's array), *n
+ *  long. @return false if the walk must stop (no memory). */
+static FRD__ALWAYS_INLINE bool cc_names_add(struct frd__worker *w, size_t *n,
+                                            const struct frd_entry *e)
+{
+    if (*n == w->names_cap && FRD__RESERVE(w->names, w->names_cap, *n + 1, CC_NAMES_MIN) < 0) {
+        frd__walk_stop(w->walk, FRD_ENOMEM, w);
+        return false;
+    }
+    FRD_ASSERT(e->name_len <= UINT32_MAX); // a name is at most a few hundred bytes
+    w->names[(*n)++] = (struct frd_walk_name){e->name, (uint32_t)e->name_len, (uint8_t)e->type};
+    return true;
+}
+
+/** Hands the names hook the n entries cc_names_add() gathered (none: no call), with the
+ *  directory's path and what its visits share (*we). @return false if the walk must stop. */
+static bool cc_names_flush(const struct cc_visits *v, const struct frd_walk_entry *we, size_t n)
+{
+    if (n == 0) {
+        return true;
+    }
+    struct frd__worker *w = v->w;
+    FRD_ASSERT(v->dir_len < w->path_cap); // the directory's path has room past it
+    w->path[v->dir_len] = '\0';           // (visits in between wrote their names past it)
+    struct frd_walk_names names = {
+        .dir_path = w->path,
+        .dir_path_len = v->dir_len,
+        .names = w->names,
+        .count = n,
+        .depth = we->depth,
+        .root_index = we->root_index,
+        .worker = we->worker,
+        .parent_fd = we->parent_fd,
+        .parent_state = we->parent_state,
+    };
+    return frd__visit_names(w, &names) != FRD_ACTION_STOP;
+}
+
 bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd,
                            size_t dir_len, enum frd__vol_class cls, const struct frd_entry *v,
                            size_t count, const struct frd_walk_children *kids, bool late_stat,
@@ -210,6 +258,10 @@ bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_o
     struct frd_walk_entry we;
     cc_visits_begin(&vs, &we, w, node, fd, dir_len, cls);
     bool ok = true;
+    // A names hook takes the entries that need no look (names-only walks: no late stat).
+    const bool by_names = walk->opts.on_names != NULL && walk->plan.names_only && kids == NULL &&
+                          !late_stat && cc_plain_listing(walk, we.depth);
+    size_t named = 0;
     for (size_t i = 0; i < count && ok; i++) {
         struct frd_entry kst;
         bool no_descent = false;
@@ -217,7 +269,14 @@ bool frd__cc_visit_entries(struct frd__worker *w, struct frd__wnode *node, frd_o
         if (e == NULL) {
             continue; // removed since the listing: left out, as a listing leaves it out
         }
-        ok = cc_visit_one(&vs, &we, e, no_descent, bytes);
+        if (by_names && cc_plain_entry(walk, e)) {
+            ok = cc_names_add(w, &named, e);
+        } else {
+            ok = cc_visit_one(&vs, &we, e, no_descent, bytes);
+        }
+    }
+    if (ok) {
+        ok = cc_names_flush(&vs, &we, named);
     }
     cc_visits_end(&vs);
     return ok && !frd__walk_stopping(walk);
@@ -234,17 +293,21 @@ int frd__cc_visit_in_place(struct frd__worker *w, struct frd__wnode *node, frd_o
     uint64_t bytes = 0; // (names only: no sizes)
     int rc;
     bool ok = true;
-    // No hidden name to skip, nothing to add to a visit: the entries that need no look take
-    // the plain way.
-    const bool plain_ok =
-        !(w->walk->opts.flags & FRD_WALK_SKIP_HIDDEN) && frd__visit_plain_ok(w->walk, we.depth);
+    // The entries that need no look take the plain way, or go to the names hook, in a run
+    // the hook is handed at the end of this read (the names stay in the lister's buffer).
+    const bool plain_ok = cc_plain_listing(w->walk, we.depth);
+    const bool by_names = plain_ok && w->walk->opts.on_names != NULL;
+    size_t named = 0;
     while (ok && (rc = frd__plat_names_next(w->lister, cur, &e, op)) > 0) {
         ++*count;
         if (plain_ok && cc_plain_entry(w->walk, &e)) {
-            ok = cc_visit_plain(&vs, &we, &e);
+            ok = by_names ? cc_names_add(w, &named, &e) : cc_visit_plain(&vs, &we, &e);
         } else {
             ok = cc_visit_one(&vs, &we, &e, false, &bytes);
         }
+    }
+    if (ok) {
+        ok = cc_names_flush(&vs, &we, named);
     }
     cc_visits_end(&vs);
     if (!ok) {

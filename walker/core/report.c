@@ -257,6 +257,20 @@ static inline enum frd_action wn_visit_call(struct frd__worker *w, const struct 
     return wn_callback(w, we);
 }
 
+enum frd_action frd__visit_names(struct frd__worker *w, const struct frd_walk_names *names)
+{
+    wn_count(&w->n_entries, names->count);
+    if (atomic_load_explicit(w->stop, memory_order_relaxed)) {
+        return FRD_ACTION_STOP; // (inside a held run, as frd__visit_plain())
+    }
+    struct frd_walk *walk = w->walk;
+    enum frd_action act = walk->opts.on_names(names, walk->hooks.udata);
+    if (act == FRD_ACTION_STOP) {
+        frd__walk_stop(walk, FRD_ESTOPPED, w);
+    }
+    return act;
+}
+
 bool frd__visit_plain_ok(const struct frd_walk *walk, unsigned depth)
 {
     const unsigned extra = FRD_WALK_LINK_TARGETS | FRD_WALK_XATTRS | FRD_WALK_LINK_GROUPS;

@@ -34,6 +34,9 @@ bool frd__visit_plain_ok(const struct frd_walk *walk, unsigned depth);
  *  type alone), inside a run of callbacks held with frd__cb_hold(): counts it and calls the
  *  visit callback. @return its action. */
 enum frd_action frd__visit_plain(struct frd__worker *w, const struct frd_walk_entry *we);
+/** Counts the names hook's entries as visited and calls it (opts.on_names), inside a run of
+ *  callbacks held with frd__cb_hold(). @return its action. */
+enum frd_action frd__visit_names(struct frd__worker *w, const struct frd_walk_names *names);
 /** frd__visit() of a walk that adds to entries (FRD_WALK_LINK_TARGETS, FRD_WALK_XATTRS,
  *  FRD_WALK_LINK_GROUPS): its own function, so that the plain visit keeps a small frame. */
 enum frd_action frd__visit_added(struct frd__worker *w, const struct frd_walk_entry *we);

@@ -99,7 +99,9 @@ struct frd__worker {
     struct frd_walk *walk;
     /** Its scheduler side (walker/sched/): its deque, thread, callback slot. */
     struct frd__sched_worker *sw;
-    const atomic_bool *stop; /**< the walk's stop flag (frd__sched_stop_flag()) */
+    const atomic_bool *stop;     /**< the walk's stop flag (frd__sched_stop_flag()) */
+    struct frd_walk_name *names; /**< the names hook's run (walker/concurrent/visit.c) */
+    size_t names_cap;
     struct frd_lister *lister;
     struct frd_list *list;
     struct frd_list *collect; /**< frd_read_tree() */

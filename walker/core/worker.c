@@ -32,6 +32,7 @@ void frd__worker_free(struct frd__worker *w)
     frd_list_free(w->list);
     frd_list_free(w->collect);
     frd__free(w->path);
+    frd__free(w->names);
     frd__free(w->path_memo.levels);
     frd__free(w->path2_memo.levels);
     frd__free(w->path_chain);
