@@ -84,6 +84,19 @@ static enum frd_action count_visit(const struct frd_walk_entry *we, void *udata)
     return FRD_ACTION_CONTINUE;
 }
 
+/** With -n: a run of entries that need nothing but a name (the walk's names hook), counted
+ *  as count_visit() counts each (none is a directory, none failed). */
+static enum frd_action count_names(const struct frd_walk_names *names, void *udata)
+{
+    (void)udata;
+    struct count_slot *s = &slots[names->worker % MAX_SLOTS];
+    s->entries += names->count;
+    for (size_t i = 0; i < names->count; i++) {
+        s->files += names->names[i].type == FRD_TYPE_REG;
+    }
+    return FRD_ACTION_CONTINUE;
+}
+
 static enum frd_action count_error(const struct frd_walk_error *err, void *udata)
 {
     (void)udata;
@@ -115,6 +128,7 @@ int main(int argc, char **argv)
             break;
         case 'n':
             opts.flags |= FRD_WALK_NAMES_ONLY;
+            opts.on_names = count_names; // the entries that need no visit, a run at a time
             break;
         case 'L':
             opts.follow = FRD_FOLLOW_ALL;
