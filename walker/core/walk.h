@@ -41,6 +41,9 @@ struct frd_walk {
 
     /** frd__sched_capacity() of them; frd__sched_created() are set up. */
     struct frd__worker *workers;
+    /** Slots of workers zeroed and set up (in whole or in part), from the first: the rest
+     *  are uninitialized memory. */
+    unsigned workers_set;
     struct frd__worker *consumer; /**< ordered mode: the thread that runs callbacks */
     struct frd__sched *sched;     /**< threads, tasks, stopping (walker/sched/): opaque */
 

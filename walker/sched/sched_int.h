@@ -61,6 +61,9 @@ struct frd__sched {
     size_t room; /**< address space left free while threads start (the config's) */
     /** capacity + 1 of them; the last is the consumer's (set up only with has_consumer). */
     struct frd__sched_worker *workers;
+    /** Worker slots zeroed and set up, in whole or in part, from the first (the rest of the
+     *  array, but the consumer's, is uninitialized memory); under grow once threads run. */
+    unsigned nset;
 
     // Stopping (threads.c).
     atomic_bool stop;

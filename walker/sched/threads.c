@@ -26,10 +26,14 @@
 
 void (*frd__test_pool_done)(const struct frd__pool_stats *stats);
 
-/** Sets a worker's scheduler side up: its slot, its deque unless it is the consumer. */
+/**
+ * Sets a worker's scheduler side up: its slot, its deque unless it is the consumer. The
+ * struct is zeroed first (the array is not: see frd__sched_new()).
+ */
 static int sched_worker_init(struct frd__sched *s, struct frd__sched_worker *sw, unsigned id,
                              unsigned slot, bool deque)
 {
+    memset(sw, 0, sizeof(*sw));
     sw->sched = s;
     sw->id = id;
     sw->slot = slot;
@@ -161,12 +165,19 @@ int frd__sched_new(struct frd__sched **out, const struct frd__sched_config *conf
     atomic_init(&st->blocked_ns, 0);
     atomic_init(&st->slot_waits, 0);
     atomic_init(&st->reopen_steps, 0);
-    s->workers = frd__calloc((size_t)s->capacity + 1, sizeof(*s->workers));
+    // Not zeroed: room for the workers a widened pool may add (32 slots of a cache line
+    // or more each) that are touched only if it does; each slot is zeroed when set up, and
+    // `nset` says how many are, from the first.
+    size_t bytes;
+    if (frd__mul_size((size_t)s->capacity + 1, sizeof(*s->workers), &bytes) == 0) {
+        s->workers = frd__malloc(bytes);
+    }
     s->threads = frd__calloc((size_t)s->capacity + 1, sizeof(*s->threads));
     if (s->workers == NULL || s->threads == NULL) {
         goto fail;
     }
     for (unsigned i = 0; i < s->nworkers; i++) {
+        s->nset = i + 1; // freed from now on, its deque if it was set up
         if (sched_worker_init(s, &s->workers[i], i, i, true) < 0) {
             goto fail;
         }
@@ -189,9 +200,9 @@ void frd__sched_free(struct frd__sched *s)
     if (s == NULL) {
         return;
     }
-    for (unsigned i = 0; s->workers != NULL && i <= s->capacity; i++) {
+    for (unsigned i = 0; s->workers != NULL && i < s->nset; i++) {
         if (s->workers[i].dq_ready) {
-            frd__deque_destroy(&s->workers[i].dq);
+            frd__deque_destroy(&s->workers[i].dq); // (the consumer's slot has none)
         }
     }
     frd__free(s->workers);
@@ -335,6 +346,8 @@ static bool sched_spawn(struct frd__sched *s)
         return false;
     }
     struct frd__sched_worker *sw = &s->workers[id];
+    FRD_ASSERT(s->nset == id); // slots are set up in order, and a failure ends the growing
+    s->nset = id + 1;
     if (sched_worker_init(s, sw, id, FRD__NO_SLOT, true) < 0 ||
         s->hooks.worker_add(s->hooks.ctx, id) < 0) {
         atomic_store(&s->grow_failed, true); // set up in part: freed with the walk
