@@ -63,33 +63,49 @@ void frd__node_cache_free(struct frd__node_cache *cache)
     memset(cache, 0, sizeof(*cache));
 }
 
-/** Adds a slab of free nodes of `size_class` to a worker's cache. @return 0 or FRD_ENOMEM. */
+/**
+ * Adds a slab of nodes of `size_class` to a worker's cache, handed out from its start as
+ * they are needed (a walk of a few directories touches a page of it, not 25 KB).
+ * @return 0 or FRD_ENOMEM.
+ */
 static int wn_slab(struct frd__node_cache *cache, unsigned size_class)
 {
     if (FRD__RESERVE(cache->slabs, cache->slabs_cap, cache->nslabs + 1, 16) < 0) {
         return FRD_ENOMEM;
     }
-    size_t size = wn_node_size(size_class);
-    char *slab = frd__malloc(size * WN_SLAB_NODES);
+    char *slab = frd__malloc(wn_node_size(size_class) * WN_SLAB_NODES);
     if (slab == NULL) {
         return FRD_ENOMEM;
     }
     cache->slabs[cache->nslabs++] = slab;
-    struct frd__wnode **head = &cache->free[size_class];
-    for (size_t i = WN_SLAB_NODES; i-- > 0;) {
-        struct frd__wnode *node = (struct frd__wnode *)(void *)(slab + i * size);
-        node->size_class = (uint8_t)size_class;
-        node->next_free = *head;
-        *head = node;
-    }
+    cache->fresh[size_class] = slab;
+    cache->fresh_left[size_class] = WN_SLAB_NODES;
     return 0;
+}
+
+/** Takes a node of `size_class` from the free list, else the newest slab's fresh ones
+ *  (the caller saw that one of them has a node). */
+static struct frd__wnode *wn_take(struct frd__node_cache *cache, unsigned size_class)
+{
+    struct frd__wnode *node = cache->free[size_class];
+    if (node != NULL) {
+        FRD_ASSERT(node->size_class == size_class); // each free list holds its own class
+        cache->free[size_class] = node->next_free;
+        return node;
+    }
+    FRD_ASSERT(cache->fresh_left[size_class] > 0);
+    node = (struct frd__wnode *)(void *)cache->fresh[size_class];
+    cache->fresh[size_class] += wn_node_size(size_class);
+    cache->fresh_left[size_class]--;
+    return node;
 }
 
 struct frd__wnode *frd__wnode_new(struct frd__worker *w, struct frd__wnode *parent,
                                   const char *name, size_t name_len)
 {
     unsigned size_class = name_len < WN_SMALL_NAME ? 0 : 1;
-    struct frd__wnode **head = &w->nodes.free[size_class];
+    struct frd__node_cache *cache = &w->nodes;
+    struct frd__wnode **head = &cache->free[size_class];
     if (*head == NULL && w->walk->plan.sched.consumer) {
         // Ordered mode: the consumer frees the nodes workers made; take them back.
         struct frd__node_share *share = &w->walk->nodes;
@@ -98,11 +114,9 @@ struct frd__wnode *frd__wnode_new(struct frd__worker *w, struct frd__wnode *pare
         share->shared[size_class] = NULL;
         uv_mutex_unlock(&share->lock);
     }
-    if (*head == NULL && wn_slab(&w->nodes, size_class) < 0) {
+    if (*head == NULL && cache->fresh_left[size_class] == 0 && wn_slab(cache, size_class) < 0) {
         return NULL;
     }
-    struct frd__wnode *node = *head;
-    FRD_ASSERT(node->size_class == size_class); // each free list holds its own class
     char *heap_name = NULL;
     if (name_len >= WN_LARGE_NAME) {
         heap_name = frd__malloc(name_len + 1);
@@ -110,10 +124,9 @@ struct frd__wnode *frd__wnode_new(struct frd__worker *w, struct frd__wnode *pare
             return NULL;
         }
     }
-    *head = node->next_free;
-    uint8_t cls = node->size_class;
+    struct frd__wnode *node = wn_take(cache, size_class);
     memset(node, 0, offsetof(struct frd__wnode, name_inline));
-    node->size_class = cls;
+    node->size_class = (uint8_t)size_class;
     node->parent = parent;
     atomic_init(&node->refs, 1);
     atomic_init(&node->fd_refs, 0);

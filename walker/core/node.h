@@ -149,6 +149,10 @@ struct frd__path_memo {
 /** A worker's nodes: free lists by size class, and the slabs it allocated (freed with it). */
 struct frd__node_cache {
     struct frd__wnode *free[2]; /**< by size class: small names, then large */
+    /** By size class: the newest slab's nodes never handed out, from `fresh` on (a slab's
+     *  pages are touched as its nodes are first used, not all when it is allocated). */
+    char *fresh[2];
+    unsigned fresh_left[2];
     void **slabs;
     size_t nslabs;
     size_t slabs_cap;
