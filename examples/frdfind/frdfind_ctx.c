@@ -26,7 +26,8 @@ int ff_ctx_init(struct ff_ctx *ctx)
     atomic_init(&ctx->msgs.failed, false);
     atomic_init(&ctx->msgs.stderr_failed, false);
     atomic_init(&ctx->msgs.stdout_unflushed, false);
-    if (ff_owners_new(ctx) != 0 || ff_mounts_new(ctx) != 0) {
+    atomic_init(&ctx->owners, NULL); // (made on first use)
+    if (ff_mounts_new(ctx) != 0) {
         return -1;
     }
     return 0;

@@ -31,7 +31,8 @@ struct ff_ctx {
     struct ff_files *files;   /**< the output files, or NULL (frdfind_file.c) */
     struct ff_ls *ls;         /**< -ls's columns, or NULL without -ls, -fls (frdfind_ls.c) */
     struct ff_colors *colors; /**< -color's LS_COLORS, or NULL (frdfind_color.c) */
-    struct ff_owners *owners; /**< names by user and group id (frdfind_owner.c) */
+    /** Names by user and group id, made on first use by any thread (frdfind_owner.c). */
+    _Atomic(struct ff_owners *) owners;
     struct ff_mounts *mounts; /**< the mount table, read on first use (frdfind_mounts.c) */
     struct ff_matcher *match; /**< fnmatch in the locale, or NULL (frdfind_match.c) */
     unsigned std_closed;      /**< bit fd for each of 0-2 closed at start (frdfind_stdfd.c) */

@@ -7,7 +7,8 @@
  * the run in the tools' hash table, under one lock. Workers first look at a one-entry cache
  * of their own (indexed by the walk's worker index, no thread locals), so a tree owned by
  * one user takes the lock once per worker, not once per file. The caches are the run's
- * (ctx->owners, made by ff_ctx_init()).
+ * (ctx->owners), made when a name is first asked for: a run that prints no owner does not
+ * zero their 8 KB of last-id slots.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -21,6 +22,7 @@
 #include <grp.h>
 #include <pthread.h>
 #include <pwd.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -55,17 +57,17 @@ struct ff_owners {
     struct id_cache groups;
 };
 
-int ff_owners_new(struct ff_ctx *ctx)
+/** Makes the two caches. @return them, or NULL (no memory). */
+static struct ff_owners *owners_new(void)
 {
     struct ff_owners *o = calloc(1, sizeof(*o));
     if (o == NULL) {
-        return -1;
+        return NULL;
     }
     pthread_mutex_init(&o->users.lock, NULL);
     pthread_mutex_init(&o->groups.lock, NULL);
     o->groups.group = true;
-    ctx->owners = o;
-    return 0;
+    return o;
 }
 
 /** Frees the names of a cache and its table. */
@@ -85,15 +87,43 @@ static void cache_free(struct id_cache *c)
     pthread_mutex_destroy(&c->lock);
 }
 
+/** Frees the two caches and the names in them. */
+static void owners_free(struct ff_owners *o)
+{
+    cache_free(&o->users);
+    cache_free(&o->groups);
+    free(o);
+}
+
 void ff_owners_free(struct ff_ctx *ctx)
 {
-    struct ff_owners *o = ctx->owners;
+    struct ff_owners *o = atomic_exchange(&ctx->owners, NULL);
     if (o != NULL) {
-        cache_free(&o->users);
-        cache_free(&o->groups);
-        free(o);
-        ctx->owners = NULL;
+        owners_free(o);
     }
+}
+
+/**
+ * The run's caches, made by the first thread that asks (workers may ask at once: one of
+ * them installs its own, the others free theirs and take it). @return them, or NULL when
+ * there is no memory for them.
+ */
+static struct ff_owners *owners_get(struct ff_ctx *ctx)
+{
+    struct ff_owners *o = atomic_load_explicit(&ctx->owners, memory_order_acquire);
+    if (o != NULL) {
+        return o;
+    }
+    struct ff_owners *mine = owners_new();
+    if (mine == NULL) {
+        return NULL;
+    }
+    if (atomic_compare_exchange_strong_explicit(&ctx->owners, &o, mine, memory_order_acq_rel,
+                                                memory_order_acquire)) {
+        return mine;
+    }
+    owners_free(mine); // another thread's came first (o)
+    return o;
 }
 
 static bool id_eq(const void *record, const void *key)
@@ -177,10 +207,12 @@ static const char *cached_name(struct id_cache *c, uint32_t id, unsigned worker)
 
 const char *ff_user_name(struct ff_ctx *ctx, uint32_t uid, unsigned worker)
 {
-    return cached_name(&ctx->owners->users, uid, worker);
+    struct ff_owners *o = owners_get(ctx);
+    return o != NULL ? cached_name(&o->users, uid, worker) : NULL;
 }
 
 const char *ff_group_name(struct ff_ctx *ctx, uint32_t gid, unsigned worker)
 {
-    return cached_name(&ctx->owners->groups, gid, worker);
+    struct ff_owners *o = owners_get(ctx);
+    return o != NULL ? cached_name(&o->groups, gid, worker) : NULL;
 }

@@ -9,16 +9,16 @@
 
 struct ff_ctx;
 
-/** Makes the run's caches of user and group names. @return 0, or -1 (no memory). */
-int ff_owners_new(struct ff_ctx *ctx);
-
-/** Frees the caches and the names in them. */
+/** Frees the caches and the names in them, if they were made (ctx->owners: NULL until a
+ *  name is first asked for). */
 void ff_owners_free(struct ff_ctx *ctx);
 
 /**
  * The user (group) name of an id, looked up once per id and cached for the whole run.
  * Thread-safe for distinct `worker` indexes (frd_walk_entry.worker; 0 outside the walk).
- * @return the name (valid until ff_owners_free()), or NULL when the id has none.
+ * @return the name (valid until ff_owners_free()), or NULL when the id has none (or there
+ *         was no memory for the caches: the id is shown as a number, as for a name that
+ *         could not be copied).
  */
 const char *ff_user_name(struct ff_ctx *ctx, uint32_t uid, unsigned worker);
 
