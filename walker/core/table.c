@@ -36,10 +36,15 @@ static struct frd__tslot *table_find(const struct frd__table *t, const struct fr
     }
 }
 
+/** Slots of a table's first allocation: a walk's table of devices holds one or two, and
+ *  each of the 64 shards of a set grows its own (256 of 32 bytes set 8 KB each, and 8 KB of
+ *  memset at every walk's start for the devices). */
+#define TABLE_MIN_SLOTS 16
+
 static int table_grow(struct frd__table *t)
 {
-    size_t capacity;
-    if (frd__grow_cap(t->capacity, t->capacity + 1, 256, sizeof(*t->slots), &capacity) < 0) {
+    size_t capacity, need = t->capacity + 1;
+    if (frd__grow_cap(t->capacity, need, TABLE_MIN_SLOTS, sizeof(*t->slots), &capacity) < 0) {
         return FRD_ENOMEM;
     }
     struct frd__tslot *slots = frd__malloc(capacity * sizeof(*slots));
