@@ -86,7 +86,7 @@ static void walk_free(struct frd_walk *walk)
     }
     frd__free(walk->roots);
     frd__idset_free(walk->ids.seen);
-    frd__idset_free(walk->ids.deep);
+    frd__deep_dirs_free(&walk->ids.deep);
     frd__links_free(walk->ids.links);
     frd__volcache_free(walk->ids.volumes);
     frd__node_share_destroy(&walk->nodes);
@@ -159,6 +159,7 @@ static int walk_state_init(struct frd_walk *walk)
     atomic_flag_clear(&walk->hooks.progress_busy);
     atomic_init(&walk->root_err, 0);
     atomic_init(&walk->open_fds, 0);
+    frd__deep_dirs_init(&walk->ids.deep); // (made when a directory is that deep)
     if (frd__node_share_init(&walk->nodes) < 0) {
         return FRD_ENOMEM;
     }
@@ -170,7 +171,7 @@ static int walk_state_init(struct frd_walk *walk)
         .done = walk_threads_done,
     };
     if (frd__sched_new(&walk->sched, &walk->plan.sched, &hooks) < 0 ||
-        frd__volcache_new(&walk->ids.volumes) < 0 || frd__deep_dirs_new(&walk->ids.deep) < 0 ||
+        frd__volcache_new(&walk->ids.volumes) < 0 ||
         (walk->plan.unique && frd__idset_new(&walk->ids.seen) < 0) ||
         ((walk->opts.flags & FRD_WALK_LINK_GROUPS) && frd__links_new(&walk->ids.links) < 0)) {
         return FRD_ENOMEM;

@@ -35,8 +35,6 @@ struct idset_shard {
 
 struct frd__idset {
     struct idset_shard shards[IDSET_SHARDS];
-    /** A counting set (frd__deep_dirs_new()) that failed to count one: say "maybe" always. */
-    atomic_bool lost;
 };
 
 static struct frd__tkey id_key(const struct frd__identity *id)
@@ -167,9 +165,39 @@ void frd__volcache_put(struct frd__volcache *vc, uint64_t dev, enum frd__vol_cla
     uv_mutex_unlock(&vc->lock);
 }
 
-int frd__deep_dirs_new(struct frd__idset **out)
+void frd__deep_dirs_init(struct frd__deep_dirs *deep)
 {
-    return frd__idset_new(out);
+    atomic_init(&deep->set, NULL);
+    atomic_init(&deep->lost, false);
+}
+
+void frd__deep_dirs_free(struct frd__deep_dirs *deep)
+{
+    frd__idset_free(atomic_exchange(&deep->set, NULL));
+}
+
+/**
+ * The set, made by the first worker to count a directory (two at once: one installs its
+ * own, the other frees its and takes that one). Published with release and read with
+ * acquire: a worker that handles a deep directory's child learnt of the node after it was
+ * counted, so it finds the set made. @return it, or NULL (no memory).
+ */
+static struct frd__idset *deep_dirs_set(struct frd__deep_dirs *deep)
+{
+    struct frd__idset *set = atomic_load_explicit(&deep->set, memory_order_acquire);
+    if (set != NULL) {
+        return set;
+    }
+    struct frd__idset *mine;
+    if (frd__idset_new(&mine) < 0) {
+        return NULL;
+    }
+    if (atomic_compare_exchange_strong_explicit(&deep->set, &set, mine, memory_order_acq_rel,
+                                                memory_order_acquire)) {
+        return mine;
+    }
+    frd__idset_free(mine); // another worker's came first (set)
+    return set;
 }
 
 static struct idset_shard *deep_shard(struct frd__idset *set, const struct frd__identity *id,
@@ -179,11 +207,16 @@ static struct idset_shard *deep_shard(struct frd__idset *set, const struct frd__
     return &set->shards[frd__tkey_hash(key) & (IDSET_SHARDS - 1)];
 }
 
-void frd__deep_dirs_add(struct frd__idset *set, struct frd__wnode *node)
+void frd__deep_dirs_add(struct frd__deep_dirs *deep, struct frd__wnode *node)
 {
     FRD_ASSERT(node->flags & WN_HAS_ID);
     FRD_ASSERT(!(node->flags & WN_IN_DEEP_SET));
     if (node->depth < FRD__LOOP_SCAN_DEPTH) {
+        return;
+    }
+    struct frd__idset *set = deep_dirs_set(deep);
+    if (set == NULL) {
+        atomic_store(&deep->lost, true);
         return;
     }
     struct frd__tkey key;
@@ -198,14 +231,18 @@ void frd__deep_dirs_add(struct frd__idset *set, struct frd__wnode *node)
     }
     uv_mutex_unlock(&sh->lock);
     if (rc < 0) {
-        atomic_store(&set->lost, true);
+        atomic_store(&deep->lost, true);
         return;
     }
     node->flags |= WN_IN_DEEP_SET;
 }
 
-void frd__deep_dirs_remove(struct frd__idset *set, const struct frd__identity *id)
+void frd__deep_dirs_remove(struct frd__deep_dirs *deep, const struct frd__identity *id)
 {
+    // Counted (WN_IN_DEEP_SET), so the set was made, by this thread or before the node
+    // reached it.
+    struct frd__idset *set = atomic_load_explicit(&deep->set, memory_order_acquire);
+    FRD_ASSERT(set != NULL);
     struct frd__tkey key;
     struct idset_shard *sh = deep_shard(set, id, &key);
     uv_mutex_lock(&sh->lock);
@@ -218,10 +255,14 @@ void frd__deep_dirs_remove(struct frd__idset *set, const struct frd__identity *i
 }
 
 /** May a deep directory with identity `id` live now? (No: none of them has it.) */
-static bool deep_dirs_may_have(struct frd__idset *set, const struct frd__identity *id)
+static bool deep_dirs_may_have(struct frd__deep_dirs *deep, const struct frd__identity *id)
 {
-    if (atomic_load_explicit(&set->lost, memory_order_relaxed)) {
+    if (atomic_load_explicit(&deep->lost, memory_order_relaxed)) {
         return true;
+    }
+    struct frd__idset *set = atomic_load_explicit(&deep->set, memory_order_acquire);
+    if (set == NULL) {
+        return false; // none counted yet: not the ancestors, which were counted before
     }
     struct frd__tkey key;
     struct idset_shard *sh = deep_shard(set, id, &key);
@@ -232,7 +273,7 @@ static bool deep_dirs_may_have(struct frd__idset *set, const struct frd__identit
     return found;
 }
 
-const struct frd__wnode *frd__find_loop(struct frd__idset *deep, const struct frd__wnode *from,
+const struct frd__wnode *frd__find_loop(struct frd__deep_dirs *deep, const struct frd__wnode *from,
                                         const struct frd__identity *target,
                                         const char *target_canon)
 {

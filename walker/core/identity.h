@@ -11,6 +11,7 @@
 
 #include "platform.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -56,26 +57,36 @@ bool frd__identity_equal(const struct frd__identity *a, const struct frd__identi
 
 /**
  * The identities of the live directory nodes at FRD__LOOP_SCAN_DEPTH or deeper, with how
- * many nodes have each (a multiset): an idset whose values count. Identities are counted
- * by (dev, ino) alone, so a subvolume known on one side only still matches (as
+ * many nodes have each (a multiset): an idset whose values count, made when the first one
+ * is counted (most walks never go that deep, and the set is 64 locks and 4 KB). Identities
+ * are counted by (dev, ino) alone, so a subvolume known on one side only still matches (as
  * frd__identity_equal() does).
  */
-int frd__deep_dirs_new(struct frd__idset **out);
+struct frd__deep_dirs {
+    _Atomic(struct frd__idset *) set; /**< NULL until a directory is counted */
+    atomic_bool lost; /**< one could not be counted (no memory): every check says "maybe" */
+};
+
+/** Sets the walk's deep directories up, empty (nothing is allocated). */
+void frd__deep_dirs_init(struct frd__deep_dirs *deep);
+/** Frees the set, if it was made. */
+void frd__deep_dirs_free(struct frd__deep_dirs *deep);
 /**
  * Counts a node's identity, if it is deep enough, once it has one (WN_HAS_ID): called by
  * whoever sets WN_HAS_ID, before the node has children. Sets WN_IN_DEEP_SET; without memory
- * the set is marked lost and every deep check compares one by one.
+ * (for the set or its count) the set is marked lost and every deep check compares one by
+ * one.
  */
-void frd__deep_dirs_add(struct frd__idset *set, struct frd__wnode *node);
+void frd__deep_dirs_add(struct frd__deep_dirs *deep, struct frd__wnode *node);
 /** Uncounts an identity frd__deep_dirs_add() counted (its node is freed). */
-void frd__deep_dirs_remove(struct frd__idset *set, const struct frd__identity *id);
+void frd__deep_dirs_remove(struct frd__deep_dirs *deep, const struct frd__identity *id);
 
 /**
  * Loop check: is `target` the identity (or, on an untrusted volume, `target_canon` the
- * canonical path) of `from` or any ancestor? `deep` is the walk's set of deep directories
- * (frd__deep_dirs_new()). @return the ancestor it repeats, or NULL.
+ * canonical path) of `from` or any ancestor? `deep` is the walk's set of deep directories.
+ * @return the ancestor it repeats, or NULL.
  */
-const struct frd__wnode *frd__find_loop(struct frd__idset *deep, const struct frd__wnode *from,
+const struct frd__wnode *frd__find_loop(struct frd__deep_dirs *deep, const struct frd__wnode *from,
                                         const struct frd__identity *target,
                                         const char *target_canon);
 

@@ -288,7 +288,7 @@ void frd__wnode_free(struct frd__worker *w, struct frd__wnode *node)
     }
     struct frd_walk *walk = w->walk;
     if (node->flags & WN_IN_DEEP_SET) {
-        frd__deep_dirs_remove(walk->ids.deep, &node->id);
+        frd__deep_dirs_remove(&walk->ids.deep, &node->id);
     }
     if (w == walk->consumer) {
         // The consumer makes few nodes and frees most: hand them back to the workers, a

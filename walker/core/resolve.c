@@ -215,7 +215,7 @@ int frd__resolve_look(struct frd__worker *w, struct frd__wnode *dir, frd_os_fd f
             }
         }
         if (r->canon != NULL || r->has_id) {
-            r->loop = frd__find_loop(walk->ids.deep, dir, &r->id, r->canon);
+            r->loop = frd__find_loop(&walk->ids.deep, dir, &r->id, r->canon);
             if (r->loop != NULL) {
                 r->err = FRD_ELOOP;
                 r->err_op = FRD__FAIL_LOOP;
@@ -292,7 +292,7 @@ struct frd__wnode *frd__child_node(struct frd__worker *w, struct frd__wnode *dir
     if (r->has_id) {
         c->id = r->id;
         c->flags |= WN_HAS_ID;
-        frd__deep_dirs_add(w->walk->ids.deep, c);
+        frd__deep_dirs_add(&w->walk->ids.deep, c);
     }
     if (r->canon != NULL) {
         c->canon = frd__strdup(r->canon);
@@ -315,7 +315,7 @@ int frd__dir_opened(struct frd__worker *w, struct frd__wnode *node, frd_os_fd fd
             return rc;
         }
         node->flags |= WN_HAS_ID;
-        frd__deep_dirs_add(walk->ids.deep, node);
+        frd__deep_dirs_add(&walk->ids.deep, node);
     }
     if (node->flags & WN_ROOT) {
         node->root_dev = node->id.dev;

@@ -10,6 +10,7 @@
 #define FRD_WALKER_CORE_WALK_H
 
 #include "children.h"
+#include "identity.h"
 #include "internal.h"
 #include "node.h"
 #include "plan.h"
@@ -67,8 +68,8 @@ struct frd_walk {
     struct {
         struct frd__idset *seen; /**< unique files and directories */
         struct frd__volcache *volumes;
-        struct frd__idset *deep;  /**< live directories past the loop check's scan depth */
-        struct frd__links *links; /**< FRD_WALK_LINK_GROUPS (walker/core/links.c) */
+        struct frd__deep_dirs deep; /**< live directories past the loop check's scan depth */
+        struct frd__links *links;   /**< FRD_WALK_LINK_GROUPS (walker/core/links.c) */
     } ids;
 
     struct frd__node_share nodes;       /**< nodes the consumer freed (walker/core/node.c) */

@@ -151,7 +151,7 @@ static void o_listing_fd_done(struct frd__worker *w, struct frd__wnode *node, fr
     } else if (!(node->flags & WN_HAS_ID) && frd__plat_fd_identity(fd, &node->id) == 0) {
         // The consumer will reopen it for its callbacks: record what it must find there.
         node->flags |= WN_HAS_ID;
-        frd__deep_dirs_add(walk->ids.deep, node);
+        frd__deep_dirs_add(&walk->ids.deep, node);
     }
     frd__fd_release(walk, node);
 }
