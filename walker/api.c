@@ -468,11 +468,21 @@ int frd_walk_ref(struct frd_walk *walk)
     return 0;
 }
 
+/** A plan's answer that the worker count does not depend on (frd_walk_options_workers()). */
+static bool walk_env_any(void)
+{
+    return true;
+}
+
 int frd_walk_options_workers(const struct frd_walk_options *opts)
 {
     struct frd_walk_options o;
     struct frd__walk_env env;
     frd__walk_env_host(&env);
+    // The pool is planned from the CPUs, the descriptor limit and the options alone: the
+    // mount table (/proc/self/mountinfo read and parsed) and the user's ids are not asked.
+    env.mounts_may_cycle = walk_env_any;
+    env.searches_everything = walk_env_any;
     struct frd__walk_plan plan;
     if (frd__walk_options_copy(&o, opts) < 0 || frd__walk_plan(&plan, &o, &env) < 0) {
         return FRD_EINVAL;
