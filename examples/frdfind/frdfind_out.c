@@ -45,8 +45,9 @@ enum {
      *  pipe's buffer. Each page of it costs a page fault when first written; at 256 KiB
      *  that was ~110 more faults a walk of /tmp/ub (2 workers), more than the writes saved. */
     FLUSH_AT = 64 * 1024,
-    /** Initial buffer size; it grows only for a single record longer than the slack. */
-    INITIAL_CAP = FLUSH_AT + 64 * 1024,
+    /** Initial buffer size; it grows only for a single record longer than the slack. Below
+     *  glibc's mmap threshold (128 KiB): from the heap, not an mmap and munmap a run. */
+    INITIAL_CAP = FLUSH_AT + 64 * 1024 - 256,
 };
 
 struct ff_thread {
