@@ -940,8 +940,8 @@ struct frd_walk_names {
  * FRD_WALK_NAMES_ONLY; no children hook, no ignore rules; none of FRD_WALK_UNIQUE_FILES,
  * FRD_WALK_UNIQUE_DIRS, FRD_WALK_LINK_TARGETS, FRD_WALK_XATTRS, FRD_WALK_LINK_GROUPS and
  * FRD_WALK_SKIP_HIDDEN), the entries at or past min_depth that are
- * not directories, whose type the listing gave (an entry the walk had to stat is visited),
- * and that are not links the walk follows (FRD_FOLLOW_ALL). Every other entry is visited as
+ * not directories, whose type is known and no error (an entry whose stat failed is visited,
+ * after the error hook), and that are not links the walk follows (FRD_FOLLOW_ALL). Every other entry is visited as
  * usual, before or after the call (in no set order with it, as visits have none in a
  * concurrent walk); a walk the rules leave no entry for never calls it. Its entries count
  * as visited (progress, totals). Threads: as the visit callback, on the worker that lists

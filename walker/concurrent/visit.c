@@ -174,14 +174,15 @@ static FRD__ALWAYS_INLINE bool cc_plain_listing(const struct frd_walk *walk, uns
     return !(walk->opts.flags & FRD_WALK_SKIP_HIDDEN) && frd__visit_plain_ok(walk, depth);
 }
 
-/** Whether an entry of a names-only listing needs nothing but its visit: listed with its
- *  type alone and no error, neither a directory nor a link the walk follows, so resolving it
- *  finds nothing (frd__resolve_entry() answers it without a look) and no child comes of it. */
+/** Whether an entry of a names-only listing needs nothing but its visit: with its type
+ *  alone (known) and no error, neither a directory nor a link the walk follows, so resolving
+ *  it finds nothing (frd__resolve_entry() answers it without a look) and no child comes of
+ *  it. */
 static FRD__ALWAYS_INLINE bool cc_plain_entry(const struct frd_walk *walk,
                                               const struct frd_entry *e)
 {
-    return e->type != FRD_TYPE_DIR && e->fields == FRD_FIELD_TYPE && e->error >= 0 &&
-           !(e->type == FRD_TYPE_LNK && walk->opts.follow == FRD_FOLLOW_ALL);
+    return e->type != FRD_TYPE_DIR && e->type != FRD_TYPE_UNKNOWN && e->fields == FRD_FIELD_TYPE &&
+           e->error >= 0 && !(e->type == FRD_TYPE_LNK && walk->opts.follow == FRD_FOLLOW_ALL);
 }
 
 /** cc_visit_one() of an entry cc_plain_entry() takes, in a listing whose visits are plain
