@@ -264,12 +264,12 @@ static void print_joined(struct ff_thread *thr, const char *dir, size_t dir_len,
     ff_out_end_record(thr);
 }
 
-void ff_out_print_names(struct ff_thread *thr, const struct frd_walk_names *names, bool slash,
-                        char sep)
+void ff_out_print_names(struct ff_thread *thr, const struct frd_walk_names *names, char sep)
 {
     thr->to_tty = false;
     const char *dir = names->dir_path;
     size_t dir_len = names->dir_path_len;
+    bool slash = !(dir_len > 0 && dir[dir_len - 1] == '/'); // (as the walker joins them)
     for (size_t i = 0; i < names->count; i++) {
         const struct frd_walk_name *n = &names->names[i];
         size_t at = thr->len;

@@ -102,10 +102,9 @@ void ff_out_print_record(struct ff_thread *thr, const char *path, size_t len, ch
 
 /**
  * ff_out_print_record() of each of the names hook's entries (frdfind_walk.c): the path
- * names->dir_path, a '/' when `slash`, the name, as the walker joins them.
+ * names->dir_path, a '/' unless it ends with one, the name, as the walker joins them.
  */
-void ff_out_print_names(struct ff_thread *thr, const struct frd_walk_names *names, bool slash,
-                        char sep);
+void ff_out_print_names(struct ff_thread *thr, const struct frd_walk_names *names, char sep);
 
 /** Counts one -count match on the thread. */
 void ff_out_count(struct ff_thread *thr);

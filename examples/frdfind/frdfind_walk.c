@@ -304,9 +304,7 @@ static enum frd_action on_names_plain(const struct frd_walk_names *names, void *
     }
     assert((int)names->depth >= walk->mindepth); // (set only at -mindepth 1 or less)
     pending_flush(walk, names->worker);
-    size_t dir_len = names->dir_path_len;
-    bool slash = !(dir_len > 0 && names->dir_path[dir_len - 1] == '/'); // (as the walker)
-    ff_out_print_names(thr, names, slash, walk->print_sep);
+    ff_out_print_names(thr, names, walk->print_sep);
     return FRD_ACTION_CONTINUE;
 }
 

@@ -224,6 +224,15 @@ static bool wn_link_group(struct frd__worker *w, struct frd_walk_entry *out)
     return true;
 }
 
+/** What a callback answered, `act`: a stop stops the walk. @return act. */
+static inline enum frd_action wn_answered(struct frd__worker *w, enum frd_action act)
+{
+    if (act == FRD_ACTION_STOP) {
+        frd__walk_stop(w->walk, FRD_ESTOPPED, w);
+    }
+    return act;
+}
+
 /** Calls the visit callback (the caller counted the entry). @return its action
  *  (FRD_ACTION_STOP once stopped). */
 static inline enum frd_action wn_callback(struct frd__worker *w, const struct frd_walk_entry *we)
@@ -234,10 +243,7 @@ static inline enum frd_action wn_callback(struct frd__worker *w, const struct fr
     }
     enum frd_action act = walk->hooks.visit(we, walk->hooks.udata);
     frd__cb_leave(w);
-    if (act == FRD_ACTION_STOP) {
-        frd__walk_stop(walk, FRD_ESTOPPED, w);
-    }
-    return act;
+    return wn_answered(w, act);
 }
 
 /** frd__visit() once the entry is complete: counts it and calls the callback at or past
@@ -264,11 +270,7 @@ enum frd_action frd__visit_names(struct frd__worker *w, const struct frd_walk_na
         return FRD_ACTION_STOP; // (inside a held run, as frd__visit_plain())
     }
     struct frd_walk *walk = w->walk;
-    enum frd_action act = walk->opts.on_names(names, walk->hooks.udata);
-    if (act == FRD_ACTION_STOP) {
-        frd__walk_stop(walk, FRD_ESTOPPED, w);
-    }
-    return act;
+    return wn_answered(w, walk->opts.on_names(names, walk->hooks.udata));
 }
 
 bool frd__visit_plain_ok(const struct frd_walk *walk, unsigned depth)
@@ -287,11 +289,7 @@ enum frd_action frd__visit_plain(struct frd__worker *w, const struct frd_walk_en
         return FRD_ACTION_STOP;
     }
     struct frd_walk *walk = w->walk;
-    enum frd_action act = walk->hooks.visit(we, walk->hooks.udata);
-    if (act == FRD_ACTION_STOP) {
-        frd__walk_stop(walk, FRD_ESTOPPED, w);
-    }
-    return act;
+    return wn_answered(w, walk->hooks.visit(we, walk->hooks.udata));
 }
 
 FRD__NOINLINE enum frd_action frd__visit_added(struct frd__worker *w,
